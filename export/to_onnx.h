@@ -1,0 +1,39 @@
+// to_onnx: turns chosen Vars of a Graph into a checker-valid ONNX ModelProto.
+//
+// The model holds only the nodes the outputs depend on, in arena (creation) order; its inputs are
+// the arguments those nodes use, in creation order; every var gets a unique, stable name (arguments
+// and outputs keep theirs). ir_version 8, ai.onnx opset 17. The result has passed
+// onnx::checker::check_model. Errors: an output that is failed or depends on a failed Var (its
+// status), a Var of another graph, empty or duplicate output names, a name clash with an argument.
+// Threading: reads the graph; call it from the graph's thread.
+#ifndef GRAPHGC_TO_ONNX_H_
+#define GRAPHGC_TO_ONNX_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "graphgc/graph.h"
+#include "graphgc/var.h"
+#include "onnx/onnx_pb.h"
+
+namespace graphgc {
+
+using NamedVars = std::vector<std::pair<std::string, Var>>;
+
+inline constexpr int64_t kOnnxIrVersion = 8;
+inline constexpr int64_t kOnnxOpsetVersion = 17;
+
+absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& outputs);
+
+// Serializes `model` to `path` (binary protobuf).
+absl::Status save_model(const onnx::ModelProto& model, const std::string& path);
+// to_onnx, then save_model.
+absl::Status save_onnx(const Graph& graph, const NamedVars& outputs, const std::string& path);
+
+}  // namespace graphgc
+
+#endif  // GRAPHGC_TO_ONNX_H_

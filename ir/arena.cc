@@ -1,0 +1,294 @@
+#include "graphgc/arena.h"
+
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "graphgc/check.h"
+
+namespace graphgc {
+namespace internal {
+namespace {
+
+template <class Map>
+int64_t MapBytes(const Map& map) {
+  return static_cast<int64_t>(map.capacity() * (sizeof(typename Map::value_type) + 1));
+}
+
+}  // namespace
+
+Arena::Arena() {
+  strings_.emplace_back();  // StringId 0 is ""
+  string_index_.emplace("", 0);
+}
+
+StringId Arena::intern(absl::string_view text) {
+  auto it = string_index_.find(text);
+  if (it != string_index_.end()) return StringId(it->second);
+  const uint32_t id = static_cast<uint32_t>(strings_.size());
+  strings_.emplace_back(text);
+  string_index_.emplace(std::string(text), id);
+  string_bytes_ += static_cast<int64_t>(2 * (sizeof(std::string) + text.size()));
+  return StringId(id);
+}
+
+absl::string_view Arena::string(StringId id) const { return strings_.at(id.value()); }
+
+std::optional<StringId> Arena::find_string(absl::string_view text) const {
+  auto it = string_index_.find(text);
+  if (it == string_index_.end()) return std::nullopt;
+  return StringId(it->second);
+}
+
+OpKindId Arena::intern_op(absl::string_view op_type, absl::string_view domain, int version) {
+  std::string key = absl::StrCat(domain, absl::string_view("\0", 1), op_type,
+                                 absl::string_view("\0", 1), version);
+  auto it = op_kind_index_.find(key);
+  if (it != op_kind_index_.end()) return OpKindId(it->second);
+  GRAPHGC_CHECK(op_kinds_.size() < UINT16_MAX, "too many distinct op kinds in one graph");
+  const uint16_t id = static_cast<uint16_t>(op_kinds_.size());
+  op_kinds_.push_back(OpKind{std::string(op_type), std::string(domain), version});
+  op_kind_index_.emplace(std::move(key), id);
+  return OpKindId(id);
+}
+
+const OpKind& Arena::op_kind(OpKindId id) const { return op_kinds_.at(id.value()); }
+
+uint32_t Arena::intern_shape(absl::Span<const int64_t> shape) {
+  Shape key(shape.begin(), shape.end());
+  auto it = shape_index_.find(key);
+  if (it != shape_index_.end()) return it->second;
+  const uint32_t begin = static_cast<uint32_t>(dims_pool_.size());
+  for (int64_t dim : shape) dims_pool_.push_back(dim);
+  shape_index_.emplace(std::move(key), begin);
+  return begin;
+}
+
+uint32_t Arena::new_var(VarRecord record) { return vars_.push_back(record); }
+
+NodeId Arena::add_node(OpKindId op, absl::Span<const VarId> inputs,
+                       absl::Span<const Attribute> attrs, int num_outputs) {
+  GRAPHGC_CHECK(inputs.size() <= UINT16_MAX && attrs.size() <= UINT16_MAX &&
+                    num_outputs >= 0 && num_outputs <= UINT16_MAX,
+                "node arity out of range (callers validate it)");
+  NodeRecord node{};
+  node.op = static_cast<uint16_t>(op.value());
+  node.num_inputs = static_cast<uint16_t>(inputs.size());
+  node.num_outputs = static_cast<uint16_t>(num_outputs);
+  node.num_attrs = static_cast<uint16_t>(attrs.size());
+  node.inputs_begin = static_cast<uint32_t>(input_pool_.size());
+  for (VarId input : inputs) input_pool_.push_back(input);
+  node.attrs_begin = static_cast<uint32_t>(attr_pool_.size());
+  for (const Attribute& attr : attrs) attr_pool_.push_back(store_attribute(attr));
+  const uint32_t node_index = static_cast<uint32_t>(nodes_.size());
+  node.first_output = static_cast<uint32_t>(vars_.size());
+  for (int i = 0; i < num_outputs; ++i) {
+    new_var(VarRecord{node_index, 0, 0, static_cast<int8_t>(DataType::kUndefined),
+                      static_cast<uint8_t>(VarKind::kNodeOutput), -1});
+  }
+  return NodeId(nodes_.push_back(node));
+}
+
+VarId Arena::add_argument(StringId name, DataType dtype,
+                          std::optional<absl::Span<const int64_t>> shape) {
+  const VarId var(new_var(VarRecord{NodeId::kInvalidValue, 0, name.value(),
+                                    static_cast<int8_t>(DataType::kUndefined),
+                                    static_cast<uint8_t>(VarKind::kArgument), -1}));
+  set_var_type(var, dtype, shape);
+  argument_names_.insert(name);
+  return var;
+}
+
+VarId Arena::add_failed_var(absl::Status status) {
+  GRAPHGC_CHECK(!status.ok(), "a failed var needs an error status");
+  const uint32_t failure = static_cast<uint32_t>(failures_.size());
+  failures_.push_back(std::move(status));
+  return VarId(new_var(VarRecord{NodeId::kInvalidValue, failure, 0,
+                                 static_cast<int8_t>(DataType::kUndefined),
+                                 static_cast<uint8_t>(VarKind::kFailed), -1}));
+}
+
+void Arena::set_var_type(VarId var, DataType dtype,
+                         std::optional<absl::Span<const int64_t>> shape) {
+  VarRecord& record = vars_[var.value()];
+  GRAPHGC_CHECK(record.kind != static_cast<uint8_t>(VarKind::kFailed), "typing a failed var");
+  record.dtype = static_cast<int8_t>(dtype);
+  if (shape.has_value()) {
+    GRAPHGC_CHECK(shape->size() <= INT16_MAX, "rank out of range (callers validate it)");
+    record.rank = static_cast<int16_t>(shape->size());
+    record.shape_begin = intern_shape(*shape);
+  } else {
+    record.rank = -1;
+    record.shape_begin = 0;
+  }
+}
+
+VarId Arena::node_input(NodeId node, int index) const {
+  const NodeRecord& record = nodes_[node.value()];
+  GRAPHGC_CHECK(index >= 0 && index < record.num_inputs, "node input index out of range");
+  return input_pool_[record.inputs_begin + index];
+}
+
+VarIdList Arena::node_inputs(NodeId node) const {
+  const NodeRecord& record = nodes_[node.value()];
+  VarIdList inputs;
+  for (int i = 0; i < record.num_inputs; ++i) inputs.push_back(input_pool_[record.inputs_begin + i]);
+  return inputs;
+}
+
+VarId Arena::node_output(NodeId node, int index) const {
+  const NodeRecord& record = nodes_[node.value()];
+  GRAPHGC_CHECK(index >= 0 && index < record.num_outputs, "node output index out of range");
+  return VarId(record.first_output + index);
+}
+
+int Arena::var_output_index(VarId var) const {
+  const NodeId producer = var_producer(var);
+  if (!producer.valid()) return -1;
+  return static_cast<int>(var.value() - nodes_[producer.value()].first_output);
+}
+
+std::optional<Shape> Arena::var_shape(VarId var) const {
+  const VarRecord& record = vars_[var.value()];
+  if (record.kind == static_cast<uint8_t>(VarKind::kFailed) || record.rank < 0) return std::nullopt;
+  Shape shape;
+  for (int i = 0; i < record.rank; ++i) shape.push_back(dims_pool_[record.shape_begin + i]);
+  return shape;
+}
+
+std::optional<int64_t> Arena::var_rank(VarId var) const {
+  const VarRecord& record = vars_[var.value()];
+  if (record.kind == static_cast<uint8_t>(VarKind::kFailed) || record.rank < 0) return std::nullopt;
+  return record.rank;
+}
+
+absl::Status Arena::var_status(VarId var) const {
+  const VarRecord& record = vars_[var.value()];
+  if (record.kind != static_cast<uint8_t>(VarKind::kFailed)) return absl::OkStatus();
+  return failures_[record.shape_begin];
+}
+
+Arena::AttrRecord Arena::store_attribute(const Attribute& attr) {
+  AttrRecord record{};
+  record.name = intern(attr.name).value();
+  std::visit(
+      [&](const auto& value) {
+        using T = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<T, int64_t>) {
+          record.type = AttrType::kInt;
+          record.payload = static_cast<uint64_t>(value);
+        } else if constexpr (std::is_same_v<T, float>) {
+          record.type = AttrType::kFloat;
+          uint32_t bits;
+          std::memcpy(&bits, &value, sizeof bits);
+          record.payload = bits;
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          record.type = AttrType::kString;
+          record.payload = intern(value).value();
+        } else if constexpr (std::is_same_v<T, Tensor>) {
+          record.type = AttrType::kTensor;
+          record.payload = tensors_.size();
+          if (value.buffer() != nullptr && tensor_buffers_.insert(value.buffer()).second) {
+            tensor_bytes_ += static_cast<int64_t>(value.buffer_bytes());
+          }
+          tensors_.push_back(value);
+        } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
+          record.type = AttrType::kInts;
+          record.payload = int_list_pool_.size();
+          for (int64_t v : value) int_list_pool_.push_back(v);
+        } else if constexpr (std::is_same_v<T, std::vector<float>>) {
+          record.type = AttrType::kFloats;
+          record.payload = float_list_pool_.size();
+          for (float v : value) float_list_pool_.push_back(v);
+        } else {
+          static_assert(std::is_same_v<T, std::vector<std::string>>);
+          record.type = AttrType::kStrings;
+          record.payload = string_list_pool_.size();
+          for (const std::string& v : value) string_list_pool_.push_back(intern(v).value());
+        }
+        if constexpr (!std::is_arithmetic_v<T> && !std::is_same_v<T, std::string> &&
+                      !std::is_same_v<T, Tensor>) {
+          record.count = static_cast<uint32_t>(value.size());
+        }
+      },
+      attr.value);
+  return record;
+}
+
+AttributeValue Arena::load_attribute(const AttrRecord& record) const {
+  switch (record.type) {
+    case AttrType::kInt:
+      return static_cast<int64_t>(record.payload);
+    case AttrType::kFloat: {
+      const uint32_t bits = static_cast<uint32_t>(record.payload);
+      float value;
+      std::memcpy(&value, &bits, sizeof value);
+      return value;
+    }
+    case AttrType::kString:
+      return std::string(string(StringId(static_cast<uint32_t>(record.payload))));
+    case AttrType::kTensor:
+      return tensors_[record.payload];
+    case AttrType::kInts: {
+      std::vector<int64_t> values;
+      for (uint32_t i = 0; i < record.count; ++i) values.push_back(int_list_pool_[record.payload + i]);
+      return values;
+    }
+    case AttrType::kFloats: {
+      std::vector<float> values;
+      for (uint32_t i = 0; i < record.count; ++i) values.push_back(float_list_pool_[record.payload + i]);
+      return values;
+    }
+    case AttrType::kStrings: {
+      std::vector<std::string> values;
+      for (uint32_t i = 0; i < record.count; ++i) {
+        values.emplace_back(string(StringId(string_list_pool_[record.payload + i])));
+      }
+      return values;
+    }
+  }
+  GRAPHGC_CHECK(false, "corrupt attribute record");
+  return int64_t{0};
+}
+
+std::vector<Attribute> Arena::node_attributes(NodeId node) const {
+  const NodeRecord& record = nodes_[node.value()];
+  std::vector<Attribute> attrs;
+  for (int i = 0; i < record.num_attrs; ++i) {
+    const AttrRecord& attr = attr_pool_[record.attrs_begin + i];
+    attrs.push_back(Attribute{std::string(string(StringId(attr.name))), load_attribute(attr)});
+  }
+  return attrs;
+}
+
+std::optional<AttributeValue> Arena::node_attribute(NodeId node, absl::string_view name) const {
+  const std::optional<StringId> name_id = find_string(name);
+  if (!name_id.has_value()) return std::nullopt;
+  const NodeRecord& record = nodes_[node.value()];
+  for (int i = 0; i < record.num_attrs; ++i) {
+    const AttrRecord& attr = attr_pool_[record.attrs_begin + i];
+    if (attr.name == name_id->value()) return load_attribute(attr);
+  }
+  return std::nullopt;
+}
+
+int64_t Arena::bytes() const {
+  int64_t total = 0;
+  total += static_cast<int64_t>(nodes_.capacity_bytes() + vars_.capacity_bytes() +
+                                input_pool_.capacity_bytes() + dims_pool_.capacity_bytes() +
+                                attr_pool_.capacity_bytes() + int_list_pool_.capacity_bytes() +
+                                float_list_pool_.capacity_bytes() +
+                                string_list_pool_.capacity_bytes());
+  total += MapBytes(shape_index_) + MapBytes(string_index_) + MapBytes(op_kind_index_);
+  total += string_bytes_;
+  total += static_cast<int64_t>(op_kinds_.size() * sizeof(OpKind));
+  total += static_cast<int64_t>(tensors_.capacity() * sizeof(Tensor)) + tensor_bytes_ +
+           MapBytes(tensor_buffers_);
+  total += static_cast<int64_t>(failures_.capacity() * sizeof(absl::Status)) +
+           MapBytes(argument_names_);
+  return total;
+}
+
+}  // namespace internal
+}  // namespace graphgc

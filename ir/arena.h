@@ -1,0 +1,160 @@
+// Arena: the append-only store of a graph's nodes, vars, attributes, names and constant tensors.
+//
+// Everything is addressed by strong IDs (NodeId, VarId, StringId, OpKindId) and nothing is ever
+// erased, so an ID stays valid for the life of the graph. Records are small and fixed-size:
+//
+//   NodeRecord (20 B): op kind | #inputs | #outputs | #attrs | inputs@pool | first output | attrs@pool
+//   VarRecord  (16 B): producer | shape@dims pool | name | dtype | kind | rank
+//
+// A node's outputs are consecutive VarIds starting at first_output. Input lists, dims and attribute
+// records live in ChunkedVector pools; shapes are interned, so vars of equal shape share one copy.
+// Constant tensors (the arena's only large payloads) are held by the arena and never freed while
+// the graph lives. Accessors copy values out: no pointer into the pools leaves the arena.
+// Threading: thread-compatible, owned by one Graph.
+#ifndef GRAPHGC_ARENA_H_
+#define GRAPHGC_ARENA_H_
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "graphgc/attribute.h"
+#include "graphgc/chunked_vector.h"
+#include "graphgc/data_type.h"
+#include "graphgc/ids.h"
+#include "graphgc/tensor.h"
+
+namespace graphgc {
+namespace internal {
+
+enum class VarKind : uint8_t {
+  kNodeOutput = 0,  // produced by a node
+  kArgument = 1,    // a graph input, created by Graph::argument
+  kFailed = 2,      // the result of an op that failed; carries a status, no producer
+};
+
+struct OpKind {
+  std::string op_type;
+  std::string domain;  // "" is ai.onnx
+  int version = 0;
+};
+
+using VarIdList = absl::InlinedVector<VarId, 4>;
+
+class Arena {
+ public:
+  Arena();
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
+
+  StringId intern(absl::string_view text);
+  // Stable for the life of the arena (strings live in a deque, which never relocates).
+  absl::string_view string(StringId id) const;
+  // The ID of `text` if it was ever interned.
+  std::optional<StringId> find_string(absl::string_view text) const;
+
+  OpKindId intern_op(absl::string_view op_type, absl::string_view domain, int version);
+  const OpKind& op_kind(OpKindId id) const;  // stable: op kinds live in a deque
+
+  // Appends a node and its `num_outputs` output vars (typed later with set_var_type). An invalid
+  // VarId in `inputs` stands for an omitted optional input.
+  NodeId add_node(OpKindId op, absl::Span<const VarId> inputs, absl::Span<const Attribute> attrs,
+                  int num_outputs);
+  VarId add_argument(StringId name, DataType dtype, std::optional<absl::Span<const int64_t>> shape);
+  VarId add_failed_var(absl::Status status);
+  bool is_argument_name(StringId name) const { return argument_names_.contains(name); }
+  void set_var_type(VarId var, DataType dtype, std::optional<absl::Span<const int64_t>> shape);
+
+  size_t num_nodes() const { return nodes_.size(); }
+  size_t num_vars() const { return vars_.size(); }
+
+  // Nodes.
+  OpKindId node_op(NodeId node) const { return OpKindId(nodes_[node.value()].op); }
+  int node_num_inputs(NodeId node) const { return nodes_[node.value()].num_inputs; }
+  VarId node_input(NodeId node, int index) const;
+  VarIdList node_inputs(NodeId node) const;
+  int node_num_outputs(NodeId node) const { return nodes_[node.value()].num_outputs; }
+  VarId node_output(NodeId node, int index) const;
+  std::vector<Attribute> node_attributes(NodeId node) const;
+  std::optional<AttributeValue> node_attribute(NodeId node, absl::string_view name) const;
+
+  // Vars.
+  VarKind var_kind(VarId var) const { return static_cast<VarKind>(vars_[var.value()].kind); }
+  DataType var_dtype(VarId var) const { return static_cast<DataType>(vars_[var.value()].dtype); }
+  // nullopt when the rank is unknown; -1 marks an unknown dim.
+  std::optional<Shape> var_shape(VarId var) const;
+  std::optional<int64_t> var_rank(VarId var) const;
+  NodeId var_producer(VarId var) const { return NodeId(vars_[var.value()].producer); }
+  int var_output_index(VarId var) const;
+  StringId var_name(VarId var) const { return StringId(vars_[var.value()].name); }
+  absl::Status var_status(VarId var) const;  // OK unless the var is kFailed
+
+  // Bytes held: capacity of every record table, pool and index, plus constant tensor buffers.
+  int64_t bytes() const;
+
+ private:
+  struct NodeRecord {
+    uint16_t op;
+    uint16_t num_inputs;
+    uint16_t num_outputs;
+    uint16_t num_attrs;
+    uint32_t inputs_begin;
+    uint32_t first_output;
+    uint32_t attrs_begin;
+  };
+  struct VarRecord {
+    uint32_t producer;     // NodeId value, invalid for arguments and failed vars
+    uint32_t shape_begin;  // dims pool index; the failure index for kFailed
+    uint32_t name;         // StringId value, 0 ("") when unnamed
+    int8_t dtype;
+    uint8_t kind;
+    int16_t rank;  // -1: unknown rank
+  };
+  enum class AttrType : uint8_t { kInt, kFloat, kString, kTensor, kInts, kFloats, kStrings };
+  struct AttrRecord {
+    uint32_t name;
+    AttrType type;
+    uint32_t count;    // list length
+    uint64_t payload;  // int64 bits, float bits, StringId, tensor index, or list begin index
+  };
+  static_assert(sizeof(NodeRecord) == 20, "NodeRecord layout");
+  static_assert(sizeof(VarRecord) == 16, "VarRecord layout");
+
+  uint32_t intern_shape(absl::Span<const int64_t> shape);
+  AttrRecord store_attribute(const Attribute& attr);
+  AttributeValue load_attribute(const AttrRecord& record) const;
+  uint32_t new_var(VarRecord record);
+
+  ChunkedVector<NodeRecord> nodes_;
+  ChunkedVector<VarRecord> vars_;
+  ChunkedVector<VarId> input_pool_;
+  ChunkedVector<int64_t> dims_pool_;
+  ChunkedVector<AttrRecord, 8> attr_pool_;
+  ChunkedVector<int64_t, 8> int_list_pool_;
+  ChunkedVector<float, 8> float_list_pool_;
+  ChunkedVector<uint32_t, 8> string_list_pool_;
+  absl::flat_hash_map<Shape, uint32_t> shape_index_;
+  std::deque<std::string> strings_;
+  absl::flat_hash_map<std::string, uint32_t> string_index_;
+  int64_t string_bytes_ = 0;
+  std::deque<OpKind> op_kinds_;
+  absl::flat_hash_map<std::string, uint16_t> op_kind_index_;  // key: domain \0 type \0 version
+  std::vector<Tensor> tensors_;
+  absl::flat_hash_set<const Buffer*> tensor_buffers_;  // counted once each
+  int64_t tensor_bytes_ = 0;
+  std::vector<absl::Status> failures_;
+  absl::flat_hash_set<StringId> argument_names_;
+};
+
+}  // namespace internal
+}  // namespace graphgc
+
+#endif  // GRAPHGC_ARENA_H_

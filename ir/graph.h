@@ -1,0 +1,61 @@
+// Graph: owns one ONNX graph under construction — its arena and its value store.
+//
+// Vars are made by argument() and constant() here, and by the ops in graphgc::op, which find the
+// graph through their operands. collect() frees the propagated values no Var can reach any more;
+// collection also runs automatically per GraphOptions::collect_policy. The arena (nodes, vars,
+// constants) is never collected, so any Var can be exported at any time.
+//
+// Ownership: a Graph is movable, not copyable. Destroying it frees the arena and all values, even
+// while Vars remain (they then report an error). Threading: thread-compatible — one thread at a
+// time per Graph (and its Vars); distinct graphs are independent.
+#ifndef GRAPHGC_GRAPH_H_
+#define GRAPHGC_GRAPH_H_
+
+#include <cstdint>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "graphgc/data_type.h"
+#include "graphgc/graph_options.h"
+#include "graphgc/graph_stats.h"
+#include "graphgc/tensor.h"
+#include "graphgc/var.h"
+
+namespace graphgc {
+
+class Graph {
+ public:
+  Graph();
+  explicit Graph(const GraphOptions& options);
+  Graph(Graph&& other) noexcept;
+  Graph& operator=(Graph&& other) noexcept;
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+  ~Graph();
+
+  // A graph input. `shape` uses -1 for an unknown dim. Errors (a failed Var): an empty or reused
+  // name, an undefined element type, a dim below -1.
+  Var argument(absl::string_view name, DataType dtype, absl::Span<const int64_t> shape);
+  // A graph input of unknown rank.
+  Var argument_unranked(absl::string_view name, DataType dtype);
+  // A Constant node holding `tensor`; its value is known. The tensor's buffer belongs to the arena.
+  Var constant(const Tensor& tensor);
+
+  CollectStats collect();
+  CollectStats collect(CollectMode mode);
+  GraphStats stats() const;
+  const GraphOptions& options() const;
+
+  // For the library's own modules; nullptr for a moved-from Graph.
+  internal::GraphCore* core() const { return core_; }
+
+ private:
+  Var add_argument(absl::string_view name, DataType dtype,
+                   std::optional<absl::Span<const int64_t>> shape);
+
+  internal::GraphCore* core_;
+};
+
+}  // namespace graphgc
+
+#endif  // GRAPHGC_GRAPH_H_

@@ -1,0 +1,160 @@
+#include "graphgc/graph_core.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "graphgc/check.h"
+
+namespace graphgc {
+namespace internal {
+
+GraphCore::GraphCore(const GraphOptions& options)
+    : options_(options), arena_(std::make_unique<Arena>()), store_(std::make_unique<ValueStore>()) {
+  update_trigger();
+}
+
+void GraphCore::shutdown() {
+  alive_ = false;
+  young_ = {};
+  dropped_ = {};
+  store_.reset();
+  arena_.reset();
+  values_ = {};
+  roots_ = {};
+}
+
+void GraphCore::remove_root(VarId var) {
+  int32_t& count = roots_[var.value()];
+  GRAPHGC_CHECK(count > 0, "root count underflow");
+  if (--count == 0 && !options_.keep_all_values) dropped_.push_back(var);
+}
+
+void GraphCore::add_var_entries(size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    values_.push_back(ValueRef{});
+    roots_.push_back(0);
+  }
+}
+
+NodeId GraphCore::add_node(OpKindId op, absl::Span<const VarId> inputs,
+                           absl::Span<const Attribute> attrs, int num_outputs) {
+  for (const Attribute& attr : attrs) {
+    if (const Tensor* tensor = std::get_if<Tensor>(&attr.value)) store_->adopt_external(*tensor);
+  }
+  const NodeId node = arena_->add_node(op, inputs, attrs, num_outputs);
+  add_var_entries(static_cast<size_t>(num_outputs));
+  return node;
+}
+
+VarId GraphCore::add_argument(StringId name, DataType dtype,
+                              std::optional<absl::Span<const int64_t>> shape) {
+  const VarId var = arena_->add_argument(name, dtype, shape);
+  add_var_entries(1);
+  return var;
+}
+
+VarId GraphCore::add_failed_var(absl::Status status) {
+  const VarId var = arena_->add_failed_var(std::move(status));
+  add_var_entries(1);
+  return var;
+}
+
+std::optional<Tensor> GraphCore::value(VarId var) const {
+  const ValueRef ref = values_[var.value()];
+  if (!ref.is_null()) return store_->get(ref);
+  const NodeId producer = arena_->var_producer(var);
+  if (!producer.valid()) return std::nullopt;
+  const OpKind& kind = arena_->op_kind(arena_->node_op(producer));
+  if (kind.op_type != "Constant" || !kind.domain.empty()) return std::nullopt;
+  std::optional<AttributeValue> attr = arena_->node_attribute(producer, "value");
+  if (!attr.has_value() || !std::holds_alternative<Tensor>(*attr)) return std::nullopt;
+  return std::get<Tensor>(std::move(*attr));
+}
+
+bool GraphCore::has_value(VarId var) const {
+  return !values_[var.value()].is_null() || value(var).has_value();
+}
+
+void GraphCore::set_value(VarId var, Tensor tensor) {
+  ValueRef& ref = values_[var.value()];
+  GRAPHGC_CHECK(ref.is_null(), "a var's value is set once");
+  ref = store_->insert(std::move(tensor));
+  if (!options_.keep_all_values) young_.push_back(var);
+}
+
+bool GraphCore::is_reachable(VarId var) const {
+  return options_.keep_all_values || roots_[var.value()] > 0;
+}
+
+bool GraphCore::sweep(VarId var, CollectStats& stats) {
+  ValueRef& ref = values_[var.value()];
+  if (ref.is_null() || is_reachable(var)) return false;
+  stats.freed_bytes += static_cast<int64_t>(store_->release(ref));
+  ++stats.freed_values;
+  ref = ValueRef{};
+  return true;
+}
+
+// Marking is implicit: a value's only possible root is its own var's root count, so "mark" is the
+// reachability test inside sweep(), applied to the candidates of this collection.
+CollectStats GraphCore::collect(CollectMode mode) {
+  CollectStats stats;
+  if (mode == CollectMode::kFull) {
+    for (size_t i = 0; i < values_.size(); ++i) sweep(VarId(static_cast<uint32_t>(i)), stats);
+    stats.scanned = static_cast<int64_t>(values_.size());
+  } else {
+    for (VarId var : young_) sweep(var, stats);
+    for (VarId var : dropped_) sweep(var, stats);
+    stats.scanned = static_cast<int64_t>(young_.size() + dropped_.size());
+  }
+  young_.clear();
+  dropped_.clear();
+  if (young_.capacity() > 4 * static_cast<size_t>(options_.max_pending)) young_.shrink_to_fit();
+  if (dropped_.capacity() > 4 * static_cast<size_t>(options_.max_pending)) dropped_.shrink_to_fit();
+  stats.live_values = store_->live_values();
+  stats.live_bytes = store_->live_bytes();
+  ++collections_;
+  update_trigger();
+  return stats;
+}
+
+void GraphCore::update_trigger() {
+  switch (options_.collect_policy) {
+    case CollectPolicy::kAdaptive: {
+      const double grown = static_cast<double>(store_->live_bytes()) * options_.growth_factor;
+      next_trigger_bytes_ = std::max(options_.min_trigger_bytes, static_cast<int64_t>(grown));
+      break;
+    }
+    case CollectPolicy::kFixedThreshold:
+      next_trigger_bytes_ = options_.threshold_bytes;
+      break;
+    case CollectPolicy::kManual:
+      next_trigger_bytes_ = INT64_MAX;
+      break;
+  }
+}
+
+void GraphCore::maybe_collect() {
+  if (options_.keep_all_values) return;  // nothing could be freed
+  const bool bytes_due = store_->live_bytes() >= next_trigger_bytes_;
+  const bool pending_due = options_.collect_policy != CollectPolicy::kManual &&
+                           static_cast<int64_t>(young_.size() + dropped_.size()) >
+                               options_.max_pending;
+  if (bytes_due || pending_due) collect(CollectMode::kIncremental);
+}
+
+GraphStats GraphCore::stats() const {
+  GraphStats stats;
+  stats.nodes = static_cast<int64_t>(arena_->num_nodes());
+  stats.vars = static_cast<int64_t>(arena_->num_vars());
+  stats.arena_bytes = arena_->bytes() + static_cast<int64_t>(values_.capacity_bytes() +
+                                                             roots_.capacity_bytes());
+  stats.live_value_bytes = store_->live_bytes();
+  stats.peak_value_bytes = store_->peak_bytes();
+  stats.live_values = store_->live_values();
+  stats.collections = collections_;
+  return stats;
+}
+
+}  // namespace internal
+}  // namespace graphgc

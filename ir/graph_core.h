@@ -1,0 +1,104 @@
+// GraphCore: the state behind a Graph and its Vars — arena, value store, roots and collector.
+//
+// Ownership: reference-counted by the Graph and by every Var handle (non-atomic: a graph and its
+// handles are used from one thread at a time). When the Graph is destroyed, shutdown() frees the
+// arena and every value at once; the core itself stays until the last Var goes, so a Var that
+// outlives its Graph sees a dead graph (alive() == false) instead of freed memory.
+//
+// Collection (collect): values are reachable only from rooted vars — nodes never hold values — so
+// a value is live iff its var has a root. The collector is incremental in the generational sense:
+//   - young: vars that got a value since the last collection;
+//   - dropped: vars whose root count fell to zero since then (the release is the write barrier).
+// A value outside both lists survived the last collection with its var rooted and its var has not
+// lost its roots since, so it is still live: looking at the two lists alone is exact, and the cost
+// of a collection follows what changed, not the size of the graph. kFull scans every var instead
+// (a reference the tests check the incremental form against).
+#ifndef GRAPHGC_GRAPH_CORE_H_
+#define GRAPHGC_GRAPH_CORE_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+#include "graphgc/arena.h"
+#include "graphgc/attribute.h"
+#include "graphgc/chunked_vector.h"
+#include "graphgc/graph_options.h"
+#include "graphgc/graph_stats.h"
+#include "graphgc/ids.h"
+#include "graphgc/tensor.h"
+#include "graphgc/value_ref.h"
+#include "graphgc/value_store.h"
+
+namespace graphgc {
+
+namespace internal {
+
+class GraphCore {
+ public:
+  explicit GraphCore(const GraphOptions& options);
+  GraphCore(const GraphCore&) = delete;
+  GraphCore& operator=(const GraphCore&) = delete;
+
+  void ref() { ++refs_; }
+  void unref() {
+    if (--refs_ == 0) delete this;
+  }
+  bool alive() const { return alive_; }
+  void shutdown();
+
+  Arena& arena() { return *arena_; }
+  const Arena& arena() const { return *arena_; }
+  const GraphOptions& options() const { return options_; }
+
+  // Roots: one count per var, kept by Var handles.
+  void add_root(VarId var) { ++roots_[var.value()]; }
+  void remove_root(VarId var);
+  int32_t root_count(VarId var) const { return roots_[var.value()]; }
+
+  // Arena growth goes through the core so that every var gets its collector entries and every
+  // constant tensor is registered as arena-owned with the value store.
+  NodeId add_node(OpKindId op, absl::Span<const VarId> inputs, absl::Span<const Attribute> attrs,
+                  int num_outputs);
+  VarId add_argument(StringId name, DataType dtype, std::optional<absl::Span<const int64_t>> shape);
+  VarId add_failed_var(absl::Status status);
+
+  // The var's propagated value: a constant's tensor, or the value store's, if it is still held.
+  std::optional<Tensor> value(VarId var) const;
+  bool has_value(VarId var) const;
+  void set_value(VarId var, Tensor tensor);
+
+  // Runs an automatic collection if the policy says so. Callers make sure that every value they
+  // still need is rooted first (op constructors call it after wrapping their outputs in Vars).
+  void maybe_collect();
+  CollectStats collect(CollectMode mode);
+  GraphStats stats() const;
+
+ private:
+  ~GraphCore() = default;
+  void add_var_entries(size_t count);
+  bool is_reachable(VarId var) const;
+  // Frees the value of `var` if it has one and is unreachable; returns whether it freed it.
+  bool sweep(VarId var, CollectStats& stats);
+  void update_trigger();
+
+  int64_t refs_ = 0;
+  bool alive_ = true;
+  GraphOptions options_;
+  std::unique_ptr<Arena> arena_;
+  std::unique_ptr<ValueStore> store_;
+  ChunkedVector<ValueRef> values_;  // per var; null when the var holds no store value
+  ChunkedVector<int32_t> roots_;    // per var
+  std::vector<VarId> young_;
+  std::vector<VarId> dropped_;
+  int64_t next_trigger_bytes_ = 0;
+  int64_t collections_ = 0;
+};
+
+}  // namespace internal
+}  // namespace graphgc
+
+#endif  // GRAPHGC_GRAPH_CORE_H_

@@ -1,0 +1,48 @@
+// GraphOptions: how a Graph propagates values and when it collects them.
+//
+// Plain value type, given to the Graph constructor.
+#ifndef GRAPHGC_GRAPH_OPTIONS_H_
+#define GRAPHGC_GRAPH_OPTIONS_H_
+
+#include <cstdint>
+
+namespace graphgc {
+
+enum class CollectPolicy {
+  // Collect when live value bytes reach growth_factor times what survived the last collection,
+  // but never below min_trigger_bytes (like Go's GOGC=100 with a small floor).
+  kAdaptive,
+  // Collect whenever live value bytes reach threshold_bytes.
+  kFixedThreshold,
+  // Only explicit collect() calls free values.
+  kManual,
+};
+
+enum class CollectMode {
+  kIncremental,  // look at what changed since the last collection (the default)
+  kFull,         // look at every var (a reference for the incremental form)
+};
+
+struct GraphOptions {
+  // Compute each op's output value when all its inputs have values (constant folding).
+  bool propagate_values = true;
+  // Never free a propagated value while the graph lives: spox's behaviour before its fix, kept to
+  // compare against in benchmarks. collect() then frees nothing.
+  bool keep_all_values = false;
+
+  CollectPolicy collect_policy = CollectPolicy::kAdaptive;
+  double growth_factor = 2.0;                   // kAdaptive
+  int64_t min_trigger_bytes = int64_t{4} << 20;  // kAdaptive floor: 4 MiB
+  int64_t threshold_bytes = int64_t{64} << 20;   // kFixedThreshold
+  // Automatic collection also runs once this many values or dropped roots await a look, so that
+  // the collector's own bookkeeping stays bounded when values are tiny or absent.
+  int64_t max_pending = 1 << 16;
+
+  // A value larger than this is not propagated (the var gets no value, its type is still
+  // inferred): propagation must never be what exhausts memory. Default: 1 GiB.
+  int64_t max_value_bytes = int64_t{1} << 30;
+};
+
+}  // namespace graphgc
+
+#endif  // GRAPHGC_GRAPH_OPTIONS_H_

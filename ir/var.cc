@@ -1,0 +1,95 @@
+#include "graphgc/var.h"
+
+#include <utility>
+
+#include "graphgc/graph_core.h"
+
+namespace graphgc {
+namespace {
+
+absl::Status GraphGoneError() {
+  return absl::FailedPreconditionError("this Var's Graph has been destroyed");
+}
+
+}  // namespace
+
+Var::Var(internal::GraphCore* core, VarId id) : core_(core), id_(id) {
+  core_->ref();
+  core_->add_root(id_);
+}
+
+Var Var::Detached(absl::Status status) {
+  Var var;
+  var.detached_ = std::move(status);
+  return var;
+}
+
+Var::Var(const Var& other) : core_(other.core_), id_(other.id_), detached_(other.detached_) {
+  if (core_ == nullptr) return;
+  core_->ref();
+  if (core_->alive()) core_->add_root(id_);
+}
+
+Var::Var(Var&& other) noexcept
+    : core_(std::exchange(other.core_, nullptr)), id_(std::exchange(other.id_, VarId())),
+      detached_(std::exchange(other.detached_, absl::OkStatus())) {}
+
+Var& Var::operator=(const Var& other) {
+  if (this != &other) *this = Var(other);
+  return *this;
+}
+
+Var& Var::operator=(Var&& other) noexcept {
+  if (this != &other) {
+    release();
+    core_ = std::exchange(other.core_, nullptr);
+    id_ = std::exchange(other.id_, VarId());
+    detached_ = std::exchange(other.detached_, absl::OkStatus());
+  }
+  return *this;
+}
+
+Var::~Var() { release(); }
+
+void Var::release() {
+  if (core_ == nullptr) return;
+  if (core_->alive()) core_->remove_root(id_);
+  core_->unref();
+  core_ = nullptr;
+}
+
+bool Var::attached() const { return core_ != nullptr && core_->alive(); }
+
+absl::Status Var::status() const {
+  if (core_ == nullptr) {
+    return detached_.ok() ? absl::InvalidArgumentError("empty Var (default-constructed or moved-from)")
+                          : detached_;
+  }
+  if (!core_->alive()) return GraphGoneError();
+  return core_->arena().var_status(id_);
+}
+
+bool Var::ok() const {
+  return attached() && core_->arena().var_kind(id_) != internal::VarKind::kFailed;
+}
+
+DataType Var::dtype() const {
+  return attached() ? core_->arena().var_dtype(id_) : DataType::kUndefined;
+}
+
+std::optional<std::vector<int64_t>> Var::shape() const {
+  if (!attached()) return std::nullopt;
+  std::optional<Shape> shape = core_->arena().var_shape(id_);
+  if (!shape.has_value()) return std::nullopt;
+  return std::vector<int64_t>(shape->begin(), shape->end());
+}
+
+std::optional<int64_t> Var::rank() const {
+  return attached() ? core_->arena().var_rank(id_) : std::nullopt;
+}
+
+std::optional<Tensor> Var::value() const {
+  return attached() ? core_->value(id_) : std::nullopt;
+}
+
+}  // namespace graphgc

@@ -1,0 +1,72 @@
+// Var: the user's handle to one var of a Graph, and a root of the value collector.
+//
+// Ownership (RAII, like cppgc's Persistent): constructing or copying a Var adds a root to its var,
+// destroying it removes one, moving transfers it and leaves the source empty. While any Var refers
+// to a var, that var's propagated value is kept; once none does, Graph::collect() may free it. The
+// arena record of the var is never freed, so the graph still exports it.
+//
+// A Var keeps its graph's core alive, never its data: if the Graph is destroyed first, the Var
+// reports an error (status() is FailedPrecondition) and holds no memory of the graph.
+//
+// A Var can be failed (ok() == false): the result of an op given bad input. Its status names the op,
+// the input and the types; ops given a failed Var fail in turn. A default-constructed Var is empty
+// and not ok. Threading: as its Graph (thread-compatible).
+#ifndef GRAPHGC_VAR_H_
+#define GRAPHGC_VAR_H_
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "graphgc/data_type.h"
+#include "graphgc/ids.h"
+#include "graphgc/tensor.h"
+
+namespace graphgc {
+
+namespace internal {
+class GraphCore;
+}  // namespace internal
+
+class Var {
+ public:
+  Var() = default;  // empty
+  Var(const Var& other);
+  Var(Var&& other) noexcept;
+  Var& operator=(const Var& other);
+  Var& operator=(Var&& other) noexcept;
+  ~Var();
+
+  bool ok() const;
+  absl::Status status() const;
+  DataType dtype() const;
+  // nullopt if the rank is unknown; -1 for an unknown dim.
+  std::optional<std::vector<int64_t>> shape() const;
+  std::optional<int64_t> rank() const;
+  // The propagated value, when every input of its node had one (and propagation is on).
+  std::optional<Tensor> value() const;
+
+  // True for a default-constructed (or moved-from) Var.
+  bool empty() const { return core_ == nullptr && detached_.ok(); }
+
+  // For the library's own modules: the graph this Var belongs to and its arena ID.
+  internal::GraphCore* core() const { return core_; }
+  VarId id() const { return id_; }
+  // Roots `id` in `core`.
+  Var(internal::GraphCore* core, VarId id);
+  // A failure that belongs to no graph (all inputs were empty, or their graph is gone).
+  static Var Detached(absl::Status status);
+
+ private:
+  void release();
+  bool attached() const;  // has a core whose graph is still alive
+
+  internal::GraphCore* core_ = nullptr;
+  VarId id_;
+  absl::Status detached_;  // the failure of a Var with no graph; OK otherwise
+};
+
+}  // namespace graphgc
+
+#endif  // GRAPHGC_VAR_H_

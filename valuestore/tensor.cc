@@ -1,0 +1,121 @@
+#include "graphgc/tensor.h"
+
+#include <cstring>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace graphgc {
+
+absl::StatusOr<int64_t> ElementCount(absl::Span<const int64_t> shape) {
+  // Bound the count so that count * largest element size cannot overflow size_t either.
+  constexpr int64_t kMaxElements = std::numeric_limits<int64_t>::max() / 64;
+  int64_t count = 1;
+  for (int64_t dim : shape) {
+    if (dim < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("shape ", ShapeToString(shape), " has a negative dimension"));
+    }
+    if (dim != 0 && count > kMaxElements / dim) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("shape ", ShapeToString(shape), " has too many elements"));
+    }
+    count *= dim;
+  }
+  return count;
+}
+
+std::string ShapeToString(absl::Span<const int64_t> shape) {
+  return absl::StrCat("[", absl::StrJoin(shape, ","), "]");
+}
+
+Tensor::Tensor() : buffer_(nullptr), dtype_(DataType::kUndefined), size_(0), shape_{0} {}
+
+Tensor::Tensor(internal::Buffer* buffer, DataType dtype, Shape shape, int64_t size)
+    : buffer_(buffer), dtype_(dtype), size_(size), shape_(std::move(shape)) {}
+
+Tensor::Tensor(const Tensor& other)
+    : buffer_(other.buffer_), dtype_(other.dtype_), size_(other.size_), shape_(other.shape_) {
+  if (buffer_ != nullptr) buffer_->Ref();
+}
+
+Tensor::Tensor(Tensor&& other) noexcept
+    : buffer_(other.buffer_), dtype_(other.dtype_), size_(other.size_),
+      shape_(std::move(other.shape_)) {
+  other.buffer_ = nullptr;
+  other.dtype_ = DataType::kUndefined;
+  other.size_ = 0;
+  other.shape_ = {0};
+}
+
+Tensor& Tensor::operator=(Tensor other) noexcept {
+  std::swap(buffer_, other.buffer_);
+  std::swap(dtype_, other.dtype_);
+  std::swap(size_, other.size_);
+  std::swap(shape_, other.shape_);
+  return *this;
+}
+
+Tensor::~Tensor() {
+  if (buffer_ != nullptr) buffer_->Unref();
+}
+
+const void* Tensor::raw_data() const { return buffer_ == nullptr ? nullptr : buffer_->data(); }
+
+absl::StatusOr<Tensor> Tensor::zeros_checked(DataType dtype, absl::Span<const int64_t> shape) {
+  if (dtype == DataType::kUndefined) {
+    return absl::InvalidArgumentError("Tensor::zeros: element type is undefined");
+  }
+  auto out = MutableTensor::allocate(dtype, shape);
+  if (!out.ok()) return out.status();
+  if (dtype != DataType::kString) {
+    std::memset(out->raw_mutable_data(), 0, static_cast<size_t>(out->size()) * ElementSize(dtype));
+  }
+  return std::move(*out).freeze();
+}
+
+Tensor Tensor::zeros(DataType dtype, absl::Span<const int64_t> shape) {
+  auto tensor = zeros_checked(dtype, shape);
+  if (!tensor.ok()) {
+    std::fprintf(stderr, "graphgc: %s\n", std::string(tensor.status().message()).c_str());
+  }
+  GRAPHGC_CHECK(tensor.ok(), "Tensor::zeros failed");
+  return *std::move(tensor);
+}
+
+Tensor Tensor::reshaped(absl::Span<const int64_t> shape) const {
+  auto count = ElementCount(shape);
+  GRAPHGC_CHECK(count.ok() && *count == size_, "Tensor::reshaped to a different element count");
+  if (buffer_ != nullptr) buffer_->Ref();
+  return Tensor(buffer_, dtype_, Shape(shape.begin(), shape.end()), size_);
+}
+
+bool operator==(const Tensor& a, const Tensor& b) {
+  if (a.dtype_ != b.dtype_ || a.shape_ != b.shape_) return false;
+  if (a.buffer_ == b.buffer_) return true;
+  if (a.dtype_ == DataType::kString) {
+    auto x = a.data<std::string>();
+    auto y = b.data<std::string>();
+    return std::equal(x.begin(), x.end(), y.begin());
+  }
+  return std::memcmp(a.raw_data(), b.raw_data(), a.nbytes()) == 0;
+}
+
+absl::StatusOr<MutableTensor> MutableTensor::allocate(DataType dtype,
+                                                      absl::Span<const int64_t> shape) {
+  if (!IsSupportedDataType(static_cast<int32_t>(dtype))) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Tensor: unsupported element type ", static_cast<int32_t>(dtype)));
+  }
+  auto count = ElementCount(shape);
+  if (!count.ok()) return count.status();
+  internal::Buffer* buffer = internal::Buffer::Allocate(dtype, *count);
+  if (buffer == nullptr) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("Tensor: cannot allocate ", DataTypeName(dtype), ShapeToString(shape)));
+  }
+  return MutableTensor(Tensor(buffer, dtype, Shape(shape.begin(), shape.end()), *count));
+}
+
+}  // namespace graphgc

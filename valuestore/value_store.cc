@@ -1,0 +1,91 @@
+#include "graphgc/value_store.h"
+
+#include <algorithm>
+
+#include "graphgc/check.h"
+
+namespace graphgc {
+namespace internal {
+
+uint32_t ValueStore::take_free_slot() {
+  if (free_head_ != kNoSlot) {
+    const uint32_t index = free_head_;
+    free_head_ = slots_[index].next_free;
+    slots_[index].next_free = kNoSlot;
+    return index;
+  }
+  GRAPHGC_CHECK(slots_.size() < kNoSlot, "value store is out of slot indices");
+  slots_.emplace_back();
+  return static_cast<uint32_t>(slots_.size() - 1);
+}
+
+ValueRef ValueStore::insert(Tensor tensor) {
+  count_buffer(tensor);
+  const uint32_t index = take_free_slot();
+  Slot& slot = slots_[index];
+  slot.tensor = std::move(tensor);
+  ++live_values_;
+  return ValueRef{index, slot.generation};
+}
+
+bool ValueStore::contains(ValueRef ref) const {
+  return !ref.is_null() && ref.slot < slots_.size() &&
+         slots_[ref.slot].generation == ref.generation &&
+         slots_[ref.slot].tensor.dtype() != DataType::kUndefined;
+}
+
+std::optional<Tensor> ValueStore::get(ValueRef ref) const {
+  if (!contains(ref)) return std::nullopt;
+  return slots_[ref.slot].tensor;
+}
+
+size_t ValueStore::release(ValueRef ref) {
+  GRAPHGC_CHECK(contains(ref), "ValueStore::release of a stale or null reference");
+  Slot& slot = slots_[ref.slot];
+  const size_t freed = uncount_buffer(slot.tensor);
+  slot.tensor = Tensor();
+  --live_values_;
+  if (slot.generation == UINT32_MAX) return freed;  // retired: its generations are used up
+  ++slot.generation;
+  slot.next_free = free_head_;
+  free_head_ = ref.slot;
+  return freed;
+}
+
+void ValueStore::adopt_external(const Tensor& tensor) {
+  if (tensor.buffer() == nullptr) return;
+  BufferUse& use = buffer_uses_[tensor.buffer()];
+  if (use.external) return;
+  GRAPHGC_CHECK(use.slots == 0, "a counted buffer cannot become external");
+  use.external = true;
+  ++external_;
+}
+
+void ValueStore::count_buffer(const Tensor& tensor) {
+  if (tensor.buffer() == nullptr) return;
+  BufferUse& use = buffer_uses_[tensor.buffer()];
+  if (use.slots++ == 0 && !use.external) {
+    live_bytes_ += static_cast<int64_t>(tensor.buffer_bytes());
+    peak_bytes_ = std::max(peak_bytes_, live_bytes_);
+  }
+}
+
+size_t ValueStore::uncount_buffer(const Tensor& tensor) {
+  if (tensor.buffer() == nullptr) return 0;
+  auto it = buffer_uses_.find(tensor.buffer());
+  GRAPHGC_CHECK(it != buffer_uses_.end() && it->second.slots > 0, "buffer accounting underflow");
+  if (--it->second.slots > 0 || it->second.external) return 0;
+  buffer_uses_.erase(it);
+  const size_t bytes = tensor.buffer_bytes();
+  live_bytes_ -= static_cast<int64_t>(bytes);
+  return bytes;
+}
+
+int64_t ValueStore::overhead_bytes() const {
+  return static_cast<int64_t>(slots_.capacity() * sizeof(Slot) +
+                              buffer_uses_.capacity() *
+                                  (sizeof(std::pair<const Buffer*, BufferUse>) + 1));
+}
+
+}  // namespace internal
+}  // namespace graphgc

@@ -1,0 +1,80 @@
+// ValueStore: the generational slot store that owns propagated tensors, apart from the arena.
+//
+// Each slot holds one Tensor. Slots are addressed by ValueRef{slot, generation}; release() frees a
+// slot and bumps its generation, so stale references are detected, never followed. Freed slots are
+// reused through a free list (LIFO, which keeps reuse cache-warm).
+//
+// Accounting is by buffer, not by slot: several slots may view one Buffer (Identity, Reshape), and
+// it is counted once, when its first slot takes it, and released when its last slot goes. Buffers
+// that the arena owns (constants) are registered with adopt_external() and never counted here.
+//
+// The store only stores; which values are garbage is decided by the Graph's collector.
+// Threading: thread-compatible (one thread at a time), like the Graph that owns it.
+#ifndef GRAPHGC_VALUE_STORE_H_
+#define GRAPHGC_VALUE_STORE_H_
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "graphgc/tensor.h"
+#include "graphgc/value_ref.h"
+
+namespace graphgc {
+namespace internal {
+
+class ValueStore {
+ public:
+  ValueStore() = default;
+  ValueStore(const ValueStore&) = delete;
+  ValueStore& operator=(const ValueStore&) = delete;
+
+  ValueRef insert(Tensor tensor);
+  // The tensor behind `ref`, or nullopt if `ref` is null or stale.
+  std::optional<Tensor> get(ValueRef ref) const;
+  bool contains(ValueRef ref) const;
+  // Frees the slot of a valid reference; returns the bytes this released (0 if its buffer is still
+  // viewed by another slot or owned by the arena). Aborts on a stale reference: the collector must
+  // never free twice.
+  size_t release(ValueRef ref);
+
+  // Marks a buffer as owned by someone else (the arena): slots may view it, it is never counted.
+  void adopt_external(const Tensor& tensor);
+
+  int64_t live_bytes() const { return live_bytes_; }
+  int64_t peak_bytes() const { return peak_bytes_; }
+  int64_t live_values() const { return live_values_; }
+  int64_t live_buffers() const { return static_cast<int64_t>(buffer_uses_.size()) - external_; }
+  // Bytes of the store's own bookkeeping (slot table and buffer table capacity).
+  int64_t overhead_bytes() const;
+
+ private:
+  static constexpr uint32_t kNoSlot = UINT32_MAX;
+  struct Slot {
+    Tensor tensor;
+    uint32_t generation = 1;
+    uint32_t next_free = kNoSlot;
+  };
+  struct BufferUse {
+    int64_t slots = 0;      // slots viewing the buffer
+    bool external = false;  // owned by the arena: not counted
+  };
+
+  uint32_t take_free_slot();
+  void count_buffer(const Tensor& tensor);
+  size_t uncount_buffer(const Tensor& tensor);
+
+  std::vector<Slot> slots_;
+  uint32_t free_head_ = kNoSlot;
+  absl::flat_hash_map<const Buffer*, BufferUse> buffer_uses_;
+  int64_t external_ = 0;
+  int64_t live_bytes_ = 0;
+  int64_t peak_bytes_ = 0;
+  int64_t live_values_ = 0;
+};
+
+}  // namespace internal
+}  // namespace graphgc
+
+#endif  // GRAPHGC_VALUE_STORE_H_
