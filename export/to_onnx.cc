@@ -1,0 +1,242 @@
+#include "graphgc/to_onnx.h"
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "graphgc/graph_core.h"
+#include "graphgc/status_macros.h"
+#include "graphgc/tensor_proto.h"
+#include "onnx/checker.h"
+
+namespace graphgc {
+namespace {
+
+using internal::Arena;
+using internal::GraphCore;
+using internal::VarKind;
+
+absl::Status CheckOutputs(const Graph& graph, const NamedVars& outputs) {
+  if (graph.core() == nullptr) return absl::FailedPreconditionError("to_onnx: the Graph was moved from");
+  if (outputs.empty()) return absl::InvalidArgumentError("to_onnx: no outputs given");
+  absl::flat_hash_set<std::string> names;
+  for (const auto& [name, var] : outputs) {
+    if (name.empty()) return absl::InvalidArgumentError("to_onnx: an output name is empty");
+    if (!names.insert(name).second) {
+      return absl::InvalidArgumentError(absl::StrCat("to_onnx: output name '", name, "' is used twice"));
+    }
+    if (!var.ok()) {
+      const absl::Status cause = var.status();
+      return absl::Status(cause.code(), absl::StrCat("to_onnx: output '", name, "': ", cause.message()));
+    }
+    if (var.core() != graph.core()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("to_onnx: output '", name, "' belongs to another Graph"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// The nodes and vars the outputs depend on, found with an explicit worklist.
+struct Needed {
+  std::vector<bool> nodes;
+  std::vector<bool> vars;
+};
+
+Needed FindNeeded(const Arena& arena, const NamedVars& outputs) {
+  Needed needed{std::vector<bool>(arena.num_nodes()), std::vector<bool>(arena.num_vars())};
+  std::vector<VarId> work;
+  for (const auto& output : outputs) work.push_back(output.second.id());
+  while (!work.empty()) {
+    const VarId var = work.back();
+    work.pop_back();
+    if (!var.valid() || needed.vars[var.value()]) continue;
+    needed.vars[var.value()] = true;
+    const NodeId producer = arena.var_producer(var);
+    if (!producer.valid() || needed.nodes[producer.value()]) continue;
+    needed.nodes[producer.value()] = true;
+    for (VarId input : arena.node_inputs(producer)) work.push_back(input);
+  }
+  return needed;
+}
+
+// Names every needed var: arguments keep theirs, an output var takes its (first) output name,
+// the rest get "_v<id>" (suffixed if that clashes with a user's name).
+class Namer {
+ public:
+  Namer(const Arena& arena, const NamedVars& outputs) : arena_(arena) {
+    for (const auto& output : outputs) reserved_.insert(output.first);
+  }
+
+  absl::Status NameArgumentsAndOutputs(const Needed& needed, const NamedVars& outputs) {
+    for (size_t i = 0; i < needed.vars.size(); ++i) {
+      const VarId var(static_cast<uint32_t>(i));
+      if (!needed.vars[i] || arena_.var_kind(var) != VarKind::kArgument) continue;
+      const std::string name(arena_.string(arena_.var_name(var)));
+      if (reserved_.contains(name) && !IsOutputOf(outputs, name, var)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "to_onnx: output name '", name, "' is the name of an argument the model uses"));
+      }
+      reserved_.insert(name);
+      names_[var] = name;
+    }
+    for (const auto& [name, var] : outputs) {
+      if (!names_.contains(var.id())) names_[var.id()] = name;
+    }
+    return absl::OkStatus();
+  }
+
+  const std::string& NameOf(VarId var) {
+    auto it = names_.find(var);
+    if (it != names_.end()) return it->second;
+    std::string name = absl::StrCat("_v", var.value());
+    while (reserved_.contains(name)) absl::StrAppend(&name, "_");
+    return names_[var] = std::move(name);
+  }
+
+ private:
+  static bool IsOutputOf(const NamedVars& outputs, const std::string& name, VarId var) {
+    for (const auto& output : outputs) {
+      if (output.first == name && output.second.id() == var) return true;
+    }
+    return false;
+  }
+
+  const Arena& arena_;
+  absl::flat_hash_set<std::string> reserved_;
+  absl::flat_hash_map<VarId, std::string> names_;
+};
+
+void SetAttribute(const Attribute& attribute, onnx::AttributeProto* proto) {
+  proto->set_name(attribute.name);
+  std::visit(
+      [&](const auto& value) {
+        using T = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<T, int64_t>) {
+          proto->set_type(onnx::AttributeProto::INT);
+          proto->set_i(value);
+        } else if constexpr (std::is_same_v<T, float>) {
+          proto->set_type(onnx::AttributeProto::FLOAT);
+          proto->set_f(value);
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          proto->set_type(onnx::AttributeProto::STRING);
+          proto->set_s(value);
+        } else if constexpr (std::is_same_v<T, Tensor>) {
+          proto->set_type(onnx::AttributeProto::TENSOR);
+          *proto->mutable_t() = internal::ToTensorProto(value);
+        } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
+          proto->set_type(onnx::AttributeProto::INTS);
+          for (int64_t v : value) proto->add_ints(v);
+        } else if constexpr (std::is_same_v<T, std::vector<float>>) {
+          proto->set_type(onnx::AttributeProto::FLOATS);
+          for (float v : value) proto->add_floats(v);
+        } else {
+          proto->set_type(onnx::AttributeProto::STRINGS);
+          for (const std::string& v : value) proto->add_strings(v);
+        }
+      },
+      attribute.value);
+}
+
+void AddNode(const Arena& arena, NodeId node, Namer& namer, onnx::GraphProto* graph) {
+  const internal::OpKind& kind = arena.op_kind(arena.node_op(node));
+  onnx::NodeProto* proto = graph->add_node();
+  proto->set_op_type(kind.op_type);
+  if (!kind.domain.empty()) proto->set_domain(kind.domain);
+  proto->set_name(absl::StrCat(kind.op_type, "_", node.value()));
+  for (VarId input : arena.node_inputs(node)) {
+    proto->add_input(input.valid() ? namer.NameOf(input) : std::string());
+  }
+  for (int i = 0; i < arena.node_num_outputs(node); ++i) {
+    proto->add_output(namer.NameOf(arena.node_output(node, i)));
+  }
+  for (const Attribute& attribute : arena.node_attributes(node)) {
+    SetAttribute(attribute, proto->add_attribute());
+  }
+}
+
+void AddValueInfo(const Arena& arena, VarId var, const std::string& name,
+                  google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* infos) {
+  onnx::ValueInfoProto* info = infos->Add();
+  info->set_name(name);
+  *info->mutable_type() = internal::ToTypeProto(arena.var_dtype(var), arena.var_shape(var));
+}
+
+absl::StatusOr<onnx::ModelProto> BuildModel(const Arena& arena, const NamedVars& outputs) {
+  const Needed needed = FindNeeded(arena, outputs);
+  Namer namer(arena, outputs);
+  GRAPHGC_RETURN_IF_ERROR(namer.NameArgumentsAndOutputs(needed, outputs));
+
+  onnx::ModelProto model;
+  model.set_ir_version(kOnnxIrVersion);
+  model.set_producer_name("graphgc");
+  onnx::OperatorSetIdProto* opset = model.add_opset_import();
+  opset->set_domain("");
+  opset->set_version(kOnnxOpsetVersion);
+  onnx::GraphProto* graph = model.mutable_graph();
+  graph->set_name("graphgc");
+
+  for (size_t i = 0; i < needed.nodes.size(); ++i) {
+    if (needed.nodes[i]) AddNode(arena, NodeId(static_cast<uint32_t>(i)), namer, graph);
+  }
+  absl::flat_hash_set<std::string> output_names;
+  for (const auto& output : outputs) output_names.insert(output.first);
+  for (size_t i = 0; i < needed.vars.size(); ++i) {
+    const VarId var(static_cast<uint32_t>(i));
+    if (!needed.vars[i]) continue;
+    const std::string& name = namer.NameOf(var);
+    if (arena.var_kind(var) == VarKind::kArgument) {
+      AddValueInfo(arena, var, name, graph->mutable_input());
+    } else if (!output_names.contains(name) && arena.var_dtype(var) != DataType::kUndefined) {
+      AddValueInfo(arena, var, name, graph->mutable_value_info());
+    }
+  }
+  for (const auto& [name, var] : outputs) {
+    if (namer.NameOf(var.id()) != name) {  // the var is already named otherwise: alias it
+      onnx::NodeProto* alias = graph->add_node();
+      alias->set_op_type("Identity");
+      alias->set_name(absl::StrCat("Identity_output_", name));
+      alias->add_input(namer.NameOf(var.id()));
+      alias->add_output(name);
+    }
+    AddValueInfo(arena, var.id(), name, graph->mutable_output());
+  }
+  return model;
+}
+
+absl::Status CheckModel(const onnx::ModelProto& model) {
+  try {
+    onnx::checker::check_model(model);
+  } catch (const std::exception& e) {
+    return absl::InternalError(absl::StrCat("to_onnx: the ONNX checker rejected the model: ", e.what()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& outputs) {
+  GRAPHGC_RETURN_IF_ERROR(CheckOutputs(graph, outputs));
+  GRAPHGC_ASSIGN_OR_RETURN(onnx::ModelProto model, BuildModel(graph.core()->arena(), outputs));
+  GRAPHGC_RETURN_IF_ERROR(CheckModel(model));
+  return model;
+}
+
+absl::Status save_model(const onnx::ModelProto& model, const std::string& path) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return absl::UnavailableError(absl::StrCat("save_model: cannot open '", path, "'"));
+  if (!model.SerializeToOstream(&out)) {
+    return absl::DataLossError(absl::StrCat("save_model: cannot write '", path, "'"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status save_onnx(const Graph& graph, const NamedVars& outputs, const std::string& path) {
+  GRAPHGC_ASSIGN_OR_RETURN(onnx::ModelProto model, to_onnx(graph, outputs));
+  return save_model(model, path);
+}
+
+}  // namespace graphgc

@@ -1,0 +1,40 @@
+// Cast and Constant.
+#include <array>
+
+#include "absl/strings/str_cat.h"
+#include "graphgc/cast_kernel.h"
+#include "graphgc/op_builder.h"
+#include "graphgc/ops.h"
+#include "graphgc/status_macros.h"
+#include "graphgc/type_constraints.h"
+
+namespace graphgc::op {
+namespace {
+constexpr std::array<absl::string_view, 1> kCastInputs = {"input"};
+}  // namespace
+
+Var Cast(const Var& input, const CastAttributes& attributes) {
+  const internal::OpSignature signature{"Cast", 13, kCastInputs};
+  const Var* inputs[] = {&input};
+  const DataType to = attributes.to;
+  std::vector<Attribute> attrs = {{"to", static_cast<int64_t>(to)}};
+  return internal::BuildOp(
+      signature, inputs, std::move(attrs),
+      [&](absl::Span<const internal::OperandInfo> in) -> absl::StatusOr<internal::OutputType> {
+        GRAPHGC_RETURN_IF_ERROR(
+            internal::CheckElementType(signature, 0, in[0].dtype, internal::kAllTypes));
+        if (!IsSupportedDataType(static_cast<int32_t>(to))) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "attribute 'to' is ", static_cast<int32_t>(to), " (", DataTypeName(to),
+              "), not a supported element type"));
+        }
+        return internal::OutputType{to, in[0].shape};
+      },
+      [&](absl::Span<const internal::OperandInfo> in, const internal::OutputType&) {
+        return internal::ComputeCast(*in[0].value, to);
+      });
+}
+
+Var Constant(Graph& graph, const Tensor& value) { return graph.constant(value); }
+
+}  // namespace graphgc::op

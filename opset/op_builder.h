@@ -1,0 +1,59 @@
+// BuildOp: the one path every single-output op constructor takes.
+//
+//   resolve operands -> infer type and shape -> append the node -> propagate the value -> root it
+//
+// Operand problems (an empty Var, a failed Var, a Var of another or of a destroyed graph) and
+// inference errors become a failed Var whose status starts with the op name; nothing is appended
+// to the arena for a failed op. Kernels may decline (return nullopt): the output then simply has
+// no value. Internal to the opset module.
+#ifndef GRAPHGC_OP_BUILDER_H_
+#define GRAPHGC_OP_BUILDER_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/functional/function_ref.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "graphgc/attribute.h"
+#include "graphgc/data_type.h"
+#include "graphgc/tensor.h"
+#include "graphgc/var.h"
+
+namespace graphgc::internal {
+
+struct OpSignature {
+  absl::string_view op_type;
+  int since_version;  // the ai.onnx schema version this constructor implements (<= 17)
+  absl::Span<const absl::string_view> input_names;
+};
+
+// What inference and kernels see of one input.
+struct OperandInfo {
+  DataType dtype = DataType::kUndefined;
+  std::optional<Shape> shape;
+  std::optional<Tensor> value;
+};
+
+struct OutputType {
+  DataType dtype = DataType::kUndefined;
+  std::optional<Shape> shape;
+};
+
+using InferFn = absl::FunctionRef<absl::StatusOr<OutputType>(absl::Span<const OperandInfo>)>;
+// Called only when every input has a value; the output shape is then fully known.
+using KernelFn =
+    absl::FunctionRef<std::optional<Tensor>(absl::Span<const OperandInfo>, const OutputType&)>;
+
+Var BuildOp(const OpSignature& signature, absl::Span<const Var* const> inputs,
+            std::vector<Attribute> attributes, InferFn infer, KernelFn kernel);
+
+// "input 1 (B)" — for error messages.
+std::string InputLabel(const OpSignature& signature, size_t index);
+
+}  // namespace graphgc::internal
+
+#endif  // GRAPHGC_OP_BUILDER_H_

@@ -1,0 +1,131 @@
+// Reshape (opset 14).
+#include <array>
+
+#include "absl/strings/str_cat.h"
+#include "graphgc/broadcast.h"
+#include "graphgc/op_builder.h"
+#include "graphgc/ops.h"
+#include "graphgc/status_macros.h"
+#include "graphgc/type_constraints.h"
+
+namespace graphgc::op {
+namespace {
+
+using internal::OperandInfo;
+using internal::OutputType;
+
+constexpr std::array<absl::string_view, 2> kReshapeInputs = {"data", "shape"};
+
+absl::Status CheckShapeInput(const OperandInfo& shape) {
+  if (shape.dtype != DataType::kInt64) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "input 1 (shape) has element type ", DataTypeName(shape.dtype), ", not int64"));
+  }
+  if (shape.shape.has_value() && shape.shape->size() != 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "input 1 (shape) must be 1-D, but its shape is ", internal::DescribeShape(shape.shape)));
+  }
+  return absl::OkStatus();
+}
+
+// Resolves 0 (copy) and -1 (infer) entries of a known target shape against the data's shape.
+absl::StatusOr<Shape> ResolveTarget(absl::Span<const int64_t> target,
+                                    const std::optional<Shape>& data, bool allowzero) {
+  Shape out(target.begin(), target.end());
+  int inferred = -1;
+  bool has_zero = false;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] < -1) {
+      return absl::InvalidArgumentError(absl::StrCat("shape value ", ShapeToString(target),
+                                                     " has the invalid entry ", out[i]));
+    }
+    if (out[i] == -1) {
+      if (inferred >= 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("shape value ", ShapeToString(target), " has more than one -1"));
+      }
+      inferred = static_cast<int>(i);
+    }
+    if (out[i] == 0) {
+      has_zero = true;
+      if (allowzero) continue;
+      if (!data.has_value()) {
+        out[i] = -1;  // copies a dim of an input of unknown rank
+      } else if (i >= data->size()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "shape value ", ShapeToString(target), " copies dimension ", i, " (a 0) but data ",
+            internal::DescribeShape(data), " has rank ", data->size()));
+      } else {
+        out[i] = (*data)[i];
+      }
+    }
+  }
+  if (allowzero && has_zero && inferred >= 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "shape value ", ShapeToString(target), " has both 0 and -1 while allowzero is 1"));
+  }
+  if (!data.has_value()) return out;
+  int64_t data_count = 1;
+  for (int64_t d : *data) {
+    if (d < 0) return out;  // unknown input size: the -1 stays unknown
+    data_count *= d;
+  }
+  int64_t known = 1;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (static_cast<int>(i) == inferred) continue;
+    if (out[i] < 0) return out;
+    known *= out[i];
+  }
+  if (inferred >= 0) {
+    if (known == 0 || data_count % known != 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "cannot reshape data ", internal::DescribeShape(data), " (", data_count,
+          " elements) to ", ShapeToString(target)));
+    }
+    out[inferred] = data_count / known;
+  } else if (known != data_count) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cannot reshape data ", internal::DescribeShape(data), " (", data_count, " elements) to ",
+        ShapeToString(target), " (", known, " elements)"));
+  }
+  return out;
+}
+
+absl::StatusOr<OutputType> InferReshape(const internal::OpSignature& signature,
+                                        absl::Span<const OperandInfo> in, bool allowzero) {
+  GRAPHGC_RETURN_IF_ERROR(
+      internal::CheckElementType(signature, 0, in[0].dtype, internal::kAllTypes));
+  GRAPHGC_RETURN_IF_ERROR(CheckShapeInput(in[1]));
+  if (in[1].value.has_value()) {
+    GRAPHGC_ASSIGN_OR_RETURN(
+        Shape shape, ResolveTarget(in[1].value->data<int64_t>(), in[0].shape, allowzero));
+    return OutputType{in[0].dtype, std::move(shape)};
+  }
+  if (in[1].shape.has_value() && (*in[1].shape)[0] >= 0) {
+    return OutputType{in[0].dtype, Shape(static_cast<size_t>((*in[1].shape)[0]), -1)};
+  }
+  return OutputType{in[0].dtype, std::nullopt};
+}
+
+}  // namespace
+
+Var Reshape(const Var& data, const Var& shape, const ReshapeAttributes& attributes) {
+  const internal::OpSignature signature{"Reshape", 14, kReshapeInputs};
+  const Var* inputs[] = {&data, &shape};
+  std::vector<Attribute> attrs;
+  if (attributes.allowzero != 0) attrs.push_back({"allowzero", attributes.allowzero});
+  return internal::BuildOp(
+      signature, inputs, std::move(attrs),
+      [&](absl::Span<const OperandInfo> in) -> absl::StatusOr<OutputType> {
+        if (attributes.allowzero != 0 && attributes.allowzero != 1) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("attribute 'allowzero' is ", attributes.allowzero, ", not 0 or 1"));
+        }
+        return InferReshape(signature, in, attributes.allowzero == 1);
+      },
+      [](absl::Span<const OperandInfo> in, const OutputType& out) -> std::optional<Tensor> {
+        return in[0].value->reshaped(*out.shape);
+      });
+}
+
+}  // namespace graphgc::op
