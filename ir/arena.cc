@@ -42,13 +42,27 @@ std::optional<StringId> Arena::find_string(absl::string_view text) const {
 }
 
 OpKindId Arena::intern_op(absl::string_view op_type, absl::string_view domain, int version) {
+  auto cached = op_kind_by_address_.find(op_type.data());
+  if (cached != op_kind_by_address_.end()) {
+    const OpKind& kind = op_kinds_[cached->second];
+    if (kind.op_type == op_type && kind.domain == domain && kind.version == version) {
+      return OpKindId(cached->second);
+    }
+  }
+  const OpKindId id = intern_op_slow(op_type, domain, version);
+  op_kind_by_address_[op_type.data()] = static_cast<uint16_t>(id.value());
+  return id;
+}
+
+OpKindId Arena::intern_op_slow(absl::string_view op_type, absl::string_view domain, int version) {
   std::string key = absl::StrCat(domain, absl::string_view("\0", 1), op_type,
                                  absl::string_view("\0", 1), version);
   auto it = op_kind_index_.find(key);
   if (it != op_kind_index_.end()) return OpKindId(it->second);
   GRAPHGC_CHECK(op_kinds_.size() < UINT16_MAX, "too many distinct op kinds in one graph");
   const uint16_t id = static_cast<uint16_t>(op_kinds_.size());
-  op_kinds_.push_back(OpKind{std::string(op_type), std::string(domain), version});
+  op_kinds_.push_back(OpKind{std::string(op_type), std::string(domain), version,
+                             op_type == "Constant" && domain.empty()});
   op_kind_index_.emplace(std::move(key), id);
   return OpKindId(id);
 }
@@ -83,9 +97,11 @@ NodeId Arena::add_node(OpKindId op, absl::Span<const VarId> inputs,
   for (const Attribute& attr : attrs) attr_pool_.push_back(store_attribute(attr));
   const uint32_t node_index = static_cast<uint32_t>(nodes_.size());
   node.first_output = static_cast<uint32_t>(vars_.size());
+  const VarKind output_kind = op_kinds_[op.value()].is_constant ? VarKind::kConstant
+                                                                 : VarKind::kNodeOutput;
   for (int i = 0; i < num_outputs; ++i) {
     new_var(VarRecord{node_index, 0, 0, static_cast<int8_t>(DataType::kUndefined),
-                      static_cast<uint8_t>(VarKind::kNodeOutput), -1});
+                      static_cast<uint8_t>(output_kind), -1});
   }
   return NodeId(nodes_.push_back(node));
 }
@@ -280,7 +296,8 @@ int64_t Arena::bytes() const {
                                 attr_pool_.capacity_bytes() + int_list_pool_.capacity_bytes() +
                                 float_list_pool_.capacity_bytes() +
                                 string_list_pool_.capacity_bytes());
-  total += MapBytes(shape_index_) + MapBytes(string_index_) + MapBytes(op_kind_index_);
+  total += MapBytes(shape_index_) + MapBytes(string_index_) + MapBytes(op_kind_index_) +
+           MapBytes(op_kind_by_address_);
   total += string_bytes_;
   total += static_cast<int64_t>(op_kinds_.size() * sizeof(OpKind));
   total += static_cast<int64_t>(tensors_.capacity() * sizeof(Tensor)) + tensor_bytes_ +

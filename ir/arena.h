@@ -39,12 +39,14 @@ enum class VarKind : uint8_t {
   kNodeOutput = 0,  // produced by a node
   kArgument = 1,    // a graph input, created by Graph::argument
   kFailed = 2,      // the result of an op that failed; carries a status, no producer
+  kConstant = 3,    // the output of an ai.onnx Constant node: its value is the node's tensor
 };
 
 struct OpKind {
   std::string op_type;
   std::string domain;  // "" is ai.onnx
   int version = 0;
+  bool is_constant = false;  // ai.onnx Constant
 };
 
 using VarIdList = absl::InlinedVector<VarId, 4>;
@@ -128,6 +130,7 @@ class Arena {
   static_assert(sizeof(NodeRecord) == 20, "NodeRecord layout");
   static_assert(sizeof(VarRecord) == 16, "VarRecord layout");
 
+  OpKindId intern_op_slow(absl::string_view op_type, absl::string_view domain, int version);
   uint32_t intern_shape(absl::Span<const int64_t> shape);
   AttrRecord store_attribute(const Attribute& attr);
   AttributeValue load_attribute(const AttrRecord& record) const;
@@ -147,6 +150,9 @@ class Arena {
   int64_t string_bytes_ = 0;
   std::deque<OpKind> op_kinds_;
   absl::flat_hash_map<std::string, uint16_t> op_kind_index_;  // key: domain \0 type \0 version
+  // Op constructors pass literals: remembering the last kind per literal address skips building
+  // the key (the entry is verified against the text, so a reused address is harmless).
+  absl::flat_hash_map<const char*, uint16_t> op_kind_by_address_;
   std::vector<Tensor> tensors_;
   absl::flat_hash_set<const Buffer*> tensor_buffers_;  // counted once each
   int64_t tensor_bytes_ = 0;

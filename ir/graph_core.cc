@@ -62,17 +62,14 @@ VarId GraphCore::add_failed_var(absl::Status status) {
 std::optional<Tensor> GraphCore::value(VarId var) const {
   const ValueRef ref = values_[var.value()];
   if (!ref.is_null()) return store_->get(ref);
-  const NodeId producer = arena_->var_producer(var);
-  if (!producer.valid()) return std::nullopt;
-  const OpKind& kind = arena_->op_kind(arena_->node_op(producer));
-  if (kind.op_type != "Constant" || !kind.domain.empty()) return std::nullopt;
-  std::optional<AttributeValue> attr = arena_->node_attribute(producer, "value");
+  if (arena_->var_kind(var) != VarKind::kConstant) return std::nullopt;
+  std::optional<AttributeValue> attr = arena_->node_attribute(arena_->var_producer(var), "value");
   if (!attr.has_value() || !std::holds_alternative<Tensor>(*attr)) return std::nullopt;
   return std::get<Tensor>(std::move(*attr));
 }
 
 bool GraphCore::has_value(VarId var) const {
-  return !values_[var.value()].is_null() || value(var).has_value();
+  return !values_[var.value()].is_null() || arena_->var_kind(var) == VarKind::kConstant;
 }
 
 void GraphCore::set_value(VarId var, Tensor tensor) {

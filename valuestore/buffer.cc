@@ -2,15 +2,39 @@
 
 #include <mimalloc.h>
 
+#include <cstdlib>
 #include <new>
 #include <string>
 
 namespace graphgc {
 namespace internal {
 
+namespace {
+
+// Sanitized builds allocate through the C library so that AddressSanitizer sees every buffer
+// (mimalloc's pages are invisible to it); all other builds use mimalloc.
+void* AllocateBlock(size_t bytes) {
+#ifdef GRAPHGC_SANITIZE
+  const size_t rounded = (bytes + 63) / 64 * 64;
+  return std::aligned_alloc(64, rounded);
+#else
+  return mi_malloc_aligned(bytes, 64);
+#endif
+}
+
+void FreeBlock(void* block) {
+#ifdef GRAPHGC_SANITIZE
+  std::free(block);
+#else
+  mi_free(block);
+#endif
+}
+
+}  // namespace
+
 Buffer* Buffer::Allocate(DataType type, int64_t count) {
   const size_t nbytes = static_cast<size_t>(count) * ElementSize(type);
-  void* memory = mi_malloc_aligned(kDataOffset + nbytes, kDataOffset);
+  void* memory = AllocateBlock(kDataOffset + nbytes);
   if (memory == nullptr) return nullptr;
   Buffer* buffer = new (memory) Buffer(type, count, nbytes);
   if (type == DataType::kString) {
@@ -27,7 +51,7 @@ void Buffer::Unref() {
     for (int64_t i = 0; i < count_; ++i) strings[i].~basic_string();
   }
   this->~Buffer();
-  mi_free(this);
+  FreeBlock(this);
 }
 
 }  // namespace internal

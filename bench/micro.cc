@@ -1,0 +1,130 @@
+#include "micro.h"
+
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+
+#include "collect_cost.h"
+#include "graphgc/graph.h"
+#include "graphgc/graph_options.h"
+#include "graphgc/ops.h"
+#include "graphgc/tensor.h"
+#include "graphgc/var.h"
+#include "hand_loop.h"
+#include "seed_scenario.h"
+
+namespace graphgc::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Wall nanoseconds since `start` per iteration. Measured here rather than derived from an inverted
+// rate counter, which Google Benchmark would print in seconds ("2.2ks").
+benchmark::Counter NsPerIteration(Clock::time_point start) {
+  const double ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+  return benchmark::Counter(ns, benchmark::Counter::kAvgIterations);
+}
+
+double ArenaBytesPerNode(const GraphStats& stats) {
+  return stats.nodes > 0 ? static_cast<double>(stats.arena_bytes) / static_cast<double>(stats.nodes)
+                         : 0.0;
+}
+
+// One step of the seed chain: a Mul of an 80 kB value with itself, then collect().
+void BM_SeedChainStep(benchmark::State& state) {
+  Graph graph(SeedModeOptions(SeedMode::kCollectEachStep));
+  Var a = graph.constant(Tensor::zeros(DataType::kDouble, {kSeedElements}));
+  const Clock::time_point start = Clock::now();
+  for (auto _ : state) {
+    a = op::Mul(a, a);
+    graph.collect();
+  }
+  state.counters["ns/op"] = NsPerIteration(start);
+  if (!a.ok()) state.SkipWithError("Mul failed");
+  const GraphStats stats = graph.stats();
+  state.counters["live_bytes"] = benchmark::Counter(static_cast<double>(stats.live_value_bytes));
+  state.counters["arena_B/node"] = benchmark::Counter(ArenaBytesPerNode(stats));
+}
+BENCHMARK(BM_SeedChainStep);
+
+void BM_HandLoopStep(benchmark::State& state) {
+  HandSquareChain chain;
+  const Clock::time_point start = Clock::now();
+  for (auto _ : state) chain.Step();
+  state.counters["ns/op"] = NsPerIteration(start);
+  double checksum = chain.Checksum();
+  benchmark::DoNotOptimize(checksum);
+}
+BENCHMARK(BM_HandLoopStep);
+
+// Google Benchmark calls a benchmark function several times while it sizes the iteration count;
+// building a million-node graph each time would dominate the run, so chains are kept per size.
+// Each iteration adds a node, so a chain is rebuilt once it has doubled: the graph stays within
+// [M, 2M) nodes and the label stays true.
+ScalarChain& ChainOfSize(int64_t nodes) {
+  static auto* chains = new std::map<int64_t, std::unique_ptr<ScalarChain>>();
+  std::unique_ptr<ScalarChain>& chain = (*chains)[nodes];
+  if (chain == nullptr || chain->nodes() >= 2 * nodes) {
+    chain.reset();  // free the old graph before building the new one
+    chain = std::make_unique<ScalarChain>(nodes);
+  }
+  return *chain;
+}
+
+// Only collect() is timed (manual time): one op's worth of work in a graph of Arg nodes.
+void BM_CollectAfterOneOp(benchmark::State& state) {
+  const int64_t nodes = state.range(0);
+  int64_t scanned = 0;
+  for (auto _ : state) {
+    ScalarChain& chain = ChainOfSize(nodes);
+    chain.AddOne();
+    const Clock::time_point start = Clock::now();
+    const CollectStats stats = chain.Collect();
+    state.SetIterationTime(std::chrono::duration<double>(Clock::now() - start).count());
+    scanned += stats.scanned;
+  }
+  if (!ChainOfSize(nodes).ok()) state.SkipWithError("Add failed");
+  state.counters["scanned"] =
+      benchmark::Counter(static_cast<double>(scanned), benchmark::Counter::kAvgIterations);
+  state.counters["graph_nodes"] =
+      benchmark::Counter(static_cast<double>(ChainOfSize(nodes).nodes()));
+}
+BENCHMARK(BM_CollectAfterOneOp)->Arg(1000)->Arg(1000000)->UseManualTime();
+
+// Construction cost of one node: inference and arena append, no value to compute.
+void BM_AddConstruct(benchmark::State& state) {
+  Graph graph(GraphOptions{.propagate_values = false});
+  const int64_t shape[] = {64, 64};
+  const Var x = graph.argument("x", DataType::kFloat, shape);
+  const Var y = graph.argument("y", DataType::kFloat, shape);
+  if (!op::Add(x, y).ok()) {
+    state.SkipWithError("Add of two {64,64} float arguments failed");
+    return;
+  }
+  for (auto _ : state) {
+    Var sum = op::Add(x, y);
+    benchmark::DoNotOptimize(sum);
+  }
+  const GraphStats stats = graph.stats();
+  state.counters["nodes/s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["arena_B/node"] = benchmark::Counter(ArenaBytesPerNode(stats));
+}
+BENCHMARK(BM_AddConstruct);
+
+}  // namespace
+
+int RunMicroBenchmarks(std::vector<char*> args) {
+  int argc = static_cast<int>(args.size());
+  args.push_back(nullptr);
+  benchmark::Initialize(&argc, args.data());
+  if (benchmark::ReportUnrecognizedArguments(argc, args.data())) return 2;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
+
+}  // namespace graphgc::bench

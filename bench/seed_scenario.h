@@ -1,0 +1,50 @@
+// The seed scenario of spox's memory bug: a chain of squarings of one large constant.
+//
+//   a = constant(zeros(double, {10000}))   // 80 000 bytes
+//   for i in range(n): a = Mul(a, a)
+//
+// Every step makes a new 80 kB value and drops the last handle to the previous one. A builder that
+// keeps every propagated value (spox before its fix) grows by 80 kB per op; a collector keeps the
+// live set at one or two values whatever n is. The modes below are the three ways to run it.
+#ifndef GRAPHGC_BENCH_SEED_SCENARIO_H_
+#define GRAPHGC_BENCH_SEED_SCENARIO_H_
+
+#include <array>
+#include <cstdint>
+#include <optional>
+
+#include "absl/strings/string_view.h"
+#include "graphgc/graph_options.h"
+#include "graphgc/graph_stats.h"
+
+namespace graphgc::bench {
+
+inline constexpr int64_t kSeedElements = 10000;
+inline constexpr int64_t kSeedValueBytes = kSeedElements * static_cast<int64_t>(sizeof(double));
+
+enum class SeedMode {
+  kKeepAll,          // GraphOptions::keep_all_values: nothing is ever freed
+  kCollectEachStep,  // manual policy, collect() after every op
+  kAutomatic,        // default options: the adaptive policy alone, no explicit collect()
+};
+
+inline constexpr std::array<SeedMode, 3> kAllSeedModes = {
+    SeedMode::kKeepAll, SeedMode::kCollectEachStep, SeedMode::kAutomatic};
+
+absl::string_view SeedModeName(SeedMode mode);
+std::optional<SeedMode> ParseSeedMode(absl::string_view name);
+GraphOptions SeedModeOptions(SeedMode mode);
+
+// What one run of the chain measured, in the calling process.
+struct SeedChainRun {
+  double loop_ns = 0;    // wall time of the n steps (explicit collections included)
+  bool correct = false;  // the final value is 10000 double zeros
+  GraphStats at_end;     // right after the loop, before the final collect()
+  int64_t live_bytes_after_collect = 0;
+};
+
+SeedChainRun RunSeedChain(SeedMode mode, int64_t n);
+
+}  // namespace graphgc::bench
+
+#endif  // GRAPHGC_BENCH_SEED_SCENARIO_H_

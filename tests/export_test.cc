@@ -1,0 +1,576 @@
+// to_onnx, save_model and save_onnx: the exported model is valid ONNX (checker and strict shape
+// inference, whose inferred output types agree with the Vars'), holds only the needed nodes in
+// arena order, lists the used arguments in creation order, keeps argument and output names, and
+// reports every naming or operand error instead of exporting.
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "graphgc/graphgc.h"
+#include "onnx/checker.h"
+#include "onnx/onnx_pb.h"
+#include "onnx/shape_inference/implementation.h"
+
+namespace {
+
+namespace gg = graphgc;
+namespace op = graphgc::op;
+using gg::DataType;
+using gg::Graph;
+using gg::NamedVars;
+using gg::Tensor;
+using gg::Var;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using Dims = std::vector<int64_t>;
+
+Var Int64s(Graph& g, const Dims& values) {
+  return g.constant(Tensor::from_vector<int64_t>(values));
+}
+
+// to_onnx, expected to succeed; an empty model (and a test failure) otherwise.
+onnx::ModelProto Export(const Graph& g, const NamedVars& outputs) {
+  absl::StatusOr<onnx::ModelProto> model = gg::to_onnx(g, outputs);
+  EXPECT_TRUE(model.ok()) << model.status();
+  return model.ok() ? *std::move(model) : onnx::ModelProto();
+}
+
+std::vector<std::string> InputNames(const onnx::ModelProto& model) {
+  std::vector<std::string> names;
+  for (const onnx::ValueInfoProto& info : model.graph().input()) names.push_back(info.name());
+  return names;
+}
+
+std::vector<std::string> OutputNames(const onnx::ModelProto& model) {
+  std::vector<std::string> names;
+  for (const onnx::ValueInfoProto& info : model.graph().output()) names.push_back(info.name());
+  return names;
+}
+
+std::vector<std::string> OpTypes(const onnx::ModelProto& model) {
+  std::vector<std::string> types;
+  for (const onnx::NodeProto& node : model.graph().node()) types.push_back(node.op_type());
+  return types;
+}
+
+// The ONNX type of a var as graphgc knows it: dims without a value for unknown dims, no shape for
+// an unknown rank.
+::testing::AssertionResult TypeMatches(const onnx::TypeProto& type, const Var& var) {
+  if (!type.has_tensor_type()) return ::testing::AssertionFailure() << "not a tensor type";
+  const onnx::TypeProto::Tensor& tensor = type.tensor_type();
+  if (tensor.elem_type() != static_cast<int32_t>(var.dtype())) {
+    return ::testing::AssertionFailure() << "elem_type " << tensor.elem_type() << ", the var has "
+                                         << static_cast<int32_t>(var.dtype());
+  }
+  const std::optional<Dims> shape = var.shape();
+  if (!shape.has_value()) {
+    if (tensor.has_shape()) return ::testing::AssertionFailure() << "a shape for unknown rank";
+    return ::testing::AssertionSuccess();
+  }
+  if (!tensor.has_shape() || tensor.shape().dim_size() != static_cast<int>(shape->size())) {
+    return ::testing::AssertionFailure() << "the rank differs";
+  }
+  for (size_t i = 0; i < shape->size(); ++i) {
+    const onnx::TensorShapeProto::Dimension& dim = tensor.shape().dim(static_cast<int>(i));
+    const int64_t expected = (*shape)[i];
+    if (expected < 0 ? dim.has_dim_value() : (!dim.has_dim_value() || dim.dim_value() != expected)) {
+      return ::testing::AssertionFailure() << "dimension " << i << " differs";
+    }
+    if (dim.has_dim_param()) return ::testing::AssertionFailure() << "a symbolic dimension";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// What ONNX's own inference says of an output agrees with the var: the same element type, and,
+// where both know them, the same rank and dims.
+::testing::AssertionResult InferredTypeAgrees(const onnx::TypeProto& inferred, const Var& var) {
+  const onnx::TypeProto::Tensor& tensor = inferred.tensor_type();
+  if (tensor.elem_type() != static_cast<int32_t>(var.dtype())) {
+    return ::testing::AssertionFailure() << "ONNX infers elem_type " << tensor.elem_type()
+                                         << ", the var has " << static_cast<int32_t>(var.dtype());
+  }
+  const std::optional<Dims> shape = var.shape();
+  if (!shape.has_value() || !tensor.has_shape()) return ::testing::AssertionSuccess();
+  if (tensor.shape().dim_size() != static_cast<int>(shape->size())) {
+    return ::testing::AssertionFailure() << "ONNX infers rank " << tensor.shape().dim_size()
+                                         << ", the var has " << shape->size();
+  }
+  for (size_t i = 0; i < shape->size(); ++i) {
+    const onnx::TensorShapeProto::Dimension& dim = tensor.shape().dim(static_cast<int>(i));
+    if ((*shape)[i] >= 0 && dim.has_dim_value() && dim.dim_value() != (*shape)[i]) {
+      return ::testing::AssertionFailure() << "ONNX infers " << dim.dim_value() << " for dimension "
+                                           << i << ", the var has " << (*shape)[i];
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// Runs ONNX's strict shape inference twice: on the model as exported (graphgc's declared types must
+// not contradict ONNX's), and with every output and intermediate type removed, comparing what ONNX
+// infers for each output with the var exported under that name.
+void ExpectOnnxInferenceAgrees(const onnx::ModelProto& model, const NamedVars& outputs) {
+  onnx::ShapeInferenceOptions strict;
+  strict.check_type = true;
+  strict.error_mode = 1;
+  {
+    onnx::ModelProto as_exported = model;
+    try {
+      onnx::shape_inference::InferShapes(as_exported, onnx::OpSchemaRegistry::Instance(), strict);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "ONNX shape inference rejects the exported types: " << e.what();
+    }
+  }
+  onnx::ModelProto bare = model;
+  bare.mutable_graph()->clear_value_info();
+  for (onnx::ValueInfoProto& output : *bare.mutable_graph()->mutable_output()) {
+    output.clear_type();
+  }
+  try {
+    onnx::shape_inference::InferShapes(bare, onnx::OpSchemaRegistry::Instance(), strict);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "ONNX shape inference fails: " << e.what();
+    return;
+  }
+  ASSERT_EQ(bare.graph().output_size(), static_cast<int>(outputs.size()));
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const onnx::ValueInfoProto& output = bare.graph().output(static_cast<int>(i));
+    SCOPED_TRACE(output.name());
+    EXPECT_EQ(output.name(), outputs[i].first);
+    EXPECT_TRUE(InferredTypeAgrees(output.type(), outputs[i].second));
+  }
+}
+
+// Every name a node or the graph defines is defined once (SSA), and no name is empty.
+::testing::AssertionResult NamesAreUnique(const onnx::ModelProto& model) {
+  std::set<std::string> defined;
+  for (const onnx::ValueInfoProto& input : model.graph().input()) {
+    if (!defined.insert(input.name()).second) {
+      return ::testing::AssertionFailure() << "input '" << input.name() << "' is defined twice";
+    }
+  }
+  for (const onnx::NodeProto& node : model.graph().node()) {
+    for (const std::string& name : node.output()) {
+      if (name.empty() || !defined.insert(name).second) {
+        return ::testing::AssertionFailure() << "'" << name << "' is defined twice or empty";
+      }
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// The status is an error whose message contains `piece`.
+::testing::AssertionResult IsErrorMentioning(const absl::Status& status, const std::string& piece) {
+  if (status.ok()) return ::testing::AssertionFailure() << "the status is OK";
+  if (!absl::StrContains(status.message(), piece)) {
+    return ::testing::AssertionFailure() << "\"" << status.message() << "\" does not mention \""
+                                         << piece << "\"";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// --- Validity ---------------------------------------------------------------------------------
+
+TEST(ExportTest, ModelPassesTheCheckerAndOnnxInferenceAgrees) {
+  Graph g;
+  const Var x = g.argument("x", DataType::kFloat, {2, -1});
+  const Var w = g.argument("w", DataType::kFloat, {3, 4});
+  const Var u = g.argument_unranked("u", DataType::kFloat);
+  const Var s = g.argument("s", DataType::kInt64, {2});
+  const Var bias = g.constant(Tensor::from_vector<float>({1, 2, 3}));
+  const Var y = op::Relu(op::Add(x, bias));                        // [2,3]
+  const Var m = op::MatMul(y, w);                                  // [2,4]
+  const Var flat = op::Reshape(m, Int64s(g, {-1}));                // [8]
+  const Var ints = op::Cast(flat, DataType::kInt64);               // [8]
+  const Var q = op::Div(ints, g.constant(Tensor::scalar<int64_t>(3)));
+  const Var n = op::Neg(op::Sub(u, op::Identity(bias)));           // unknown rank
+  const Var r = op::Reshape(y, s);                                 // [?,?]
+  const Var v = op::MatMul(g.constant(Tensor::from_vector<float>({1, 1, 1})), w);  // [4]
+  const NamedVars outputs = {{"y", y}, {"m", m},  {"flat", flat}, {"q", q},
+                             {"n", n}, {"r", r}, {"v", v}};
+  const onnx::ModelProto model = Export(g, outputs);
+  EXPECT_NO_THROW(onnx::checker::check_model(model));
+  ASSERT_EQ(model.graph().output_size(), 7);
+  for (int i = 0; i < 7; ++i) {
+    SCOPED_TRACE(outputs[i].first);
+    EXPECT_TRUE(TypeMatches(model.graph().output(i).type(), outputs[i].second));
+  }
+  ExpectOnnxInferenceAgrees(model, outputs);
+}
+
+TEST(ExportTest, StaticGraphInfersExactlyTheVarTypes) {
+  Graph g;
+  const Var a = g.argument("a", DataType::kDouble, {5, 2, 3});
+  const Var b = g.argument("b", DataType::kDouble, {3});
+  const Var c = op::MatMul(a, b);                              // [5,2]
+  const Var d = op::Mul(c, g.constant(Tensor::from_vector<double>({2, 3}, {1, 2})));
+  const Var e = op::Reshape(d, Int64s(g, {0, -1, 1}));         // [5,2,1]
+  const Var f = op::Cast(e, DataType::kFloat16);
+  const NamedVars outputs = {{"e", e}, {"f", f}};
+  onnx::ModelProto model = Export(g, outputs);
+  ExpectOnnxInferenceAgrees(model, outputs);
+  // Fully static: ONNX infers exactly the vars' shapes.
+  model.mutable_graph()->clear_value_info();
+  for (onnx::ValueInfoProto& output : *model.mutable_graph()->mutable_output()) {
+    output.clear_type();
+  }
+  onnx::shape_inference::InferShapes(model);
+  EXPECT_TRUE(TypeMatches(model.graph().output(0).type(), e));
+  EXPECT_TRUE(TypeMatches(model.graph().output(1).type(), f));
+}
+
+TEST(ExportTest, IrVersionAndOpset) {
+  Graph g;
+  const Var x = g.argument("x", DataType::kFloat, {1});
+  const onnx::ModelProto model = Export(g, {{"y", op::Neg(x)}});
+  EXPECT_EQ(model.ir_version(), 8);
+  ASSERT_EQ(model.opset_import_size(), 1);
+  EXPECT_TRUE(model.opset_import(0).domain().empty() ||
+              model.opset_import(0).domain() == "ai.onnx");
+  EXPECT_EQ(model.opset_import(0).version(), 17);
+  EXPECT_EQ(gg::kOnnxIrVersion, 8);
+  EXPECT_EQ(gg::kOnnxOpsetVersion, 17);
+}
+
+TEST(ExportTest, AttributesAreExported) {
+  Graph g;
+  const Var x = g.argument("x", DataType::kFloat, {2, 3});
+  const Var cast = op::Cast(x, DataType::kInt32);
+  const Var zero_dims = op::Reshape(x, Int64s(g, {3, 2}), {.allowzero = 1});
+  const Var plain = op::Reshape(x, Int64s(g, {6}));
+  const onnx::ModelProto model = Export(g, {{"cast", cast}, {"z", zero_dims}, {"p", plain}});
+  ASSERT_THAT(OpTypes(model), ElementsAre("Cast", "Constant", "Reshape", "Constant", "Reshape"));
+  const onnx::NodeProto& cast_node = model.graph().node(0);
+  ASSERT_EQ(cast_node.attribute_size(), 1);
+  EXPECT_EQ(cast_node.attribute(0).name(), "to");
+  EXPECT_EQ(cast_node.attribute(0).type(), onnx::AttributeProto::INT);
+  EXPECT_EQ(cast_node.attribute(0).i(), 6);  // int32
+  const onnx::NodeProto& allowzero_node = model.graph().node(2);
+  ASSERT_EQ(allowzero_node.attribute_size(), 1);
+  EXPECT_EQ(allowzero_node.attribute(0).name(), "allowzero");
+  EXPECT_EQ(allowzero_node.attribute(0).i(), 1);
+  // allowzero=0 is ONNX's default.
+  for (const onnx::AttributeProto& attribute : model.graph().node(4).attribute()) {
+    EXPECT_FALSE(attribute.name() == "allowzero" && attribute.i() != 0);
+  }
+}
+
+// --- Which nodes and inputs -------------------------------------------------------------------
+
+TEST(ExportTest, OnlyNeededNodesAreExported) {
+  Graph g;
+  const Var x = g.argument("x", DataType::kFloat, {4});
+  const Var a = op::Add(x, x);
+  const Var unrelated = op::Neg(op::Mul(x, x));
+  const Var unused_constant = g.constant(Tensor::from_vector<float>({1, 2, 3, 4}));
+  const Var out = op::Relu(a);
+  const Var after = op::Sub(out, unused_constant);
+  EXPECT_EQ(g.stats().nodes, 6);
+  const onnx::ModelProto model = Export(g, {{"out", out}});
+  EXPECT_THAT(OpTypes(model), ElementsAre("Add", "Relu"));
+  EXPECT_THAT(InputNames(model), ElementsAre("x"));
+  EXPECT_EQ(model.graph().initializer_size(), 0);
+}
+
+TEST(ExportTest, NodesAreInArenaOrder) {
+  Graph g;
+  const Var x = g.argument("x", DataType::kFloat, {3});
+  const Var y = g.argument("y", DataType::kFloat, {3});
+  const Var c = g.constant(Tensor::from_vector<float>({1, 2, 3}));
+  const Var p = op::Neg(y);    // created first, but the second input of `out`
+  const Var q = op::Relu(x);
+  const Var out = op::Mul(op::Add(q, p), c);
+  const onnx::ModelProto model = Export(g, {{"out", out}});
+  EXPECT_THAT(OpTypes(model), ElementsAre("Constant", "Neg", "Relu", "Add", "Mul"));
+}
+
+TEST(ExportTest, InputsAreTheUsedArgumentsInCreationOrder) {
+  Graph g;
+  const Var x = g.argument("x", DataType::kFloat, {2});
+  const Var y = g.argument("y", DataType::kFloat, {2});
+  const Var z = g.argument("z", DataType::kFloat, {2});
+  const Var out = op::Add(z, x);
+  const onnx::ModelProto model = Export(g, {{"out", out}});
+  EXPECT_THAT(InputNames(model), ElementsAre("x", "z"));
+  // Used twice, listed once.
+  const onnx::ModelProto twice = Export(g, {{"a", op::Mul(x, x)}, {"b", op::Sub(y, x)}});
+  EXPECT_THAT(InputNames(twice), ElementsAre("x", "y"));
+}
+
+TEST(ExportTest, InputTypesIncludeUnknownDims) {
+  Graph g;
+  const Var x = g.argument("x", DataType::kFloat, {2, -1});
+  const Var u = g.argument_unranked("u", DataType::kInt32);
+  const onnx::ModelProto model = Export(g, {{"a", op::Neg(x)}, {"b", op::Neg(u)}});
+  ASSERT_EQ(model.graph().input_size(), 2);
+  const onnx::TypeProto::Tensor& x_type = model.graph().input(0).type().tensor_type();
+  EXPECT_EQ(x_type.elem_type(), onnx::TensorProto::FLOAT);
+  ASSERT_EQ(x_type.shape().dim_size(), 2);
+  EXPECT_EQ(x_type.shape().dim(0).dim_value(), 2);
+  EXPECT_FALSE(x_type.shape().dim(1).has_dim_value());
+  EXPECT_FALSE(x_type.shape().dim(1).has_dim_param());
+  const onnx::TypeProto::Tensor& u_type = model.graph().input(1).type().tensor_type();
+  EXPECT_EQ(u_type.elem_type(), onnx::TensorProto::INT32);
+  EXPECT_FALSE(u_type.has_shape());
+  // The outputs likewise.
+  const onnx::TypeProto::Tensor& a_type = model.graph().output(0).type().tensor_type();
+  ASSERT_EQ(a_type.shape().dim_size(), 2);
+  EXPECT_EQ(a_type.shape().dim(0).dim_value(), 2);
+  EXPECT_FALSE(a_type.shape().dim(1).has_dim_value());
+  EXPECT_FALSE(model.graph().output(1).type().tensor_type().has_shape());
+}
+
+TEST(ExportTest, ExportsAfterValuesWereCollected) {
+  Graph g;
+  Var folded = op::Neg(g.constant(Tensor::from_vector<float>({1, 2})));
+  Var sum = op::Add(folded, folded);
+  folded = Var();
+  g.collect();
+  const onnx::ModelProto model = Export(g, {{"sum", sum}});
+  EXPECT_THAT(OpTypes(model), ElementsAre("Constant", "Neg", "Add"));
+}
+
+// --- Names ------------------------------------------------------------------------------------
+
+TEST(ExportNamesTest, ArgumentAndOutputNamesAreKept) {
+  Graph g;
+  const Var x = g.argument("features", DataType::kFloat, {3});
+  const Var out = op::Relu(op::Neg(x));
+  const onnx::ModelProto model = Export(g, {{"result", out}});
+  EXPECT_THAT(InputNames(model), ElementsAre("features"));
+  EXPECT_THAT(OutputNames(model), ElementsAre("result"));
+  ASSERT_EQ(model.graph().node_size(), 2);  // no alias node
+  EXPECT_THAT(model.graph().node(0).input(), ElementsAre("features"));
+  EXPECT_THAT(model.graph().node(1).output(), ElementsAre("result"));
+  EXPECT_EQ(model.graph().node(1).input(0), model.graph().node(0).output(0));
+}
+
+TEST(ExportNamesTest, SameVarUnderTwoNamesAddsAnIdentity) {
+  Graph g;
+  const Var x = g.argument("x", DataType::kFloat, {2});
+  const Var v = op::Neg(x);
+  const NamedVars outputs = {{"a", v}, {"b", v}};
+  const onnx::ModelProto model = Export(g, outputs);
+  EXPECT_THAT(OutputNames(model), ElementsAre("a", "b"));
+  ASSERT_THAT(OpTypes(model), ElementsAre("Neg", "Identity"));
+  EXPECT_THAT(model.graph().node(0).output(), ElementsAre("a"));
+  EXPECT_THAT(model.graph().node(1).input(), ElementsAre("a"));
+  EXPECT_THAT(model.graph().node(1).output(), ElementsAre("b"));
+  EXPECT_TRUE(TypeMatches(model.graph().output(1).type(), v));
+  ExpectOnnxInferenceAgrees(model, outputs);
+}
+
+TEST(ExportNamesTest, ArgumentExportedUnderAnotherName) {
+  Graph g;
+  const Var x = g.argument("x", DataType::kInt64, {3});
+  const NamedVars outputs = {{"y", x}};
+  const onnx::ModelProto model = Export(g, outputs);
+  EXPECT_THAT(InputNames(model), ElementsAre("x"));
+  EXPECT_THAT(OutputNames(model), ElementsAre("y"));
+  ASSERT_THAT(OpTypes(model), ElementsAre("Identity"));
+  EXPECT_THAT(model.graph().node(0).input(), ElementsAre("x"));
+  EXPECT_THAT(model.graph().node(0).output(), ElementsAre("y"));
+  ExpectOnnxInferenceAgrees(model, outputs);
+}
+
+TEST(ExportNamesTest, OutputNamedLikeAnUnusedArgumentIsFine) {
+  Graph g;
+  const Var x = g.argument("x", DataType::kFloat, {2});
+  const Var y = g.argument("y", DataType::kFloat, {2});
+  const onnx::ModelProto model = Export(g, {{"y", op::Neg(x)}});
+  EXPECT_THAT(InputNames(model), ElementsAre("x"));
+  EXPECT_THAT(OutputNames(model), ElementsAre("y"));
+  EXPECT_TRUE(y.ok());
+}
+
+TEST(ExportNamesTest, OutputNamedLikeAUsedArgumentIsAnError) {
+  Graph g;
+  const Var x = g.argument("x", DataType::kFloat, {2});
+  const Var y = g.argument("y", DataType::kFloat, {2});
+  EXPECT_TRUE(IsErrorMentioning(gg::to_onnx(g, {{"x", op::Neg(x)}}).status(), "'x'"));
+  EXPECT_TRUE(IsErrorMentioning(gg::to_onnx(g, {{"out", op::Neg(x)}, {"y", op::Add(x, y)}}).status(),
+                                "'y'"));
+}
+
+TEST(ExportNamesTest, DuplicateOutputNamesAreAnError) {
+  Graph g;
+  const Var x = g.argument("x", DataType::kFloat, {2});
+  const absl::Status status = gg::to_onnx(g, {{"out", op::Neg(x)}, {"out", op::Relu(x)}}).status();
+  EXPECT_TRUE(IsErrorMentioning(status, "'out'"));
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  // Even for the same var.
+  const Var v = op::Neg(x);
+  EXPECT_FALSE(gg::to_onnx(g, {{"out", v}, {"out", v}}).ok());
+}
+
+TEST(ExportNamesTest, EmptyOutputNameIsAnError) {
+  Graph g;
+  const Var x = g.argument("x", DataType::kFloat, {2});
+  const absl::Status status = gg::to_onnx(g, {{"", op::Neg(x)}}).status();
+  EXPECT_TRUE(IsErrorMentioning(status, "empty"));
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(ExportNamesTest, GeneratedNamesDoNotClashWithUserNames) {
+  Graph g;
+  Var v = g.argument("_v1", DataType::kFloat, {2});
+  NamedVars outputs;
+  for (int i = 0; i < 6; ++i) {
+    v = op::Neg(v);
+    if (i % 2 == 1) outputs.push_back({"_v" + std::to_string(i + 2), v});
+  }
+  outputs.push_back({"_v0", op::Relu(v)});
+  const onnx::ModelProto model = Export(g, outputs);
+  EXPECT_TRUE(NamesAreUnique(model));
+  EXPECT_THAT(InputNames(model), ElementsAre("_v1"));
+}
+
+// --- Operand errors ---------------------------------------------------------------------------
+
+TEST(ExportErrorsTest, FailedOutputGivesItsError) {
+  Graph g;
+  const Var x = g.argument("x", DataType::kFloat, {2});
+  const Var d = g.argument("d", DataType::kDouble, {2});
+  const Var failed = op::Add(x, d);
+  ASSERT_FALSE(failed.ok());
+  const absl::Status status = gg::to_onnx(g, {{"ok", op::Neg(x)}, {"bad", failed}}).status();
+  EXPECT_TRUE(IsErrorMentioning(status, "Add"));
+  EXPECT_TRUE(IsErrorMentioning(status, "double"));
+  EXPECT_EQ(status.code(), failed.status().code());
+  // An output that depends on the failed var.
+  EXPECT_TRUE(IsErrorMentioning(gg::to_onnx(g, {{"r", op::Relu(failed)}}).status(), "Add"));
+  // The healthy part still exports.
+  EXPECT_TRUE(gg::to_onnx(g, {{"ok", op::Neg(x)}}).ok());
+}
+
+TEST(ExportErrorsTest, VarOfAnotherGraphIsAnError) {
+  Graph g;
+  Graph other;
+  const Var x = g.argument("x", DataType::kFloat, {2});
+  const Var y = other.argument("y", DataType::kFloat, {2});
+  EXPECT_TRUE(
+      IsErrorMentioning(gg::to_onnx(g, {{"a", op::Neg(x)}, {"b", op::Neg(y)}}).status(), "'b'"));
+  EXPECT_TRUE(gg::to_onnx(other, {{"b", op::Neg(y)}}).ok());
+}
+
+TEST(ExportErrorsTest, EmptyVarAndNoOutputsAreErrors) {
+  Graph g;
+  EXPECT_FALSE(gg::to_onnx(g, {{"e", Var()}}).ok());
+  EXPECT_FALSE(gg::to_onnx(g, {}).ok());
+}
+
+TEST(ExportErrorsTest, VarOfADestroyedGraphIsAnError) {
+  Var orphan;
+  {
+    Graph doomed;
+    orphan = doomed.argument("a", DataType::kFloat, {1});
+  }
+  Graph g;
+  EXPECT_FALSE(gg::to_onnx(g, {{"a", orphan}}).ok());
+}
+
+// --- Files ------------------------------------------------------------------------------------
+
+onnx::ModelProto ReadModel(const std::string& path) {
+  onnx::ModelProto model;
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in.good()) << "cannot open " << path;
+  EXPECT_TRUE(model.ParseFromIstream(&in)) << "cannot parse " << path;
+  return model;
+}
+
+TEST(ExportFilesTest, SaveOnnxWritesAModelThatParsesBack) {
+  Graph g;
+  const Var x = g.argument("x", DataType::kFloat, {2, 3});
+  const Var y = op::Relu(op::Add(x, g.constant(Tensor::from_vector<float>({1, 2, 3}))));
+  const NamedVars outputs = {{"y", y}};
+  const std::string path = ::testing::TempDir() + "export_test_save_onnx.onnx";
+  ASSERT_TRUE(gg::save_onnx(g, outputs, path).ok());
+  const onnx::ModelProto read = ReadModel(path);
+  const onnx::ModelProto expected = Export(g, outputs);
+  EXPECT_EQ(read.SerializeAsString(), expected.SerializeAsString());
+  EXPECT_NO_THROW(onnx::checker::check_model(read));
+  EXPECT_THAT(OpTypes(read), ElementsAre("Constant", "Add", "Relu"));
+  std::remove(path.c_str());
+}
+
+TEST(ExportFilesTest, SaveModelWritesAModelThatParsesBack) {
+  Graph g;
+  const Var x = g.argument("x", DataType::kInt32, {-1});
+  const onnx::ModelProto model = Export(g, {{"n", op::Neg(x)}});
+  const std::string path = ::testing::TempDir() + "export_test_save_model.onnx";
+  ASSERT_TRUE(gg::save_model(model, path).ok());
+  const onnx::ModelProto read = ReadModel(path);
+  EXPECT_EQ(read.SerializeAsString(), model.SerializeAsString());
+  std::remove(path.c_str());
+}
+
+TEST(ExportFilesTest, SaveErrors) {
+  Graph g;
+  const Var x = g.argument("x", DataType::kFloat, {1});
+  const std::string missing_dir = ::testing::TempDir() + "no_such_dir_for_export_test/m.onnx";
+  EXPECT_FALSE(gg::save_model(Export(g, {{"y", op::Neg(x)}}), missing_dir).ok());
+  // save_onnx reports to_onnx's error and writes nothing.
+  const std::string path = ::testing::TempDir() + "export_test_not_written.onnx";
+  std::remove(path.c_str());
+  EXPECT_TRUE(IsErrorMentioning(gg::save_onnx(g, {{"", op::Neg(x)}}, path), "empty"));
+  EXPECT_FALSE(std::ifstream(path).good());
+}
+
+// --- Constants --------------------------------------------------------------------------------
+
+// Exports a constant as an output and checks the Constant node's tensor against `tensor`.
+void ExpectConstantExported(const Tensor& tensor) {
+  Graph g;
+  const Var c = g.constant(tensor);
+  const onnx::ModelProto model = Export(g, {{"c", c}});
+  EXPECT_EQ(model.graph().input_size(), 0);
+  ASSERT_EQ(model.graph().node_size(), 1);
+  const onnx::NodeProto& node = model.graph().node(0);
+  EXPECT_EQ(node.op_type(), "Constant");
+  EXPECT_THAT(node.output(), ElementsAre("c"));
+  ASSERT_EQ(node.attribute_size(), 1);
+  const onnx::AttributeProto& value = node.attribute(0);
+  EXPECT_EQ(value.name(), "value");
+  EXPECT_EQ(value.type(), onnx::AttributeProto::TENSOR);
+  const onnx::TensorProto& proto = value.t();
+  EXPECT_EQ(proto.data_type(), static_cast<int32_t>(tensor.dtype()));
+  EXPECT_THAT(proto.dims(), ::testing::ElementsAreArray(tensor.shape()));
+  ASSERT_EQ(proto.raw_data().size(), tensor.nbytes());
+  EXPECT_EQ(std::memcmp(proto.raw_data().data(), tensor.raw_data(), tensor.nbytes()), 0);
+  EXPECT_TRUE(TypeMatches(model.graph().output(0).type(), c));
+  ExpectOnnxInferenceAgrees(model, {{"c", c}});
+}
+
+TEST(ExportConstantTest, FloatMatrix) {
+  ExpectConstantExported(Tensor::from_vector<float>({1.5f, -2, 3, 0.25f, 5, 6}, {2, 3}));
+}
+
+TEST(ExportConstantTest, Int64Scalar) {
+  ExpectConstantExported(Tensor::scalar<int64_t>(-1234567890123));
+}
+
+TEST(ExportConstantTest, BoolAndHalf) {
+  ExpectConstantExported(Tensor::from_vector<bool>({true, false, true}));
+  ExpectConstantExported(
+      Tensor::from_vector<gg::Float16>({gg::Float16{0x3C00}, gg::Float16{0xC000}}, {2, 1}));
+}
+
+TEST(ExportConstantTest, RawDataIsLittleEndian) {
+  Graph g;
+  const Var c = g.constant(Tensor::scalar<int32_t>(0x01020304));
+  const onnx::ModelProto model = Export(g, {{"c", c}});
+  ASSERT_EQ(model.graph().node_size(), 1);
+  EXPECT_EQ(model.graph().node(0).attribute(0).t().raw_data(), std::string("\x04\x03\x02\x01", 4));
+}
+
+}  // namespace

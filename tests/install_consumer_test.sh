@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs the built library into a scratch prefix, then configures, builds and runs a separate
+# project that uses it through find_package(graphgc CONFIG REQUIRED).
+set -euo pipefail
+build_dir=$1
+source_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+cmake --install "$build_dir" --prefix "$scratch/prefix" >/dev/null
+cmake -S "$source_dir/consumer" -B "$scratch/build" -G Ninja \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$scratch/prefix" >/dev/null
+cmake --build "$scratch/build" >/dev/null
+"$scratch/build/consumer"
