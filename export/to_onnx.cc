@@ -36,6 +36,25 @@ absl::Status CheckOutputs(const Graph& graph, const NamedVars& outputs) {
       return absl::InvalidArgumentError(
           absl::StrCat("to_onnx: output '", name, "' belongs to another Graph"));
     }
+    if (!var.rank().has_value()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "to_onnx: output '", name, "' has unknown rank; ONNX 1.12's checker requires a shape "
+          "for every graph output"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Main-graph inputs need a shape too (see CheckOutputs).
+absl::Status CheckArgumentRanks(const Arena& arena, const std::vector<bool>& needed_vars) {
+  for (size_t i = 0; i < needed_vars.size(); ++i) {
+    const VarId var(static_cast<uint32_t>(i));
+    if (!needed_vars[i] || arena.var_kind(var) != VarKind::kArgument) continue;
+    if (!arena.var_rank(var).has_value()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "to_onnx: argument '", arena.string(arena.var_name(var)),
+          "' has unknown rank; ONNX 1.12's checker requires a shape for every graph input"));
+    }
   }
   return absl::OkStatus();
 }
@@ -167,6 +186,7 @@ void AddValueInfo(const Arena& arena, VarId var, const std::string& name,
 
 absl::StatusOr<onnx::ModelProto> BuildModel(const Arena& arena, const NamedVars& outputs) {
   const Needed needed = FindNeeded(arena, outputs);
+  GRAPHGC_RETURN_IF_ERROR(CheckArgumentRanks(arena, needed.vars));
   Namer namer(arena, outputs);
   GRAPHGC_RETURN_IF_ERROR(namer.NameArgumentsAndOutputs(needed, outputs));
 

@@ -23,16 +23,25 @@ auto Widen(From x) {
   }
 }
 
+// Rounds to nearest even like the hardware, spelled out at the top of the range, where the
+// conversion of an out-of-range double is undefined behaviour in C++: magnitudes from FLT_MAX plus
+// half an ulp (2^103) upward become infinities.
+float DoubleToFloat(double x) {
+  const double overflow = static_cast<double>(std::numeric_limits<float>::max()) + 0x1p103;
+  if (x >= overflow) return std::numeric_limits<float>::infinity();
+  if (x <= -overflow) return -std::numeric_limits<float>::infinity();
+  return static_cast<float>(x);
+}
+
 template <class To>
 To FromDouble(double x) {
   if constexpr (std::is_same_v<To, bool>) {
     return x != 0.0;  // NaN != 0 is true
   } else if constexpr (kIsHalf<To>) {
-    return To::FromFloat(FromDouble<float>(x));
+    return To::FromDouble(x);
+  } else if constexpr (std::is_same_v<To, float>) {
+    return DoubleToFloat(x);
   } else if constexpr (std::is_floating_point_v<To>) {
-    if (std::isfinite(x) && std::fabs(x) > static_cast<double>(std::numeric_limits<To>::max())) {
-      return x > 0 ? std::numeric_limits<To>::infinity() : -std::numeric_limits<To>::infinity();
-    }
     return static_cast<To>(x);
   } else {
     if (std::isnan(x)) return To{0};

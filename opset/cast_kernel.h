@@ -2,7 +2,8 @@
 //
 // Conversions are total (no undefined behaviour): float to integer truncates toward zero and
 // saturates at the target's range, NaN gives 0; integer to narrower integer wraps modulo 2^bits;
-// anything to bool is "!= 0" (NaN is true); out-of-range double to float gives an infinity.
+// anything to bool is "!= 0" (NaN is true); double to float and to the 16-bit floats rounds once,
+// to nearest even (an infinity only past the largest finite value plus half an ulp).
 #ifndef GRAPHGC_CAST_KERNEL_H_
 #define GRAPHGC_CAST_KERNEL_H_
 

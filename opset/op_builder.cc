@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "absl/container/inlined_vector.h"
+
 #include "absl/strings/str_cat.h"
 #include "graphgc/graph_core.h"
 
@@ -57,9 +59,10 @@ Var Fail(GraphCore* core, absl::Status status) {
   return Var(core, core->add_failed_var(std::move(status)));
 }
 
-std::vector<OperandInfo> DescribeOperands(const GraphCore& core,
-                                          absl::Span<const Var* const> inputs) {
-  std::vector<OperandInfo> infos(inputs.size());
+using OperandInfos = absl::InlinedVector<OperandInfo, 3>;
+
+OperandInfos DescribeOperands(const GraphCore& core, absl::Span<const Var* const> inputs) {
+  OperandInfos infos(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     const VarId id = inputs[i]->id();
     infos[i].dtype = core.arena().var_dtype(id);
@@ -100,15 +103,14 @@ Var BuildOp(const OpSignature& signature, absl::Span<const Var* const> inputs,
   if (!operands.problem.ok()) return Fail(operands.core, operands.problem);
   GraphCore& core = *operands.core;
 
-  std::vector<OperandInfo> infos = DescribeOperands(core, inputs);
+  OperandInfos infos = DescribeOperands(core, inputs);
   absl::StatusOr<OutputType> type = infer(infos);
   if (!type.ok()) {
     return Fail(&core, absl::Status(type.status().code(), absl::StrCat(signature.op_type, ": ",
                                                                        type.status().message())));
   }
 
-  std::vector<VarId> input_ids;
-  input_ids.reserve(inputs.size());
+  absl::InlinedVector<VarId, 4> input_ids;
   for (const Var* input : inputs) input_ids.push_back(input->id());
   Arena& arena = core.arena();
   const OpKindId op = arena.intern_op(signature.op_type, "", signature.since_version);

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "absl/functional/function_ref.h"
@@ -149,8 +148,8 @@ TEST_F(OpsErrorsTest, ReshapeWithAShapeOfRankTwo) {
 }
 
 TEST_F(OpsErrorsTest, CastToUndefined) {
-  EXPECT_TRUE(
-      FailsCleanly([&] { return op::Cast(x_, DataType::kUndefined); }, {"Cast", "to", "undefined"}));
+  EXPECT_TRUE(FailsCleanly([&] { return op::Cast(x_, DataType::kUndefined); },
+                           {"Cast", "to", "undefined"}));
   // 14 is ONNX's complex128, which graphgc does not support.
   EXPECT_TRUE(
       FailsCleanly([&] { return op::Cast(x_, static_cast<DataType>(14)); }, {"Cast", "to", "14"}));

@@ -4,6 +4,7 @@
 // Identity, and Cast's conversions (truncation, saturation, wraparound, 16-bit floats).
 #include <cmath>
 #include <cstdint>
+#include <iomanip>
 #include <limits>
 #include <optional>
 #include <sstream>
@@ -56,7 +57,7 @@ std::string Show(const T& value) {
   } else if constexpr (sizeof(T) == 1) {
     out << static_cast<int>(value);
   } else {
-    out << value;
+    out << std::setprecision(std::numeric_limits<T>::max_digits10) << value;
   }
   return out.str();
 }
@@ -85,7 +86,8 @@ template <class T>
   }
   const std::optional<Tensor> value = var.value();
   if (!value.has_value()) return ::testing::AssertionFailure() << "the var has no value";
-  if (value->dtype() != var.dtype() || Dims(value->shape().begin(), value->shape().end()) != shape) {
+  const Dims value_shape(value->shape().begin(), value->shape().end());
+  if (value->dtype() != var.dtype() || value_shape != shape) {
     return ::testing::AssertionFailure() << "the value's type or shape differs from the var's";
   }
   const auto actual = value->data<T>();
@@ -565,6 +567,26 @@ TEST(CastValueTest, FloatToFloat16AndBackRoundTripsRepresentableValues) {
                               {1.0f, 0.5f, -2.0f, 65536.0f, 6.103515625e-05f, 0.0f}, {6}));
 }
 
+TEST(CastValueTest, FloatToHalfRoundsToNearestEven) {
+  Graph g;
+  // Midpoints go to the even neighbour; subnormal halves (multiples of 2^-24) likewise.
+  const Var x = Const<float>(g,
+                             {std::ldexp(1.0f, -24), std::ldexp(1.0f, -25), std::ldexp(3.0f, -25),
+                              std::ldexp(1023.0f, -24), 1.0f + std::ldexp(1.0f, -11),
+                              1.0f + std::ldexp(3.0f, -11), 65519.0f, 65520.0f},
+                             {8});
+  EXPECT_TRUE(HasValue<Float16>(op::Cast(x, DataType::kFloat16),
+                                {F16(0x0001), F16(0x0000), F16(0x0002), F16(0x03FF), F16(0x3C00),
+                                 F16(0x3C02), F16(0x7BFF), F16(0x7C00)},
+                                {8}));
+  const Var y = Const<float>(g, {1.0f + std::ldexp(1.0f, -8), 1.0f + std::ldexp(3.0f, -8)}, {2});
+  EXPECT_TRUE(HasValue<BFloat16>(op::Cast(y, DataType::kBfloat16), {BF16(0x3F80), BF16(0x3F82)},
+                                 {2}));
+  const Var nan = op::Cast(Const<float>(g, {kNaN}, {1}), DataType::kBfloat16);
+  ASSERT_TRUE(nan.value().has_value());
+  EXPECT_TRUE(std::isnan(nan.value()->data<BFloat16>()[0].ToFloat()));
+}
+
 TEST(CastValueTest, FloatToFloat16Overflows) {
   Graph g;
   EXPECT_TRUE(HasValue<Float16>(op::Cast(Const<float>(g, {1e5f, -1e5f}, {2}), DataType::kFloat16),
@@ -576,6 +598,25 @@ TEST(CastValueTest, DoubleToFloatOverflowGivesInfinity) {
   const Var x = Const<double>(g, {1e300, -1e300, 1.5, std::numeric_limits<double>::infinity()},
                               {4});
   EXPECT_TRUE(HasValue<float>(op::Cast(x, DataType::kFloat), {kInf, -kInf, 1.5f, kInf}, {4}));
+}
+
+// IEEE round to nearest: a double above FLT_MAX but less than half a float ulp (2^103) above it
+// rounds to FLT_MAX; from FLT_MAX + 2^103 on it rounds to infinity.
+TEST(CastValueTest, DoubleToFloatRoundsToFltMaxBelowTheOverflowThreshold) {
+  Graph g;
+  constexpr float kFltMax = std::numeric_limits<float>::max();
+  const Var x = Const<double>(g, {3.4028235e38, -3.4028235e38, 3.4028236e38}, {3});
+  EXPECT_TRUE(HasValue<float>(op::Cast(x, DataType::kFloat), {kFltMax, -kFltMax, kInf}, {3}));
+}
+
+// IEEE round to nearest from the exact double: 1 + 2^-11 + 2^-40 lies just above the midpoint
+// of the float16 values 1 and 1 + 2^-10, so it rounds up (numpy's astype(float16) gives 0x3C01).
+// Rounding to float first would make it the midpoint and round it to even (1.0).
+TEST(CastValueTest, DoubleToFloat16RoundsOnce) {
+  Graph g;
+  const double just_above_midpoint = 1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40);
+  const Var x = Const<double>(g, {just_above_midpoint, -just_above_midpoint}, {2});
+  EXPECT_TRUE(HasValue<Float16>(op::Cast(x, DataType::kFloat16), {F16(0x3C01), F16(0xBC01)}, {2}));
 }
 
 TEST(CastValueTest, SameTypeKeepsTheValue) {

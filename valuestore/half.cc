@@ -1,6 +1,8 @@
 #include "graphgc/half.h"
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace graphgc {
 namespace {
@@ -17,7 +19,25 @@ float BitsToFloat(uint32_t bits) {
   return value;
 }
 
+// `value` rounded to float by round-to-odd: truncate, then set the last bit if anything was lost.
+// Rounding that float to nearest-even at 16 bits then equals rounding `value` directly, because
+// float keeps more than 2 * 11 + 1 significant bits (a classic result on double rounding).
+float RoundToOddFloat(double value) {
+  if (!std::isfinite(value)) return static_cast<float>(value);
+  const double largest = static_cast<double>(std::numeric_limits<float>::max());
+  if (std::fabs(value) > largest) return value > 0 ? std::numeric_limits<float>::infinity()
+                                                   : -std::numeric_limits<float>::infinity();
+  float rounded = static_cast<float>(value);
+  if (static_cast<double>(rounded) == value) return rounded;
+  uint32_t bits = FloatBits(rounded);
+  if (std::fabs(static_cast<double>(rounded)) > std::fabs(value)) --bits;  // toward zero
+  return BitsToFloat(bits | 1u);
+}
+
 }  // namespace
+
+Float16 Float16::FromDouble(double value) { return FromFloat(RoundToOddFloat(value)); }
+BFloat16 BFloat16::FromDouble(double value) { return FromFloat(RoundToOddFloat(value)); }
 
 // IEEE binary16: 1 sign bit, 5 exponent bits (bias 15), 10 mantissa bits.
 Float16 Float16::FromFloat(float value) {

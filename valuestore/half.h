@@ -12,6 +12,7 @@ namespace graphgc {
 struct Float16 {
   uint16_t bits = 0;
   static Float16 FromFloat(float value);
+  static Float16 FromDouble(double value);  // rounded once, not through float
   float ToFloat() const;
   friend bool operator==(Float16 a, Float16 b) { return a.bits == b.bits; }
 };
@@ -19,6 +20,7 @@ struct Float16 {
 struct BFloat16 {
   uint16_t bits = 0;
   static BFloat16 FromFloat(float value);
+  static BFloat16 FromDouble(double value);  // rounded once, not through float
   float ToFloat() const;
   friend bool operator==(BFloat16 a, BFloat16 b) { return a.bits == b.bits; }
 };
