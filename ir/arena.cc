@@ -29,7 +29,12 @@ StringId Arena::intern(absl::string_view text) {
   const uint32_t id = static_cast<uint32_t>(strings_.size());
   strings_.emplace_back(text);
   string_index_.emplace(std::string(text), id);
-  string_bytes_ += static_cast<int64_t>(2 * (sizeof(std::string) + text.size()));
+  // The deque's copy and the index's key: each a std::string, plus a heap block past the
+  // small-string buffer (the index's slots themselves are counted with its capacity).
+  const std::string& stored = strings_.back();
+  const bool on_heap = stored.capacity() > std::string().capacity();
+  string_bytes_ += static_cast<int64_t>(sizeof(std::string)) +
+                   (on_heap ? 2 * static_cast<int64_t>(stored.capacity() + 1) : 0);
   return StringId(id);
 }
 

@@ -34,8 +34,9 @@ struct GraphOptions {
   double growth_factor = 2.0;                   // kAdaptive
   int64_t min_trigger_bytes = int64_t{4} << 20;  // kAdaptive floor: 4 MiB
   int64_t threshold_bytes = int64_t{64} << 20;   // kFixedThreshold
-  // Automatic collection also runs once this many values or dropped roots await a look, so that
-  // the collector's own bookkeeping stays bounded when values are tiny or absent.
+  // Automatic collection (any policy but kManual) also runs once this many new values or dropped
+  // roots await a look, so that the collector's own bookkeeping stays bounded when values are tiny
+  // or absent. Under kManual that bookkeeping (8 bytes per op) waits for the next collect().
   int64_t max_pending = 1 << 16;
 
   // A value larger than this is not propagated (the var gets no value, its type is still

@@ -30,6 +30,13 @@ int64_t ReachableValueBytes(const std::vector<Var>& vars,
   return bytes;
 }
 
+// a = Mul(a, a), n times, from the 10000-double seed constant.
+Var SeedChain(Graph& g, int n) {
+  Var a = g.constant(SeedTensor());
+  for (int i = 0; i < n; ++i) a = op::Mul(a, a);
+  return a;
+}
+
 GraphOptions Manual() {
   GraphOptions options;
   options.collect_policy = CollectPolicy::kManual;
@@ -51,8 +58,7 @@ TEST(CollectTest, SeedChainHoldsOneValueAtAnyLength) {
 
 TEST(CollectTest, CollectReportsWhatItFreed) {
   Graph g(Manual());
-  Var a = g.constant(SeedTensor());
-  for (int i = 0; i < 10; ++i) a = op::Mul(a, a);
+  Var a = SeedChain(g, 10);
   EXPECT_EQ(g.stats().live_value_bytes, 10 * kSeedBytes);
   const CollectStats stats = g.collect();
   EXPECT_EQ(stats.freed_values, 9);
@@ -172,8 +178,7 @@ TEST(CollectTest, IncrementalCollectionLooksOnlyAtChanges) {
 
 TEST(CollectTest, AutomaticCollectionBoundsMemory) {
   Graph g;  // default: adaptive, 4 MiB floor
-  Var a = g.constant(SeedTensor());
-  for (int i = 0; i < 2000; ++i) a = op::Mul(a, a);
+  Var a = SeedChain(g, 2000);
   const GraphStats stats = g.stats();
   EXPECT_GT(stats.collections, 0);
   EXPECT_LE(stats.peak_value_bytes, g.options().min_trigger_bytes + kSeedBytes);
@@ -212,8 +217,7 @@ TEST(CollectTest, FixedThresholdPolicy) {
 
 TEST(CollectTest, ManualPolicyNeverCollectsByItself) {
   Graph g(Manual());
-  Var a = g.constant(SeedTensor());
-  for (int i = 0; i < 100; ++i) a = op::Mul(a, a);
+  Var a = SeedChain(g, 100);
   EXPECT_EQ(g.stats().collections, 0);
   EXPECT_EQ(g.stats().live_value_bytes, 100 * kSeedBytes);
 }
@@ -232,8 +236,7 @@ TEST(CollectTest, KeepAllValuesFreesNothing) {
   GraphOptions options;
   options.keep_all_values = true;
   Graph g(options);
-  Var a = g.constant(SeedTensor());
-  for (int i = 0; i < 50; ++i) a = op::Mul(a, a);
+  Var a = SeedChain(g, 50);
   EXPECT_EQ(g.collect().freed_values, 0);
   EXPECT_EQ(g.stats().live_value_bytes, 50 * kSeedBytes);
 }
@@ -242,8 +245,7 @@ TEST(CollectTest, PropagationOffHoldsNoValues) {
   GraphOptions options;
   options.propagate_values = false;
   Graph g(options);
-  Var a = g.constant(SeedTensor());
-  for (int i = 0; i < 50; ++i) a = op::Mul(a, a);
+  Var a = SeedChain(g, 50);
   EXPECT_FALSE(a.value().has_value());
   EXPECT_EQ(a.shape(), (std::vector<int64_t>{10000}));
   EXPECT_EQ(g.stats().live_value_bytes, 0);
@@ -263,8 +265,7 @@ TEST(CollectTest, OversizedValuesAreNotPropagated) {
 
 TEST(CollectTest, CollectedGraphStillExports) {
   Graph g(Manual());
-  Var a = g.constant(SeedTensor());
-  for (int i = 0; i < 20; ++i) a = op::Mul(a, a);
+  Var a = SeedChain(g, 20);
   g.collect();
   auto model = to_onnx(g, {{"y", a}});
   ASSERT_TRUE(model.ok()) << model.status();
