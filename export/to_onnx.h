@@ -9,7 +9,10 @@
 #ifndef GRAPHGC_TO_ONNX_H_
 #define GRAPHGC_TO_ONNX_H_
 
+#include <concepts>
+#include <iterator>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -28,6 +31,16 @@ inline constexpr int64_t kOnnxIrVersion = 8;
 inline constexpr int64_t kOnnxOpsetVersion = 17;
 
 absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& outputs);
+
+// Any other range of {name, Var} pairs, e.g. a std::map<std::string, Var>.
+template <class Outputs>
+  requires(!std::is_same_v<Outputs, NamedVars> && requires(const Outputs& outputs) {
+    { std::begin(outputs)->first } -> std::convertible_to<std::string>;
+    { std::begin(outputs)->second } -> std::convertible_to<Var>;
+  })
+absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const Outputs& outputs) {
+  return to_onnx(graph, NamedVars(std::begin(outputs), std::end(outputs)));
+}
 
 // Serializes `model` to `path` (binary protobuf).
 absl::Status save_model(const onnx::ModelProto& model, const std::string& path);

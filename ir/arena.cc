@@ -121,19 +121,9 @@ VarId Arena::add_argument(StringId name, DataType dtype,
   return var;
 }
 
-VarId Arena::add_failed_var(absl::Status status) {
-  GRAPHGC_CHECK(!status.ok(), "a failed var needs an error status");
-  const uint32_t failure = static_cast<uint32_t>(failures_.size());
-  failures_.push_back(std::move(status));
-  return VarId(new_var(VarRecord{NodeId::kInvalidValue, failure, 0,
-                                 static_cast<int8_t>(DataType::kUndefined),
-                                 static_cast<uint8_t>(VarKind::kFailed), -1}));
-}
-
 void Arena::set_var_type(VarId var, DataType dtype,
                          std::optional<absl::Span<const int64_t>> shape) {
   VarRecord& record = vars_[var.value()];
-  GRAPHGC_CHECK(record.kind != static_cast<uint8_t>(VarKind::kFailed), "typing a failed var");
   record.dtype = static_cast<int8_t>(dtype);
   if (shape.has_value()) {
     GRAPHGC_CHECK(shape->size() <= INT16_MAX, "rank out of range (callers validate it)");
@@ -172,7 +162,7 @@ int Arena::var_output_index(VarId var) const {
 
 std::optional<Shape> Arena::var_shape(VarId var) const {
   const VarRecord& record = vars_[var.value()];
-  if (record.kind == static_cast<uint8_t>(VarKind::kFailed) || record.rank < 0) return std::nullopt;
+  if (record.rank < 0) return std::nullopt;
   Shape shape;
   for (int i = 0; i < record.rank; ++i) shape.push_back(dims_pool_[record.shape_begin + i]);
   return shape;
@@ -180,14 +170,8 @@ std::optional<Shape> Arena::var_shape(VarId var) const {
 
 std::optional<int64_t> Arena::var_rank(VarId var) const {
   const VarRecord& record = vars_[var.value()];
-  if (record.kind == static_cast<uint8_t>(VarKind::kFailed) || record.rank < 0) return std::nullopt;
+  if (record.rank < 0) return std::nullopt;
   return record.rank;
-}
-
-absl::Status Arena::var_status(VarId var) const {
-  const VarRecord& record = vars_[var.value()];
-  if (record.kind != static_cast<uint8_t>(VarKind::kFailed)) return absl::OkStatus();
-  return failures_[record.shape_begin];
 }
 
 Arena::AttrRecord Arena::store_attribute(const Attribute& attr) {
@@ -307,8 +291,7 @@ int64_t Arena::bytes() const {
   total += static_cast<int64_t>(op_kinds_.size() * sizeof(OpKind));
   total += static_cast<int64_t>(tensors_.capacity() * sizeof(Tensor)) + tensor_bytes_ +
            MapBytes(tensor_buffers_);
-  total += static_cast<int64_t>(failures_.capacity() * sizeof(absl::Status)) +
-           MapBytes(argument_names_);
+  total += MapBytes(argument_names_);
   return total;
 }
 

@@ -38,8 +38,7 @@ namespace internal {
 enum class VarKind : uint8_t {
   kNodeOutput = 0,  // produced by a node
   kArgument = 1,    // a graph input, created by Graph::argument
-  kFailed = 2,      // the result of an op that failed; carries a status, no producer
-  kConstant = 3,    // the output of an ai.onnx Constant node: its value is the node's tensor
+  kConstant = 2,    // the output of an ai.onnx Constant node: its value is the node's tensor
 };
 
 struct OpKind {
@@ -71,7 +70,6 @@ class Arena {
   NodeId add_node(OpKindId op, absl::Span<const VarId> inputs, absl::Span<const Attribute> attrs,
                   int num_outputs);
   VarId add_argument(StringId name, DataType dtype, std::optional<absl::Span<const int64_t>> shape);
-  VarId add_failed_var(absl::Status status);
   bool is_argument_name(StringId name) const { return argument_names_.contains(name); }
   void set_var_type(VarId var, DataType dtype, std::optional<absl::Span<const int64_t>> shape);
 
@@ -97,7 +95,6 @@ class Arena {
   NodeId var_producer(VarId var) const { return NodeId(vars_[var.value()].producer); }
   int var_output_index(VarId var) const;
   StringId var_name(VarId var) const { return StringId(vars_[var.value()].name); }
-  absl::Status var_status(VarId var) const;  // OK unless the var is kFailed
 
   // Bytes held: capacity of every record table, pool and index, plus constant tensor buffers.
   int64_t bytes() const;
@@ -113,8 +110,8 @@ class Arena {
     uint32_t attrs_begin;
   };
   struct VarRecord {
-    uint32_t producer;     // NodeId value, invalid for arguments and failed vars
-    uint32_t shape_begin;  // dims pool index; the failure index for kFailed
+    uint32_t producer;     // NodeId value, invalid for arguments
+    uint32_t shape_begin;  // dims pool index
     uint32_t name;         // StringId value, 0 ("") when unnamed
     int8_t dtype;
     uint8_t kind;
@@ -156,7 +153,6 @@ class Arena {
   std::vector<Tensor> tensors_;
   absl::flat_hash_set<const Buffer*> tensor_buffers_;  // counted once each
   int64_t tensor_bytes_ = 0;
-  std::vector<absl::Status> failures_;
   absl::flat_hash_set<StringId> argument_names_;
 };
 

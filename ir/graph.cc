@@ -40,8 +40,7 @@ Var Graph::add_argument(absl::string_view name, DataType dtype,
                         std::optional<absl::Span<const int64_t>> shape) {
   if (core_ == nullptr) return Var::Detached(MovedFromError("argument"));
   auto fail = [&](absl::string_view why) {
-    return Var(core_, core_->add_failed_var(absl::InvalidArgumentError(
-                          absl::StrCat("argument '", name, "': ", why))));
+    return Var::Detached(absl::InvalidArgumentError(absl::StrCat("argument '", name, "': ", why)));
   };
   if (name.empty()) return fail("the name is empty");
   if (!IsSupportedDataType(static_cast<int32_t>(dtype))) {
@@ -72,8 +71,8 @@ Var Graph::argument_unranked(absl::string_view name, DataType dtype) {
 Var Graph::constant(const Tensor& tensor) {
   if (core_ == nullptr) return Var::Detached(MovedFromError("Constant"));
   if (tensor.dtype() == DataType::kUndefined) {
-    return Var(core_, core_->add_failed_var(absl::InvalidArgumentError(
-                          "Constant: the tensor is empty (element type undefined)")));
+    return Var::Detached(
+        absl::InvalidArgumentError("Constant: the tensor is empty (element type undefined)"));
   }
   internal::Arena& arena = core_->arena();
   const OpKindId op = arena.intern_op("Constant", "", 13);

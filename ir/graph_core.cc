@@ -53,12 +53,6 @@ VarId GraphCore::add_argument(StringId name, DataType dtype,
   return var;
 }
 
-VarId GraphCore::add_failed_var(absl::Status status) {
-  const VarId var = arena_->add_failed_var(std::move(status));
-  add_var_entries(1);
-  return var;
-}
-
 std::optional<Tensor> GraphCore::value(VarId var) const {
   const ValueRef ref = values_[var.value()];
   if (!ref.is_null()) return store_->get(ref);

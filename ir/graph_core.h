@@ -64,7 +64,6 @@ class GraphCore {
   NodeId add_node(OpKindId op, absl::Span<const VarId> inputs, absl::Span<const Attribute> attrs,
                   int num_outputs);
   VarId add_argument(StringId name, DataType dtype, std::optional<absl::Span<const int64_t>> shape);
-  VarId add_failed_var(absl::Status status);
 
   // The var's propagated value: a constant's tensor, or the value store's, if it is still held.
   std::optional<Tensor> value(VarId var) const;

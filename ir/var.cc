@@ -66,12 +66,10 @@ absl::Status Var::status() const {
                           : detached_;
   }
   if (!core_->alive()) return GraphGoneError();
-  return core_->arena().var_status(id_);
+  return absl::OkStatus();
 }
 
-bool Var::ok() const {
-  return attached() && core_->arena().var_kind(id_) != internal::VarKind::kFailed;
-}
+bool Var::ok() const { return attached(); }
 
 DataType Var::dtype() const {
   return attached() ? core_->arena().var_dtype(id_) : DataType::kUndefined;

@@ -9,8 +9,9 @@
 // reports an error (status() is FailedPrecondition) and holds no memory of the graph.
 //
 // A Var can be failed (ok() == false): the result of an op given bad input. Its status names the op,
-// the input and the types; ops given a failed Var fail in turn. A default-constructed Var is empty
-// and not ok. Threading: as its Graph (thread-compatible).
+// the input and the types; ops given a failed Var fail in turn. A failed Var holds only its status,
+// nothing in any graph, so a failed op leaves its graph exactly as it was. A default-constructed
+// Var is empty and not ok. Threading: as its Graph (thread-compatible).
 #ifndef GRAPHGC_VAR_H_
 #define GRAPHGC_VAR_H_
 
@@ -55,7 +56,7 @@ class Var {
   VarId id() const { return id_; }
   // Roots `id` in `core`.
   Var(internal::GraphCore* core, VarId id);
-  // A failure that belongs to no graph (all inputs were empty, or their graph is gone).
+  // A failed Var: it carries `status` and belongs to no graph.
   static Var Detached(absl::Status status);
 
  private:
@@ -64,7 +65,7 @@ class Var {
 
   internal::GraphCore* core_ = nullptr;
   VarId id_;
-  absl::Status detached_;  // the failure of a Var with no graph; OK otherwise
+  absl::Status detached_;  // the failure of a failed Var; OK otherwise
 };
 
 }  // namespace graphgc

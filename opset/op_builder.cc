@@ -25,24 +25,17 @@ GraphCore* FirstLiveCore(absl::Span<const Var* const> inputs) {
 absl::Status CheckOperand(const OpSignature& signature, size_t index, const Var& input,
                           const GraphCore* core) {
   if (input.ok() && input.core() == core) return absl::OkStatus();  // the common case, no strings
-  const std::string label = InputLabel(signature, index);
-  if (input.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(signature.op_type, ": ", label, " is an empty Var"));
-  }
-  if (input.core() != nullptr && !input.core()->alive()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat(signature.op_type, ": ", label, " belongs to a Graph that was destroyed"));
-  }
-  if (input.core() != core) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(signature.op_type, ": ", label, " belongs to another Graph"));
-  }
-  if (!input.ok()) {
+  const std::string prefix = absl::StrCat(signature.op_type, ": ", InputLabel(signature, index));
+  if (input.empty()) return absl::InvalidArgumentError(absl::StrCat(prefix, " is an empty Var"));
+  if (input.core() == nullptr) {  // a failure: chain its cause, keep its code
     const absl::Status cause = input.status();
-    return absl::Status(cause.code(), absl::StrCat(signature.op_type, ": ", label,
-                                                   " is a failed Var: ", cause.message()));
+    return absl::Status(cause.code(), absl::StrCat(prefix, " is a failed Var: ", cause.message()));
   }
-  return absl::OkStatus();
+  if (!input.core()->alive()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(prefix, " belongs to a Graph that was destroyed"));
+  }
+  return absl::InvalidArgumentError(absl::StrCat(prefix, " belongs to another Graph"));
 }
 
 Operands ResolveOperands(const OpSignature& signature, absl::Span<const Var* const> inputs) {
@@ -54,10 +47,6 @@ Operands ResolveOperands(const OpSignature& signature, absl::Span<const Var* con
   return operands;
 }
 
-Var Fail(GraphCore* core, absl::Status status) {
-  if (core == nullptr) return Var::Detached(std::move(status));
-  return Var(core, core->add_failed_var(std::move(status)));
-}
 
 using OperandInfos = absl::InlinedVector<OperandInfo, 3>;
 
@@ -100,14 +89,14 @@ std::string InputLabel(const OpSignature& signature, size_t index) {
 Var BuildOp(const OpSignature& signature, absl::Span<const Var* const> inputs,
             std::vector<Attribute> attributes, InferFn infer, KernelFn kernel) {
   const Operands operands = ResolveOperands(signature, inputs);
-  if (!operands.problem.ok()) return Fail(operands.core, operands.problem);
+  if (!operands.problem.ok()) return Var::Detached(operands.problem);
   GraphCore& core = *operands.core;
 
   OperandInfos infos = DescribeOperands(core, inputs);
   absl::StatusOr<OutputType> type = infer(infos);
   if (!type.ok()) {
-    return Fail(&core, absl::Status(type.status().code(), absl::StrCat(signature.op_type, ": ",
-                                                                       type.status().message())));
+    return Var::Detached(absl::Status(
+        type.status().code(), absl::StrCat(signature.op_type, ": ", type.status().message())));
   }
 
   absl::InlinedVector<VarId, 4> input_ids;

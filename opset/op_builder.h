@@ -3,8 +3,8 @@
 //   resolve operands -> infer type and shape -> append the node -> propagate the value -> root it
 //
 // Operand problems (an empty Var, a failed Var, a Var of another or of a destroyed graph) and
-// inference errors become a failed Var whose status starts with the op name; nothing is appended
-// to the arena for a failed op. Kernels may decline (return nullopt): the output then simply has
+// inference errors become a failed Var whose status starts with the op name; a failed op leaves
+// the graph exactly as it was. Kernels may decline (return nullopt): the output then simply has
 // no value. Internal to the opset module.
 #ifndef GRAPHGC_OP_BUILDER_H_
 #define GRAPHGC_OP_BUILDER_H_

@@ -60,12 +60,27 @@ TEST(ApiContractTest, TheDocumentedExampleWorks) {
   EXPECT_EQ(m->graph().output(1).name(), "z");
 }
 
+TEST(ApiContractTest, ExportTakesAnyRangeOfNamedVars) {
+  gg::Graph g;
+  gg::Var x = g.argument("x", gg::DataType::kFloat, {3});
+  std::map<std::string, gg::Var> outputs = {{"b", gg::op::Neg(x)}, {"a", gg::op::Relu(x)}};
+  absl::StatusOr<onnx::ModelProto> m = gg::to_onnx(g, outputs);
+  ASSERT_TRUE(m.ok()) << m.status();
+  ASSERT_EQ(m->graph().output_size(), 2);
+  EXPECT_EQ(m->graph().output(0).name(), "a");
+  gg::NamedVars named = {{"n", gg::op::Neg(x)}};
+  EXPECT_TRUE(gg::to_onnx(g, named).ok());
+}
+
 TEST(ApiContractTest, ErrorsNameTheOpAndTheTypes) {
   gg::Graph g;
   gg::Var f = g.argument("f", gg::DataType::kFloat, {2});
   gg::Var d = g.argument("d", gg::DataType::kDouble, {2});
+  const gg::GraphStats before = g.stats();
   gg::Var bad = gg::op::Add(f, d);
   EXPECT_FALSE(bad.ok());
+  EXPECT_EQ(g.stats().nodes, before.nodes);  // the graph is exactly as it was
+  EXPECT_EQ(g.stats().vars, before.vars);
   const std::string message(bad.status().message());
   EXPECT_NE(message.find("Add"), std::string::npos) << message;
   EXPECT_NE(message.find("float"), std::string::npos) << message;

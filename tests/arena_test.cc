@@ -82,14 +82,6 @@ TEST(ArenaTest, AttributesRoundTrip) {
   EXPECT_FALSE(arena.node_attribute(node, "missing").has_value());
 }
 
-TEST(ArenaTest, FailedVarsCarryTheirStatus) {
-  Arena arena;
-  const VarId v = arena.add_failed_var(absl::InvalidArgumentError("Add: bad"));
-  EXPECT_EQ(arena.var_kind(v), VarKind::kFailed);
-  EXPECT_EQ(arena.var_status(v).message(), "Add: bad");
-  EXPECT_FALSE(arena.var_shape(v).has_value());
-}
-
 TEST(ArenaTest, ConstantBytesAreCountedOnce) {
   Arena arena;
   const int64_t empty = arena.bytes();
