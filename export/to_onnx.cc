@@ -1,6 +1,8 @@
 #include "graphgc/to_onnx.h"
 
+#include <algorithm>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -11,6 +13,7 @@
 #include "graphgc/status_macros.h"
 #include "graphgc/tensor_proto.h"
 #include "onnx/checker.h"
+#include "onnx/defs/schema.h"
 
 namespace graphgc {
 namespace {
@@ -129,37 +132,6 @@ class Namer {
   absl::flat_hash_map<VarId, std::string> names_;
 };
 
-void SetAttribute(const Attribute& attribute, onnx::AttributeProto* proto) {
-  proto->set_name(attribute.name);
-  std::visit(
-      [&](const auto& value) {
-        using T = std::decay_t<decltype(value)>;
-        if constexpr (std::is_same_v<T, int64_t>) {
-          proto->set_type(onnx::AttributeProto::INT);
-          proto->set_i(value);
-        } else if constexpr (std::is_same_v<T, float>) {
-          proto->set_type(onnx::AttributeProto::FLOAT);
-          proto->set_f(value);
-        } else if constexpr (std::is_same_v<T, std::string>) {
-          proto->set_type(onnx::AttributeProto::STRING);
-          proto->set_s(value);
-        } else if constexpr (std::is_same_v<T, Tensor>) {
-          proto->set_type(onnx::AttributeProto::TENSOR);
-          *proto->mutable_t() = internal::ToTensorProto(value);
-        } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
-          proto->set_type(onnx::AttributeProto::INTS);
-          for (int64_t v : value) proto->add_ints(v);
-        } else if constexpr (std::is_same_v<T, std::vector<float>>) {
-          proto->set_type(onnx::AttributeProto::FLOATS);
-          for (float v : value) proto->add_floats(v);
-        } else {
-          proto->set_type(onnx::AttributeProto::STRINGS);
-          for (const std::string& v : value) proto->add_strings(v);
-        }
-      },
-      attribute.value);
-}
-
 void AddNode(const Arena& arena, NodeId node, Namer& namer, onnx::GraphProto* graph) {
   const internal::OpKind& kind = arena.op_kind(arena.node_op(node));
   onnx::NodeProto* proto = graph->add_node();
@@ -173,7 +145,7 @@ void AddNode(const Arena& arena, NodeId node, Namer& namer, onnx::GraphProto* gr
     proto->add_output(namer.NameOf(arena.node_output(node, i)));
   }
   for (const Attribute& attribute : arena.node_attributes(node)) {
-    SetAttribute(attribute, proto->add_attribute());
+    internal::ToAttributeProto(attribute, proto->add_attribute());
   }
 }
 
@@ -182,6 +154,41 @@ void AddValueInfo(const Arena& arena, VarId var, const std::string& name,
   onnx::ValueInfoProto* info = infos->Add();
   info->set_name(name);
   *info->mutable_type() = internal::ToTypeProto(arena.var_dtype(var), arena.var_shape(var));
+}
+
+// Domain -> opset version, "" first. ai.onnx is always declared.
+using OpsetImports = std::map<std::string, int>;
+
+// The schema version a node of `kind` resolves to at opset `version` of its domain (0 if none).
+int SchemaSince(const internal::OpKind& kind, int version) {
+  const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(kind.op_type, version, kind.domain);
+  return schema == nullptr ? 0 : schema->since_version();
+}
+
+// A model declares one opset per domain: the newest any needed node was made at. A node pinned to
+// an older opset may only join it if its operator did not change in between.
+absl::StatusOr<OpsetImports> ChooseOpsets(const Arena& arena, const std::vector<bool>& needed_nodes) {
+  OpsetImports imports = {{"", 0}};
+  for (size_t i = 0; i < needed_nodes.size(); ++i) {
+    if (!needed_nodes[i]) continue;
+    const internal::OpKind& kind = arena.op_kind(arena.node_op(NodeId(static_cast<uint32_t>(i))));
+    int& version = imports[kind.domain];
+    version = std::max(version, kind.version);
+  }
+  if (imports[""] == 0) imports[""] = kNewestOnnxOpset;
+  for (size_t i = 0; i < needed_nodes.size(); ++i) {
+    if (!needed_nodes[i]) continue;
+    const internal::OpKind& kind = arena.op_kind(arena.node_op(NodeId(static_cast<uint32_t>(i))));
+    const int declared = imports[kind.domain];
+    if (kind.version == declared) continue;
+    if (SchemaSince(kind, kind.version) != SchemaSince(kind, declared)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "to_onnx: ", kind.op_type, " was made at opset ", kind.version, " of domain '",
+          kind.domain, "', but the model needs opset ", declared,
+          " (another node was made there), where ", kind.op_type, " is defined differently"));
+    }
+  }
+  return imports;
 }
 
 absl::StatusOr<onnx::ModelProto> BuildModel(const Arena& arena, const NamedVars& outputs) {
@@ -193,9 +200,12 @@ absl::StatusOr<onnx::ModelProto> BuildModel(const Arena& arena, const NamedVars&
   onnx::ModelProto model;
   model.set_ir_version(kOnnxIrVersion);
   model.set_producer_name("graphgc");
-  onnx::OperatorSetIdProto* opset = model.add_opset_import();
-  opset->set_domain("");
-  opset->set_version(kOnnxOpsetVersion);
+  GRAPHGC_ASSIGN_OR_RETURN(const OpsetImports imports, ChooseOpsets(arena, needed.nodes));
+  for (const auto& [domain, version] : imports) {
+    onnx::OperatorSetIdProto* opset = model.add_opset_import();
+    opset->set_domain(domain);
+    opset->set_version(version);
+  }
   onnx::GraphProto* graph = model.mutable_graph();
   graph->set_name("graphgc");
 

@@ -28,7 +28,7 @@ namespace graphgc {
 using NamedVars = std::vector<std::pair<std::string, Var>>;
 
 inline constexpr int64_t kOnnxIrVersion = 8;
-inline constexpr int64_t kOnnxOpsetVersion = 17;
+inline constexpr int64_t kOnnxOpsetVersion = kNewestOnnxOpset;
 
 absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& outputs);
 

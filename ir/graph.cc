@@ -75,7 +75,7 @@ Var Graph::constant(const Tensor& tensor) {
         absl::InvalidArgumentError("Constant: the tensor is empty (element type undefined)"));
   }
   internal::Arena& arena = core_->arena();
-  const OpKindId op = arena.intern_op("Constant", "", 13);
+  const OpKindId op = arena.intern_op("Constant", "", kNewestOnnxOpset);
   const Attribute value{"value", tensor};
   const NodeId node = core_->add_node(op, {}, absl::Span<const Attribute>(&value, 1), 1);
   const VarId out = arena.node_output(node, 0);

@@ -23,6 +23,10 @@
 
 namespace graphgc {
 
+// The newest ai.onnx opset this library implements (ONNX 1.12); nodes record the opset they were
+// made at, this one unless the caller pinned an older one.
+inline constexpr int kNewestOnnxOpset = 17;
+
 class Graph {
  public:
   Graph();

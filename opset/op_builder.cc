@@ -5,6 +5,7 @@
 #include "absl/container/inlined_vector.h"
 
 #include "absl/strings/str_cat.h"
+#include "graphgc/check.h"
 #include "graphgc/graph_core.h"
 
 namespace graphgc::internal {
@@ -17,7 +18,7 @@ struct Operands {
 
 GraphCore* FirstLiveCore(absl::Span<const Var* const> inputs) {
   for (const Var* input : inputs) {
-    if (input->core() != nullptr && input->core()->alive()) return input->core();
+    if (input != nullptr && input->core() != nullptr && input->core()->alive()) return input->core();
   }
   return nullptr;
 }
@@ -38,11 +39,18 @@ absl::Status CheckOperand(const OpSignature& signature, size_t index, const Var&
   return absl::InvalidArgumentError(absl::StrCat(prefix, " belongs to another Graph"));
 }
 
-Operands ResolveOperands(const OpSignature& signature, absl::Span<const Var* const> inputs) {
+Operands ResolveOperands(const OpSignature& signature, absl::Span<const Var* const> inputs,
+                         GraphCore* graph) {
   Operands operands;
   operands.core = FirstLiveCore(inputs);
+  if (operands.core == nullptr && graph != nullptr && graph->alive()) operands.core = graph;
   for (size_t i = 0; i < inputs.size() && operands.problem.ok(); ++i) {
-    operands.problem = CheckOperand(signature, i, *inputs[i], operands.core);
+    if (inputs[i] != nullptr) operands.problem = CheckOperand(signature, i, *inputs[i], operands.core);
+  }
+  if (operands.problem.ok() && operands.core == nullptr) {
+    operands.problem = absl::InvalidArgumentError(
+        absl::StrCat(signature.op_type, ": no input belongs to a Graph (an op without inputs is "
+                                        "made with Graph::constant or a graph-taking constructor)"));
   }
   return operands;
 }
@@ -53,6 +61,10 @@ using OperandInfos = absl::InlinedVector<OperandInfo, 3>;
 OperandInfos DescribeOperands(const GraphCore& core, absl::Span<const Var* const> inputs) {
   OperandInfos infos(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i] == nullptr) {
+      infos[i].present = false;
+      continue;
+    }
     const VarId id = inputs[i]->id();
     infos[i].dtype = core.arena().var_dtype(id);
     infos[i].shape = core.arena().var_shape(id);
@@ -63,7 +75,7 @@ OperandInfos DescribeOperands(const GraphCore& core, absl::Span<const Var* const
 
 bool AllValuesKnown(absl::Span<const OperandInfo> infos) {
   for (const OperandInfo& info : infos) {
-    if (!info.value.has_value()) return false;
+    if (info.present && !info.value.has_value()) return false;
   }
   return true;
 }
@@ -77,6 +89,23 @@ bool WithinValueBudget(const OutputType& type, int64_t max_bytes) {
   return element_size == 0 || *count <= max_bytes / element_size;
 }
 
+bool AllShapesKnown(absl::Span<const OperandInfo> infos) {
+  for (const OperandInfo& info : infos) {
+    if (!info.present || !info.shape.has_value()) return false;
+    for (int64_t dim : *info.shape) {
+      if (dim < 0) return false;
+    }
+  }
+  return true;
+}
+
+bool AllWithinValueBudget(absl::Span<const OutputType> types, int64_t max_bytes) {
+  for (const OutputType& type : types) {
+    if (!WithinValueBudget(type, max_bytes)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string InputLabel(const OpSignature& signature, size_t index) {
@@ -86,36 +115,64 @@ std::string InputLabel(const OpSignature& signature, size_t index) {
   return absl::StrCat("input ", index);
 }
 
-Var BuildOp(const OpSignature& signature, absl::Span<const Var* const> inputs,
-            std::vector<Attribute> attributes, InferFn infer, KernelFn kernel) {
-  const Operands operands = ResolveOperands(signature, inputs);
-  if (!operands.problem.ok()) return Var::Detached(operands.problem);
+OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> inputs,
+                     std::vector<Attribute> attributes, int num_outputs, MultiInferFn infer,
+                     MultiKernelFn kernel, GraphCore* graph) {
+  auto fail = [&](const absl::Status& status) {
+    return OutputVars(static_cast<size_t>(std::max(num_outputs, 1)), Var::Detached(status));
+  };
+  const Operands operands = ResolveOperands(signature, inputs, graph);
+  if (!operands.problem.ok()) return fail(operands.problem);
   GraphCore& core = *operands.core;
 
   OperandInfos infos = DescribeOperands(core, inputs);
-  absl::StatusOr<OutputType> type = infer(infos);
-  if (!type.ok()) {
-    return Var::Detached(absl::Status(
-        type.status().code(), absl::StrCat(signature.op_type, ": ", type.status().message())));
+  absl::StatusOr<OutputTypes> types = infer(infos);
+  if (!types.ok()) {
+    return fail(absl::Status(types.status().code(),
+                             absl::StrCat(signature.op_type, ": ", types.status().message())));
   }
+  GRAPHGC_CHECK(types->size() == static_cast<size_t>(num_outputs), "inference output count");
 
   absl::InlinedVector<VarId, 4> input_ids;
-  for (const Var* input : inputs) input_ids.push_back(input->id());
+  for (const Var* input : inputs) input_ids.push_back(input == nullptr ? VarId() : input->id());
   Arena& arena = core.arena();
-  const OpKindId op = arena.intern_op(signature.op_type, "", signature.since_version);
-  const NodeId node = core.add_node(op, input_ids, attributes, 1);
-  const VarId out = arena.node_output(node, 0);
-  arena.set_var_type(out, type->dtype, type->shape);
-
-  if (core.options().propagate_values && AllValuesKnown(infos) &&
-      WithinValueBudget(*type, core.options().max_value_bytes)) {
-    std::optional<Tensor> value = kernel(infos, *type);
-    if (value.has_value()) core.set_value(out, *std::move(value));
+  const int version = signature.opset_version > 0 ? signature.opset_version : kNewestOnnxOpset;
+  const OpKindId op = arena.intern_op(signature.op_type, signature.domain, version);
+  const NodeId node = core.add_node(op, input_ids, attributes, num_outputs);
+  for (int i = 0; i < num_outputs; ++i) {
+    arena.set_var_type(arena.node_output(node, i), (*types)[i].dtype, (*types)[i].shape);
   }
-  Var result(&core, out);
+  const bool inputs_known = signature.kernel_reads_shapes_only ? AllShapesKnown(infos)
+                                                               : AllValuesKnown(infos);
+  if (core.options().propagate_values && inputs_known &&
+      AllWithinValueBudget(*types, core.options().max_value_bytes)) {
+    OutputValues values = kernel(infos, *types);
+    for (size_t i = 0; i < values.size() && i < types->size(); ++i) {
+      if (values[i].has_value()) {
+        core.set_value(arena.node_output(node, static_cast<int>(i)), *std::move(values[i]));
+      }
+    }
+  }
+  OutputVars results;
+  for (int i = 0; i < num_outputs; ++i) results.emplace_back(&core, arena.node_output(node, i));
   infos.clear();  // drop the input tensors before an automatic collection may run
   core.maybe_collect();
-  return result;
+  return results;
+}
+
+Var BuildOp(const OpSignature& signature, absl::Span<const Var* const> inputs,
+            std::vector<Attribute> attributes, InferFn infer, KernelFn kernel) {
+  OutputVars outputs = BuildNode(
+      signature, inputs, std::move(attributes), 1,
+      [&](absl::Span<const OperandInfo> in) -> absl::StatusOr<OutputTypes> {
+        absl::StatusOr<OutputType> type = infer(in);
+        if (!type.ok()) return type.status();
+        return OutputTypes{*std::move(type)};
+      },
+      [&](absl::Span<const OperandInfo> in, absl::Span<const OutputType> out) -> OutputValues {
+        return OutputValues{kernel(in, out[0])};
+      });
+  return std::move(outputs[0]);
 }
 
 }  // namespace graphgc::internal

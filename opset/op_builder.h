@@ -14,25 +14,35 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "graphgc/attribute.h"
 #include "graphgc/data_type.h"
+#include "graphgc/graph.h"
 #include "graphgc/tensor.h"
 #include "graphgc/var.h"
 
 namespace graphgc::internal {
 
+class GraphCore;
+
 struct OpSignature {
   absl::string_view op_type;
   int since_version;  // the ai.onnx schema version this constructor implements (<= 17)
   absl::Span<const absl::string_view> input_names;
+  absl::string_view domain = "";
+  // The opset version the node is recorded at (what export declares); 0: the newest supported.
+  int opset_version = 0;
+  // The kernel needs only the inputs' static shapes, not their values (Shape, Size).
+  bool kernel_reads_shapes_only = false;
 };
 
 // What inference and kernels see of one input.
 struct OperandInfo {
+  bool present = true;  // false for an omitted optional input
   DataType dtype = DataType::kUndefined;
   std::optional<Shape> shape;
   std::optional<Tensor> value;
@@ -50,6 +60,22 @@ using KernelFn =
 
 Var BuildOp(const OpSignature& signature, absl::Span<const Var* const> inputs,
             std::vector<Attribute> attributes, InferFn infer, KernelFn kernel);
+
+// The general form: any number of outputs; a nullptr input is an omitted optional input.
+using OutputTypes = absl::InlinedVector<OutputType, 1>;
+using OutputValues = absl::InlinedVector<std::optional<Tensor>, 1>;
+using OutputVars = absl::InlinedVector<Var, 1>;
+using MultiInferFn =
+    absl::FunctionRef<absl::StatusOr<OutputTypes>(absl::Span<const OperandInfo>)>;
+// Called only when every present input has a value; may leave any output without one.
+using MultiKernelFn =
+    absl::FunctionRef<OutputValues(absl::Span<const OperandInfo>, absl::Span<const OutputType>)>;
+
+// On failure every one of the `num_outputs` Vars is failed with the same status.
+// `graph` is the graph of an op without inputs (nullptr: the operands' graph).
+OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> inputs,
+                     std::vector<Attribute> attributes, int num_outputs, MultiInferFn infer,
+                     MultiKernelFn kernel, GraphCore* graph = nullptr);
 
 // "input 1 (B)" — for error messages.
 std::string InputLabel(const OpSignature& signature, size_t index);

@@ -1,0 +1,157 @@
+#include "graphgc/node.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "graphgc/native_kernels.h"
+#include "graphgc/op_builder.h"
+#include "graphgc/ops.h"
+#include "graphgc/schema_inference.h"
+#include "onnx/defs/schema.h"
+
+namespace graphgc {
+namespace {
+
+using internal::OperandInfo;
+using internal::OutputType;
+using internal::OutputTypes;
+
+constexpr int kNewestMlOpset = 3;
+
+std::vector<Var> Failed(const absl::Status& status, int num_outputs) {
+  return std::vector<Var>(static_cast<size_t>(std::max(num_outputs, 1)), Var::Detached(status));
+}
+
+absl::Status NodeError(absl::string_view op_type, absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat(op_type, ": ", why));
+}
+
+// The hand-written constructors, for calls they cover exactly (newest opset, known attributes):
+// they keep the fast native inference. Anything else takes the schema path, which also reports
+// what is wrong with a call.
+std::optional<Var> HandWritten(absl::string_view op_type, absl::Span<const Var> in,
+                               const std::vector<Attribute>& attributes) {
+  const bool none = attributes.empty();
+  if (in.size() == 2 && none) {
+    if (op_type == "Add") return op::Add(in[0], in[1]);
+    if (op_type == "Sub") return op::Sub(in[0], in[1]);
+    if (op_type == "Mul") return op::Mul(in[0], in[1]);
+    if (op_type == "Div") return op::Div(in[0], in[1]);
+    if (op_type == "MatMul") return op::MatMul(in[0], in[1]);
+  }
+  if (in.size() == 1 && none) {
+    if (op_type == "Neg") return op::Neg(in[0]);
+    if (op_type == "Relu") return op::Relu(in[0]);
+    if (op_type == "Identity") return op::Identity(in[0]);
+  }
+  const bool one_int = attributes.size() == 1 && std::holds_alternative<int64_t>(attributes[0].value);
+  if (op_type == "Reshape" && in.size() == 2 && (none || (one_int && attributes[0].name == "allowzero"))) {
+    const int64_t allowzero = none ? 0 : std::get<int64_t>(attributes[0].value);
+    return op::Reshape(in[0], in[1], {.allowzero = allowzero});
+  }
+  if (op_type == "Cast" && in.size() == 1 && one_int && attributes[0].name == "to") {
+    return op::Cast(in[0], static_cast<DataType>(std::get<int64_t>(attributes[0].value)));
+  }
+  return std::nullopt;
+}
+
+// Inputs past the last given one are omitted; empty Vars in optional positions are omitted too.
+std::vector<const Var*> OperandPointers(const onnx::OpSchema& schema, absl::Span<const Var> inputs) {
+  size_t count = inputs.size();
+  while (count > 0 && inputs[count - 1].empty()) --count;
+  std::vector<const Var*> pointers;
+  for (size_t i = 0; i < count; ++i) {
+    const auto& formals = schema.inputs();
+    const bool optional = i < formals.size() && formals[i].GetOption() == onnx::OpSchema::Optional;
+    pointers.push_back(optional && inputs[i].empty() ? nullptr : &inputs[i]);
+  }
+  return pointers;
+}
+
+std::vector<absl::string_view> FormalNames(const onnx::OpSchema& schema, size_t count) {
+  std::vector<absl::string_view> names;
+  for (size_t i = 0; i < count && !schema.inputs().empty(); ++i) {
+    names.push_back(schema.inputs()[std::min(i, schema.inputs().size() - 1)].GetName());
+  }
+  return names;
+}
+
+absl::StatusOr<int> ResolveVersion(absl::string_view op_type, absl::string_view domain, int requested) {
+  const int supported = SupportedOpsetVersion(domain);
+  if (supported == 0) return NodeError(op_type, absl::StrCat("unknown domain '", domain, "'"));
+  if (requested == 0) return supported;
+  if (requested < 1 || requested > supported) {
+    return NodeError(op_type, absl::StrCat("opset ", requested, " of domain '", domain,
+                                           "' is not supported (1 to ", supported, ")"));
+  }
+  return requested;
+}
+
+}  // namespace
+
+int SupportedOpsetVersion(absl::string_view domain) {
+  if (domain.empty() || domain == "ai.onnx") return kNewestOnnxOpset;
+  if (domain == "ai.onnx.ml") return kNewestMlOpset;
+  return 0;
+}
+
+namespace internal {
+namespace {
+
+using graphgc::Failed;
+
+std::vector<Var> MakeNode(GraphCore* graph, absl::string_view op_type, absl::Span<const Var> inputs,
+                          const std::vector<Attribute>& attributes, const NodeOptions& options) {
+  const absl::string_view domain = options.domain == "ai.onnx" ? "" : options.domain;
+  if (domain.empty() && options.version == 0 && options.num_outputs <= 1) {
+    if (std::optional<Var> out = HandWritten(op_type, inputs, attributes)) return {*std::move(out)};
+  }
+  const absl::StatusOr<int> version = ResolveVersion(op_type, domain, options.version);
+  if (!version.ok()) return Failed(version.status(), options.num_outputs);
+  const onnx::OpSchema* schema =
+      onnx::OpSchemaRegistry::Schema(std::string(op_type), *version, std::string(domain));
+  if (schema == nullptr || schema->Deprecated()) {
+    return Failed(NodeError(op_type, absl::StrCat("no such operator in domain '", domain,
+                                                  "' at opset ", *version)),
+                  options.num_outputs);
+  }
+  const int num_outputs = options.num_outputs >= 0 ? options.num_outputs
+                                                   : std::max(schema->min_output(), 1);
+  const std::vector<const Var*> operands = OperandPointers(*schema, inputs);
+  const std::vector<absl::string_view> names = FormalNames(*schema, operands.size());
+  internal::OpSignature signature{schema->Name(), schema->since_version(), names,
+                                  schema->domain(), *version,
+                                  internal::ReadsShapesOnly(schema->Name())};
+  internal::OutputVars outputs = internal::BuildNode(
+      signature, operands, attributes, num_outputs,
+      [&](absl::Span<const OperandInfo> in) {
+        return internal::InferWithSchema(*schema, in, attributes, num_outputs);
+      },
+      [&](absl::Span<const OperandInfo> in, absl::Span<const OutputType> out) {
+        return internal::ComputeNative(schema->Name(), in, attributes, out);
+      },
+      graph);
+  return std::vector<Var>(std::make_move_iterator(outputs.begin()),
+                          std::make_move_iterator(outputs.end()));
+}
+
+}  // namespace
+}  // namespace internal
+
+std::vector<Var> make_node(absl::string_view op_type, absl::Span<const Var> inputs,
+                           const std::vector<Attribute>& attributes, const NodeOptions& options) {
+  return internal::MakeNode(nullptr, op_type, inputs, attributes, options);
+}
+
+std::vector<Var> make_node(Graph& graph, absl::string_view op_type, absl::Span<const Var> inputs,
+                           const std::vector<Attribute>& attributes, const NodeOptions& options) {
+  if (graph.core() == nullptr) {
+    return Failed(absl::FailedPreconditionError(absl::StrCat(op_type, ": the Graph was moved from")),
+                  options.num_outputs);
+  }
+  return internal::MakeNode(graph.core(), op_type, inputs, attributes, options);
+}
+
+}  // namespace graphgc

@@ -1,0 +1,260 @@
+#include "graphgc/schema_inference.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "graphgc/status_macros.h"
+#include "graphgc/tensor_proto.h"
+#include "onnx/defs/data_type_utils.h"
+#include "onnx/defs/shape_inference.h"
+
+namespace graphgc::internal {
+namespace {
+
+using onnx::OpSchema;
+
+// Values handed to inference functions (Reshape's shape, Slice's starts, ...) are small; a large
+// tensor is not converted, its var then counts as having no known data.
+constexpr int64_t kMaxInferenceDataElements = int64_t{1} << 16;
+
+std::string TensorTypeString(DataType dtype) {
+  return absl::StrCat("tensor(", DataTypeName(dtype), ")");
+}
+
+const OpSchema::FormalParameter& FormalInput(const OpSchema& schema, size_t index) {
+  const auto& formals = schema.inputs();
+  return formals[std::min(index, formals.size() - 1)];
+}
+
+std::string InputName(const OpSchema& schema, size_t index) {
+  if (schema.inputs().empty()) return absl::StrCat("input ", index);
+  return absl::StrCat("input ", index, " (", FormalInput(schema, index).GetName(), ")");
+}
+
+std::string AllowedTypes(const OpSchema::FormalParameter& formal) {
+  std::vector<std::string> names;
+  for (const auto* type : formal.GetTypes()) names.push_back(*type);
+  std::sort(names.begin(), names.end());
+  return absl::StrJoin(names, ", ");
+}
+
+absl::Status CheckInputCount(const OpSchema& schema, size_t count) {
+  if (static_cast<int>(count) < schema.min_input() || static_cast<int>(count) > schema.max_input()) {
+    return absl::InvalidArgumentError(absl::StrCat(count, " inputs given; the schema (opset ",
+                                                   schema.since_version(), ") takes ",
+                                                   schema.min_input(), " to ", schema.max_input()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckInputTypes(const OpSchema& schema, absl::Span<const OperandInfo> inputs) {
+  absl::flat_hash_map<std::string, std::pair<DataType, size_t>> bound;  // type param -> first use
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const OpSchema::FormalParameter& formal = FormalInput(schema, i);
+    if (!inputs[i].present) {
+      if (formal.GetOption() == OpSchema::Optional) continue;
+      return absl::InvalidArgumentError(absl::StrCat(InputName(schema, i), " is required"));
+    }
+    const std::string type = TensorTypeString(inputs[i].dtype);
+    if (formal.GetTypes().count(onnx::Utils::DataTypeUtils::ToType(type)) == 0) {
+      return absl::InvalidArgumentError(absl::StrCat(InputName(schema, i), " has type ", type,
+                                                     ", not one of ", AllowedTypes(formal)));
+    }
+    const bool variadic_mixed =
+        formal.GetOption() == OpSchema::Variadic && !formal.GetIsHomogeneous();
+    if (variadic_mixed) continue;
+    auto [it, first] = bound.try_emplace(formal.GetTypeStr(), inputs[i].dtype, i);
+    if (!first && it->second.first != inputs[i].dtype) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          InputName(schema, i), " has element type ", DataTypeName(inputs[i].dtype), " but ",
+          InputName(schema, it->second.second), " has ", DataTypeName(it->second.first),
+          "; both are of type ", formal.GetTypeStr()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+onnx::AttributeProto::AttributeType ProtoTypeOf(const AttributeValue& value) {
+  using onnx::AttributeProto;
+  static constexpr AttributeProto::AttributeType kByIndex[] = {
+      AttributeProto::INT,  AttributeProto::FLOAT,  AttributeProto::STRING, AttributeProto::TENSOR,
+      AttributeProto::INTS, AttributeProto::FLOATS, AttributeProto::STRINGS};
+  return kByIndex[value.index()];
+}
+
+absl::Status CheckAttributes(const OpSchema& schema, absl::Span<const Attribute> attributes) {
+  std::vector<std::string> seen;
+  for (const Attribute& attribute : attributes) {
+    if (std::find(seen.begin(), seen.end(), attribute.name) != seen.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("attribute '", attribute.name, "' is given twice"));
+    }
+    seen.push_back(attribute.name);
+    auto it = schema.attributes().find(attribute.name);
+    if (it == schema.attributes().end()) {
+      return absl::InvalidArgumentError(absl::StrCat("unknown attribute '", attribute.name, "'"));
+    }
+    const auto expected = it->second.type;
+    if (ProtoTypeOf(attribute.value) != expected) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "attribute '", attribute.name, "' must be ",
+          onnx::AttributeProto::AttributeType_Name(expected), ", not ",
+          onnx::AttributeProto::AttributeType_Name(ProtoTypeOf(attribute.value))));
+    }
+  }
+  for (const auto& [name, attribute] : schema.attributes()) {
+    if (attribute.required && std::find(seen.begin(), seen.end(), name) == seen.end()) {
+      return absl::InvalidArgumentError(absl::StrCat("missing required attribute '", name, "'"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// The onnx::InferenceContext of one node, over graphgc's operand descriptions.
+class OperandInferenceContext final : public onnx::InferenceContext {
+ public:
+  OperandInferenceContext(absl::Span<const OperandInfo> inputs,
+                          absl::Span<const Attribute> attributes, int num_outputs)
+      : inputs_(inputs), input_types_(inputs.size()), input_data_(inputs.size()),
+        output_types_(static_cast<size_t>(num_outputs)) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (inputs[i].present) input_types_[i] = ToTypeProto(inputs[i].dtype, inputs[i].shape);
+    }
+    for (const Attribute& attribute : attributes) {
+      ToAttributeProto(attribute, &attributes_[attribute.name]);
+    }
+  }
+
+  const onnx::AttributeProto* getAttribute(const std::string& name) const override {
+    auto it = attributes_.find(name);
+    return it == attributes_.end() ? nullptr : &it->second;
+  }
+  size_t getNumInputs() const override { return inputs_.size(); }
+  const onnx::TypeProto* getInputType(size_t index) const override {
+    return index < inputs_.size() && inputs_[index].present ? &input_types_[index] : nullptr;
+  }
+  const onnx::TensorProto* getInputData(size_t index) const override {
+    if (index >= inputs_.size() || !inputs_[index].value.has_value()) return nullptr;
+    if (inputs_[index].value->size() > kMaxInferenceDataElements) return nullptr;
+    std::optional<onnx::TensorProto>& data = input_data_[index];
+    if (!data.has_value()) data = ToTensorProto(*inputs_[index].value);
+    return &*data;
+  }
+  size_t getNumOutputs() const override { return output_types_.size(); }
+  onnx::TypeProto* getOutputType(size_t index) override { return &output_types_.at(index); }
+  onnx::GraphInferencer* getGraphAttributeInferencer(const std::string&) override {
+    return nullptr;  // graph attributes are rejected before inference
+  }
+  const onnx::SparseTensorProto* getInputSparseData(size_t) const override { return nullptr; }
+  const onnx::TensorShapeProto* getSymbolicInput(size_t) const override { return nullptr; }
+
+  const std::vector<onnx::TypeProto>& output_types() const { return output_types_; }
+
+ private:
+  absl::Span<const OperandInfo> inputs_;
+  std::vector<onnx::TypeProto> input_types_;
+  mutable std::vector<std::optional<onnx::TensorProto>> input_data_;
+  std::map<std::string, onnx::AttributeProto> attributes_;
+  std::vector<onnx::TypeProto> output_types_;
+};
+
+absl::StatusOr<OutputType> ToOutputType(const onnx::TypeProto& type, size_t index) {
+  if (type.value_case() != onnx::TypeProto::kTensorType) {
+    return absl::UnimplementedError(absl::StrCat(
+        "output ", index, " is not a tensor (sequence, map, optional and sparse types are not "
+        "supported)"));
+  }
+  const int32_t elem_type = type.tensor_type().elem_type();
+  if (!IsSupportedDataType(elem_type)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("inference gave output ", index, " the unsupported element type ", elem_type));
+  }
+  OutputType out{static_cast<DataType>(elem_type), std::nullopt};
+  if (type.tensor_type().has_shape()) {
+    Shape shape;
+    for (const auto& dim : type.tensor_type().shape().dim()) {
+      shape.push_back(dim.has_dim_value() && dim.dim_value() >= 0 ? dim.dim_value() : -1);
+    }
+    out.shape = std::move(shape);
+  }
+  return out;
+}
+
+// For the few schemas without an inference function (some ai.onnx.ml ops): an output whose type
+// parameter an input bound takes that input's type, one whose constraint allows a single type
+// takes it; shapes stay unknown. An output neither rule types is an error.
+absl::StatusOr<OutputTypes> TypesFromConstraints(const OpSchema& schema,
+                                                 absl::Span<const OperandInfo> inputs,
+                                                 int num_outputs) {
+  absl::flat_hash_map<std::string, DataType> bound;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].present) bound.try_emplace(FormalInput(schema, i).GetTypeStr(), inputs[i].dtype);
+  }
+  OutputTypes outputs;
+  for (int i = 0; i < num_outputs; ++i) {
+    const auto& formal = schema.outputs()[std::min<size_t>(i, schema.outputs().size() - 1)];
+    auto it = bound.find(formal.GetTypeStr());
+    if (it != bound.end()) {
+      outputs.push_back(OutputType{it->second, std::nullopt});
+      continue;
+    }
+    if (formal.GetTypes().size() == 1) {
+      onnx::TypeProto type = onnx::Utils::DataTypeUtils::ToTypeProto(*formal.GetTypes().begin());
+      if (type.value_case() == onnx::TypeProto::kTensorType &&
+          IsSupportedDataType(type.tensor_type().elem_type())) {
+        outputs.push_back(
+            OutputType{static_cast<DataType>(type.tensor_type().elem_type()), std::nullopt});
+        continue;
+      }
+    }
+    return absl::UnimplementedError(absl::StrCat(
+        "the schema (opset ", schema.since_version(), ") has no inference function and output ", i,
+        " (", formal.GetName(), ") has no type its constraints determine"));
+  }
+  return outputs;
+}
+
+absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
+                                         absl::Span<const OperandInfo> inputs,
+                                         absl::Span<const Attribute> attributes, int num_outputs) {
+  if (!schema.has_type_and_shape_inference_function()) {
+    return TypesFromConstraints(schema, inputs, num_outputs);
+  }
+  OperandInferenceContext context(inputs, attributes, num_outputs);
+  try {
+    schema.GetTypeAndShapeInferenceFunction()(context);
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat("inference failed: ", e.what()));
+  }
+  OutputTypes outputs;
+  for (size_t i = 0; i < context.output_types().size(); ++i) {
+    GRAPHGC_ASSIGN_OR_RETURN(OutputType out, ToOutputType(context.output_types()[i], i));
+    outputs.push_back(std::move(out));
+  }
+  return outputs;
+}
+
+}  // namespace
+
+absl::StatusOr<OutputTypes> InferWithSchema(const OpSchema& schema,
+                                            absl::Span<const OperandInfo> inputs,
+                                            absl::Span<const Attribute> attributes,
+                                            int num_outputs) {
+  GRAPHGC_RETURN_IF_ERROR(CheckInputCount(schema, inputs.size()));
+  GRAPHGC_RETURN_IF_ERROR(CheckInputTypes(schema, inputs));
+  GRAPHGC_RETURN_IF_ERROR(CheckAttributes(schema, attributes));
+  if (num_outputs < schema.min_output() || num_outputs > schema.max_output()) {
+    return absl::InvalidArgumentError(absl::StrCat(num_outputs, " outputs requested; the schema "
+                                                   "(opset ", schema.since_version(), ") has ",
+                                                   schema.min_output(), " to ", schema.max_output()));
+  }
+  return RunInference(schema, inputs, attributes, num_outputs);
+}
+
+}  // namespace graphgc::internal

@@ -1,0 +1,26 @@
+// Checking a node against its ONNX schema and inferring its outputs with the schema's own
+// inference function, through an onnx::InferenceContext over graphgc's operands (no NodeProto).
+// Internal to the opset module.
+#ifndef GRAPHGC_SCHEMA_INFERENCE_H_
+#define GRAPHGC_SCHEMA_INFERENCE_H_
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "graphgc/attribute.h"
+#include "graphgc/op_builder.h"
+#include "onnx/defs/schema.h"
+
+namespace graphgc::internal {
+
+// Errors name the input or attribute and the types: an input count outside the schema's range, an
+// omitted required input, an element type outside a type constraint (or two inputs bound to one
+// constraint with different types), an unknown, mistyped, repeated or missing required attribute,
+// an output count outside the schema's range, an inference error, an output that is not a tensor.
+absl::StatusOr<OutputTypes> InferWithSchema(const onnx::OpSchema& schema,
+                                            absl::Span<const OperandInfo> inputs,
+                                            absl::Span<const Attribute> attributes,
+                                            int num_outputs);
+
+}  // namespace graphgc::internal
+
+#endif  // GRAPHGC_SCHEMA_INFERENCE_H_

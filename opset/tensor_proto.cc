@@ -1,0 +1,161 @@
+#include "graphgc/tensor_proto.h"
+
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include "absl/strings/str_cat.h"
+#include "graphgc/half.h"
+
+namespace graphgc::internal {
+
+onnx::TensorProto ToTensorProto(const Tensor& tensor) {
+  onnx::TensorProto proto;
+  proto.set_data_type(static_cast<int32_t>(tensor.dtype()));
+  for (int64_t dim : tensor.shape()) proto.add_dims(dim);
+  if (tensor.dtype() == DataType::kString) {
+    for (const std::string& s : tensor.data<std::string>()) proto.add_string_data(s);
+  } else {
+    // raw_data is little-endian; so is every target this library builds for.
+    proto.set_raw_data(static_cast<const char*>(tensor.raw_data()), tensor.nbytes());
+  }
+  return proto;
+}
+
+namespace {
+
+absl::Status SizeMismatch(const onnx::TensorProto& proto, int64_t expected, int64_t given) {
+  return absl::InvalidArgumentError(absl::StrCat("tensor '", proto.name(), "': ", given,
+                                                 " values for ", expected, " elements"));
+}
+
+// Copies `count` values of a typed repeated field into T elements (ONNX stores the narrow integer
+// types, bool and the 16-bit floats' bit patterns in int32_data).
+template <class T, class Field>
+absl::Status CopyField(const onnx::TensorProto& proto, const Field& field, MutableTensor& out) {
+  if (static_cast<int64_t>(field.size()) != out.size()) {
+    return SizeMismatch(proto, out.size(), field.size());
+  }
+  auto dst = out.mutable_data<T>();
+  for (int64_t i = 0; i < out.size(); ++i) {
+    if constexpr (std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>) {
+      dst[i] = T{static_cast<uint16_t>(field[static_cast<int>(i)])};
+    } else {
+      dst[i] = static_cast<T>(field[static_cast<int>(i)]);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CopyTypedData(const onnx::TensorProto& proto, MutableTensor& out) {
+  switch (out.dtype()) {
+    case DataType::kFloat: return CopyField<float>(proto, proto.float_data(), out);
+    case DataType::kDouble: return CopyField<double>(proto, proto.double_data(), out);
+    case DataType::kInt64: return CopyField<int64_t>(proto, proto.int64_data(), out);
+    case DataType::kUint64: return CopyField<uint64_t>(proto, proto.uint64_data(), out);
+    case DataType::kUint32: return CopyField<uint32_t>(proto, proto.uint64_data(), out);
+    case DataType::kInt32: return CopyField<int32_t>(proto, proto.int32_data(), out);
+    case DataType::kInt16: return CopyField<int16_t>(proto, proto.int32_data(), out);
+    case DataType::kInt8: return CopyField<int8_t>(proto, proto.int32_data(), out);
+    case DataType::kUint16: return CopyField<uint16_t>(proto, proto.int32_data(), out);
+    case DataType::kUint8: return CopyField<uint8_t>(proto, proto.int32_data(), out);
+    case DataType::kBool: return CopyField<bool>(proto, proto.int32_data(), out);
+    case DataType::kFloat16: return CopyField<Float16>(proto, proto.int32_data(), out);
+    case DataType::kBfloat16: return CopyField<BFloat16>(proto, proto.int32_data(), out);
+    case DataType::kString: {
+      if (static_cast<int64_t>(proto.string_data_size()) != out.size()) {
+        return SizeMismatch(proto, out.size(), proto.string_data_size());
+      }
+      auto dst = out.mutable_data<std::string>();
+      for (int64_t i = 0; i < out.size(); ++i) dst[i] = proto.string_data(static_cast<int>(i));
+      return absl::OkStatus();
+    }
+    case DataType::kUndefined: break;
+  }
+  return absl::InvalidArgumentError("unsupported element type");
+}
+
+}  // namespace
+
+absl::StatusOr<Tensor> FromTensorProto(const onnx::TensorProto& proto) {
+  if (!IsSupportedDataType(proto.data_type())) {
+    return absl::InvalidArgumentError(absl::StrCat("tensor '", proto.name(),
+                                                   "': unsupported element type ", proto.data_type()));
+  }
+  if (proto.data_location() == onnx::TensorProto::EXTERNAL) {
+    return absl::UnimplementedError(
+        absl::StrCat("tensor '", proto.name(), "': external data is not supported"));
+  }
+  const DataType dtype = static_cast<DataType>(proto.data_type());
+  Shape shape(proto.dims().begin(), proto.dims().end());
+  absl::StatusOr<MutableTensor> out = MutableTensor::allocate(dtype, shape);
+  if (!out.ok()) {
+    return absl::Status(out.status().code(),
+                        absl::StrCat("tensor '", proto.name(), "': ", out.status().message()));
+  }
+  if (proto.has_raw_data() && dtype != DataType::kString) {
+    const size_t expected = static_cast<size_t>(out->size()) * ElementSize(dtype);
+    if (proto.raw_data().size() != expected) {
+      return absl::InvalidArgumentError(absl::StrCat("tensor '", proto.name(), "': raw_data has ",
+                                                     proto.raw_data().size(), " bytes for ",
+                                                     expected));
+    }
+    if (expected > 0) std::memcpy(out->raw_mutable_data(), proto.raw_data().data(), expected);
+    if (dtype == DataType::kBool) {  // any non-zero byte is true; store canonical bools
+      auto values = out->mutable_data<bool>();
+      const auto* bytes = reinterpret_cast<const unsigned char*>(proto.raw_data().data());
+      for (size_t i = 0; i < values.size(); ++i) values[i] = bytes[i] != 0;
+    }
+  } else {
+    absl::Status copied = CopyTypedData(proto, *out);
+    if (!copied.ok()) return copied;
+  }
+  return std::move(*out).freeze();
+}
+
+onnx::TypeProto ToTypeProto(DataType dtype, const std::optional<Shape>& shape) {
+  onnx::TypeProto type;
+  onnx::TypeProto::Tensor* tensor_type = type.mutable_tensor_type();
+  tensor_type->set_elem_type(static_cast<int32_t>(dtype));
+  if (shape.has_value()) {
+    onnx::TensorShapeProto* shape_proto = tensor_type->mutable_shape();
+    for (int64_t dim : *shape) {
+      onnx::TensorShapeProto::Dimension* d = shape_proto->add_dim();
+      if (dim >= 0) d->set_dim_value(dim);
+    }
+  }
+  return type;
+}
+
+void ToAttributeProto(const Attribute& attribute, onnx::AttributeProto* proto) {
+  proto->set_name(attribute.name);
+  std::visit(
+      [&](const auto& value) {
+        using T = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<T, int64_t>) {
+          proto->set_type(onnx::AttributeProto::INT);
+          proto->set_i(value);
+        } else if constexpr (std::is_same_v<T, float>) {
+          proto->set_type(onnx::AttributeProto::FLOAT);
+          proto->set_f(value);
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          proto->set_type(onnx::AttributeProto::STRING);
+          proto->set_s(value);
+        } else if constexpr (std::is_same_v<T, Tensor>) {
+          proto->set_type(onnx::AttributeProto::TENSOR);
+          *proto->mutable_t() = ToTensorProto(value);
+        } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
+          proto->set_type(onnx::AttributeProto::INTS);
+          for (int64_t v : value) proto->add_ints(v);
+        } else if constexpr (std::is_same_v<T, std::vector<float>>) {
+          proto->set_type(onnx::AttributeProto::FLOATS);
+          for (float v : value) proto->add_floats(v);
+        } else {
+          proto->set_type(onnx::AttributeProto::STRINGS);
+          for (const std::string& v : value) proto->add_strings(v);
+        }
+      },
+      attribute.value);
+}
+
+}  // namespace graphgc::internal

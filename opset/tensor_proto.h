@@ -1,0 +1,30 @@
+// Conversions between graphgc values and ONNX protos: tensors both ways, types and attributes out.
+#ifndef GRAPHGC_TENSOR_PROTO_H_
+#define GRAPHGC_TENSOR_PROTO_H_
+
+#include <optional>
+
+#include "absl/status/statusor.h"
+
+#include "graphgc/attribute.h"
+#include "graphgc/data_type.h"
+#include "graphgc/tensor.h"
+#include "onnx/onnx_pb.h"
+
+namespace graphgc::internal {
+
+onnx::TensorProto ToTensorProto(const Tensor& tensor);
+
+// The tensor a TensorProto describes, from raw_data or the typed data fields. Errors (never a
+// crash): an unsupported element type, negative or absurd dims, data whose size does not match
+// the dims, external data.
+absl::StatusOr<Tensor> FromTensorProto(const onnx::TensorProto& proto);
+
+// A tensor type; no shape field when the rank is unknown, dims without a value when unknown.
+onnx::TypeProto ToTypeProto(DataType dtype, const std::optional<Shape>& shape);
+
+void ToAttributeProto(const Attribute& attribute, onnx::AttributeProto* proto);
+
+}  // namespace graphgc::internal
+
+#endif  // GRAPHGC_TENSOR_PROTO_H_

@@ -1,0 +1,159 @@
+// make_node: any ONNX operator by name, checked against its schema and inferred by ONNX's own
+// inference functions; values propagate through the native kernels, shape computations included.
+#include "graphgc/node.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "graphgc/graphgc.h"
+
+namespace graphgc {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using Dims = std::vector<int64_t>;
+
+std::string Message(const Var& var) { return std::string(var.status().message()); }
+
+TEST(MakeNodeTest, InfersWithTheSchema) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {1, 3, 32, 32});
+  Var w = g.argument("w", DataType::kFloat, {8, 3, 3, 3});
+  std::vector<Var> y = make_node("Conv", {x, w}, {{"pads", std::vector<int64_t>{1, 1, 1, 1}}});
+  ASSERT_EQ(y.size(), 1u);
+  ASSERT_TRUE(y[0].ok()) << y[0].status();
+  EXPECT_EQ(y[0].dtype(), DataType::kFloat);
+  EXPECT_EQ(y[0].shape(), (Dims{1, 8, 32, 32}));
+}
+
+TEST(MakeNodeTest, SeveralOutputs) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {4, 10});
+  Var k = g.constant(Tensor::from_vector<int64_t>({3}));
+  std::vector<Var> out = make_node("TopK", {x, k}, {}, {.num_outputs = 2});
+  ASSERT_EQ(out.size(), 2u);
+  ASSERT_TRUE(out[1].ok()) << out[1].status();
+  EXPECT_EQ(out[0].shape(), (Dims{4, 3}));
+  EXPECT_EQ(out[1].dtype(), DataType::kInt64);
+  EXPECT_EQ(make_node("TopK", {x, k}).size(), 2u);  // default: the schema's required outputs
+}
+
+TEST(MakeNodeTest, OmittedOptionalInputs) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {5});
+  Var max = g.constant(Tensor::scalar<float>(1));
+  std::vector<Var> clipped = make_node("Clip", {x, Var(), max});
+  ASSERT_TRUE(clipped[0].ok()) << clipped[0].status();
+  EXPECT_EQ(clipped[0].shape(), (Dims{5}));
+  auto model = to_onnx(g, {{"c", clipped[0]}});
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_THAT(model->graph().node(1).input(), ElementsAre("x", "", ::testing::_));
+}
+
+TEST(MakeNodeTest, ShapeComputationsYieldStaticShapes) {
+  Graph g(GraphOptions{.propagate_values = true});
+  Var x = g.argument("x", DataType::kFloat, {2, 3, 4});  // no value: only its shape is known
+  Var shape = make_node("Shape", {x})[0];
+  ASSERT_TRUE(shape.value().has_value());
+  Var batch = make_node("Gather", {shape, g.constant(Tensor::from_vector<int64_t>({0}))})[0];
+  Var rest = g.constant(Tensor::from_vector<int64_t>({-1}));
+  Var target = make_node("Concat", {batch, rest}, {{"axis", int64_t{0}}})[0];
+  ASSERT_TRUE(target.value().has_value()) << target.status();
+  EXPECT_THAT(target.value()->data<int64_t>(), ElementsAre(2, -1));
+  Var flat = op::Reshape(x, target);
+  EXPECT_EQ(flat.shape(), (Dims{2, 12}));
+  Var size = make_node("Size", {x})[0];
+  EXPECT_EQ(size.value()->data<int64_t>()[0], 24);
+}
+
+TEST(MakeNodeTest, HandWrittenOpsKeepTheirFastPath) {
+  Graph g;
+  Var a = g.constant(Tensor::from_vector<float>({1, 2}));
+  std::vector<Var> sum = make_node("Add", {a, a});
+  EXPECT_THAT(sum[0].value()->data<float>(), ElementsAre(2, 4));
+  std::vector<Var> pinned = make_node("Add", {a, a}, {}, {.version = 13});
+  ASSERT_TRUE(pinned[0].ok()) << pinned[0].status();
+  EXPECT_THAT(pinned[0].value()->data<float>(), ElementsAre(2, 4));  // native kernel, schema path
+}
+
+TEST(MakeNodeTest, OpsWithoutInputsTakeTheGraph) {
+  Graph g;
+  std::vector<Var> r = make_node(g, "RandomNormal", {}, {{"shape", std::vector<int64_t>{2, 5}}});
+  ASSERT_TRUE(r[0].ok()) << r[0].status();
+  EXPECT_EQ(r[0].shape(), (Dims{2, 5}));
+  EXPECT_EQ(r[0].dtype(), DataType::kFloat);
+  EXPECT_FALSE(make_node("RandomNormal", {}, {{"shape", std::vector<int64_t>{2}}})[0].ok());
+}
+
+TEST(MakeNodeTest, SchemaErrorsNameTheOpAndTheProblem) {
+  Graph g;
+  Var f = g.argument("f", DataType::kFloat, {2, 2});
+  Var s = g.argument("s", DataType::kString, {2});
+  const GraphStats before = g.stats();
+  EXPECT_THAT(Message(make_node("Sqrt", {s})[0]), HasSubstr("Sqrt: input 0 (X) has type tensor(string)"));
+  EXPECT_THAT(Message(make_node("Cast", {f})[0]), HasSubstr("missing required attribute 'to'"));
+  EXPECT_THAT(Message(make_node("Softmax", {f}, {{"axis", 1.5f}})[0]),
+              HasSubstr("attribute 'axis' must be INT, not FLOAT"));
+  EXPECT_THAT(Message(make_node("Relu", {f}, {{"alpha", 1.0f}})[0]), HasSubstr("unknown attribute 'alpha'"));
+  EXPECT_THAT(Message(make_node("NoSuchOp", {f})[0]), HasSubstr("NoSuchOp: no such operator"));
+  EXPECT_THAT(Message(make_node("Relu", {f}, {}, {.version = 18})[0]), HasSubstr("opset 18"));
+  EXPECT_THAT(Message(make_node("Relu", {f}, {}, {.domain = "my.domain"})[0]),
+              HasSubstr("unknown domain"));
+  EXPECT_THAT(Message(make_node("Gemm", {f})[0]), HasSubstr("1 inputs given"));
+  EXPECT_THAT(Message(make_node("Gemm", {f, Var(), f})[0]), HasSubstr("input 1 (B) is an empty Var"));
+  EXPECT_THAT(Message(make_node("Concat", {f, g.argument("d", DataType::kDouble, {2, 2})},
+                                {{"axis", int64_t{0}}})[0]),
+              HasSubstr("has element type double but input 0 (inputs) has float"));
+  EXPECT_THAT(Message(make_node("MatMul", {f, g.argument("v", DataType::kFloat, {3, 2})})[0]),
+              HasSubstr("MatMul"));
+  std::vector<Var> bad = make_node("TopK", {f}, {}, {.num_outputs = 2});
+  ASSERT_EQ(bad.size(), 2u);
+  EXPECT_FALSE(bad[1].ok());
+  EXPECT_EQ(g.stats().nodes, before.nodes);
+}
+
+TEST(MakeNodeTest, InferenceErrorsBecomeStatuses) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {2, 3});
+  Var y = g.argument("y", DataType::kFloat, {4});
+  std::vector<Var> bad = make_node("Concat", {x, y}, {{"axis", int64_t{0}}});
+  ASSERT_FALSE(bad[0].ok());
+  EXPECT_THAT(Message(bad[0]), HasSubstr("Concat: inference failed"));
+}
+
+TEST(MakeNodeTest, MlDomain) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {3, 4});
+  std::vector<Var> y = make_node("Normalizer", {x}, {{"norm", std::string("L2")}},
+                                 {.domain = "ai.onnx.ml"});
+  ASSERT_TRUE(y[0].ok()) << y[0].status();
+  EXPECT_EQ(y[0].dtype(), DataType::kFloat);  // no inference function: typed by its constraint
+  Var ranked = op::Reshape(y[0], g.constant(Tensor::from_vector<int64_t>({3, 4})));
+  auto model = to_onnx(g, {{"y", ranked}});
+  ASSERT_TRUE(model.ok()) << model.status();
+  ASSERT_EQ(model->opset_import_size(), 2);
+  EXPECT_EQ(model->opset_import(1).domain(), "ai.onnx.ml");
+  EXPECT_EQ(model->opset_import(1).version(), 3);
+}
+
+TEST(MakeNodeTest, ExportDeclaresThePinnedOpsetOrRefusesAMix) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {4});
+  Var old_relu = make_node("Relu", {x}, {}, {.version = 13})[0];
+  auto pinned = to_onnx(g, {{"r", old_relu}});
+  ASSERT_TRUE(pinned.ok()) << pinned.status();
+  EXPECT_EQ(pinned->opset_import(0).version(), 13);
+  // Relu changed at opset 14: a model that also needs opset 17 cannot hold the opset-13 node.
+  Var mixed = op::Neg(old_relu);
+  auto refused = to_onnx(g, {{"m", mixed}});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(std::string(refused.status().message()), HasSubstr("Relu was made at opset 13"));
+  // Squeeze did not change between 13 and 17: it joins an opset-17 model.
+  Var squeezed = make_node("Unsqueeze", {x, g.constant(Tensor::from_vector<int64_t>({0}))}, {},
+                           {.version = 13})[0];
+  EXPECT_TRUE(to_onnx(g, {{"s", op::Neg(squeezed)}}).ok());
+}
+
+}  // namespace
+}  // namespace graphgc
