@@ -13,6 +13,7 @@
 #include "graphgc/status_macros.h"
 #include "graphgc/tensor_proto.h"
 #include "onnx/checker.h"
+#include "onnx/defs/data_type_utils.h"
 #include "onnx/defs/schema.h"
 
 namespace graphgc {
@@ -132,8 +133,26 @@ class Namer {
   absl::flat_hash_map<VarId, std::string> names_;
 };
 
-void AddNode(const Arena& arena, NodeId node, Namer& namer, onnx::GraphProto* graph) {
+// Whether a Constant node holding this var's element type exists at `opset` (Constant took only
+// floating point before opset 9, no bfloat16 before 13).
+bool ConstantNodeFits(const Arena& arena, VarId var, int opset) {
+  const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema("Constant", opset, "");
+  if (schema == nullptr || schema->outputs().empty()) return false;
+  const std::string type = absl::StrCat("tensor(", DataTypeName(arena.var_dtype(var)), ")");
+  return schema->outputs()[0].GetTypes().count(onnx::Utils::DataTypeUtils::ToType(type)) > 0;
+}
+
+void AddNode(const Arena& arena, NodeId node, int onnx_opset, Namer& namer,
+             onnx::GraphProto* graph) {
   const internal::OpKind& kind = arena.op_kind(arena.node_op(node));
+  if (kind.is_constant && !ConstantNodeFits(arena, arena.node_output(node, 0), onnx_opset)) {
+    // The model's opset has no Constant for this type; an initializer means the same.
+    onnx::TensorProto* initializer = graph->add_initializer();
+    const std::optional<AttributeValue> value = arena.node_attribute(node, "value");
+    *initializer = internal::ToTensorProto(std::get<Tensor>(*value));
+    initializer->set_name(namer.NameOf(arena.node_output(node, 0)));
+    return;
+  }
   onnx::NodeProto* proto = graph->add_node();
   proto->set_op_type(kind.op_type);
   if (!kind.domain.empty()) proto->set_domain(kind.domain);
@@ -165,6 +184,9 @@ int SchemaSince(const internal::OpKind& kind, int version) {
   return schema == nullptr ? 0 : schema->since_version();
 }
 
+// A Constant holding a tensor means the same at every opset, so it follows the other nodes.
+bool FitsAnyOpset(const internal::OpKind& kind) { return kind.is_constant; }
+
 // A model declares one opset per domain: the newest any needed node was made at. A node pinned to
 // an older opset may only join it if its operator did not change in between.
 absl::StatusOr<OpsetImports> ChooseOpsets(const Arena& arena, const std::vector<bool>& needed_nodes) {
@@ -172,6 +194,7 @@ absl::StatusOr<OpsetImports> ChooseOpsets(const Arena& arena, const std::vector<
   for (size_t i = 0; i < needed_nodes.size(); ++i) {
     if (!needed_nodes[i]) continue;
     const internal::OpKind& kind = arena.op_kind(arena.node_op(NodeId(static_cast<uint32_t>(i))));
+    if (FitsAnyOpset(kind)) continue;
     int& version = imports[kind.domain];
     version = std::max(version, kind.version);
   }
@@ -180,7 +203,7 @@ absl::StatusOr<OpsetImports> ChooseOpsets(const Arena& arena, const std::vector<
     if (!needed_nodes[i]) continue;
     const internal::OpKind& kind = arena.op_kind(arena.node_op(NodeId(static_cast<uint32_t>(i))));
     const int declared = imports[kind.domain];
-    if (kind.version == declared) continue;
+    if (kind.version == declared || FitsAnyOpset(kind)) continue;
     if (SchemaSince(kind, kind.version) != SchemaSince(kind, declared)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "to_onnx: ", kind.op_type, " was made at opset ", kind.version, " of domain '",
@@ -210,7 +233,7 @@ absl::StatusOr<onnx::ModelProto> BuildModel(const Arena& arena, const NamedVars&
   graph->set_name("graphgc");
 
   for (size_t i = 0; i < needed.nodes.size(); ++i) {
-    if (needed.nodes[i]) AddNode(arena, NodeId(static_cast<uint32_t>(i)), namer, graph);
+    if (needed.nodes[i]) AddNode(arena, NodeId(static_cast<uint32_t>(i)), imports.at(""), namer, graph);
   }
   absl::flat_hash_set<std::string> output_names;
   for (const auto& output : outputs) output_names.insert(output.first);

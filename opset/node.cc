@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "graphgc/custom_op_registry.h"
 #include "graphgc/native_kernels.h"
 #include "graphgc/op_builder.h"
 #include "graphgc/ops.h"
@@ -17,6 +18,7 @@ namespace {
 using internal::OperandInfo;
 using internal::OutputType;
 using internal::OutputTypes;
+using internal::OutputValues;
 
 constexpr int kNewestMlOpset = 3;
 
@@ -94,7 +96,7 @@ absl::StatusOr<int> ResolveVersion(absl::string_view op_type, absl::string_view 
 int SupportedOpsetVersion(absl::string_view domain) {
   if (domain.empty() || domain == "ai.onnx") return kNewestOnnxOpset;
   if (domain == "ai.onnx.ml") return kNewestMlOpset;
-  return 0;
+  return internal::CustomDomainVersion(domain);
 }
 
 namespace internal {
@@ -102,14 +104,107 @@ namespace {
 
 using graphgc::Failed;
 
+CustomOpContext ContextOf(absl::Span<const OperandInfo> in, const std::vector<Attribute>& attributes,
+                          int num_outputs) {
+  CustomOpContext context;
+  for (const OperandInfo& info : in) {
+    TensorType type{info.dtype, std::nullopt};
+    if (info.shape.has_value()) type.shape.emplace(info.shape->begin(), info.shape->end());
+    context.inputs.push_back(std::move(type));
+    context.values.push_back(info.value);
+  }
+  context.attributes = attributes;
+  context.num_outputs = num_outputs;
+  return context;
+}
+
+absl::StatusOr<OutputTypes> InferCustom(const CustomOp& op, absl::Span<const OperandInfo> in,
+                                        const std::vector<Attribute>& attributes, int num_outputs) {
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (!in[i].present) return absl::InvalidArgumentError(absl::StrCat("input ", i, " is omitted"));
+  }
+  absl::StatusOr<std::vector<TensorType>> types = op.infer(ContextOf(in, attributes, num_outputs));
+  if (!types.ok()) return types.status();
+  if (types->size() != static_cast<size_t>(num_outputs)) {
+    return absl::InternalError(absl::StrCat("the inference function returned ", types->size(),
+                                            " types for ", num_outputs, " outputs"));
+  }
+  OutputTypes outputs;
+  for (const TensorType& type : *types) {
+    if (!IsSupportedDataType(static_cast<int32_t>(type.dtype))) {
+      return absl::InternalError("the inference function returned an unsupported element type");
+    }
+    std::optional<Shape> shape;
+    if (type.shape.has_value()) shape.emplace(type.shape->begin(), type.shape->end());
+    outputs.push_back(OutputType{type.dtype, std::move(shape)});
+  }
+  return outputs;
+}
+
+OutputValues ComputeCustom(const CustomOp& op, absl::Span<const OperandInfo> in,
+                           const std::vector<Attribute>& attributes,
+                           absl::Span<const OutputType> out) {
+  if (!op.kernel) return {};
+  std::optional<std::vector<Tensor>> values =
+      op.kernel(ContextOf(in, attributes, static_cast<int>(out.size())));
+  OutputValues result;
+  if (!values.has_value() || values->size() != out.size()) return result;
+  for (size_t i = 0; i < out.size(); ++i) {
+    const Tensor& value = (*values)[i];
+    const bool matches = value.dtype() == out[i].dtype && out[i].shape.has_value() &&
+                         value.shape() == absl::Span<const int64_t>(*out[i].shape);
+    result.push_back(matches ? std::optional<Tensor>(value) : std::nullopt);  // never a lie
+  }
+  return result;
+}
+
+std::vector<Var> MakeCustomNode(GraphCore* graph, const CustomOp& op, int version,
+                                absl::Span<const Var> inputs,
+                                const std::vector<Attribute>& attributes, int requested_outputs) {
+  size_t count = inputs.size();
+  while (count > 0 && inputs[count - 1].empty()) --count;
+  const int num_outputs = requested_outputs >= 0 ? requested_outputs : op.min_outputs;
+  if (static_cast<int>(count) < op.min_inputs || static_cast<int>(count) > op.max_inputs ||
+      num_outputs < op.min_outputs || num_outputs > op.max_outputs) {
+    return Failed(NodeError(op.op_type, absl::StrCat(count, " inputs and ", num_outputs,
+                                                     " outputs; the op takes ", op.min_inputs,
+                                                     " to ", op.max_inputs, " inputs and ",
+                                                     op.min_outputs, " to ", op.max_outputs,
+                                                     " outputs")),
+                  requested_outputs);
+  }
+  std::vector<const Var*> operands;
+  for (size_t i = 0; i < count; ++i) operands.push_back(inputs[i].empty() ? nullptr : &inputs[i]);
+  const internal::OpSignature signature{op.op_type, op.version, {}, op.domain, version};
+  internal::OutputVars outputs = internal::BuildNode(
+      signature, operands, attributes, num_outputs,
+      [&](absl::Span<const OperandInfo> in) { return InferCustom(op, in, attributes, num_outputs); },
+      [&](absl::Span<const OperandInfo> in, absl::Span<const OutputType> out) {
+        return ComputeCustom(op, in, attributes, out);
+      },
+      graph);
+  return std::vector<Var>(std::make_move_iterator(outputs.begin()),
+                          std::make_move_iterator(outputs.end()));
+}
+
 std::vector<Var> MakeNode(GraphCore* graph, absl::string_view op_type, absl::Span<const Var> inputs,
                           const std::vector<Attribute>& attributes, const NodeOptions& options) {
-  const absl::string_view domain = options.domain == "ai.onnx" ? "" : options.domain;
+  absl::string_view domain = options.domain;
+  if (domain == "ai.onnx") domain = "";
   if (domain.empty() && options.version == 0 && options.num_outputs <= 1) {
     if (std::optional<Var> out = HandWritten(op_type, inputs, attributes)) return {*std::move(out)};
   }
   const absl::StatusOr<int> version = ResolveVersion(op_type, domain, options.version);
   if (!version.ok()) return Failed(version.status(), options.num_outputs);
+  if (!domain.empty() && domain != "ai.onnx.ml") {
+    const std::shared_ptr<const CustomOp> custom = FindCustomOp(domain, op_type, *version);
+    if (custom == nullptr) {
+      return Failed(NodeError(op_type, absl::StrCat("no such operator in domain '", domain,
+                                                    "' at opset ", *version)),
+                    options.num_outputs);
+    }
+    return MakeCustomNode(graph, *custom, *version, inputs, attributes, options.num_outputs);
+  }
   const onnx::OpSchema* schema =
       onnx::OpSchemaRegistry::Schema(std::string(op_type), *version, std::string(domain));
   if (schema == nullptr || schema->Deprecated()) {

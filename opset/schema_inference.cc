@@ -13,6 +13,7 @@
 #include "graphgc/tensor_proto.h"
 #include "onnx/defs/data_type_utils.h"
 #include "onnx/defs/shape_inference.h"
+#include "onnx/shape_inference/implementation.h"
 
 namespace graphgc::internal {
 namespace {
@@ -223,12 +224,19 @@ absl::StatusOr<OutputTypes> TypesFromConstraints(const OpSchema& schema,
 absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
                                          absl::Span<const OperandInfo> inputs,
                                          absl::Span<const Attribute> attributes, int num_outputs) {
-  if (!schema.has_type_and_shape_inference_function()) {
+  const bool by_function_body = !schema.has_type_and_shape_inference_function() &&
+                                schema.HasFunction() && schema.GetFunction() != nullptr;
+  if (!schema.has_type_and_shape_inference_function() && !by_function_body) {
     return TypesFromConstraints(schema, inputs, num_outputs);
   }
   OperandInferenceContext context(inputs, attributes, num_outputs);
   try {
-    schema.GetTypeAndShapeInferenceFunction()(context);
+    if (by_function_body) {  // ops defined by a function (GreaterOrEqual, ...): infer through it
+      onnx::shape_inference::InferShapeForFunctionNode(
+          *schema.GetFunction(), onnx::OpSchemaRegistry::Instance(), context);
+    } else {
+      schema.GetTypeAndShapeInferenceFunction()(context);
+    }
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(absl::StrCat("inference failed: ", e.what()));
   }

@@ -1,0 +1,93 @@
+#include "graphgc/custom_op.h"
+
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "absl/strings/str_cat.h"
+#include "graphgc/custom_op_registry.h"
+
+namespace graphgc {
+namespace {
+
+using Key = std::tuple<std::string, std::string, int>;  // domain, op type, version
+
+struct Registry {
+  std::mutex mutex;
+  std::map<Key, std::shared_ptr<const CustomOp>> ops;
+};
+
+Registry& TheRegistry() {
+  static Registry* registry = new Registry();  // never destroyed: nodes may outlive static teardown
+  return *registry;
+}
+
+absl::Status Validate(const CustomOp& op) {
+  if (op.domain.empty() || op.domain == "ai.onnx" || op.domain == "ai.onnx.ml") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("register_op: domain '", op.domain, "' is reserved for ONNX"));
+  }
+  if (op.op_type.empty()) return absl::InvalidArgumentError("register_op: empty op_type");
+  if (op.version < 1) return absl::InvalidArgumentError("register_op: version must be >= 1");
+  if (op.min_inputs < 0 || op.max_inputs < op.min_inputs || op.min_outputs < 1 ||
+      op.max_outputs < op.min_outputs) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("register_op: ", op.op_type, ": inconsistent input or output counts"));
+  }
+  if (!op.infer) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("register_op: ", op.op_type, " has no inference function"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+const Attribute* CustomOpContext::attribute(const std::string& name) const {
+  for (const Attribute& a : attributes) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
+absl::Status register_op(CustomOp op) {
+  if (absl::Status valid = Validate(op); !valid.ok()) return valid;
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  Key key{op.domain, op.op_type, op.version};
+  if (registry.ops.count(key) != 0) {
+    return absl::AlreadyExistsError(absl::StrCat("register_op: ", op.domain, "::", op.op_type,
+                                                 " version ", op.version, " is registered"));
+  }
+  registry.ops.emplace(std::move(key), std::make_shared<const CustomOp>(std::move(op)));
+  return absl::OkStatus();
+}
+
+namespace internal {
+
+int CustomDomainVersion(absl::string_view domain) {
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  int version = 0;
+  for (const auto& [key, op] : registry.ops) {
+    if (std::get<0>(key) == domain) version = std::max(version, std::get<2>(key));
+  }
+  return version;
+}
+
+std::shared_ptr<const CustomOp> FindCustomOp(absl::string_view domain, absl::string_view op_type,
+                                             int version) {
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  std::shared_ptr<const CustomOp> best;
+  for (const auto& [key, op] : registry.ops) {
+    if (std::get<0>(key) == domain && std::get<1>(key) == op_type && std::get<2>(key) <= version &&
+        (best == nullptr || best->version < std::get<2>(key))) {
+      best = op;
+    }
+  }
+  return best;
+}
+
+}  // namespace internal
+}  // namespace graphgc
