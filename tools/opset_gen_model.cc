@@ -1,0 +1,238 @@
+#include "opset_gen_model.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "onnx/defs/schema.h"
+#include "opset_gen_text.h"
+
+namespace graphgc::opset_gen {
+namespace {
+
+// Defaults longer than this are summarised as "has a default" in the field comment.
+constexpr size_t kMaxDefaultText = 48;
+
+Arity ArityOf(const onnx::OpSchema::FormalParameter& parameter) {
+  switch (parameter.GetOption()) {
+    case onnx::OpSchema::Single:
+      return Arity::kSingle;
+    case onnx::OpSchema::Optional:
+      return Arity::kOptional;
+    case onnx::OpSchema::Variadic:
+      return Arity::kVariadic;
+  }
+  return Arity::kSingle;
+}
+
+std::optional<AttributeKind> KindOf(onnx::AttributeProto::AttributeType type) {
+  switch (type) {
+    case onnx::AttributeProto::INT:
+      return AttributeKind::kInt;
+    case onnx::AttributeProto::FLOAT:
+      return AttributeKind::kFloat;
+    case onnx::AttributeProto::STRING:
+      return AttributeKind::kString;
+    case onnx::AttributeProto::INTS:
+      return AttributeKind::kInts;
+    case onnx::AttributeProto::FLOATS:
+      return AttributeKind::kFloats;
+    case onnx::AttributeProto::STRINGS:
+      return AttributeKind::kStrings;
+    case onnx::AttributeProto::TENSOR:
+      return AttributeKind::kTensor;
+    default:
+      return std::nullopt;  // GRAPH(S), SPARSE_TENSOR(S), TYPE_PROTO(S), TENSORS
+  }
+}
+
+std::string Quoted(const std::string& s) { return absl::StrCat("\"", s, "\""); }
+
+// The schema default as C++-like text for a field comment, or empty when there is none.
+std::string DefaultText(AttributeKind kind, const onnx::AttributeProto& value) {
+  auto list = [](const auto& values, auto format) {
+    return absl::StrCat(
+        "{",
+        absl::StrJoin(values, ", ",
+                      [&](std::string* out, const auto& v) { out->append(format(v)); }),
+        "}");
+  };
+  auto int_text = [](int64_t v) { return std::to_string(v); };
+  auto float_text = [](float v) { return FormatFloat(v); };
+  switch (kind) {
+    case AttributeKind::kInt:
+      return value.has_i() ? int_text(value.i()) : "";
+    case AttributeKind::kFloat:
+      return value.has_f() ? float_text(value.f()) : "";
+    case AttributeKind::kString:
+      return value.has_s() ? Quoted(value.s()) : "";
+    case AttributeKind::kInts:
+      return value.ints_size() > 0 ? list(value.ints(), int_text) : "";
+    case AttributeKind::kFloats:
+      return value.floats_size() > 0 ? list(value.floats(), float_text) : "";
+    case AttributeKind::kStrings:
+      return value.strings_size() > 0 ? list(value.strings(), Quoted) : "";
+    case AttributeKind::kTensor:
+      return value.has_t() ? "a tensor" : "";
+  }
+  return "";
+}
+
+std::string AttributeNote(const onnx::OpSchema::Attribute& attribute, AttributeKind kind) {
+  if (attribute.required) return "required";
+  std::string text = DefaultText(kind, attribute.default_value);
+  if (text.empty()) return "";
+  if (text.size() > kMaxDefaultText) return "has a default";
+  return "default: " + text;
+}
+
+std::string RenameNote(const std::string& onnx_name, const std::string& identifier) {
+  return absl::StrCat(onnx_name, " is ", identifier, " here (a C++ keyword or reserved name).");
+}
+
+std::vector<InputSpec> Inputs(const onnx::OpSchema& schema, std::vector<std::string>* renames) {
+  std::vector<InputSpec> inputs;
+  for (const auto& parameter : schema.inputs()) {
+    InputSpec input;
+    input.onnx_name = parameter.GetName();
+    bool renamed = false;
+    input.identifier = Identifier(input.onnx_name, &renamed);
+    if (renamed) renames->push_back(RenameNote(input.onnx_name, input.identifier));
+    input.arity = ArityOf(parameter);
+    inputs.push_back(std::move(input));
+  }
+  return inputs;
+}
+
+// An optional input may default to Var() only when every input after it is optional too: a
+// default before a parameter without one is not C++. When all inputs are optional, the first
+// keeps no default: a call without any Var could not name its graph.
+void MarkDefaults(std::vector<InputSpec>& inputs) {
+  for (auto it = inputs.rbegin(); it != inputs.rend() && it->arity == Arity::kOptional; ++it) {
+    it->has_default = true;
+  }
+  if (!inputs.empty()) inputs.front().has_default = false;
+}
+
+std::vector<OutputSpec> Outputs(const onnx::OpSchema& schema, std::vector<std::string>* renames) {
+  std::vector<OutputSpec> outputs;
+  for (const auto& parameter : schema.outputs()) {
+    OutputSpec output;
+    output.onnx_name = parameter.GetName();
+    bool renamed = false;
+    output.identifier = Identifier(output.onnx_name, &renamed);
+    if (renamed) renames->push_back(RenameNote(output.onnx_name, output.identifier));
+    output.arity = ArityOf(parameter);
+    outputs.push_back(std::move(output));
+  }
+  return outputs;
+}
+
+void SetReturns(OpSpec& op) {
+  auto is = [](Arity arity) { return [arity](const OutputSpec& o) { return o.arity == arity; }; };
+  if (std::any_of(op.outputs.begin(), op.outputs.end(), is(Arity::kVariadic))) {
+    op.returns = Returns::kVector;
+    // The required num_outputs comes last, so no parameter before it may have a default.
+    for (InputSpec& input : op.inputs) input.has_default = false;
+    return;
+  }
+  if (op.outputs.size() == 1) {
+    op.returns = Returns::kVar;
+    return;
+  }
+  op.returns = Returns::kStruct;
+  if (std::any_of(op.outputs.begin(), op.outputs.end(), is(Arity::kOptional))) {
+    int required =
+        static_cast<int>(std::count_if(op.outputs.begin(), op.outputs.end(), is(Arity::kSingle)));
+    op.default_num_outputs = std::max(1, required);
+  }
+}
+
+// Attributes in the schema's order (ONNX keeps them sorted by name). Unsupported types are left
+// out; required ones make the op unbuildable and are listed in `*blocking`.
+void AddAttributes(const onnx::OpSchema& schema, OpSpec& op, std::vector<std::string>* blocking) {
+  for (const auto& [name, attribute] : schema.attributes()) {
+    std::optional<AttributeKind> kind = KindOf(attribute.type);
+    if (!kind.has_value()) {
+      std::string what =
+          absl::StrCat(name, " (", onnx::AttributeProto::AttributeType_Name(attribute.type), ")");
+      (attribute.required ? *blocking : op.unsupported_attributes).push_back(std::move(what));
+      continue;
+    }
+    AttributeSpec spec;
+    spec.onnx_name = name;
+    bool renamed = false;
+    spec.identifier = Identifier(name, &renamed);
+    if (renamed) op.renames.push_back(RenameNote(name, spec.identifier));
+    spec.kind = *kind;
+    spec.note = AttributeNote(attribute, *kind);
+    op.attributes.push_back(std::move(spec));
+  }
+}
+
+// The spec of `schema` at `version`, or the reason no generated function can build it.
+std::optional<OpSpec> BuildSpec(const onnx::OpSchema& schema, int version, std::string* reason) {
+  OpSpec op;
+  op.name = schema.Name();
+  op.domain = schema.domain();
+  op.opset_version = version;
+  op.since_version = schema.SinceVersion();
+  op.summary = DocSummary(schema.doc() != nullptr ? schema.doc() : "");
+  op.inputs = Inputs(schema, &op.renames);
+  op.takes_graph = op.inputs.empty();
+  MarkDefaults(op.inputs);
+  op.outputs = Outputs(schema, &op.renames);
+  SetReturns(op);
+  std::vector<std::string> blocking;
+  AddAttributes(schema, op, &blocking);
+  if (!blocking.empty()) {
+    *reason = blocking.size() == 1
+                  ? absl::StrCat("needs the attribute ", blocking[0], ", which is not supported")
+                  : absl::StrCat("needs the attributes ", absl::StrJoin(blocking, " and "),
+                                 ", which are not supported");
+    return std::nullopt;
+  }
+  return op;
+}
+
+std::set<std::string> OpNames(const std::string& domain) {
+  std::set<std::string> names;
+  for (const onnx::OpSchema& schema : onnx::OpSchemaRegistry::get_all_schemas_with_history()) {
+    if (schema.domain() == domain) names.insert(schema.Name());
+  }
+  return names;
+}
+
+}  // namespace
+
+NamespaceContents CollectNamespace(const NamespaceSpec& spec) {
+  NamespaceContents contents;
+  contents.spec = spec;
+  for (const std::string& name : OpNames(spec.domain)) {
+    if (std::find(spec.handwritten.begin(), spec.handwritten.end(), name) !=
+        spec.handwritten.end()) {
+      continue;
+    }
+    const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(name, spec.version, spec.domain);
+    if (schema == nullptr) continue;  // introduced after this version
+    if (schema->Deprecated()) {
+      contents.skipped.push_back(
+          {name, absl::StrCat("deprecated since opset ", schema->SinceVersion())});
+      continue;
+    }
+    std::string reason;
+    std::optional<OpSpec> op = BuildSpec(*schema, spec.version, &reason);
+    if (op.has_value()) {
+      contents.ops.push_back(std::move(*op));
+    } else {
+      contents.skipped.push_back({name, reason});
+    }
+  }
+  return contents;
+}
+
+}  // namespace graphgc::opset_gen

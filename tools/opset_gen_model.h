@@ -1,0 +1,90 @@
+// The op model of graphgc-opset-gen: what one generated function looks like, derived from an
+// ONNX OpSchema, and which ops one generated namespace holds.
+#ifndef GRAPHGC_TOOLS_OPSET_GEN_MODEL_H_
+#define GRAPHGC_TOOLS_OPSET_GEN_MODEL_H_
+
+#include <string>
+#include <vector>
+
+namespace graphgc::opset_gen {
+
+enum class Arity { kSingle, kOptional, kVariadic };
+
+struct InputSpec {
+  std::string onnx_name;
+  std::string identifier;
+  Arity arity = Arity::kSingle;
+  bool has_default = false;  // an optional input followed only by optional inputs
+};
+
+// The ONNX attribute types a generated attribute struct can carry.
+enum class AttributeKind { kInt, kFloat, kString, kInts, kFloats, kStrings, kTensor };
+
+struct AttributeSpec {
+  std::string onnx_name;
+  std::string identifier;
+  AttributeKind kind = AttributeKind::kInt;
+  std::string note;  // "required", "default: 1", or empty
+};
+
+struct OutputSpec {
+  std::string onnx_name;
+  std::string identifier;
+  Arity arity = Arity::kSingle;
+};
+
+// How a function hands back its outputs.
+enum class Returns {
+  kVar,     // one output
+  kStruct,  // several fixed outputs, possibly with optional trailing ones: <Op>Outputs
+  kVector,  // a variadic output: std::vector<Var>, sized by a required num_outputs parameter
+};
+
+struct OpSpec {
+  std::string name;
+  std::string domain;
+  int opset_version = 0;  // the version of the generated namespace, passed to make_node
+  int since_version = 0;  // the version that introduced this schema
+  std::string summary;    // the first sentence of the schema's doc
+  std::vector<InputSpec> inputs;
+  // No inputs to find the graph through: the function takes a `Graph& graph` first.
+  bool takes_graph = false;
+  std::vector<AttributeSpec> attributes;
+  std::vector<std::string> unsupported_attributes;  // "body (GRAPH)", optional ones only
+  std::vector<std::string> renames;  // names that clash with C++ keywords and got an underscore
+  std::vector<OutputSpec> outputs;
+  Returns returns = Returns::kVar;
+  // For kStruct with optional outputs: the default of the trailing num_outputs parameter (the
+  // number of required outputs, at least one); 0 when the function has no such parameter.
+  int default_num_outputs = 0;
+};
+
+struct SkippedOp {
+  std::string name;
+  std::string reason;
+};
+
+// One generated header and source pair.
+struct NamespaceSpec {
+  std::string file_stem;      // "opset13": the files opset13.h and opset13.cc
+  std::string cpp_namespace;  // "graphgc::opset13"
+  std::string title;          // the header's first line, after the namespace name
+  std::string domain;         // "" (ai.onnx) or "ai.onnx.ml"
+  int version = 0;
+  // Ops declared by hand in graphgc/ops.h, which this header includes instead of generating.
+  std::vector<std::string> handwritten;
+};
+
+struct NamespaceContents {
+  NamespaceSpec spec;
+  std::vector<OpSpec> ops;  // sorted by name
+  std::vector<SkippedOp> skipped;
+};
+
+// Every operator of `spec.domain` that exists (and is not deprecated) at `spec.version`, in
+// name order, less the handwritten ones; ops no generated function can build are in `skipped`.
+NamespaceContents CollectNamespace(const NamespaceSpec& spec);
+
+}  // namespace graphgc::opset_gen
+
+#endif  // GRAPHGC_TOOLS_OPSET_GEN_MODEL_H_
