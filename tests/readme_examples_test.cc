@@ -1,0 +1,55 @@
+// The README's "Calling ops" examples, compiled and run as written there.
+#include <gtest/gtest.h>
+
+#include "graphgc/custom_op.h"
+#include "graphgc/graphgc.h"
+#include "graphgc/node.h"
+#include "graphgc/opset13.h"
+
+namespace gg = graphgc;
+
+namespace {
+
+TEST(ReadmeExamplesTest, CallingOps) {
+  namespace op = graphgc::op;
+  gg::Graph g;
+  gg::Var x = g.argument("x", gg::DataType::kFloat, {1, 3, 8, 8});
+  gg::Var w = g.argument("w", gg::DataType::kFloat, {4, 3, 3, 3});
+  gg::Var k = g.constant(gg::Tensor::from_vector<int64_t>({2}));
+  gg::Var a = g.argument("a", gg::DataType::kFloat, {2, 3});
+  gg::Var b = g.argument("b", gg::DataType::kFloat, {1, 3});
+  gg::Var d = g.argument("d", gg::DataType::kFloat, {4, 3});
+
+  gg::Var y = op::Conv(x, w, gg::Var(), {.pads = {{1, 1, 1, 1}}, .strides = {{1, 1}}});  // B omitted
+  auto [values, indices] = op::TopK(x, k, {.axis = -1});       // several outputs: a struct
+  gg::Var c = op::Concat({a, b, d}, {.axis = 0});              // variadic input: a braced list
+  gg::Var t = g.argument("t", gg::DataType::kFloat, {6, 2});  // a tensor that splits three ways
+  std::vector<gg::Var> parts = op::Split(t, gg::Var(), {.axis = 0}, /*num_outputs=*/3);
+  gg::Var n = op::RandomNormal(g, {.shape = {{2, 3}}});        // no inputs: the graph comes first
+  gg::Var old = gg::opset13::Softmax(x);                       // pinned to opset 13
+  gg::Var m = gg::ml::Normalizer(a, {.norm = "L2"});           // ai.onnx.ml
+
+  EXPECT_EQ(y.shape(), (std::vector<int64_t>{1, 4, 8, 8}));
+  EXPECT_EQ(values.shape(), (std::vector<int64_t>{1, 3, 8, 2}));
+  EXPECT_EQ(indices.dtype(), gg::DataType::kInt64);
+  EXPECT_EQ(c.shape(), (std::vector<int64_t>{7, 3}));
+  ASSERT_EQ(parts.size(), 3u);
+  EXPECT_EQ(parts[2].shape(), (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(n.shape(), (std::vector<int64_t>{2, 3}));
+  EXPECT_TRUE(old.ok()) << old.status();
+  EXPECT_TRUE(m.ok()) << m.status();
+
+  std::vector<gg::Var> top = gg::make_node("TopK", {x, k}, {{"axis", int64_t{-1}}}, {.num_outputs = 2});
+  EXPECT_EQ(top[0].shape(), values.shape());
+}
+
+TEST(ReadmeExamplesTest, TheSeedChain) {
+  gg::Graph g;
+  gg::Var a = g.constant(gg::Tensor::zeros(gg::DataType::kDouble, {10000}));
+  for (int i = 0; i < 100000; ++i) a = gg::op::Mul(a, a);   // holds one 80 000-byte value, not 100 000
+  absl::StatusOr<onnx::ModelProto> model = gg::to_onnx(g, {{"a", a}});
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(g.collect().live_bytes, 80000);
+}
+
+}  // namespace
