@@ -187,36 +187,37 @@ absl::StatusOr<OutputType> ToOutputType(const onnx::TypeProto& type, size_t inde
   return out;
 }
 
-// For the few schemas without an inference function (some ai.onnx.ml ops): an output whose type
-// parameter an input bound takes that input's type, one whose constraint allows a single type
-// takes it; shapes stay unknown. An output neither rule types is an error.
+// The type of output `index` by its constraint alone, for the few schemas without an inference
+// function (some ai.onnx.ml ops) and outputs an inference function leaves untyped: a type
+// parameter an input bound gives that input's type, a constraint allowing one type gives it;
+// the shape stays unknown.
+absl::StatusOr<OutputType> TypeFromConstraint(const OpSchema& schema,
+                                              absl::Span<const OperandInfo> inputs, int index) {
+  const auto& formal = schema.outputs()[std::min<size_t>(index, schema.outputs().size() - 1)];
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].present && FormalInput(schema, i).GetTypeStr() == formal.GetTypeStr()) {
+      return OutputType{inputs[i].dtype, std::nullopt};
+    }
+  }
+  if (formal.GetTypes().size() == 1) {
+    onnx::TypeProto type = onnx::Utils::DataTypeUtils::ToTypeProto(*formal.GetTypes().begin());
+    if (type.value_case() == onnx::TypeProto::kTensorType &&
+        IsSupportedDataType(type.tensor_type().elem_type())) {
+      return OutputType{static_cast<DataType>(type.tensor_type().elem_type()), std::nullopt};
+    }
+  }
+  return absl::UnimplementedError(absl::StrCat(
+      "output ", index, " (", formal.GetName(), ") is not typed by inference (schema of opset ",
+      schema.since_version(), ") and its type constraint does not determine one"));
+}
+
 absl::StatusOr<OutputTypes> TypesFromConstraints(const OpSchema& schema,
                                                  absl::Span<const OperandInfo> inputs,
                                                  int num_outputs) {
-  absl::flat_hash_map<std::string, DataType> bound;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (inputs[i].present) bound.try_emplace(FormalInput(schema, i).GetTypeStr(), inputs[i].dtype);
-  }
   OutputTypes outputs;
   for (int i = 0; i < num_outputs; ++i) {
-    const auto& formal = schema.outputs()[std::min<size_t>(i, schema.outputs().size() - 1)];
-    auto it = bound.find(formal.GetTypeStr());
-    if (it != bound.end()) {
-      outputs.push_back(OutputType{it->second, std::nullopt});
-      continue;
-    }
-    if (formal.GetTypes().size() == 1) {
-      onnx::TypeProto type = onnx::Utils::DataTypeUtils::ToTypeProto(*formal.GetTypes().begin());
-      if (type.value_case() == onnx::TypeProto::kTensorType &&
-          IsSupportedDataType(type.tensor_type().elem_type())) {
-        outputs.push_back(
-            OutputType{static_cast<DataType>(type.tensor_type().elem_type()), std::nullopt});
-        continue;
-      }
-    }
-    return absl::UnimplementedError(absl::StrCat(
-        "the schema (opset ", schema.since_version(), ") has no inference function and output ", i,
-        " (", formal.GetName(), ") has no type its constraints determine"));
+    GRAPHGC_ASSIGN_OR_RETURN(OutputType out, TypeFromConstraint(schema, inputs, i));
+    outputs.push_back(std::move(out));
   }
   return outputs;
 }
@@ -242,7 +243,16 @@ absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
   }
   OutputTypes outputs;
   for (size_t i = 0; i < context.output_types().size(); ++i) {
-    GRAPHGC_ASSIGN_OR_RETURN(OutputType out, ToOutputType(context.output_types()[i], i));
+    const onnx::TypeProto& type = context.output_types()[i];
+    if (type.value_case() == onnx::TypeProto::VALUE_NOT_SET) {
+      // Some inference functions leave an output untyped (ONNX 1.12's SVMClassifier Z, ...):
+      // its type constraint still types it.
+      GRAPHGC_ASSIGN_OR_RETURN(OutputType typed,
+                               TypeFromConstraint(schema, inputs, static_cast<int>(i)));
+      outputs.push_back(std::move(typed));
+      continue;
+    }
+    GRAPHGC_ASSIGN_OR_RETURN(OutputType out, ToOutputType(type, i));
     outputs.push_back(std::move(out));
   }
   return outputs;

@@ -32,10 +32,8 @@
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <string>
@@ -58,6 +56,7 @@
 #include "onnx/defs/schema.h"
 #include "onnx/onnx_pb.h"
 #include "onnx/shape_inference/implementation.h"
+#include "onnx_conformance_util.h"
 
 namespace {
 
@@ -69,31 +68,18 @@ using gg::NamedVars;
 using gg::Tensor;
 using gg::Var;
 using Dims = std::vector<int64_t>;
+using onnx_conformance::CheckOnnxInference;
+using onnx_conformance::DataDir;
+using onnx_conformance::DimsToString;
+using onnx_conformance::ElemTypeName;
+using onnx_conformance::kMinimumTestCount;
+using onnx_conformance::ListTestDirs;
+using onnx_conformance::NormalizedDomain;
+using onnx_conformance::ParseFile;
+using onnx_conformance::TypeDims;
+using onnx_conformance::TypeToString;
 
-constexpr char kDefaultDataDir[] = "/usr/share/libonnx-testdata/data/node";
 constexpr char kTrainingDomain[] = "ai.onnx.preview.training";
-// ONNX 1.12 ships 932 node tests; far fewer means the data is not what this test expects.
-constexpr size_t kMinimumTestCount = 900;
-
-fs::path DataDir() {
-  const char* env = std::getenv("GRAPHGC_ONNX_NODE_DATA");
-  return fs::path(env != nullptr && *env != '\0' ? env : kDefaultDataDir);
-}
-
-// The test directories (those holding a model.onnx), sorted; empty if the data is missing.
-std::vector<std::string> ListTestDirs() {
-  std::vector<std::string> dirs;
-  std::error_code error;
-  const fs::path root = DataDir();
-  if (!fs::is_directory(root, error)) return dirs;
-  for (const fs::directory_entry& entry : fs::directory_iterator(root, error)) {
-    if (entry.is_directory(error) && fs::exists(entry.path() / "model.onnx", error)) {
-      dirs.push_back(entry.path().string());
-    }
-  }
-  std::sort(dirs.begin(), dirs.end());
-  return dirs;
-}
 
 // gtest parameter names: [A-Za-z0-9_] only, unique.
 std::string SanitizedName(const std::string& dir) {
@@ -218,17 +204,6 @@ const ::testing::Environment* const kSummaryEnvironment =
 
 // --- Reading the data --------------------------------------------------------------------------
 
-template <class Proto>
-bool ParseFile(const fs::path& path, Proto* proto) {
-  std::ifstream in(path, std::ios::binary);
-  return in && proto->ParseFromIstream(&in);
-}
-
-std::string ElemTypeName(int32_t code) {
-  const std::string& name = onnx::TensorProto::DataType_Name(code);
-  return name.empty() ? absl::StrCat(code) : name;
-}
-
 // "" for a tensor type graphgc represents; otherwise the fixed unsupported reason for a graph
 // input or output (`role`) of this type.
 std::string UnsupportedValueType(const onnx::TypeProto& type, const std::string& role) {
@@ -275,12 +250,6 @@ std::string UnsupportedAttribute(const onnx::NodeProto& node, const onnx::Attrib
   }
 }
 
-std::string NormalizedDomain(const std::string& domain) {
-  return domain == "ai.onnx" ? std::string() : domain;
-}
-
-std::string DimsToString(const Dims& dims) { return absl::StrCat("[", absl::StrJoin(dims, ","), "]"); }
-
 // --- Checks ------------------------------------------------------------------------------------
 
 // The var has the element type and shape of `expected` ("" if so, else what differs).
@@ -300,87 +269,7 @@ std::string CompareWithExpected(const Var& var, const onnx::TensorProto& expecte
   return absl::StrCat("shape ", DimsToString(*shape), ", expected ", DimsToString(want));
 }
 
-// ONNX's inferred type for an output agrees with the var ("" if so).
-std::string CompareWithOnnx(const onnx::TypeProto& type, const Var& var) {
-  if (type.value_case() == onnx::TypeProto::VALUE_NOT_SET) return "";  // ONNX infers nothing
-  if (!type.has_tensor_type()) return "ONNX infers a non-tensor type";
-  const onnx::TypeProto::Tensor& tensor = type.tensor_type();
-  if (tensor.elem_type() != 0 && tensor.elem_type() != static_cast<int32_t>(var.dtype())) {
-    return absl::StrCat("ONNX infers element type ", ElemTypeName(tensor.elem_type()),
-                        ", graphgc has ", gg::DataTypeName(var.dtype()));
-  }
-  const std::optional<Dims> shape = var.shape();
-  if (!shape.has_value() || !tensor.has_shape()) return "";
-  if (tensor.shape().dim_size() != static_cast<int>(shape->size())) {
-    return absl::StrCat("ONNX infers rank ", tensor.shape().dim_size(), ", graphgc has shape ",
-                        DimsToString(*shape));
-  }
-  for (size_t i = 0; i < shape->size(); ++i) {
-    const onnx::TensorShapeProto::Dimension& dim = tensor.shape().dim(static_cast<int>(i));
-    if ((*shape)[i] >= 0 && dim.has_dim_value() && dim.dim_value() != (*shape)[i]) {
-      return absl::StrCat("ONNX infers ", dim.dim_value(), " for dimension ", i,
-                          ", graphgc has shape ", DimsToString(*shape));
-    }
-  }
-  return "";
-}
-
-// Strict ONNX shape inference on the exported model: as exported (graphgc's types must not
-// contradict ONNX's), then with every inferred type removed, comparing ONNX's output types with
-// the vars'. Returns the errors.
-std::vector<std::string> CheckOnnxInference(const onnx::ModelProto& model, const NamedVars& outputs) {
-  std::vector<std::string> errors;
-  onnx::ShapeInferenceOptions strict;
-  strict.check_type = true;
-  strict.error_mode = 1;
-  {
-    onnx::ModelProto as_exported = model;
-    try {
-      onnx::shape_inference::InferShapes(as_exported, onnx::OpSchemaRegistry::Instance(), strict);
-    } catch (const std::exception& e) {
-      errors.push_back(absl::StrCat("ONNX shape inference rejects the exported types: ", e.what()));
-    }
-  }
-  onnx::ModelProto bare = model;
-  bare.mutable_graph()->clear_value_info();
-  for (onnx::ValueInfoProto& output : *bare.mutable_graph()->mutable_output()) output.clear_type();
-  try {
-    onnx::shape_inference::InferShapes(bare, onnx::OpSchemaRegistry::Instance(), strict);
-  } catch (const std::exception& e) {
-    errors.push_back(absl::StrCat("ONNX shape inference fails on the exported model: ", e.what()));
-    return errors;
-  }
-  if (bare.graph().output_size() != static_cast<int>(outputs.size())) {
-    errors.push_back(absl::StrCat("the export has ", bare.graph().output_size(), " outputs, not ",
-                                  outputs.size()));
-    return errors;
-  }
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    const onnx::ValueInfoProto& output = bare.graph().output(static_cast<int>(i));
-    const std::string error = CompareWithOnnx(output.type(), outputs[i].second);
-    if (!error.empty()) errors.push_back(absl::StrCat("output '", output.name(), "': ", error));
-  }
-  return errors;
-}
-
 // --- ONNX's own inference on the test model -----------------------------------------------------
-
-// The dims of a tensor type (-1 where unknown); nullopt without a shape (unknown rank).
-std::optional<Dims> TypeDims(const onnx::TypeProto& type) {
-  if (!type.has_tensor_type() || !type.tensor_type().has_shape()) return std::nullopt;
-  Dims dims;
-  for (const onnx::TensorShapeProto::Dimension& dim : type.tensor_type().shape().dim()) {
-    dims.push_back(dim.has_dim_value() ? dim.dim_value() : -1);
-  }
-  return dims;
-}
-
-std::string TypeToString(const onnx::TypeProto& type) {
-  if (!type.has_tensor_type()) return "no tensor type";
-  const std::optional<Dims> dims = TypeDims(type);
-  return absl::StrCat(ElemTypeName(type.tensor_type().elem_type()), " ",
-                      dims.has_value() ? DimsToString(*dims) : std::string("(unknown rank)"));
-}
 
 // ONNX's shape inference on the test model itself, its graph inputs turned into initializers that
 // hold the test data (so that inference functions reading input values can use them, as make_node's
