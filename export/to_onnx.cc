@@ -145,10 +145,12 @@ bool ConstantNodeFits(const Arena& arena, VarId var, int opset) {
 void AddNode(const Arena& arena, NodeId node, int onnx_opset, Namer& namer,
              onnx::GraphProto* graph) {
   const internal::OpKind& kind = arena.op_kind(arena.node_op(node));
-  if (kind.is_constant && !ConstantNodeFits(arena, arena.node_output(node, 0), onnx_opset)) {
+  const std::optional<AttributeValue> value =
+      kind.is_constant ? arena.node_attribute(node, "value") : std::nullopt;
+  if (value.has_value() && std::holds_alternative<Tensor>(*value) &&
+      !ConstantNodeFits(arena, arena.node_output(node, 0), onnx_opset)) {
     // The model's opset has no Constant for this type; an initializer means the same.
     onnx::TensorProto* initializer = graph->add_initializer();
-    const std::optional<AttributeValue> value = arena.node_attribute(node, "value");
     *initializer = internal::ToTensorProto(std::get<Tensor>(*value));
     initializer->set_name(namer.NameOf(arena.node_output(node, 0)));
     return;

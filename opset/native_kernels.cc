@@ -107,6 +107,22 @@ std::optional<Tensor> ShapeOf(const OperandInfo& input, const std::vector<Attrib
                                                              static_cast<size_t>(end - start)));
 }
 
+// Constant's value_* attributes (its `value` tensor is read from the arena instead).
+std::optional<Tensor> ConstantValue(const std::vector<Attribute>& attributes) {
+  for (const Attribute& attribute : attributes) {
+    const AttributeValue& v = attribute.value;
+    if (attribute.name == "value_float") return Tensor::scalar<float>(std::get<float>(v));
+    if (attribute.name == "value_int") return Tensor::scalar<int64_t>(std::get<int64_t>(v));
+    if (attribute.name == "value_string") return Tensor::scalar<std::string>(std::get<std::string>(v));
+    if (attribute.name == "value_floats") return Tensor::from_vector<float>(std::get<std::vector<float>>(v));
+    if (attribute.name == "value_ints") return Tensor::from_vector<int64_t>(std::get<std::vector<int64_t>>(v));
+    if (attribute.name == "value_strings") {
+      return Tensor::from_vector<std::string>(std::get<std::vector<std::string>>(v));
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<BinaryOp> BinaryOpOf(absl::string_view op_type) {
   if (op_type == "Add") return BinaryOp::kAdd;
   if (op_type == "Sub") return BinaryOp::kSub;
@@ -131,6 +147,7 @@ std::optional<Tensor> ComputeOne(absl::string_view op_type, absl::Span<const Ope
     return in[0].value->reshaped(shape);
   }
   if (op_type == "Shape") return ShapeOf(in[0], attributes);
+  if (op_type == "Constant") return ConstantValue(attributes);
   if (op_type == "Size") return Tensor::scalar<int64_t>(Product(*in[0].shape));
   if (op_type == "Gather") {
     return Gather(*in[0].value, *in[1].value, IntAttribute(attributes, "axis").value_or(0), shape);

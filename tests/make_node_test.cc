@@ -157,3 +157,24 @@ TEST(MakeNodeTest, ExportDeclaresThePinnedOpsetOrRefusesAMix) {
 
 }  // namespace
 }  // namespace graphgc
+
+namespace graphgc {
+namespace {
+
+TEST(MakeNodeConstantTest, ValueAttributesGiveValuesAndExport) {
+  Graph g;
+  Var f = make_node(g, "Constant", {}, {{"value_float", 2.5f}})[0];
+  Var ints = make_node(g, "Constant", {}, {{"value_ints", std::vector<int64_t>{1, 2, 3}}})[0];
+  ASSERT_TRUE(f.ok()) << f.status();
+  ASSERT_TRUE(f.value().has_value());
+  EXPECT_EQ(f.value()->data<float>()[0], 2.5f);
+  EXPECT_EQ(ints.shape(), (std::vector<int64_t>{3}));
+  EXPECT_EQ(ints.value()->data<int64_t>()[2], 3);
+  // Pinned to an old opset, the exporter must not assume a `value` tensor attribute.
+  Var old = make_node(g, "Constant", {}, {{"value_float", 1.0f}}, {.version = 12})[0];
+  auto model = to_onnx(g, {{"f", f}, {"old", old}});
+  ASSERT_TRUE(model.ok()) << model.status();
+}
+
+}  // namespace
+}  // namespace graphgc
