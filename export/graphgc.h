@@ -7,6 +7,7 @@
 #include "graphgc/graph.h"        // IWYU pragma: export
 #include "graphgc/graph_options.h"  // IWYU pragma: export
 #include "graphgc/graph_stats.h"  // IWYU pragma: export
+#include "graphgc/inline_model.h"  // IWYU pragma: export
 #include "graphgc/ml_ops.h"       // IWYU pragma: export
 #include "graphgc/onnx_ops.h"     // IWYU pragma: export
 #include "graphgc/ops.h"          // IWYU pragma: export

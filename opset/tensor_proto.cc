@@ -47,6 +47,19 @@ absl::Status CopyField(const onnx::TensorProto& proto, const Field& field, Mutab
   return absl::OkStatus();
 }
 
+// How many values the typed field for `dtype` holds.
+int64_t TypedFieldSize(const onnx::TensorProto& proto, DataType dtype) {
+  switch (dtype) {
+    case DataType::kFloat: return proto.float_data_size();
+    case DataType::kDouble: return proto.double_data_size();
+    case DataType::kInt64: return proto.int64_data_size();
+    case DataType::kUint64: case DataType::kUint32: return proto.uint64_data_size();
+    case DataType::kString: return proto.string_data_size();
+    case DataType::kUndefined: return -1;
+    default: return proto.int32_data_size();  // the narrow integers, bool and 16-bit floats
+  }
+}
+
 absl::Status CopyTypedData(const onnx::TensorProto& proto, MutableTensor& out) {
   switch (out.dtype()) {
     case DataType::kFloat: return CopyField<float>(proto, proto.float_data(), out);
@@ -88,6 +101,21 @@ absl::StatusOr<Tensor> FromTensorProto(const onnx::TensorProto& proto) {
   }
   const DataType dtype = static_cast<DataType>(proto.data_type());
   Shape shape(proto.dims().begin(), proto.dims().end());
+  // Check the data against the dims before allocating: absurd dims must not allocate.
+  const absl::StatusOr<int64_t> count = ElementCount(shape);
+  if (!count.ok()) {
+    return absl::Status(count.status().code(),
+                        absl::StrCat("tensor '", proto.name(), "': ", count.status().message()));
+  }
+  const bool raw = proto.has_raw_data() && dtype != DataType::kString;
+  const int64_t given = raw ? static_cast<int64_t>(proto.raw_data().size())
+                            : TypedFieldSize(proto, dtype);
+  const int64_t expected = raw ? *count * static_cast<int64_t>(ElementSize(dtype)) : *count;
+  if (given != expected) {
+    return absl::InvalidArgumentError(absl::StrCat("tensor '", proto.name(), "': ", given,
+                                                   raw ? " bytes of raw_data" : " values",
+                                                   " for shape ", ShapeToString(shape)));
+  }
   absl::StatusOr<MutableTensor> out = MutableTensor::allocate(dtype, shape);
   if (!out.ok()) {
     return absl::Status(out.status().code(),

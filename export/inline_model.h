@@ -1,0 +1,30 @@
+// inline_model: adds an existing ONNX model to a Graph (the equivalent of spox's `inline`).
+//
+// The model's graph inputs are bound by name to the given Vars; an input not given becomes an
+// argument of `graph` with the model's name and type. Initializers become constants, and every node
+// is built with make_node at the opset the model imports, so types are inferred and values
+// propagate as for any other op. Returns the model's outputs by name.
+//
+// A malformed model — cycles, dangling names, tensors whose data does not match their shape,
+// absurd dimensions, an opset newer than this library supports, unsupported types or subgraphs —
+// gives a non-OK status; every existing Var of `graph` and every export of them stay as they were.
+// Threading: as `graph` (thread-compatible).
+#ifndef GRAPHGC_INLINE_MODEL_H_
+#define GRAPHGC_INLINE_MODEL_H_
+
+#include <map>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "graphgc/graph.h"
+#include "graphgc/var.h"
+#include "onnx/onnx_pb.h"
+
+namespace graphgc {
+
+absl::StatusOr<std::map<std::string, Var>> inline_model(
+    Graph& graph, const onnx::ModelProto& model, const std::map<std::string, Var>& inputs = {});
+
+}  // namespace graphgc
+
+#endif  // GRAPHGC_INLINE_MODEL_H_

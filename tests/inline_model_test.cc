@@ -1,0 +1,140 @@
+// inline_model: an ONNX model added to a graph, inputs bound by name; malformed models are statuses
+// that leave the graph's Vars and their exports as they were.
+#include "graphgc/inline_model.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "graphgc/graphgc.h"
+
+namespace graphgc {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+// y = Relu(x * w + b) with w and b as initializers, exported from a graphgc graph.
+onnx::ModelProto SmallModel() {
+  Graph source;
+  Var x = source.argument("x", DataType::kFloat, {2, 3});
+  Var w = source.constant(Tensor::from_vector<float>({1, -1, 2}, {3}));
+  Var b = source.constant(Tensor::from_vector<float>({0.5f}, {1}));
+  auto model = to_onnx(source, {{"y", op::Relu(op::Add(op::Mul(x, w), b))}});
+  EXPECT_TRUE(model.ok()) << model.status();
+  return *model;
+}
+
+std::string Message(const absl::Status& status) { return std::string(status.message()); }
+
+TEST(InlineModelTest, BindsInputsAndPropagates) {
+  Graph g;
+  Var x = g.constant(Tensor::from_vector<float>({1, 2, 3, -1, -2, -3}, {2, 3}));
+  auto outputs = inline_model(g, SmallModel(), {{"x", x}});
+  ASSERT_TRUE(outputs.ok()) << outputs.status();
+  const Var& y = outputs->at("y");
+  EXPECT_EQ(y.shape(), (std::vector<int64_t>{2, 3}));
+  ASSERT_TRUE(y.value().has_value());
+  EXPECT_THAT(y.value()->data<float>(), ElementsAre(1.5f, 0, 6.5f, 0, 2.5f, 0));
+  EXPECT_TRUE(to_onnx(g, {{"y", y}}).ok());
+}
+
+TEST(InlineModelTest, InputsNotGivenBecomeArguments) {
+  Graph g;
+  auto outputs = inline_model(g, SmallModel());
+  ASSERT_TRUE(outputs.ok()) << outputs.status();
+  auto model = to_onnx(g, *outputs);
+  ASSERT_TRUE(model.ok()) << model.status();
+  ASSERT_EQ(model->graph().input_size(), 1);
+  EXPECT_EQ(model->graph().input(0).name(), "x");
+}
+
+TEST(InlineModelTest, InliningTwiceChainsModels) {
+  Graph g;
+  Var x = g.argument("in", DataType::kFloat, {2, 3});
+  auto first = inline_model(g, SmallModel(), {{"x", x}});
+  ASSERT_TRUE(first.ok()) << first.status();
+  auto second = inline_model(g, SmallModel(), {{"x", first->at("y")}});
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ(second->at("y").shape(), (std::vector<int64_t>{2, 3}));
+}
+
+// A malformed model fails, and what the graph held before is untouched and still exports.
+class MalformedModelTest : public ::testing::Test {
+ protected:
+  void ExpectRejected(const onnx::ModelProto& model, const std::string& why) {
+    Var before = op::Neg(g_.constant(Tensor::from_vector<float>({1, 2})));
+    const onnx::ModelProto exported_before = *to_onnx(g_, {{"n", before}});
+    auto outputs = inline_model(g_, model, {});
+    ASSERT_FALSE(outputs.ok());
+    EXPECT_THAT(Message(outputs.status()), HasSubstr(why));
+    EXPECT_THAT(before.value()->data<float>(), ElementsAre(-1, -2));
+    auto exported_after = to_onnx(g_, {{"n", before}});
+    ASSERT_TRUE(exported_after.ok());
+    EXPECT_EQ(exported_after->SerializeAsString(), exported_before.SerializeAsString());
+  }
+  Graph g_;
+};
+
+TEST_F(MalformedModelTest, Cycle) {
+  onnx::ModelProto model = SmallModel();
+  // Feed the last node's output back into the first node.
+  *model.mutable_graph()->mutable_node(2)->mutable_input(0) = model.graph().output(0).name();
+  ExpectRejected(model, "cycle");
+}
+
+TEST_F(MalformedModelTest, DanglingName) {
+  onnx::ModelProto model = SmallModel();
+  *model.mutable_graph()->mutable_node(2)->mutable_input(0) = "nowhere";
+  ExpectRejected(model, "'nowhere', which nothing defines");
+}
+
+TEST_F(MalformedModelTest, TensorDataDoesNotMatchItsShape) {
+  onnx::ModelProto model = SmallModel();
+  onnx::TensorProto* w = model.mutable_graph()->add_initializer();
+  w->set_name("extra");
+  w->set_data_type(onnx::TensorProto::FLOAT);
+  w->add_dims(4);
+  w->add_float_data(1);
+  ExpectRejected(model, "1 values for shape [4]");
+}
+
+TEST_F(MalformedModelTest, AbsurdDimensions) {
+  onnx::ModelProto model = SmallModel();
+  onnx::TensorProto* w = model.mutable_graph()->add_initializer();
+  w->set_name("huge");
+  w->set_data_type(onnx::TensorProto::FLOAT);
+  w->add_dims(int64_t{1} << 40);
+  w->add_dims(int64_t{1} << 40);
+  ExpectRejected(model, "too many elements");
+  onnx::ModelProto negative = SmallModel();
+  onnx::TensorProto* n = negative.mutable_graph()->add_initializer();
+  n->set_name("negative");
+  n->set_data_type(onnx::TensorProto::FLOAT);
+  n->add_dims(-3);
+  ExpectRejected(negative, "negative dimension");
+}
+
+TEST_F(MalformedModelTest, OpsetNewerThanSupported) {
+  onnx::ModelProto model = SmallModel();
+  model.mutable_opset_import(0)->set_version(18);
+  ExpectRejected(model, "opset 18");
+}
+
+TEST_F(MalformedModelTest, UnknownInputNameOrWrongType) {
+  Var wrong = g_.argument("w", DataType::kDouble, {2, 3});
+  auto unknown = inline_model(g_, SmallModel(), {{"nope", wrong}});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_THAT(Message(unknown.status()), HasSubstr("no input 'nope'"));
+  auto mistyped = inline_model(g_, SmallModel(), {{"x", wrong}});
+  ASSERT_FALSE(mistyped.ok());
+  EXPECT_THAT(Message(mistyped.status()), HasSubstr("is float in the model"));
+}
+
+TEST_F(MalformedModelTest, BadNode) {
+  onnx::ModelProto model = SmallModel();
+  model.mutable_graph()->mutable_node(3)->set_op_type("NoSuchOp");
+  ExpectRejected(model, "NoSuchOp");
+}
+
+}  // namespace
+}  // namespace graphgc
