@@ -35,7 +35,8 @@ std::vector<NamespaceSpec> Namespaces() {
                               ", one function each; every node is built at opset " + v + ".",
                      .domain = "",
                      .version = version,
-                     .handwritten = {}});
+                     .handwritten = {},
+                     .alias_of = ""});
   }
   const std::string newest = std::to_string(kNewestOnnxOpset);
   specs.push_back({.file_stem = "onnx_ops",
@@ -46,14 +47,16 @@ std::vector<NamespaceSpec> Namespaces() {
                    .version = kNewestOnnxOpset,
                    // In the order of ops.h, which keeps their hand-written signatures.
                    .handwritten = {"Constant", "Identity", "Add", "Sub", "Mul", "Div", "Neg",
-                                   "Relu", "MatMul", "Reshape", "Cast"}});
+                                   "Relu", "MatMul", "Reshape", "Cast"},
+                   .alias_of = "opset" + newest});
   specs.push_back({.file_stem = "ml_ops",
                    .cpp_namespace = "graphgc::ml",
                    .title = "the ai.onnx.ml operators at ai.onnx.ml opset " +
                             std::to_string(kNewestMlOpset) + ", one function each.",
                    .domain = "ai.onnx.ml",
                    .version = kNewestMlOpset,
-                   .handwritten = {}});
+                   .handwritten = {},
+                   .alias_of = ""});
   return specs;
 }
 
@@ -96,8 +99,9 @@ int Run(const std::filesystem::path& out_dir) {
   const std::string onnx_version = onnx::LAST_RELEASE_VERSION;
   for (const NamespaceSpec& spec : Namespaces()) {
     NamespaceContents contents = CollectNamespace(spec);
-    for (const GeneratedFile& file :
-         {EmitHeader(contents, onnx_version), EmitSource(contents, onnx_version)}) {
+    std::vector<GeneratedFile> files = {EmitHeader(contents, onnx_version)};
+    if (spec.alias_of.empty()) files.push_back(EmitSource(contents, onnx_version));
+    for (const GeneratedFile& file : files) {
       if (!WriteFile(out_dir / file.name, file.contents)) return 1;
     }
     PrintSummary(contents);

@@ -336,7 +336,38 @@ std::vector<std::string> HeaderIncludes(const NamespaceContents& contents) {
 
 }  // namespace
 
+// using-declarations of one op's function and types from the aliased namespace.
+std::string ReExport(const OpSpec& op, const std::string& from) {
+  std::string out = absl::StrCat("using ", from, "::", op.name, ";\n");
+  if (!op.attributes.empty()) absl::StrAppend(&out, "using ", from, "::", AttributesType(op), ";\n");
+  if (op.returns == Returns::kStruct) {
+    absl::StrAppend(&out, "using ", from, "::", OutputsType(op), ";\n");
+  }
+  return out;
+}
+
+GeneratedFile EmitAliasHeader(const NamespaceContents& contents, const std::string& onnx_version) {
+  const NamespaceSpec& spec = contents.spec;
+  const std::string guard = IncludeGuard(spec);
+  std::string out = FileComment(contents, onnx_version);
+  out += "//\n";
+  out += CommentBlock(absl::StrCat("The functions are graphgc::", spec.alias_of,
+                                   "'s, re-exported here; their declarations and documentation "
+                                   "are in graphgc/", spec.alias_of, ".h."),
+                      0);
+  out += "//\n";
+  out += kConvention;
+  out += Notes(contents);
+  absl::StrAppend(&out, "#ifndef ", guard, "\n#define ", guard, "\n\n");
+  absl::StrAppend(&out, "#include \"graphgc/ops.h\"\n#include \"graphgc/", spec.alias_of, ".h\"\n");
+  absl::StrAppend(&out, "\nnamespace ", spec.cpp_namespace, " {\n\n");
+  for (const OpSpec& op : contents.ops) out += ReExport(op, spec.alias_of);
+  absl::StrAppend(&out, "\n}  // namespace ", spec.cpp_namespace, "\n\n#endif  // ", guard, "\n");
+  return {spec.file_stem + ".h", out};
+}
+
 GeneratedFile EmitHeader(const NamespaceContents& contents, const std::string& onnx_version) {
+  if (!contents.spec.alias_of.empty()) return EmitAliasHeader(contents, onnx_version);
   const NamespaceSpec& spec = contents.spec;
   std::string guard = IncludeGuard(spec);
   std::string out = FileComment(contents, onnx_version);

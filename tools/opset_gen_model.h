@@ -73,6 +73,9 @@ struct NamespaceSpec {
   int version = 0;
   // Ops declared by hand in graphgc/ops.h, which this header includes instead of generating.
   std::vector<std::string> handwritten;
+  // Non-empty: the namespace re-exports these ops from the generated namespace of this file stem
+  // ("opset17") with using-declarations, and has no source file of its own.
+  std::string alias_of;
 };
 
 struct NamespaceContents {
