@@ -59,10 +59,16 @@ std::optional<Var> HandWritten(absl::string_view op_type, absl::Span<const Var> 
   return std::nullopt;
 }
 
-// Inputs past the last given one are omitted; empty Vars in optional positions are omitted too.
-std::vector<const Var*> OperandPointers(const onnx::OpSchema& schema, absl::Span<const Var> inputs) {
+// How many inputs were given: trailing empty Vars are omitted inputs, not inputs.
+size_t GivenInputCount(absl::Span<const Var> inputs) {
   size_t count = inputs.size();
   while (count > 0 && inputs[count - 1].empty()) --count;
+  return count;
+}
+
+// Inputs past the last given one are omitted; empty Vars in optional positions are omitted too.
+std::vector<const Var*> OperandPointers(const onnx::OpSchema& schema, absl::Span<const Var> inputs) {
+  const size_t count = GivenInputCount(inputs);
   std::vector<const Var*> pointers;
   for (size_t i = 0; i < count; ++i) {
     const auto& formals = schema.inputs();
@@ -103,6 +109,7 @@ namespace internal {
 namespace {
 
 using graphgc::Failed;
+using graphgc::GivenInputCount;
 
 CustomOpContext ContextOf(absl::Span<const OperandInfo> in, const std::vector<Attribute>& attributes,
                           int num_outputs) {
@@ -161,8 +168,7 @@ OutputValues ComputeCustom(const CustomOp& op, absl::Span<const OperandInfo> in,
 std::vector<Var> MakeCustomNode(GraphCore* graph, const CustomOp& op, int version,
                                 absl::Span<const Var> inputs,
                                 const std::vector<Attribute>& attributes, int requested_outputs) {
-  size_t count = inputs.size();
-  while (count > 0 && inputs[count - 1].empty()) --count;
+  const size_t count = GivenInputCount(inputs);
   const int num_outputs = requested_outputs >= 0 ? requested_outputs : op.min_outputs;
   if (static_cast<int>(count) < op.min_inputs || static_cast<int>(count) > op.max_inputs ||
       num_outputs < op.min_outputs || num_outputs > op.max_outputs) {
