@@ -40,6 +40,11 @@ absl::Status CheckOutputs(const Graph& graph, const NamedVars& outputs) {
       return absl::InvalidArgumentError(
           absl::StrCat("to_onnx: output '", name, "' belongs to another Graph"));
     }
+    if (graph.core()->arena().var_subgraph(var.id()).valid()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "to_onnx: output '", name, "' was made inside the body of an If, Loop or Scan; only "
+          "that body can use it"));
+    }
     if (!var.rank().has_value()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "to_onnx: output '", name, "' has unknown rank; ONNX 1.12's checker requires a shape "
@@ -49,28 +54,56 @@ absl::Status CheckOutputs(const Graph& graph, const NamedVars& outputs) {
   return absl::OkStatus();
 }
 
-// Main-graph inputs need a shape too (see CheckOutputs).
+// Graph inputs need a shape too (see CheckOutputs), and so do a body's arguments and results.
 absl::Status CheckArgumentRanks(const Arena& arena, const std::vector<bool>& needed_vars) {
   for (size_t i = 0; i < needed_vars.size(); ++i) {
     const VarId var(static_cast<uint32_t>(i));
     if (!needed_vars[i] || arena.var_kind(var) != VarKind::kArgument) continue;
-    if (!arena.var_rank(var).has_value()) {
+    if (arena.var_rank(var).has_value()) continue;
+    if (arena.var_subgraph(var).valid()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "to_onnx: argument '", arena.string(arena.var_name(var)),
-          "' has unknown rank; ONNX 1.12's checker requires a shape for every graph input"));
+          "to_onnx: an argument of the body of an If, Loop or Scan has unknown rank (a loop-carried "
+          "value of unknown rank?); ONNX 1.12's checker requires a shape for every graph input"));
+    }
+    return absl::InvalidArgumentError(absl::StrCat(
+        "to_onnx: argument '", arena.string(arena.var_name(var)),
+        "' has unknown rank; ONNX 1.12's checker requires a shape for every graph input"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckBodyResultRanks(const Arena& arena, const std::vector<SubgraphId>& bodies) {
+  for (SubgraphId body : bodies) {
+    const auto results = arena.subgraphs().results(body);
+    for (size_t i = 0; i < results.size(); ++i) {
+      if (arena.var_rank(results[i]).has_value()) continue;
+      return absl::InvalidArgumentError(absl::StrCat(
+          "to_onnx: result ", i, " of the body of an If, Loop or Scan has unknown rank; ONNX "
+          "1.12's checker requires a shape for every graph output"));
     }
   }
   return absl::OkStatus();
 }
 
-// The nodes and vars the outputs depend on, found with an explicit worklist.
+// The nodes and vars the outputs depend on, found with an explicit worklist; a node with bodies
+// also depends on what their results depend on.
 struct Needed {
   std::vector<bool> nodes;
   std::vector<bool> vars;
+  std::vector<SubgraphId> bodies;
 };
 
+std::vector<SubgraphId> BodiesOf(const Arena& arena, NodeId node) {
+  std::vector<SubgraphId> bodies;
+  if (arena.subgraphs().empty()) return bodies;
+  for (const Attribute& attribute : arena.node_attributes(node)) {
+    if (const SubgraphId* body = std::get_if<SubgraphId>(&attribute.value)) bodies.push_back(*body);
+  }
+  return bodies;
+}
+
 Needed FindNeeded(const Arena& arena, const NamedVars& outputs) {
-  Needed needed{std::vector<bool>(arena.num_nodes()), std::vector<bool>(arena.num_vars())};
+  Needed needed{std::vector<bool>(arena.num_nodes()), std::vector<bool>(arena.num_vars()), {}};
   std::vector<VarId> work;
   for (const auto& output : outputs) work.push_back(output.second.id());
   while (!work.empty()) {
@@ -82,6 +115,11 @@ Needed FindNeeded(const Arena& arena, const NamedVars& outputs) {
     if (!producer.valid() || needed.nodes[producer.value()]) continue;
     needed.nodes[producer.value()] = true;
     for (VarId input : arena.node_inputs(producer)) work.push_back(input);
+    for (SubgraphId body : BodiesOf(arena, producer)) {
+      needed.bodies.push_back(body);
+      for (VarId argument : arena.subgraphs().arguments(body)) work.push_back(argument);
+      for (VarId result : arena.subgraphs().results(body)) work.push_back(result);
+    }
   }
   return needed;
 }
@@ -98,6 +136,7 @@ class Namer {
     for (size_t i = 0; i < needed.vars.size(); ++i) {
       const VarId var(static_cast<uint32_t>(i));
       if (!needed.vars[i] || arena_.var_kind(var) != VarKind::kArgument) continue;
+      if (arena_.var_subgraph(var).valid()) continue;  // a body's argument: named like the rest
       const std::string name(arena_.string(arena_.var_name(var)));
       if (reserved_.contains(name) && !IsOutputOf(outputs, name, var)) {
         return absl::InvalidArgumentError(absl::StrCat(
@@ -115,9 +154,14 @@ class Namer {
   const std::string& NameOf(VarId var) {
     auto it = names_.find(var);
     if (it != names_.end()) return it->second;
-    std::string name = absl::StrCat("_v", var.value());
-    while (reserved_.contains(name)) absl::StrAppend(&name, "_");
-    return names_[var] = std::move(name);
+    return names_[var] = Fresh(absl::StrCat("_v", var.value()));
+  }
+
+  // A name no var has or will get: `base`, suffixed until unique.
+  std::string Fresh(std::string base) {
+    while (reserved_.contains(base)) absl::StrAppend(&base, "_");
+    reserved_.insert(base);
+    return base;
   }
 
  private:
@@ -140,34 +184,6 @@ bool ConstantNodeFits(const Arena& arena, VarId var, int opset) {
   if (schema == nullptr || schema->outputs().empty()) return false;
   const std::string type = absl::StrCat("tensor(", DataTypeName(arena.var_dtype(var)), ")");
   return schema->outputs()[0].GetTypes().count(onnx::Utils::DataTypeUtils::ToType(type)) > 0;
-}
-
-void AddNode(const Arena& arena, NodeId node, int onnx_opset, Namer& namer,
-             onnx::GraphProto* graph) {
-  const internal::OpKind& kind = arena.op_kind(arena.node_op(node));
-  const std::optional<AttributeValue> value =
-      kind.is_constant ? arena.node_attribute(node, "value") : std::nullopt;
-  if (value.has_value() && std::holds_alternative<Tensor>(*value) &&
-      !ConstantNodeFits(arena, arena.node_output(node, 0), onnx_opset)) {
-    // The model's opset has no Constant for this type; an initializer means the same.
-    onnx::TensorProto* initializer = graph->add_initializer();
-    *initializer = internal::ToTensorProto(std::get<Tensor>(*value));
-    initializer->set_name(namer.NameOf(arena.node_output(node, 0)));
-    return;
-  }
-  onnx::NodeProto* proto = graph->add_node();
-  proto->set_op_type(kind.op_type);
-  if (!kind.domain.empty()) proto->set_domain(kind.domain);
-  proto->set_name(absl::StrCat(kind.op_type, "_", node.value()));
-  for (VarId input : arena.node_inputs(node)) {
-    proto->add_input(input.valid() ? namer.NameOf(input) : std::string());
-  }
-  for (int i = 0; i < arena.node_num_outputs(node); ++i) {
-    proto->add_output(namer.NameOf(arena.node_output(node, i)));
-  }
-  for (const Attribute& attribute : arena.node_attributes(node)) {
-    internal::ToAttributeProto(attribute, proto->add_attribute());
-  }
 }
 
 void AddValueInfo(const Arena& arena, VarId var, const std::string& name,
@@ -216,9 +232,115 @@ absl::StatusOr<OpsetImports> ChooseOpsets(const Arena& arena, const std::vector<
   return imports;
 }
 
+// A graph's outputs are typed as outputs; a value_info of the same name would repeat it.
+void RemoveValueInfo(const std::string& name, onnx::GraphProto* graph) {
+  auto* infos = graph->mutable_value_info();
+  for (int i = 0; i < infos->size(); ++i) {
+    if (infos->Get(i).name() == name) {
+      infos->DeleteSubrange(i, 1);
+      return;
+    }
+  }
+}
+
+// Writes the needed nodes graph by graph: the main graph, and for each node with bodies, one
+// GraphProto per body holding the needed nodes made inside it. Within a graph, arena order is a
+// topological order (a node's inputs, and everything its bodies use, were made before it).
+class GraphWriter {
+ public:
+  GraphWriter(const Arena& arena, const Needed& needed, int onnx_opset, Namer& namer)
+      : arena_(arena), needed_(needed), onnx_opset_(onnx_opset), namer_(namer) {}
+
+  // The nodes of `scope` (SubgraphId(): the main graph) and the value_info of its vars.
+  void WriteNodes(SubgraphId scope, onnx::GraphProto* graph) {
+    const bool flat = arena_.subgraphs().empty();
+    for (size_t i = 0; i < needed_.nodes.size(); ++i) {
+      const NodeId node(static_cast<uint32_t>(i));
+      if (needed_.nodes[i] && (flat || arena_.subgraphs().of_node(node) == scope)) {
+        AddNode(node, graph);
+      }
+    }
+    for (size_t i = 0; i < needed_.vars.size(); ++i) {
+      const VarId var(static_cast<uint32_t>(i));
+      if (!needed_.vars[i] || arena_.var_kind(var) == VarKind::kArgument) continue;
+      if (arena_.var_dtype(var) == DataType::kUndefined) continue;
+      if (!flat && arena_.var_subgraph(var) != scope) continue;
+      AddValueInfo(arena_, var, namer_.NameOf(var), graph->mutable_value_info());
+    }
+  }
+
+ private:
+  void AddNode(NodeId node, onnx::GraphProto* graph) {
+    const internal::OpKind& kind = arena_.op_kind(arena_.node_op(node));
+    const std::optional<AttributeValue> value =
+        kind.is_constant ? arena_.node_attribute(node, "value") : std::nullopt;
+    if (value.has_value() && std::holds_alternative<Tensor>(*value) &&
+        !ConstantNodeFits(arena_, arena_.node_output(node, 0), onnx_opset_)) {
+      // The model's opset has no Constant for this type; an initializer means the same.
+      onnx::TensorProto* initializer = graph->add_initializer();
+      *initializer = internal::ToTensorProto(std::get<Tensor>(*value));
+      initializer->set_name(namer_.NameOf(arena_.node_output(node, 0)));
+      return;
+    }
+    onnx::NodeProto* proto = graph->add_node();
+    proto->set_op_type(kind.op_type);
+    if (!kind.domain.empty()) proto->set_domain(kind.domain);
+    proto->set_name(absl::StrCat(kind.op_type, "_", node.value()));
+    for (VarId input : arena_.node_inputs(node)) {
+      proto->add_input(input.valid() ? namer_.NameOf(input) : std::string());
+    }
+    for (int i = 0; i < arena_.node_num_outputs(node); ++i) {
+      proto->add_output(namer_.NameOf(arena_.node_output(node, i)));
+    }
+    for (const Attribute& attribute : arena_.node_attributes(node)) {
+      onnx::AttributeProto* attribute_proto = proto->add_attribute();
+      internal::ToAttributeProto(attribute, attribute_proto);
+      if (const SubgraphId* body = std::get_if<SubgraphId>(&attribute.value)) {
+        WriteBody(*body, absl::StrCat(proto->name(), "_", attribute.name),
+                  attribute_proto->mutable_g());
+      }
+    }
+  }
+
+  // A body: its arguments are its inputs, its results its outputs. A result not made by a node
+  // of the body (an argument, an outer var, one returned twice) is passed through an Identity,
+  // so that every output is made in its own graph under a name of its own.
+  void WriteBody(SubgraphId body, const std::string& name, onnx::GraphProto* graph) {
+    graph->set_name(name);
+    for (VarId argument : arena_.subgraphs().arguments(body)) {
+      AddValueInfo(arena_, argument, namer_.NameOf(argument), graph->mutable_input());
+    }
+    WriteNodes(body, graph);
+    absl::flat_hash_set<VarId> written;
+    for (VarId result : arena_.subgraphs().results(body)) {
+      const NodeId producer = arena_.var_producer(result);
+      const bool own = producer.valid() && arena_.subgraphs().of_node(producer) == body &&
+                       !arena_.op_kind(arena_.node_op(producer)).is_constant;
+      std::string output = namer_.NameOf(result);
+      if (!own || !written.insert(result).second) {
+        output = namer_.Fresh(absl::StrCat(output, "_result"));
+        onnx::NodeProto* pass = graph->add_node();
+        pass->set_op_type("Identity");
+        pass->set_name(absl::StrCat("Identity_", output));
+        pass->add_input(namer_.NameOf(result));
+        pass->add_output(output);
+      } else {
+        RemoveValueInfo(output, graph);
+      }
+      AddValueInfo(arena_, result, output, graph->mutable_output());
+    }
+  }
+
+  const Arena& arena_;
+  const Needed& needed_;
+  int onnx_opset_;
+  Namer& namer_;
+};
+
 absl::StatusOr<onnx::ModelProto> BuildModel(const Arena& arena, const NamedVars& outputs) {
   const Needed needed = FindNeeded(arena, outputs);
   GRAPHGC_RETURN_IF_ERROR(CheckArgumentRanks(arena, needed.vars));
+  GRAPHGC_RETURN_IF_ERROR(CheckBodyResultRanks(arena, needed.bodies));
   Namer namer(arena, outputs);
   GRAPHGC_RETURN_IF_ERROR(namer.NameArgumentsAndOutputs(needed, outputs));
 
@@ -234,21 +356,14 @@ absl::StatusOr<onnx::ModelProto> BuildModel(const Arena& arena, const NamedVars&
   onnx::GraphProto* graph = model.mutable_graph();
   graph->set_name("graphgc");
 
-  for (size_t i = 0; i < needed.nodes.size(); ++i) {
-    if (needed.nodes[i]) AddNode(arena, NodeId(static_cast<uint32_t>(i)), imports.at(""), namer, graph);
-  }
-  absl::flat_hash_set<std::string> output_names;
-  for (const auto& output : outputs) output_names.insert(output.first);
   for (size_t i = 0; i < needed.vars.size(); ++i) {
     const VarId var(static_cast<uint32_t>(i));
-    if (!needed.vars[i]) continue;
-    const std::string& name = namer.NameOf(var);
-    if (arena.var_kind(var) == VarKind::kArgument) {
-      AddValueInfo(arena, var, name, graph->mutable_input());
-    } else if (!output_names.contains(name) && arena.var_dtype(var) != DataType::kUndefined) {
-      AddValueInfo(arena, var, name, graph->mutable_value_info());
+    if (needed.vars[i] && arena.var_kind(var) == VarKind::kArgument &&
+        !arena.var_subgraph(var).valid()) {
+      AddValueInfo(arena, var, namer.NameOf(var), graph->mutable_input());
     }
   }
+  GraphWriter(arena, needed, imports.at(""), namer).WriteNodes(SubgraphId(), graph);
   for (const auto& [name, var] : outputs) {
     if (namer.NameOf(var.id()) != name) {  // the var is already named otherwise: alias it
       onnx::NodeProto* alias = graph->add_node();
@@ -257,6 +372,7 @@ absl::StatusOr<onnx::ModelProto> BuildModel(const Arena& arena, const NamedVars&
       alias->add_input(namer.NameOf(var.id()));
       alias->add_output(name);
     }
+    RemoveValueInfo(name, graph);
     AddValueInfo(arena, var.id(), name, graph->mutable_output());
   }
   return model;

@@ -121,6 +121,22 @@ VarId Arena::add_argument(StringId name, DataType dtype,
   return var;
 }
 
+VarId Arena::add_subgraph_argument(SubgraphId subgraph, DataType dtype,
+                                   std::optional<absl::Span<const int64_t>> shape) {
+  const VarId var(new_var(VarRecord{NodeId::kInvalidValue, 0, 0,
+                                    static_cast<int8_t>(DataType::kUndefined),
+                                    static_cast<uint8_t>(VarKind::kArgument), -1}));
+  set_var_type(var, dtype, shape);
+  subgraphs_.add_argument(subgraph, var);
+  return var;
+}
+
+SubgraphId Arena::var_subgraph(VarId var) const {
+  if (subgraphs_.empty()) return SubgraphId();
+  const NodeId producer = var_producer(var);
+  return producer.valid() ? subgraphs_.of_node(producer) : subgraphs_.of_argument(var);
+}
+
 void Arena::set_var_type(VarId var, DataType dtype,
                          std::optional<absl::Span<const int64_t>> shape) {
   VarRecord& record = vars_[var.value()];
@@ -202,6 +218,12 @@ Arena::AttrRecord Arena::store_attribute(const Attribute& attr) {
           record.type = AttrType::kInts;
           record.payload = int_list_pool_.size();
           for (int64_t v : value) int_list_pool_.push_back(v);
+        } else if constexpr (std::is_same_v<T, SubgraphId>) {
+          GRAPHGC_CHECK(subgraphs_.closed(value), "a graph attribute names a built subgraph");
+          record.type = AttrType::kGraph;
+          record.payload = value.value();
+        } else if constexpr (std::is_same_v<T, Subgraph>) {
+          GRAPHGC_CHECK(false, "op constructors build a Subgraph before making its node");
         } else if constexpr (std::is_same_v<T, std::vector<float>>) {
           record.type = AttrType::kFloats;
           record.payload = float_list_pool_.size();
@@ -213,7 +235,8 @@ Arena::AttrRecord Arena::store_attribute(const Attribute& attr) {
           for (const std::string& v : value) string_list_pool_.push_back(intern(v).value());
         }
         if constexpr (!std::is_arithmetic_v<T> && !std::is_same_v<T, std::string> &&
-                      !std::is_same_v<T, Tensor>) {
+                      !std::is_same_v<T, Tensor> && !std::is_same_v<T, SubgraphId> &&
+                      !std::is_same_v<T, Subgraph>) {
           record.count = static_cast<uint32_t>(value.size());
         }
       },
@@ -245,6 +268,8 @@ AttributeValue Arena::load_attribute(const AttrRecord& record) const {
       for (uint32_t i = 0; i < record.count; ++i) values.push_back(float_list_pool_[record.payload + i]);
       return values;
     }
+    case AttrType::kGraph:
+      return SubgraphId(static_cast<uint32_t>(record.payload));
     case AttrType::kStrings: {
       std::vector<std::string> values;
       for (uint32_t i = 0; i < record.count; ++i) {
@@ -292,6 +317,7 @@ int64_t Arena::bytes() const {
   total += static_cast<int64_t>(tensors_.capacity() * sizeof(Tensor)) + tensor_bytes_ +
            MapBytes(tensor_buffers_);
   total += MapBytes(argument_names_);
+  total += subgraphs_.bytes();
   return total;
 }
 

@@ -30,6 +30,7 @@
 #include "graphgc/chunked_vector.h"
 #include "graphgc/data_type.h"
 #include "graphgc/ids.h"
+#include "graphgc/subgraph_table.h"
 #include "graphgc/tensor.h"
 
 namespace graphgc {
@@ -72,6 +73,18 @@ class Arena {
   VarId add_argument(StringId name, DataType dtype, std::optional<absl::Span<const int64_t>> shape);
   bool is_argument_name(StringId name) const { return argument_names_.contains(name); }
   void set_var_type(VarId var, DataType dtype, std::optional<absl::Span<const int64_t>> shape);
+
+  // Subgraphs (see subgraph_table.h): nodes appended between begin_subgraph and end_subgraph
+  // belong to the subgraph; its arguments are unnamed argument vars.
+  SubgraphId begin_subgraph() { return subgraphs_.open(static_cast<uint32_t>(nodes_.size())); }
+  VarId add_subgraph_argument(SubgraphId subgraph, DataType dtype,
+                              std::optional<absl::Span<const int64_t>> shape);
+  void end_subgraph(SubgraphId subgraph, absl::Span<const VarId> results) {
+    subgraphs_.close(subgraph, static_cast<uint32_t>(nodes_.size()), results);
+  }
+  const SubgraphTable& subgraphs() const { return subgraphs_; }
+  // The subgraph a var belongs to; SubgraphId() for the main graph.
+  SubgraphId var_subgraph(VarId var) const;
 
   size_t num_nodes() const { return nodes_.size(); }
   size_t num_vars() const { return vars_.size(); }
@@ -117,12 +130,12 @@ class Arena {
     uint8_t kind;
     int16_t rank;  // -1: unknown rank
   };
-  enum class AttrType : uint8_t { kInt, kFloat, kString, kTensor, kInts, kFloats, kStrings };
+  enum class AttrType : uint8_t { kInt, kFloat, kString, kTensor, kInts, kFloats, kStrings, kGraph };
   struct AttrRecord {
     uint32_t name;
     AttrType type;
     uint32_t count;    // list length
-    uint64_t payload;  // int64 bits, float bits, StringId, tensor index, or list begin index
+    uint64_t payload;  // int64 bits, float bits, StringId, tensor index, list begin index, or SubgraphId
   };
   static_assert(sizeof(NodeRecord) == 20, "NodeRecord layout");
   static_assert(sizeof(VarRecord) == 16, "VarRecord layout");
@@ -154,6 +167,7 @@ class Arena {
   absl::flat_hash_set<const Buffer*> tensor_buffers_;  // counted once each
   int64_t tensor_bytes_ = 0;
   absl::flat_hash_set<StringId> argument_names_;
+  SubgraphTable subgraphs_;
 };
 
 }  // namespace internal

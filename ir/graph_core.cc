@@ -53,6 +53,13 @@ VarId GraphCore::add_argument(StringId name, DataType dtype,
   return var;
 }
 
+VarId GraphCore::add_subgraph_argument(SubgraphId subgraph, DataType dtype,
+                                       std::optional<absl::Span<const int64_t>> shape) {
+  const VarId var = arena_->add_subgraph_argument(subgraph, dtype, shape);
+  add_var_entries(1);
+  return var;
+}
+
 std::optional<Tensor> GraphCore::value(VarId var) const {
   const ValueRef ref = values_[var.value()];
   if (!ref.is_null()) return store_->get(ref);

@@ -64,6 +64,13 @@ class GraphCore {
   NodeId add_node(OpKindId op, absl::Span<const VarId> inputs, absl::Span<const Attribute> attrs,
                   int num_outputs);
   VarId add_argument(StringId name, DataType dtype, std::optional<absl::Span<const int64_t>> shape);
+  VarId add_subgraph_argument(SubgraphId subgraph, DataType dtype,
+                              std::optional<absl::Span<const int64_t>> shape);
+  // Whether a node made now may use `var`: it belongs to the open subgraph or one enclosing it.
+  bool visible_here(VarId var) const {
+    const SubgraphTable& subgraphs = arena_->subgraphs();
+    return subgraphs.empty() || subgraphs.encloses(arena_->var_subgraph(var), subgraphs.current());
+  }
 
   // The var's propagated value: a constant's tensor, or the value store's, if it is still held.
   std::optional<Tensor> value(VarId var) const;

@@ -1,4 +1,4 @@
-// Strong integer IDs for the arena: NodeId and VarId.
+// Strong integer IDs for the arena: NodeId, VarId, SubgraphId and the interned kinds.
 //
 // An ID is an index into the append-only arena of one Graph; it is never reused and stays valid for
 // the life of that graph. Distinct types keep a node index from being passed as a var index.
@@ -38,6 +38,8 @@ using NodeId = Id<struct NodeIdTag>;
 using VarId = Id<struct VarIdTag>;
 using StringId = Id<struct StringIdTag>;
 using OpKindId = Id<struct OpKindIdTag>;
+// A subgraph (the body of an If, Loop or Scan) of one graph; SubgraphId() is the main graph.
+using SubgraphId = Id<struct SubgraphIdTag>;
 
 }  // namespace graphgc
 

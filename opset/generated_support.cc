@@ -48,6 +48,11 @@ void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
   AppendIfSet(attributes, name, value);
 }
 
+void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
+                     const std::optional<Subgraph>& value) {
+  AppendIfSet(attributes, name, value);
+}
+
 std::vector<Var> JoinInputs(std::initializer_list<Var> fixed, absl::Span<const Var> variadic) {
   std::vector<Var> inputs;
   inputs.reserve(fixed.size() + variadic.size());

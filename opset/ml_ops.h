@@ -15,11 +15,12 @@
 //       op::Conv(x, w, Var(), {.pads = {{1, 1, 1, 1}}, .strides = {{1, 1}}})
 //     Field types: INT std::optional<int64_t>, FLOAT std::optional<float>, STRING
 //     std::optional<std::string>, INTS, FLOATS and STRINGS std::optional<std::vector<...>> of
-//     those, TENSOR std::optional<Tensor>. A field left unset is not passed, so the schema's
-//     default applies; a required attribute left unset fails the call with a status naming the
-//     op and the attribute. GRAPH, SPARSE_TENSOR and TYPE_PROTO attributes are not supported:
-//     an op with optional ones says so, and ops that require one are not generated. An ONNX
-//     name that is a C++ keyword gets a trailing underscore, noted at the op.
+//     those, TENSOR std::optional<Tensor>, GRAPH std::optional<Subgraph> (a function building
+//     the body from its arguments; see graphgc/attribute.h). A field left unset is not passed,
+//     so the schema's default applies; a required attribute left unset fails the call with a
+//     status naming the op and the attribute. SPARSE_TENSOR and TYPE_PROTO attributes are not
+//     supported: an op with optional ones says so, and ops that require one are not generated.
+//     An ONNX name that is a C++ keyword gets a trailing underscore, noted at the op.
 //   - One output: the function returns a Var. Several: a struct `<Op>Outputs` with one Var per
 //     output, named as in ONNX, so `auto [values, indices] = op::TopK(x, k);` works. When
 //     trailing outputs are optional, an `int num_outputs` after the attributes (default: the
@@ -27,7 +28,11 @@
 //       op::Dropout(x, Var(), Var(), {}, /*num_outputs=*/2)
 //   - A variadic output: the function returns a std::vector<Var> of `num_outputs` Vars, a
 //     required last parameter; C++ then allows no default before it, so pass every input and
-//     the attributes: op::Split(x, Var(), {.axis = 0}, /*num_outputs=*/3)
+//     the attributes: op::Split(x, Var(), {.axis = 0}, /*num_outputs=*/3). If, Loop and Scan
+//     default it to -1, as many outputs as their body gives (fields in ONNX's order, so
+//     else_branch comes first):
+//       auto outs = op::If(c, {.else_branch = [&] { return std::vector<Var>{b}; },
+//                              .then_branch = [&] { return std::vector<Var>{a}; }});
 //   - A call never throws: bad input gives failed Vars whose status names the op. Every function
 //     is a typed front of graphgc::make_node (graphgc/node.h), which checks the call against the
 //     schema, infers the outputs and propagates values.

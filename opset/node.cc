@@ -10,6 +10,7 @@
 #include "graphgc/op_builder.h"
 #include "graphgc/ops.h"
 #include "graphgc/schema_inference.h"
+#include "graphgc/subgraph_builder.h"
 #include "onnx/defs/schema.h"
 
 namespace graphgc {
@@ -193,6 +194,46 @@ std::vector<Var> MakeCustomNode(GraphCore* graph, const CustomOp& op, int versio
                           std::make_move_iterator(outputs.end()));
 }
 
+// If, Loop and Scan: their bodies are built first (subgraph_builder.h), then the node, whose
+// inference reads the bodies' types and, for If, whose value is the chosen branch's.
+std::vector<Var> MakeNodeWithBodies(GraphCore* graph, const onnx::OpSchema& schema, int version,
+                                    absl::Span<const Var> inputs, std::vector<Attribute> attributes,
+                                    int requested_outputs) {
+  auto fail = [&](const absl::Status& status) {
+    return Failed(absl::Status(status.code(), absl::StrCat(schema.Name(), ": ", status.message())),
+                  requested_outputs);
+  };
+  if (absl::Status valid = CheckAttributes(schema, attributes); !valid.ok()) return fail(valid);
+  const std::vector<const Var*> operands = OperandPointers(schema, inputs);
+  const std::vector<absl::string_view> names = FormalNames(schema, operands.size());
+  const internal::OpSignature signature{schema.Name(), schema.since_version(), names,
+                                        schema.domain(), version};
+  absl::StatusOr<ResolvedCall> call = ResolveCall(signature, operands, graph);
+  if (!call.ok()) return Failed(call.status(), requested_outputs);
+  absl::StatusOr<BuiltBodies> bodies =
+      BuildBodies(*call->core, schema.Name(), call->operands, attributes);
+  if (!bodies.ok()) return Failed(bodies.status(), requested_outputs);
+  const int from_bodies = OutputCountFromBodies(schema.Name(), *bodies);
+  const int num_outputs = requested_outputs >= 0 ? requested_outputs : std::max(from_bodies, 1);
+  std::vector<BodyTypes> body_types;
+  for (const BuiltBody& body : *bodies) body_types.push_back(body.types);
+  const bool is_if = schema.Name() == "If";
+  internal::OutputVars outputs = internal::BuildNode(
+      signature, operands, attributes, num_outputs,
+      [&](absl::Span<const OperandInfo> in) -> absl::StatusOr<OutputTypes> {
+        absl::StatusOr<OutputTypes> types =
+            InferWithSchema(schema, in, attributes, num_outputs, body_types);
+        if (types.ok() && schema.Name() == "Loop") RefineLoopOutputs(in, *bodies, *types);
+        return types;
+      },
+      [&](absl::Span<const OperandInfo> in, absl::Span<const OutputType> out) {
+        return is_if ? PropagateIf(in, out, *bodies) : OutputValues(out.size());
+      },
+      call->core);
+  return std::vector<Var>(std::make_move_iterator(outputs.begin()),
+                          std::make_move_iterator(outputs.end()));
+}
+
 std::vector<Var> MakeNode(GraphCore* graph, absl::string_view op_type, absl::Span<const Var> inputs,
                           const std::vector<Attribute>& attributes, const NodeOptions& options) {
   absl::string_view domain = options.domain;
@@ -202,6 +243,12 @@ std::vector<Var> MakeNode(GraphCore* graph, absl::string_view op_type, absl::Spa
   }
   const absl::StatusOr<int> version = ResolveVersion(op_type, domain, options.version);
   if (!version.ok()) return Failed(version.status(), options.num_outputs);
+  const bool has_bodies = HasSubgraphAttributes(attributes);
+  if (has_bodies && !domain.empty()) {
+    return Failed(NodeError(op_type, "graph attributes are supported for ai.onnx If, Loop and "
+                                     "Scan only"),
+                  options.num_outputs);
+  }
   if (!domain.empty() && domain != "ai.onnx.ml") {
     const std::shared_ptr<const CustomOp> custom = FindCustomOp(domain, op_type, *version);
     if (custom == nullptr) {
@@ -217,6 +264,9 @@ std::vector<Var> MakeNode(GraphCore* graph, absl::string_view op_type, absl::Spa
     return Failed(NodeError(op_type, absl::StrCat("no such operator in domain '", domain,
                                                   "' at opset ", *version)),
                   options.num_outputs);
+  }
+  if (has_bodies) {
+    return MakeNodeWithBodies(graph, *schema, *version, inputs, attributes, options.num_outputs);
   }
   const int num_outputs = options.num_outputs >= 0 ? options.num_outputs
                                                    : std::max(schema->min_output(), 1);

@@ -18,11 +18,12 @@
 //       op::Conv(x, w, Var(), {.pads = {{1, 1, 1, 1}}, .strides = {{1, 1}}})
 //     Field types: INT std::optional<int64_t>, FLOAT std::optional<float>, STRING
 //     std::optional<std::string>, INTS, FLOATS and STRINGS std::optional<std::vector<...>> of
-//     those, TENSOR std::optional<Tensor>. A field left unset is not passed, so the schema's
-//     default applies; a required attribute left unset fails the call with a status naming the
-//     op and the attribute. GRAPH, SPARSE_TENSOR and TYPE_PROTO attributes are not supported:
-//     an op with optional ones says so, and ops that require one are not generated. An ONNX
-//     name that is a C++ keyword gets a trailing underscore, noted at the op.
+//     those, TENSOR std::optional<Tensor>, GRAPH std::optional<Subgraph> (a function building
+//     the body from its arguments; see graphgc/attribute.h). A field left unset is not passed,
+//     so the schema's default applies; a required attribute left unset fails the call with a
+//     status naming the op and the attribute. SPARSE_TENSOR and TYPE_PROTO attributes are not
+//     supported: an op with optional ones says so, and ops that require one are not generated.
+//     An ONNX name that is a C++ keyword gets a trailing underscore, noted at the op.
 //   - One output: the function returns a Var. Several: a struct `<Op>Outputs` with one Var per
 //     output, named as in ONNX, so `auto [values, indices] = op::TopK(x, k);` works. When
 //     trailing outputs are optional, an `int num_outputs` after the attributes (default: the
@@ -30,7 +31,11 @@
 //       op::Dropout(x, Var(), Var(), {}, /*num_outputs=*/2)
 //   - A variadic output: the function returns a std::vector<Var> of `num_outputs` Vars, a
 //     required last parameter; C++ then allows no default before it, so pass every input and
-//     the attributes: op::Split(x, Var(), {.axis = 0}, /*num_outputs=*/3)
+//     the attributes: op::Split(x, Var(), {.axis = 0}, /*num_outputs=*/3). If, Loop and Scan
+//     default it to -1, as many outputs as their body gives (fields in ONNX's order, so
+//     else_branch comes first):
+//       auto outs = op::If(c, {.else_branch = [&] { return std::vector<Var>{b}; },
+//                              .then_branch = [&] { return std::vector<Var>{a}; }});
 //   - A call never throws: bad input gives failed Vars whose status names the op. Every function
 //     is a typed front of graphgc::make_node (graphgc/node.h), which checks the call against the
 //     schema, infers the outputs and propagates values.
@@ -39,12 +44,7 @@
 // graphgc/ops.h (included here), with their own signatures; graphgc::opset17 has generated ones.
 //
 // Not generated:
-//   - If: needs the attributes else_branch (GRAPH) and then_branch (GRAPH), which are not
-//     supported.
-//   - Loop: needs the attribute body (GRAPH), which is not supported.
-//   - Scan: needs the attribute body (GRAPH), which is not supported.
 //   - Scatter: deprecated since opset 11.
-//   - SequenceMap: needs the attribute body (GRAPH), which is not supported.
 //   - Upsample: deprecated since opset 10.
 #ifndef GRAPHGC_ONNX_OPS_H_
 #define GRAPHGC_ONNX_OPS_H_
@@ -153,6 +153,8 @@ using opset17::HardSigmoidAttributes;
 using opset17::HardSwish;
 using opset17::Hardmax;
 using opset17::HardmaxAttributes;
+using opset17::If;
+using opset17::IfAttributes;
 using opset17::InstanceNormalization;
 using opset17::InstanceNormalizationAttributes;
 using opset17::IsInf;
@@ -173,6 +175,8 @@ using opset17::LessOrEqual;
 using opset17::Log;
 using opset17::LogSoftmax;
 using opset17::LogSoftmaxAttributes;
+using opset17::Loop;
+using opset17::LoopAttributes;
 using opset17::LpNormalization;
 using opset17::LpNormalizationAttributes;
 using opset17::LpPool;
@@ -259,6 +263,8 @@ using opset17::RoiAlignAttributes;
 using opset17::Round;
 using opset17::STFT;
 using opset17::STFTAttributes;
+using opset17::Scan;
+using opset17::ScanAttributes;
 using opset17::ScatterElements;
 using opset17::ScatterElementsAttributes;
 using opset17::ScatterND;
@@ -272,6 +278,8 @@ using opset17::SequenceEmptyAttributes;
 using opset17::SequenceErase;
 using opset17::SequenceInsert;
 using opset17::SequenceLength;
+using opset17::SequenceMap;
+using opset17::SequenceMapAttributes;
 using opset17::Shape;
 using opset17::ShapeAttributes;
 using opset17::Shrink;

@@ -25,7 +25,9 @@ GraphCore* FirstLiveCore(absl::Span<const Var* const> inputs) {
 
 absl::Status CheckOperand(const OpSignature& signature, size_t index, const Var& input,
                           const GraphCore* core) {
-  if (input.ok() && input.core() == core) return absl::OkStatus();  // the common case, no strings
+  if (input.ok() && input.core() == core && core->visible_here(input.id())) {
+    return absl::OkStatus();  // the common case, no strings
+  }
   const std::string prefix = absl::StrCat(signature.op_type, ": ", InputLabel(signature, index));
   if (input.empty()) return absl::InvalidArgumentError(absl::StrCat(prefix, " is an empty Var"));
   if (input.core() == nullptr) {  // a failure: chain its cause, keep its code
@@ -36,7 +38,12 @@ absl::Status CheckOperand(const OpSignature& signature, size_t index, const Var&
     return absl::FailedPreconditionError(
         absl::StrCat(prefix, " belongs to a Graph that was destroyed"));
   }
-  return absl::InvalidArgumentError(absl::StrCat(prefix, " belongs to another Graph"));
+  if (input.core() != core) {
+    return absl::InvalidArgumentError(absl::StrCat(prefix, " belongs to another Graph"));
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      prefix, " was made inside the body of an If, Loop or Scan, and can only be used there "
+              "(return it from the body to use it outside)"));
 }
 
 Operands ResolveOperands(const OpSignature& signature, absl::Span<const Var* const> inputs,
@@ -55,8 +62,6 @@ Operands ResolveOperands(const OpSignature& signature, absl::Span<const Var* con
   return operands;
 }
 
-
-using OperandInfos = absl::InlinedVector<OperandInfo, 3>;
 
 OperandInfos DescribeOperands(const GraphCore& core, absl::Span<const Var* const> inputs) {
   OperandInfos infos(inputs.size());
@@ -115,17 +120,23 @@ std::string InputLabel(const OpSignature& signature, size_t index) {
   return absl::StrCat("input ", index);
 }
 
+absl::StatusOr<ResolvedCall> ResolveCall(const OpSignature& signature,
+                                         absl::Span<const Var* const> inputs, GraphCore* graph) {
+  const Operands operands = ResolveOperands(signature, inputs, graph);
+  if (!operands.problem.ok()) return operands.problem;
+  return ResolvedCall{operands.core, DescribeOperands(*operands.core, inputs)};
+}
+
 OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> inputs,
                      std::vector<Attribute> attributes, int num_outputs, MultiInferFn infer,
                      MultiKernelFn kernel, GraphCore* graph) {
   auto fail = [&](const absl::Status& status) {
     return OutputVars(static_cast<size_t>(std::max(num_outputs, 1)), Var::Detached(status));
   };
-  const Operands operands = ResolveOperands(signature, inputs, graph);
-  if (!operands.problem.ok()) return fail(operands.problem);
-  GraphCore& core = *operands.core;
-
-  OperandInfos infos = DescribeOperands(core, inputs);
+  absl::StatusOr<ResolvedCall> call = ResolveCall(signature, inputs, graph);
+  if (!call.ok()) return fail(call.status());
+  GraphCore& core = *call->core;
+  OperandInfos& infos = call->operands;
   absl::StatusOr<OutputTypes> types = infer(infos);
   if (!types.ok()) {
     return fail(absl::Status(types.status().code(),

@@ -71,6 +71,17 @@ using MultiInferFn =
 using MultiKernelFn =
     absl::FunctionRef<OutputValues(absl::Span<const OperandInfo>, absl::Span<const OutputType>)>;
 
+using OperandInfos = absl::InlinedVector<OperandInfo, 3>;
+
+// The graph a call builds in and what inference sees of its operands; or the operands' problem
+// (an empty, failed, foreign or out-of-scope Var), as a status naming the op and the input.
+struct ResolvedCall {
+  GraphCore* core = nullptr;
+  OperandInfos operands;
+};
+absl::StatusOr<ResolvedCall> ResolveCall(const OpSignature& signature,
+                                         absl::Span<const Var* const> inputs, GraphCore* graph);
+
 // On failure every one of the `num_outputs` Vars is failed with the same status.
 // `graph` is the graph of an op without inputs (nullptr: the operands' graph).
 OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> inputs,

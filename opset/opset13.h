@@ -16,11 +16,12 @@
 //       op::Conv(x, w, Var(), {.pads = {{1, 1, 1, 1}}, .strides = {{1, 1}}})
 //     Field types: INT std::optional<int64_t>, FLOAT std::optional<float>, STRING
 //     std::optional<std::string>, INTS, FLOATS and STRINGS std::optional<std::vector<...>> of
-//     those, TENSOR std::optional<Tensor>. A field left unset is not passed, so the schema's
-//     default applies; a required attribute left unset fails the call with a status naming the
-//     op and the attribute. GRAPH, SPARSE_TENSOR and TYPE_PROTO attributes are not supported:
-//     an op with optional ones says so, and ops that require one are not generated. An ONNX
-//     name that is a C++ keyword gets a trailing underscore, noted at the op.
+//     those, TENSOR std::optional<Tensor>, GRAPH std::optional<Subgraph> (a function building
+//     the body from its arguments; see graphgc/attribute.h). A field left unset is not passed,
+//     so the schema's default applies; a required attribute left unset fails the call with a
+//     status naming the op and the attribute. SPARSE_TENSOR and TYPE_PROTO attributes are not
+//     supported: an op with optional ones says so, and ops that require one are not generated.
+//     An ONNX name that is a C++ keyword gets a trailing underscore, noted at the op.
 //   - One output: the function returns a Var. Several: a struct `<Op>Outputs` with one Var per
 //     output, named as in ONNX, so `auto [values, indices] = op::TopK(x, k);` works. When
 //     trailing outputs are optional, an `int num_outputs` after the attributes (default: the
@@ -28,16 +29,16 @@
 //       op::Dropout(x, Var(), Var(), {}, /*num_outputs=*/2)
 //   - A variadic output: the function returns a std::vector<Var> of `num_outputs` Vars, a
 //     required last parameter; C++ then allows no default before it, so pass every input and
-//     the attributes: op::Split(x, Var(), {.axis = 0}, /*num_outputs=*/3)
+//     the attributes: op::Split(x, Var(), {.axis = 0}, /*num_outputs=*/3). If, Loop and Scan
+//     default it to -1, as many outputs as their body gives (fields in ONNX's order, so
+//     else_branch comes first):
+//       auto outs = op::If(c, {.else_branch = [&] { return std::vector<Var>{b}; },
+//                              .then_branch = [&] { return std::vector<Var>{a}; }});
 //   - A call never throws: bad input gives failed Vars whose status names the op. Every function
 //     is a typed front of graphgc::make_node (graphgc/node.h), which checks the call against the
 //     schema, infers the outputs and propagates values.
 //
 // Not generated:
-//   - If: needs the attributes else_branch (GRAPH) and then_branch (GRAPH), which are not
-//     supported.
-//   - Loop: needs the attribute body (GRAPH), which is not supported.
-//   - Scan: needs the attribute body (GRAPH), which is not supported.
 //   - Scatter: deprecated since opset 11.
 //   - Upsample: deprecated since opset 10.
 #ifndef GRAPHGC_OPSET13_H_
@@ -49,6 +50,7 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "graphgc/attribute.h"
 #include "graphgc/graph.h"
 #include "graphgc/tensor.h"
 #include "graphgc/var.h"
@@ -433,6 +435,13 @@ Var Hardmax(const Var& input, const HardmaxAttributes& attributes = {});
 // Identity operator. Since opset 13.
 Var Identity(const Var& input);
 
+// If conditional. Since opset 13.
+struct IfAttributes {
+  std::optional<Subgraph> else_branch = std::nullopt;  // required
+  std::optional<Subgraph> then_branch = std::nullopt;  // required
+};
+std::vector<Var> If(const Var& cond, const IfAttributes& attributes = {}, int num_outputs = -1);
+
 // Carries out instance normalization as described in the paper https://arxiv.org/abs/1607.08022.
 // Since opset 6.
 struct InstanceNormalizationAttributes {
@@ -504,6 +513,13 @@ struct LogSoftmaxAttributes {
   std::optional<int64_t> axis = std::nullopt;  // default: -1
 };
 Var LogSoftmax(const Var& input, const LogSoftmaxAttributes& attributes = {});
+
+// Generic Looping construct. Since opset 13.
+struct LoopAttributes {
+  std::optional<Subgraph> body = std::nullopt;  // required
+};
+std::vector<Var> Loop(const Var& M, const Var& cond, absl::Span<const Var> v_initial,
+                      const LoopAttributes& attributes = {}, int num_outputs = -1);
 
 // Given a matrix, apply Lp-normalization along the provided axis. Since opset 1.
 struct LpNormalizationAttributes {
@@ -870,6 +886,19 @@ Var RoiAlign(const Var& X, const Var& rois, const Var& batch_indices,
 // Round takes one input Tensor and rounds the values, element-wise, meaning it finds the nearest
 // integer for each value. Since opset 11.
 Var Round(const Var& X);
+
+// Scan can be used to iterate over one or more scan_input tensors, constructing zero or more
+// scan_output tensors. Since opset 11.
+struct ScanAttributes {
+  std::optional<Subgraph> body = std::nullopt;            // required
+  std::optional<int64_t> num_scan_inputs = std::nullopt;  // required
+  std::optional<std::vector<int64_t>> scan_input_axes = std::nullopt;
+  std::optional<std::vector<int64_t>> scan_input_directions = std::nullopt;
+  std::optional<std::vector<int64_t>> scan_output_axes = std::nullopt;
+  std::optional<std::vector<int64_t>> scan_output_directions = std::nullopt;
+};
+std::vector<Var> Scan(absl::Span<const Var> initial_state_and_scan_inputs,
+                      const ScanAttributes& attributes = {}, int num_outputs = -1);
 
 // ScatterElements takes three inputs `data`, `updates`, and `indices` of the same rank r >= 1 and
 // an optional attribute axis that identifies an axis of `data` (by default, the outer-most...

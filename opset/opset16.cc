@@ -514,6 +514,14 @@ Var Identity(const Var& input) {
   return internal::SingleOutput(results);
 }
 
+std::vector<Var> If(const Var& cond, const IfAttributes& attributes, int num_outputs) {
+  std::vector<Attribute> attribute_list;
+  internal::AppendAttribute(attribute_list, "else_branch", attributes.else_branch);
+  internal::AppendAttribute(attribute_list, "then_branch", attributes.then_branch);
+  return graphgc::make_node("If", {cond}, attribute_list,
+                            {.domain = "", .version = 16, .num_outputs = num_outputs});
+}
+
 Var InstanceNormalization(const Var& input, const Var& scale, const Var& B,
                           const InstanceNormalizationAttributes& attributes) {
   std::vector<Attribute> attribute_list;
@@ -601,6 +609,14 @@ Var LogSoftmax(const Var& input, const LogSoftmaxAttributes& attributes) {
   std::vector<Var> results = graphgc::make_node("LogSoftmax", {input}, attribute_list,
                                                 {.domain = "", .version = 16, .num_outputs = 1});
   return internal::SingleOutput(results);
+}
+
+std::vector<Var> Loop(const Var& M, const Var& cond, absl::Span<const Var> v_initial,
+                      const LoopAttributes& attributes, int num_outputs) {
+  std::vector<Attribute> attribute_list;
+  internal::AppendAttribute(attribute_list, "body", attributes.body);
+  return graphgc::make_node("Loop", internal::JoinInputs({M, cond}, v_initial), attribute_list,
+                            {.domain = "", .version = 16, .num_outputs = num_outputs});
 }
 
 Var LpNormalization(const Var& input, const LpNormalizationAttributes& attributes) {
@@ -1078,6 +1094,21 @@ Var Round(const Var& X) {
   std::vector<Var> results =
       graphgc::make_node("Round", {X}, {}, {.domain = "", .version = 16, .num_outputs = 1});
   return internal::SingleOutput(results);
+}
+
+std::vector<Var> Scan(absl::Span<const Var> initial_state_and_scan_inputs,
+                      const ScanAttributes& attributes, int num_outputs) {
+  std::vector<Attribute> attribute_list;
+  internal::AppendAttribute(attribute_list, "body", attributes.body);
+  internal::AppendAttribute(attribute_list, "num_scan_inputs", attributes.num_scan_inputs);
+  internal::AppendAttribute(attribute_list, "scan_input_axes", attributes.scan_input_axes);
+  internal::AppendAttribute(attribute_list, "scan_input_directions",
+                            attributes.scan_input_directions);
+  internal::AppendAttribute(attribute_list, "scan_output_axes", attributes.scan_output_axes);
+  internal::AppendAttribute(attribute_list, "scan_output_directions",
+                            attributes.scan_output_directions);
+  return graphgc::make_node("Scan", initial_state_and_scan_inputs, attribute_list,
+                            {.domain = "", .version = 16, .num_outputs = num_outputs});
 }
 
 Var ScatterElements(const Var& data, const Var& indices, const Var& updates,

@@ -1,9 +1,12 @@
 #include "graphgc/schema_inference.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -85,45 +88,64 @@ onnx::AttributeProto::AttributeType ProtoTypeOf(const AttributeValue& value) {
   using onnx::AttributeProto;
   static constexpr AttributeProto::AttributeType kByIndex[] = {
       AttributeProto::INT,  AttributeProto::FLOAT,  AttributeProto::STRING, AttributeProto::TENSOR,
-      AttributeProto::INTS, AttributeProto::FLOATS, AttributeProto::STRINGS};
+      AttributeProto::INTS, AttributeProto::FLOATS, AttributeProto::STRINGS,
+      AttributeProto::GRAPH, AttributeProto::GRAPH};
+  static_assert(std::size(kByIndex) == std::variant_size_v<AttributeValue>);
   return kByIndex[value.index()];
 }
 
-absl::Status CheckAttributes(const OpSchema& schema, absl::Span<const Attribute> attributes) {
-  std::vector<std::string> seen;
-  for (const Attribute& attribute : attributes) {
-    if (std::find(seen.begin(), seen.end(), attribute.name) != seen.end()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("attribute '", attribute.name, "' is given twice"));
-    }
-    seen.push_back(attribute.name);
-    auto it = schema.attributes().find(attribute.name);
-    if (it == schema.attributes().end()) {
-      return absl::InvalidArgumentError(absl::StrCat("unknown attribute '", attribute.name, "'"));
-    }
-    const auto expected = it->second.type;
-    if (ProtoTypeOf(attribute.value) != expected) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "attribute '", attribute.name, "' must be ",
-          onnx::AttributeProto::AttributeType_Name(expected), ", not ",
-          onnx::AttributeProto::AttributeType_Name(ProtoTypeOf(attribute.value))));
+
+// A built body, as ONNX's If, Loop and Scan inference functions query it: the op passes the types
+// it gives the body's arguments, the body answers with its results' types. The body was built on
+// arguments of exactly the types the op defines, so this checks that the two agree.
+class BodyInferencer final : public onnx::GraphInferencer {
+ public:
+  explicit BodyInferencer(const BodyTypes& body) : body_(body) {
+    for (const OutputType& result : body.results) {
+      results_.push_back(ToTypeProto(result.dtype, result.shape));
     }
   }
-  for (const auto& [name, attribute] : schema.attributes()) {
-    if (attribute.required && std::find(seen.begin(), seen.end(), name) == seen.end()) {
-      return absl::InvalidArgumentError(absl::StrCat("missing required attribute '", name, "'"));
+
+  std::vector<const onnx::TypeProto*> doInferencing(
+      const std::vector<const onnx::TypeProto*>& argument_types,
+      const std::vector<const onnx::TensorProto*>&) override {
+    if (argument_types.size() != body_.arguments.size()) {
+      fail_type_inference("the body '", body_.attribute, "' has ", body_.arguments.size(),
+                          " arguments but the op passes ", argument_types.size());
     }
+    for (size_t i = 0; i < argument_types.size(); ++i) {
+      const onnx::TypeProto* given = argument_types[i];
+      if (given == nullptr || !given->has_tensor_type() || given->tensor_type().elem_type() == 0) {
+        continue;
+      }
+      const DataType declared = body_.arguments[i].dtype;
+      if (given->tensor_type().elem_type() != static_cast<int32_t>(declared)) {
+        fail_type_inference("argument ", i, " of the body '", body_.attribute, "' is ",
+                            DataTypeName(declared), " but the op passes element type ",
+                            given->tensor_type().elem_type());
+      }
+    }
+    std::vector<const onnx::TypeProto*> results;
+    for (const onnx::TypeProto& result : results_) results.push_back(&result);
+    return results;
   }
-  return absl::OkStatus();
-}
+
+ private:
+  const BodyTypes& body_;
+  std::vector<onnx::TypeProto> results_;
+};
 
 // The onnx::InferenceContext of one node, over graphgc's operand descriptions.
 class OperandInferenceContext final : public onnx::InferenceContext {
  public:
   OperandInferenceContext(absl::Span<const OperandInfo> inputs,
-                          absl::Span<const Attribute> attributes, int num_outputs)
+                          absl::Span<const Attribute> attributes, int num_outputs,
+                          absl::Span<const BodyTypes> bodies)
       : inputs_(inputs), input_types_(inputs.size()), input_data_(inputs.size()),
         output_types_(static_cast<size_t>(num_outputs)) {
+    for (const BodyTypes& body : bodies) {
+      bodies_.emplace(body.attribute, std::make_unique<BodyInferencer>(body));
+    }
     for (size_t i = 0; i < inputs.size(); ++i) {
       if (inputs[i].present) input_types_[i] = ToTypeProto(inputs[i].dtype, inputs[i].shape);
     }
@@ -149,8 +171,10 @@ class OperandInferenceContext final : public onnx::InferenceContext {
   }
   size_t getNumOutputs() const override { return output_types_.size(); }
   onnx::TypeProto* getOutputType(size_t index) override { return &output_types_.at(index); }
-  onnx::GraphInferencer* getGraphAttributeInferencer(const std::string&) override {
-    return nullptr;  // graph attributes are rejected before inference
+  onnx::GraphInferencer* getGraphAttributeInferencer(const std::string& name) override {
+    auto it = bodies_.find(name);
+    if (it == bodies_.end()) fail_type_inference("the graph attribute '", name, "' was not built");
+    return it->second.get();
   }
   const onnx::SparseTensorProto* getInputSparseData(size_t) const override { return nullptr; }
   const onnx::TensorShapeProto* getSymbolicInput(size_t) const override { return nullptr; }
@@ -163,6 +187,7 @@ class OperandInferenceContext final : public onnx::InferenceContext {
   mutable std::vector<std::optional<onnx::TensorProto>> input_data_;
   std::map<std::string, onnx::AttributeProto> attributes_;
   std::vector<onnx::TypeProto> output_types_;
+  std::map<std::string, std::unique_ptr<BodyInferencer>> bodies_;
 };
 
 absl::StatusOr<OutputType> ToOutputType(const onnx::TypeProto& type, size_t index) {
@@ -224,13 +249,14 @@ absl::StatusOr<OutputTypes> TypesFromConstraints(const OpSchema& schema,
 
 absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
                                          absl::Span<const OperandInfo> inputs,
-                                         absl::Span<const Attribute> attributes, int num_outputs) {
+                                         absl::Span<const Attribute> attributes, int num_outputs,
+                                         absl::Span<const BodyTypes> bodies) {
   const bool by_function_body = !schema.has_type_and_shape_inference_function() &&
                                 schema.HasFunction() && schema.GetFunction() != nullptr;
   if (!schema.has_type_and_shape_inference_function() && !by_function_body) {
     return TypesFromConstraints(schema, inputs, num_outputs);
   }
-  OperandInferenceContext context(inputs, attributes, num_outputs);
+  OperandInferenceContext context(inputs, attributes, num_outputs, bodies);
   try {
     if (by_function_body) {  // ops defined by a function (GreaterOrEqual, ...): infer through it
       onnx::shape_inference::InferShapeForFunctionNode(
@@ -260,10 +286,39 @@ absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
 
 }  // namespace
 
+absl::Status CheckAttributes(const OpSchema& schema, absl::Span<const Attribute> attributes) {
+  std::vector<std::string> seen;
+  for (const Attribute& attribute : attributes) {
+    if (std::find(seen.begin(), seen.end(), attribute.name) != seen.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("attribute '", attribute.name, "' is given twice"));
+    }
+    seen.push_back(attribute.name);
+    auto it = schema.attributes().find(attribute.name);
+    if (it == schema.attributes().end()) {
+      return absl::InvalidArgumentError(absl::StrCat("unknown attribute '", attribute.name, "'"));
+    }
+    const auto expected = it->second.type;
+    if (ProtoTypeOf(attribute.value) != expected) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "attribute '", attribute.name, "' must be ",
+          onnx::AttributeProto::AttributeType_Name(expected), ", not ",
+          onnx::AttributeProto::AttributeType_Name(ProtoTypeOf(attribute.value))));
+    }
+  }
+  for (const auto& [name, attribute] : schema.attributes()) {
+    if (attribute.required && std::find(seen.begin(), seen.end(), name) == seen.end()) {
+      return absl::InvalidArgumentError(absl::StrCat("missing required attribute '", name, "'"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<OutputTypes> InferWithSchema(const OpSchema& schema,
                                             absl::Span<const OperandInfo> inputs,
                                             absl::Span<const Attribute> attributes,
-                                            int num_outputs) {
+                                            int num_outputs,
+                                            absl::Span<const BodyTypes> bodies) {
   GRAPHGC_RETURN_IF_ERROR(CheckInputCount(schema, inputs.size()));
   GRAPHGC_RETURN_IF_ERROR(CheckInputTypes(schema, inputs));
   GRAPHGC_RETURN_IF_ERROR(CheckAttributes(schema, attributes));
@@ -272,7 +327,7 @@ absl::StatusOr<OutputTypes> InferWithSchema(const OpSchema& schema,
                                                    "(opset ", schema.since_version(), ") has ",
                                                    schema.min_output(), " to ", schema.max_output()));
   }
-  return RunInference(schema, inputs, attributes, num_outputs);
+  return RunInference(schema, inputs, attributes, num_outputs, bodies);
 }
 
 }  // namespace graphgc::internal

@@ -4,6 +4,9 @@
 #ifndef GRAPHGC_SCHEMA_INFERENCE_H_
 #define GRAPHGC_SCHEMA_INFERENCE_H_
 
+#include <string>
+#include <vector>
+
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "graphgc/attribute.h"
@@ -12,6 +15,17 @@
 
 namespace graphgc::internal {
 
+// The types of a built body (If's branches, Loop's and Scan's body), for the schema's inference
+// function, which reads them through onnx::GraphInferencer.
+struct BodyTypes {
+  std::string attribute;
+  std::vector<OutputType> arguments;
+  std::vector<OutputType> results;
+};
+
+// Attribute names, types and required ones against the schema (InferWithSchema checks them too).
+absl::Status CheckAttributes(const onnx::OpSchema& schema, absl::Span<const Attribute> attributes);
+
 // Errors name the input or attribute and the types: an input count outside the schema's range, an
 // omitted required input, an element type outside a type constraint (or two inputs bound to one
 // constraint with different types), an unknown, mistyped, repeated or missing required attribute,
@@ -19,7 +33,8 @@ namespace graphgc::internal {
 absl::StatusOr<OutputTypes> InferWithSchema(const onnx::OpSchema& schema,
                                             absl::Span<const OperandInfo> inputs,
                                             absl::Span<const Attribute> attributes,
-                                            int num_outputs);
+                                            int num_outputs,
+                                            absl::Span<const BodyTypes> bodies = {});
 
 }  // namespace graphgc::internal
 

@@ -178,6 +178,8 @@ void ToAttributeProto(const Attribute& attribute, onnx::AttributeProto* proto) {
         } else if constexpr (std::is_same_v<T, std::vector<float>>) {
           proto->set_type(onnx::AttributeProto::FLOATS);
           for (float v : value) proto->add_floats(v);
+        } else if constexpr (std::is_same_v<T, SubgraphId> || std::is_same_v<T, Subgraph>) {
+          proto->set_type(onnx::AttributeProto::GRAPH);  // the body itself is the exporter's
         } else {
           proto->set_type(onnx::AttributeProto::STRINGS);
           for (const std::string& v : value) proto->add_strings(v);

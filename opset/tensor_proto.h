@@ -23,6 +23,8 @@ absl::StatusOr<Tensor> FromTensorProto(const onnx::TensorProto& proto);
 // A tensor type; no shape field when the rank is unknown, dims without a value when unknown.
 onnx::TypeProto ToTypeProto(DataType dtype, const std::optional<Shape>& shape);
 
+// A graph attribute gets its type only: inference reads a body through its GraphInferencer, and
+// to_onnx writes the body's GraphProto itself.
 void ToAttributeProto(const Attribute& attribute, onnx::AttributeProto* proto);
 
 }  // namespace graphgc::internal

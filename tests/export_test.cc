@@ -20,6 +20,7 @@
 #include "onnx/checker.h"
 #include "onnx/onnx_pb.h"
 #include "onnx/shape_inference/implementation.h"
+#include "onnx_inference_check.h"
 
 namespace {
 
@@ -32,6 +33,8 @@ using gg::Tensor;
 using gg::Var;
 using ::testing::ElementsAre;
 using Dims = std::vector<int64_t>;
+using gg::testing_support::ExpectOnnxInferenceAgrees;
+using gg::testing_support::InferredTypeAgrees;
 
 Var Int64s(Graph& g, const Dims& values) {
   return g.constant(Tensor::from_vector<int64_t>(values));
@@ -90,65 +93,6 @@ std::vector<std::string> OpTypes(const onnx::ModelProto& model) {
     if (dim.has_dim_param()) return ::testing::AssertionFailure() << "a symbolic dimension";
   }
   return ::testing::AssertionSuccess();
-}
-
-// What ONNX's own inference says of an output agrees with the var: the same element type, and,
-// where both know them, the same rank and dims.
-::testing::AssertionResult InferredTypeAgrees(const onnx::TypeProto& inferred, const Var& var) {
-  const onnx::TypeProto::Tensor& tensor = inferred.tensor_type();
-  if (tensor.elem_type() != static_cast<int32_t>(var.dtype())) {
-    return ::testing::AssertionFailure() << "ONNX infers elem_type " << tensor.elem_type()
-                                         << ", the var has " << static_cast<int32_t>(var.dtype());
-  }
-  const std::optional<Dims> shape = var.shape();
-  if (!shape.has_value() || !tensor.has_shape()) return ::testing::AssertionSuccess();
-  if (tensor.shape().dim_size() != static_cast<int>(shape->size())) {
-    return ::testing::AssertionFailure() << "ONNX infers rank " << tensor.shape().dim_size()
-                                         << ", the var has " << shape->size();
-  }
-  for (size_t i = 0; i < shape->size(); ++i) {
-    const onnx::TensorShapeProto::Dimension& dim = tensor.shape().dim(static_cast<int>(i));
-    if ((*shape)[i] >= 0 && dim.has_dim_value() && dim.dim_value() != (*shape)[i]) {
-      return ::testing::AssertionFailure() << "ONNX infers " << dim.dim_value() << " for dimension "
-                                           << i << ", the var has " << (*shape)[i];
-    }
-  }
-  return ::testing::AssertionSuccess();
-}
-
-// Runs ONNX's strict shape inference twice: on the model as exported (graphgc's declared types must
-// not contradict ONNX's), and with every output and intermediate type removed, comparing what ONNX
-// infers for each output with the var exported under that name.
-void ExpectOnnxInferenceAgrees(const onnx::ModelProto& model, const NamedVars& outputs) {
-  onnx::ShapeInferenceOptions strict;
-  strict.check_type = true;
-  strict.error_mode = 1;
-  {
-    onnx::ModelProto as_exported = model;
-    try {
-      onnx::shape_inference::InferShapes(as_exported, onnx::OpSchemaRegistry::Instance(), strict);
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << "ONNX shape inference rejects the exported types: " << e.what();
-    }
-  }
-  onnx::ModelProto bare = model;
-  bare.mutable_graph()->clear_value_info();
-  for (onnx::ValueInfoProto& output : *bare.mutable_graph()->mutable_output()) {
-    output.clear_type();
-  }
-  try {
-    onnx::shape_inference::InferShapes(bare, onnx::OpSchemaRegistry::Instance(), strict);
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "ONNX shape inference fails: " << e.what();
-    return;
-  }
-  ASSERT_EQ(bare.graph().output_size(), static_cast<int>(outputs.size()));
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    const onnx::ValueInfoProto& output = bare.graph().output(static_cast<int>(i));
-    SCOPED_TRACE(output.name());
-    EXPECT_EQ(output.name(), outputs[i].first);
-    EXPECT_TRUE(InferredTypeAgrees(output.type(), outputs[i].second));
-  }
 }
 
 // Every name a node or the graph defines is defined once (SSA), and no name is empty.

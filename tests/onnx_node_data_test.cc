@@ -345,7 +345,7 @@ absl::StatusOr<Tensor> ConstantValue(const onnx::NodeProto& node) {
   absl::StatusOr<gg::Attribute> attribute = gg::internal::FromAttributeProto(node.attribute(0));
   if (!attribute.ok()) return attribute.status();
   return std::visit(
-      [](const auto& value) -> Tensor {
+      [](const auto& value) -> absl::StatusOr<Tensor> {
         using T = std::decay_t<decltype(value)>;
         if constexpr (std::is_same_v<T, Tensor>) {
           return value;
@@ -353,6 +353,8 @@ absl::StatusOr<Tensor> ConstantValue(const onnx::NodeProto& node) {
                              std::is_same_v<T, std::vector<float>> ||
                              std::is_same_v<T, std::vector<std::string>>) {
           return Tensor::from_vector<typename T::value_type>(value);
+        } else if constexpr (std::is_same_v<T, gg::Subgraph> || std::is_same_v<T, gg::SubgraphId>) {
+          return absl::InvalidArgumentError("a Constant's value is not a graph");
         } else {
           return Tensor::scalar<T>(value);
         }

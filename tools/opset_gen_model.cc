@@ -45,8 +45,10 @@ std::optional<AttributeKind> KindOf(onnx::AttributeProto::AttributeType type) {
       return AttributeKind::kStrings;
     case onnx::AttributeProto::TENSOR:
       return AttributeKind::kTensor;
+    case onnx::AttributeProto::GRAPH:
+      return AttributeKind::kGraph;
     default:
-      return std::nullopt;  // GRAPH(S), SPARSE_TENSOR(S), TYPE_PROTO(S), TENSORS
+      return std::nullopt;  // GRAPHS, SPARSE_TENSOR(S), TYPE_PROTO(S), TENSORS
   }
 }
 
@@ -78,6 +80,8 @@ std::string DefaultText(AttributeKind kind, const onnx::AttributeProto& value) {
       return value.strings_size() > 0 ? list(value.strings(), Quoted) : "";
     case AttributeKind::kTensor:
       return value.has_t() ? "a tensor" : "";
+    case AttributeKind::kGraph:
+      return value.has_g() ? "a graph" : "";
   }
   return "";
 }
@@ -189,6 +193,10 @@ std::optional<OpSpec> BuildSpec(const onnx::OpSchema& schema, int version, std::
   SetReturns(op);
   std::vector<std::string> blocking;
   AddAttributes(schema, op, &blocking);
+  op.outputs_from_body =
+      op.returns == Returns::kVector &&
+      std::any_of(op.attributes.begin(), op.attributes.end(),
+                  [](const AttributeSpec& a) { return a.kind == AttributeKind::kGraph; });
   if (!blocking.empty()) {
     *reason = blocking.size() == 1
                   ? absl::StrCat("needs the attribute ", blocking[0], ", which is not supported")

@@ -18,7 +18,7 @@ struct InputSpec {
 };
 
 // The ONNX attribute types a generated attribute struct can carry.
-enum class AttributeKind { kInt, kFloat, kString, kInts, kFloats, kStrings, kTensor };
+enum class AttributeKind { kInt, kFloat, kString, kInts, kFloats, kStrings, kTensor, kGraph };
 
 struct AttributeSpec {
   std::string onnx_name;
@@ -57,6 +57,9 @@ struct OpSpec {
   // For kStruct with optional outputs: the default of the trailing num_outputs parameter (the
   // number of required outputs, at least one); 0 when the function has no such parameter.
   int default_num_outputs = 0;
+  // A kVector op with a graph attribute (If, Loop, Scan): num_outputs defaults to -1, as many as
+  // the body gives.
+  bool outputs_from_body = false;
 };
 
 struct SkippedOp {

@@ -1,0 +1,242 @@
+#include "graphgc/subgraph_builder.h"
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "graphgc/graph_core.h"
+#include "graphgc/status_macros.h"
+
+namespace graphgc::internal {
+namespace {
+
+using ArgumentTypes = std::vector<OutputType>;
+
+absl::Status BodyError(absl::string_view op_type, absl::string_view attribute,
+                       absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat(op_type, ": body '", attribute, "': ", why));
+}
+
+const AttributeValue* FindAttribute(absl::Span<const Attribute> attributes, absl::string_view name) {
+  for (const Attribute& attribute : attributes) {
+    if (attribute.name == name) return &attribute.value;
+  }
+  return nullptr;
+}
+
+ArgumentTypes LoopArguments(absl::Span<const OperandInfo> operands) {
+  ArgumentTypes types(2);  // the iteration number and the condition: scalars
+  types[0].dtype = DataType::kInt64;
+  types[0].shape.emplace();
+  types[1].dtype = DataType::kBool;
+  types[1].shape.emplace();
+  for (size_t i = 2; i < operands.size(); ++i) {
+    std::optional<Shape> shape;
+    if (operands[i].shape.has_value()) shape = Shape(operands[i].shape->size(), -1);
+    types.push_back(OutputType{operands[i].dtype, std::move(shape)});
+  }
+  return types;
+}
+
+absl::StatusOr<ArgumentTypes> ScanArguments(absl::Span<const OperandInfo> operands,
+                                            absl::Span<const Attribute> attributes) {
+  const AttributeValue* count = FindAttribute(attributes, "num_scan_inputs");
+  if (count == nullptr || !std::holds_alternative<int64_t>(*count)) {
+    return absl::InvalidArgumentError("missing required attribute 'num_scan_inputs' (INT)");
+  }
+  const int64_t scan_inputs = std::get<int64_t>(*count);
+  if (scan_inputs < 1 || scan_inputs > static_cast<int64_t>(operands.size())) {
+    return absl::InvalidArgumentError(absl::StrCat("num_scan_inputs is ", scan_inputs, " but ",
+                                                   operands.size(), " inputs are given"));
+  }
+  const size_t states = operands.size() - static_cast<size_t>(scan_inputs);
+  std::vector<int64_t> axes(static_cast<size_t>(scan_inputs), 0);
+  if (const AttributeValue* given = FindAttribute(attributes, "scan_input_axes");
+      given != nullptr && std::holds_alternative<std::vector<int64_t>>(*given)) {
+    axes = std::get<std::vector<int64_t>>(*given);
+    if (axes.size() != static_cast<size_t>(scan_inputs)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "scan_input_axes has ", axes.size(), " entries for ", scan_inputs, " scan inputs"));
+    }
+  }
+  ArgumentTypes types;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    OutputType type{operands[i].dtype, operands[i].shape};
+    if (i >= states && type.shape.has_value()) {
+      const int64_t rank = static_cast<int64_t>(type.shape->size());
+      int64_t axis = axes[i - states];
+      if (axis < -rank || axis >= rank) {
+        return absl::InvalidArgumentError(absl::StrCat("scan input ", i - states, " has rank ",
+                                                       rank, ", no axis ", axis));
+      }
+      if (axis < 0) axis += rank;
+      type.shape->erase(type.shape->begin() + axis);
+    }
+    types.push_back(std::move(type));
+  }
+  return types;
+}
+
+absl::StatusOr<ArgumentTypes> ArgumentTypesOf(absl::string_view op_type, absl::string_view attribute,
+                                              absl::Span<const OperandInfo> operands,
+                                              absl::Span<const Attribute> attributes) {
+  for (size_t i = 0; i < operands.size(); ++i) {
+    if (op_type != "Loop" || i >= 2) {
+      if (!operands[i].present) {
+        return absl::InvalidArgumentError(absl::StrCat("input ", i, " is omitted"));
+      }
+    }
+  }
+  if (op_type == "If" && (attribute == "then_branch" || attribute == "else_branch")) {
+    return ArgumentTypes{};
+  }
+  if (op_type == "Loop" && attribute == "body") return LoopArguments(operands);
+  if (op_type == "Scan" && attribute == "body") return ScanArguments(operands, attributes);
+  return absl::UnimplementedError(
+      "graphgc builds the graph attributes of ai.onnx If, Loop and Scan only (SequenceMap's body "
+      "takes sequences, which are not supported)");
+}
+
+// Closes the subgraph even when the builder throws: the user's exception passes through, and
+// the nodes made after it land in the enclosing graph again.
+class OpenSubgraph {
+ public:
+  explicit OpenSubgraph(Arena& arena) : arena_(arena), id_(arena.begin_subgraph()) {}
+  ~OpenSubgraph() {
+    if (!closed_) arena_.end_subgraph(id_, {});
+  }
+  SubgraphId id() const { return id_; }
+  void close(absl::Span<const VarId> results) {
+    arena_.end_subgraph(id_, results);
+    closed_ = true;
+  }
+
+ private:
+  Arena& arena_;
+  SubgraphId id_;
+  bool closed_ = false;
+};
+
+absl::Status CheckResult(const GraphCore& core, size_t index, const Var& result) {
+  const std::string which = absl::StrCat("result ", index);
+  if (result.empty()) return absl::InvalidArgumentError(absl::StrCat(which, " is an empty Var"));
+  if (!result.ok()) {
+    const absl::Status cause = result.status();
+    return absl::Status(cause.code(), absl::StrCat(which, " failed: ", cause.message()));
+  }
+  if (result.core() != &core) {
+    return absl::InvalidArgumentError(absl::StrCat(which, " belongs to another Graph"));
+  }
+  if (!core.visible_here(result.id())) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(which, " was made inside another body, which it cannot leave"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<BuiltBody> BuildBody(GraphCore& core, const std::string& attribute,
+                                    const Subgraph& builder, ArgumentTypes argument_types) {
+  OpenSubgraph open(core.arena());
+  std::vector<Var> arguments;
+  for (const OutputType& type : argument_types) {
+    arguments.emplace_back(&core, core.add_subgraph_argument(open.id(), type.dtype, type.shape));
+  }
+  std::vector<Var> results = builder.build(arguments);
+  if (results.empty()) return absl::InvalidArgumentError("the builder returned no results");
+  std::vector<VarId> ids;
+  BodyTypes types{attribute, std::move(argument_types), {}};
+  for (size_t i = 0; i < results.size(); ++i) {
+    GRAPHGC_RETURN_IF_ERROR(CheckResult(core, i, results[i]));
+    ids.push_back(results[i].id());
+    types.results.push_back(OutputType{results[i].dtype(), core.arena().var_shape(results[i].id())});
+  }
+  open.close(ids);
+  return BuiltBody{std::move(types), open.id(), std::move(results)};
+}
+
+}  // namespace
+
+bool HasSubgraphAttributes(absl::Span<const Attribute> attributes) {
+  for (const Attribute& attribute : attributes) {
+    if (std::holds_alternative<Subgraph>(attribute.value)) return true;
+  }
+  return false;
+}
+
+absl::StatusOr<BuiltBodies> BuildBodies(GraphCore& core, absl::string_view op_type,
+                                        absl::Span<const OperandInfo> operands,
+                                        std::vector<Attribute>& attributes) {
+  BuiltBodies bodies;
+  for (Attribute& attribute : attributes) {
+    const Subgraph* builder = std::get_if<Subgraph>(&attribute.value);
+    if (builder == nullptr) continue;
+    if (builder->empty()) {
+      return BodyError(op_type, attribute.name, "the Subgraph is empty (no builder function)");
+    }
+    absl::StatusOr<ArgumentTypes> arguments =
+        ArgumentTypesOf(op_type, attribute.name, operands, attributes);
+    if (!arguments.ok()) {
+      return absl::Status(arguments.status().code(),
+                          absl::StrCat(op_type, ": ", arguments.status().message()));
+    }
+    absl::StatusOr<BuiltBody> body = BuildBody(core, attribute.name, *builder, *std::move(arguments));
+    if (!body.ok()) {
+      return absl::Status(body.status().code(),
+                          absl::StrCat(op_type, ": body '", attribute.name, "': ",
+                                       body.status().message()));
+    }
+    attribute.value = body->subgraph;
+    bodies.push_back(*std::move(body));
+  }
+  return bodies;
+}
+
+int OutputCountFromBodies(absl::string_view op_type, const BuiltBodies& bodies) {
+  if (bodies.empty()) return -1;
+  const int results = static_cast<int>(bodies.front().results.size());
+  if (op_type == "Loop") return results - 1;
+  return results;
+}
+
+void RefineLoopOutputs(absl::Span<const OperandInfo> operands, const BuiltBodies& bodies,
+                       OutputTypes& types) {
+  if (bodies.size() != 1) return;
+  const std::vector<OutputType>& results = bodies.front().types.results;  // cond, carried...
+  for (size_t i = 0; i + 2 < operands.size() && i < types.size() && i + 1 < results.size(); ++i) {
+    const std::optional<Shape>& initial = operands[i + 2].shape;
+    const std::optional<Shape>& last = results[i + 1].shape;
+    if (types[i].shape.has_value() || !initial.has_value() || !last.has_value() ||
+        initial->size() != last->size()) {
+      continue;
+    }
+    Shape shape(initial->size(), -1);
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if ((*initial)[d] == (*last)[d]) shape[d] = (*initial)[d];
+    }
+    types[i].shape = std::move(shape);
+  }
+}
+
+OutputValues PropagateIf(absl::Span<const OperandInfo> operands, absl::Span<const OutputType> types,
+                         const BuiltBodies& bodies) {
+  OutputValues values(types.size());
+  if (operands.empty() || !operands[0].value.has_value() || operands[0].value->size() != 1 ||
+      operands[0].value->dtype() != DataType::kBool) {
+    return values;
+  }
+  const std::string chosen = operands[0].value->data<bool>()[0] ? "then_branch" : "else_branch";
+  for (const BuiltBody& body : bodies) {
+    if (body.types.attribute != chosen || body.results.size() != types.size()) continue;
+    for (size_t i = 0; i < types.size(); ++i) {
+      std::optional<Tensor> value = body.results[i].value();
+      const bool fits = value.has_value() && value->dtype() == types[i].dtype &&
+                        types[i].shape.has_value() &&
+                        value->shape() == absl::Span<const int64_t>(*types[i].shape);
+      if (fits) values[i] = std::move(value);  // never a lie
+    }
+  }
+  return values;
+}
+
+}  // namespace graphgc::internal
