@@ -15,7 +15,8 @@ SubgraphId SubgraphTable::open(uint32_t next_node) {
   return subgraph;
 }
 
-void SubgraphTable::close(SubgraphId subgraph, uint32_t next_node, absl::Span<const VarId> results) {
+void SubgraphTable::close(SubgraphId subgraph, uint32_t next_node,
+                          absl::Span<const VarId> results) {
   GRAPHGC_CHECK(!open_.empty() && open_.back() == subgraph, "subgraphs close innermost first");
   Record& closing = record(subgraph);
   closing.results.assign(results.begin(), results.end());

@@ -18,7 +18,8 @@ absl::Status BodyError(absl::string_view op_type, absl::string_view attribute,
   return absl::InvalidArgumentError(absl::StrCat(op_type, ": body '", attribute, "': ", why));
 }
 
-const AttributeValue* FindAttribute(absl::Span<const Attribute> attributes, absl::string_view name) {
+const AttributeValue* FindAttribute(absl::Span<const Attribute> attributes,
+                                    absl::string_view name) {
   for (const Attribute& attribute : attributes) {
     if (attribute.name == name) return &attribute.value;
   }
@@ -56,8 +57,8 @@ absl::StatusOr<ArgumentTypes> ScanArguments(absl::Span<const OperandInfo> operan
       given != nullptr && std::holds_alternative<std::vector<int64_t>>(*given)) {
     axes = std::get<std::vector<int64_t>>(*given);
     if (axes.size() != static_cast<size_t>(scan_inputs)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "scan_input_axes has ", axes.size(), " entries for ", scan_inputs, " scan inputs"));
+      return absl::InvalidArgumentError(absl::StrCat("scan_input_axes has ", axes.size(),
+                                                     " entries for ", scan_inputs, " scan inputs"));
     }
   }
   ArgumentTypes types;
@@ -67,8 +68,8 @@ absl::StatusOr<ArgumentTypes> ScanArguments(absl::Span<const OperandInfo> operan
       const int64_t rank = static_cast<int64_t>(type.shape->size());
       int64_t axis = axes[i - states];
       if (axis < -rank || axis >= rank) {
-        return absl::InvalidArgumentError(absl::StrCat("scan input ", i - states, " has rank ",
-                                                       rank, ", no axis ", axis));
+        return absl::InvalidArgumentError(
+            absl::StrCat("scan input ", i - states, " has rank ", rank, ", no axis ", axis));
       }
       if (axis < 0) axis += rank;
       type.shape->erase(type.shape->begin() + axis);
@@ -78,7 +79,8 @@ absl::StatusOr<ArgumentTypes> ScanArguments(absl::Span<const OperandInfo> operan
   return types;
 }
 
-absl::StatusOr<ArgumentTypes> ArgumentTypesOf(absl::string_view op_type, absl::string_view attribute,
+absl::StatusOr<ArgumentTypes> ArgumentTypesOf(absl::string_view op_type,
+                                              absl::string_view attribute,
                                               absl::Span<const OperandInfo> operands,
                                               absl::Span<const Attribute> attributes) {
   for (size_t i = 0; i < operands.size(); ++i) {
@@ -149,7 +151,8 @@ absl::StatusOr<BuiltBody> BuildBody(GraphCore& core, const std::string& attribut
   for (size_t i = 0; i < results.size(); ++i) {
     GRAPHGC_RETURN_IF_ERROR(CheckResult(core, i, results[i]));
     ids.push_back(results[i].id());
-    types.results.push_back(OutputType{results[i].dtype(), core.arena().var_shape(results[i].id())});
+    types.results.push_back(
+        OutputType{results[i].dtype(), core.arena().var_shape(results[i].id())});
   }
   open.close(ids);
   return BuiltBody{std::move(types), open.id(), std::move(results)};
@@ -180,11 +183,11 @@ absl::StatusOr<BuiltBodies> BuildBodies(GraphCore& core, absl::string_view op_ty
       return absl::Status(arguments.status().code(),
                           absl::StrCat(op_type, ": ", arguments.status().message()));
     }
-    absl::StatusOr<BuiltBody> body = BuildBody(core, attribute.name, *builder, *std::move(arguments));
+    absl::StatusOr<BuiltBody> body =
+        BuildBody(core, attribute.name, *builder, *std::move(arguments));
     if (!body.ok()) {
-      return absl::Status(body.status().code(),
-                          absl::StrCat(op_type, ": body '", attribute.name, "': ",
-                                       body.status().message()));
+      return absl::Status(body.status().code(), absl::StrCat(op_type, ": body '", attribute.name,
+                                                             "': ", body.status().message()));
     }
     attribute.value = body->subgraph;
     bodies.push_back(*std::move(body));

@@ -3,12 +3,12 @@
 #ifndef GRAPHGC_TESTS_ONNX_INFERENCE_CHECK_H_
 #define GRAPHGC_TESTS_ONNX_INFERENCE_CHECK_H_
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <exception>
 #include <optional>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "graphgc/graphgc.h"
 #include "onnx/onnx_pb.h"
@@ -18,7 +18,8 @@ namespace graphgc::testing_support {
 
 // What ONNX's own inference says of an output agrees with the var: the same element type, and,
 // where both know them, the same rank and dims.
-inline ::testing::AssertionResult InferredTypeAgrees(const onnx::TypeProto& inferred, const graphgc::Var& var) {
+inline ::testing::AssertionResult InferredTypeAgrees(const onnx::TypeProto& inferred,
+                                                     const graphgc::Var& var) {
   const onnx::TypeProto::Tensor& tensor = inferred.tensor_type();
   if (tensor.elem_type() != static_cast<int32_t>(var.dtype())) {
     return ::testing::AssertionFailure() << "ONNX infers elem_type " << tensor.elem_type()
@@ -27,8 +28,8 @@ inline ::testing::AssertionResult InferredTypeAgrees(const onnx::TypeProto& infe
   const std::optional<std::vector<int64_t>> shape = var.shape();
   if (!shape.has_value() || !tensor.has_shape()) return ::testing::AssertionSuccess();
   if (tensor.shape().dim_size() != static_cast<int>(shape->size())) {
-    return ::testing::AssertionFailure() << "ONNX infers rank " << tensor.shape().dim_size()
-                                         << ", the var has " << shape->size();
+    return ::testing::AssertionFailure()
+           << "ONNX infers rank " << tensor.shape().dim_size() << ", the var has " << shape->size();
   }
   for (size_t i = 0; i < shape->size(); ++i) {
     const onnx::TensorShapeProto::Dimension& dim = tensor.shape().dim(static_cast<int>(i));
@@ -43,7 +44,8 @@ inline ::testing::AssertionResult InferredTypeAgrees(const onnx::TypeProto& infe
 // Runs ONNX's strict shape inference twice: on the model as exported (graphgc's declared types must
 // not contradict ONNX's), and with every output and intermediate type removed, comparing what ONNX
 // infers for each output with the var exported under that name.
-inline void ExpectOnnxInferenceAgrees(const onnx::ModelProto& model, const graphgc::NamedVars& outputs) {
+inline void ExpectOnnxInferenceAgrees(const onnx::ModelProto& model,
+                                      const graphgc::NamedVars& outputs) {
   onnx::ShapeInferenceOptions strict;
   strict.check_type = true;
   strict.error_mode = 1;

@@ -678,5 +678,82 @@ TEST_F(OrtCrosscheckTest, GraphWithArguments) {
   ExpectOrtAgrees(with_arguments, outputs, expected, feeds);
 }
 
+// If, Loop and Scan, run by ONNX Runtime on fed inputs: the exported bodies (outer-scope uses,
+// pass-through results, a nested If) compute what the hand-computed values say.
+TEST_F(OrtCrosscheckTest, ControlFlow) {
+  using enum DataType;
+  using Vars = std::vector<Var>;
+  using Args = absl::Span<const Var>;
+  Graph graph;
+  const Var flag = graph.argument("flag", kBool, {});
+  const Var x = graph.argument("x", kFloat, {3});
+  const Var rows = graph.argument("rows", kFloat, {4, 3});
+  const Var two = Const(graph, kFloat, {2}, {});
+  NamedVars outputs;
+
+  const Vars chosen = op::If(flag, {.else_branch =
+                                        [&] {
+                                          return Vars{op::Neg(x), x};
+                                        },
+                                    .then_branch =
+                                        [&] {
+                                          return Vars{op::Mul(x, two), x};
+                                        }});
+  outputs.emplace_back("if_value", chosen[0]);
+  outputs.emplace_back("if_pass", chosen[1]);
+
+  // acc += x * (i + 1) for i in 0..3, collecting acc each time; a nested If on the outer flag.
+  const Var trips = graph.constant(Tensor::scalar<int64_t>(4));
+  const Vars loop =
+      op::Loop(trips, Var(), {Const(graph, kFloat, {0, 0, 0}, {3})}, {.body = [&](Args a) {
+                 const Var step =
+                     op::Cast(op::Add(a[0], graph.constant(Tensor::scalar<int64_t>(1))), kFloat);
+                 const Var next = op::Add(a[2], op::Mul(x, step));
+                 const Vars kept = op::If(flag, {.else_branch = [&] { return Vars{a[2]}; },
+                                                 .then_branch = [&] { return Vars{next}; }});
+                 return Vars{a[1], kept[0], kept[0]};
+               }});
+  outputs.emplace_back("loop_final", loop[0]);
+  outputs.emplace_back("loop_scan", loop[1]);
+
+  // Column sums of `rows` as the state, and each row doubled as the scan output.
+  const Vars scan = op::Scan({Const(graph, kFloat, {0, 0, 0}, {3}), rows},
+                             {.body =
+                                  [&](Args a) {
+                                    return Vars{op::Add(a[0], a[1]), op::Mul(a[1], two)};
+                                  },
+                              .num_scan_inputs = 1});
+  outputs.emplace_back("scan_state", scan[0]);
+  outputs.emplace_back("scan_rows", scan[1]);
+  for (const auto& [name, var] : outputs) ASSERT_TRUE(var.ok()) << name << ": " << var.status();
+
+  const std::vector<double> xs = {1.5, -2, 0.25};
+  const std::vector<double> row_values = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  const std::vector<NamedTensor> feeds = {{"flag", Tensor::scalar<bool>(true)},
+                                          {"x", MakeTensor(kFloat, xs, {3})},
+                                          {"rows", MakeTensor(kFloat, row_values, {4, 3})}};
+  std::vector<double> doubled, partial(3, 0), collected, sums(3, 0), doubled_rows;
+  for (double v : xs) doubled.push_back(2 * v);
+  for (int i = 1; i <= 4; ++i) {
+    for (int c = 0; c < 3; ++c) partial[c] += xs[c] * i;
+    collected.insert(collected.end(), partial.begin(), partial.end());
+  }
+  for (int r = 0; r < 4; ++r) {
+    for (int c = 0; c < 3; ++c) {
+      sums[c] += row_values[r * 3 + c];
+      doubled_rows.push_back(2 * row_values[r * 3 + c]);
+    }
+  }
+  const std::vector<NamedTensor> expected = {
+      {"if_value", MakeTensor(kFloat, doubled, {3})},
+      {"if_pass", MakeTensor(kFloat, xs, {3})},
+      {"loop_final", MakeTensor(kFloat, partial, {3})},
+      {"loop_scan", MakeTensor(kFloat, collected, {4, 3})},
+      {"scan_state", MakeTensor(kFloat, sums, {3})},
+      {"scan_rows", MakeTensor(kFloat, doubled_rows, {4, 3})},
+  };
+  ExpectOrtAgrees(graph, outputs, expected, feeds);
+}
+
 }  // namespace
 }  // namespace graphgc

@@ -1,18 +1,18 @@
 // If, Loop and Scan: bodies built from Subgraph functions, typed at construction, exported as
 // nested GraphProtos that the checker and ONNX's own inference accept; If propagates the chosen
 // branch; vars made in a body stay in it; every misuse is a status, and the graph stays usable.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
 #include "absl/status/status.h"
-#include "graphgc/graphgc.h"
 #include "graphgc/graph_core.h"
+#include "graphgc/graphgc.h"
 #include "graphgc/subgraph_table.h"
 #include "onnx/onnx_pb.h"
 #include "onnx_inference_check.h"
@@ -91,8 +91,8 @@ TEST(If, BranchesOfDifferentShapesGiveTheirUnion) {
   const Var cond = g.argument("cond", DataType::kBool, {});
   const Var x = g.argument("x", DataType::kFloat, {2, 3});
   const Var y = g.argument("y", DataType::kFloat, {4, 3});
-  const Vars out = op::If(cond, {.else_branch = [&] { return Vars{y}; },
-                                 .then_branch = [&] { return Vars{x}; }});
+  const Vars out = op::If(
+      cond, {.else_branch = [&] { return Vars{y}; }, .then_branch = [&] { return Vars{x}; }});
   ASSERT_TRUE(out[0].ok()) << out[0].status();
   EXPECT_EQ(out[0].shape(), std::optional<Dims>(Dims{-1, 3}));
   const NamedVars outputs = {{"z", out[0]}};
@@ -114,7 +114,8 @@ TEST(If, AKnownConditionPropagatesTheChosenBranch) {
                                    .then_branch = [&] { return Vars{op::Add(a, b)}; }});
     ASSERT_TRUE(out[0].ok()) << out[0].status();
     ASSERT_TRUE(out[0].value().has_value());
-    const std::vector<float> expected = which ? std::vector<float>{11, 22} : std::vector<float>{10, 40};
+    const std::vector<float> expected =
+        which ? std::vector<float>{11, 22} : std::vector<float>{10, 40};
     EXPECT_THAT(out[0].value()->data<float>(), ElementsAre(expected[0], expected[1]));
   }
 }
@@ -127,13 +128,13 @@ TEST(Loop, TypesCarriedValuesAndScanOutputs) {
   std::vector<std::optional<Dims>> argument_shapes;
   std::vector<DataType> argument_types;
   const Vars out = op::Loop(trips, Var(), {start}, {.body = [&](Args args) {
-    for (const Var& arg : args) {
-      argument_shapes.push_back(arg.shape());
-      argument_types.push_back(arg.dtype());
-    }
-    const Var next = op::Add(args[2], x);
-    return Vars{args[1], next, op::Mul(next, next)};
-  }});
+                              for (const Var& arg : args) {
+                                argument_shapes.push_back(arg.shape());
+                                argument_types.push_back(arg.dtype());
+                              }
+                              const Var next = op::Add(args[2], x);
+                              return Vars{args[1], next, op::Mul(next, next)};
+                            }});
   ASSERT_EQ(out.size(), 2u);
   ASSERT_TRUE(out[0].ok()) << out[0].status();
   // Iteration number and condition are scalars; a carried value keeps its rank, not its dims.
@@ -163,10 +164,11 @@ TEST(Scan, SlicesScanInputsAlongTheirAxis) {
   const Var columns = g.argument("columns", DataType::kFloat, {2, 5});
   std::vector<std::optional<Dims>> shapes;
   const Vars out = op::Scan({state, rows, columns},
-                            {.body = [&](Args args) {
-                               for (const Var& arg : args) shapes.push_back(arg.shape());
-                               return Vars{op::Add(args[0], args[1]), op::Neg(args[2])};
-                             },
+                            {.body =
+                                 [&](Args args) {
+                                   for (const Var& arg : args) shapes.push_back(arg.shape());
+                                   return Vars{op::Add(args[0], args[1]), op::Neg(args[2])};
+                                 },
                              .num_scan_inputs = 2,
                              .scan_input_axes = std::vector<int64_t>{0, -1}});
   ASSERT_EQ(out.size(), 2u);
@@ -183,12 +185,14 @@ TEST(Nesting, AnIfInsideALoopBodySeesTheLoopsArguments) {
   const Var trips = g.constant(Tensor::scalar<int64_t>(3));
   const Var flag = g.argument("flag", DataType::kBool, {});
   const Var start = g.argument("start", DataType::kInt64, {2});
-  const Vars out = op::Loop(trips, Var(), {start}, {.body = [&](Args args) {
-    const Var carried = args[2];
-    const Vars chosen = op::If(flag, {.else_branch = [&] { return Vars{op::Neg(carried)}; },
-                                      .then_branch = [&] { return Vars{op::Add(carried, args[0])}; }});
-    return Vars{args[1], chosen[0]};
-  }});
+  const Vars out =
+      op::Loop(trips, Var(), {start}, {.body = [&](Args args) {
+                 const Var carried = args[2];
+                 const Vars chosen =
+                     op::If(flag, {.else_branch = [&] { return Vars{op::Neg(carried)}; },
+                                   .then_branch = [&] { return Vars{op::Add(carried, args[0])}; }});
+                 return Vars{args[1], chosen[0]};
+               }});
   ASSERT_TRUE(out[0].ok()) << out[0].status();
   EXPECT_EQ(out[0].dtype(), DataType::kInt64);
   const NamedVars outputs = {{"r", out[0]}};
@@ -208,10 +212,11 @@ TEST(Nesting, MembershipFollowsTheOpenSubgraph) {
   const Var cond = g.constant(Tensor::scalar<bool>(true));
   const Var before = op::Neg(x);
   const Vars out = op::If(cond, {.else_branch = [&] { return Vars{x}; },
-                                 .then_branch = [&] {
-                                   inside = op::Relu(x);
-                                   return Vars{inside};
-                                 }});
+                                 .then_branch =
+                                     [&] {
+                                       inside = op::Relu(x);
+                                       return Vars{inside};
+                                     }});
   const Var after = op::Neg(x);
   const gg::internal::Arena& arena = g.core()->arena();
   EXPECT_FALSE(arena.var_subgraph(before.id()).valid());
@@ -230,10 +235,11 @@ TEST(Misuse, AVarMadeInABodyCannotBeUsedOutsideIt) {
   const Var cond = g.argument("cond", DataType::kBool, {});
   Var leaked;
   const Vars out = op::If(cond, {.else_branch = [&] { return Vars{x}; },
-                                 .then_branch = [&] {
-                                   leaked = op::Relu(x);
-                                   return Vars{leaked};
-                                 }});
+                                 .then_branch =
+                                     [&] {
+                                       leaked = op::Relu(x);
+                                       return Vars{leaked};
+                                     }});
   ASSERT_TRUE(out[0].ok());
   const Var bad = op::Add(leaked, x);
   EXPECT_FALSE(bad.ok());
@@ -242,8 +248,8 @@ TEST(Misuse, AVarMadeInABodyCannotBeUsedOutsideIt) {
   const absl::StatusOr<onnx::ModelProto> model = gg::to_onnx(g, {{"leak", leaked}});
   EXPECT_EQ(model.status().code(), absl::StatusCode::kInvalidArgument);
   // A sibling body cannot return it either.
-  const Vars again = op::If(cond, {.else_branch = [&] { return Vars{x}; },
-                                   .then_branch = [&] { return Vars{leaked}; }});
+  const Vars again = op::If(
+      cond, {.else_branch = [&] { return Vars{x}; }, .then_branch = [&] { return Vars{leaked}; }});
   EXPECT_FALSE(again[0].ok());
   EXPECT_THAT(std::string(again[0].status().message()),
               HasSubstr("If: body 'then_branch': result 0 was made inside another body"));
@@ -256,11 +262,14 @@ TEST(Misuse, BranchesThatDisagreeAreReported) {
   const Var f = g.argument("f", DataType::kFloat, {2});
   const Var i = g.argument("i", DataType::kInt64, {2});
   const Vars count = op::If(cond, {.else_branch = [&] { return Vars{f}; },
-                                   .then_branch = [&] { return Vars{f, f}; }});
+                                   .then_branch =
+                                       [&] {
+                                         return Vars{f, f};
+                                       }});
   EXPECT_FALSE(count[0].ok());
   EXPECT_THAT(std::string(count[0].status().message()), HasSubstr("If:"));
-  const Vars types = op::If(cond, {.else_branch = [&] { return Vars{i}; },
-                                   .then_branch = [&] { return Vars{f}; }});
+  const Vars types = op::If(
+      cond, {.else_branch = [&] { return Vars{i}; }, .then_branch = [&] { return Vars{f}; }});
   EXPECT_FALSE(types[0].ok());
   EXPECT_THAT(std::string(types[0].status().message()), HasSubstr("If:"));
 }
@@ -297,10 +306,11 @@ TEST(Misuse, BadBodiesAndAttributesGiveStatuses) {
                                      .scan_input_axes = std::vector<int64_t>{3}})),
               HasSubstr("Scan: scan input 0 has rank 1, no axis 3"));
   // A body given to an op without one, through the generic entry.
-  const std::vector<Var> relu = gg::make_node("Relu", {x}, {{"body", Subgraph([&] { return Vars{x}; })}});
+  const std::vector<Var> relu =
+      gg::make_node("Relu", {x}, {{"body", Subgraph([&] { return Vars{x}; })}});
   EXPECT_THAT(message(relu), HasSubstr("Relu: unknown attribute 'body'"));
-  const std::vector<Var> empty = gg::make_node(
-      "If", {cond}, {{"then_branch", Subgraph()}, {"else_branch", Subgraph()}});
+  const std::vector<Var> empty =
+      gg::make_node("If", {cond}, {{"then_branch", Subgraph()}, {"else_branch", Subgraph()}});
   EXPECT_THAT(message(empty), HasSubstr("the Subgraph is empty"));
 
   // None of it touched what the graph exports.
@@ -316,8 +326,8 @@ TEST(Misuse, ALoopCarriedValueOfUnknownRankCannotBeExported) {
   const Var start = op::Reshape(g.argument("x", DataType::kFloat, {6}), target);
   ASSERT_FALSE(start.rank().has_value());
   const Vars out = op::Loop(trips, Var(), {start}, {.body = [&](Args a) {
-    return Vars{a[1], op::Neg(a[2])};
-  }});
+                              return Vars{a[1], op::Neg(a[2])};
+                            }});
   ASSERT_TRUE(out[0].ok()) << out[0].status();
   const Var flat = op::Reshape(out[0], g.constant(Tensor::from_vector<int64_t>({-1})));
   ASSERT_EQ(flat.rank(), std::optional<int64_t>(1));
@@ -346,9 +356,10 @@ TEST(Misuse, SequenceMapAndOtherDomainsSayWhatIsUnsupported) {
   const Var x = g.argument("x", DataType::kFloat, {2});
   const Vars mapped = op::SequenceMap(x, {}, {.body = [&](Args a) { return Vars{a[0]}; }});
   EXPECT_FALSE(mapped[0].ok());
-  EXPECT_THAT(std::string(mapped[0].status().message()), HasSubstr("SequenceMap's body takes sequences"));
-  const std::vector<Var> ml = gg::make_node("If", {x}, {{"then_branch", Subgraph([&] { return Vars{x}; })}},
-                                            {.domain = "ai.onnx.ml"});
+  EXPECT_THAT(std::string(mapped[0].status().message()),
+              HasSubstr("SequenceMap's body takes sequences"));
+  const std::vector<Var> ml = gg::make_node(
+      "If", {x}, {{"then_branch", Subgraph([&] { return Vars{x}; })}}, {.domain = "ai.onnx.ml"});
   EXPECT_FALSE(ml[0].ok());
   EXPECT_THAT(std::string(ml[0].status().message()), HasSubstr("graph attributes are supported"));
 }
