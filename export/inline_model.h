@@ -5,9 +5,12 @@
 // is built with make_node at the opset the model imports, so types are inferred and values
 // propagate as for any other op. Returns the model's outputs by name.
 //
+// The bodies of If, Loop and Scan nodes are built the same way, as Subgraphs (graphgc/attribute.h)
+// whose names not defined in the body resolve in the enclosing graphs.
+//
 // A malformed model — cycles, dangling names, tensors whose data does not match their shape,
-// absurd dimensions, an opset newer than this library supports, unsupported types or subgraphs —
-// gives a non-OK status; every existing Var of `graph` and every export of them stay as they were.
+// absurd dimensions, an opset newer than this library supports, unsupported types — gives a non-OK
+// status; every existing Var of `graph` and every export of them stay as they were.
 // Threading: as `graph` (thread-compatible).
 #ifndef GRAPHGC_INLINE_MODEL_H_
 #define GRAPHGC_INLINE_MODEL_H_

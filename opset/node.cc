@@ -211,7 +211,7 @@ std::vector<Var> MakeNodeWithBodies(GraphCore* graph, const onnx::OpSchema& sche
   absl::StatusOr<ResolvedCall> call = ResolveCall(signature, operands, graph);
   if (!call.ok()) return Failed(call.status(), requested_outputs);
   absl::StatusOr<BuiltBodies> bodies =
-      BuildBodies(*call->core, schema.Name(), call->operands, attributes);
+      BuildBodies(*call->core, schema.Name(), schema.since_version(), call->operands, attributes);
   if (!bodies.ok()) return Failed(bodies.status(), requested_outputs);
   const int from_bodies = OutputCountFromBodies(schema.Name(), *bodies);
   const int num_outputs = requested_outputs >= 0 ? requested_outputs : std::max(from_bodies, 1);

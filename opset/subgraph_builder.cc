@@ -79,19 +79,24 @@ absl::StatusOr<ArgumentTypes> ScanArguments(absl::Span<const OperandInfo> operan
   return types;
 }
 
-absl::StatusOr<ArgumentTypes> ArgumentTypesOf(absl::string_view op_type,
+absl::StatusOr<ArgumentTypes> ArgumentTypesOf(absl::string_view op_type, int since_version,
                                               absl::string_view attribute,
                                               absl::Span<const OperandInfo> operands,
                                               absl::Span<const Attribute> attributes) {
+  if (op_type == "If" && (attribute == "then_branch" || attribute == "else_branch")) {
+    return ArgumentTypes{};
+  }
+  if (op_type == "Scan" && since_version < 9) {
+    return absl::UnimplementedError(absl::StrCat("Scan of opset ", since_version,
+                                                 " (with sequence_lens and a batch axis) is not "
+                                                 "supported; Scan from opset 9 on is"));
+  }
   for (size_t i = 0; i < operands.size(); ++i) {
     if (op_type != "Loop" || i >= 2) {
       if (!operands[i].present) {
         return absl::InvalidArgumentError(absl::StrCat("input ", i, " is omitted"));
       }
     }
-  }
-  if (op_type == "If" && (attribute == "then_branch" || attribute == "else_branch")) {
-    return ArgumentTypes{};
   }
   if (op_type == "Loop" && attribute == "body") return LoopArguments(operands);
   if (op_type == "Scan" && attribute == "body") return ScanArguments(operands, attributes);
@@ -168,7 +173,7 @@ bool HasSubgraphAttributes(absl::Span<const Attribute> attributes) {
 }
 
 absl::StatusOr<BuiltBodies> BuildBodies(GraphCore& core, absl::string_view op_type,
-                                        absl::Span<const OperandInfo> operands,
+                                        int since_version, absl::Span<const OperandInfo> operands,
                                         std::vector<Attribute>& attributes) {
   BuiltBodies bodies;
   for (Attribute& attribute : attributes) {
@@ -178,7 +183,7 @@ absl::StatusOr<BuiltBodies> BuildBodies(GraphCore& core, absl::string_view op_ty
       return BodyError(op_type, attribute.name, "the Subgraph is empty (no builder function)");
     }
     absl::StatusOr<ArgumentTypes> arguments =
-        ArgumentTypesOf(op_type, attribute.name, operands, attributes);
+        ArgumentTypesOf(op_type, since_version, attribute.name, operands, attributes);
     if (!arguments.ok()) {
       return absl::Status(arguments.status().code(),
                           absl::StrCat(op_type, ": ", arguments.status().message()));

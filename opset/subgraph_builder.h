@@ -34,13 +34,13 @@ using BuiltBodies = std::vector<BuiltBody>;
 
 bool HasSubgraphAttributes(absl::Span<const Attribute> attributes);
 
-// Builds every Subgraph among `attributes` (of a node of ai.onnx `op_type` whose operands are
-// `operands`) in `core` and replaces it with its SubgraphId. Errors name the op and the body: an
+// Builds every Subgraph among `attributes` (of a node of ai.onnx `op_type`, schema of opset
+// `since_version`, whose operands are `operands`) in `core` and replaces it with its SubgraphId. Errors name the op and the body: an
 // op whose body arguments graphgc does not know, a malformed Scan, a builder that returns an
 // empty, failed, foreign or out-of-scope Var. A failed build keeps the nodes the builder made
 // (unreachable from any result) and changes nothing else.
 absl::StatusOr<BuiltBodies> BuildBodies(GraphCore& core, absl::string_view op_type,
-                                        absl::Span<const OperandInfo> operands,
+                                        int since_version, absl::Span<const OperandInfo> operands,
                                         std::vector<Attribute>& attributes);
 
 // The node's number of outputs as its bodies give it: If, then_branch's results; Loop, the body's

@@ -136,5 +136,70 @@ TEST_F(MalformedModelTest, BadNode) {
   ExpectRejected(model, "NoSuchOp");
 }
 
+// A model with control flow: a Loop whose body holds an If, both reading outer names.
+onnx::ModelProto ControlFlowModel() {
+  using Vars = std::vector<Var>;
+  Graph source;
+  Var flag = source.argument("flag", DataType::kBool, {});
+  Var x = source.argument("x", DataType::kFloat, {3});
+  Var trips = source.constant(Tensor::scalar<int64_t>(3));
+  Vars loop = op::Loop(trips, Var(), {x}, {.body = [&](absl::Span<const Var> a) {
+    Vars chosen = op::If(flag, {.else_branch = [&] { return Vars{op::Neg(a[2])}; },
+                                .then_branch = [&] { return Vars{op::Add(a[2], x)}; }});
+    return Vars{a[1], chosen[0]};
+  }});
+  auto model = to_onnx(source, {{"y", loop[0]}});
+  EXPECT_TRUE(model.ok()) << model.status();
+  return model.ok() ? *model : onnx::ModelProto();
+}
+
+TEST(InlineModelTest, ImportsBodiesWithOuterNames) {
+  const onnx::ModelProto model = ControlFlowModel();
+  Graph g;
+  Var flag = g.argument("f", DataType::kBool, {});
+  Var x = g.argument("in", DataType::kFloat, {3});
+  auto outputs = inline_model(g, model, {{"flag", flag}, {"x", x}});
+  ASSERT_TRUE(outputs.ok()) << outputs.status();
+  const Var& y = outputs->at("y");
+  EXPECT_EQ(y.dtype(), DataType::kFloat);
+  EXPECT_EQ(y.shape(), (std::vector<int64_t>{-1}));  // the branches disagree on the dim
+  auto again = to_onnx(g, {{"y", y}});
+  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_EQ(again->graph().node_size(), model.graph().node_size());
+  // The same nesting comes back: a Loop whose body holds an If with one op per branch.
+  const onnx::NodeProto* loop = nullptr;
+  for (const auto& node : again->graph().node()) {
+    if (node.op_type() == "Loop") loop = &node;
+  }
+  ASSERT_NE(loop, nullptr);
+  const onnx::GraphProto& body = loop->attribute(0).g();
+  int ifs = 0;
+  for (const auto& node : body.node()) ifs += node.op_type() == "If" ? 1 : 0;
+  EXPECT_EQ(ifs, 1);
+  EXPECT_EQ(body.input_size(), 3);
+}
+
+TEST_F(MalformedModelTest, BodyReadingAnUndefinedName) {
+  onnx::ModelProto model = ControlFlowModel();
+  onnx::GraphProto* body = nullptr;
+  for (auto& node : *model.mutable_graph()->mutable_node()) {
+    if (node.op_type() == "Loop") body = node.mutable_attribute(0)->mutable_g();
+  }
+  ASSERT_NE(body, nullptr);
+  body->mutable_node(0)->set_input(0, "nowhere");
+  ExpectRejected(model, "reads 'nowhere', which nothing defines");
+}
+
+TEST_F(MalformedModelTest, BodyWithTheWrongNumberOfInputs) {
+  onnx::ModelProto model = ControlFlowModel();
+  for (auto& node : *model.mutable_graph()->mutable_node()) {
+    if (node.op_type() != "Loop") continue;
+    onnx::GraphProto* body = node.mutable_attribute(0)->mutable_g();
+    *body->add_input() = body->input(2);
+    body->mutable_input(3)->set_name("extra");
+  }
+  ExpectRejected(model, "has 4 inputs but its op gives it 3 arguments");
+}
+
 }  // namespace
 }  // namespace graphgc

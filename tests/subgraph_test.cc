@@ -305,6 +305,12 @@ TEST(Misuse, BadBodiesAndAttributesGiveStatuses) {
                                      .num_scan_inputs = 1,
                                      .scan_input_axes = std::vector<int64_t>{3}})),
               HasSubstr("Scan: scan input 0 has rank 1, no axis 3"));
+  const Vars scan8 = gg::make_node(
+      "Scan", {Var(), x},
+      {{"body", Subgraph([&](Args a) { return Vars{a[0]}; })}, {"num_scan_inputs", int64_t{1}}},
+      {.version = 8});
+  EXPECT_EQ(scan8[0].status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(message(scan8), HasSubstr("Scan of opset 8 (with sequence_lens and a batch axis)"));
   // A body given to an op without one, through the generic entry.
   const std::vector<Var> relu =
       gg::make_node("Relu", {x}, {{"body", Subgraph([&] { return Vars{x}; })}});

@@ -1,0 +1,305 @@
+#include "graphgc/graph_inliner.h"
+
+#include <deque>
+#include <utility>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "graphgc/attribute_proto.h"
+#include "graphgc/node.h"
+#include "graphgc/status_macros.h"
+#include "graphgc/tensor_proto.h"
+
+namespace graphgc::internal {
+namespace {
+
+using NameSet = absl::flat_hash_set<std::string>;
+
+absl::Status ModelError(absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat("inline_model: ", why));
+}
+
+// The element type and shape a graph input declares (dim_param and missing dims are unknown).
+absl::StatusOr<std::pair<DataType, std::optional<Shape>>> DeclaredType(
+    const onnx::ValueInfoProto& info) {
+  if (info.type().value_case() != onnx::TypeProto::kTensorType) {
+    return ModelError(absl::StrCat("input '", info.name(), "' is not a tensor"));
+  }
+  const auto& tensor = info.type().tensor_type();
+  if (!IsSupportedDataType(tensor.elem_type())) {
+    return ModelError(absl::StrCat("input '", info.name(), "' has the unsupported element type ",
+                                   tensor.elem_type()));
+  }
+  std::optional<Shape> shape;
+  if (tensor.has_shape()) {
+    shape.emplace();
+    for (const auto& dim : tensor.shape().dim()) {
+      shape->push_back(dim.has_dim_value() && dim.dim_value() >= 0 ? dim.dim_value() : -1);
+    }
+  }
+  return std::make_pair(static_cast<DataType>(tensor.elem_type()), std::move(shape));
+}
+
+NameSet FreeNames(const onnx::GraphProto& graph);
+
+// The bodies a node carries (GRAPH and GRAPHS attributes).
+std::vector<const onnx::GraphProto*> BodiesOf(const onnx::NodeProto& node) {
+  std::vector<const onnx::GraphProto*> bodies;
+  for (const onnx::AttributeProto& attribute : node.attribute()) {
+    if (attribute.has_g()) bodies.push_back(&attribute.g());
+    for (const onnx::GraphProto& g : attribute.graphs()) bodies.push_back(&g);
+  }
+  return bodies;
+}
+
+// What a node reads: its inputs, and the names its bodies take from outside them.
+std::vector<std::string> ReadNames(const onnx::NodeProto& node) {
+  std::vector<std::string> names(node.input().begin(), node.input().end());
+  for (const onnx::GraphProto* body : BodiesOf(node)) {
+    for (const std::string& name : FreeNames(*body)) names.push_back(name);
+  }
+  return names;
+}
+
+// The names a graph reads but does not define: what it takes from the enclosing scopes.
+NameSet FreeNames(const onnx::GraphProto& graph) {
+  NameSet defined;
+  for (const auto& input : graph.input()) defined.insert(input.name());
+  for (const auto& initializer : graph.initializer()) defined.insert(initializer.name());
+  for (const auto& node : graph.node()) defined.insert(node.output().begin(), node.output().end());
+  NameSet free;
+  auto read = [&](const std::string& name) {
+    if (!name.empty() && !defined.contains(name)) free.insert(name);
+  };
+  for (const auto& node : graph.node()) {
+    for (const std::string& name : ReadNames(node)) read(name);
+  }
+  for (const auto& output : graph.output()) read(output.name());
+  return free;
+}
+
+// Node indices in an order where every node comes after the producers of what it reads (Kahn's
+// algorithm); errors name a dangling name or the nodes on a cycle. `sources` are defined by the
+// graph itself (inputs, initializers); `outer` resolves the names enclosing graphs define.
+absl::StatusOr<std::vector<int>> TopologicalOrder(const onnx::GraphProto& graph,
+                                                  const NameSet& sources,
+                                                  const OuterLookup& outer) {
+  absl::flat_hash_map<std::string, int> producer;
+  for (int n = 0; n < graph.node_size(); ++n) {
+    for (const std::string& output : graph.node(n).output()) {
+      if (output.empty()) continue;
+      if (sources.contains(output) || !producer.emplace(output, n).second) {
+        return ModelError(absl::StrCat("'", output, "' is defined more than once"));
+      }
+    }
+  }
+  std::vector<int> pending(graph.node_size(), 0);
+  std::vector<std::vector<int>> consumers(graph.node_size());
+  for (int n = 0; n < graph.node_size(); ++n) {
+    NameSet counted;
+    for (const std::string& input : ReadNames(graph.node(n))) {
+      if (input.empty() || sources.contains(input) || !counted.insert(input).second) continue;
+      auto it = producer.find(input);
+      if (it == producer.end()) {
+        if (outer && outer(input).has_value()) continue;
+        return ModelError(absl::StrCat("node ", n, " (", graph.node(n).op_type(), ") reads '",
+                                       input, "', which nothing defines"));
+      }
+      ++pending[n];
+      consumers[it->second].push_back(n);
+    }
+  }
+  std::deque<int> ready;
+  for (int n = 0; n < graph.node_size(); ++n) {
+    if (pending[n] == 0) ready.push_back(n);
+  }
+  std::vector<int> order;
+  while (!ready.empty()) {
+    const int n = ready.front();
+    ready.pop_front();
+    order.push_back(n);
+    for (int consumer : consumers[n]) {
+      if (--pending[consumer] == 0) ready.push_back(consumer);
+    }
+  }
+  if (static_cast<int>(order.size()) != graph.node_size()) {
+    return ModelError("the graph has a cycle");
+  }
+  return order;
+}
+
+absl::Status NodeError(const onnx::NodeProto& node, const absl::Status& cause) {
+  return absl::Status(cause.code(), absl::StrCat("inline_model: node '", node.name(), "' (",
+                                                 node.op_type(), "): ", cause.message()));
+}
+
+}  // namespace
+
+GraphInliner::GraphInliner(Graph& graph, const onnx::GraphProto& proto, ImportedOpsets opsets,
+                           OuterLookup outer)
+    : graph_(graph), proto_(proto), opsets_(std::move(opsets)), outer_(std::move(outer)) {}
+
+// Everything that can fail without touching the graph is checked before anything is built.
+absl::Status GraphInliner::Prepare() {
+  if (proto_.sparse_initializer_size() > 0) {
+    return absl::UnimplementedError("inline_model: sparse initializers are not supported");
+  }
+  NameSet sources;
+  for (const auto& input : proto_.input()) sources.insert(input.name());
+  for (const auto& initializer : proto_.initializer()) sources.insert(initializer.name());
+  GRAPHGC_ASSIGN_OR_RETURN(order_, TopologicalOrder(proto_, sources, outer_));
+  for (const onnx::TensorProto& proto : proto_.initializer()) {
+    absl::StatusOr<Tensor> tensor = FromTensorProto(proto);
+    if (!tensor.ok()) {
+      return absl::Status(tensor.status().code(),
+                          absl::StrCat("inline_model: ", tensor.status().message()));
+    }
+    initializers_.push_back(*std::move(tensor));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::map<std::string, Var>> GraphInliner::RunMain(
+    const std::map<std::string, Var>& given) {
+  for (const auto& [name, var] : given) {
+    bool known = false;
+    for (const auto& input : proto_.input()) known = known || input.name() == name;
+    if (!known) return ModelError(absl::StrCat("the model has no input '", name, "'"));
+    if (!var.ok()) return ModelError(absl::StrCat("input '", name, "': ", var.status().message()));
+    if (var.core() != graph_.core()) {
+      return ModelError(absl::StrCat("input '", name, "' belongs to another Graph"));
+    }
+  }
+  GRAPHGC_RETURN_IF_ERROR(Prepare());
+  for (const auto& input : proto_.input()) {
+    GRAPHGC_ASSIGN_OR_RETURN(auto declared, DeclaredType(input));
+    auto it = given.find(input.name());
+    if (it == given.end()) continue;
+    if (it->second.dtype() != declared.first) {
+      return ModelError(absl::StrCat("input '", input.name(), "' is ", DataTypeName(declared.first),
+                                     " in the model but the Var "
+                                     "given is ",
+                                     DataTypeName(it->second.dtype())));
+    }
+    vars_[input.name()] = it->second;
+  }
+  GRAPHGC_RETURN_IF_ERROR(BindInitializers());
+  for (const auto& input : proto_.input()) {
+    if (vars_.contains(input.name())) continue;
+    GRAPHGC_ASSIGN_OR_RETURN(auto declared, DeclaredType(input));
+    Var argument = declared.second.has_value()
+                       ? graph_.argument(input.name(), declared.first, *declared.second)
+                       : graph_.argument_unranked(input.name(), declared.first);
+    if (!argument.ok()) return ModelError(argument.status().message());
+    vars_[input.name()] = std::move(argument);
+  }
+  GRAPHGC_RETURN_IF_ERROR(BuildNodes());
+  std::map<std::string, Var> outputs;
+  for (const auto& output : proto_.output()) {
+    std::optional<Var> var = Lookup(output.name());
+    if (!var.has_value())
+      return ModelError(absl::StrCat("output '", output.name(), "' is not defined"));
+    outputs[output.name()] = *std::move(var);
+  }
+  return outputs;
+}
+
+absl::StatusOr<std::vector<Var>> GraphInliner::RunBody(absl::Span<const Var> arguments) {
+  if (static_cast<size_t>(proto_.input_size()) != arguments.size()) {
+    return ModelError(absl::StrCat("the body '", proto_.name(), "' has ", proto_.input_size(),
+                                   " inputs but its op gives it ", arguments.size(), " arguments"));
+  }
+  GRAPHGC_RETURN_IF_ERROR(Prepare());
+  for (int i = 0; i < proto_.input_size(); ++i) {
+    vars_[proto_.input(i).name()] = arguments[i];
+    // A body input may leave its type out: the op defines it.
+    if (proto_.input(i).type().value_case() == onnx::TypeProto::VALUE_NOT_SET) continue;
+    GRAPHGC_ASSIGN_OR_RETURN(auto declared, DeclaredType(proto_.input(i)));
+    if (declared.first != arguments[i].dtype()) {
+      return ModelError(absl::StrCat("input '", proto_.input(i).name(), "' of the body '",
+                                     proto_.name(), "' is ", DataTypeName(declared.first),
+                                     " but its op gives it ", DataTypeName(arguments[i].dtype())));
+    }
+  }
+  GRAPHGC_RETURN_IF_ERROR(BindInitializers());
+  GRAPHGC_RETURN_IF_ERROR(BuildNodes());
+  std::vector<Var> results;
+  for (const auto& output : proto_.output()) {
+    std::optional<Var> var = Lookup(output.name());
+    if (!var.has_value())
+      return ModelError(absl::StrCat("output '", output.name(), "' is not defined"));
+    results.push_back(*std::move(var));
+  }
+  return results;
+}
+
+absl::Status GraphInliner::BindInitializers() {
+  for (int i = 0; i < proto_.initializer_size(); ++i) {
+    const std::string& name = proto_.initializer(i).name();
+    if (!vars_.contains(name)) vars_[name] = graph_.constant(initializers_[i]);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status GraphInliner::BuildNodes() {
+  for (int n : order_) GRAPHGC_RETURN_IF_ERROR(BuildNode(proto_.node(n)));
+  return absl::OkStatus();
+}
+
+std::optional<Var> GraphInliner::Lookup(const std::string& name) const {
+  auto it = vars_.find(name);
+  if (it != vars_.end()) return it->second;
+  return outer_ ? outer_(name) : std::nullopt;
+}
+
+absl::StatusOr<std::vector<Attribute>> GraphInliner::Attributes(const onnx::NodeProto& node) {
+  std::vector<Attribute> attributes;
+  for (const onnx::AttributeProto& proto : node.attribute()) {
+    if (proto.type() == onnx::AttributeProto::GRAPH && proto.ref_attr_name().empty()) {
+      OuterLookup enclosing = [this](const std::string& name) { return Lookup(name); };
+      attributes.push_back(
+          Attribute{proto.name(), SubgraphFromGraphProto(graph_, proto.g(), opsets_, enclosing)});
+      continue;
+    }
+    absl::StatusOr<Attribute> attribute = FromAttributeProto(proto);
+    if (!attribute.ok()) return attribute.status();
+    attributes.push_back(*std::move(attribute));
+  }
+  return attributes;
+}
+
+absl::Status GraphInliner::BuildNode(const onnx::NodeProto& node) {
+  std::vector<Var> inputs;
+  for (const std::string& name : node.input()) {
+    inputs.push_back(name.empty() ? Var() : Lookup(name).value_or(Var()));
+  }
+  absl::StatusOr<std::vector<Attribute>> attributes = Attributes(node);
+  if (!attributes.ok()) return NodeError(node, attributes.status());
+  const std::string domain = node.domain() == "ai.onnx" ? "" : node.domain();
+  auto opset = opsets_.find(domain);
+  if (opset == opsets_.end()) {
+    return ModelError(absl::StrCat("node '", node.name(), "' uses domain '", domain,
+                                   "', which the model does not import"));
+  }
+  std::vector<Var> outputs = make_node(
+      graph_, node.op_type(), inputs, *attributes,
+      NodeOptions{.domain = domain, .version = opset->second, .num_outputs = node.output_size()});
+  for (int i = 0; i < node.output_size(); ++i) {
+    if (!outputs[i].ok()) return NodeError(node, outputs[i].status());
+    if (!node.output(i).empty()) vars_[node.output(i)] = outputs[i];
+  }
+  return absl::OkStatus();
+}
+
+Subgraph SubgraphFromGraphProto(Graph& graph, const onnx::GraphProto& body, ImportedOpsets opsets,
+                                OuterLookup outer) {
+  return Subgraph([&graph, &body, opsets = std::move(opsets),
+                   outer = std::move(outer)](absl::Span<const Var> arguments) -> std::vector<Var> {
+    absl::StatusOr<std::vector<Var>> results =
+        GraphInliner(graph, body, opsets, outer).RunBody(arguments);
+    if (!results.ok()) return {Var::Detached(results.status())};
+    return *std::move(results);
+  });
+}
+
+}  // namespace graphgc::internal
