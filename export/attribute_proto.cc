@@ -54,6 +54,13 @@ absl::StatusOr<Attribute> FromAttributeProto(const onnx::AttributeProto& proto) 
     case onnx::AttributeProto::STRINGS:
       attribute.value = std::vector<std::string>(proto.strings().begin(), proto.strings().end());
       return attribute;
+    case onnx::AttributeProto::TYPE_PROTO: {
+      absl::StatusOr<VarType> type =
+          FromTypeProto(proto.tp(), absl::StrCat("attribute '", proto.name(), "'"));
+      if (!type.ok()) return type.status();
+      attribute.value = *std::move(type);
+      return attribute;
+    }
     case onnx::AttributeProto::UNDEFINED:
       return absl::InvalidArgumentError(
           absl::StrCat("attribute '", proto.name(), "' has no type (UNDEFINED)"));

@@ -2,9 +2,10 @@
 // export in to_onnx.cc).
 //
 // Supported attribute types: INT, FLOAT, STRING, TENSOR (through FromTensorProto), INTS, FLOATS,
-// STRINGS. The others (GRAPH, GRAPHS, SPARSE_TENSOR, SPARSE_TENSORS, TENSORS, TYPE_PROTO,
-// TYPE_PROTOS) have no graphgc::AttributeValue and give an Unimplemented status naming the attribute
-// and its type; so does a reference to a function's attribute (ref_attr_name). Errors never throw.
+// STRINGS, TYPE_PROTO (a VarType). GRAPH needs the graph it is built in (graph_inliner.h builds
+// bodies); the others (GRAPHS, SPARSE_TENSOR, SPARSE_TENSORS, TENSORS, TYPE_PROTOS) have no
+// graphgc::AttributeValue. Those give an Unimplemented status naming the attribute and its type;
+// so does a reference to a function's attribute (ref_attr_name). Errors never throw.
 // Threading: a pure function.
 #ifndef GRAPHGC_ATTRIBUTE_PROTO_H_
 #define GRAPHGC_ATTRIBUTE_PROTO_H_

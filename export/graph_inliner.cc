@@ -19,25 +19,13 @@ absl::Status ModelError(absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat("inline_model: ", why));
 }
 
-// The element type and shape a graph input declares (dim_param and missing dims are unknown).
-absl::StatusOr<std::pair<DataType, std::optional<Shape>>> DeclaredType(
-    const onnx::ValueInfoProto& info) {
-  if (info.type().value_case() != onnx::TypeProto::kTensorType) {
-    return ModelError(absl::StrCat("input '", info.name(), "' is not a tensor"));
+// The type a graph input declares (dim_param and missing dims are unknown).
+absl::StatusOr<VarType> DeclaredType(const onnx::ValueInfoProto& info) {
+  absl::StatusOr<VarType> type = FromTypeProto(info.type(), absl::StrCat("input '", info.name(), "'"));
+  if (!type.ok()) {
+    return absl::Status(type.status().code(), absl::StrCat("inline_model: ", type.status().message()));
   }
-  const auto& tensor = info.type().tensor_type();
-  if (!IsSupportedDataType(tensor.elem_type())) {
-    return ModelError(absl::StrCat("input '", info.name(), "' has the unsupported element type ",
-                                   tensor.elem_type()));
-  }
-  std::optional<Shape> shape;
-  if (tensor.has_shape()) {
-    shape.emplace();
-    for (const auto& dim : tensor.shape().dim()) {
-      shape->push_back(dim.has_dim_value() && dim.dim_value() >= 0 ? dim.dim_value() : -1);
-    }
-  }
-  return std::make_pair(static_cast<DataType>(tensor.elem_type()), std::move(shape));
+  return type;
 }
 
 NameSet FreeNames(const onnx::GraphProto& graph);
@@ -172,24 +160,21 @@ absl::StatusOr<std::map<std::string, Var>> GraphInliner::RunMain(
   }
   GRAPHGC_RETURN_IF_ERROR(Prepare());
   for (const auto& input : proto_.input()) {
-    GRAPHGC_ASSIGN_OR_RETURN(auto declared, DeclaredType(input));
+    GRAPHGC_ASSIGN_OR_RETURN(VarType declared, DeclaredType(input));
     auto it = given.find(input.name());
     if (it == given.end()) continue;
-    if (it->second.dtype() != declared.first) {
-      return ModelError(absl::StrCat("input '", input.name(), "' is ", DataTypeName(declared.first),
-                                     " in the model but the Var "
-                                     "given is ",
-                                     DataTypeName(it->second.dtype())));
+    const std::string given_type = it->second.type().ToString();
+    if (given_type != declared.ToString()) {
+      return ModelError(absl::StrCat("input '", input.name(), "' is ", declared.ToString(),
+                                     " in the model but the Var given is ", given_type));
     }
     vars_[input.name()] = it->second;
   }
   GRAPHGC_RETURN_IF_ERROR(BindInitializers());
   for (const auto& input : proto_.input()) {
     if (vars_.contains(input.name())) continue;
-    GRAPHGC_ASSIGN_OR_RETURN(auto declared, DeclaredType(input));
-    Var argument = declared.second.has_value()
-                       ? graph_.argument(input.name(), declared.first, *declared.second)
-                       : graph_.argument_unranked(input.name(), declared.first);
+    GRAPHGC_ASSIGN_OR_RETURN(VarType declared, DeclaredType(input));
+    Var argument = graph_.argument(input.name(), declared);
     if (!argument.ok()) return ModelError(argument.status().message());
     vars_[input.name()] = std::move(argument);
   }
@@ -214,11 +199,12 @@ absl::StatusOr<std::vector<Var>> GraphInliner::RunBody(absl::Span<const Var> arg
     vars_[proto_.input(i).name()] = arguments[i];
     // A body input may leave its type out: the op defines it.
     if (proto_.input(i).type().value_case() == onnx::TypeProto::VALUE_NOT_SET) continue;
-    GRAPHGC_ASSIGN_OR_RETURN(auto declared, DeclaredType(proto_.input(i)));
-    if (declared.first != arguments[i].dtype()) {
+    GRAPHGC_ASSIGN_OR_RETURN(VarType declared, DeclaredType(proto_.input(i)));
+    const std::string given = arguments[i].type().ToString();
+    if (declared.ToString() != given) {
       return ModelError(absl::StrCat("input '", proto_.input(i).name(), "' of the body '",
-                                     proto_.name(), "' is ", DataTypeName(declared.first),
-                                     " but its op gives it ", DataTypeName(arguments[i].dtype())));
+                                     proto_.name(), "' is ", declared.ToString(),
+                                     " but its op gives it ", given));
     }
   }
   GRAPHGC_RETURN_IF_ERROR(BindInitializers());

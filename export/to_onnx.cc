@@ -45,7 +45,7 @@ absl::Status CheckOutputs(const Graph& graph, const NamedVars& outputs) {
           "to_onnx: output '", name, "' was made inside the body of an If, Loop or Scan; only "
           "that body can use it"));
     }
-    if (!var.rank().has_value()) {
+    if (graph.core()->arena().var_is_tensor(var.id()) && !var.rank().has_value()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "to_onnx: output '", name, "' has unknown rank; ONNX 1.12's checker requires a shape "
           "for every graph output"));
@@ -59,7 +59,7 @@ absl::Status CheckArgumentRanks(const Arena& arena, const std::vector<bool>& nee
   for (size_t i = 0; i < needed_vars.size(); ++i) {
     const VarId var(static_cast<uint32_t>(i));
     if (!needed_vars[i] || arena.var_kind(var) != VarKind::kArgument) continue;
-    if (arena.var_rank(var).has_value()) continue;
+    if (arena.var_rank(var).has_value() || !arena.var_is_tensor(var)) continue;
     if (arena.var_subgraph(var).valid()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "to_onnx: an argument of the body of an If, Loop or Scan has unknown rank (a loop-carried "
@@ -76,7 +76,7 @@ absl::Status CheckBodyResultRanks(const Arena& arena, const std::vector<Subgraph
   for (SubgraphId body : bodies) {
     const auto results = arena.subgraphs().results(body);
     for (size_t i = 0; i < results.size(); ++i) {
-      if (arena.var_rank(results[i]).has_value()) continue;
+      if (arena.var_rank(results[i]).has_value() || !arena.var_is_tensor(results[i])) continue;
       return absl::InvalidArgumentError(absl::StrCat(
           "to_onnx: result ", i, " of the body of an If, Loop or Scan has unknown rank; ONNX "
           "1.12's checker requires a shape for every graph output"));
@@ -190,7 +190,7 @@ void AddValueInfo(const Arena& arena, VarId var, const std::string& name,
                   google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* infos) {
   onnx::ValueInfoProto* info = infos->Add();
   info->set_name(name);
-  *info->mutable_type() = internal::ToTypeProto(arena.var_dtype(var), arena.var_shape(var));
+  *info->mutable_type() = internal::ToTypeProto(arena.var_type(var));
 }
 
 // Domain -> opset version, "" first. ai.onnx is always declared.
@@ -263,7 +263,7 @@ class GraphWriter {
     for (size_t i = 0; i < needed_.vars.size(); ++i) {
       const VarId var(static_cast<uint32_t>(i));
       if (!needed_.vars[i] || arena_.var_kind(var) == VarKind::kArgument) continue;
-      if (arena_.var_dtype(var) == DataType::kUndefined) continue;
+      if (arena_.var_is_tensor(var) && arena_.var_dtype(var) == DataType::kUndefined) continue;
       if (!flat && arena_.var_subgraph(var) != scope) continue;
       AddValueInfo(arena_, var, namer_.NameOf(var), graph->mutable_value_info());
     }

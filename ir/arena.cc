@@ -151,6 +151,38 @@ void Arena::set_var_type(VarId var, DataType dtype,
   }
 }
 
+void Arena::set_var_type(VarId var, const VarType& type) {
+  if (type.is_tensor()) {
+    if (type.shape().has_value()) {
+      set_var_type(var, type.dtype(), absl::Span<const int64_t>(*type.shape()));
+    } else {
+      set_var_type(var, type.dtype(), std::nullopt);
+    }
+    return;
+  }
+  std::string key = type.Key();
+  auto it = other_type_index_.find(key);
+  if (it == other_type_index_.end()) {
+    it = other_type_index_.emplace(std::move(key), static_cast<uint32_t>(other_types_.size())).first;
+    other_types_.push_back(type);
+  }
+  VarRecord& record = vars_[var.value()];
+  record.dtype = kNotATensor;
+  record.rank = -1;
+  record.shape_begin = it->second;
+}
+
+VarType Arena::var_type(VarId var) const {
+  const VarRecord& record = vars_[var.value()];
+  if (record.dtype == kNotATensor) return other_types_[record.shape_begin];
+  std::optional<std::vector<int64_t>> shape;
+  if (record.rank >= 0) {
+    shape.emplace();
+    for (int i = 0; i < record.rank; ++i) shape->push_back(dims_pool_[record.shape_begin + i]);
+  }
+  return VarType::Tensor(static_cast<DataType>(record.dtype), std::move(shape));
+}
+
 VarId Arena::node_input(NodeId node, int index) const {
   const NodeRecord& record = nodes_[node.value()];
   GRAPHGC_CHECK(index >= 0 && index < record.num_inputs, "node input index out of range");
@@ -178,7 +210,7 @@ int Arena::var_output_index(VarId var) const {
 
 std::optional<Shape> Arena::var_shape(VarId var) const {
   const VarRecord& record = vars_[var.value()];
-  if (record.rank < 0) return std::nullopt;
+  if (record.rank < 0 || record.dtype == kNotATensor) return std::nullopt;
   Shape shape;
   for (int i = 0; i < record.rank; ++i) shape.push_back(dims_pool_[record.shape_begin + i]);
   return shape;
@@ -186,7 +218,7 @@ std::optional<Shape> Arena::var_shape(VarId var) const {
 
 std::optional<int64_t> Arena::var_rank(VarId var) const {
   const VarRecord& record = vars_[var.value()];
-  if (record.rank < 0) return std::nullopt;
+  if (record.rank < 0 || record.dtype == kNotATensor) return std::nullopt;
   return record.rank;
 }
 
@@ -222,6 +254,10 @@ Arena::AttrRecord Arena::store_attribute(const Attribute& attr) {
           GRAPHGC_CHECK(subgraphs_.closed(value), "a graph attribute names a built subgraph");
           record.type = AttrType::kGraph;
           record.payload = value.value();
+        } else if constexpr (std::is_same_v<T, VarType>) {
+          record.type = AttrType::kType;
+          record.payload = attribute_types_.size();
+          attribute_types_.push_back(value);
         } else if constexpr (std::is_same_v<T, Subgraph>) {
           GRAPHGC_CHECK(false, "op constructors build a Subgraph before making its node");
         } else if constexpr (std::is_same_v<T, std::vector<float>>) {
@@ -236,6 +272,7 @@ Arena::AttrRecord Arena::store_attribute(const Attribute& attr) {
         }
         if constexpr (!std::is_arithmetic_v<T> && !std::is_same_v<T, std::string> &&
                       !std::is_same_v<T, Tensor> && !std::is_same_v<T, SubgraphId> &&
+                      !std::is_same_v<T, VarType> &&
                       !std::is_same_v<T, Subgraph>) {
           record.count = static_cast<uint32_t>(value.size());
         }
@@ -268,6 +305,8 @@ AttributeValue Arena::load_attribute(const AttrRecord& record) const {
       for (uint32_t i = 0; i < record.count; ++i) values.push_back(float_list_pool_[record.payload + i]);
       return values;
     }
+    case AttrType::kType:
+      return attribute_types_[record.payload];
     case AttrType::kGraph:
       return SubgraphId(static_cast<uint32_t>(record.payload));
     case AttrType::kStrings: {
@@ -318,6 +357,9 @@ int64_t Arena::bytes() const {
            MapBytes(tensor_buffers_);
   total += MapBytes(argument_names_);
   total += subgraphs_.bytes();
+  total += MapBytes(other_type_index_) +
+           static_cast<int64_t>(other_types_.size() * (sizeof(VarType) + sizeof(std::string)) +
+                                attribute_types_.size() * sizeof(VarType));
   return total;
 }
 

@@ -5,6 +5,7 @@
 //
 //   NodeRecord (20 B): op kind | #inputs | #outputs | #attrs | inputs@pool | first output | attrs@pool
 //   VarRecord  (16 B): producer | shape@dims pool | name | dtype | kind | rank
+//                      (a sequence, optional or map var: dtype kNotATensor, shape@interned types)
 //
 // A node's outputs are consecutive VarIds starting at first_output. Input lists, dims and attribute
 // records live in ChunkedVector pools; shapes are interned, so vars of equal shape share one copy.
@@ -32,6 +33,7 @@
 #include "graphgc/ids.h"
 #include "graphgc/subgraph_table.h"
 #include "graphgc/tensor.h"
+#include "graphgc/var_type.h"
 
 namespace graphgc {
 namespace internal {
@@ -73,6 +75,8 @@ class Arena {
   VarId add_argument(StringId name, DataType dtype, std::optional<absl::Span<const int64_t>> shape);
   bool is_argument_name(StringId name) const { return argument_names_.contains(name); }
   void set_var_type(VarId var, DataType dtype, std::optional<absl::Span<const int64_t>> shape);
+  // Any type: a tensor goes into the var record, a sequence, optional or map is interned.
+  void set_var_type(VarId var, const VarType& type);
 
   // Subgraphs (see subgraph_table.h): nodes appended between begin_subgraph and end_subgraph
   // belong to the subgraph; its arguments are unnamed argument vars.
@@ -101,7 +105,13 @@ class Arena {
 
   // Vars.
   VarKind var_kind(VarId var) const { return static_cast<VarKind>(vars_[var.value()].kind); }
-  DataType var_dtype(VarId var) const { return static_cast<DataType>(vars_[var.value()].dtype); }
+  // A tensor's element type; kUndefined for a var of another kind (see var_type).
+  DataType var_dtype(VarId var) const {
+    const int8_t dtype = vars_[var.value()].dtype;
+    return dtype == kNotATensor ? DataType::kUndefined : static_cast<DataType>(dtype);
+  }
+  bool var_is_tensor(VarId var) const { return vars_[var.value()].dtype != kNotATensor; }
+  VarType var_type(VarId var) const;
   // nullopt when the rank is unknown; -1 marks an unknown dim.
   std::optional<Shape> var_shape(VarId var) const;
   std::optional<int64_t> var_rank(VarId var) const;
@@ -130,13 +140,15 @@ class Arena {
     uint8_t kind;
     int16_t rank;  // -1: unknown rank
   };
-  enum class AttrType : uint8_t { kInt, kFloat, kString, kTensor, kInts, kFloats, kStrings, kGraph };
+  enum class AttrType : uint8_t { kInt, kFloat, kString, kTensor, kInts, kFloats, kStrings, kGraph, kType };
   struct AttrRecord {
     uint32_t name;
     AttrType type;
     uint32_t count;    // list length
     uint64_t payload;  // int64 bits, float bits, StringId, tensor index, list begin index, or SubgraphId
   };
+  // VarRecord::dtype of a sequence, optional or map var, whose shape_begin indexes other_types_.
+  static constexpr int8_t kNotATensor = -1;
   static_assert(sizeof(NodeRecord) == 20, "NodeRecord layout");
   static_assert(sizeof(VarRecord) == 16, "VarRecord layout");
 
@@ -168,6 +180,9 @@ class Arena {
   int64_t tensor_bytes_ = 0;
   absl::flat_hash_set<StringId> argument_names_;
   SubgraphTable subgraphs_;
+  std::deque<VarType> other_types_;  // interned non-tensor types
+  std::deque<VarType> attribute_types_;  // TYPE_PROTO attributes
+  absl::flat_hash_map<std::string, uint32_t> other_type_index_;  // VarType::Key -> index
 };
 
 }  // namespace internal

@@ -6,7 +6,8 @@
 // Graph attributes (If's branches, Loop's and Scan's body) are given as a Subgraph: a function that
 // builds the body from its arguments. The op that takes it decides what the arguments are, calls
 // the function once, while the node is made, and stores the built body in the arena, where the
-// attribute reads back as a SubgraphId. A Subgraph never reaches the arena itself.
+// attribute reads back as a SubgraphId. A Subgraph never reaches the arena itself. A TYPE_PROTO
+// attribute (Optional's `type`) is a VarType.
 #ifndef GRAPHGC_ATTRIBUTE_H_
 #define GRAPHGC_ATTRIBUTE_H_
 
@@ -23,6 +24,7 @@
 #include "graphgc/ids.h"
 #include "graphgc/tensor.h"
 #include "graphgc/var.h"
+#include "graphgc/var_type.h"
 
 namespace graphgc {
 
@@ -53,7 +55,7 @@ class Subgraph {
 
 using AttributeValue = std::variant<int64_t, float, std::string, Tensor, std::vector<int64_t>,
                                     std::vector<float>, std::vector<std::string>, Subgraph,
-                                    SubgraphId>;
+                                    SubgraphId, VarType>;
 
 struct Attribute {
   std::string name;

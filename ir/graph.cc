@@ -68,6 +68,50 @@ Var Graph::argument_unranked(absl::string_view name, DataType dtype) {
   return add_argument(name, dtype, std::nullopt);
 }
 
+absl::Status Graph::CheckArgumentType(const VarType& type) const {
+  switch (type.kind()) {
+    case VarType::Kind::kTensor:
+      return absl::OkStatus();  // add_argument checks it
+    case VarType::Kind::kMap: {
+      const DataType key = type.key();
+      if (!IsSignedInteger(key) && !IsUnsignedInteger(key) && key != DataType::kString) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("a map key must be an integer or a string, not ", DataTypeName(key)));
+      }
+      [[fallthrough]];
+    }
+    case VarType::Kind::kSequence:
+    case VarType::Kind::kOptional: {
+      const VarType& element = type.element();
+      if (!element.is_tensor()) return CheckArgumentType(element);
+      if (!IsSupportedDataType(static_cast<int32_t>(element.dtype()))) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("unsupported element type ", static_cast<int32_t>(element.dtype())));
+      }
+      for (int64_t dim : element.shape().value_or(std::vector<int64_t>{})) {
+        if (dim < -1) return absl::InvalidArgumentError(absl::StrCat("dimension ", dim));
+      }
+      return absl::OkStatus();
+    }
+  }
+  return absl::OkStatus();
+}
+
+Var Graph::argument(absl::string_view name, const VarType& type) {
+  if (type.is_tensor()) {
+    if (!type.shape().has_value()) return add_argument(name, type.dtype(), std::nullopt);
+    return add_argument(name, type.dtype(), absl::Span<const int64_t>(*type.shape()));
+  }
+  if (absl::Status valid = CheckArgumentType(type); !valid.ok()) {
+    return Var::Detached(absl::InvalidArgumentError(
+        absl::StrCat("argument '", name, "' of type ", type.ToString(), ": ", valid.message())));
+  }
+  // Registered as a tensor argument first (name checks), then given its type.
+  Var var = add_argument(name, DataType::kFloat, std::nullopt);
+  if (var.ok()) core_->arena().set_var_type(var.id(), type);
+  return var;
+}
+
 Var Graph::constant(const Tensor& tensor) {
   if (core_ == nullptr) return Var::Detached(MovedFromError("Constant"));
   if (tensor.dtype() == DataType::kUndefined) {

@@ -20,6 +20,7 @@
 #include "graphgc/graph_stats.h"
 #include "graphgc/tensor.h"
 #include "graphgc/var.h"
+#include "graphgc/var_type.h"
 
 namespace graphgc {
 
@@ -42,6 +43,9 @@ class Graph {
   Var argument(absl::string_view name, DataType dtype, absl::Span<const int64_t> shape);
   // A graph input of unknown rank.
   Var argument_unranked(absl::string_view name, DataType dtype);
+  // A graph input of any type, e.g. VarType::Sequence(VarType::Tensor(DataType::kFloat, {{-1}})).
+  // Errors as above, for every tensor inside the type; map keys must be integers or strings.
+  Var argument(absl::string_view name, const VarType& type);
   // A Constant node holding `tensor`; its value is known. The tensor's buffer belongs to the arena.
   Var constant(const Tensor& tensor);
 
@@ -56,6 +60,7 @@ class Graph {
  private:
   Var add_argument(absl::string_view name, DataType dtype,
                    std::optional<absl::Span<const int64_t>> shape);
+  absl::Status CheckArgumentType(const VarType& type) const;
 
   internal::GraphCore* core_;
 };

@@ -86,6 +86,10 @@ std::optional<int64_t> Var::rank() const {
   return attached() ? core_->arena().var_rank(id_) : std::nullopt;
 }
 
+VarType Var::type() const {
+  return attached() ? core_->arena().var_type(id_) : VarType::Tensor(DataType::kUndefined);
+}
+
 std::optional<Tensor> Var::value() const {
   return attached() ? core_->value(id_) : std::nullopt;
 }

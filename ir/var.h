@@ -23,6 +23,7 @@
 #include "graphgc/data_type.h"
 #include "graphgc/ids.h"
 #include "graphgc/tensor.h"
+#include "graphgc/var_type.h"
 
 namespace graphgc {
 
@@ -45,6 +46,9 @@ class Var {
   // nullopt if the rank is unknown; -1 for an unknown dim.
   std::optional<std::vector<int64_t>> shape() const;
   std::optional<int64_t> rank() const;
+  // The full type: a tensor (dtype and shape as above), or a sequence, optional or map, for which
+  // dtype() is kUndefined and shape() nullopt. A Var that is not ok() has an undefined tensor type.
+  VarType type() const;
   // The propagated value, when every input of its node had one (and propagation is on).
   std::optional<Tensor> value() const;
 

@@ -1,6 +1,7 @@
 // Add, Sub, Mul, Div, Neg, Relu and Identity.
 #include <array>
 
+#include "absl/strings/str_cat.h"
 #include "graphgc/broadcast.h"
 #include "graphgc/elementwise_kernels.h"
 #include "graphgc/op_builder.h"
@@ -67,11 +68,20 @@ Var Neg(const Var& x) { return Unary("Neg", 13, UnaryOp::kNeg, x); }
 Var Relu(const Var& x) { return Unary("Relu", 14, UnaryOp::kRelu, x); }
 
 Var Identity(const Var& input) {
-  const OpSignature signature{"Identity", 16, kIdentityInputs};
+  OpSignature signature{"Identity", 16, kIdentityInputs};
+  signature.takes_non_tensors = true;  // Identity-16 passes sequences and optionals through
   const Var* inputs[] = {&input};
   return internal::BuildOp(
       signature, inputs, {},
       [&](absl::Span<const OperandInfo> in) -> absl::StatusOr<OutputType> {
+        if (in[0].non_tensor.has_value()) {
+          if (in[0].non_tensor->kind() == VarType::Kind::kMap) {
+            return absl::InvalidArgumentError(absl::StrCat(
+                internal::InputLabel(signature, 0), " is a ", in[0].non_tensor->ToString(),
+                "; Identity takes tensors, sequences and optionals"));
+          }
+          return OutputType{DataType::kUndefined, std::nullopt, in[0].non_tensor};
+        }
         GRAPHGC_RETURN_IF_ERROR(
             internal::CheckElementType(signature, 0, in[0].dtype, internal::kAllTypes));
         return OutputType{in[0].dtype, in[0].shape};

@@ -53,6 +53,11 @@ void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
   AppendIfSet(attributes, name, value);
 }
 
+void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
+                     const std::optional<VarType>& value) {
+  AppendIfSet(attributes, name, value);
+}
+
 std::vector<Var> JoinInputs(std::initializer_list<Var> fixed, absl::Span<const Var> variadic) {
   std::vector<Var> inputs;
   inputs.reserve(fixed.size() + variadic.size());

@@ -37,6 +37,8 @@ void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
                      const std::optional<Tensor>& value);
 void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
                      const std::optional<Subgraph>& value);
+void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
+                     const std::optional<VarType>& value);
 
 // The inputs of a node whose last formal input is variadic: the fixed ones, then the rest.
 std::vector<Var> JoinInputs(std::initializer_list<Var> fixed, absl::Span<const Var> variadic);

@@ -130,6 +130,10 @@ absl::StatusOr<OutputTypes> InferCustom(const CustomOp& op, absl::Span<const Ope
                                         const std::vector<Attribute>& attributes, int num_outputs) {
   for (size_t i = 0; i < in.size(); ++i) {
     if (!in[i].present) return absl::InvalidArgumentError(absl::StrCat("input ", i, " is omitted"));
+    if (in[i].non_tensor.has_value()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "input ", i, " is a ", in[i].non_tensor->ToString(), "; custom ops take tensors"));
+    }
   }
   absl::StatusOr<std::vector<TensorType>> types = op.infer(ContextOf(in, attributes, num_outputs));
   if (!types.ok()) return types.status();

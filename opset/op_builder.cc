@@ -71,6 +71,10 @@ OperandInfos DescribeOperands(const GraphCore& core, absl::Span<const Var* const
       continue;
     }
     const VarId id = inputs[i]->id();
+    if (!core.arena().var_is_tensor(id)) {
+      infos[i].non_tensor = core.arena().var_type(id);
+      continue;
+    }
     infos[i].dtype = core.arena().var_dtype(id);
     infos[i].shape = core.arena().var_shape(id);
     infos[i].value = core.value(id);
@@ -151,7 +155,12 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
   const OpKindId op = arena.intern_op(signature.op_type, signature.domain, version);
   const NodeId node = core.add_node(op, input_ids, attributes, num_outputs);
   for (int i = 0; i < num_outputs; ++i) {
-    arena.set_var_type(arena.node_output(node, i), (*types)[i].dtype, (*types)[i].shape);
+    const OutputType& type = (*types)[i];
+    if (type.non_tensor.has_value()) {
+      arena.set_var_type(arena.node_output(node, i), *type.non_tensor);
+    } else {
+      arena.set_var_type(arena.node_output(node, i), type.dtype, type.shape);
+    }
   }
   const bool inputs_known = signature.kernel_reads_shapes_only ? AllShapesKnown(infos)
                                                                : AllValuesKnown(infos);
@@ -176,6 +185,12 @@ Var BuildOp(const OpSignature& signature, absl::Span<const Var* const> inputs,
   OutputVars outputs = BuildNode(
       signature, inputs, std::move(attributes), 1,
       [&](absl::Span<const OperandInfo> in) -> absl::StatusOr<OutputTypes> {
+        for (size_t i = 0; i < in.size() && !signature.takes_non_tensors; ++i) {
+          if (in[i].non_tensor.has_value()) {
+            return absl::InvalidArgumentError(absl::StrCat(
+                InputLabel(signature, i), " is a ", in[i].non_tensor->ToString(), ", not a tensor"));
+          }
+        }
         absl::StatusOr<OutputType> type = infer(in);
         if (!type.ok()) return type.status();
         return OutputTypes{*std::move(type)};

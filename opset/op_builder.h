@@ -24,6 +24,7 @@
 #include "graphgc/graph.h"
 #include "graphgc/tensor.h"
 #include "graphgc/var.h"
+#include "graphgc/var_type.h"
 
 namespace graphgc::internal {
 
@@ -38,19 +39,26 @@ struct OpSignature {
   int opset_version = 0;
   // The kernel needs only the inputs' static shapes, not their values (Shape, Size).
   bool kernel_reads_shapes_only = false;
+  // BuildOp only: the op takes sequences, optionals and maps too (Identity); other hand-written
+  // ops report such an input before their inference runs.
+  bool takes_non_tensors = false;
 };
 
 // What inference and kernels see of one input.
+// A tensor is described by dtype and shape; a sequence, optional or map by `non_tensor` (its dtype
+// then kUndefined, shape nullopt). Only tensors have values.
 struct OperandInfo {
   bool present = true;  // false for an omitted optional input
   DataType dtype = DataType::kUndefined;
   std::optional<Shape> shape;
   std::optional<Tensor> value;
+  std::optional<VarType> non_tensor;
 };
 
 struct OutputType {
   DataType dtype = DataType::kUndefined;
   std::optional<Shape> shape;
+  std::optional<VarType> non_tensor;
 };
 
 using InferFn = absl::FunctionRef<absl::StatusOr<OutputType>(absl::Span<const OperandInfo>)>;

@@ -788,9 +788,11 @@ Var OneHot(const Var& indices, const Var& depth, const Var& values,
   return internal::SingleOutput(results);
 }
 
-Var Optional(const Var& input) {
-  std::vector<Var> results =
-      graphgc::make_node("Optional", {input}, {}, {.domain = "", .version = 16, .num_outputs = 1});
+Var Optional(const Var& input, const OptionalAttributes& attributes) {
+  std::vector<Attribute> attribute_list;
+  internal::AppendAttribute(attribute_list, "type", attributes.type);
+  std::vector<Var> results = graphgc::make_node("Optional", {input}, attribute_list,
+                                                {.domain = "", .version = 16, .num_outputs = 1});
   return internal::SingleOutput(results);
 }
 

@@ -17,10 +17,11 @@
 //     Field types: INT std::optional<int64_t>, FLOAT std::optional<float>, STRING
 //     std::optional<std::string>, INTS, FLOATS and STRINGS std::optional<std::vector<...>> of
 //     those, TENSOR std::optional<Tensor>, GRAPH std::optional<Subgraph> (a function building
-//     the body from its arguments; see graphgc/attribute.h). A field left unset is not passed,
-//     so the schema's default applies; a required attribute left unset fails the call with a
-//     status naming the op and the attribute. SPARSE_TENSOR and TYPE_PROTO attributes are not
-//     supported: an op with optional ones says so, and ops that require one are not generated.
+//     the body from its arguments; see graphgc/attribute.h), TYPE_PROTO std::optional<VarType>.
+//     A field left unset is not passed, so the schema's default applies; a required attribute
+//     left unset fails the call with a status naming the op and the attribute. SPARSE_TENSOR
+//     attributes are not supported: an op with optional ones says so, and ops that require one
+//     are not generated.
 //     An ONNX name that is a C++ keyword gets a trailing underscore, noted at the op.
 //   - One output: the function returns a Var. Several: a struct `<Op>Outputs` with one Var per
 //     output, named as in ONNX, so `auto [values, indices] = op::TopK(x, k);` works. When
@@ -54,6 +55,7 @@
 #include "graphgc/graph.h"
 #include "graphgc/tensor.h"
 #include "graphgc/var.h"
+#include "graphgc/var_type.h"
 
 namespace graphgc::opset17 {
 
@@ -744,8 +746,10 @@ Var OneHot(const Var& indices, const Var& depth, const Var& values,
 
 // Constructs an optional-type value containing either an empty optional of a certain type specified
 // by the attribute, or a non-empty value containing the input element. Since opset 15.
-// Not supported here: the attribute type (TYPE_PROTO).
-Var Optional(const Var& input);
+struct OptionalAttributes {
+  std::optional<VarType> type = std::nullopt;
+};
+Var Optional(const Var& input, const OptionalAttributes& attributes = {});
 
 // Outputs the element in the optional-type input. Since opset 15.
 Var OptionalGetElement(const Var& input);

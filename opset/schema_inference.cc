@@ -31,6 +31,12 @@ std::string TensorTypeString(DataType dtype) {
   return absl::StrCat("tensor(", DataTypeName(dtype), ")");
 }
 
+// ONNX's type string of an operand: "tensor(float)", "seq(tensor(int64))", ...
+std::string TypeString(const OperandInfo& operand) {
+  return operand.non_tensor.has_value() ? operand.non_tensor->ToString()
+                                        : TensorTypeString(operand.dtype);
+}
+
 const OpSchema::FormalParameter& FormalInput(const OpSchema& schema, size_t index) {
   const auto& formals = schema.inputs();
   return formals[std::min(index, formals.size() - 1)];
@@ -58,14 +64,14 @@ absl::Status CheckInputCount(const OpSchema& schema, size_t count) {
 }
 
 absl::Status CheckInputTypes(const OpSchema& schema, absl::Span<const OperandInfo> inputs) {
-  absl::flat_hash_map<std::string, std::pair<DataType, size_t>> bound;  // type param -> first use
+  absl::flat_hash_map<std::string, std::pair<std::string, size_t>> bound;  // param -> type, first use
   for (size_t i = 0; i < inputs.size(); ++i) {
     const OpSchema::FormalParameter& formal = FormalInput(schema, i);
     if (!inputs[i].present) {
       if (formal.GetOption() == OpSchema::Optional) continue;
       return absl::InvalidArgumentError(absl::StrCat(InputName(schema, i), " is required"));
     }
-    const std::string type = TensorTypeString(inputs[i].dtype);
+    const std::string type = TypeString(inputs[i]);
     if (formal.GetTypes().count(onnx::Utils::DataTypeUtils::ToType(type)) == 0) {
       return absl::InvalidArgumentError(absl::StrCat(InputName(schema, i), " has type ", type,
                                                      ", not one of ", AllowedTypes(formal)));
@@ -73,12 +79,11 @@ absl::Status CheckInputTypes(const OpSchema& schema, absl::Span<const OperandInf
     const bool variadic_mixed =
         formal.GetOption() == OpSchema::Variadic && !formal.GetIsHomogeneous();
     if (variadic_mixed) continue;
-    auto [it, first] = bound.try_emplace(formal.GetTypeStr(), inputs[i].dtype, i);
-    if (!first && it->second.first != inputs[i].dtype) {
+    auto [it, first] = bound.try_emplace(formal.GetTypeStr(), type, i);
+    if (!first && it->second.first != type) {
       return absl::InvalidArgumentError(absl::StrCat(
-          InputName(schema, i), " has element type ", DataTypeName(inputs[i].dtype), " but ",
-          InputName(schema, it->second.second), " has ", DataTypeName(it->second.first),
-          "; both are of type ", formal.GetTypeStr()));
+          InputName(schema, i), " has type ", type, " but ", InputName(schema, it->second.second),
+          " has ", it->second.first, "; both are of type ", formal.GetTypeStr()));
     }
   }
   return absl::OkStatus();
@@ -89,7 +94,7 @@ onnx::AttributeProto::AttributeType ProtoTypeOf(const AttributeValue& value) {
   static constexpr AttributeProto::AttributeType kByIndex[] = {
       AttributeProto::INT,  AttributeProto::FLOAT,  AttributeProto::STRING, AttributeProto::TENSOR,
       AttributeProto::INTS, AttributeProto::FLOATS, AttributeProto::STRINGS,
-      AttributeProto::GRAPH, AttributeProto::GRAPH};
+      AttributeProto::GRAPH, AttributeProto::GRAPH,   AttributeProto::TYPE_PROTO};
   static_assert(std::size(kByIndex) == std::variant_size_v<AttributeValue>);
   return kByIndex[value.index()];
 }
@@ -102,7 +107,8 @@ class BodyInferencer final : public onnx::GraphInferencer {
  public:
   explicit BodyInferencer(const BodyTypes& body) : body_(body) {
     for (const OutputType& result : body.results) {
-      results_.push_back(ToTypeProto(result.dtype, result.shape));
+      results_.push_back(result.non_tensor.has_value() ? ToTypeProto(*result.non_tensor)
+                                                       : ToTypeProto(result.dtype, result.shape));
     }
   }
 
@@ -119,6 +125,7 @@ class BodyInferencer final : public onnx::GraphInferencer {
         continue;
       }
       const DataType declared = body_.arguments[i].dtype;
+      if (body_.arguments[i].non_tensor.has_value()) continue;
       if (given->tensor_type().elem_type() != static_cast<int32_t>(declared)) {
         fail_type_inference("argument ", i, " of the body '", body_.attribute, "' is ",
                             DataTypeName(declared), " but the op passes element type ",
@@ -147,7 +154,10 @@ class OperandInferenceContext final : public onnx::InferenceContext {
       bodies_.emplace(body.attribute, std::make_unique<BodyInferencer>(body));
     }
     for (size_t i = 0; i < inputs.size(); ++i) {
-      if (inputs[i].present) input_types_[i] = ToTypeProto(inputs[i].dtype, inputs[i].shape);
+      if (!inputs[i].present) continue;
+      input_types_[i] = inputs[i].non_tensor.has_value()
+                            ? ToTypeProto(*inputs[i].non_tensor)
+                            : ToTypeProto(inputs[i].dtype, inputs[i].shape);
     }
     for (const Attribute& attribute : attributes) {
       ToAttributeProto(attribute, &attributes_[attribute.name]);
@@ -192,9 +202,9 @@ class OperandInferenceContext final : public onnx::InferenceContext {
 
 absl::StatusOr<OutputType> ToOutputType(const onnx::TypeProto& type, size_t index) {
   if (type.value_case() != onnx::TypeProto::kTensorType) {
-    return absl::UnimplementedError(absl::StrCat(
-        "output ", index, " is not a tensor (sequence, map, optional and sparse types are not "
-        "supported)"));
+    absl::StatusOr<VarType> other = FromTypeProto(type, absl::StrCat("output ", index));
+    if (!other.ok()) return other.status();
+    return OutputType{DataType::kUndefined, std::nullopt, *std::move(other)};
   }
   const int32_t elem_type = type.tensor_type().elem_type();
   if (!IsSupportedDataType(elem_type)) {
@@ -221,7 +231,7 @@ absl::StatusOr<OutputType> TypeFromConstraint(const OpSchema& schema,
   const auto& formal = schema.outputs()[std::min<size_t>(index, schema.outputs().size() - 1)];
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i].present && FormalInput(schema, i).GetTypeStr() == formal.GetTypeStr()) {
-      return OutputType{inputs[i].dtype, std::nullopt};
+      return OutputType{inputs[i].dtype, std::nullopt, inputs[i].non_tensor};
     }
   }
   if (formal.GetTypes().size() == 1) {
@@ -229,6 +239,10 @@ absl::StatusOr<OutputType> TypeFromConstraint(const OpSchema& schema,
     if (type.value_case() == onnx::TypeProto::kTensorType &&
         IsSupportedDataType(type.tensor_type().elem_type())) {
       return OutputType{static_cast<DataType>(type.tensor_type().elem_type()), std::nullopt};
+    }
+    if (type.value_case() != onnx::TypeProto::kTensorType) {
+      absl::StatusOr<VarType> other = FromTypeProto(type, absl::StrCat("output ", index));
+      if (other.ok()) return OutputType{DataType::kUndefined, std::nullopt, *std::move(other)};
     }
   }
   return absl::UnimplementedError(absl::StrCat(

@@ -35,7 +35,30 @@ ArgumentTypes LoopArguments(absl::Span<const OperandInfo> operands) {
   for (size_t i = 2; i < operands.size(); ++i) {
     std::optional<Shape> shape;
     if (operands[i].shape.has_value()) shape = Shape(operands[i].shape->size(), -1);
-    types.push_back(OutputType{operands[i].dtype, std::move(shape)});
+    types.push_back(OutputType{operands[i].dtype, std::move(shape), operands[i].non_tensor});
+  }
+  return types;
+}
+
+OutputType OutputTypeOf(const VarType& type) {
+  if (!type.is_tensor()) return OutputType{DataType::kUndefined, std::nullopt, type};
+  std::optional<Shape> shape;
+  if (type.shape().has_value()) shape.emplace(type.shape()->begin(), type.shape()->end());
+  return OutputType{type.dtype(), std::move(shape)};
+}
+
+// SequenceMap: one element of each sequence input, and each other input as it is.
+absl::StatusOr<ArgumentTypes> SequenceMapArguments(absl::Span<const OperandInfo> operands) {
+  ArgumentTypes types;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    const std::optional<VarType>& type = operands[i].non_tensor;
+    if (type.has_value() && type->kind() == VarType::Kind::kSequence) {
+      types.push_back(OutputTypeOf(type->element()));
+    } else if (i == 0) {
+      return absl::InvalidArgumentError("input 0 (input_sequence) is not a sequence");
+    } else {
+      types.push_back(OutputType{operands[i].dtype, operands[i].shape, operands[i].non_tensor});
+    }
   }
   return types;
 }
@@ -100,9 +123,9 @@ absl::StatusOr<ArgumentTypes> ArgumentTypesOf(absl::string_view op_type, int sin
   }
   if (op_type == "Loop" && attribute == "body") return LoopArguments(operands);
   if (op_type == "Scan" && attribute == "body") return ScanArguments(operands, attributes);
+  if (op_type == "SequenceMap" && attribute == "body") return SequenceMapArguments(operands);
   return absl::UnimplementedError(
-      "graphgc builds the graph attributes of ai.onnx If, Loop and Scan only (SequenceMap's body "
-      "takes sequences, which are not supported)");
+      "graphgc builds the graph attributes of ai.onnx If, Loop, Scan and SequenceMap only");
 }
 
 // Closes the subgraph even when the builder throws: the user's exception passes through, and
@@ -147,7 +170,9 @@ absl::StatusOr<BuiltBody> BuildBody(GraphCore& core, const std::string& attribut
   OpenSubgraph open(core.arena());
   std::vector<Var> arguments;
   for (const OutputType& type : argument_types) {
-    arguments.emplace_back(&core, core.add_subgraph_argument(open.id(), type.dtype, type.shape));
+    const VarId argument = core.add_subgraph_argument(open.id(), type.dtype, type.shape);
+    if (type.non_tensor.has_value()) core.arena().set_var_type(argument, *type.non_tensor);
+    arguments.emplace_back(&core, argument);
   }
   std::vector<Var> results = builder.build(arguments);
   if (results.empty()) return absl::InvalidArgumentError("the builder returned no results");
@@ -156,8 +181,7 @@ absl::StatusOr<BuiltBody> BuildBody(GraphCore& core, const std::string& attribut
   for (size_t i = 0; i < results.size(); ++i) {
     GRAPHGC_RETURN_IF_ERROR(CheckResult(core, i, results[i]));
     ids.push_back(results[i].id());
-    types.results.push_back(
-        OutputType{results[i].dtype(), core.arena().var_shape(results[i].id())});
+    types.results.push_back(OutputTypeOf(core.arena().var_type(results[i].id())));
   }
   open.close(ids);
   return BuiltBody{std::move(types), open.id(), std::move(results)};

@@ -1,4 +1,4 @@
-// Building the bodies of If, Loop and Scan. Before such a node is made, each of its Subgraph
+// Building the bodies of If, Loop, Scan and SequenceMap. Before such a node is made, each of its Subgraph
 // attributes is run once, in a subgraph of the node's graph (ir/subgraph_table.h), on arguments
 // typed as the op defines them:
 //   If     then_branch, else_branch: no arguments;
@@ -6,7 +6,8 @@
 //          loop-carried value, of its element type and rank (its dims may change between
 //          iterations, so they are unknown, as ONNX's own Loop inference has them);
 //   Scan   body: one argument per state variable, of its type, then one per scan input, of its
-//          type less the scanned axis (scan_input_axes, default 0).
+//          type less the scanned axis (scan_input_axes, default 0);
+//   SequenceMap  body: an element of each sequence input, and each other input as it is.
 // The attribute is then replaced by the built body's SubgraphId. Internal to the opset module.
 #ifndef GRAPHGC_SUBGRAPH_BUILDER_H_
 #define GRAPHGC_SUBGRAPH_BUILDER_H_

@@ -155,6 +155,72 @@ onnx::TypeProto ToTypeProto(DataType dtype, const std::optional<Shape>& shape) {
   return type;
 }
 
+onnx::TypeProto ToTypeProto(const VarType& type) {
+  onnx::TypeProto proto;
+  switch (type.kind()) {
+    case VarType::Kind::kTensor: {
+      std::optional<Shape> shape;
+      if (type.shape().has_value()) shape.emplace(type.shape()->begin(), type.shape()->end());
+      return ToTypeProto(type.dtype(), shape);
+    }
+    case VarType::Kind::kSequence:
+      *proto.mutable_sequence_type()->mutable_elem_type() = ToTypeProto(type.element());
+      break;
+    case VarType::Kind::kOptional:
+      *proto.mutable_optional_type()->mutable_elem_type() = ToTypeProto(type.element());
+      break;
+    case VarType::Kind::kMap:
+      proto.mutable_map_type()->set_key_type(static_cast<int32_t>(type.key()));
+      *proto.mutable_map_type()->mutable_value_type() = ToTypeProto(type.element());
+      break;
+  }
+  return proto;
+}
+
+absl::StatusOr<VarType> FromTypeProto(const onnx::TypeProto& type, absl::string_view what) {
+  auto element = [&](const onnx::TypeProto& inner) { return FromTypeProto(inner, what); };
+  switch (type.value_case()) {
+    case onnx::TypeProto::kTensorType: {
+      const auto& tensor = type.tensor_type();
+      if (!IsSupportedDataType(tensor.elem_type())) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(what, " has the unsupported element type ", tensor.elem_type()));
+      }
+      std::optional<std::vector<int64_t>> shape;
+      if (tensor.has_shape()) {
+        shape.emplace();
+        for (const auto& dim : tensor.shape().dim()) {
+          shape->push_back(dim.has_dim_value() && dim.dim_value() >= 0 ? dim.dim_value() : -1);
+        }
+      }
+      return VarType::Tensor(static_cast<DataType>(tensor.elem_type()), std::move(shape));
+    }
+    case onnx::TypeProto::kSequenceType: {
+      absl::StatusOr<VarType> inner = element(type.sequence_type().elem_type());
+      if (!inner.ok()) return inner.status();
+      return VarType::Sequence(*std::move(inner));
+    }
+    case onnx::TypeProto::kOptionalType: {
+      absl::StatusOr<VarType> inner = element(type.optional_type().elem_type());
+      if (!inner.ok()) return inner.status();
+      return VarType::Optional(*std::move(inner));
+    }
+    case onnx::TypeProto::kMapType: {
+      const int32_t key = type.map_type().key_type();
+      if (!IsSupportedDataType(key)) {
+        return absl::InvalidArgumentError(absl::StrCat(what, " has the map key type ", key));
+      }
+      absl::StatusOr<VarType> inner = element(type.map_type().value_type());
+      if (!inner.ok()) return inner.status();
+      return VarType::Map(static_cast<DataType>(key), *std::move(inner));
+    }
+    case onnx::TypeProto::kSparseTensorType:
+      return absl::UnimplementedError(absl::StrCat(what, " is a sparse tensor (not supported)"));
+    default:
+      return absl::InvalidArgumentError(absl::StrCat(what, " has no type"));
+  }
+}
+
 void ToAttributeProto(const Attribute& attribute, onnx::AttributeProto* proto) {
   proto->set_name(attribute.name);
   std::visit(
@@ -178,6 +244,9 @@ void ToAttributeProto(const Attribute& attribute, onnx::AttributeProto* proto) {
         } else if constexpr (std::is_same_v<T, std::vector<float>>) {
           proto->set_type(onnx::AttributeProto::FLOATS);
           for (float v : value) proto->add_floats(v);
+        } else if constexpr (std::is_same_v<T, VarType>) {
+          proto->set_type(onnx::AttributeProto::TYPE_PROTO);
+          *proto->mutable_tp() = ToTypeProto(value);
         } else if constexpr (std::is_same_v<T, SubgraphId> || std::is_same_v<T, Subgraph>) {
           proto->set_type(onnx::AttributeProto::GRAPH);  // the body itself is the exporter's
         } else {

@@ -5,10 +5,12 @@
 #include <optional>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 #include "graphgc/attribute.h"
 #include "graphgc/data_type.h"
 #include "graphgc/tensor.h"
+#include "graphgc/var_type.h"
 #include "onnx/onnx_pb.h"
 
 namespace graphgc::internal {
@@ -22,6 +24,11 @@ absl::StatusOr<Tensor> FromTensorProto(const onnx::TensorProto& proto);
 
 // A tensor type; no shape field when the rank is unknown, dims without a value when unknown.
 onnx::TypeProto ToTypeProto(DataType dtype, const std::optional<Shape>& shape);
+// Any VarType: sequences, optionals and maps nest their element types.
+onnx::TypeProto ToTypeProto(const VarType& type);
+// The VarType of a TypeProto. Errors: no type at all, sparse tensors, element types graphgc does
+// not support; `what` names the value in the message.
+absl::StatusOr<VarType> FromTypeProto(const onnx::TypeProto& type, absl::string_view what);
 
 // A graph attribute gets its type only: inference reads a body through its GraphInferencer, and
 // to_onnx writes the body's GraphProto itself.

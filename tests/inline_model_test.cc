@@ -127,7 +127,7 @@ TEST_F(MalformedModelTest, UnknownInputNameOrWrongType) {
   EXPECT_THAT(Message(unknown.status()), HasSubstr("no input 'nope'"));
   auto mistyped = inline_model(g_, SmallModel(), {{"x", wrong}});
   ASSERT_FALSE(mistyped.ok());
-  EXPECT_THAT(Message(mistyped.status()), HasSubstr("is float in the model"));
+  EXPECT_THAT(Message(mistyped.status()), HasSubstr("is tensor(float) in the model but the Var given is tensor(double)"));
 }
 
 TEST_F(MalformedModelTest, BadNode) {

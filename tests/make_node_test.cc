@@ -104,7 +104,7 @@ TEST(MakeNodeTest, SchemaErrorsNameTheOpAndTheProblem) {
   EXPECT_THAT(Message(make_node("Gemm", {f, Var(), f})[0]), HasSubstr("input 1 (B) is an empty Var"));
   EXPECT_THAT(Message(make_node("Concat", {f, g.argument("d", DataType::kDouble, {2, 2})},
                                 {{"axis", int64_t{0}}})[0]),
-              HasSubstr("has element type double but input 0 (inputs) has float"));
+              HasSubstr("has type tensor(double) but input 0 (inputs) has tensor(float)"));
   EXPECT_THAT(Message(make_node("MatMul", {f, g.argument("v", DataType::kFloat, {3, 2})})[0]),
               HasSubstr("MatMul"));
   std::vector<Var> bad = make_node("TopK", {f}, {}, {.num_outputs = 2});

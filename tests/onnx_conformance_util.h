@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graphgc/graphgc.h"
+#include "graphgc/tensor_proto.h"
 #include "onnx/defs/schema.h"
 #include "onnx/onnx_pb.h"
 #include "onnx/shape_inference/implementation.h"
@@ -93,7 +94,15 @@ inline std::string TypeToString(const onnx::TypeProto& type) {
 // ONNX's inferred type for an output agrees with the var ("" if so).
 inline std::string CompareWithOnnx(const onnx::TypeProto& type, const graphgc::Var& var) {
   if (type.value_case() == onnx::TypeProto::VALUE_NOT_SET) return "";  // ONNX infers nothing
-  if (!type.has_tensor_type()) return "ONNX infers a non-tensor type";
+  if (!type.has_tensor_type() || !var.type().is_tensor()) {  // sequences, optionals, maps
+    absl::StatusOr<graphgc::VarType> onnx_type = graphgc::internal::FromTypeProto(type, "output");
+    if (!onnx_type.ok()) return std::string(onnx_type.status().message());
+    if (onnx_type->ToString() != var.type().ToString()) {
+      return absl::StrCat("ONNX infers ", onnx_type->ToString(), ", graphgc has ",
+                          var.type().ToString());
+    }
+    return "";
+  }
   const onnx::TypeProto::Tensor& tensor = type.tensor_type();
   if (tensor.elem_type() != 0 && tensor.elem_type() != static_cast<int32_t>(var.dtype())) {
     return absl::StrCat("ONNX infers element type ", ElemTypeName(tensor.elem_type()),

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "graphgc/graphgc.h"
+#include "graphgc/tensor_proto.h"
 #include "onnx/onnx_pb.h"
 #include "onnx/shape_inference/implementation.h"
 
@@ -20,6 +21,13 @@ namespace graphgc::testing_support {
 // where both know them, the same rank and dims.
 inline ::testing::AssertionResult InferredTypeAgrees(const onnx::TypeProto& inferred,
                                                      const graphgc::Var& var) {
+  if (!inferred.has_tensor_type() || !var.type().is_tensor()) {  // sequences, optionals, maps
+    absl::StatusOr<graphgc::VarType> type = graphgc::internal::FromTypeProto(inferred, "output");
+    if (!type.ok()) return ::testing::AssertionFailure() << type.status();
+    if (type->ToString() == var.type().ToString()) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "ONNX infers " << type->ToString() << ", the var is "
+                                         << var.type().ToString();
+  }
   const onnx::TypeProto::Tensor& tensor = inferred.tensor_type();
   if (tensor.elem_type() != static_cast<int32_t>(var.dtype())) {
     return ::testing::AssertionFailure() << "ONNX infers elem_type " << tensor.elem_type()

@@ -70,6 +70,7 @@ using gg::Tensor;
 using gg::Var;
 using Dims = std::vector<int64_t>;
 using onnx_conformance::CheckOnnxInference;
+using onnx_conformance::CompareWithOnnx;
 using onnx_conformance::DataDir;
 using onnx_conformance::DimsToString;
 using onnx_conformance::ElemTypeName;
@@ -216,10 +217,13 @@ std::string UnsupportedValueType(const onnx::TypeProto& type, const std::string&
                             ", which graphgc does not support");
       }
       return "";
-    case onnx::TypeProto::kSequenceType: return absl::StrCat("sequence-typed graph ", role);
-    case onnx::TypeProto::kOptionalType: return absl::StrCat("optional-typed graph ", role);
+    case onnx::TypeProto::kSequenceType:
+    case onnx::TypeProto::kOptionalType:
+    case onnx::TypeProto::kMapType: {
+      absl::StatusOr<gg::VarType> converted = gg::internal::FromTypeProto(type, "graph " + role);
+      return converted.ok() ? "" : std::string(converted.status().message());
+    }
     case onnx::TypeProto::kSparseTensorType: return absl::StrCat("sparse-tensor graph ", role);
-    case onnx::TypeProto::kMapType: return absl::StrCat("map-typed graph ", role);
     default: return absl::StrCat("graph ", role, " without a type");
   }
 }
@@ -232,7 +236,6 @@ std::string UnsupportedAttribute(const onnx::NodeProto& node, const onnx::Attrib
     case onnx::AttributeProto::SPARSE_TENSOR:
     case onnx::AttributeProto::SPARSE_TENSORS:
       return absl::StrCat("sparse-tensor attribute (", node.op_type(), ")");
-    case onnx::AttributeProto::TYPE_PROTO:
     case onnx::AttributeProto::TYPE_PROTOS:
       return absl::StrCat("type-proto attribute (", node.op_type(), ")");
     case onnx::AttributeProto::TENSORS:
@@ -281,7 +284,12 @@ std::optional<std::map<std::string, onnx::TypeProto>> OnnxReference(
   // From IR version 4 on, initializers need not be graph inputs.
   reference.set_ir_version(std::max<int64_t>(reference.ir_version(), 4));
   onnx::GraphProto* graph = reference.mutable_graph();
-  graph->clear_input();
+  // Inputs without tensor data (sequences, optionals, maps) stay inputs: their types matter.
+  google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> kept_inputs;
+  for (const onnx::ValueInfoProto& input : graph->input()) {
+    if (input_data.count(input.name()) == 0) *kept_inputs.Add() = input;
+  }
+  graph->mutable_input()->Swap(&kept_inputs);
   graph->clear_value_info();
   for (const auto& [name, tensor] : input_data) {
     onnx::TensorProto* initializer = graph->add_initializer();
@@ -353,7 +361,8 @@ absl::StatusOr<Tensor> ConstantValue(const onnx::NodeProto& node) {
                              std::is_same_v<T, std::vector<float>> ||
                              std::is_same_v<T, std::vector<std::string>>) {
           return Tensor::from_vector<typename T::value_type>(value);
-        } else if constexpr (std::is_same_v<T, gg::Subgraph> || std::is_same_v<T, gg::SubgraphId>) {
+        } else if constexpr (std::is_same_v<T, gg::Subgraph> || std::is_same_v<T, gg::SubgraphId> ||
+                             std::is_same_v<T, gg::VarType>) {
           return absl::InvalidArgumentError("a Constant's value is not a graph");
         } else {
           return Tensor::scalar<T>(value);
@@ -423,11 +432,6 @@ Outcome RunNodeTest(const fs::path& dir) {
       const std::string reason = UnsupportedAttribute(node, attr);
       if (!reason.empty()) return Unsupported(reason, node.op_type());
     }
-    if (node.op_type() != "Constant" && NumGivenInputs(node) == 0) {
-      return Unsupported("op without inputs other than Constant: make_node takes the Graph from "
-                         "its inputs",
-                         node.op_type());
-    }
   }
 
   // The inputs, as constants (initializers first; a graph input of the same name overrides).
@@ -467,6 +471,15 @@ Outcome RunNodeTest(const fs::path& dir) {
   for (int i = 0; i < graph.input_size(); ++i) {
     const std::string& name = graph.input(i).name();
     const std::string file_name = absl::StrCat("input_", i, ".pb");
+    if (!graph.input(i).type().has_tensor_type()) {
+      // A sequence, optional or map: an argument of that type (only tensors carry values).
+      absl::StatusOr<gg::VarType> type = gg::internal::FromTypeProto(graph.input(i).type(), name);
+      if (!type.ok()) return Failed("load", test_op, type.status().ToString());
+      Var argument = g.argument(name, *type);
+      if (!argument.ok()) return Failed("load", test_op, argument.status().ToString());
+      vars[name] = std::move(argument);
+      continue;
+    }
     if (!fs::exists(data / file_name)) {
       if (vars.count(name) > 0) continue;  // an initializer provides it
       return Failed("load", test_op, absl::StrCat("no ", file_name, " for input '", name, "'"));
@@ -532,7 +545,7 @@ Outcome RunNodeTest(const fs::path& dir) {
     options.domain = node.domain();
     options.version = static_cast<int>(opsets[NormalizedDomain(node.domain())]);
     options.num_outputs = node.output_size();
-    const std::vector<Var> outputs = gg::make_node(node.op_type(), inputs, attributes, options);
+    const std::vector<Var> outputs = gg::make_node(g, node.op_type(), inputs, attributes, options);
     if (outputs.size() != static_cast<size_t>(node.output_size())) {
       return Failed("make_node", node.op_type(),
                     absl::StrCat("make_node returned ", outputs.size(), " vars for ",
@@ -570,6 +583,17 @@ Outcome RunNodeTest(const fs::path& dir) {
     const Var& var = it->second;
     exported.emplace_back(name, var);
     const std::string file_name = absl::StrCat("output_", i, ".pb");
+    if (!graph.output(i).type().has_tensor_type() || !var.type().is_tensor()) {
+      // Sequences, optionals and maps carry no values: their types are compared with ONNX's.
+      const onnx::TypeProto* onnx_inferred = onnx_type(name);
+      const std::string error = CompareWithOnnx(
+          onnx_inferred != nullptr ? *onnx_inferred : graph.output(i).type(), var);
+      if (!error.empty()) {
+        all_errors_upstream = false;
+        outcome.errors.push_back(absl::StrCat("output '", name, "': ", error));
+      }
+      continue;
+    }
     if (!fs::exists(data / file_name)) continue;
     onnx::TensorProto expected;
     if (!ParseFile(data / file_name, &expected)) {
@@ -601,7 +625,7 @@ Outcome RunNodeTest(const fs::path& dir) {
 
   // Export (every output needs a rank) and ONNX's inference on the export.
   for (const auto& [name, var] : exported) {
-    if (var.rank().has_value()) continue;
+    if (var.rank().has_value() || !var.type().is_tensor()) continue;
     const onnx::TypeProto* onnx_inferred = onnx_type(name);
     if (onnx_inferred != nullptr && TypeDims(*onnx_inferred).has_value()) {
       return Failed("export", test_op,
@@ -756,12 +780,26 @@ TEST(FromAttributeProtoTest, ConvertsTensors) {
   EXPECT_TRUE(absl::StrContains(attribute.status().message(), "'value'")) << attribute.status();
 }
 
+TEST(FromAttributeProtoTest, ConvertsTypes) {
+  onnx::AttributeProto proto;
+  proto.set_name("type");
+  proto.set_type(onnx::AttributeProto::TYPE_PROTO);
+  proto.mutable_tp()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()
+      ->set_elem_type(onnx::TensorProto::FLOAT);
+  absl::StatusOr<gg::Attribute> attribute = FromAttributeProto(proto);
+  ASSERT_TRUE(attribute.ok()) << attribute.status();
+  ASSERT_TRUE(std::holds_alternative<gg::VarType>(attribute->value));
+  EXPECT_EQ(std::get<gg::VarType>(attribute->value).ToString(), "seq(tensor(float))");
+  proto.mutable_tp()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()
+      ->set_elem_type(onnx::TensorProto::COMPLEX64);
+  EXPECT_FALSE(FromAttributeProto(proto).ok());
+}
+
 TEST(FromAttributeProtoTest, UnsupportedTypesAreUnimplementedAndNamed) {
   for (const onnx::AttributeProto::AttributeType type :
        {onnx::AttributeProto::GRAPH, onnx::AttributeProto::GRAPHS,
         onnx::AttributeProto::SPARSE_TENSOR, onnx::AttributeProto::SPARSE_TENSORS,
-        onnx::AttributeProto::TENSORS, onnx::AttributeProto::TYPE_PROTO,
-        onnx::AttributeProto::TYPE_PROTOS}) {
+        onnx::AttributeProto::TENSORS, onnx::AttributeProto::TYPE_PROTOS}) {
     SCOPED_TRACE(onnx::AttributeProto::AttributeType_Name(type));
     onnx::AttributeProto proto;
     proto.set_name("then_branch");

@@ -1,21 +1,20 @@
 // The operators ONNX's backend node test data does not exercise (onnx_node_data_test covers the
 // rest): ONNX 1.12 ships no node test for 32 of its ai.onnx / ai.onnx.ml operators.
 //
-//   ValidInputs        one case per such operator whose inputs and outputs are tensors: make_node
-//                      on valid inputs and attributes gives ok outputs of the expected element
-//                      type and shape; the export passes ONNX's strict shape inference, and ONNX
+//   ValidInputs        one case per such operator: make_node on valid inputs (tensors, sequences,
+//                      optionals, maps) and attributes gives ok outputs of the expected type and
+//                      shape; the export passes ONNX's strict shape inference, and ONNX
 //                      infers the same types, both for the exported outputs and for the operator's
 //                      own outputs (an output ONNX 1.12 gives no rank is exported through a
 //                      Reshape, since to_onnx needs a rank). Several ai.onnx.ml schemas of ONNX
 //                      1.12 have no inference function; make_node types their outputs from the
 //                      type constraints, and ONNX, which infers nothing for them, checks the rest
 //                      of the export from those types.
-//   RejectsTensors     the operators graphgc cannot represent (their inputs or outputs are
-//                      sequences, maps or optionals): given tensors, the nearest thing a user could
-//                      pass, make_node fails cleanly, naming the op and the type at fault, and
-//                      leaves the graph unchanged.
+//   RejectsTensors     the operators that take a sequence or a map, given a tensor instead:
+//                      make_node fails cleanly, naming the op and the type at fault, and leaves the
+//                      graph unchanged.
 //   Coverage           every non-deprecated ai.onnx / ai.onnx.ml operator of the schema registry is
-//                      in the node test data, in the ValidInputs table or in the unsupported list.
+//                      in the node test data or in the ValidInputs table.
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
@@ -64,9 +63,11 @@ struct Operand {
   DataType dtype = DataType::kUndefined;
   Dims shape;
   std::optional<Tensor> value;
+  std::optional<gg::VarType> type;  // a sequence, optional or map argument
 };
 
 Operand Arg(DataType dtype, Dims shape) { return Operand{dtype, std::move(shape), std::nullopt}; }
+Operand Arg(gg::VarType type) { return Operand{DataType::kUndefined, {}, std::nullopt, type}; }
 Operand Const(const Tensor& value) {
   return Operand{value.dtype(), Dims(value.shape().begin(), value.shape().end()), value};
 }
@@ -78,9 +79,11 @@ struct Expected {
   DataType dtype = DataType::kUndefined;
   std::optional<Dims> shape;
   Dims export_shape;
+  std::optional<gg::VarType> type;  // a sequence, optional or map output
 };
 
 Expected Out(DataType dtype, Dims shape) { return Expected{dtype, std::move(shape), {}}; }
+Expected Out(gg::VarType type) { return Expected{DataType::kUndefined, std::nullopt, {}, type}; }
 Expected OutWithoutRank(DataType dtype, Dims export_shape) {
   return Expected{dtype, std::nullopt, std::move(export_shape)};
 }
@@ -102,9 +105,13 @@ std::vector<Var> MakeInputs(Graph& g, const std::vector<Operand>& operands) {
   std::vector<Var> vars;
   for (size_t i = 0; i < operands.size(); ++i) {
     const Operand& operand = operands[i];
-    vars.push_back(operand.value.has_value()
-                       ? g.constant(*operand.value)
-                       : g.argument(absl::StrCat("input_", i), operand.dtype, operand.shape));
+    const std::string name = absl::StrCat("input_", i);
+    if (operand.type.has_value()) {
+      vars.push_back(g.argument(name, *operand.type));
+      continue;
+    }
+    vars.push_back(operand.value.has_value() ? g.constant(*operand.value)
+                                             : g.argument(name, operand.dtype, operand.shape));
   }
   return vars;
 }
@@ -132,6 +139,10 @@ struct ValidCase {
   std::vector<Operand> inputs;
   std::vector<Attribute> attributes;
   std::vector<Expected> outputs;
+  // Non-empty: ONNX 1.12's full-model inference fails on the export with this message (a
+  // limitation of ONNX's, checked so that a fixed ONNX is noticed); the op's own inference
+  // function, which make_node runs, still types the outputs.
+  std::string onnx_fails_with;
 };
 
 void PrintTo(const ValidCase& c, std::ostream* os) {
@@ -158,7 +169,29 @@ std::vector<ValidCase> ValidCases() {
   constexpr DataType kF = DataType::kFloat;
   constexpr DataType kI64 = DataType::kInt64;
   constexpr DataType kStr = DataType::kString;
+  using gg::VarType;
+  const VarType matrices = VarType::Sequence(VarType::Tensor(kF, Dims{2, 3}));
+  const VarType int64_to_float = VarType::Map(kI64, VarType::Tensor(kF));
   return {
+      // ai.onnx: sequences and optionals
+      {"ConcatFromSequence", "", {Arg(matrices)}, {Int("axis", 0)}, {Out(kF, {-1, 3})}},
+      {"Optional", "", {Arg(kF, {2, 3})}, {},
+       {Out(VarType::Optional(VarType::Tensor(kF, Dims{2, 3})))}},
+      {"SequenceAt", "", {Arg(matrices), Const(Tensor::scalar<int64_t>(0))}, {},
+       {Out(kF, {2, 3})}},
+      {"SequenceConstruct", "", {Arg(kF, {2, 3}), Arg(kF, {2, 3})}, {}, {Out(matrices)}},
+      {"SequenceErase", "", {Arg(matrices), Const(Tensor::scalar<int64_t>(0))}, {},
+       {Out(matrices)}},
+      {"SplitToSequence", "", {Arg(kF, {4, 3})}, {Int("axis", 0)},
+       {Out(VarType::Sequence(VarType::Tensor(kF, Dims{1, 3})))}},
+      // ai.onnx.ml: maps
+      {"CastMap", kMl, {Arg(int64_to_float)}, {Str("cast_to", "TO_FLOAT")},
+       {OutWithoutRank(kF, {1, 2})}},
+      {"DictVectorizer", kMl, {Arg(int64_to_float)}, {Ints("int64_vocabulary", {1, 2, 3})},
+       {OutWithoutRank(kF, {1, 3})}},
+      {"ZipMap", kMl, {Arg(kF, {2, 2})}, {Ints("classlabels_int64s", {0, 1})},
+       {Out(VarType::Sequence(int64_to_float))},
+       "type case unsupported for symbolic shape inference"},
       // ai.onnx
       {"GlobalLpPool", "", {Arg(kF, {1, 3, 4, 5})}, {Int("p", 3)}, {Out(kF, {1, 3, 1, 1})}},
       {"LpNormalization", "", {Arg(kF, {2, 3})}, {Int("axis", 1), Int("p", 1)},
@@ -280,9 +313,14 @@ TEST_P(ValidInputsTest, InfersAndExportsLikeOnnx) {
     const Var& out = outputs[i];
     const Expected& expected = c.outputs[i];
     ASSERT_TRUE(out.ok()) << out.status();
+    const std::string name = absl::StrCat("output_", i);
+    if (expected.type.has_value()) {
+      EXPECT_EQ(out.type().Key(), expected.type->Key());
+      exported.emplace_back(name, out);
+      continue;
+    }
     EXPECT_EQ(out.dtype(), expected.dtype) << gg::DataTypeName(out.dtype());
     EXPECT_EQ(out.shape(), expected.shape) << ShapeToString(out.shape());
-    const std::string name = absl::StrCat("output_", i);
     if (out.rank().has_value()) {
       exported.emplace_back(name, out);
       continue;
@@ -311,6 +349,11 @@ TEST_P(ValidInputsTest, InfersAndExportsLikeOnnx) {
   onnx::ModelProto inferred;
   const std::vector<std::string> errors =
       onnx_conformance::CheckOnnxInference(*model, exported, keep, &inferred);
+  if (!c.onnx_fails_with.empty()) {
+    EXPECT_TRUE(absl::StrContains(absl::StrJoin(errors, "\n"), c.onnx_fails_with))
+        << "ONNX's inference no longer fails as expected:\n" << absl::StrJoin(errors, "\n");
+    return;
+  }
   ASSERT_TRUE(errors.empty()) << absl::StrJoin(errors, "\n");
   if (!onnx_infers_op) return;
 
@@ -320,6 +363,10 @@ TEST_P(ValidInputsTest, InfersAndExportsLikeOnnx) {
     SCOPED_TRACE(absl::StrCat("output ", i, " ('", node->output(static_cast<int>(i)), "')"));
     auto it = types.find(node->output(static_cast<int>(i)));
     ASSERT_NE(it, types.end()) << "ONNX infers no type";
+    if (!outputs[i].type().is_tensor()) {
+      EXPECT_EQ(onnx_conformance::CompareWithOnnx(it->second, outputs[i]), "");
+      continue;
+    }
     ASSERT_TRUE(it->second.has_tensor_type()) << "ONNX infers no tensor type";
     EXPECT_EQ(it->second.tensor_type().elem_type(), static_cast<int32_t>(outputs[i].dtype()))
         << TypeToString(it->second);
@@ -332,55 +379,47 @@ INSTANTIATE_TEST_SUITE_P(OpsWithoutNodeData, ValidInputsTest, ::testing::ValuesI
                            return info.param.op;
                          });
 
-// --- 2. Operators graphgc cannot represent -----------------------------------------------------
+// --- 2. A tensor where a sequence or a map belongs ------------------------------------------
 
-struct UnsupportedCase {
+struct WrongKindCase {
   std::string op;
   std::string domain;
-  std::string reason;             // why graphgc cannot represent the op
-  std::vector<Operand> inputs;    // the nearest thing a user could pass: tensors
+  std::string takes;              // what the op takes instead
+  std::vector<Operand> inputs;    // tensors
   std::vector<Attribute> attributes;
   std::string status_mentions;    // what the status must name besides the op
 };
 
-void PrintTo(const UnsupportedCase& c, std::ostream* os) {
+void PrintTo(const WrongKindCase& c, std::ostream* os) {
   *os << (c.domain.empty() ? "" : c.domain + "::") << c.op;
 }
 
-std::vector<UnsupportedCase> UnsupportedCases() {
+std::vector<WrongKindCase> WrongKindCases() {
   constexpr DataType kF = DataType::kFloat;
   constexpr DataType kI64 = DataType::kInt64;
-  const std::string kNotATensor = "is not a tensor";
   return {
-      {"ConcatFromSequence", "", "its input is a sequence of tensors",
+      {"ConcatFromSequence", "", "a sequence of tensors",
        {Arg(kF, {2, 3})}, {Int("axis", 0)}, "seq(tensor(float))"},
-      {"Optional", "", "its output is an optional",
-       {Arg(kF, {2, 3})}, {}, kNotATensor},
-      {"SequenceAt", "", "its input is a sequence of tensors",
+      {"SequenceAt", "", "a sequence of tensors",
        {Arg(kF, {2, 3}), Const(Tensor::scalar<int64_t>(0))}, {}, "seq(tensor(float))"},
-      {"SequenceConstruct", "", "its output is a sequence of tensors",
-       {Arg(kF, {2, 3}), Arg(kF, {2, 3})}, {}, kNotATensor},
-      {"SequenceErase", "", "its input and output are sequences of tensors",
+      {"SequenceErase", "", "a sequence of tensors",
        {Arg(kF, {2, 3}), Const(Tensor::scalar<int64_t>(0))}, {}, "seq(tensor(float))"},
-      {"SplitToSequence", "", "its output is a sequence of tensors",
-       {Arg(kF, {4, 3})}, {Int("axis", 0)}, kNotATensor},
-      {"CastMap", kMl, "its input is a map",
+      {"CastMap", kMl, "a map",
        {Arg(kF, {3})}, {Str("cast_to", "TO_FLOAT")}, "map(int64,tensor(float))"},
-      {"DictVectorizer", kMl, "its input is a map",
+      {"DictVectorizer", kMl, "a map",
        {Arg(kI64, {3})}, {Ints("int64_vocabulary", {1, 2, 3})}, "map(int64,tensor(float))"},
-      {"ZipMap", kMl, "its output is a sequence of maps",
-       {Arg(kF, {2, 2})}, {Ints("classlabels_int64s", {0, 1})}, kNotATensor},
+      {"OptionalGetElement", "", "an optional",
+       {Arg(kF, {3})}, {}, "optional(tensor(float))"},
   };
 }
 
-class RejectsTensorsTest : public ::testing::TestWithParam<UnsupportedCase> {};
+class RejectsTensorsTest : public ::testing::TestWithParam<WrongKindCase> {};
 
 TEST_P(RejectsTensorsTest, FailsCleanly) {
-  const UnsupportedCase& c = GetParam();
+  const WrongKindCase& c = GetParam();
   Graph g;
   const std::vector<Var> inputs = MakeInputs(g, c.inputs);
   for (const Var& input : inputs) ASSERT_TRUE(input.ok()) << input.status();
-  RecordProperty("unsupported", c.reason);
   const int64_t nodes_before = g.stats().nodes;
 
   const std::vector<Var> outputs = MakeNode(g, c.op, c.domain, inputs, c.attributes, -1);
@@ -394,7 +433,8 @@ TEST_P(RejectsTensorsTest, FailsCleanly) {
         << status;
     EXPECT_TRUE(absl::StartsWith(status.message(), absl::StrCat(c.op, ": "))) << status;
     EXPECT_TRUE(absl::StrContains(status.message(), c.status_mentions))
-        << status << "\n(expected a mention of '" << c.status_mentions << "': " << c.reason << ")";
+        << status << "\n(expected a mention of '" << c.status_mentions << "': the op takes "
+        << c.takes << ")";
   }
   EXPECT_EQ(g.stats().nodes, nodes_before) << "a failed make_node changed the graph";
   // The inputs are untouched and still export.
@@ -408,8 +448,8 @@ TEST_P(RejectsTensorsTest, FailsCleanly) {
 }
 
 INSTANTIATE_TEST_SUITE_P(OpsWithoutNodeData, RejectsTensorsTest,
-                         ::testing::ValuesIn(UnsupportedCases()),
-                         [](const ::testing::TestParamInfo<UnsupportedCase>& info) {
+                         ::testing::ValuesIn(WrongKindCases()),
+                         [](const ::testing::TestParamInfo<WrongKindCase>& info) {
                            return info.param.op;
                          });
 
@@ -443,12 +483,6 @@ std::set<OpKey> TableOps() {
   return ops;
 }
 
-std::set<OpKey> UnsupportedOps() {
-  std::set<OpKey> ops;
-  for (const UnsupportedCase& c : UnsupportedCases()) ops.emplace(c.domain, c.op);
-  return ops;
-}
-
 // The non-deprecated ai.onnx and ai.onnx.ml operators of ONNX's schema registry (newest versions).
 std::set<OpKey> RegistryOps() {
   std::set<OpKey> ops;
@@ -473,31 +507,32 @@ TEST(OpsWithoutNodeDataCoverage, EveryOperatorIsExercised) {
       << "ONNX's node test data is missing or incomplete in " << onnx_conformance::DataDir();
   const std::set<OpKey> data = NodeDataOps(dirs);
   const std::set<OpKey> table = TableOps();
-  const std::set<OpKey> unsupported = UnsupportedOps();
   const std::set<OpKey> registry = RegistryOps();
   ASSERT_FALSE(registry.empty());
 
   std::vector<OpKey> missing;
   for (const OpKey& key : registry) {
-    if (data.count(key) == 0 && table.count(key) == 0 && unsupported.count(key) == 0) {
+    if (data.count(key) == 0 && table.count(key) == 0) {
       missing.push_back(key);
     }
   }
   EXPECT_TRUE(missing.empty()) << missing.size()
-                               << " operator(s) neither in ONNX's node test data, nor in the "
-                                  "ValidInputs table, nor in the unsupported list: "
+                               << " operator(s) neither in ONNX's node test data nor in the "
+                                  "ValidInputs table: "
                                << OpList(missing);
 }
 
-// The tables name real, current operators, each once and in one table only.
+// The tables name real, current operators; the ValidInputs table each once.
 TEST(OpsWithoutNodeDataCoverage, TablesNameRegistryOperators) {
   const std::set<OpKey> registry = RegistryOps();
   std::vector<OpKey> listed;
   for (const ValidCase& c : ValidCases()) listed.emplace_back(c.domain, c.op);
-  for (const UnsupportedCase& c : UnsupportedCases()) listed.emplace_back(c.domain, c.op);
   std::vector<OpKey> unknown;
   for (const OpKey& key : listed) {
     if (registry.count(key) == 0) unknown.push_back(key);
+  }
+  for (const WrongKindCase& c : WrongKindCases()) {
+    if (registry.count({c.domain, c.op}) == 0) unknown.emplace_back(c.domain, c.op);
   }
   EXPECT_TRUE(unknown.empty()) << "not current ai.onnx / ai.onnx.ml operators: "
                                << OpList(unknown);

@@ -357,17 +357,38 @@ TEST(Misuse, ABuilderThatThrowsLeavesTheGraphUsable) {
   ExpectOnnxInferenceAgrees(Export(g, outputs), outputs);
 }
 
-TEST(Misuse, SequenceMapAndOtherDomainsSayWhatIsUnsupported) {
+TEST(Misuse, SequenceMapTakesASequenceAndOtherDomainsTakeNoBodies) {
   Graph g;
   const Var x = g.argument("x", DataType::kFloat, {2});
   const Vars mapped = op::SequenceMap(x, {}, {.body = [&](Args a) { return Vars{a[0]}; }});
   EXPECT_FALSE(mapped[0].ok());
   EXPECT_THAT(std::string(mapped[0].status().message()),
-              HasSubstr("SequenceMap's body takes sequences"));
+              HasSubstr("SequenceMap: input 0 (input_sequence) is not a sequence"));
   const std::vector<Var> ml = gg::make_node(
       "If", {x}, {{"then_branch", Subgraph([&] { return Vars{x}; })}}, {.domain = "ai.onnx.ml"});
   EXPECT_FALSE(ml[0].ok());
   EXPECT_THAT(std::string(ml[0].status().message()), HasSubstr("graph attributes are supported"));
+}
+
+TEST(SequenceMap, MapsEachElementWithTheOtherInputsAsTheyAre) {
+  using gg::VarType;
+  Graph g;
+  const Var rows =
+      g.argument("rows", VarType::Sequence(VarType::Tensor(DataType::kFloat, Dims{-1})));
+  const Var bias = g.argument("bias", DataType::kFloat, {1});
+  std::vector<std::string> argument_types;
+  const Vars out = op::SequenceMap(rows, {bias}, {.body = [&](Args a) {
+                                     for (const Var& arg : a)
+                                       argument_types.push_back(arg.type().Key());
+                                     return Vars{op::Add(a[0], a[1]), op::Shape(a[0])};
+                                   }});
+  ASSERT_EQ(out.size(), 2u);
+  ASSERT_TRUE(out[0].ok()) << out[0].status();
+  EXPECT_THAT(argument_types, ElementsAre("tensor(float)[-1]", "tensor(float)[1]"));
+  EXPECT_EQ(out[0].type().Key(), "seq(tensor(float)[-1])");
+  EXPECT_EQ(out[1].type().ToString(), "seq(tensor(int64))");
+  const NamedVars outputs = {{"sums", out[0]}, {"shapes", out[1]}};
+  ExpectOnnxInferenceAgrees(Export(g, outputs), outputs);
 }
 
 }  // namespace

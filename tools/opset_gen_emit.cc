@@ -31,10 +31,11 @@ constexpr const char kConvention[] =
 //     Field types: INT std::optional<int64_t>, FLOAT std::optional<float>, STRING
 //     std::optional<std::string>, INTS, FLOATS and STRINGS std::optional<std::vector<...>> of
 //     those, TENSOR std::optional<Tensor>, GRAPH std::optional<Subgraph> (a function building
-//     the body from its arguments; see graphgc/attribute.h). A field left unset is not passed,
-//     so the schema's default applies; a required attribute left unset fails the call with a
-//     status naming the op and the attribute. SPARSE_TENSOR and TYPE_PROTO attributes are not
-//     supported: an op with optional ones says so, and ops that require one are not generated.
+//     the body from its arguments; see graphgc/attribute.h), TYPE_PROTO std::optional<VarType>.
+//     A field left unset is not passed, so the schema's default applies; a required attribute
+//     left unset fails the call with a status naming the op and the attribute. SPARSE_TENSOR
+//     attributes are not supported: an op with optional ones says so, and ops that require one
+//     are not generated.
 //     An ONNX name that is a C++ keyword gets a trailing underscore, noted at the op.
 //   - One output: the function returns a Var. Several: a struct `<Op>Outputs` with one Var per
 //     output, named as in ONNX, so `auto [values, indices] = op::TopK(x, k);` works. When
@@ -78,6 +79,8 @@ std::string FieldType(AttributeKind kind) {
       return "std::optional<Tensor>";
     case AttributeKind::kGraph:
       return "std::optional<Subgraph>";
+    case AttributeKind::kType:
+      return "std::optional<VarType>";
   }
   return "";
 }
@@ -335,6 +338,7 @@ std::vector<std::string> HeaderIncludes(const NamespaceContents& contents) {
       }
       if (kind == AttributeKind::kTensor) project.insert("\"graphgc/tensor.h\"");
       if (kind == AttributeKind::kGraph) project.insert("\"graphgc/attribute.h\"");
+      if (kind == AttributeKind::kType) project.insert("\"graphgc/var_type.h\"");
     }
   }
   if (!contents.spec.handwritten.empty()) project.insert("\"graphgc/ops.h\"");

@@ -47,8 +47,10 @@ std::optional<AttributeKind> KindOf(onnx::AttributeProto::AttributeType type) {
       return AttributeKind::kTensor;
     case onnx::AttributeProto::GRAPH:
       return AttributeKind::kGraph;
+    case onnx::AttributeProto::TYPE_PROTO:
+      return AttributeKind::kType;
     default:
-      return std::nullopt;  // GRAPHS, SPARSE_TENSOR(S), TYPE_PROTO(S), TENSORS
+      return std::nullopt;  // GRAPHS, SPARSE_TENSOR(S), TYPE_PROTOS, TENSORS
   }
 }
 
@@ -82,6 +84,8 @@ std::string DefaultText(AttributeKind kind, const onnx::AttributeProto& value) {
       return value.has_t() ? "a tensor" : "";
     case AttributeKind::kGraph:
       return value.has_g() ? "a graph" : "";
+    case AttributeKind::kType:
+      return value.has_tp() ? "a type" : "";
   }
   return "";
 }

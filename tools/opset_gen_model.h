@@ -18,7 +18,7 @@ struct InputSpec {
 };
 
 // The ONNX attribute types a generated attribute struct can carry.
-enum class AttributeKind { kInt, kFloat, kString, kInts, kFloats, kStrings, kTensor, kGraph };
+enum class AttributeKind { kInt, kFloat, kString, kInts, kFloats, kStrings, kTensor, kGraph, kType };
 
 struct AttributeSpec {
   std::string onnx_name;
