@@ -172,6 +172,20 @@ void Arena::set_var_type(VarId var, const VarType& type) {
   record.shape_begin = it->second;
 }
 
+void Arena::set_var_shape_data(VarId var, absl::Span<const int64_t> elements) {
+  GRAPHGC_CHECK(elements.size() <= UINT32_MAX, "shape data too long");
+  shape_data_[var] = {intern_shape(elements), static_cast<uint32_t>(elements.size())};
+}
+
+std::optional<Shape> Arena::var_shape_data(VarId var) const {
+  if (shape_data_.empty()) return std::nullopt;
+  auto it = shape_data_.find(var);
+  if (it == shape_data_.end()) return std::nullopt;
+  Shape elements;
+  for (uint32_t i = 0; i < it->second.second; ++i) elements.push_back(dims_pool_[it->second.first + i]);
+  return elements;
+}
+
 VarType Arena::var_type(VarId var) const {
   const VarRecord& record = vars_[var.value()];
   if (record.dtype == kNotATensor) return other_types_[record.shape_begin];
@@ -357,6 +371,7 @@ int64_t Arena::bytes() const {
            MapBytes(tensor_buffers_);
   total += MapBytes(argument_names_);
   total += subgraphs_.bytes();
+  total += MapBytes(shape_data_);
   total += MapBytes(other_type_index_) +
            static_cast<int64_t>(other_types_.size() * (sizeof(VarType) + sizeof(std::string)) +
                                 attribute_types_.size() * sizeof(VarType));

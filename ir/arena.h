@@ -78,6 +78,12 @@ class Arena {
   // Any type: a tensor goes into the var record, a sequence, optional or map is interned.
   void set_var_type(VarId var, const VarType& type);
 
+  // Partly known values of shape computations (ONNX's data propagation): the elements of a small
+  // int64 tensor, kUnknownElement where unknown. Kept for vars whose value is not fully known.
+  static constexpr int64_t kUnknownElement = INT64_MIN;
+  void set_var_shape_data(VarId var, absl::Span<const int64_t> elements);
+  std::optional<Shape> var_shape_data(VarId var) const;
+
   // Subgraphs (see subgraph_table.h): nodes appended between begin_subgraph and end_subgraph
   // belong to the subgraph; its arguments are unnamed argument vars.
   SubgraphId begin_subgraph() { return subgraphs_.open(static_cast<uint32_t>(nodes_.size())); }
@@ -182,6 +188,7 @@ class Arena {
   SubgraphTable subgraphs_;
   std::deque<VarType> other_types_;  // interned non-tensor types
   std::deque<VarType> attribute_types_;  // TYPE_PROTO attributes
+  absl::flat_hash_map<VarId, std::pair<uint32_t, uint32_t>> shape_data_;  // dims pool begin, size
   absl::flat_hash_map<std::string, uint32_t> other_type_index_;  // VarType::Key -> index
 };
 

@@ -1,5 +1,6 @@
 #include "graphgc/op_builder.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/container/inlined_vector.h"
@@ -78,6 +79,7 @@ OperandInfos DescribeOperands(const GraphCore& core, absl::Span<const Var* const
     infos[i].dtype = core.arena().var_dtype(id);
     infos[i].shape = core.arena().var_shape(id);
     infos[i].value = core.value(id);
+    if (!infos[i].value.has_value()) infos[i].shape_data = core.arena().var_shape_data(id);
   }
   return infos;
 }
@@ -113,6 +115,25 @@ bool AllWithinValueBudget(absl::Span<const OutputType> types, int64_t max_bytes)
     if (!WithinValueBudget(type, max_bytes)) return false;
   }
   return true;
+}
+
+// ONNX's data propagation result for an output without a value: fully known elements of an int64
+// output of known shape become its value (so that value propagation goes on from there), partly
+// known ones are kept for the next shape computation.
+void KeepShapeData(GraphCore& core, VarId var, const OutputType& type) {
+  if (!type.shape_data.has_value() || core.has_value(var)) return;
+  const Shape& elements = *type.shape_data;
+  const bool complete = std::find(elements.begin(), elements.end(), Arena::kUnknownElement) ==
+                        elements.end();
+  absl::StatusOr<int64_t> count =
+      type.shape.has_value() ? ElementCount(*type.shape) : absl::StatusOr<int64_t>(-1);
+  if (complete && type.dtype == DataType::kInt64 && count.ok() &&
+      *count == static_cast<int64_t>(elements.size()) && core.options().propagate_values) {
+    std::vector<int64_t> values(elements.begin(), elements.end());
+    core.set_value(var, Tensor::from_vector<int64_t>(values, *type.shape));
+    return;
+  }
+  core.arena().set_var_shape_data(var, elements);
 }
 
 }  // namespace
@@ -173,6 +194,7 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
       }
     }
   }
+  for (int i = 0; i < num_outputs; ++i) KeepShapeData(core, arena.node_output(node, i), (*types)[i]);
   OutputVars results;
   for (int i = 0; i < num_outputs; ++i) results.emplace_back(&core, arena.node_output(node, i));
   infos.clear();  // drop the input tensors before an automatic collection may run

@@ -53,12 +53,17 @@ struct OperandInfo {
   std::optional<Shape> shape;
   std::optional<Tensor> value;
   std::optional<VarType> non_tensor;
+  // Without a value: the partly known elements of a shape computation (Arena::kUnknownElement).
+  std::optional<Shape> shape_data;
 };
 
 struct OutputType {
   DataType dtype = DataType::kUndefined;
   std::optional<Shape> shape;
   std::optional<VarType> non_tensor;
+  // What ONNX's data propagation knows of the output's elements; a fully known one becomes the
+  // output's value.
+  std::optional<Shape> shape_data;
 };
 
 using InferFn = absl::FunctionRef<absl::StatusOr<OutputType>(absl::Span<const OperandInfo>)>;

@@ -91,6 +91,22 @@ absl::StatusOr<Shape> ResolveTarget(absl::Span<const int64_t> target,
   return out;
 }
 
+// A target shape only partly known (ONNX's data propagation): its known entries are the output's
+// dims (0 copies the data's dim unless allowzero); unknown entries and -1 stay unknown.
+Shape PartialTarget(absl::Span<const OperandInfo> in, bool allowzero) {
+  Shape out;
+  const std::optional<Shape>& data = in[0].shape;
+  for (size_t i = 0; i < in[1].shape_data->size(); ++i) {
+    const int64_t entry = (*in[1].shape_data)[i];
+    if (entry == 0 && !allowzero) {
+      out.push_back(data.has_value() && i < data->size() ? (*data)[i] : -1);
+    } else {
+      out.push_back(entry >= 0 ? entry : -1);  // also Arena::kUnknownElement
+    }
+  }
+  return out;
+}
+
 absl::StatusOr<OutputType> InferReshape(const internal::OpSignature& signature,
                                         absl::Span<const OperandInfo> in, bool allowzero) {
   GRAPHGC_RETURN_IF_ERROR(
@@ -101,6 +117,7 @@ absl::StatusOr<OutputType> InferReshape(const internal::OpSignature& signature,
         Shape shape, ResolveTarget(in[1].value->data<int64_t>(), in[0].shape, allowzero));
     return OutputType{in[0].dtype, std::move(shape)};
   }
+  if (in[1].shape_data.has_value()) return OutputType{in[0].dtype, PartialTarget(in, allowzero)};
   if (in[1].shape.has_value() && (*in[1].shape)[0] >= 0) {
     return OutputType{in[0].dtype, Shape(static_cast<size_t>((*in[1].shape)[0]), -1)};
   }

@@ -12,6 +12,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "graphgc/arena.h"
 #include "graphgc/status_macros.h"
 #include "graphgc/tensor_proto.h"
 #include "onnx/defs/data_type_utils.h"
@@ -100,6 +101,40 @@ onnx::AttributeProto::AttributeType ProtoTypeOf(const AttributeValue& value) {
 }
 
 
+// ONNX's data propagation works on the elements of small int64 tensors (shape computations),
+// as TensorShapeProtos: a dim_value per known element, an empty dim per unknown one.
+constexpr int64_t kMaxShapeDataElements = 64;
+
+std::optional<onnx::TensorShapeProto> ShapeDataOf(const OperandInfo& operand) {
+  onnx::TensorShapeProto data;
+  if (operand.value.has_value()) {
+    const Tensor& value = *operand.value;
+    if (value.shape().size() > 1 || value.size() > kMaxShapeDataElements) return std::nullopt;
+    if (value.dtype() == DataType::kInt64) {
+      for (int64_t v : value.data<int64_t>()) data.add_dim()->set_dim_value(v);
+    } else if (value.dtype() == DataType::kInt32) {
+      for (int32_t v : value.data<int32_t>()) data.add_dim()->set_dim_value(v);
+    } else {
+      return std::nullopt;
+    }
+    return data;
+  }
+  if (!operand.shape_data.has_value()) return std::nullopt;
+  for (int64_t element : *operand.shape_data) {
+    onnx::TensorShapeProto::Dimension* dim = data.add_dim();
+    if (element != Arena::kUnknownElement) dim->set_dim_value(element);
+  }
+  return data;
+}
+
+Shape ElementsOf(const onnx::TensorShapeProto& data) {
+  Shape elements;
+  for (const auto& dim : data.dim()) {
+    elements.push_back(dim.has_dim_value() ? dim.dim_value() : Arena::kUnknownElement);
+  }
+  return elements;
+}
+
 // A built body, as ONNX's If, Loop and Scan inference functions query it: the op passes the types
 // it gives the body's arguments, the body answers with its results' types. The body was built on
 // arguments of exactly the types the op defines, so this checks that the two agree.
@@ -187,17 +222,65 @@ class OperandInferenceContext final : public onnx::InferenceContext {
     return it->second.get();
   }
   const onnx::SparseTensorProto* getInputSparseData(size_t) const override { return nullptr; }
-  const onnx::TensorShapeProto* getSymbolicInput(size_t) const override { return nullptr; }
+  const onnx::TensorShapeProto* getSymbolicInput(size_t index) const override {
+    if (index >= inputs_.size() || !inputs_[index].shape_data.has_value()) return nullptr;
+    std::optional<onnx::TensorShapeProto>& data = shape_data_[index];
+    if (!data.has_value()) data = ShapeDataOf(inputs_[index]);
+    return data.has_value() ? &*data : nullptr;
+  }
 
   const std::vector<onnx::TypeProto>& output_types() const { return output_types_; }
+  const std::vector<onnx::TypeProto>& input_types() const { return input_types_; }
+  const std::map<std::string, onnx::AttributeProto>& attributes() const { return attributes_; }
 
  private:
   absl::Span<const OperandInfo> inputs_;
   std::vector<onnx::TypeProto> input_types_;
   mutable std::vector<std::optional<onnx::TensorProto>> input_data_;
+  mutable std::vector<std::optional<onnx::TensorShapeProto>> shape_data_ =
+      std::vector<std::optional<onnx::TensorShapeProto>>(inputs_.size());
   std::map<std::string, onnx::AttributeProto> attributes_;
   std::vector<onnx::TypeProto> output_types_;
   std::map<std::string, std::unique_ptr<BodyInferencer>> bodies_;
+};
+
+// ONNX's data propagation for one node (Shape, Gather, Concat, Slice, Unsqueeze, arithmetic...):
+// what it knows of each output's elements, given what is known of the inputs'.
+class ShapeDataContext final : public onnx::DataPropagationContext {
+ public:
+  ShapeDataContext(absl::Span<const OperandInfo> inputs, const OperandInferenceContext& inferred)
+      : inputs_(inputs), inferred_(inferred), input_data_(inputs.size()),
+        output_data_(inferred.output_types().size()) {}
+
+  const onnx::AttributeProto* getAttribute(const std::string& name) const override {
+    return inferred_.getAttribute(name);
+  }
+  size_t getNumInputs() const override { return inputs_.size(); }
+  const onnx::TypeProto* getInputType(size_t index) const override {
+    return inferred_.getInputType(index);
+  }
+  size_t getNumOutputs() const override { return output_data_.size(); }
+  const onnx::TypeProto* getOutputType(size_t index) const override {
+    return index < output_data_.size() ? &inferred_.output_types()[index] : nullptr;
+  }
+  const onnx::TensorShapeProto* getInputData(size_t index) override {
+    if (index >= inputs_.size() || !inputs_[index].present) return nullptr;
+    if (!input_data_[index].has_value()) input_data_[index] = ShapeDataOf(inputs_[index]);
+    return input_data_[index].has_value() ? &*input_data_[index] : nullptr;
+  }
+  void addOutputData(size_t index, onnx::TensorShapeProto&& data) override {
+    if (index < output_data_.size()) output_data_[index] = std::move(data);
+  }
+
+  const std::vector<std::optional<onnx::TensorShapeProto>>& output_data() const {
+    return output_data_;
+  }
+
+ private:
+  absl::Span<const OperandInfo> inputs_;
+  const OperandInferenceContext& inferred_;
+  std::vector<std::optional<onnx::TensorShapeProto>> input_data_;
+  std::vector<std::optional<onnx::TensorShapeProto>> output_data_;
 };
 
 absl::StatusOr<OutputType> ToOutputType(const onnx::TypeProto& type, size_t index) {
@@ -281,6 +364,16 @@ absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(absl::StrCat("inference failed: ", e.what()));
   }
+  std::vector<std::optional<onnx::TensorShapeProto>> shape_data;
+  if (schema.has_data_propagation_function()) {
+    ShapeDataContext propagation(inputs, context);
+    try {
+      schema.GetDataPropagationFunction()(propagation);
+      shape_data = propagation.output_data();
+    } catch (const std::exception&) {
+      // Data propagation only sharpens what inference found; without it the types stand.
+    }
+  }
   OutputTypes outputs;
   for (size_t i = 0; i < context.output_types().size(); ++i) {
     const onnx::TypeProto& type = context.output_types()[i];
@@ -293,6 +386,9 @@ absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
       continue;
     }
     GRAPHGC_ASSIGN_OR_RETURN(OutputType out, ToOutputType(type, i));
+    if (i < shape_data.size() && shape_data[i].has_value()) {
+      out.shape_data = ElementsOf(*shape_data[i]);
+    }
     outputs.push_back(std::move(out));
   }
   return outputs;

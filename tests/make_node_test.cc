@@ -67,6 +67,37 @@ TEST(MakeNodeTest, ShapeComputationsYieldStaticShapes) {
   EXPECT_EQ(size.value()->data<int64_t>()[0], 24);
 }
 
+// ONNX's data propagation: the known dims of a partly known shape flow through Shape, Gather,
+// Concat and arithmetic; what becomes fully known is a value, the rest sharpens inference.
+TEST(MakeNodeTest, PartlyKnownShapesFlowThroughShapeComputations) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {-1, 3, 4});
+  Var shape = make_node("Shape", {x})[0];
+  EXPECT_FALSE(shape.value().has_value());  // the batch dim is unknown
+  Var channels = make_node("Gather", {shape, g.constant(Tensor::scalar<int64_t>(1))})[0];
+  ASSERT_TRUE(channels.value().has_value()) << "fully known: a value";
+  EXPECT_EQ(channels.value()->data<int64_t>()[0], 3);
+  Var last_two = make_node("Slice", {shape, g.constant(Tensor::from_vector<int64_t>({1})),
+                                     g.constant(Tensor::from_vector<int64_t>({3}))})[0];
+  ASSERT_TRUE(last_two.value().has_value()) << last_two.status();
+  EXPECT_THAT(last_two.value()->data<int64_t>(), ElementsAre(3, 4));
+  Var features =
+      op::Mul(make_node("Gather", {last_two, g.constant(Tensor::from_vector<int64_t>({0}))})[0],
+              make_node("Gather", {last_two, g.constant(Tensor::from_vector<int64_t>({1}))})[0]);
+  ASSERT_TRUE(features.value().has_value());
+  Var batch = make_node("Gather", {shape, g.constant(Tensor::from_vector<int64_t>({0}))})[0];
+  EXPECT_FALSE(batch.value().has_value());
+  // [batch, 12]: the batch stays unknown, 12 is known through the value of `features`.
+  Var target = make_node("Concat", {batch, features}, {{"axis", int64_t{0}}})[0];
+  ASSERT_TRUE(target.ok()) << target.status();
+  EXPECT_FALSE(target.value().has_value());
+  EXPECT_EQ(op::Reshape(x, target).shape(), (Dims{-1, 12}));                    // native inference
+  EXPECT_EQ(make_node("Reshape", {x, target}, {}, {.version = 14})[0].shape(),  // ONNX's
+            (Dims{-1, 12}));
+  auto model = to_onnx(g, {{"y", op::Reshape(x, target)}});
+  ASSERT_TRUE(model.ok()) << model.status();
+}
+
 TEST(MakeNodeTest, HandWrittenOpsKeepTheirFastPath) {
   Graph g;
   Var a = g.constant(Tensor::from_vector<float>({1, 2}));
