@@ -42,31 +42,24 @@ const VarType& VarType::element() const {
   return *element_;
 }
 
-std::string VarType::ToString() const {
-  switch (kind_) {
-    case Kind::kTensor:
-      return absl::StrCat("tensor(", DataTypeName(dtype_), ")");
-    case Kind::kSequence:
-      return absl::StrCat("seq(", element_->ToString(), ")");
-    case Kind::kOptional:
-      return absl::StrCat("optional(", element_->ToString(), ")");
-    case Kind::kMap:
-      return absl::StrCat("map(", DataTypeName(key_), ",", element_->ToString(), ")");
-  }
-  return "";
-}
+std::string VarType::ToString() const { return Describe(/*with_shapes=*/false); }
 
-std::string VarType::Key() const {
+std::string VarType::Key() const { return Describe(/*with_shapes=*/true); }
+
+std::string VarType::Describe(bool with_shapes) const {
   switch (kind_) {
-    case Kind::kTensor:
-      return shape_.has_value() ? absl::StrCat(ToString(), "[", absl::StrJoin(*shape_, ","), "]")
-                                : ToString();
+    case Kind::kTensor: {
+      std::string text = absl::StrCat("tensor(", DataTypeName(dtype_), ")");
+      if (with_shapes && shape_.has_value())
+        absl::StrAppend(&text, "[", absl::StrJoin(*shape_, ","), "]");
+      return text;
+    }
     case Kind::kSequence:
-      return absl::StrCat("seq(", element_->Key(), ")");
+      return absl::StrCat("seq(", element_->Describe(with_shapes), ")");
     case Kind::kOptional:
-      return absl::StrCat("optional(", element_->Key(), ")");
+      return absl::StrCat("optional(", element_->Describe(with_shapes), ")");
     case Kind::kMap:
-      return absl::StrCat("map(", DataTypeName(key_), ",", element_->Key(), ")");
+      return absl::StrCat("map(", DataTypeName(key_), ",", element_->Describe(with_shapes), ")");
   }
   return "";
 }

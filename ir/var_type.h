@@ -50,6 +50,8 @@ class VarType {
   friend bool operator!=(const VarType& a, const VarType& b) { return !(a == b); }
 
  private:
+  std::string Describe(bool with_shapes) const;
+
   Kind kind_ = Kind::kTensor;
   DataType dtype_ = DataType::kUndefined;
   std::optional<std::vector<int64_t>> shape_;
