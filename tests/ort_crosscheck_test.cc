@@ -755,5 +755,29 @@ TEST_F(OrtCrosscheckTest, ControlFlow) {
   ExpectOrtAgrees(graph, outputs, expected, feeds);
 }
 
+// Sequences through ONNX Runtime: built from tensors, indexed, concatenated and mapped.
+TEST_F(OrtCrosscheckTest, Sequences) {
+  using enum DataType;
+  Graph graph;
+  const Var x = graph.argument("x", kFloat, {4, 2});
+  const Var pieces = op::SplitToSequence(x, Var(), {.axis = 0});
+  const Var second = op::SequenceAt(pieces, graph.constant(Tensor::scalar<int64_t>(1)));
+  const Var twice = op::ConcatFromSequence(op::SequenceConstruct({x, x}), {.axis = 1});
+  const Var count = op::SequenceLength(pieces);
+  const NamedVars outputs = {{"second", second}, {"twice", twice}, {"count", count}};
+  for (const auto& [name, var] : outputs) ASSERT_TRUE(var.ok()) << name << ": " << var.status();
+  EXPECT_EQ(second.shape(), (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(twice.shape(), (std::vector<int64_t>{4, -1}));  // a sequence's length is not typed
+
+  const std::vector<double> xs = {1, 2, 3, 4, 5, 6, 7, 8};
+  const std::vector<NamedTensor> feeds = {{"x", MakeTensor(kFloat, xs, {4, 2})}};
+  const std::vector<NamedTensor> expected = {
+      {"second", MakeTensor(kFloat, {3, 4}, {1, 2})},
+      {"twice", MakeTensor(kFloat, {1, 2, 1, 2, 3, 4, 3, 4, 5, 6, 5, 6, 7, 8, 7, 8}, {4, 4})},
+      {"count", Tensor::scalar<int64_t>(4)},
+  };
+  ExpectOrtAgrees(graph, outputs, expected, feeds);
+}
+
 }  // namespace
 }  // namespace graphgc

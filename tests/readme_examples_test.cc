@@ -52,4 +52,38 @@ TEST(ReadmeExamplesTest, TheSeedChain) {
   EXPECT_EQ(g.collect().live_bytes, 80000);
 }
 
+TEST(ReadmeExamplesTest, ControlFlowAndSequences) {
+  namespace op = graphgc::op;
+  gg::Graph g;
+  gg::Var cond = g.argument("cond", gg::DataType::kBool, {});
+  gg::Var x = g.argument("x", gg::DataType::kFloat, {3});
+  gg::Var trips = g.constant(gg::Tensor::scalar<int64_t>(4));
+  gg::Var zeros = g.constant(gg::Tensor::zeros(gg::DataType::kFloat, {3}));
+  gg::Var rows = g.argument("rows", gg::DataType::kFloat, {5, 3});
+
+  using Vars = std::vector<gg::Var>;
+  Vars r = op::If(cond, {.else_branch = [&] { return Vars{op::Neg(x)}; },
+                         .then_branch = [&] { return Vars{op::Relu(x)}; }});
+  // Loop body: (iteration, condition, carried...) -> (condition, carried..., scan outputs...)
+  Vars sum = op::Loop(trips, gg::Var(), {zeros}, {.body = [&](absl::Span<const gg::Var> a) {
+    return Vars{a[1], op::Add(a[2], x)};
+  }});
+  // Scan body: (state..., one slice of each scan input) -> (state..., scan outputs...)
+  Vars scan = op::Scan({zeros, rows}, {.body = [&](absl::Span<const gg::Var> a) {
+    return Vars{op::Add(a[0], a[1]), op::Mul(a[1], a[1])};
+  }, .num_scan_inputs = 1});
+
+  EXPECT_EQ(r[0].shape(), (std::vector<int64_t>{3}));
+  EXPECT_EQ(sum[0].shape(), (std::vector<int64_t>{3}));
+  EXPECT_EQ(scan[1].shape(), (std::vector<int64_t>{5, 3}));
+
+  using gg::VarType;
+  gg::Var seq = g.argument("seq", VarType::Sequence(VarType::Tensor(gg::DataType::kFloat, {{-1}})));
+  gg::Var first = op::SequenceAt(seq, g.constant(gg::Tensor::scalar<int64_t>(0)));
+  EXPECT_EQ(first.shape(), (std::vector<int64_t>{-1}));
+  EXPECT_EQ(seq.type().ToString(), "seq(tensor(float))");
+  auto model = gg::to_onnx(g, {{"r", r[0]}, {"sum", sum[0]}, {"squares", scan[1]}, {"first", first}});
+  EXPECT_TRUE(model.ok()) << model.status();
+}
+
 }  // namespace
