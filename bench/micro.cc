@@ -12,6 +12,7 @@
 #include "graphgc/graph.h"
 #include "graphgc/graph_options.h"
 #include "graphgc/node.h"
+#include "graphgc/onnx_ops.h"
 #include "graphgc/ops.h"
 #include "graphgc/tensor.h"
 #include "graphgc/var.h"
@@ -157,6 +158,29 @@ void BM_ReshapeConstruct(benchmark::State& state) {
   ReportConstruction(state, graph);
 }
 BENCHMARK(BM_ReshapeConstruct);
+
+// Control flow: an If whose branches hold one node each — two bodies built, typed through ONNX's
+// If inference and its GraphInferencer (three nodes per iteration).
+void BM_IfConstruct(benchmark::State& state) {
+  Graph graph(GraphOptions{.propagate_values = false});
+  const Var cond = graph.argument("cond", DataType::kBool, {});
+  const Var x = graph.argument("x", DataType::kFloat, {64, 64});
+  using Vars = std::vector<Var>;
+  auto make_if = [&] {
+    return op::If(cond, {.else_branch = [&] { return Vars{op::Neg(x)}; },
+                         .then_branch = [&] { return Vars{op::Relu(x)}; }});
+  };
+  if (!make_if()[0].ok()) {
+    state.SkipWithError("If construction failed");
+    return;
+  }
+  for (auto _ : state) {
+    Vars y = make_if();
+    benchmark::DoNotOptimize(y);
+  }
+  ReportConstruction(state, graph);
+}
+BENCHMARK(BM_IfConstruct);
 
 }  // namespace
 

@@ -120,6 +120,20 @@ TEST(If, AKnownConditionPropagatesTheChosenBranch) {
   }
 }
 
+TEST(If, BranchValuesAreCollectedOnceTheNodeIsMade) {
+  Graph g;
+  const Var big = g.constant(Tensor::zeros(DataType::kFloat, {1000}));
+  const Var cond = g.constant(Tensor::scalar<bool>(true));
+  const Vars out = op::If(cond, {.else_branch = [&] { return Vars{op::Neg(op::Relu(big))}; },
+                                 .then_branch = [&] { return Vars{op::Relu(op::Neg(big))}; }});
+  ASSERT_TRUE(out[0].value().has_value());
+  g.collect();
+  // Only the If's own value is left; the four branch values went with their handles.
+  EXPECT_EQ(g.stats().live_value_bytes, 4000);
+  const NamedVars outputs = {{"y", out[0]}};
+  ExpectOnnxInferenceAgrees(Export(g, outputs), outputs);
+}
+
 TEST(Loop, TypesCarriedValuesAndScanOutputs) {
   Graph g;
   const Var trips = g.constant(Tensor::scalar<int64_t>(4));
