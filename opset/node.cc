@@ -212,10 +212,10 @@ std::vector<Var> MakeNodeWithBodies(GraphCore* graph, const onnx::OpSchema& sche
   const std::vector<absl::string_view> names = FormalNames(schema, operands.size());
   const internal::OpSignature signature{schema.Name(), schema.since_version(), names,
                                         schema.domain(), version};
-  absl::StatusOr<ResolvedCall> call = ResolveCall(signature, operands, graph);
-  if (!call.ok()) return Failed(call.status(), requested_outputs);
-  absl::StatusOr<BuiltBodies> bodies =
-      BuildBodies(*call->core, schema.Name(), schema.since_version(), call->operands, attributes);
+  absl::StatusOr<GraphCore*> core = ResolveGraph(signature, operands, graph);
+  if (!core.ok()) return Failed(core.status(), requested_outputs);
+  absl::StatusOr<BuiltBodies> bodies = BuildBodies(**core, schema.Name(), schema.since_version(),
+                                                   DescribeOperands(**core, operands), attributes);
   if (!bodies.ok()) return Failed(bodies.status(), requested_outputs);
   const int from_bodies = OutputCountFromBodies(schema.Name(), *bodies);
   const int num_outputs = requested_outputs >= 0 ? requested_outputs : std::max(from_bodies, 1);
@@ -233,7 +233,7 @@ std::vector<Var> MakeNodeWithBodies(GraphCore* graph, const onnx::OpSchema& sche
       [&](absl::Span<const OperandInfo> in, absl::Span<const OutputType> out) {
         return is_if ? PropagateIf(in, out, *bodies) : OutputValues(out.size());
       },
-      call->core);
+      *core);
   return std::vector<Var>(std::make_move_iterator(outputs.begin()),
                           std::make_move_iterator(outputs.end()));
 }

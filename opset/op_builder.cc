@@ -64,7 +64,7 @@ Operands ResolveOperands(const OpSignature& signature, absl::Span<const Var* con
 }
 
 
-OperandInfos DescribeOperands(const GraphCore& core, absl::Span<const Var* const> inputs) {
+OperandInfos DescribeOperandsOf(const GraphCore& core, absl::Span<const Var* const> inputs) {
   OperandInfos infos(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i] == nullptr) {
@@ -145,11 +145,15 @@ std::string InputLabel(const OpSignature& signature, size_t index) {
   return absl::StrCat("input ", index);
 }
 
-absl::StatusOr<ResolvedCall> ResolveCall(const OpSignature& signature,
-                                         absl::Span<const Var* const> inputs, GraphCore* graph) {
+absl::StatusOr<GraphCore*> ResolveGraph(const OpSignature& signature,
+                                        absl::Span<const Var* const> inputs, GraphCore* graph) {
   const Operands operands = ResolveOperands(signature, inputs, graph);
   if (!operands.problem.ok()) return operands.problem;
-  return ResolvedCall{operands.core, DescribeOperands(*operands.core, inputs)};
+  return operands.core;
+}
+
+OperandInfos DescribeOperands(const GraphCore& core, absl::Span<const Var* const> inputs) {
+  return DescribeOperandsOf(core, inputs);
 }
 
 OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> inputs,
@@ -158,10 +162,10 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
   auto fail = [&](const absl::Status& status) {
     return OutputVars(static_cast<size_t>(std::max(num_outputs, 1)), Var::Detached(status));
   };
-  absl::StatusOr<ResolvedCall> call = ResolveCall(signature, inputs, graph);
-  if (!call.ok()) return fail(call.status());
-  GraphCore& core = *call->core;
-  OperandInfos& infos = call->operands;
+  absl::StatusOr<GraphCore*> resolved = ResolveGraph(signature, inputs, graph);
+  if (!resolved.ok()) return fail(resolved.status());
+  GraphCore& core = **resolved;
+  OperandInfos infos = DescribeOperandsOf(core, inputs);
   absl::StatusOr<OutputTypes> types = infer(infos);
   if (!types.ok()) {
     return fail(absl::Status(types.status().code(),

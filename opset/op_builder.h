@@ -86,14 +86,12 @@ using MultiKernelFn =
 
 using OperandInfos = absl::InlinedVector<OperandInfo, 3>;
 
-// The graph a call builds in and what inference sees of its operands; or the operands' problem
-// (an empty, failed, foreign or out-of-scope Var), as a status naming the op and the input.
-struct ResolvedCall {
-  GraphCore* core = nullptr;
-  OperandInfos operands;
-};
-absl::StatusOr<ResolvedCall> ResolveCall(const OpSignature& signature,
-                                         absl::Span<const Var* const> inputs, GraphCore* graph);
+// The graph a call builds in (`graph` for an op without inputs), or the operands' problem (an
+// empty, failed, foreign or out-of-scope Var) as a status naming the op and the input.
+absl::StatusOr<GraphCore*> ResolveGraph(const OpSignature& signature,
+                                        absl::Span<const Var* const> inputs, GraphCore* graph);
+// What inference and kernels see of the operands of a call resolved to `core`.
+OperandInfos DescribeOperands(const GraphCore& core, absl::Span<const Var* const> inputs);
 
 // On failure every one of the `num_outputs` Vars is failed with the same status.
 // `graph` is the graph of an op without inputs (nullptr: the operands' graph).
