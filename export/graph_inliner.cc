@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "graphgc/attribute_proto.h"
+#include "graphgc/graph_core.h"
 #include "graphgc/node.h"
 #include "graphgc/status_macros.h"
 #include "graphgc/tensor_proto.h"
@@ -116,6 +117,27 @@ absl::StatusOr<std::vector<int>> TopologicalOrder(const onnx::GraphProto& graph,
   return order;
 }
 
+// A body output's declared type counts, as in ONNX's own inference: a var the body made gets the
+// declared rank or dims where inference left them unknown (and keeps what it knows otherwise).
+void SharpenToDeclared(const Var& var, const onnx::TypeProto& declared) {
+  Arena& arena = var.core()->arena();
+  const VarId id = var.id();
+  if (!arena.var_is_tensor(id) || !arena.var_producer(id).valid() ||
+      arena.var_subgraph(id) != arena.subgraphs().current()) {
+    return;  // an argument, an outer var or a non-tensor: not the body's to refine
+  }
+  absl::StatusOr<VarType> type = FromTypeProto(declared, "output");
+  if (!type.ok() || type->dtype() != arena.var_dtype(id) || !type->shape().has_value()) return;
+  const std::vector<int64_t>& want = *type->shape();
+  std::optional<Shape> shape = arena.var_shape(id);
+  if (!shape.has_value()) shape = Shape(want.size(), -1);
+  if (shape->size() != want.size()) return;
+  for (size_t d = 0; d < want.size(); ++d) {
+    if ((*shape)[d] < 0) (*shape)[d] = want[d];
+  }
+  arena.set_var_type(id, arena.var_dtype(id), absl::Span<const int64_t>(*shape));
+}
+
 absl::Status NodeError(const onnx::NodeProto& node, const absl::Status& cause) {
   return absl::Status(cause.code(), absl::StrCat("inline_model: node '", node.name(), "' (",
                                                  node.op_type(), "): ", cause.message()));
@@ -214,6 +236,7 @@ absl::StatusOr<std::vector<Var>> GraphInliner::RunBody(absl::Span<const Var> arg
     std::optional<Var> var = Lookup(output.name());
     if (!var.has_value())
       return ModelError(absl::StrCat("output '", output.name(), "' is not defined"));
+    if (output.type().has_tensor_type()) SharpenToDeclared(*var, output.type());
     results.push_back(*std::move(var));
   }
   return results;

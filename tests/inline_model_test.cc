@@ -179,6 +179,20 @@ TEST(InlineModelTest, ImportsBodiesWithOuterNames) {
   EXPECT_EQ(body.input_size(), 3);
 }
 
+TEST(InlineModelTest, BodyOutputsTakeTheirDeclaredShape) {
+  onnx::ModelProto model = ControlFlowModel();
+  for (auto& node : *model.mutable_graph()->mutable_node()) {
+    if (node.op_type() != "Loop") continue;
+    onnx::ValueInfoProto* carried = node.mutable_attribute(0)->mutable_g()->mutable_output(1);
+    carried->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_value(3);
+  }
+  Graph g;
+  auto outputs = inline_model(g, model, {});
+  ASSERT_TRUE(outputs.ok()) << outputs.status();
+  // The body's result is declared [3], the initial value is [3]: so is the Loop's output.
+  EXPECT_EQ(outputs->at("y").shape(), (std::vector<int64_t>{3}));
+}
+
 TEST_F(MalformedModelTest, BodyReadingAnUndefinedName) {
   onnx::ModelProto model = ControlFlowModel();
   onnx::GraphProto* body = nullptr;

@@ -573,6 +573,7 @@ Outcome RunNodeTest(const fs::path& dir) {
   Outcome outcome;
   outcome.op_type = test_op;
   NamedVars exported;
+  std::map<std::string, Dims> expected_dims;  // of the outputs with expected data
   bool all_errors_upstream = true;
   for (int i = 0; i < graph.output_size(); ++i) {
     const std::string& name = graph.output(i).name();
@@ -602,6 +603,7 @@ Outcome RunNodeTest(const fs::path& dir) {
     }
     expected.set_data_type(
         ActualDataType(expected, graph.output(i).type().tensor_type().elem_type()));
+    expected_dims[name] = Dims(expected.dims().begin(), expected.dims().end());
     const std::string error = CompareWithExpected(var, expected);
     if (error.empty()) continue;
     const onnx::TypeProto* onnx_inferred = onnx_type(name);
@@ -623,8 +625,11 @@ Outcome RunNodeTest(const fs::path& dir) {
     return outcome;
   }
 
-  // Export (every output needs a rank) and ONNX's inference on the export.
-  for (const auto& [name, var] : exported) {
+  // Export (every output needs a rank) and ONNX's inference on the export. An output of unknown
+  // rank is exported through a Reshape to the shape of its expected data; ONNX's type for the
+  // output itself is then compared where the exported model has it.
+  std::map<std::string, Var> reshaped;  // exported name -> the output before its Reshape
+  for (auto& [name, var] : exported) {
     if (var.rank().has_value() || !var.type().is_tensor()) continue;
     const onnx::TypeProto* onnx_inferred = onnx_type(name);
     if (onnx_inferred != nullptr && TypeDims(*onnx_inferred).has_value()) {
@@ -633,9 +638,16 @@ Outcome RunNodeTest(const fs::path& dir) {
                                  "it, but ONNX's inference on the test model gives ",
                                  TypeToString(*onnx_inferred)));
     }
-    return Unsupported("an output's rank is unknown to ONNX's inference too, and to_onnx cannot "
-                       "export an output of unknown rank",
-                       test_op);
+    auto dims = expected_dims.find(name);
+    if (dims == expected_dims.end()) {
+      return Unsupported("an output's rank is unknown to ONNX's inference too and there is no "
+                         "expected data to give it one for export",
+                         test_op);
+    }
+    Var with_rank = gg::op::Reshape(var, g.constant(Tensor::from_vector<int64_t>(dims->second)));
+    if (!with_rank.ok()) return Failed("export", test_op, with_rank.status().ToString());
+    reshaped.emplace(name, var);
+    var = std::move(with_rank);
   }
   for (const auto& [name, var] : exported) {
     const onnx::TypeProto* onnx_inferred = onnx_type(name);
@@ -649,7 +661,19 @@ Outcome RunNodeTest(const fs::path& dir) {
   }
   absl::StatusOr<onnx::ModelProto> exported_model = gg::to_onnx(g, exported);
   if (!exported_model.ok()) return Failed("export", test_op, exported_model.status().ToString());
-  outcome.errors = CheckOnnxInference(*exported_model, exported);
+  onnx::ModelProto inferred;
+  outcome.errors = CheckOnnxInference(*exported_model, exported, {}, &inferred);
+  for (const auto& [name, original] : reshaped) {
+    // The Reshape that gives `name` its rank reads the op's own output.
+    for (const onnx::NodeProto& node : inferred.graph().node()) {
+      if (node.op_type() != "Reshape" || node.output(0) != name) continue;
+      for (const onnx::ValueInfoProto& info : inferred.graph().value_info()) {
+        if (info.name() != node.input(0)) continue;
+        const std::string error = CompareWithOnnx(info.type(), original);
+        if (!error.empty()) outcome.errors.push_back(absl::StrCat("output '", name, "': ", error));
+      }
+    }
+  }
   if (!outcome.errors.empty()) {
     outcome.category = Category::kFailed;
     outcome.stage = "onnx_inference";
