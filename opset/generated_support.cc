@@ -3,60 +3,6 @@
 #include <utility>
 
 namespace graphgc::internal {
-namespace {
-
-template <class T>
-void AppendIfSet(std::vector<Attribute>& attributes, const char* name,
-                 const std::optional<T>& value) {
-  if (value.has_value()) attributes.push_back(Attribute{name, AttributeValue(*value)});
-}
-
-}  // namespace
-
-void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
-                     const std::optional<int64_t>& value) {
-  AppendIfSet(attributes, name, value);
-}
-
-void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
-                     const std::optional<float>& value) {
-  AppendIfSet(attributes, name, value);
-}
-
-void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
-                     const std::optional<std::string>& value) {
-  AppendIfSet(attributes, name, value);
-}
-
-void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
-                     const std::optional<std::vector<int64_t>>& value) {
-  AppendIfSet(attributes, name, value);
-}
-
-void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
-                     const std::optional<std::vector<float>>& value) {
-  AppendIfSet(attributes, name, value);
-}
-
-void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
-                     const std::optional<std::vector<std::string>>& value) {
-  AppendIfSet(attributes, name, value);
-}
-
-void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
-                     const std::optional<Tensor>& value) {
-  AppendIfSet(attributes, name, value);
-}
-
-void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
-                     const std::optional<Subgraph>& value) {
-  AppendIfSet(attributes, name, value);
-}
-
-void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
-                     const std::optional<VarType>& value) {
-  AppendIfSet(attributes, name, value);
-}
 
 std::vector<Var> JoinInputs(std::initializer_list<Var> fixed, absl::Span<const Var> variadic) {
   std::vector<Var> inputs;

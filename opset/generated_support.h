@@ -21,24 +21,13 @@ namespace graphgc::internal {
 
 // Appends {name, *value} to `attributes` when `value` is set. An unset field is left out, so the
 // schema's default applies (or make_node reports a required attribute as missing).
+// T is one of the types an attribute struct field holds (int64_t, float, std::string, Tensor,
+// vectors of those, Subgraph, VarType): exactly the alternatives of AttributeValue.
+template <class T>
 void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
-                     const std::optional<int64_t>& value);
-void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
-                     const std::optional<float>& value);
-void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
-                     const std::optional<std::string>& value);
-void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
-                     const std::optional<std::vector<int64_t>>& value);
-void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
-                     const std::optional<std::vector<float>>& value);
-void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
-                     const std::optional<std::vector<std::string>>& value);
-void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
-                     const std::optional<Tensor>& value);
-void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
-                     const std::optional<Subgraph>& value);
-void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
-                     const std::optional<VarType>& value);
+                     const std::optional<T>& value) {
+  if (value.has_value()) attributes.push_back(Attribute{name, AttributeValue(*value)});
+}
 
 // The inputs of a node whose last formal input is variadic: the fixed ones, then the rest.
 std::vector<Var> JoinInputs(std::initializer_list<Var> fixed, absl::Span<const Var> variadic);
