@@ -10,6 +10,7 @@
 #include "graphgc/op_builder.h"
 #include "graphgc/ops.h"
 #include "graphgc/schema_inference.h"
+#include "graphgc/status_macros.h"
 #include "graphgc/subgraph_builder.h"
 #include "onnx/defs/schema.h"
 
@@ -189,7 +190,9 @@ std::vector<Var> MakeCustomNode(GraphCore* graph, const CustomOp& op, int versio
   const internal::OpSignature signature{op.op_type, op.version, {}, op.domain, version};
   internal::OutputVars outputs = internal::BuildNode(
       signature, operands, attributes, num_outputs,
-      [&](absl::Span<const OperandInfo> in) { return InferCustom(op, in, attributes, num_outputs); },
+      [&](absl::Span<const OperandInfo> in) {
+        return InferCustom(op, in, attributes, num_outputs);
+      },
       [&](absl::Span<const OperandInfo> in, absl::Span<const OutputType> out) {
         return ComputeCustom(op, in, attributes, out);
       },
@@ -198,31 +201,45 @@ std::vector<Var> MakeCustomNode(GraphCore* graph, const CustomOp& op, int versio
                           std::make_move_iterator(outputs.end()));
 }
 
-// If, Loop and Scan: their bodies are built first (subgraph_builder.h), then the node, whose
-// inference reads the bodies' types and, for If, whose value is the chosen branch's.
-std::vector<Var> MakeNodeWithBodies(GraphCore* graph, const onnx::OpSchema& schema, int version,
-                                    absl::Span<const Var> inputs, std::vector<Attribute> attributes,
-                                    int requested_outputs) {
-  auto fail = [&](const absl::Status& status) {
-    return Failed(absl::Status(status.code(), absl::StrCat(schema.Name(), ": ", status.message())),
-                  requested_outputs);
-  };
-  if (absl::Status valid = CheckAttributes(schema, attributes); !valid.ok()) return fail(valid);
+// The bodies of a node's graph attributes (If, Loop, Scan, SequenceMap), built before the node
+// itself (subgraph_builder.h), and in `with_bodies` the attributes with each Subgraph replaced by
+// its built body. None for any other op (`with_bodies` is then left alone).
+absl::StatusOr<BuiltBodies> BuildBodiesOf(GraphCore* graph, const onnx::OpSchema& schema,
+                                          const OpSignature& signature,
+                                          absl::Span<const Var* const> operands,
+                                          const std::vector<Attribute>& attributes,
+                                          std::vector<Attribute>& with_bodies) {
+  if (!HasSubgraphAttributes(attributes)) return BuiltBodies();
+  if (absl::Status valid = CheckAttributes(schema, attributes); !valid.ok()) {
+    return absl::Status(valid.code(), absl::StrCat(schema.Name(), ": ", valid.message()));
+  }
+  GRAPHGC_ASSIGN_OR_RETURN(GraphCore * core, ResolveGraph(signature, operands, graph));
+  with_bodies = attributes;
+  return BuildBodies(*core, schema.Name(), schema.since_version(),
+                     DescribeOperands(*core, operands), with_bodies);
+}
+
+// A node of an ai.onnx or ai.onnx.ml schema: checked and inferred by the schema (reading the
+// bodies' types, if any), valued by a native kernel, or for If by the chosen branch.
+std::vector<Var> MakeSchemaNode(GraphCore* graph, const onnx::OpSchema& schema, int version,
+                                absl::Span<const Var> inputs,
+                                const std::vector<Attribute>& given_attributes,
+                                int requested_outputs) {
   const std::vector<const Var*> operands = OperandPointers(schema, inputs);
   const std::vector<absl::string_view> names = FormalNames(schema, operands.size());
-  const internal::OpSignature signature{schema.Name(), schema.since_version(), names,
-                                        schema.domain(), version};
-  absl::StatusOr<GraphCore*> core = ResolveGraph(signature, operands, graph);
-  if (!core.ok()) return Failed(core.status(), requested_outputs);
-  absl::StatusOr<BuiltBodies> bodies = BuildBodies(**core, schema.Name(), schema.since_version(),
-                                                   DescribeOperands(**core, operands), attributes);
+  const OpSignature signature{schema.Name(), schema.since_version(),        names, schema.domain(),
+                              version,       ReadsShapesOnly(schema.Name())};
+  std::vector<Attribute> with_bodies;
+  absl::StatusOr<BuiltBodies> bodies =
+      BuildBodiesOf(graph, schema, signature, operands, given_attributes, with_bodies);
   if (!bodies.ok()) return Failed(bodies.status(), requested_outputs);
-  const int from_bodies = OutputCountFromBodies(schema.Name(), *bodies);
-  const int num_outputs = requested_outputs >= 0 ? requested_outputs : std::max(from_bodies, 1);
+  const std::vector<Attribute>& attributes = bodies->empty() ? given_attributes : with_bodies;
+  const int default_outputs =
+      bodies->empty() ? schema.min_output() : OutputCountFromBodies(schema.Name(), *bodies);
+  const int num_outputs = requested_outputs >= 0 ? requested_outputs : std::max(default_outputs, 1);
   std::vector<BodyTypes> body_types;
   for (const BuiltBody& body : *bodies) body_types.push_back(body.types);
-  const bool is_if = schema.Name() == "If";
-  internal::OutputVars outputs = internal::BuildNode(
+  OutputVars outputs = BuildNode(
       signature, operands, attributes, num_outputs,
       [&](absl::Span<const OperandInfo> in) -> absl::StatusOr<OutputTypes> {
         absl::StatusOr<OutputTypes> types =
@@ -231,9 +248,10 @@ std::vector<Var> MakeNodeWithBodies(GraphCore* graph, const onnx::OpSchema& sche
         return types;
       },
       [&](absl::Span<const OperandInfo> in, absl::Span<const OutputType> out) {
-        return is_if ? PropagateIf(in, out, *bodies) : OutputValues(out.size());
+        if (bodies->empty()) return ComputeNative(schema.Name(), in, attributes, out);
+        return schema.Name() == "If" ? PropagateIf(in, out, *bodies) : OutputValues(out.size());
       },
-      *core);
+      graph);
   return std::vector<Var>(std::make_move_iterator(outputs.begin()),
                           std::make_move_iterator(outputs.end()));
 }
@@ -247,10 +265,9 @@ std::vector<Var> MakeNode(GraphCore* graph, absl::string_view op_type, absl::Spa
   }
   const absl::StatusOr<int> version = ResolveVersion(op_type, domain, options.version);
   if (!version.ok()) return Failed(version.status(), options.num_outputs);
-  const bool has_bodies = HasSubgraphAttributes(attributes);
-  if (has_bodies && !domain.empty()) {
-    return Failed(NodeError(op_type, "graph attributes are supported for ai.onnx If, Loop and "
-                                     "Scan only"),
+  if (!domain.empty() && HasSubgraphAttributes(attributes)) {
+    return Failed(NodeError(op_type, "graph attributes are supported for ai.onnx If, Loop, Scan "
+                                     "and SequenceMap only"),
                   options.num_outputs);
   }
   if (!domain.empty() && domain != "ai.onnx.ml") {
@@ -269,27 +286,7 @@ std::vector<Var> MakeNode(GraphCore* graph, absl::string_view op_type, absl::Spa
                                                   "' at opset ", *version)),
                   options.num_outputs);
   }
-  if (has_bodies) {
-    return MakeNodeWithBodies(graph, *schema, *version, inputs, attributes, options.num_outputs);
-  }
-  const int num_outputs = options.num_outputs >= 0 ? options.num_outputs
-                                                   : std::max(schema->min_output(), 1);
-  const std::vector<const Var*> operands = OperandPointers(*schema, inputs);
-  const std::vector<absl::string_view> names = FormalNames(*schema, operands.size());
-  internal::OpSignature signature{schema->Name(), schema->since_version(), names,
-                                  schema->domain(), *version,
-                                  internal::ReadsShapesOnly(schema->Name())};
-  internal::OutputVars outputs = internal::BuildNode(
-      signature, operands, attributes, num_outputs,
-      [&](absl::Span<const OperandInfo> in) {
-        return internal::InferWithSchema(*schema, in, attributes, num_outputs);
-      },
-      [&](absl::Span<const OperandInfo> in, absl::Span<const OutputType> out) {
-        return internal::ComputeNative(schema->Name(), in, attributes, out);
-      },
-      graph);
-  return std::vector<Var>(std::make_move_iterator(outputs.begin()),
-                          std::make_move_iterator(outputs.end()));
+  return MakeSchemaNode(graph, *schema, *version, inputs, attributes, options.num_outputs);
 }
 
 }  // namespace
