@@ -207,7 +207,8 @@ bool FitsAnyOpset(const internal::OpKind& kind) { return kind.is_constant; }
 
 // A model declares one opset per domain: the newest any needed node was made at. A node pinned to
 // an older opset may only join it if its operator did not change in between.
-absl::StatusOr<OpsetImports> ChooseOpsets(const Arena& arena, const std::vector<bool>& needed_nodes) {
+absl::StatusOr<OpsetImports> ChooseOpsets(const Arena& arena,
+                                          const std::vector<bool>& needed_nodes) {
   OpsetImports imports = {{"", 0}};
   for (size_t i = 0; i < needed_nodes.size(); ++i) {
     if (!needed_nodes[i]) continue;
@@ -232,44 +233,49 @@ absl::StatusOr<OpsetImports> ChooseOpsets(const Arena& arena, const std::vector<
   return imports;
 }
 
-// A graph's outputs are typed as outputs; a value_info of the same name would repeat it.
-void RemoveValueInfo(const std::string& name, onnx::GraphProto* graph) {
-  auto* infos = graph->mutable_value_info();
-  for (int i = 0; i < infos->size(); ++i) {
-    if (infos->Get(i).name() == name) {
-      infos->DeleteSubrange(i, 1);
-      return;
-    }
-  }
-}
+using NameSet = absl::flat_hash_set<std::string>;
 
 // Writes the needed nodes graph by graph: the main graph, and for each node with bodies, one
 // GraphProto per body holding the needed nodes made inside it. Within a graph, arena order is a
 // topological order (a node's inputs, and everything its bodies use, were made before it).
 class GraphWriter {
  public:
+  // Sorts the needed nodes, and the typed vars they make, by the graph they belong to, once.
   GraphWriter(const Arena& arena, const Needed& needed, int onnx_opset, Namer& namer)
-      : arena_(arena), needed_(needed), onnx_opset_(onnx_opset), namer_(namer) {}
-
-  // The nodes of `scope` (SubgraphId(): the main graph) and the value_info of its vars.
-  void WriteNodes(SubgraphId scope, onnx::GraphProto* graph) {
-    const bool flat = arena_.subgraphs().empty();
-    for (size_t i = 0; i < needed_.nodes.size(); ++i) {
+      : arena_(arena), onnx_opset_(onnx_opset), namer_(namer) {
+    for (size_t i = 0; i < needed.nodes.size(); ++i) {
       const NodeId node(static_cast<uint32_t>(i));
-      if (needed_.nodes[i] && (flat || arena_.subgraphs().of_node(node) == scope)) {
-        AddNode(node, graph);
-      }
+      if (needed.nodes[i]) scopes_[ScopeOf(node)].nodes.push_back(node);
     }
-    for (size_t i = 0; i < needed_.vars.size(); ++i) {
+    for (size_t i = 0; i < needed.vars.size(); ++i) {
       const VarId var(static_cast<uint32_t>(i));
-      if (!needed_.vars[i] || arena_.var_kind(var) == VarKind::kArgument) continue;
-      if (arena_.var_is_tensor(var) && arena_.var_dtype(var) == DataType::kUndefined) continue;
-      if (!flat && arena_.var_subgraph(var) != scope) continue;
-      AddValueInfo(arena_, var, namer_.NameOf(var), graph->mutable_value_info());
+      if (!needed.vars[i] || arena.var_kind(var) == VarKind::kArgument) continue;
+      if (arena.var_is_tensor(var) && arena.var_dtype(var) == DataType::kUndefined) continue;
+      scopes_[ScopeOf(arena.var_producer(var))].typed_vars.push_back(var);
+    }
+  }
+
+  // The nodes of `scope` (SubgraphId(): the main graph) and the value_info of its vars, but for
+  // those named in `outputs`, which the graph's outputs type.
+  void WriteNodes(SubgraphId scope, const NameSet& outputs, onnx::GraphProto* graph) {
+    const Scope& members = scopes_[scope];
+    for (NodeId node : members.nodes) AddNode(node, graph);
+    for (VarId var : members.typed_vars) {
+      const std::string& name = namer_.NameOf(var);
+      if (!outputs.contains(name)) AddValueInfo(arena_, var, name, graph->mutable_value_info());
     }
   }
 
  private:
+  struct Scope {
+    std::vector<NodeId> nodes;  // in arena order, a topological order
+    std::vector<VarId> typed_vars;
+  };
+
+  SubgraphId ScopeOf(NodeId node) const {
+    return arena_.subgraphs().empty() ? SubgraphId() : arena_.subgraphs().of_node(node);
+  }
+
   void AddNode(NodeId node, onnx::GraphProto* graph) {
     const internal::OpKind& kind = arena_.op_kind(arena_.node_op(node));
     const std::optional<AttributeValue> value =
@@ -310,31 +316,35 @@ class GraphWriter {
     for (VarId argument : arena_.subgraphs().arguments(body)) {
       AddValueInfo(arena_, argument, namer_.NameOf(argument), graph->mutable_input());
     }
-    WriteNodes(body, graph);
-    absl::flat_hash_set<VarId> written;
-    for (VarId result : arena_.subgraphs().results(body)) {
+    const auto results = arena_.subgraphs().results(body);
+    NameSet own_outputs;
+    std::vector<std::string> outputs;
+    for (VarId result : results) {
       const NodeId producer = arena_.var_producer(result);
-      const bool own = producer.valid() && arena_.subgraphs().of_node(producer) == body &&
+      const bool own = producer.valid() && ScopeOf(producer) == body &&
                        !arena_.op_kind(arena_.node_op(producer)).is_constant;
-      std::string output = namer_.NameOf(result);
-      if (!own || !written.insert(result).second) {
-        output = namer_.Fresh(absl::StrCat(output, "_result"));
+      const std::string& own_name = namer_.NameOf(result);
+      outputs.push_back(own && own_outputs.insert(own_name).second
+                            ? own_name
+                            : namer_.Fresh(absl::StrCat(own_name, "_result")));
+    }
+    WriteNodes(body, own_outputs, graph);
+    for (size_t i = 0; i < results.size(); ++i) {
+      if (!own_outputs.contains(outputs[i])) {  // passed through
         onnx::NodeProto* pass = graph->add_node();
         pass->set_op_type("Identity");
-        pass->set_name(absl::StrCat("Identity_", output));
-        pass->add_input(namer_.NameOf(result));
-        pass->add_output(output);
-      } else {
-        RemoveValueInfo(output, graph);
+        pass->set_name(absl::StrCat("Identity_", outputs[i]));
+        pass->add_input(namer_.NameOf(results[i]));
+        pass->add_output(outputs[i]);
       }
-      AddValueInfo(arena_, result, output, graph->mutable_output());
+      AddValueInfo(arena_, results[i], outputs[i], graph->mutable_output());
     }
   }
 
   const Arena& arena_;
-  const Needed& needed_;
   int onnx_opset_;
   Namer& namer_;
+  absl::flat_hash_map<SubgraphId, Scope> scopes_;
 };
 
 absl::StatusOr<onnx::ModelProto> BuildModel(const Arena& arena, const NamedVars& outputs) {
@@ -363,7 +373,9 @@ absl::StatusOr<onnx::ModelProto> BuildModel(const Arena& arena, const NamedVars&
       AddValueInfo(arena, var, namer.NameOf(var), graph->mutable_input());
     }
   }
-  GraphWriter(arena, needed, imports.at(""), namer).WriteNodes(SubgraphId(), graph);
+  NameSet output_names;
+  for (const auto& output : outputs) output_names.insert(output.first);
+  GraphWriter(arena, needed, imports.at(""), namer).WriteNodes(SubgraphId(), output_names, graph);
   for (const auto& [name, var] : outputs) {
     if (namer.NameOf(var.id()) != name) {  // the var is already named otherwise: alias it
       onnx::NodeProto* alias = graph->add_node();
@@ -372,7 +384,6 @@ absl::StatusOr<onnx::ModelProto> BuildModel(const Arena& arena, const NamedVars&
       alias->add_input(namer.NameOf(var.id()));
       alias->add_output(name);
     }
-    RemoveValueInfo(name, graph);
     AddValueInfo(arena, var.id(), name, graph->mutable_output());
   }
   return model;
