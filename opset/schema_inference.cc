@@ -224,6 +224,13 @@ class OperandInferenceContext final : public onnx::InferenceContext {
   const onnx::SparseTensorProto* getInputSparseData(size_t) const override { return nullptr; }
   const onnx::TensorShapeProto* getSymbolicInput(size_t index) const override {
     if (index >= inputs_.size() || !inputs_[index].shape_data.has_value()) return nullptr;
+    return ShapeData(index);
+  }
+
+  // Input `index` as data propagation sees it (a known small int64 value, or partly known shape
+  // data); nullptr when there is none. Shared with ShapeDataContext, which reads the same.
+  const onnx::TensorShapeProto* ShapeData(size_t index) const {
+    if (index >= inputs_.size() || !inputs_[index].present) return nullptr;
     std::optional<onnx::TensorShapeProto>& data = shape_data_[index];
     if (!data.has_value()) data = ShapeDataOf(inputs_[index]);
     return data.has_value() ? &*data : nullptr;
@@ -248,14 +255,13 @@ class OperandInferenceContext final : public onnx::InferenceContext {
 // what it knows of each output's elements, given what is known of the inputs'.
 class ShapeDataContext final : public onnx::DataPropagationContext {
  public:
-  ShapeDataContext(absl::Span<const OperandInfo> inputs, const OperandInferenceContext& inferred)
-      : inputs_(inputs), inferred_(inferred), input_data_(inputs.size()),
-        output_data_(inferred.output_types().size()) {}
+  explicit ShapeDataContext(const OperandInferenceContext& inferred)
+      : inferred_(inferred), output_data_(inferred.output_types().size()) {}
 
   const onnx::AttributeProto* getAttribute(const std::string& name) const override {
     return inferred_.getAttribute(name);
   }
-  size_t getNumInputs() const override { return inputs_.size(); }
+  size_t getNumInputs() const override { return inferred_.getNumInputs(); }
   const onnx::TypeProto* getInputType(size_t index) const override {
     return inferred_.getInputType(index);
   }
@@ -264,9 +270,7 @@ class ShapeDataContext final : public onnx::DataPropagationContext {
     return index < output_data_.size() ? &inferred_.output_types()[index] : nullptr;
   }
   const onnx::TensorShapeProto* getInputData(size_t index) override {
-    if (index >= inputs_.size() || !inputs_[index].present) return nullptr;
-    if (!input_data_[index].has_value()) input_data_[index] = ShapeDataOf(inputs_[index]);
-    return input_data_[index].has_value() ? &*input_data_[index] : nullptr;
+    return inferred_.ShapeData(index);
   }
   void addOutputData(size_t index, onnx::TensorShapeProto&& data) override {
     if (index < output_data_.size()) output_data_[index] = std::move(data);
@@ -277,9 +281,7 @@ class ShapeDataContext final : public onnx::DataPropagationContext {
   }
 
  private:
-  absl::Span<const OperandInfo> inputs_;
   const OperandInferenceContext& inferred_;
-  std::vector<std::optional<onnx::TensorShapeProto>> input_data_;
   std::vector<std::optional<onnx::TensorShapeProto>> output_data_;
 };
 
@@ -366,7 +368,7 @@ absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
   }
   std::vector<std::optional<onnx::TensorShapeProto>> shape_data;
   if (schema.has_data_propagation_function()) {
-    ShapeDataContext propagation(inputs, context);
+    ShapeDataContext propagation(context);
     try {
       schema.GetDataPropagationFunction()(propagation);
       shape_data = propagation.output_data();
