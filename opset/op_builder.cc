@@ -138,6 +138,13 @@ void KeepShapeData(GraphCore& core, VarId var, const OutputType& type) {
 
 }  // namespace
 
+OutputType OutputTypeOf(const VarType& type) {
+  if (!type.is_tensor()) return OutputType{DataType::kUndefined, std::nullopt, type};
+  std::optional<Shape> shape;
+  if (type.shape().has_value()) shape.emplace(type.shape()->begin(), type.shape()->end());
+  return OutputType{type.dtype(), std::move(shape)};
+}
+
 std::string InputLabel(const OpSignature& signature, size_t index) {
   if (index < signature.input_names.size()) {
     return absl::StrCat("input ", index, " (", signature.input_names[index], ")");

@@ -66,6 +66,9 @@ struct OutputType {
   std::optional<Shape> shape_data;
 };
 
+// The OutputType of a VarType: a tensor's dtype and shape, or the type itself for the others.
+OutputType OutputTypeOf(const VarType& type);
+
 using InferFn = absl::FunctionRef<absl::StatusOr<OutputType>(absl::Span<const OperandInfo>)>;
 // Called only when every input has a value; the output shape is then fully known.
 using KernelFn =

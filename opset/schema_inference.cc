@@ -286,25 +286,10 @@ class ShapeDataContext final : public onnx::DataPropagationContext {
 };
 
 absl::StatusOr<OutputType> ToOutputType(const onnx::TypeProto& type, size_t index) {
-  if (type.value_case() != onnx::TypeProto::kTensorType) {
-    absl::StatusOr<VarType> other = FromTypeProto(type, absl::StrCat("output ", index));
-    if (!other.ok()) return other.status();
-    return OutputType{DataType::kUndefined, std::nullopt, *std::move(other)};
-  }
-  const int32_t elem_type = type.tensor_type().elem_type();
-  if (!IsSupportedDataType(elem_type)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("inference gave output ", index, " the unsupported element type ", elem_type));
-  }
-  OutputType out{static_cast<DataType>(elem_type), std::nullopt};
-  if (type.tensor_type().has_shape()) {
-    Shape shape;
-    for (const auto& dim : type.tensor_type().shape().dim()) {
-      shape.push_back(dim.has_dim_value() && dim.dim_value() >= 0 ? dim.dim_value() : -1);
-    }
-    out.shape = std::move(shape);
-  }
-  return out;
+  absl::StatusOr<VarType> converted =
+      FromTypeProto(type, absl::StrCat("output ", index, " as inferred"));
+  if (!converted.ok()) return converted.status();
+  return OutputTypeOf(*converted);
 }
 
 // The type of output `index` by its constraint alone, for the few schemas without an inference
@@ -320,15 +305,10 @@ absl::StatusOr<OutputType> TypeFromConstraint(const OpSchema& schema,
     }
   }
   if (formal.GetTypes().size() == 1) {
-    onnx::TypeProto type = onnx::Utils::DataTypeUtils::ToTypeProto(*formal.GetTypes().begin());
-    if (type.value_case() == onnx::TypeProto::kTensorType &&
-        IsSupportedDataType(type.tensor_type().elem_type())) {
-      return OutputType{static_cast<DataType>(type.tensor_type().elem_type()), std::nullopt};
-    }
-    if (type.value_case() != onnx::TypeProto::kTensorType) {
-      absl::StatusOr<VarType> other = FromTypeProto(type, absl::StrCat("output ", index));
-      if (other.ok()) return OutputType{DataType::kUndefined, std::nullopt, *std::move(other)};
-    }
+    const onnx::TypeProto type =
+        onnx::Utils::DataTypeUtils::ToTypeProto(*formal.GetTypes().begin());
+    absl::StatusOr<VarType> only = FromTypeProto(type, absl::StrCat("output ", index));
+    if (only.ok()) return OutputTypeOf(*only);
   }
   return absl::UnimplementedError(absl::StrCat(
       "output ", index, " (", formal.GetName(), ") is not typed by inference (schema of opset ",

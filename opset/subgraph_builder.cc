@@ -40,13 +40,6 @@ ArgumentTypes LoopArguments(absl::Span<const OperandInfo> operands) {
   return types;
 }
 
-OutputType OutputTypeOf(const VarType& type) {
-  if (!type.is_tensor()) return OutputType{DataType::kUndefined, std::nullopt, type};
-  std::optional<Shape> shape;
-  if (type.shape().has_value()) shape.emplace(type.shape()->begin(), type.shape()->end());
-  return OutputType{type.dtype(), std::move(shape)};
-}
-
 // SequenceMap: one element of each sequence input, and each other input as it is.
 absl::StatusOr<ArgumentTypes> SequenceMapArguments(absl::Span<const OperandInfo> operands) {
   ArgumentTypes types;
