@@ -22,9 +22,11 @@ absl::Status ModelError(absl::string_view why) {
 
 // The type a graph input declares (dim_param and missing dims are unknown).
 absl::StatusOr<VarType> DeclaredType(const onnx::ValueInfoProto& info) {
-  absl::StatusOr<VarType> type = FromTypeProto(info.type(), absl::StrCat("input '", info.name(), "'"));
+  absl::StatusOr<VarType> type =
+      FromTypeProto(info.type(), absl::StrCat("input '", info.name(), "'"));
   if (!type.ok()) {
-    return absl::Status(type.status().code(), absl::StrCat("inline_model: ", type.status().message()));
+    return absl::Status(type.status().code(),
+                        absl::StrCat("inline_model: ", type.status().message()));
   }
   return type;
 }
@@ -181,34 +183,39 @@ absl::StatusOr<std::map<std::string, Var>> GraphInliner::RunMain(
     }
   }
   GRAPHGC_RETURN_IF_ERROR(Prepare());
+  std::vector<VarType> declared;
   for (const auto& input : proto_.input()) {
-    GRAPHGC_ASSIGN_OR_RETURN(VarType declared, DeclaredType(input));
+    GRAPHGC_ASSIGN_OR_RETURN(declared.emplace_back(), DeclaredType(input));
     auto it = given.find(input.name());
     if (it == given.end()) continue;
     const std::string given_type = it->second.type().ToString();
-    if (given_type != declared.ToString()) {
-      return ModelError(absl::StrCat("input '", input.name(), "' is ", declared.ToString(),
+    if (given_type != declared.back().ToString()) {
+      return ModelError(absl::StrCat("input '", input.name(), "' is ", declared.back().ToString(),
                                      " in the model but the Var given is ", given_type));
     }
     vars_[input.name()] = it->second;
   }
   GRAPHGC_RETURN_IF_ERROR(BindInitializers());
-  for (const auto& input : proto_.input()) {
-    if (vars_.contains(input.name())) continue;
-    GRAPHGC_ASSIGN_OR_RETURN(VarType declared, DeclaredType(input));
-    Var argument = graph_.argument(input.name(), declared);
+  for (int i = 0; i < proto_.input_size(); ++i) {
+    const std::string& name = proto_.input(i).name();
+    if (vars_.contains(name)) continue;
+    Var argument = graph_.argument(name, declared[i]);
     if (!argument.ok()) return ModelError(argument.status().message());
-    vars_[input.name()] = std::move(argument);
+    vars_[name] = std::move(argument);
   }
   GRAPHGC_RETURN_IF_ERROR(BuildNodes());
   std::map<std::string, Var> outputs;
   for (const auto& output : proto_.output()) {
-    std::optional<Var> var = Lookup(output.name());
-    if (!var.has_value())
-      return ModelError(absl::StrCat("output '", output.name(), "' is not defined"));
-    outputs[output.name()] = *std::move(var);
+    GRAPHGC_ASSIGN_OR_RETURN(outputs[output.name()], Output(output));
   }
   return outputs;
+}
+
+absl::StatusOr<Var> GraphInliner::Output(const onnx::ValueInfoProto& output) const {
+  std::optional<Var> var = Lookup(output.name());
+  if (!var.has_value())
+    return ModelError(absl::StrCat("output '", output.name(), "' is not defined"));
+  return *std::move(var);
 }
 
 absl::StatusOr<std::vector<Var>> GraphInliner::RunBody(absl::Span<const Var> arguments) {
@@ -233,11 +240,8 @@ absl::StatusOr<std::vector<Var>> GraphInliner::RunBody(absl::Span<const Var> arg
   GRAPHGC_RETURN_IF_ERROR(BuildNodes());
   std::vector<Var> results;
   for (const auto& output : proto_.output()) {
-    std::optional<Var> var = Lookup(output.name());
-    if (!var.has_value())
-      return ModelError(absl::StrCat("output '", output.name(), "' is not defined"));
-    if (output.type().has_tensor_type()) SharpenToDeclared(*var, output.type());
-    results.push_back(*std::move(var));
+    GRAPHGC_ASSIGN_OR_RETURN(results.emplace_back(), Output(output));
+    if (output.type().has_tensor_type()) SharpenToDeclared(results.back(), output.type());
   }
   return results;
 }

@@ -48,6 +48,8 @@ class GraphInliner {
   absl::Status BuildNode(const onnx::NodeProto& node);
   absl::StatusOr<std::vector<Attribute>> Attributes(const onnx::NodeProto& node);
   std::optional<Var> Lookup(const std::string& name) const;
+  // A graph output's Var, or an error naming the undefined output.
+  absl::StatusOr<Var> Output(const onnx::ValueInfoProto& output) const;
 
   Graph& graph_;
   const onnx::GraphProto& proto_;
