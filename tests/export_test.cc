@@ -34,7 +34,6 @@ using gg::Var;
 using ::testing::ElementsAre;
 using Dims = std::vector<int64_t>;
 using gg::testing_support::ExpectOnnxInferenceAgrees;
-using gg::testing_support::InferredTypeAgrees;
 
 Var Int64s(Graph& g, const Dims& values) {
   return g.constant(Tensor::from_vector<int64_t>(values));
