@@ -13,9 +13,11 @@ namespace {
 
 using ArgumentTypes = std::vector<OutputType>;
 
-absl::Status BodyError(absl::string_view op_type, absl::string_view attribute,
-                       absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat(op_type, ": body '", attribute, "': ", why));
+// `cause`, its code kept, with a message that names the op and the body.
+absl::Status InBody(absl::string_view op_type, absl::string_view attribute,
+                    const absl::Status& cause) {
+  return absl::Status(cause.code(),
+                      absl::StrCat(op_type, ": body '", attribute, "': ", cause.message()));
 }
 
 const AttributeValue* FindAttribute(absl::Span<const Attribute> attributes,
@@ -197,7 +199,8 @@ absl::StatusOr<BuiltBodies> BuildBodies(GraphCore& core, absl::string_view op_ty
     const Subgraph* builder = std::get_if<Subgraph>(&attribute.value);
     if (builder == nullptr) continue;
     if (builder->empty()) {
-      return BodyError(op_type, attribute.name, "the Subgraph is empty (no builder function)");
+      return InBody(op_type, attribute.name,
+                    absl::InvalidArgumentError("the Subgraph is empty (no builder function)"));
     }
     absl::StatusOr<ArgumentTypes> arguments =
         ArgumentTypesOf(op_type, since_version, attribute.name, operands, attributes);
@@ -207,10 +210,7 @@ absl::StatusOr<BuiltBodies> BuildBodies(GraphCore& core, absl::string_view op_ty
     }
     absl::StatusOr<BuiltBody> body =
         BuildBody(core, attribute.name, *builder, *std::move(arguments));
-    if (!body.ok()) {
-      return absl::Status(body.status().code(), absl::StrCat(op_type, ": body '", attribute.name,
-                                                             "': ", body.status().message()));
-    }
+    if (!body.ok()) return InBody(op_type, attribute.name, body.status());
     attribute.value = body->subgraph;
     bodies.push_back(*std::move(body));
   }
