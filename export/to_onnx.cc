@@ -258,7 +258,11 @@ class GraphWriter {
   // The nodes of `scope` (SubgraphId(): the main graph) and the value_info of its vars, but for
   // those named in `outputs`, which the graph's outputs type.
   void WriteNodes(SubgraphId scope, const NameSet& outputs, onnx::GraphProto* graph) {
-    const Scope& members = scopes_[scope];
+    // Never inserts: a body written from inside this loop looks up its own scope, and an
+    // insertion could move `members`.
+    auto found = scopes_.find(scope);
+    if (found == scopes_.end()) return;  // nothing of this graph is needed
+    const Scope& members = found->second;
     for (NodeId node : members.nodes) AddNode(node, graph);
     for (VarId var : members.typed_vars) {
       const std::string& name = namer_.NameOf(var);
