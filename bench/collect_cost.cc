@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "graphgc/ops.h"
-#include "graphgc/tensor.h"
+#include "graphgc/opset/ops.h"
+#include "graphgc/valuestore/tensor.h"
 
 namespace graphgc::bench {
 namespace {

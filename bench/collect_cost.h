@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "graphgc/graph.h"
-#include "graphgc/graph_stats.h"
-#include "graphgc/var.h"
+#include "graphgc/ir/graph.h"
+#include "graphgc/ir/graph_stats.h"
+#include "graphgc/ir/var.h"
 
 namespace graphgc::bench {
 

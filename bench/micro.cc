@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "collect_cost.h"
-#include "graphgc/graph.h"
-#include "graphgc/graph_options.h"
-#include "graphgc/node.h"
-#include "graphgc/onnx_ops.h"
-#include "graphgc/ops.h"
-#include "graphgc/tensor.h"
-#include "graphgc/var.h"
+#include "graphgc/ir/graph.h"
+#include "graphgc/ir/graph_options.h"
+#include "graphgc/opset/node.h"
+#include "graphgc/opset/onnx_ops.h"
+#include "graphgc/opset/ops.h"
+#include "graphgc/valuestore/tensor.h"
+#include "graphgc/ir/var.h"
 #include "hand_loop.h"
 #include "seed_scenario.h"
 

@@ -3,10 +3,10 @@
 #include <chrono>
 #include <optional>
 
-#include "graphgc/graph.h"
-#include "graphgc/ops.h"
-#include "graphgc/tensor.h"
-#include "graphgc/var.h"
+#include "graphgc/ir/graph.h"
+#include "graphgc/opset/ops.h"
+#include "graphgc/valuestore/tensor.h"
+#include "graphgc/ir/var.h"
 
 namespace graphgc::bench {
 namespace {

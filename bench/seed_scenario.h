@@ -14,8 +14,8 @@
 #include <optional>
 
 #include "absl/strings/string_view.h"
-#include "graphgc/graph_options.h"
-#include "graphgc/graph_stats.h"
+#include "graphgc/ir/graph_options.h"
+#include "graphgc/ir/graph_stats.h"
 
 namespace graphgc::bench {
 

@@ -11,7 +11,7 @@
 #define GRAPHGC_ATTRIBUTE_PROTO_H_
 
 #include "absl/status/statusor.h"
-#include "graphgc/attribute.h"
+#include "graphgc/ir/attribute.h"
 #include "onnx/onnx_pb.h"
 
 namespace graphgc::internal {

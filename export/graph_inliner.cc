@@ -1,15 +1,15 @@
-#include "graphgc/graph_inliner.h"
+#include "graphgc/export/graph_inliner.h"
 
 #include <deque>
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
-#include "graphgc/attribute_proto.h"
-#include "graphgc/graph_core.h"
-#include "graphgc/node.h"
-#include "graphgc/status_macros.h"
-#include "graphgc/tensor_proto.h"
+#include "graphgc/export/attribute_proto.h"
+#include "graphgc/ir/graph_core.h"
+#include "graphgc/opset/node.h"
+#include "graphgc/valuestore/status_macros.h"
+#include "graphgc/opset/tensor_proto.h"
 
 namespace graphgc::internal {
 namespace {

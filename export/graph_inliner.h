@@ -18,9 +18,9 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "graphgc/attribute.h"
-#include "graphgc/graph.h"
-#include "graphgc/var.h"
+#include "graphgc/ir/attribute.h"
+#include "graphgc/ir/graph.h"
+#include "graphgc/ir/var.h"
 #include "onnx/onnx_pb.h"
 
 namespace graphgc::internal {

@@ -2,19 +2,19 @@
 #ifndef GRAPHGC_GRAPHGC_H_
 #define GRAPHGC_GRAPHGC_H_
 
-#include "graphgc/attribute.h"    // IWYU pragma: export
-#include "graphgc/custom_op.h"    // IWYU pragma: export
-#include "graphgc/data_type.h"    // IWYU pragma: export
-#include "graphgc/graph.h"        // IWYU pragma: export
-#include "graphgc/graph_options.h"  // IWYU pragma: export
-#include "graphgc/graph_stats.h"  // IWYU pragma: export
-#include "graphgc/inline_model.h"  // IWYU pragma: export
-#include "graphgc/ml_ops.h"       // IWYU pragma: export
-#include "graphgc/node.h"         // IWYU pragma: export
-#include "graphgc/onnx_ops.h"     // IWYU pragma: export
-#include "graphgc/ops.h"          // IWYU pragma: export
-#include "graphgc/tensor.h"       // IWYU pragma: export
-#include "graphgc/to_onnx.h"      // IWYU pragma: export
-#include "graphgc/var.h"          // IWYU pragma: export
+#include "graphgc/ir/attribute.h"    // IWYU pragma: export
+#include "graphgc/opset/custom_op.h"    // IWYU pragma: export
+#include "graphgc/valuestore/data_type.h"    // IWYU pragma: export
+#include "graphgc/ir/graph.h"        // IWYU pragma: export
+#include "graphgc/ir/graph_options.h"  // IWYU pragma: export
+#include "graphgc/ir/graph_stats.h"  // IWYU pragma: export
+#include "graphgc/export/inline_model.h"  // IWYU pragma: export
+#include "graphgc/opset/ml_ops.h"       // IWYU pragma: export
+#include "graphgc/opset/node.h"         // IWYU pragma: export
+#include "graphgc/opset/onnx_ops.h"     // IWYU pragma: export
+#include "graphgc/opset/ops.h"          // IWYU pragma: export
+#include "graphgc/valuestore/tensor.h"       // IWYU pragma: export
+#include "graphgc/export/to_onnx.h"      // IWYU pragma: export
+#include "graphgc/ir/var.h"          // IWYU pragma: export
 
 #endif  // GRAPHGC_GRAPHGC_H_

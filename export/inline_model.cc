@@ -1,13 +1,13 @@
-#include "graphgc/inline_model.h"
+#include "graphgc/export/inline_model.h"
 
 #include <map>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/graph_inliner.h"
-#include "graphgc/node.h"
-#include "graphgc/status_macros.h"
+#include "graphgc/export/graph_inliner.h"
+#include "graphgc/opset/node.h"
+#include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc {
 namespace {

@@ -5,7 +5,7 @@
 // is built with make_node at the opset the model imports, so types are inferred and values
 // propagate as for any other op. Returns the model's outputs by name.
 //
-// The bodies of If, Loop and Scan nodes are built the same way, as Subgraphs (graphgc/attribute.h)
+// The bodies of If, Loop and Scan nodes are built the same way, as Subgraphs (graphgc/ir/attribute.h)
 // whose names not defined in the body resolve in the enclosing graphs.
 //
 // A malformed model — cycles, dangling names, tensors whose data does not match their shape,
@@ -19,8 +19,8 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "graphgc/graph.h"
-#include "graphgc/var.h"
+#include "graphgc/ir/graph.h"
+#include "graphgc/ir/var.h"
 #include "onnx/onnx_pb.h"
 
 namespace graphgc {

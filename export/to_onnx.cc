@@ -1,4 +1,4 @@
-#include "graphgc/to_onnx.h"
+#include "graphgc/export/to_onnx.h"
 
 #include <algorithm>
 #include <fstream>
@@ -9,9 +9,9 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
-#include "graphgc/graph_core.h"
-#include "graphgc/status_macros.h"
-#include "graphgc/tensor_proto.h"
+#include "graphgc/ir/graph_core.h"
+#include "graphgc/valuestore/status_macros.h"
+#include "graphgc/opset/tensor_proto.h"
 #include "onnx/checker.h"
 #include "onnx/defs/data_type_utils.h"
 #include "onnx/defs/schema.h"

@@ -19,8 +19,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "graphgc/graph.h"
-#include "graphgc/var.h"
+#include "graphgc/ir/graph.h"
+#include "graphgc/ir/var.h"
 #include "onnx/onnx_pb.h"
 
 namespace graphgc {

@@ -1,11 +1,11 @@
-#include "graphgc/arena.h"
+#include "graphgc/ir/arena.h"
 
 #include <cstring>
 #include <type_traits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/check.h"
+#include "graphgc/valuestore/check.h"
 
 namespace graphgc {
 namespace internal {
@@ -68,6 +68,7 @@ OpKindId Arena::intern_op_slow(absl::string_view op_type, absl::string_view doma
   const uint16_t id = static_cast<uint16_t>(op_kinds_.size());
   op_kinds_.push_back(OpKind{std::string(op_type), std::string(domain), version,
                              op_type == "Constant" && domain.empty()});
+  op_resolutions_.push_back(nullptr);
   op_kind_index_.emplace(std::move(key), id);
   return OpKindId(id);
 }
@@ -367,6 +368,7 @@ int64_t Arena::bytes() const {
            MapBytes(op_kind_by_address_);
   total += string_bytes_;
   total += static_cast<int64_t>(op_kinds_.size() * sizeof(OpKind));
+  total += static_cast<int64_t>(op_resolutions_.capacity() * sizeof(const void*));
   total += static_cast<int64_t>(tensors_.capacity() * sizeof(Tensor)) + tensor_bytes_ +
            MapBytes(tensor_buffers_);
   total += MapBytes(argument_names_);

@@ -27,13 +27,13 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "graphgc/attribute.h"
-#include "graphgc/chunked_vector.h"
-#include "graphgc/data_type.h"
-#include "graphgc/ids.h"
-#include "graphgc/subgraph_table.h"
-#include "graphgc/tensor.h"
-#include "graphgc/var_type.h"
+#include "graphgc/ir/attribute.h"
+#include "graphgc/ir/chunked_vector.h"
+#include "graphgc/valuestore/data_type.h"
+#include "graphgc/ir/ids.h"
+#include "graphgc/ir/subgraph_table.h"
+#include "graphgc/valuestore/tensor.h"
+#include "graphgc/ir/var_type.h"
 
 namespace graphgc {
 namespace internal {
@@ -67,6 +67,11 @@ class Arena {
 
   OpKindId intern_op(absl::string_view op_type, absl::string_view domain, int version);
   const OpKind& op_kind(OpKindId id) const;  // stable: op kinds live in a deque
+  // A slot per op kind for what the opset module resolves once (its kernel); ir only keeps it.
+  const void* op_resolution(OpKindId id) const { return op_resolutions_[id.value()]; }
+  void set_op_resolution(OpKindId id, const void* resolution) {
+    op_resolutions_[id.value()] = resolution;
+  }
 
   // Appends a node and its `num_outputs` output vars (typed later with set_var_type). An invalid
   // VarId in `inputs` stands for an omitted optional input.
@@ -177,6 +182,7 @@ class Arena {
   absl::flat_hash_map<std::string, uint32_t> string_index_;
   int64_t string_bytes_ = 0;
   std::deque<OpKind> op_kinds_;
+  std::vector<const void*> op_resolutions_;  // parallel to op_kinds_
   absl::flat_hash_map<std::string, uint16_t> op_kind_index_;  // key: domain \0 type \0 version
   // Op constructors pass literals: remembering the last kind per literal address skips building
   // the key (the entry is verified against the text, so a reused address is harmless).

@@ -21,10 +21,10 @@
 #include <vector>
 
 #include "absl/types/span.h"
-#include "graphgc/ids.h"
-#include "graphgc/tensor.h"
-#include "graphgc/var.h"
-#include "graphgc/var_type.h"
+#include "graphgc/ir/ids.h"
+#include "graphgc/valuestore/tensor.h"
+#include "graphgc/ir/var.h"
+#include "graphgc/ir/var_type.h"
 
 namespace graphgc {
 

@@ -12,7 +12,7 @@
 #include <memory>
 #include <vector>
 
-#include "graphgc/check.h"
+#include "graphgc/valuestore/check.h"
 
 namespace graphgc {
 namespace internal {

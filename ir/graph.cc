@@ -1,9 +1,9 @@
-#include "graphgc/graph.h"
+#include "graphgc/ir/graph.h"
 
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/graph_core.h"
+#include "graphgc/ir/graph_core.h"
 
 namespace graphgc {
 namespace {

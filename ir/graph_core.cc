@@ -1,9 +1,9 @@
-#include "graphgc/graph_core.h"
+#include "graphgc/ir/graph_core.h"
 
 #include <algorithm>
 #include <utility>
 
-#include "graphgc/check.h"
+#include "graphgc/valuestore/check.h"
 
 namespace graphgc {
 namespace internal {

@@ -23,15 +23,15 @@
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
-#include "graphgc/arena.h"
-#include "graphgc/attribute.h"
-#include "graphgc/chunked_vector.h"
-#include "graphgc/graph_options.h"
-#include "graphgc/graph_stats.h"
-#include "graphgc/ids.h"
-#include "graphgc/tensor.h"
-#include "graphgc/value_ref.h"
-#include "graphgc/value_store.h"
+#include "graphgc/ir/arena.h"
+#include "graphgc/ir/attribute.h"
+#include "graphgc/ir/chunked_vector.h"
+#include "graphgc/ir/graph_options.h"
+#include "graphgc/ir/graph_stats.h"
+#include "graphgc/ir/ids.h"
+#include "graphgc/valuestore/tensor.h"
+#include "graphgc/valuestore/value_ref.h"
+#include "graphgc/valuestore/value_store.h"
 
 namespace graphgc {
 

@@ -42,6 +42,10 @@ struct GraphOptions {
   // A value larger than this is not propagated (the var gets no value, its type is still
   // inferred): propagation must never be what exhausts memory. Default: 1 GiB.
   int64_t max_value_bytes = int64_t{1} << 30;
+
+  // Threads a kernel may use to compute one value (MatMul, Gemm, Conv). The library never starts
+  // a thread the user did not ask for: 1 computes on the calling thread.
+  int kernel_threads = 1;
 };
 
 }  // namespace graphgc

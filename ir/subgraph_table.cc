@@ -1,8 +1,8 @@
-#include "graphgc/subgraph_table.h"
+#include "graphgc/ir/subgraph_table.h"
 
 #include <algorithm>
 
-#include "graphgc/check.h"
+#include "graphgc/valuestore/check.h"
 
 namespace graphgc::internal {
 

@@ -17,7 +17,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
-#include "graphgc/ids.h"
+#include "graphgc/ir/ids.h"
 
 namespace graphgc::internal {
 

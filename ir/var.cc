@@ -1,8 +1,8 @@
-#include "graphgc/var.h"
+#include "graphgc/ir/var.h"
 
 #include <utility>
 
-#include "graphgc/graph_core.h"
+#include "graphgc/ir/graph_core.h"
 
 namespace graphgc {
 namespace {

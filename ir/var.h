@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "graphgc/data_type.h"
-#include "graphgc/ids.h"
-#include "graphgc/tensor.h"
-#include "graphgc/var_type.h"
+#include "graphgc/valuestore/data_type.h"
+#include "graphgc/ir/ids.h"
+#include "graphgc/valuestore/tensor.h"
+#include "graphgc/ir/var_type.h"
 
 namespace graphgc {
 

@@ -1,10 +1,10 @@
-#include "graphgc/var_type.h"
+#include "graphgc/ir/var_type.h"
 
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "graphgc/check.h"
+#include "graphgc/valuestore/check.h"
 
 namespace graphgc {
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "graphgc/data_type.h"
-#include "graphgc/tensor.h"
+#include "graphgc/valuestore/data_type.h"
+#include "graphgc/valuestore/tensor.h"
 
 namespace graphgc {
 

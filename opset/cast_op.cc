@@ -2,11 +2,10 @@
 #include <array>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/cast_kernel.h"
-#include "graphgc/op_builder.h"
-#include "graphgc/ops.h"
-#include "graphgc/status_macros.h"
-#include "graphgc/type_constraints.h"
+#include "graphgc/opset/op_builder.h"
+#include "graphgc/opset/ops.h"
+#include "graphgc/valuestore/status_macros.h"
+#include "graphgc/opset/type_constraints.h"
 
 namespace graphgc::op {
 namespace {
@@ -29,9 +28,6 @@ Var Cast(const Var& input, const CastAttributes& attributes) {
               "), not a supported element type"));
         }
         return internal::OutputType{to, in[0].shape};
-      },
-      [&](absl::Span<const internal::OperandInfo> in, const internal::OutputType&) {
-        return internal::ComputeCast(*in[0].value, to);
       });
 }
 

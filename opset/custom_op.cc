@@ -1,11 +1,13 @@
-#include "graphgc/custom_op.h"
+#include "graphgc/opset/custom_op.h"
 
 #include <map>
 #include <mutex>
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/custom_op_registry.h"
+#include "graphgc/opset/custom_op_registry.h"
+#include "graphgc/opset/kernel_registry.h"
+#include "graphgc/opset/kernels/kernel.h"
 
 namespace graphgc {
 namespace {
@@ -41,6 +43,41 @@ absl::Status Validate(const CustomOp& op) {
   return absl::OkStatus();
 }
 
+Attribute AttributeOf(const kernels::KernelAttribute& attribute) {
+  return std::visit([&](const auto& v) { return Attribute{attribute.name, AttributeValue(v)}; },
+                    attribute.value);
+}
+
+// The user's kernel behind the registry's contract. A value that does not match the output's
+// inferred type is dropped (the user's kernel is wrong; the var gets no value, never a lie).
+kernels::KernelResult RunCustomKernel(const CustomOp& op, const kernels::KernelContext& context) {
+  CustomOpContext custom;
+  for (int i = 0; i < context.num_inputs(); ++i) {
+    const Tensor& value = context.input(i);
+    custom.inputs.push_back(
+        TensorType{value.dtype(), std::vector<int64_t>(value.shape().begin(), value.shape().end())});
+    custom.values.push_back(value);
+  }
+  custom.num_outputs = context.num_outputs();
+  for (const kernels::KernelAttribute& a : context.attributes()) {
+    custom.attributes.push_back(AttributeOf(a));
+  }
+  std::optional<std::vector<Tensor>> values = op.kernel(custom);
+  kernels::KernelOutputs outputs(static_cast<size_t>(context.num_outputs()));
+  if (!values.has_value() || values->size() != outputs.size()) return outputs;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const kernels::OutputSpec& spec = context.output(static_cast<int>(i));
+    const Tensor& value = (*values)[i];
+    bool matches = value.dtype() == spec.dtype && spec.shape.has_value() &&
+                   spec.shape->size() == value.shape().size();
+    for (size_t d = 0; matches && d < value.shape().size(); ++d) {
+      matches = (*spec.shape)[d] < 0 || (*spec.shape)[d] == value.shape()[d];
+    }
+    if (matches) outputs[i] = value;
+  }
+  return outputs;
+}
+
 }  // namespace
 
 const Attribute* CustomOpContext::attribute(const std::string& name) const {
@@ -59,7 +96,14 @@ absl::Status register_op(CustomOp op) {
     return absl::AlreadyExistsError(absl::StrCat("register_op: ", op.domain, "::", op.op_type,
                                                  " version ", op.version, " is registered"));
   }
-  registry.ops.emplace(std::move(key), std::make_shared<const CustomOp>(std::move(op)));
+  auto registered = std::make_shared<const CustomOp>(std::move(op));
+  registry.ops.emplace(std::move(key), registered);
+  if (registered->kernel) {
+    internal::RegisterCustomKernel(registered->domain, registered->op_type, registered->version,
+                                   [registered](const kernels::KernelContext& context) {
+                                     return RunCustomKernel(*registered, context);
+                                   });
+  }
   return absl::OkStatus();
 }
 

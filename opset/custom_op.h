@@ -23,9 +23,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "graphgc/attribute.h"
-#include "graphgc/data_type.h"
-#include "graphgc/tensor.h"
+#include "graphgc/ir/attribute.h"
+#include "graphgc/valuestore/data_type.h"
+#include "graphgc/valuestore/tensor.h"
 
 namespace graphgc {
 

@@ -2,21 +2,18 @@
 #include <array>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/broadcast.h"
-#include "graphgc/elementwise_kernels.h"
-#include "graphgc/op_builder.h"
-#include "graphgc/ops.h"
-#include "graphgc/status_macros.h"
-#include "graphgc/type_constraints.h"
+#include "graphgc/opset/kernels/common/broadcast.h"
+#include "graphgc/opset/op_builder.h"
+#include "graphgc/opset/ops.h"
+#include "graphgc/valuestore/status_macros.h"
+#include "graphgc/opset/type_constraints.h"
 
 namespace graphgc::op {
 namespace {
 
-using internal::BinaryOp;
 using internal::OperandInfo;
 using internal::OpSignature;
 using internal::OutputType;
-using internal::UnaryOp;
 
 constexpr std::array<absl::string_view, 2> kBinaryInputs = {"A", "B"};
 constexpr std::array<absl::string_view, 1> kUnaryInputs = {"X"};
@@ -32,18 +29,15 @@ absl::StatusOr<OutputType> InferBinary(const OpSignature& signature,
   return OutputType{in[0].dtype, std::move(shape)};
 }
 
-Var Binary(absl::string_view op_type, BinaryOp op, const Var& a, const Var& b) {
+Var Binary(absl::string_view op_type, const Var& a, const Var& b) {
   const OpSignature signature{op_type, 14, kBinaryInputs};
   const Var* inputs[] = {&a, &b};
   return internal::BuildOp(
       signature, inputs, {},
-      [&](absl::Span<const OperandInfo> in) { return InferBinary(signature, in); },
-      [&](absl::Span<const OperandInfo> in, const OutputType& out) {
-        return internal::ComputeBinary(op, *in[0].value, *in[1].value, *out.shape);
-      });
+      [&](absl::Span<const OperandInfo> in) { return InferBinary(signature, in); });
 }
 
-Var Unary(absl::string_view op_type, int since_version, UnaryOp op, const Var& x) {
+Var Unary(absl::string_view op_type, int since_version, const Var& x) {
   const OpSignature signature{op_type, since_version, kUnaryInputs};
   const Var* inputs[] = {&x};
   return internal::BuildOp(
@@ -52,20 +46,17 @@ Var Unary(absl::string_view op_type, int since_version, UnaryOp op, const Var& x
         GRAPHGC_RETURN_IF_ERROR(
             internal::CheckElementType(signature, 0, in[0].dtype, internal::kSignedNumeric));
         return OutputType{in[0].dtype, in[0].shape};
-      },
-      [&](absl::Span<const OperandInfo> in, const OutputType&) {
-        return internal::ComputeUnary(op, *in[0].value);
       });
 }
 
 }  // namespace
 
-Var Add(const Var& a, const Var& b) { return Binary("Add", BinaryOp::kAdd, a, b); }
-Var Sub(const Var& a, const Var& b) { return Binary("Sub", BinaryOp::kSub, a, b); }
-Var Mul(const Var& a, const Var& b) { return Binary("Mul", BinaryOp::kMul, a, b); }
-Var Div(const Var& a, const Var& b) { return Binary("Div", BinaryOp::kDiv, a, b); }
-Var Neg(const Var& x) { return Unary("Neg", 13, UnaryOp::kNeg, x); }
-Var Relu(const Var& x) { return Unary("Relu", 14, UnaryOp::kRelu, x); }
+Var Add(const Var& a, const Var& b) { return Binary("Add", a, b); }
+Var Sub(const Var& a, const Var& b) { return Binary("Sub", a, b); }
+Var Mul(const Var& a, const Var& b) { return Binary("Mul", a, b); }
+Var Div(const Var& a, const Var& b) { return Binary("Div", a, b); }
+Var Neg(const Var& x) { return Unary("Neg", 13, x); }
+Var Relu(const Var& x) { return Unary("Relu", 14, x); }
 
 Var Identity(const Var& input) {
   OpSignature signature{"Identity", 16, kIdentityInputs};
@@ -85,8 +76,7 @@ Var Identity(const Var& input) {
         GRAPHGC_RETURN_IF_ERROR(
             internal::CheckElementType(signature, 0, in[0].dtype, internal::kAllTypes));
         return OutputType{in[0].dtype, in[0].shape};
-      },
-      [](absl::Span<const OperandInfo> in, const OutputType&) { return in[0].value; });
+      });
 }
 
 }  // namespace graphgc::op

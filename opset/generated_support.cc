@@ -1,4 +1,4 @@
-#include "graphgc/generated_support.h"
+#include "graphgc/opset/generated_support.h"
 
 #include <utility>
 

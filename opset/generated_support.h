@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "absl/types/span.h"
-#include "graphgc/attribute.h"
-#include "graphgc/tensor.h"
-#include "graphgc/var.h"
+#include "graphgc/ir/attribute.h"
+#include "graphgc/valuestore/tensor.h"
+#include "graphgc/ir/var.h"
 
 namespace graphgc::internal {
 

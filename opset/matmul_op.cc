@@ -1,11 +1,11 @@
 // MatMul.
 #include <array>
 
-#include "graphgc/matmul_kernel.h"
-#include "graphgc/op_builder.h"
-#include "graphgc/ops.h"
-#include "graphgc/status_macros.h"
-#include "graphgc/type_constraints.h"
+#include "graphgc/opset/kernels/linalg/matmul.h"
+#include "graphgc/opset/op_builder.h"
+#include "graphgc/opset/ops.h"
+#include "graphgc/valuestore/status_macros.h"
+#include "graphgc/opset/type_constraints.h"
 
 namespace graphgc::op {
 namespace {
@@ -24,9 +24,6 @@ Var MatMul(const Var& a, const Var& b) {
         GRAPHGC_ASSIGN_OR_RETURN(std::optional<Shape> shape,
                                  internal::MatMulShape(in[0].shape, in[1].shape));
         return internal::OutputType{in[0].dtype, std::move(shape)};
-      },
-      [](absl::Span<const internal::OperandInfo> in, const internal::OutputType& out) {
-        return internal::ComputeMatMul(*in[0].value, *in[1].value, *out.shape);
       });
 }
 

@@ -16,7 +16,7 @@
 //     Field types: INT std::optional<int64_t>, FLOAT std::optional<float>, STRING
 //     std::optional<std::string>, INTS, FLOATS and STRINGS std::optional<std::vector<...>> of
 //     those, TENSOR std::optional<Tensor>, GRAPH std::optional<Subgraph> (a function building
-//     the body from its arguments; see graphgc/attribute.h), TYPE_PROTO std::optional<VarType>.
+//     the body from its arguments; see graphgc/ir/attribute.h), TYPE_PROTO std::optional<VarType>.
 //     A field left unset is not passed, so the schema's default applies; a required attribute
 //     left unset fails the call with a status naming the op and the attribute. SPARSE_TENSOR
 //     attributes are not supported: an op with optional ones says so, and ops that require one
@@ -35,7 +35,7 @@
 //       auto outs = op::If(c, {.else_branch = [&] { return std::vector<Var>{b}; },
 //                              .then_branch = [&] { return std::vector<Var>{a}; }});
 //   - A call never throws: bad input gives failed Vars whose status names the op. Every function
-//     is a typed front of graphgc::make_node (graphgc/node.h), which checks the call against the
+//     is a typed front of graphgc::make_node (graphgc/opset/node.h), which checks the call against the
 //     schema, infers the outputs and propagates values.
 #ifndef GRAPHGC_ML_OPS_H_
 #define GRAPHGC_ML_OPS_H_
@@ -46,8 +46,8 @@
 #include <vector>
 
 #include "absl/types/span.h"
-#include "graphgc/tensor.h"
-#include "graphgc/var.h"
+#include "graphgc/ir/var.h"
+#include "graphgc/valuestore/tensor.h"
 
 namespace graphgc::ml {
 

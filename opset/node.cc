@@ -1,17 +1,18 @@
-#include "graphgc/node.h"
+#include "graphgc/opset/node.h"
 
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/custom_op_registry.h"
-#include "graphgc/native_kernels.h"
-#include "graphgc/op_builder.h"
-#include "graphgc/ops.h"
-#include "graphgc/schema_inference.h"
-#include "graphgc/status_macros.h"
-#include "graphgc/subgraph_builder.h"
+#include "graphgc/opset/custom_op_registry.h"
+#include "graphgc/opset/kernel_registry.h"
+#include "graphgc/opset/shape_only_ops.h"
+#include "graphgc/opset/op_builder.h"
+#include "graphgc/opset/ops.h"
+#include "graphgc/opset/schema_inference.h"
+#include "graphgc/valuestore/status_macros.h"
+#include "graphgc/opset/subgraph_builder.h"
 #include "onnx/defs/schema.h"
 
 namespace graphgc {
@@ -154,23 +155,6 @@ absl::StatusOr<OutputTypes> InferCustom(const CustomOp& op, absl::Span<const Ope
   return outputs;
 }
 
-OutputValues ComputeCustom(const CustomOp& op, absl::Span<const OperandInfo> in,
-                           const std::vector<Attribute>& attributes,
-                           absl::Span<const OutputType> out) {
-  if (!op.kernel) return {};
-  std::optional<std::vector<Tensor>> values =
-      op.kernel(ContextOf(in, attributes, static_cast<int>(out.size())));
-  OutputValues result;
-  if (!values.has_value() || values->size() != out.size()) return result;
-  for (size_t i = 0; i < out.size(); ++i) {
-    const Tensor& value = (*values)[i];
-    const bool matches = value.dtype() == out[i].dtype && out[i].shape.has_value() &&
-                         value.shape() == absl::Span<const int64_t>(*out[i].shape);
-    result.push_back(matches ? std::optional<Tensor>(value) : std::nullopt);  // never a lie
-  }
-  return result;
-}
-
 std::vector<Var> MakeCustomNode(GraphCore* graph, const CustomOp& op, int version,
                                 absl::Span<const Var> inputs,
                                 const std::vector<Attribute>& attributes, int requested_outputs) {
@@ -193,9 +177,6 @@ std::vector<Var> MakeCustomNode(GraphCore* graph, const CustomOp& op, int versio
       [&](absl::Span<const OperandInfo> in) {
         return InferCustom(op, in, attributes, num_outputs);
       },
-      [&](absl::Span<const OperandInfo> in, absl::Span<const OutputType> out) {
-        return ComputeCustom(op, in, attributes, out);
-      },
       graph);
   return std::vector<Var>(std::make_move_iterator(outputs.begin()),
                           std::make_move_iterator(outputs.end()));
@@ -217,6 +198,19 @@ absl::StatusOr<BuiltBodies> BuildBodiesOf(GraphCore* graph, const onnx::OpSchema
   with_bodies = attributes;
   return BuildBodies(*core, schema.Name(), schema.since_version(),
                      DescribeOperands(*core, operands), with_bodies);
+}
+
+// If takes the value of its chosen branch; Loop, Scan and SequenceMap compute none (yet).
+BodyValuesFn ValuesFromBodies(const onnx::OpSchema& schema, const BuiltBodies& bodies) {
+  if (bodies.empty()) return {};
+  if (schema.Name() == "If") {
+    return BodyValuesFn([&bodies](absl::Span<const OperandInfo> in, absl::Span<const OutputType> out) {
+      return PropagateIf(in, out, bodies);
+    });
+  }
+  return BodyValuesFn([](absl::Span<const OperandInfo>, absl::Span<const OutputType> out) {
+    return OutputValues(out.size());
+  });
 }
 
 // A node of an ai.onnx or ai.onnx.ml schema: checked and inferred by the schema (reading the
@@ -247,11 +241,7 @@ std::vector<Var> MakeSchemaNode(GraphCore* graph, const onnx::OpSchema& schema, 
         if (types.ok() && schema.Name() == "Loop") RefineLoopOutputs(in, *bodies, *types);
         return types;
       },
-      [&](absl::Span<const OperandInfo> in, absl::Span<const OutputType> out) {
-        if (bodies->empty()) return ComputeNative(schema.Name(), in, attributes, out);
-        return schema.Name() == "If" ? PropagateIf(in, out, *bodies) : OutputValues(out.size());
-      },
-      graph);
+      graph, ValuesFromBodies(schema, *bodies));
   return std::vector<Var>(std::make_move_iterator(outputs.begin()),
                           std::make_move_iterator(outputs.end()));
 }
@@ -291,6 +281,24 @@ std::vector<Var> MakeNode(GraphCore* graph, absl::string_view op_type, absl::Spa
 
 }  // namespace
 }  // namespace internal
+
+bool has_kernel(absl::string_view op_type, const NodeOptions& options) {
+  absl::string_view domain = options.domain == "ai.onnx" ? "" : options.domain;
+  const absl::StatusOr<int> version = ResolveVersion(op_type, domain, options.version);
+  if (!version.ok()) return false;
+  int since_version = 0;
+  if (!domain.empty() && domain != "ai.onnx.ml") {
+    const std::shared_ptr<const CustomOp> custom = internal::FindCustomOp(domain, op_type, *version);
+    if (custom == nullptr) return false;
+    since_version = custom->version;
+  } else {
+    const onnx::OpSchema* schema =
+        onnx::OpSchemaRegistry::Schema(std::string(op_type), *version, std::string(domain));
+    if (schema == nullptr) return false;
+    since_version = schema->since_version();
+  }
+  return internal::ResolveOp(domain, op_type, since_version)->kernel != nullptr;
+}
 
 std::vector<Var> make_node(absl::string_view op_type, absl::Span<const Var> inputs,
                            const std::vector<Attribute>& attributes, const NodeOptions& options) {

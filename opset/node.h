@@ -22,9 +22,9 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "graphgc/attribute.h"
-#include "graphgc/graph.h"
-#include "graphgc/var.h"
+#include "graphgc/ir/attribute.h"
+#include "graphgc/ir/graph.h"
+#include "graphgc/ir/var.h"
 
 namespace graphgc {
 
@@ -43,6 +43,10 @@ std::vector<Var> make_node(absl::string_view op_type, absl::Span<const Var> inpu
 std::vector<Var> make_node(Graph& graph, absl::string_view op_type, absl::Span<const Var> inputs,
                            const std::vector<Attribute>& attributes = {},
                            const NodeOptions& options = {});
+
+// Whether the operator computes values (has a kernel) at `options.version` (0: the newest) of
+// `options.domain`. Without one, its outputs are typed but never get values.
+bool has_kernel(absl::string_view op_type, const NodeOptions& options = {});
 
 // The newest opset version this library supports for a domain (17 for ai.onnx, 3 for
 // ai.onnx.ml; a custom domain's registered version), or 0 for an unknown domain.

@@ -4,7 +4,7 @@
 // tools/opset_gen*.cc instead and run `cmake --build <build dir> --target regenerate-opset`.
 //
 // The functions are graphgc::opset17's, re-exported here; their declarations and documentation are
-// in graphgc/opset17.h.
+// in graphgc/opset/opset17.h.
 //
 // Calling convention, the same for every function here (the examples use graphgc::op):
 //   - Inputs first, in schema order, as `const Var&`. An optional input defaults to `Var()` (an
@@ -19,7 +19,7 @@
 //     Field types: INT std::optional<int64_t>, FLOAT std::optional<float>, STRING
 //     std::optional<std::string>, INTS, FLOATS and STRINGS std::optional<std::vector<...>> of
 //     those, TENSOR std::optional<Tensor>, GRAPH std::optional<Subgraph> (a function building
-//     the body from its arguments; see graphgc/attribute.h), TYPE_PROTO std::optional<VarType>.
+//     the body from its arguments; see graphgc/ir/attribute.h), TYPE_PROTO std::optional<VarType>.
 //     A field left unset is not passed, so the schema's default applies; a required attribute
 //     left unset fails the call with a status naming the op and the attribute. SPARSE_TENSOR
 //     attributes are not supported: an op with optional ones says so, and ops that require one
@@ -38,11 +38,12 @@
 //       auto outs = op::If(c, {.else_branch = [&] { return std::vector<Var>{b}; },
 //                              .then_branch = [&] { return std::vector<Var>{a}; }});
 //   - A call never throws: bad input gives failed Vars whose status names the op. Every function
-//     is a typed front of graphgc::make_node (graphgc/node.h), which checks the call against the
+//     is a typed front of graphgc::make_node (graphgc/opset/node.h), which checks the call against the
 //     schema, infers the outputs and propagates values.
 //
 // Constant, Identity, Add, Sub, Mul, Div, Neg, Relu, MatMul, Reshape, Cast are declared by hand in
-// graphgc/ops.h (included here), with their own signatures; graphgc::opset17 has generated ones.
+// graphgc/opset/ops.h (included here), with their own signatures; graphgc::opset17 has generated
+// ones.
 //
 // Not generated:
 //   - Scatter: deprecated since opset 11.
@@ -50,8 +51,8 @@
 #ifndef GRAPHGC_ONNX_OPS_H_
 #define GRAPHGC_ONNX_OPS_H_
 
-#include "graphgc/ops.h"
-#include "graphgc/opset17.h"
+#include "graphgc/opset/ops.h"
+#include "graphgc/opset/opset17.h"
 
 namespace graphgc::op {
 

@@ -1,13 +1,15 @@
-#include "graphgc/op_builder.h"
+#include "graphgc/opset/op_builder.h"
 
 #include <algorithm>
 #include <utility>
 
 #include "absl/container/inlined_vector.h"
-
 #include "absl/strings/str_cat.h"
-#include "graphgc/check.h"
-#include "graphgc/graph_core.h"
+#include "graphgc/valuestore/status_macros.h"
+#include "graphgc/valuestore/check.h"
+#include "graphgc/ir/graph_core.h"
+#include "graphgc/opset/kernel_registry.h"
+#include "graphgc/opset/kernels/kernel.h"
 
 namespace graphgc::internal {
 namespace {
@@ -110,13 +112,6 @@ bool AllShapesKnown(absl::Span<const OperandInfo> infos) {
   return true;
 }
 
-bool AllWithinValueBudget(absl::Span<const OutputType> types, int64_t max_bytes) {
-  for (const OutputType& type : types) {
-    if (!WithinValueBudget(type, max_bytes)) return false;
-  }
-  return true;
-}
-
 // ONNX's data propagation result for an output without a value: fully known elements of an int64
 // output of known shape become its value (so that value propagation goes on from there), partly
 // known ones are kept for the next shape computation.
@@ -136,6 +131,126 @@ void KeepShapeData(GraphCore& core, VarId var, const OutputType& type) {
   core.arena().set_var_shape_data(var, elements);
 }
 
+
+// Whether every output's value may be computed: within the size budget where its shape is
+// known (a kernel allocating an output of data-dependent size checks the budget itself).
+bool OutputsFitBudget(absl::Span<const OutputType> types, int64_t max_bytes) {
+  for (const OutputType& type : types) {
+    if (type.non_tensor.has_value()) return false;
+    if (!type.shape.has_value()) continue;
+    bool known = true;
+    for (int64_t dim : *type.shape) known = known && dim >= 0;
+    if (known && !WithinValueBudget(type, max_bytes)) return false;
+  }
+  return true;
+}
+
+const ResolvedOp& ResolveFor(Arena& arena, OpKindId op, const OpSignature& signature) {
+  const void* cached = arena.op_resolution(op);
+  if (cached == nullptr) {
+    cached = ResolveOp(signature.domain, signature.op_type, signature.since_version);
+    arena.set_op_resolution(op, cached);
+  }
+  return *static_cast<const ResolvedOp*>(cached);
+}
+
+std::optional<kernels::KernelAttributeValue> KernelValueOf(const AttributeValue& value) {
+  return std::visit(
+      [](const auto& v) -> std::optional<kernels::KernelAttributeValue> {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_constructible_v<kernels::KernelAttributeValue, T> &&
+                      !std::is_same_v<T, Subgraph> && !std::is_same_v<T, SubgraphId> &&
+                      !std::is_same_v<T, VarType>) {
+          return kernels::KernelAttributeValue(v);
+        } else {
+          return std::nullopt;
+        }
+      },
+      value);
+}
+
+// The given attributes, then the schema's defaults of those not given.
+std::vector<kernels::KernelAttribute> KernelAttributes(const std::vector<Attribute>& given,
+                                                       const ResolvedOp& op) {
+  std::vector<kernels::KernelAttribute> out;
+  out.reserve(given.size() + op.defaults.size());
+  for (const Attribute& attribute : given) {
+    if (std::optional<kernels::KernelAttributeValue> v = KernelValueOf(attribute.value)) {
+      out.push_back({attribute.name, *std::move(v)});
+    }
+  }
+  for (const kernels::KernelAttribute& fallback : op.defaults) {
+    const bool given_already = std::any_of(given.begin(), given.end(), [&](const Attribute& a) {
+      return a.name == fallback.name;
+    });
+    if (!given_already) out.push_back(fallback);
+  }
+  return out;
+}
+
+// The inferred type the value must have; unknown dims of `type` take the value's.
+absl::Status CheckValue(const OpSignature& signature, size_t index, const Tensor& value,
+                        OutputType& type) {
+  bool matches = value.dtype() == type.dtype;
+  if (matches && type.shape.has_value()) {
+    matches = type.shape->size() == value.shape().size();
+    for (size_t d = 0; matches && d < value.shape().size(); ++d) {
+      matches = (*type.shape)[d] < 0 || (*type.shape)[d] == value.shape()[d];
+    }
+  }
+  if (!matches) {
+    return absl::InternalError(absl::StrCat(
+        "graphgc bug: the kernel's output ", index, " is ", DataTypeName(value.dtype()), " ",
+        ShapeToString(value.shape()), " but inference gave ", DataTypeName(type.dtype), " ",
+        type.shape.has_value() ? ShapeToString(*type.shape) : "of unknown rank"));
+  }
+  type.shape.emplace(value.shape().begin(), value.shape().end());
+  return absl::OkStatus();
+}
+
+// Runs the op's kernel on known inputs. Values it leaves out stay nullopt; an error status means
+// the op fails (the inputs break ONNX's semantics, or a kernel broke its contract).
+absl::Status RunKernel(const ResolvedOp& op, const OpSignature& signature,
+                       absl::Span<const OperandInfo> infos,
+                       const std::vector<Attribute>& attributes, const GraphOptions& options,
+                       OutputTypes& types, OutputValues& values) {
+  absl::InlinedVector<std::optional<Tensor>, 3> inputs;
+  absl::InlinedVector<std::optional<Shape>, 1> shapes;
+  for (const OperandInfo& info : infos) inputs.push_back(info.present ? info.value : std::nullopt);
+  if (signature.kernel_reads_shapes_only) {
+    for (const OperandInfo& info : infos) shapes.push_back(info.shape);
+  }
+  absl::InlinedVector<kernels::OutputSpec, 1> outputs;
+  for (const OutputType& type : types) outputs.push_back({type.dtype, type.shape});
+  absl::InlinedVector<absl::string_view, 4> names(signature.input_names.begin(),
+                                                  signature.input_names.end());
+  if (names.empty()) names.assign(op.input_names.begin(), op.input_names.end());
+  const std::vector<kernels::KernelAttribute> kernel_attributes = KernelAttributes(attributes, op);
+  kernels::KernelCall call;
+  call.op_type = signature.op_type;
+  call.version = signature.since_version;
+  call.inputs = inputs;
+  call.input_shapes = shapes;
+  call.input_names = names;
+  call.attributes = kernel_attributes;
+  call.outputs = outputs;
+  call.max_value_bytes = options.max_value_bytes;
+  call.threads = std::max(options.kernel_threads, 1);
+  kernels::KernelResult result = (*op.kernel)(kernels::KernelContext(call));
+  if (!result.ok()) return kernels::MeansNoValue(result.status()) ? absl::OkStatus() : result.status();
+  if (result->size() != types.size()) {
+    return absl::InternalError(absl::StrCat("graphgc bug: the kernel returned ", result->size(),
+                                            " values for ", types.size(), " outputs"));
+  }
+  OutputTypes refined = types;
+  for (size_t i = 0; i < result->size(); ++i) {
+    if (!(*result)[i].has_value()) continue;
+    GRAPHGC_RETURN_IF_ERROR(CheckValue(signature, i, *(*result)[i], refined[i]));
+  }
+  types = std::move(refined);
+  values.assign(std::make_move_iterator(result->begin()), std::make_move_iterator(result->end()));
+  return absl::OkStatus();
+}
 }  // namespace
 
 OutputType OutputTypeOf(const VarType& type) {
@@ -165,56 +280,66 @@ OperandInfos DescribeOperands(const GraphCore& core, absl::Span<const Var* const
 
 OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> inputs,
                      std::vector<Attribute> attributes, int num_outputs, MultiInferFn infer,
-                     MultiKernelFn kernel, GraphCore* graph) {
+                     GraphCore* graph, const BodyValuesFn& body_values) {
   auto fail = [&](const absl::Status& status) {
     return OutputVars(static_cast<size_t>(std::max(num_outputs, 1)), Var::Detached(status));
+  };
+  auto prefixed = [&](const absl::Status& status) {
+    return absl::Status(status.code(), absl::StrCat(signature.op_type, ": ", status.message()));
   };
   absl::StatusOr<GraphCore*> resolved = ResolveGraph(signature, inputs, graph);
   if (!resolved.ok()) return fail(resolved.status());
   GraphCore& core = **resolved;
   OperandInfos infos = DescribeOperandsOf(core, inputs);
   absl::StatusOr<OutputTypes> types = infer(infos);
-  if (!types.ok()) {
-    return fail(absl::Status(types.status().code(),
-                             absl::StrCat(signature.op_type, ": ", types.status().message())));
-  }
+  if (!types.ok()) return fail(prefixed(types.status()));
   GRAPHGC_CHECK(types->size() == static_cast<size_t>(num_outputs), "inference output count");
 
-  absl::InlinedVector<VarId, 4> input_ids;
-  for (const Var* input : inputs) input_ids.push_back(input == nullptr ? VarId() : input->id());
   Arena& arena = core.arena();
   const int version = signature.opset_version > 0 ? signature.opset_version : kNewestOnnxOpset;
   const OpKindId op = arena.intern_op(signature.op_type, signature.domain, version);
-  const NodeId node = core.add_node(op, input_ids, attributes, num_outputs);
-  for (int i = 0; i < num_outputs; ++i) {
-    const OutputType& type = (*types)[i];
-    if (type.non_tensor.has_value()) {
-      arena.set_var_type(arena.node_output(node, i), *type.non_tensor);
-    } else {
-      arena.set_var_type(arena.node_output(node, i), type.dtype, type.shape);
-    }
-  }
+  OutputValues values(types->size());
   const bool inputs_known = signature.kernel_reads_shapes_only ? AllShapesKnown(infos)
                                                                : AllValuesKnown(infos);
   if (core.options().propagate_values && inputs_known &&
-      AllWithinValueBudget(*types, core.options().max_value_bytes)) {
-    OutputValues values = kernel(infos, *types);
-    for (size_t i = 0; i < values.size() && i < types->size(); ++i) {
-      if (values[i].has_value()) {
-        core.set_value(arena.node_output(node, static_cast<int>(i)), *std::move(values[i]));
-      }
+      OutputsFitBudget(*types, core.options().max_value_bytes)) {
+    if (body_values) {
+      values = body_values(infos, *types);
+      values.resize(types->size());
+    } else if (const ResolvedOp& resolution = ResolveFor(arena, op, signature);
+               resolution.kernel != nullptr) {
+      const absl::Status ran =
+          RunKernel(resolution, signature, infos, attributes, core.options(), *types, values);
+      if (!ran.ok()) return fail(prefixed(ran));
     }
+  }
+
+  absl::InlinedVector<VarId, 4> input_ids;
+  for (const Var* input : inputs) input_ids.push_back(input == nullptr ? VarId() : input->id());
+  const NodeId node = core.add_node(op, input_ids, attributes, num_outputs);
+  for (int i = 0; i < num_outputs; ++i) {
+    const OutputType& type = (*types)[i];
+    const VarId out = arena.node_output(node, i);
+    if (type.non_tensor.has_value()) {
+      arena.set_var_type(out, *type.non_tensor);
+    } else {
+      arena.set_var_type(out, type.dtype, type.shape);
+    }
+    // A Constant's `value` is the arena's tensor already; its value_* attributes are not.
+    const bool held = arena.var_kind(out) == VarKind::kConstant && core.value(out).has_value();
+    if (values[i].has_value() && !held) core.set_value(out, *std::move(values[i]));
   }
   for (int i = 0; i < num_outputs; ++i) KeepShapeData(core, arena.node_output(node, i), (*types)[i]);
   OutputVars results;
   for (int i = 0; i < num_outputs; ++i) results.emplace_back(&core, arena.node_output(node, i));
   infos.clear();  // drop the input tensors before an automatic collection may run
+  values.clear();
   core.maybe_collect();
   return results;
 }
 
 Var BuildOp(const OpSignature& signature, absl::Span<const Var* const> inputs,
-            std::vector<Attribute> attributes, InferFn infer, KernelFn kernel) {
+            std::vector<Attribute> attributes, InferFn infer) {
   OutputVars outputs = BuildNode(
       signature, inputs, std::move(attributes), 1,
       [&](absl::Span<const OperandInfo> in) -> absl::StatusOr<OutputTypes> {
@@ -227,9 +352,6 @@ Var BuildOp(const OpSignature& signature, absl::Span<const Var* const> inputs,
         absl::StatusOr<OutputType> type = infer(in);
         if (!type.ok()) return type.status();
         return OutputTypes{*std::move(type)};
-      },
-      [&](absl::Span<const OperandInfo> in, absl::Span<const OutputType> out) -> OutputValues {
-        return OutputValues{kernel(in, out[0])};
       });
   return std::move(outputs[0]);
 }

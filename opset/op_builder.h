@@ -1,15 +1,18 @@
-// BuildOp: the one path every single-output op constructor takes.
+// BuildNode: the one path every op constructor takes.
 //
-//   resolve operands -> infer type and shape -> append the node -> propagate the value -> root it
+//   resolve operands -> infer types and shapes -> run the op's kernel (kernel_registry.h)
+//   -> check its values against the inferred types -> append the node -> store values -> root
 //
-// Operand problems (an empty Var, a failed Var, a Var of another or of a destroyed graph) and
-// inference errors become a failed Var whose status starts with the op name; a failed op leaves
-// the graph exactly as it was. Kernels may decline (return nullopt): the output then simply has
-// no value. Internal to the opset module.
+// Operand problems (an empty Var, a failed Var, a Var of another or of a destroyed graph),
+// inference errors and known inputs that make the op fail (a kernel's error) become failed Vars
+// whose status starts with the op name; a failed op leaves the graph exactly as it was. A kernel
+// may leave outputs without values (no kernel, a declined case, past the value budget). Internal
+// to the opset module.
 #ifndef GRAPHGC_OP_BUILDER_H_
 #define GRAPHGC_OP_BUILDER_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,12 +22,12 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "graphgc/attribute.h"
-#include "graphgc/data_type.h"
-#include "graphgc/graph.h"
-#include "graphgc/tensor.h"
-#include "graphgc/var.h"
-#include "graphgc/var_type.h"
+#include "graphgc/ir/attribute.h"
+#include "graphgc/valuestore/data_type.h"
+#include "graphgc/ir/graph.h"
+#include "graphgc/valuestore/tensor.h"
+#include "graphgc/ir/var.h"
+#include "graphgc/ir/var_type.h"
 
 namespace graphgc::internal {
 
@@ -70,12 +73,10 @@ struct OutputType {
 OutputType OutputTypeOf(const VarType& type);
 
 using InferFn = absl::FunctionRef<absl::StatusOr<OutputType>(absl::Span<const OperandInfo>)>;
-// Called only when every input has a value; the output shape is then fully known.
-using KernelFn =
-    absl::FunctionRef<std::optional<Tensor>(absl::Span<const OperandInfo>, const OutputType&)>;
 
+// A single-output op whose values come from the registry's kernel.
 Var BuildOp(const OpSignature& signature, absl::Span<const Var* const> inputs,
-            std::vector<Attribute> attributes, InferFn infer, KernelFn kernel);
+            std::vector<Attribute> attributes, InferFn infer);
 
 // The general form: any number of outputs; a nullptr input is an omitted optional input.
 using OutputTypes = absl::InlinedVector<OutputType, 1>;
@@ -83,9 +84,10 @@ using OutputValues = absl::InlinedVector<std::optional<Tensor>, 1>;
 using OutputVars = absl::InlinedVector<Var, 1>;
 using MultiInferFn =
     absl::FunctionRef<absl::StatusOr<OutputTypes>(absl::Span<const OperandInfo>)>;
-// Called only when every present input has a value; may leave any output without one.
-using MultiKernelFn =
-    absl::FunctionRef<OutputValues(absl::Span<const OperandInfo>, absl::Span<const OutputType>)>;
+// Values that do not come from a tensor kernel (If's chosen branch): called only when every
+// present input has a value; may leave any output without one.
+using BodyValuesFn =
+    std::function<OutputValues(absl::Span<const OperandInfo>, absl::Span<const OutputType>)>;
 
 using OperandInfos = absl::InlinedVector<OperandInfo, 3>;
 
@@ -97,10 +99,11 @@ absl::StatusOr<GraphCore*> ResolveGraph(const OpSignature& signature,
 OperandInfos DescribeOperands(const GraphCore& core, absl::Span<const Var* const> inputs);
 
 // On failure every one of the `num_outputs` Vars is failed with the same status.
-// `graph` is the graph of an op without inputs (nullptr: the operands' graph).
+// `graph` is the graph of an op without inputs (nullptr: the operands' graph). `body_values`,
+// when given, replaces the registry's kernel.
 OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> inputs,
                      std::vector<Attribute> attributes, int num_outputs, MultiInferFn infer,
-                     MultiKernelFn kernel, GraphCore* graph = nullptr);
+                     GraphCore* graph = nullptr, const BodyValuesFn& body_values = {});
 
 // "input 1 (B)" — for error messages.
 std::string InputLabel(const OpSignature& signature, size_t index);

@@ -14,10 +14,10 @@
 
 #include <cstdint>
 
-#include "graphgc/data_type.h"
-#include "graphgc/graph.h"
-#include "graphgc/tensor.h"
-#include "graphgc/var.h"
+#include "graphgc/valuestore/data_type.h"
+#include "graphgc/ir/graph.h"
+#include "graphgc/valuestore/tensor.h"
+#include "graphgc/ir/var.h"
 
 namespace graphgc::op {
 

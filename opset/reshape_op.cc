@@ -2,11 +2,11 @@
 #include <array>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/broadcast.h"
-#include "graphgc/op_builder.h"
-#include "graphgc/ops.h"
-#include "graphgc/status_macros.h"
-#include "graphgc/type_constraints.h"
+#include "graphgc/opset/kernels/common/broadcast.h"
+#include "graphgc/opset/op_builder.h"
+#include "graphgc/opset/ops.h"
+#include "graphgc/valuestore/status_macros.h"
+#include "graphgc/opset/type_constraints.h"
 
 namespace graphgc::op {
 namespace {
@@ -139,9 +139,6 @@ Var Reshape(const Var& data, const Var& shape, const ReshapeAttributes& attribut
               absl::StrCat("attribute 'allowzero' is ", attributes.allowzero, ", not 0 or 1"));
         }
         return InferReshape(signature, in, attributes.allowzero == 1);
-      },
-      [](absl::Span<const OperandInfo> in, const OutputType& out) -> std::optional<Tensor> {
-        return in[0].value->reshaped(*out.shape);
       });
 }
 

@@ -1,4 +1,4 @@
-#include "graphgc/schema_inference.h"
+#include "graphgc/opset/schema_inference.h"
 
 #include <algorithm>
 #include <iterator>
@@ -12,9 +12,9 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "graphgc/arena.h"
-#include "graphgc/status_macros.h"
-#include "graphgc/tensor_proto.h"
+#include "graphgc/ir/arena.h"
+#include "graphgc/valuestore/status_macros.h"
+#include "graphgc/opset/tensor_proto.h"
 #include "onnx/defs/data_type_utils.h"
 #include "onnx/defs/shape_inference.h"
 #include "onnx/shape_inference/implementation.h"

@@ -9,8 +9,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "graphgc/attribute.h"
-#include "graphgc/op_builder.h"
+#include "graphgc/ir/attribute.h"
+#include "graphgc/opset/op_builder.h"
 #include "onnx/defs/schema.h"
 
 namespace graphgc::internal {

@@ -1,12 +1,12 @@
-#include "graphgc/subgraph_builder.h"
+#include "graphgc/opset/subgraph_builder.h"
 
 #include <cstdint>
 #include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/graph_core.h"
-#include "graphgc/status_macros.h"
+#include "graphgc/ir/graph_core.h"
+#include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc::internal {
 namespace {

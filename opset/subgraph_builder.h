@@ -18,10 +18,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "graphgc/attribute.h"
-#include "graphgc/op_builder.h"
-#include "graphgc/schema_inference.h"
-#include "graphgc/var.h"
+#include "graphgc/ir/attribute.h"
+#include "graphgc/opset/op_builder.h"
+#include "graphgc/opset/schema_inference.h"
+#include "graphgc/ir/var.h"
 
 namespace graphgc::internal {
 

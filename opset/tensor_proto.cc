@@ -1,11 +1,11 @@
-#include "graphgc/tensor_proto.h"
+#include "graphgc/opset/tensor_proto.h"
 
 #include <cstring>
 #include <string>
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/half.h"
+#include "graphgc/valuestore/half.h"
 
 namespace graphgc::internal {
 

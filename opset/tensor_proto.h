@@ -7,10 +7,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
-#include "graphgc/attribute.h"
-#include "graphgc/data_type.h"
-#include "graphgc/tensor.h"
-#include "graphgc/var_type.h"
+#include "graphgc/ir/attribute.h"
+#include "graphgc/valuestore/data_type.h"
+#include "graphgc/valuestore/tensor.h"
+#include "graphgc/ir/var_type.h"
 #include "onnx/onnx_pb.h"
 
 namespace graphgc::internal {

@@ -1,4 +1,4 @@
-#include "graphgc/type_constraints.h"
+#include "graphgc/opset/type_constraints.h"
 
 #include <algorithm>
 

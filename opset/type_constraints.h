@@ -7,8 +7,8 @@
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
-#include "graphgc/data_type.h"
-#include "graphgc/op_builder.h"
+#include "graphgc/valuestore/data_type.h"
+#include "graphgc/opset/op_builder.h"
 
 namespace graphgc::internal {
 

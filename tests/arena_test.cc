@@ -1,5 +1,5 @@
 // The arena: append-only records, strong IDs, interning, attributes, and its measured footprint.
-#include "graphgc/arena.h"
+#include "graphgc/ir/arena.h"
 
 #include <gtest/gtest.h>
 

@@ -12,8 +12,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "graphgc/graphgc.h"
-#include "graphgc/opset13.h"
-#include "graphgc/opset17.h"
+#include "graphgc/opset/opset13.h"
+#include "graphgc/opset/opset17.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // make_node: any ONNX operator by name, checked against its schema and inferred by ONNX's own
 // inference functions; values propagate through the native kernels, shape computations included.
-#include "graphgc/node.h"
+#include "graphgc/opset/node.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -49,14 +49,14 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "graphgc/attribute_proto.h"
+#include "graphgc/export/attribute_proto.h"
 #include "graphgc/graphgc.h"
-#include "graphgc/node.h"
-#include "graphgc/tensor_proto.h"
+#include "graphgc/opset/node.h"
+#include "graphgc/opset/tensor_proto.h"
 #include "onnx/defs/schema.h"
 #include "onnx/onnx_pb.h"
 #include "onnx/shape_inference/implementation.h"
-#include "graphgc/graph_inliner.h"
+#include "graphgc/export/graph_inliner.h"
 #include "onnx_conformance_util.h"
 
 namespace {

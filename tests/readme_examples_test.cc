@@ -1,10 +1,10 @@
 // The README's "Calling ops" examples, compiled and run as written there.
 #include <gtest/gtest.h>
 
-#include "graphgc/custom_op.h"
+#include "graphgc/opset/custom_op.h"
 #include "graphgc/graphgc.h"
-#include "graphgc/node.h"
-#include "graphgc/opset13.h"
+#include "graphgc/opset/node.h"
+#include "graphgc/opset/opset13.h"
 
 namespace gg = graphgc;
 

@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "graphgc/graph_core.h"
+#include "graphgc/ir/graph_core.h"
 #include "graphgc/graphgc.h"
 
 namespace graphgc {

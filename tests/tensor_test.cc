@@ -1,5 +1,5 @@
 // Tensor: immutability, sharing, typed access, checked creation, 16-bit floats.
-#include "graphgc/tensor.h"
+#include "graphgc/valuestore/tensor.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // The value store: generational slots (stale detection, reuse, retirement) and buffer accounting.
-#include "graphgc/value_store.h"
+#include "graphgc/valuestore/value_store.h"
 
 #include <gtest/gtest.h>
 
-#include "graphgc/tensor.h"
+#include "graphgc/valuestore/tensor.h"
 
 namespace graphgc::internal {
 namespace {

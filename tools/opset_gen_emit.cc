@@ -31,7 +31,7 @@ constexpr const char kConvention[] =
 //     Field types: INT std::optional<int64_t>, FLOAT std::optional<float>, STRING
 //     std::optional<std::string>, INTS, FLOATS and STRINGS std::optional<std::vector<...>> of
 //     those, TENSOR std::optional<Tensor>, GRAPH std::optional<Subgraph> (a function building
-//     the body from its arguments; see graphgc/attribute.h), TYPE_PROTO std::optional<VarType>.
+//     the body from its arguments; see graphgc/ir/attribute.h), TYPE_PROTO std::optional<VarType>.
 //     A field left unset is not passed, so the schema's default applies; a required attribute
 //     left unset fails the call with a status naming the op and the attribute. SPARSE_TENSOR
 //     attributes are not supported: an op with optional ones says so, and ops that require one
@@ -50,7 +50,7 @@ constexpr const char kConvention[] =
 //       auto outs = op::If(c, {.else_branch = [&] { return std::vector<Var>{b}; },
 //                              .then_branch = [&] { return std::vector<Var>{a}; }});
 //   - A call never throws: bad input gives failed Vars whose status names the op. Every function
-//     is a typed front of graphgc::make_node (graphgc/node.h), which checks the call against the
+//     is a typed front of graphgc::make_node (graphgc/opset/node.h), which checks the call against the
 //     schema, infers the outputs and propagates values.
 )";
 
@@ -299,7 +299,7 @@ std::string Notes(const NamespaceContents& contents) {
     out += "//\n";
     out += CommentBlock(
         absl::StrCat(absl::StrJoin(spec.handwritten, ", "),
-                     " are declared by hand in graphgc/ops.h (included here), with their own "
+                     " are declared by hand in graphgc/opset/ops.h (included here), with their own "
                      "signatures; graphgc::opset",
                      spec.version, " has generated ones."),
         0);
@@ -318,9 +318,9 @@ std::string Notes(const NamespaceContents& contents) {
 // are included by every user of the umbrella header.
 std::vector<std::string> HeaderIncludes(const NamespaceContents& contents) {
   std::set<std::string> system;
-  std::set<std::string> project = {"\"graphgc/var.h\""};
+  std::set<std::string> project = {"\"graphgc/ir/var.h\""};
   for (const OpSpec& op : contents.ops) {
-    if (op.takes_graph) project.insert("\"graphgc/graph.h\"");
+    if (op.takes_graph) project.insert("\"graphgc/ir/graph.h\"");
     if (op.returns == Returns::kVector) system.insert("<vector>");
     for (const InputSpec& input : op.inputs) {
       if (input.arity == Arity::kVariadic) project.insert("\"absl/types/span.h\"");
@@ -336,12 +336,12 @@ std::vector<std::string> HeaderIncludes(const NamespaceContents& contents) {
       if (kind == AttributeKind::kString || kind == AttributeKind::kStrings) {
         system.insert("<string>");
       }
-      if (kind == AttributeKind::kTensor) project.insert("\"graphgc/tensor.h\"");
-      if (kind == AttributeKind::kGraph) project.insert("\"graphgc/attribute.h\"");
-      if (kind == AttributeKind::kType) project.insert("\"graphgc/var_type.h\"");
+      if (kind == AttributeKind::kTensor) project.insert("\"graphgc/valuestore/tensor.h\"");
+      if (kind == AttributeKind::kGraph) project.insert("\"graphgc/ir/attribute.h\"");
+      if (kind == AttributeKind::kType) project.insert("\"graphgc/ir/var_type.h\"");
     }
   }
-  if (!contents.spec.handwritten.empty()) project.insert("\"graphgc/ops.h\"");
+  if (!contents.spec.handwritten.empty()) project.insert("\"graphgc/opset/ops.h\"");
   std::vector<std::string> lines;
   for (const std::string& header : system) lines.push_back("#include " + header);
   if (!system.empty()) lines.push_back("");
@@ -368,13 +368,13 @@ GeneratedFile EmitAliasHeader(const NamespaceContents& contents, const std::stri
   out += "//\n";
   out += CommentBlock(absl::StrCat("The functions are graphgc::", spec.alias_of,
                                    "'s, re-exported here; their declarations and documentation "
-                                   "are in graphgc/", spec.alias_of, ".h."),
+                                   "are in graphgc/opset/", spec.alias_of, ".h."),
                       0);
   out += "//\n";
   out += kConvention;
   out += Notes(contents);
   absl::StrAppend(&out, "#ifndef ", guard, "\n#define ", guard, "\n\n");
-  absl::StrAppend(&out, "#include \"graphgc/ops.h\"\n#include \"graphgc/", spec.alias_of, ".h\"\n");
+  absl::StrAppend(&out, "#include \"graphgc/opset/ops.h\"\n#include \"graphgc/opset/", spec.alias_of, ".h\"\n");
   absl::StrAppend(&out, "\nnamespace ", spec.cpp_namespace, " {\n\n");
   for (const OpSpec& op : contents.ops) out += ReExport(op, spec.alias_of);
   absl::StrAppend(&out, "\n}  // namespace ", spec.cpp_namespace, "\n\n#endif  // ", guard, "\n");
@@ -401,14 +401,14 @@ GeneratedFile EmitSource(const NamespaceContents& contents, const std::string& o
   const NamespaceSpec& spec = contents.spec;
   std::string out =
       CommentBlock(absl::StrCat("Generated by graphgc-opset-gen from the operator schemas of ONNX ",
-                                onnx_version, "; do not edit. See graphgc/", spec.file_stem, ".h."),
+                                onnx_version, "; do not edit. See graphgc/opset/", spec.file_stem, ".h."),
                    0);
-  absl::StrAppend(&out, "#include \"graphgc/", spec.file_stem, ".h\"\n\n");
+  absl::StrAppend(&out, "#include \"graphgc/opset/", spec.file_stem, ".h\"\n\n");
   out += "#include <utility>\n#include <vector>\n\n";
   bool any_attributes = std::any_of(contents.ops.begin(), contents.ops.end(),
                                     [](const OpSpec& op) { return !op.attributes.empty(); });
-  if (any_attributes) out += "#include \"graphgc/attribute.h\"\n";
-  out += "#include \"graphgc/generated_support.h\"\n#include \"graphgc/node.h\"\n";
+  if (any_attributes) out += "#include \"graphgc/ir/attribute.h\"\n";
+  out += "#include \"graphgc/opset/generated_support.h\"\n#include \"graphgc/opset/node.h\"\n";
   absl::StrAppend(&out, "\nnamespace ", spec.cpp_namespace, " {\n");
   for (const OpSpec& op : contents.ops) absl::StrAppend(&out, "\n", Definition(op));
   absl::StrAppend(&out, "\n}  // namespace ", spec.cpp_namespace, "\n");

@@ -74,7 +74,7 @@ struct NamespaceSpec {
   std::string title;          // the header's first line, after the namespace name
   std::string domain;         // "" (ai.onnx) or "ai.onnx.ml"
   int version = 0;
-  // Ops declared by hand in graphgc/ops.h, which this header includes instead of generating.
+  // Ops declared by hand in graphgc/opset/ops.h, which this header includes instead of generating.
   std::vector<std::string> handwritten;
   // Non-empty: the namespace re-exports these ops from the generated namespace of this file stem
   // ("opset17") with using-declarations, and has no source file of its own.

@@ -1,4 +1,4 @@
-#include "graphgc/buffer.h"
+#include "graphgc/valuestore/buffer.h"
 
 #include <mimalloc.h>
 

@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "graphgc/data_type.h"
+#include "graphgc/valuestore/data_type.h"
 
 namespace graphgc {
 namespace internal {

@@ -1,4 +1,4 @@
-#include "graphgc/data_type.h"
+#include "graphgc/valuestore/data_type.h"
 
 namespace graphgc {
 

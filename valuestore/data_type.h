@@ -10,7 +10,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
-#include "graphgc/half.h"
+#include "graphgc/valuestore/half.h"
 
 namespace graphgc {
 

@@ -1,4 +1,4 @@
-#include "graphgc/half.h"
+#include "graphgc/valuestore/half.h"
 
 #include <cmath>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "graphgc/tensor.h"
+#include "graphgc/valuestore/tensor.h"
 
 #include <cstring>
 #include <limits>

@@ -22,9 +22,9 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "graphgc/buffer.h"
-#include "graphgc/check.h"
-#include "graphgc/data_type.h"
+#include "graphgc/valuestore/buffer.h"
+#include "graphgc/valuestore/check.h"
+#include "graphgc/valuestore/data_type.h"
 
 namespace graphgc {
 

@@ -1,8 +1,8 @@
-#include "graphgc/value_store.h"
+#include "graphgc/valuestore/value_store.h"
 
 #include <algorithm>
 
-#include "graphgc/check.h"
+#include "graphgc/valuestore/check.h"
 
 namespace graphgc {
 namespace internal {

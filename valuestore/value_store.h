@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "graphgc/tensor.h"
-#include "graphgc/value_ref.h"
+#include "graphgc/valuestore/tensor.h"
+#include "graphgc/valuestore/value_ref.h"
 
 namespace graphgc {
 namespace internal {

@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "graphgc/check.h"
-#include "graphgc/data_type.h"
-#include "graphgc/half.h"
+#include "graphgc/valuestore/check.h"
+#include "graphgc/valuestore/data_type.h"
+#include "graphgc/valuestore/half.h"
 
 namespace graphgc::internal {
 

@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "absl/status/statusor.h"
-#include "graphgc/tensor.h"
+#include "graphgc/valuestore/tensor.h"
 
 namespace graphgc::internal {
 

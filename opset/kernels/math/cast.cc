@@ -1,10 +1,10 @@
-#include "graphgc/cast_kernel.h"
+#include "graphgc/opset/kernels/math/cast.h"
 
 #include <cmath>
 #include <limits>
 #include <type_traits>
 
-#include "graphgc/dispatch.h"
+#include "graphgc/opset/kernels/common/dispatch.h"
 
 namespace graphgc::internal {
 namespace {

@@ -1,8 +1,8 @@
-#include "graphgc/matmul_kernel.h"
+#include "graphgc/opset/kernels/linalg/matmul.h"
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/broadcast.h"
-#include "graphgc/dispatch.h"
+#include "graphgc/opset/kernels/common/broadcast.h"
+#include "graphgc/opset/kernels/common/dispatch.h"
 
 namespace graphgc::internal {
 namespace {

@@ -1,10 +1,10 @@
-#include "graphgc/elementwise_kernels.h"
+#include "graphgc/opset/kernels/math/elementwise.h"
 
 #include <limits>
 #include <type_traits>
 
-#include "graphgc/broadcast.h"
-#include "graphgc/dispatch.h"
+#include "graphgc/opset/kernels/common/broadcast.h"
+#include "graphgc/opset/kernels/common/dispatch.h"
 
 namespace graphgc::internal {
 namespace {

@@ -1,4 +1,4 @@
-#include "graphgc/broadcast.h"
+#include "graphgc/opset/kernels/common/broadcast.h"
 
 #include <algorithm>
 

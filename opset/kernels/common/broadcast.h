@@ -9,7 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "graphgc/tensor.h"
+#include "graphgc/valuestore/tensor.h"
 
 namespace graphgc::internal {
 

@@ -9,7 +9,7 @@
 
 #include <optional>
 
-#include "graphgc/tensor.h"
+#include "graphgc/valuestore/tensor.h"
 
 namespace graphgc::internal {
 

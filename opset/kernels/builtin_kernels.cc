@@ -1,0 +1,14 @@
+#include "graphgc/opset/kernels/builtin_kernels.h"
+
+namespace graphgc::kernels {
+
+void RegisterBuiltinKernels(KernelTable& table) {
+  RegisterMathKernels(table);
+  RegisterReductionKernels(table);
+  RegisterTensorKernels(table);
+  RegisterLinalgKernels(table);
+  RegisterQuantizeKernels(table);
+  RegisterTextKernels(table);
+}
+
+}  // namespace graphgc::kernels

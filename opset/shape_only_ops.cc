@@ -1,0 +1,7 @@
+#include "graphgc/opset/shape_only_ops.h"
+
+namespace graphgc::internal {
+
+bool ReadsShapesOnly(absl::string_view op_type) { return op_type == "Shape" || op_type == "Size"; }
+
+}  // namespace graphgc::internal

@@ -1,0 +1,267 @@
+#include "conformance.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <system_error>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "graphgc/graphgc.h"
+#include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/tensor_proto.h"
+#include "onnx/onnx_pb.h"
+
+namespace graphgc::conformance {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr double kRtol = 1e-3;
+constexpr double kAtol = 1e-7;
+
+template <class Proto>
+bool ParseFile(const fs::path& path, Proto* proto) {
+  std::ifstream in(path, std::ios::binary);
+  return in && proto->ParseFromIstream(&in);
+}
+
+CaseResult Skip(const std::string& name, std::string why) {
+  return {name, Verdict::kSkip, std::move(why)};
+}
+CaseResult Fail(const std::string& name, std::string why) {
+  return {name, Verdict::kFail, std::move(why)};
+}
+
+// The i-th element of a tensor as text, and as a double for numeric types.
+std::string ElementText(const Tensor& t, int64_t i) {
+  std::string text;
+  if (t.dtype() == DataType::kString) return absl::StrCat("\"", t.data<std::string>()[i], "\"");
+  if (t.dtype() == DataType::kBool) return t.data<bool>()[i] ? "true" : "false";
+  internal::DispatchNumeric(t.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const auto v = internal::Load(t.data<T>()[i]);
+    if constexpr (std::is_floating_point_v<decltype(v)>) {
+      text = absl::StrFormat("%.9g", static_cast<double>(v));
+    } else {
+      text = absl::StrCat(v);
+    }
+  });
+  return text;
+}
+
+bool ElementsMatch(const Tensor& got, const Tensor& expected, int64_t i) {
+  if (got.dtype() == DataType::kString) return got.data<std::string>()[i] == expected.data<std::string>()[i];
+  if (got.dtype() == DataType::kBool) return got.data<bool>()[i] == expected.data<bool>()[i];
+  bool match = false;
+  internal::DispatchNumeric(got.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const auto g = internal::Load(got.data<T>()[i]);
+    const auto e = internal::Load(expected.data<T>()[i]);
+    if constexpr (std::is_floating_point_v<decltype(g)>) {
+      const double a = g, b = e;
+      if (std::isnan(a) || std::isnan(b)) {
+        match = std::isnan(a) && std::isnan(b);
+      } else if (std::isinf(a) || std::isinf(b)) {
+        match = a == b;
+      } else {
+        match = std::fabs(a - b) <= kAtol + kRtol * std::fabs(b);
+      }
+    } else {
+      match = g == e;
+    }
+  });
+  return match;
+}
+
+// "" when `got` matches `expected`, else what differs first.
+std::string Compare(const std::string& output, const Tensor& got, const Tensor& expected) {
+  if (got.dtype() != expected.dtype()) {
+    return absl::StrCat("output ", output, ": element type ", DataTypeName(got.dtype()),
+                        ", expected ", DataTypeName(expected.dtype()));
+  }
+  if (got.shape() != expected.shape()) {
+    return absl::StrCat("output ", output, ": shape ", ShapeToString(got.shape()), ", expected ",
+                        ShapeToString(expected.shape()));
+  }
+  for (int64_t i = 0; i < got.size(); ++i) {
+    if (!ElementsMatch(got, expected, i)) {
+      return absl::StrCat("output ", output, ", index ", i, ", got ", ElementText(got, i),
+                          ", expected ", ElementText(expected, i));
+    }
+  }
+  return "";
+}
+
+std::vector<fs::path> SortedFiles(const fs::path& dir, const std::string& prefix) {
+  std::vector<fs::path> files;
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) == 0 && entry.path().extension() == ".pb") files.push_back(entry.path());
+  }
+  // input_10 after input_9: by the number after the prefix.
+  std::sort(files.begin(), files.end(), [&](const fs::path& a, const fs::path& b) {
+    auto number = [&](const fs::path& p) {
+      return std::atoi(p.stem().string().substr(prefix.size()).c_str());
+    };
+    return number(a) < number(b);
+  });
+  return files;
+}
+
+// The ops of the model (main graph and bodies) without a kernel at the model's opset.
+std::vector<std::string> OpsWithoutKernels(const onnx::ModelProto& model) {
+  std::map<std::string, int> versions;
+  for (const onnx::OperatorSetIdProto& opset : model.opset_import()) {
+    versions[opset.domain() == "ai.onnx" ? "" : opset.domain()] = static_cast<int>(opset.version());
+  }
+  std::vector<std::string> missing;
+  std::vector<const onnx::GraphProto*> graphs = {&model.graph()};
+  while (!graphs.empty()) {
+    const onnx::GraphProto* graph = graphs.back();
+    graphs.pop_back();
+    for (const onnx::NodeProto& node : graph->node()) {
+      for (const onnx::AttributeProto& a : node.attribute()) {
+        if (a.has_g()) graphs.push_back(&a.g());
+      }
+      const std::string domain = node.domain() == "ai.onnx" ? "" : node.domain();
+      const NodeOptions options{.domain = domain, .version = versions[domain]};
+      if (!has_kernel(node.op_type(), options) &&
+          std::find(missing.begin(), missing.end(), node.op_type()) == missing.end()) {
+        missing.push_back(node.op_type());
+      }
+    }
+  }
+  return missing;
+}
+
+// One data set: "" when every output matches; else a FAIL or SKIP result.
+std::optional<CaseResult> RunDataSet(const std::string& name, const onnx::ModelProto& model,
+                                     const fs::path& data_set) {
+  std::vector<std::string> input_names;
+  std::set<std::string> initializers;
+  for (const onnx::TensorProto& t : model.graph().initializer()) initializers.insert(t.name());
+  for (const onnx::ValueInfoProto& input : model.graph().input()) {
+    if (initializers.count(input.name()) == 0) input_names.push_back(input.name());
+  }
+  Graph graph;
+  std::map<std::string, Var> bindings;
+  const std::vector<fs::path> inputs = SortedFiles(data_set, "input_");
+  for (size_t i = 0; i < inputs.size() && i < input_names.size(); ++i) {
+    onnx::TensorProto proto;
+    if (!ParseFile(inputs[i], &proto) || proto.data_type() == 0) {
+      return Skip(name, absl::StrCat("input ", i, " is not a tensor (a sequence or optional)"));
+    }
+    absl::StatusOr<Tensor> value = internal::FromTensorProto(proto);
+    if (!value.ok()) return Skip(name, absl::StrCat("input ", i, ": ", value.status().message()));
+    bindings[input_names[i]] = graph.constant(*value);
+  }
+  absl::StatusOr<std::map<std::string, Var>> outputs = inline_model(graph, model, bindings);
+  if (!outputs.ok()) return Fail(name, absl::StrCat("import: ", outputs.status().message()));
+  const std::vector<fs::path> expected_files = SortedFiles(data_set, "output_");
+  for (size_t i = 0; i < expected_files.size(); ++i) {
+    if (i >= static_cast<size_t>(model.graph().output_size())) break;
+    const std::string& output = model.graph().output(static_cast<int>(i)).name();
+    onnx::TensorProto proto;
+    if (!ParseFile(expected_files[i], &proto) || proto.data_type() == 0) {
+      return Skip(name, absl::StrCat("output ", output, " is not a tensor"));
+    }
+    absl::StatusOr<Tensor> expected = internal::FromTensorProto(proto);
+    if (!expected.ok()) {
+      return Skip(name, absl::StrCat("output ", output, ": ", expected.status().message()));
+    }
+    const Var& var = outputs->at(output);
+    if (!var.ok()) return Fail(name, absl::StrCat("output ", output, ": ", var.status().message()));
+    std::optional<Tensor> got = var.value();
+    if (!got.has_value()) {
+      const std::vector<std::string> missing = OpsWithoutKernels(model);
+      return Skip(name, missing.empty()
+                            ? absl::StrCat("output ", output, " has no value")
+                            : absl::StrCat("no kernel for ", absl::StrJoin(missing, ", ")));
+    }
+    std::string difference = Compare(output, *got, *expected);
+    if (!difference.empty()) return Fail(name, std::move(difference));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<std::string> FindCases(const std::vector<std::string>& paths,
+                                   std::vector<std::string>& missing) {
+  std::vector<std::string> cases;
+  for (const std::string& path : paths) {
+    std::error_code error;
+    if (fs::exists(fs::path(path) / "model.onnx", error)) {
+      cases.push_back(path);
+      continue;
+    }
+    if (!fs::is_directory(path, error)) {
+      missing.push_back(path);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (auto it = fs::recursive_directory_iterator(path, error);
+         it != fs::recursive_directory_iterator(); it.increment(error)) {
+      if (error) break;
+      if (it->is_directory(error) && fs::exists(it->path() / "model.onnx", error)) {
+        found.push_back(it->path().string());
+        it.disable_recursion_pending();
+      }
+    }
+    std::sort(found.begin(), found.end());
+    cases.insert(cases.end(), found.begin(), found.end());
+  }
+  return cases;
+}
+
+CaseResult RunCase(const std::string& directory) {
+  const fs::path dir(directory);
+  const std::string name = dir.filename().string();
+  onnx::ModelProto model;
+  if (!ParseFile(dir / "model.onnx", &model)) return Fail(name, "model.onnx cannot be read");
+  std::vector<fs::path> data_sets;
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
+    if (entry.is_directory() && entry.path().filename().string().rfind("test_data_set_", 0) == 0) {
+      data_sets.push_back(entry.path());
+    }
+  }
+  std::sort(data_sets.begin(), data_sets.end());
+  if (data_sets.empty()) return Skip(name, "no test_data_set_*");
+  for (const fs::path& data_set : data_sets) {
+    if (std::optional<CaseResult> problem = RunDataSet(name, model, data_set)) return *problem;
+  }
+  return {name, Verdict::kPass, ""};
+}
+
+std::map<std::string, std::string> ReadKnownDifferences(const std::string& path,
+                                                        std::string& error) {
+  std::map<std::string, std::string> known;
+  std::ifstream in(path);
+  if (!in) {
+    error = absl::StrCat("cannot read ", path);
+    return known;
+  }
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string name;
+    fields >> name;
+    std::string reason;
+    std::getline(fields, reason);
+    reason.erase(0, reason.find_first_not_of(' '));
+    if (!name.empty()) known[name] = reason;
+  }
+  return known;
+}
+
+}  // namespace graphgc::conformance
