@@ -10,6 +10,7 @@
 // than ngram_indexes, fewer weights than output coordinates) get no value.
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -81,9 +82,9 @@ absl::StatusOr<TfIdfAttributes> ReadAttributes(const KernelContext& ctx) {
 template <class Item>
 absl::StatusOr<absl::flat_hash_map<std::vector<Item>, int64_t>> ReadPool(
     const TfIdfAttributes& a, const std::vector<Item>& pool) {
-  absl::flat_hash_map<std::vector<Item>, int64_t> ngrams;
-  int64_t id = 0;
+  // [begin, end) of the pool's n-grams of each length n = i + 1, checked before any is read.
   const int64_t total = static_cast<int64_t>(pool.size());
+  std::vector<std::pair<int64_t, int64_t>> ranges;
   for (size_t i = 0; i < a.ngram_counts.size(); ++i) {
     const int64_t n = static_cast<int64_t>(i) + 1;
     const int64_t begin = a.ngram_counts[i];
@@ -92,7 +93,13 @@ absl::StatusOr<absl::flat_hash_map<std::vector<Item>, int64_t>> ReadPool(
       return AttributeError("ngram_counts", absl::StrCat("does not split the pool into whole ", n,
                                                          "-grams"));
     }
-    for (int64_t at = begin; at < end; at += n, ++id) {
+    ranges.emplace_back(begin, end);
+  }
+  absl::flat_hash_map<std::vector<Item>, int64_t> ngrams;
+  int64_t id = 0;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    const int64_t n = static_cast<int64_t>(i) + 1;
+    for (int64_t at = ranges[i].first; at < ranges[i].second; at += n, ++id) {
       if (n < a.min_gram || n > a.max_gram) continue;
       std::vector<Item> ngram(pool.begin() + at, pool.begin() + at + n);
       if (!ngrams.emplace(std::move(ngram), id).second) return Decline("the pool repeats an n-gram");
