@@ -162,6 +162,25 @@ TEST(TfIdfVectorizerKernel, WeightingModes) {
   EXPECT_TRUE(Is<float>(op::TfIdfVectorizer(x, attributes), {1, 1, 1, 0, 1, 0, 0}, {1, 7}));
 }
 
+TEST(TfIdfVectorizerKernel, WeightsFollowTheirNgramToItsCoordinate) {
+  Graph g;
+  // Pool 1, 2, 3 on coordinates 2, 0, 1 with weights 10, 20, 30: counts 1 x1, 2 x2, 3 x1.
+  const Var x = g.constant(Tensor::from_vector<int64_t>({1, 2, 2, 3}, {4}));
+  gg::opset17::TfIdfVectorizerAttributes attributes{
+      .max_gram_length = 1, .max_skip_count = 0, .min_gram_length = 1, .mode = "TFIDF",
+      .ngram_counts = std::vector<int64_t>{0}, .ngram_indexes = std::vector<int64_t>{2, 0, 1},
+      .pool_int64s = std::vector<int64_t>{1, 2, 3}, .weights = std::vector<float>{10, 20, 30}};
+  EXPECT_TRUE(Is<float>(op::TfIdfVectorizer(x, attributes), {40, 30, 10}, {3}));
+  // Two n-grams on one coordinate: their counts add up (TF); whose weight applies is open.
+  attributes.ngram_indexes = std::vector<int64_t>{0, 0, 1};
+  EXPECT_TRUE(NoValue(op::TfIdfVectorizer(x, attributes)));
+  attributes.mode = "TF";
+  EXPECT_TRUE(Is<float>(op::TfIdfVectorizer(x, attributes), {3, 1}, {2}));
+  // A coordinate past the value budget.
+  attributes.ngram_indexes = std::vector<int64_t>{0, 1, int64_t{1} << 40};
+  EXPECT_TRUE(NoValue(op::TfIdfVectorizer(x, attributes)));
+}
+
 TEST(TfIdfVectorizerKernel, StringPoolsBatchesAndIndexes) {
   Graph g;
   const Var x = Words(g, {"a", "b", "a", "c", "c", "c"}, {2, 3});

@@ -4,10 +4,11 @@
 //
 // N-grams are matched as ONNX Runtime does: 1-grams once per position; longer ones for every
 // skip distance 1..max_skip_count+1, each n-gram's items that distance apart, every length in
-// [max(min_gram_length, 2), max_gram_length] counted from each start. Like ONNX Runtime (and
-// ONNX's reference), the weight applied to output coordinate i is weights[i]. Attribute sets
-// ONNX Runtime would read out of bounds or reject as ambiguous (duplicate n-grams, more n-grams
-// than ngram_indexes, fewer weights than output coordinates) get no value.
+// [max(min_gram_length, 2), max_gram_length] counted from each start. The weight of the pool's
+// i-th n-gram, weights[i], applies at its coordinate ngram_indexes[i] (as ONNX says and ONNX
+// Runtime 1.30 does; older runtimes used weights[coordinate]). Attribute sets ONNX Runtime would
+// read out of bounds or that are ambiguous (an n-gram twice in the pool, two weighted n-grams on
+// one coordinate, more n-grams than ngram_indexes) get no value.
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -30,8 +31,8 @@ struct TfIdfAttributes {
   int64_t max_skip = 0;
   std::vector<int64_t> ngram_counts;
   std::vector<int64_t> ngram_indexes;
-  std::vector<float> weights;
-  int64_t output_size = 0;  // max(ngram_indexes) + 1
+  std::vector<float> coordinate_weights;  // per output coordinate (1 without weights)
+  int64_t output_size = 0;                // max(ngram_indexes) + 1
 };
 
 absl::Status AttributeError(absl::string_view name, absl::string_view why) {
@@ -55,7 +56,7 @@ absl::StatusOr<TfIdfAttributes> ReadAttributes(const KernelContext& ctx) {
   a.max_skip = ctx.int_attribute("max_skip_count");
   a.ngram_counts = ctx.ints_attribute("ngram_counts").value_or(std::vector<int64_t>{});
   a.ngram_indexes = ctx.ints_attribute("ngram_indexes").value_or(std::vector<int64_t>{});
-  a.weights = ctx.floats_attribute("weights").value_or(std::vector<float>{});
+  const std::vector<float> weights = ctx.floats_attribute("weights").value_or(std::vector<float>{});
   if (a.min_gram < 1) return AttributeError("min_gram_length", "must be positive");
   if (a.max_gram < a.min_gram) return AttributeError("max_gram_length", "is below min_gram_length");
   if (a.max_skip < 0) return AttributeError("max_skip_count", "is negative");
@@ -67,12 +68,22 @@ absl::StatusOr<TfIdfAttributes> ReadAttributes(const KernelContext& ctx) {
     if (index < 0) return AttributeError("ngram_indexes", absl::StrCat("holds ", index));
     a.output_size = std::max(a.output_size, index + 1);
   }
-  if (!a.weights.empty() && a.weights.size() != a.ngram_indexes.size()) {
+  if (!weights.empty() && weights.size() != a.ngram_indexes.size()) {
     return AttributeError("weights", "and ngram_indexes differ in length");
   }
-  if (a.mode != Weighting::kTf && !a.weights.empty() &&
-      a.output_size > static_cast<int64_t>(a.weights.size())) {
-    return Decline("fewer weights than output coordinates");
+  if (!ctx.within_budget(DataType::kFloat, a.output_size)) {
+    return absl::ResourceExhaustedError("ngram_indexes ask for more coordinates than the budget holds");
+  }
+  a.coordinate_weights.assign(static_cast<size_t>(a.output_size), 0.0f);
+  std::vector<bool> taken(static_cast<size_t>(a.output_size), false);
+  for (size_t i = 0; i < a.ngram_indexes.size(); ++i) {
+    const size_t coordinate = static_cast<size_t>(a.ngram_indexes[i]);
+    // Counts on a shared coordinate add up (as ONNX Runtime counts); whose weight applies is open.
+    if (taken[coordinate] && a.mode != Weighting::kTf) {
+      return Decline("ngram_indexes puts two weighted n-grams on one coordinate");
+    }
+    taken[coordinate] = true;
+    a.coordinate_weights[coordinate] = weights.empty() ? 1.0f : weights[i];
   }
   return a;
 }
@@ -159,7 +170,7 @@ KernelResult Vectorize(const KernelContext& ctx, const TfIdfAttributes& a, const
     CountRow(a, ngrams, row, counts.data());
     for (int64_t i = 0; i < a.output_size; ++i) {
       const float count = static_cast<float>(counts[static_cast<size_t>(i)]);
-      const float weight = a.weights.empty() ? 1.0f : a.weights[static_cast<size_t>(i)];
+      const float weight = a.coordinate_weights[static_cast<size_t>(i)];
       float& value = y[r * a.output_size + i];
       switch (a.mode) {
         case Weighting::kTf: value = count; break;
