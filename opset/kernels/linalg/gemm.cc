@@ -41,7 +41,8 @@ absl::StatusOr<BiasStrides> PlanBias(const KernelContext& ctx, BiasRule rule,
   if (rule == BiasRule::kLegacy) {
     const bool exact = c.size() == 2 && c[0] == m && c[1] == n;
     const bool broadcast = ctx.int_attribute("broadcast") != 0;
-    const bool slice = (c.size() == 1 && c[0] == n) || Product(c) == 1;
+    if (broadcast && Product(c) == 1) return BiasStrides{0, 0};  // any one-element tensor
+    const bool slice = c.size() == 1 && c[0] == n;
     if (!exact && !(broadcast && slice)) {
       return Decline(absl::StrCat("C of shape ", ShapeToString(c), " for Y of shape ", target,
                                   " before opset 7"));
