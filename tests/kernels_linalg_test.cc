@@ -360,7 +360,7 @@ void CheckGemmCases() {
       {3, 4, 5, false, true, 1, 3, Dims{3, 1}},  {3, 4, 5, true, true, -1, 2, Dims{1, 5}},
       {3, 4, 5, false, false, 1, 1, Dims{}},     {3, 4, 5, false, false, 2, 1, std::nullopt},
       {3, 4, 5, false, false, 1, 0, Dims{3, 5}}, {0, 4, 5, false, false, 1, 1, Dims{5}},
-      {3, 0, 5, false, true, 1, 2, Dims{3, 5}},  {3, 4, 0, true, false, 1, 1, Dims{1}},
+      {3, 0, 5, false, true, 1, 1, Dims{3, 5}},  {3, 4, 0, true, false, 1, 1, Dims{1}},
       {1, 1, 1, false, false, 1, 1, Dims{1, 1}}};
   std::mt19937 rng(13);
   for (const GemmCase& gc : cases) {
@@ -400,6 +400,17 @@ TEST(GemmKernel, ZeroCoefficientsFollowOnnxRuntime) {
   EXPECT_TRUE(Near<float>(op::Gemm(one, b, c, {.beta = 0.0f}), {2}, {1, 1}));
   EXPECT_TRUE(Near<float>(op::Gemm(a, b, Var(), {.alpha = 0.0f}), {kNaN}, {1, 1}));
   EXPECT_TRUE(Near<float>(op::Gemm(one, b, Var(), {.alpha = 0.0f}), {0}, {1, 1}));
+}
+
+TEST(GemmKernel, EmptyInnerDimWithBetaGetsNoValue) {
+  // ONNX: beta * C; ONNX Runtime: C. Only beta == 1 (or no C) has an agreed value.
+  Graph g;
+  const Var a = g.constant(Tensor::zeros(DataType::kFloat, {2, 0}));
+  const Var b = g.constant(Tensor::zeros(DataType::kFloat, {0, 2}));
+  const Var c = g.constant(Tensor::from_vector<float>({1, 2}, {2}));
+  EXPECT_TRUE(NoValue(op::Gemm(a, b, c, {.beta = 2.0f})));
+  EXPECT_TRUE(Near<float>(op::Gemm(a, b, c), {1, 2, 1, 2}, {2, 2}));
+  EXPECT_TRUE(Near<float>(op::Gemm(a, b, Var(), {.beta = 2.0f}), {0, 0, 0, 0}, {2, 2}));
 }
 
 TEST(GemmKernel, IntegerGemmWrapsAndDeclinesFractionalCoefficients) {

@@ -5,7 +5,8 @@
 // that era's limited broadcasting allowed; other shapes there get no value.
 //
 // Like ONNX Runtime: beta == 0 ignores C (a NaN in C does not leak), while alpha == 0 still
-// multiplies the product (0 * NaN is NaN). Integer Gemm computes with alpha and beta as integers
+// multiplies the product (0 * NaN is NaN). With an empty inner dim (K = 0) ONNX Runtime returns C
+// without beta, against ONNX's beta * C: those cases get no value unless beta is 1. Integer Gemm computes with alpha and beta as integers
 // (wrapping) and declines non-integral ones, whose result ONNX leaves undefined.
 #include <cmath>
 #include <type_traits>
@@ -96,6 +97,10 @@ KernelResult GemmOfType(const KernelContext& ctx, BiasRule rule) {
   if (!alpha.has_value() || !beta.has_value()) return Decline("integer Gemm with a fractional alpha or beta");
   const Tensor* c = ctx.optional_input(2);
   const bool has_bias = c != nullptr && *beta != W{0};
+  if (has_bias && dims.k == 0 && *beta != W{1}) {
+    // ONNX gives beta * C; ONNX Runtime 1.30 returns C unscaled when A' * B' sums nothing.
+    return Decline("an empty inner dim with beta other than 1 (ONNX Runtime ignores beta)");
+  }
   BiasStrides bias;
   if (c != nullptr) {
     GRAPHGC_ASSIGN_OR_RETURN(bias, PlanBias(ctx, rule, c->shape(), dims.m, dims.n));
