@@ -20,7 +20,7 @@ namespace {
 constexpr size_t kMaxSummary = 190;
 
 bool IsReserved(absl::string_view name) {
-  // The C++20 keywords, and the names the generated functions use themselves (parameters,
+  // The C++20 keywords, and the names the generated code uses itself (parameters, members,
   // locals, namespaces and types), which an input or field of the same name would shadow.
   static const std::set<absl::string_view>* const kReserved = new std::set<absl::string_view>{
       "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
@@ -36,7 +36,7 @@ bool IsReserved(absl::string_view name) {
       "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
       // Used by the generated code.
       "absl", "attribute_list", "attributes", "Attribute", "graph", "Graph", "graphgc", "internal",
-      "num_outputs", "results", "std", "Tensor", "Var"};
+      "num_outputs", "opset", "std", "Tensor", "Var"};
   return kReserved->count(name) > 0;
 }
 
