@@ -21,11 +21,10 @@ Var CastMap(const Var& X, const CastMapAttributes& attributes) {
 }
 
 Var CategoryMapper(const Var& X, const CategoryMapperAttributes& attributes) {
-  return internal::Node<Var>("CategoryMapper", {X}, {"ai.onnx.ml", 3, 1},
-                             "cats_int64s", attributes.cats_int64s,
-                             "cats_strings", attributes.cats_strings,
-                             "default_int64", attributes.default_int64,
-                             "default_string", attributes.default_string);
+  return internal::Node<Var>(
+      "CategoryMapper", {X}, {"ai.onnx.ml", 3, 1}, "cats_int64s", attributes.cats_int64s,
+      "cats_strings", attributes.cats_strings, "default_int64", attributes.default_int64,
+      "default_string", attributes.default_string);
 }
 
 Var DictVectorizer(const Var& X, const DictVectorizerAttributes& attributes) {
@@ -48,16 +47,12 @@ Var Imputer(const Var& X, const ImputerAttributes& attributes) {
 }
 
 Var LabelEncoder(const Var& X, const LabelEncoderAttributes& attributes) {
-  return internal::Node<Var>("LabelEncoder", {X}, {"ai.onnx.ml", 3, 1},
-                             "default_float", attributes.default_float,
-                             "default_int64", attributes.default_int64,
-                             "default_string", attributes.default_string,
-                             "keys_floats", attributes.keys_floats,
-                             "keys_int64s", attributes.keys_int64s,
-                             "keys_strings", attributes.keys_strings,
-                             "values_floats", attributes.values_floats,
-                             "values_int64s", attributes.values_int64s,
-                             "values_strings", attributes.values_strings);
+  return internal::Node<Var>(
+      "LabelEncoder", {X}, {"ai.onnx.ml", 3, 1}, "default_float", attributes.default_float,
+      "default_int64", attributes.default_int64, "default_string", attributes.default_string,
+      "keys_floats", attributes.keys_floats, "keys_int64s", attributes.keys_int64s,
+      "keys_strings", attributes.keys_strings, "values_floats", attributes.values_floats,
+      "values_int64s", attributes.values_int64s, "values_strings", attributes.values_strings);
 }
 
 LinearClassifierOutputs LinearClassifier(const Var& X,
@@ -71,11 +66,10 @@ LinearClassifierOutputs LinearClassifier(const Var& X,
 }
 
 Var LinearRegressor(const Var& X, const LinearRegressorAttributes& attributes) {
-  return internal::Node<Var>("LinearRegressor", {X}, {"ai.onnx.ml", 3, 1},
-                             "coefficients", attributes.coefficients,
-                             "intercepts", attributes.intercepts,
-                             "post_transform", attributes.post_transform,
-                             "targets", attributes.targets);
+  return internal::Node<Var>(
+      "LinearRegressor", {X}, {"ai.onnx.ml", 3, 1}, "coefficients", attributes.coefficients,
+      "intercepts", attributes.intercepts, "post_transform", attributes.post_transform,
+      "targets", attributes.targets);
 }
 
 Var Normalizer(const Var& X, const NormalizerAttributes& attributes) {
@@ -100,13 +94,12 @@ SVMClassifierOutputs SVMClassifier(const Var& X, const SVMClassifierAttributes& 
 }
 
 Var SVMRegressor(const Var& X, const SVMRegressorAttributes& attributes) {
-  return internal::Node<Var>("SVMRegressor", {X}, {"ai.onnx.ml", 3, 1},
-                             "coefficients", attributes.coefficients,
-                             "kernel_params", attributes.kernel_params,
-                             "kernel_type", attributes.kernel_type,
-                             "n_supports", attributes.n_supports, "one_class", attributes.one_class,
-                             "post_transform", attributes.post_transform, "rho", attributes.rho,
-                             "support_vectors", attributes.support_vectors);
+  return internal::Node<Var>(
+      "SVMRegressor", {X}, {"ai.onnx.ml", 3, 1}, "coefficients", attributes.coefficients,
+      "kernel_params", attributes.kernel_params, "kernel_type", attributes.kernel_type,
+      "n_supports", attributes.n_supports, "one_class", attributes.one_class,
+      "post_transform", attributes.post_transform, "rho", attributes.rho,
+      "support_vectors", attributes.support_vectors);
 }
 
 Var Scaler(const Var& X, const ScalerAttributes& attributes) {

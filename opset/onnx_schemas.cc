@@ -27,9 +27,7 @@ Var MaxRoiPool::operator()(const Var& X, const Var& rois,
                              "spatial_scale", attributes.spatial_scale);
 }
 
-Var Not::operator()(const Var& X) const {
-  return internal::Node<Var>("Not", {X}, {"", opset, 1});
-}
+Var Not::operator()(const Var& X) const { return internal::Node<Var>("Not", {X}, {"", opset, 1}); }
 
 Var RandomNormal::operator()(Graph& graph, const RandomNormalAttributes& attributes) const {
   return internal::Node<Var>(graph, "RandomNormal", {}, {"", opset, 1}, "dtype", attributes.dtype,
@@ -52,9 +50,9 @@ Var RandomUniform::operator()(Graph& graph, const RandomUniformAttributes& attri
 
 Var RandomUniformLike::operator()(const Var& input,
                                   const RandomUniformLikeAttributes& attributes) const {
-  return
-      internal::Node<Var>("RandomUniformLike", {input}, {"", opset, 1}, "dtype", attributes.dtype,
-                          "high", attributes.high, "low", attributes.low, "seed", attributes.seed);
+  return internal::Node<Var>("RandomUniformLike", {input}, {"", opset, 1},
+                             "dtype", attributes.dtype, "high", attributes.high,
+                             "low", attributes.low, "seed", attributes.seed);
 }
 
 Var Softplus::operator()(const Var& X) const {
@@ -128,29 +126,24 @@ Var Cos::operator()(const Var& input) const {
 GRUOutputs GRU::operator()(const Var& X, const Var& W, const Var& R, const Var& B,
                            const Var& sequence_lens, const Var& initial_h,
                            const GRUAttributes& attributes, int num_outputs) const {
-  return internal::Node<GRUOutputs, 2>("GRU", {X, W, R, B, sequence_lens, initial_h},
-                                       {"", opset, num_outputs},
-                                       "activation_alpha", attributes.activation_alpha,
-                                       "activation_beta", attributes.activation_beta,
-                                       "activations", attributes.activations,
-                                       "clip", attributes.clip, "direction", attributes.direction,
-                                       "hidden_size", attributes.hidden_size,
-                                       "linear_before_reset", attributes.linear_before_reset);
+  return internal::Node<GRUOutputs, 2>(
+      "GRU", {X, W, R, B, sequence_lens, initial_h}, {"", opset, num_outputs},
+      "activation_alpha", attributes.activation_alpha,
+      "activation_beta", attributes.activation_beta, "activations", attributes.activations,
+      "clip", attributes.clip, "direction", attributes.direction,
+      "hidden_size", attributes.hidden_size, "linear_before_reset", attributes.linear_before_reset);
 }
 
 LSTMOutputs LSTM::operator()(const Var& X, const Var& W, const Var& R, const Var& B,
                              const Var& sequence_lens, const Var& initial_h, const Var& initial_c,
                              const Var& P, const LSTMAttributes& attributes,
                              int num_outputs) const {
-  return
-      internal::Node<LSTMOutputs, 3>("LSTM", {X, W, R, B, sequence_lens, initial_h, initial_c, P},
-                                     {"", opset, num_outputs},
-                                     "activation_alpha", attributes.activation_alpha,
-                                     "activation_beta", attributes.activation_beta,
-                                     "activations", attributes.activations, "clip", attributes.clip,
-                                     "direction", attributes.direction,
-                                     "hidden_size", attributes.hidden_size,
-                                     "input_forget", attributes.input_forget);
+  return internal::Node<LSTMOutputs, 3>(
+      "LSTM", {X, W, R, B, sequence_lens, initial_h, initial_c, P}, {"", opset, num_outputs},
+      "activation_alpha", attributes.activation_alpha,
+      "activation_beta", attributes.activation_beta, "activations", attributes.activations,
+      "clip", attributes.clip, "direction", attributes.direction,
+      "hidden_size", attributes.hidden_size, "input_forget", attributes.input_forget);
 }
 
 Var Multinomial::operator()(const Var& input, const MultinomialAttributes& attributes) const {
@@ -165,13 +158,12 @@ Var Or::operator()(const Var& A, const Var& B) const {
 RNNOutputs RNN::operator()(const Var& X, const Var& W, const Var& R, const Var& B,
                            const Var& sequence_lens, const Var& initial_h,
                            const RNNAttributes& attributes, int num_outputs) const {
-  return internal::Node<RNNOutputs, 2>("RNN", {X, W, R, B, sequence_lens, initial_h},
-                                       {"", opset, num_outputs},
-                                       "activation_alpha", attributes.activation_alpha,
-                                       "activation_beta", attributes.activation_beta,
-                                       "activations", attributes.activations,
-                                       "clip", attributes.clip, "direction", attributes.direction,
-                                       "hidden_size", attributes.hidden_size);
+  return internal::Node<RNNOutputs, 2>(
+      "RNN", {X, W, R, B, sequence_lens, initial_h}, {"", opset, num_outputs},
+      "activation_alpha", attributes.activation_alpha,
+      "activation_beta", attributes.activation_beta, "activations", attributes.activations,
+      "clip", attributes.clip, "direction", attributes.direction,
+      "hidden_size", attributes.hidden_size);
 }
 
 Var Sin::operator()(const Var& input) const {
@@ -205,11 +197,9 @@ Var Atanh::operator()(const Var& input) const {
 BatchNormalizationOutputs BatchNormalization::operator()(
     const Var& X, const Var& scale, const Var& B, const Var& mean, const Var& var,
     const BatchNormalizationAttributes& attributes, int num_outputs) const {
-  return
-      internal::Node<BatchNormalizationOutputs, 5>("BatchNormalization", {X, scale, B, mean, var},
-                                                   {"", opset, num_outputs},
-                                                   "epsilon", attributes.epsilon,
-                                                   "momentum", attributes.momentum);
+  return internal::Node<BatchNormalizationOutputs, 5>(
+      "BatchNormalization", {X, scale, B, mean, var}, {"", opset, num_outputs},
+      "epsilon", attributes.epsilon, "momentum", attributes.momentum);
 }
 
 Var ConstantOfShape::operator()(const Var& input,
@@ -240,15 +230,12 @@ Var Sinh::operator()(const Var& input) const {
 }
 
 Var TfIdfVectorizer::operator()(const Var& X, const TfIdfVectorizerAttributes& attributes) const {
-  return
-      internal::Node<Var>("TfIdfVectorizer", {X}, {"", opset, 1},
-                          "max_gram_length", attributes.max_gram_length,
-                          "max_skip_count", attributes.max_skip_count,
-                          "min_gram_length", attributes.min_gram_length, "mode", attributes.mode,
-                          "ngram_counts", attributes.ngram_counts,
-                          "ngram_indexes", attributes.ngram_indexes,
-                          "pool_int64s", attributes.pool_int64s,
-                          "pool_strings", attributes.pool_strings, "weights", attributes.weights);
+  return internal::Node<Var>(
+      "TfIdfVectorizer", {X}, {"", opset, 1}, "max_gram_length", attributes.max_gram_length,
+      "max_skip_count", attributes.max_skip_count, "min_gram_length", attributes.min_gram_length,
+      "mode", attributes.mode, "ngram_counts", attributes.ngram_counts,
+      "ngram_indexes", attributes.ngram_indexes, "pool_int64s", attributes.pool_int64s,
+      "pool_strings", attributes.pool_strings, "weights", attributes.weights);
 }
 
 Var Where::operator()(const Var& condition, const Var& X, const Var& Y) const {
@@ -300,18 +287,17 @@ Var QLinearMatMul::operator()(const Var& a, const Var& a_scale, const Var& a_zer
 
 Var ReverseSequence::operator()(const Var& input, const Var& sequence_lens,
                                 const ReverseSequenceAttributes& attributes) const {
-  return
-      internal::Node<Var>("ReverseSequence", {input, sequence_lens}, {"", opset, 1},
-                          "batch_axis", attributes.batch_axis, "time_axis", attributes.time_axis);
+  return internal::Node<Var>("ReverseSequence", {input, sequence_lens}, {"", opset, 1},
+                             "batch_axis", attributes.batch_axis,
+                             "time_axis", attributes.time_axis);
 }
 
 Var RoiAlign::operator()(const Var& X, const Var& rois, const Var& batch_indices,
                          const RoiAlignAttributes& attributes) const {
-  return internal::Node<Var>("RoiAlign", {X, rois, batch_indices}, {"", opset, 1},
-                             "mode", attributes.mode, "output_height", attributes.output_height,
-                             "output_width", attributes.output_width,
-                             "sampling_ratio", attributes.sampling_ratio,
-                             "spatial_scale", attributes.spatial_scale);
+  return internal::Node<Var>(
+      "RoiAlign", {X, rois, batch_indices}, {"", opset, 1}, "mode", attributes.mode,
+      "output_height", attributes.output_height, "output_width", attributes.output_width,
+      "sampling_ratio", attributes.sampling_ratio, "spatial_scale", attributes.spatial_scale);
 }
 
 Var StringNormalizer::operator()(const Var& X, const StringNormalizerAttributes& attributes) const {
@@ -343,8 +329,8 @@ Var BitShift::operator()(const Var& X, const Var& Y, const BitShiftAttributes& a
 
 Var Compress::operator()(const Var& input, const Var& condition,
                          const CompressAttributes& attributes) const {
-  return
-      internal::Node<Var>("Compress", {input, condition}, {"", opset, 1}, "axis", attributes.axis);
+  return internal::Node<Var>("Compress", {input, condition}, {"", opset, 1},
+                             "axis", attributes.axis);
 }
 
 Var ConcatFromSequence::operator()(const Var& input_sequence,
@@ -376,13 +362,11 @@ Var CumSum::operator()(const Var& x, const Var& axis, const CumSumAttributes& at
                              "reverse", attributes.reverse);
 }
 
-Var Det::operator()(const Var& X) const {
-  return internal::Node<Var>("Det", {X}, {"", opset, 1});
-}
+Var Det::operator()(const Var& X) const { return internal::Node<Var>("Det", {X}, {"", opset, 1}); }
 
 DynamicQuantizeLinearOutputs DynamicQuantizeLinear::operator()(const Var& x) const {
-  return
-      internal::Node<DynamicQuantizeLinearOutputs, 3>("DynamicQuantizeLinear", {x}, {"", opset, 3});
+  return internal::Node<DynamicQuantizeLinearOutputs, 3>("DynamicQuantizeLinear", {x},
+                                                         {"", opset, 3});
 }
 
 Var LpPool::operator()(const Var& X, const LpPoolAttributes& attributes) const {
@@ -496,23 +480,18 @@ Var LessOrEqual::operator()(const Var& A, const Var& B) const {
 
 MaxPoolOutputs MaxPool::operator()(const Var& X, const MaxPoolAttributes& attributes,
                                    int num_outputs) const {
-  return internal::Node<MaxPoolOutputs, 2>("MaxPool", {X}, {"", opset, num_outputs},
-                                           "auto_pad", attributes.auto_pad,
-                                           "ceil_mode", attributes.ceil_mode,
-                                           "dilations", attributes.dilations,
-                                           "kernel_shape", attributes.kernel_shape,
-                                           "pads", attributes.pads,
-                                           "storage_order", attributes.storage_order,
-                                           "strides", attributes.strides);
+  return internal::Node<MaxPoolOutputs, 2>(
+      "MaxPool", {X}, {"", opset, num_outputs}, "auto_pad", attributes.auto_pad,
+      "ceil_mode", attributes.ceil_mode, "dilations", attributes.dilations,
+      "kernel_shape", attributes.kernel_shape, "pads", attributes.pads,
+      "storage_order", attributes.storage_order, "strides", attributes.strides);
 }
 
 }  // namespace graphgc::since12
 
 namespace graphgc::since13 {
 
-Var Abs::operator()(const Var& X) const {
-  return internal::Node<Var>("Abs", {X}, {"", opset, 1});
-}
+Var Abs::operator()(const Var& X) const { return internal::Node<Var>("Abs", {X}, {"", opset, 1}); }
 
 Var Add::operator()(const Var& A, const Var& B) const {
   return internal::Node<Var>("Add", {A, B}, {"", opset, 1});
@@ -547,12 +526,11 @@ Var Concat::operator()(absl::Span<const Var> inputs, const ConcatAttributes& att
 }
 
 Var Constant::operator()(Graph& graph, const ConstantAttributes& attributes) const {
-  return internal::Node<Var>(graph, "Constant", {}, {"", opset, 1}, "value", attributes.value,
-                             "value_float", attributes.value_float,
-                             "value_floats", attributes.value_floats,
-                             "value_int", attributes.value_int, "value_ints", attributes.value_ints,
-                             "value_string", attributes.value_string,
-                             "value_strings", attributes.value_strings);
+  return internal::Node<Var>(
+      graph, "Constant", {}, {"", opset, 1}, "value", attributes.value,
+      "value_float", attributes.value_float, "value_floats", attributes.value_floats,
+      "value_int", attributes.value_int, "value_ints", attributes.value_ints,
+      "value_string", attributes.value_string, "value_strings", attributes.value_strings);
 }
 
 Var DepthToSpace::operator()(const Var& input, const DepthToSpaceAttributes& attributes) const {
@@ -701,9 +679,7 @@ Var Mul::operator()(const Var& A, const Var& B) const {
   return internal::Node<Var>("Mul", {A, B}, {"", opset, 1});
 }
 
-Var Neg::operator()(const Var& X) const {
-  return internal::Node<Var>("Neg", {X}, {"", opset, 1});
-}
+Var Neg::operator()(const Var& X) const { return internal::Node<Var>("Neg", {X}, {"", opset, 1}); }
 
 Var NegativeLogLikelihoodLoss::operator()(
     const Var& input, const Var& target, const Var& weight,
@@ -847,11 +823,9 @@ Var Softmax::operator()(const Var& input, const SoftmaxAttributes& attributes) c
 SoftmaxCrossEntropyLossOutputs SoftmaxCrossEntropyLoss::operator()(
     const Var& scores, const Var& labels, const Var& weights,
     const SoftmaxCrossEntropyLossAttributes& attributes, int num_outputs) const {
-  return internal::Node<SoftmaxCrossEntropyLossOutputs, 2>("SoftmaxCrossEntropyLoss",
-                                                           {scores, labels, weights},
-                                                           {"", opset, num_outputs},
-                                                           "ignore_index", attributes.ignore_index,
-                                                           "reduction", attributes.reduction);
+  return internal::Node<SoftmaxCrossEntropyLossOutputs, 2>(
+      "SoftmaxCrossEntropyLoss", {scores, labels, weights}, {"", opset, num_outputs},
+      "ignore_index", attributes.ignore_index, "reduction", attributes.reduction);
 }
 
 Var SpaceToDepth::operator()(const Var& input, const SpaceToDepthAttributes& attributes) const {
@@ -908,12 +882,10 @@ Var Add::operator()(const Var& A, const Var& B) const {
 BatchNormalizationOutputs BatchNormalization::operator()(
     const Var& X, const Var& scale, const Var& B, const Var& input_mean, const Var& input_var,
     const BatchNormalizationAttributes& attributes, int num_outputs) const {
-  return internal::Node<BatchNormalizationOutputs, 3>("BatchNormalization",
-                                                      {X, scale, B, input_mean, input_var},
-                                                      {"", opset, num_outputs},
-                                                      "epsilon", attributes.epsilon,
-                                                      "momentum", attributes.momentum,
-                                                      "training_mode", attributes.training_mode);
+  return internal::Node<BatchNormalizationOutputs, 3>(
+      "BatchNormalization", {X, scale, B, input_mean, input_var}, {"", opset, num_outputs},
+      "epsilon", attributes.epsilon, "momentum", attributes.momentum,
+      "training_mode", attributes.training_mode);
 }
 
 Var CumSum::operator()(const Var& x, const Var& axis, const CumSumAttributes& attributes) const {
@@ -928,15 +900,13 @@ Var Div::operator()(const Var& A, const Var& B) const {
 GRUOutputs GRU::operator()(const Var& X, const Var& W, const Var& R, const Var& B,
                            const Var& sequence_lens, const Var& initial_h,
                            const GRUAttributes& attributes, int num_outputs) const {
-  return internal::Node<GRUOutputs, 2>("GRU", {X, W, R, B, sequence_lens, initial_h},
-                                       {"", opset, num_outputs},
-                                       "activation_alpha", attributes.activation_alpha,
-                                       "activation_beta", attributes.activation_beta,
-                                       "activations", attributes.activations,
-                                       "clip", attributes.clip, "direction", attributes.direction,
-                                       "hidden_size", attributes.hidden_size,
-                                       "layout", attributes.layout,
-                                       "linear_before_reset", attributes.linear_before_reset);
+  return internal::Node<GRUOutputs, 2>(
+      "GRU", {X, W, R, B, sequence_lens, initial_h}, {"", opset, num_outputs},
+      "activation_alpha", attributes.activation_alpha,
+      "activation_beta", attributes.activation_beta, "activations", attributes.activations,
+      "clip", attributes.clip, "direction", attributes.direction,
+      "hidden_size", attributes.hidden_size, "layout", attributes.layout,
+      "linear_before_reset", attributes.linear_before_reset);
 }
 
 Var HardSwish::operator()(const Var& X) const {
@@ -951,16 +921,13 @@ LSTMOutputs LSTM::operator()(const Var& X, const Var& W, const Var& R, const Var
                              const Var& sequence_lens, const Var& initial_h, const Var& initial_c,
                              const Var& P, const LSTMAttributes& attributes,
                              int num_outputs) const {
-  return
-      internal::Node<LSTMOutputs, 3>("LSTM", {X, W, R, B, sequence_lens, initial_h, initial_c, P},
-                                     {"", opset, num_outputs},
-                                     "activation_alpha", attributes.activation_alpha,
-                                     "activation_beta", attributes.activation_beta,
-                                     "activations", attributes.activations, "clip", attributes.clip,
-                                     "direction", attributes.direction,
-                                     "hidden_size", attributes.hidden_size,
-                                     "input_forget", attributes.input_forget,
-                                     "layout", attributes.layout);
+  return internal::Node<LSTMOutputs, 3>(
+      "LSTM", {X, W, R, B, sequence_lens, initial_h, initial_c, P}, {"", opset, num_outputs},
+      "activation_alpha", attributes.activation_alpha,
+      "activation_beta", attributes.activation_beta, "activations", attributes.activations,
+      "clip", attributes.clip, "direction", attributes.direction,
+      "hidden_size", attributes.hidden_size, "input_forget", attributes.input_forget,
+      "layout", attributes.layout);
 }
 
 Var Mul::operator()(const Var& A, const Var& B) const {
@@ -970,14 +937,12 @@ Var Mul::operator()(const Var& A, const Var& B) const {
 RNNOutputs RNN::operator()(const Var& X, const Var& W, const Var& R, const Var& B,
                            const Var& sequence_lens, const Var& initial_h,
                            const RNNAttributes& attributes, int num_outputs) const {
-  return internal::Node<RNNOutputs, 2>("RNN", {X, W, R, B, sequence_lens, initial_h},
-                                       {"", opset, num_outputs},
-                                       "activation_alpha", attributes.activation_alpha,
-                                       "activation_beta", attributes.activation_beta,
-                                       "activations", attributes.activations,
-                                       "clip", attributes.clip, "direction", attributes.direction,
-                                       "hidden_size", attributes.hidden_size,
-                                       "layout", attributes.layout);
+  return internal::Node<RNNOutputs, 2>(
+      "RNN", {X, W, R, B, sequence_lens, initial_h}, {"", opset, num_outputs},
+      "activation_alpha", attributes.activation_alpha,
+      "activation_beta", attributes.activation_beta, "activations", attributes.activations,
+      "clip", attributes.clip, "direction", attributes.direction,
+      "hidden_size", attributes.hidden_size, "layout", attributes.layout);
 }
 
 Var Relu::operator()(const Var& X) const {
@@ -1005,12 +970,10 @@ namespace graphgc::since15 {
 BatchNormalizationOutputs BatchNormalization::operator()(
     const Var& X, const Var& scale, const Var& B, const Var& input_mean, const Var& input_var,
     const BatchNormalizationAttributes& attributes, int num_outputs) const {
-  return internal::Node<BatchNormalizationOutputs, 3>("BatchNormalization",
-                                                      {X, scale, B, input_mean, input_var},
-                                                      {"", opset, num_outputs},
-                                                      "epsilon", attributes.epsilon,
-                                                      "momentum", attributes.momentum,
-                                                      "training_mode", attributes.training_mode);
+  return internal::Node<BatchNormalizationOutputs, 3>(
+      "BatchNormalization", {X, scale, B, input_mean, input_var}, {"", opset, num_outputs},
+      "epsilon", attributes.epsilon, "momentum", attributes.momentum,
+      "training_mode", attributes.training_mode);
 }
 
 Var Bernoulli::operator()(const Var& input, const BernoulliAttributes& attributes) const {
@@ -1154,11 +1117,9 @@ Var HannWindow::operator()(const Var& size, const HannWindowAttributes& attribut
 LayerNormalizationOutputs LayerNormalization::operator()(
     const Var& X, const Var& Scale, const Var& B, const LayerNormalizationAttributes& attributes,
     int num_outputs) const {
-  return internal::Node<LayerNormalizationOutputs, 3>("LayerNormalization", {X, Scale, B},
-                                                      {"", opset, num_outputs},
-                                                      "axis", attributes.axis,
-                                                      "epsilon", attributes.epsilon,
-                                                      "stash_type", attributes.stash_type);
+  return internal::Node<LayerNormalizationOutputs, 3>(
+      "LayerNormalization", {X, Scale, B}, {"", opset, num_outputs}, "axis", attributes.axis,
+      "epsilon", attributes.epsilon, "stash_type", attributes.stash_type);
 }
 
 Var MelWeightMatrix::operator()(const Var& num_mel_bins, const Var& dft_length,

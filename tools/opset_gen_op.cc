@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
 #include "opset_gen_model.h"
 #include "opset_gen_text.h"
 
@@ -170,19 +170,6 @@ std::string NumOutputsArgument(const OpSpec& op) {
   return std::to_string(op.returns == Returns::kVar ? 1 : op.outputs.size());
 }
 
-// `head` and a call: on one line if it fits, else the call's arguments wrapped after it or, when
-// that takes more lines, the call moved to the next line, as clang-format lays it out.
-std::string Statement(const std::string& head, const std::string& callee,
-                      const std::vector<std::string>& args, const std::string& tail) {
-  std::string call = absl::StrCat(callee, absl::StrJoin(args, ", "), tail);
-  if (head.size() + call.size() <= kColumnLimit) return head + call + "\n";
-  std::string same_line = WrapList(head + callee, args, tail, 2);
-  std::string broken = absl::StrCat(absl::StripTrailingAsciiWhitespace(head), "\n",
-                                    WrapList("      " + callee, args, tail, 6));
-  auto lines = [](const std::string& text) { return std::count(text.begin(), text.end(), '\n'); };
-  return lines(same_line) < lines(broken) ? same_line : broken;
-}
-
 // One statement: internal::Node<Result>(op_type, inputs, {domain, version, num_outputs}, then
 // the attribute struct's fields as "name", value pairs). `version` is C++ text: "opset" or "3".
 std::string Body(const OpSpec& op, const std::string& version) {
@@ -190,13 +177,16 @@ std::string Body(const OpSpec& op, const std::string& version) {
       absl::StrCat("\"", op.name, "\""), InputsArgument(op),
       absl::StrCat("{\"", op.domain, "\", ", version, ", ", NumOutputsArgument(op), "}")};
   if (op.takes_graph) arguments.insert(arguments.begin(), "graph");
+  // Each pair is kept on one line (where clang-format would pack the names and values alone), so
+  // that the attributes read as names and values.
   for (const AttributeSpec& attribute : op.attributes) {
     arguments.push_back(
         absl::StrCat("\"", attribute.onnx_name, "\", attributes.", attribute.identifier));
   }
   std::string result = ReturnType(op);
   if (op.returns == Returns::kStruct) absl::StrAppend(&result, ", ", op.outputs.size());
-  return Statement("  return ", absl::StrCat("internal::Node<", result, ">("), arguments, ");");
+  return WrapList(absl::StrCat("  return internal::Node<", result, ">("), arguments, ");", 2,
+                  /*fewest_lines=*/true);
 }
 
 }  // namespace
@@ -225,7 +215,15 @@ std::string OpDefinition(const OpSpec& op, OpForm form, int version) {
                          : absl::StrCat(ReturnType(op), " ", op.name, "::operator()(");
   std::string tail = form == OpForm::kFunction ? ") {" : ") const {";
   std::string version_text = form == OpForm::kFunction ? std::to_string(version) : "opset";
-  return WrapList(head, Parameters(op, false), tail, 0) + Body(op, version_text) + "}\n";
+  std::string signature = WrapList(head, Parameters(op, false), tail, 0);
+  std::string body = Body(op, version_text);
+  // A short definition stays on one line, as clang-format's Google style keeps it.
+  std::string one_line = absl::StrCat(absl::StripSuffix(signature, "\n"), " ",
+                                      absl::StripPrefix(absl::StripSuffix(body, "\n"), "  "), " }");
+  if (one_line.size() <= kColumnLimit && one_line.find('\n') == std::string::npos) {
+    return one_line + "\n";
+  }
+  return signature + body + "}\n";
 }
 
 std::vector<std::string> DeclarationIncludes(const std::vector<OpSpec>& ops) {

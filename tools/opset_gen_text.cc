@@ -5,6 +5,7 @@
 #include <charconv>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -231,11 +232,14 @@ std::vector<std::string> Pack(absl::string_view first, size_t continuation,
 }  // namespace
 
 std::string WrapList(absl::string_view head, const std::vector<std::string>& args,
-                     absl::string_view tail, int indent) {
+                     absl::string_view tail, int indent, bool fewest_lines) {
   std::string one_line = std::string(head) + absl::StrJoin(args, ", ") + std::string(tail);
   if (one_line.size() <= kColumnLimit || args.empty()) return one_line + "\n";
   std::vector<std::string> lines = Pack(head, head.size(), args, tail, false);
-  if (lines.empty()) lines = Pack(head, indent + 4, args, tail, true);
+  std::vector<std::string> indented = Pack(head, indent + 4, args, tail, true);
+  if (lines.empty() || (fewest_lines && !indented.empty() && indented.size() < lines.size())) {
+    lines = std::move(indented);
+  }
   if (lines.empty()) {
     // Nothing fits: one argument per line, four spaces in, even if a line stays long.
     lines.push_back(std::string(head));
