@@ -1,6 +1,7 @@
 #include "opset_gen_emit.h"
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 #include <vector>
 

@@ -36,8 +36,8 @@ bool IsReserved(absl::string_view name) {
       "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
       "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
       // Used by the generated code.
-      "absl", "attribute_list", "attributes", "Attribute", "graph", "Graph", "graphgc", "internal",
-      "num_outputs", "opset", "std", "Tensor", "Var"};
+      "absl", "attributes", "graph", "Graph", "graphgc", "internal", "num_outputs", "opset", "std",
+      "Subgraph", "Tensor", "Var", "VarType"};
   return kReserved->count(name) > 0;
 }
 
