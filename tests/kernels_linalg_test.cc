@@ -298,30 +298,6 @@ TEST(MatMulKernel, BudgetLeavesNoValue) {
   EXPECT_TRUE(NoValue(op::MatMul(h, k)));  // output 200 bytes, operands in float 3200 bytes
 }
 
-TEST(MatMulKernel, Speed512) {
-  constexpr int64_t n = 512;
-  std::mt19937 rng(5);
-  std::uniform_real_distribution<float> dist(-1, 1);
-  std::vector<float> values(n * n);
-  for (float& v : values) v = dist(rng);
-  Graph g;
-  const Var a = g.constant(Tensor::from_vector<float>(values, {n, n}));
-  const Var b = g.constant(Tensor::from_vector<float>(values, {n, n}));
-  ASSERT_TRUE(op::MatMul(a, b).value().has_value());  // warm up
-  constexpr int kRuns = 20;
-  double best = 1e9;
-  for (int run = 0; run < kRuns; ++run) {
-    const auto start = std::chrono::steady_clock::now();
-    const Var y = op::MatMul(a, b);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    ASSERT_TRUE(y.value().has_value());
-    best = std::min(best, seconds);
-  }
-  std::printf("MatMul 512x512 float through op::MatMul: best of %d %.3f ms = %.1f GFLOPS\n", kRuns,
-              best * 1e3, 2.0 * n * n * n / best / 1e9);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Gemm
 
