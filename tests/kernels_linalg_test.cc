@@ -4,7 +4,6 @@
 // ONNX's node data against a brute-force sum over all labels; each element type, integer
 // wrap-around, NaN, failing inputs, omitted inputs and the value budget. Also prints MatMul's
 // speed on 512 x 512 floats.
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
