@@ -12,6 +12,7 @@
 #include "graphgc/opset/kernels/reduction/axis_split.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
 #include "graphgc/opset/kernels/reduction/reduction_kernels.h"
+#include "graphgc/opset/kernels/reduction/scratch.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
 
@@ -70,11 +71,8 @@ void ArgBlock(const T* x, const AxisSplit& split, int64_t* index, ComputeType<T>
 template <class T, class Better>
 KernelResult ArgOfType(const KernelContext& ctx, const Tensor& x, const AxisSplit& split,
                        MutableTensor out, Better better) {
-  using C = ComputeType<T>;
-  if (!ctx.within_budget(DataTypeOf<C>::value, split.inner)) {
-    return absl::ResourceExhaustedError("ArgMax/ArgMin's scratch row exceeds the value budget");
-  }
-  std::vector<C> best(static_cast<size_t>(split.inner));
+  GRAPHGC_ASSIGN_OR_RETURN(std::vector<ComputeType<T>> best,
+                           AllocateScratch<ComputeType<T>>(ctx, split.inner));
   const T* px = x.data<T>().data();
   int64_t* py = out.mutable_data<int64_t>().data();
   for (int64_t o = 0; o < split.outer; ++o) {

@@ -9,6 +9,7 @@
 #include "graphgc/opset/kernels/reduction/axis_split.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
 #include "graphgc/opset/kernels/reduction/reduction_kernels.h"
+#include "graphgc/opset/kernels/reduction/scratch.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
 
@@ -33,31 +34,40 @@ absl::StatusOr<int64_t> ReadAxisInput(const KernelContext& ctx, int input, int64
   return axis < 0 ? axis + rank : axis;
 }
 
-template <class T>
-KernelResult CumSumOfType(const KernelContext& ctx, const Tensor& x, const AxisSplit& split,
-                          bool exclusive, bool reverse) {
-  using C = ComputeType<T>;
-  if (!ctx.within_budget(DataTypeOf<C>::value, split.inner)) {
-    return absl::ResourceExhaustedError("CumSum's running row exceeds the value budget");
-  }
-  GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(x.dtype(), x.shape()));
-  const T* px = x.data<T>().data();
-  T* py = out.mutable_data<T>().data();
-  const int64_t inner = split.inner;
-  std::vector<C> sum(static_cast<size_t>(inner));
+// The running sums of every outer block, row by row along the axis. kContiguous: inner is 1,
+// known at compile time, so each lane is a tight scalar loop.
+template <bool kContiguous, class T, class C>
+void RunningSums(const T* x, T* __restrict y, const AxisSplit& split, bool exclusive, bool reverse,
+                 C* __restrict sum) {
+  const int64_t inner = kContiguous ? 1 : split.inner;
   for (int64_t o = 0; o < split.outer; ++o) {
-    std::fill(sum.begin(), sum.end(), C{0});
+    std::fill(sum, sum + inner, C{0});
     for (int64_t step = 0; step < split.extent; ++step) {
       const int64_t e = reverse ? split.extent - 1 - step : step;
       const int64_t offset = o * split.block() + e * inner;
-      const T* in = px + offset;
-      T* result = py + offset;
+      const T* in = x + offset;
+      T* result = y + offset;
       for (int64_t i = 0; i < inner; ++i) {
         const C before = sum[i];
         sum[i] = internal::WrapAdd(before, Load(in[i]));
         result[i] = Store<T>(exclusive ? before : sum[i]);
       }
     }
+  }
+}
+
+template <class T>
+KernelResult CumSumOfType(const KernelContext& ctx, const Tensor& x, const AxisSplit& split,
+                          bool exclusive, bool reverse) {
+  using C = ComputeType<T>;
+  GRAPHGC_ASSIGN_OR_RETURN(std::vector<C> sum, AllocateScratch<C>(ctx, split.inner));
+  GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(x.dtype(), x.shape()));
+  const T* px = x.data<T>().data();
+  T* py = out.mutable_data<T>().data();
+  if (split.inner == 1) {
+    RunningSums<true>(px, py, split, exclusive, reverse, sum.data());
+  } else {
+    RunningSums<false>(px, py, split, exclusive, reverse, sum.data());
   }
   return KernelOutputs{std::move(out).freeze()};
 }

@@ -1,7 +1,8 @@
 // NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss (from 12): input [N, C, d1..dk], target
 // [N, d1..dk] of class indices, optional weight [C], ignore_index, reduction none/sum/mean.
 // SoftmaxCrossEntropyLoss is the NLL of LogSoftmax(scores) along axis 1, whose values it also
-// gives as its optional second output (log_prob).
+// gives as its optional second output (log_prob); like LogSoftmax, no value when a lane holds NaN
+// or +inf (softmax_core.h).
 //
 //   loss[n, d] = -input[n, target[n, d], d] * weight[target[n, d]]   (0 where target is ignored)
 //   mean = sum(loss) / sum(weight[target]) over the targets not ignored (NaN when that is 0).
@@ -17,6 +18,7 @@
 #include "graphgc/opset/kernels/reduction/axis_split.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
 #include "graphgc/opset/kernels/reduction/reduction_kernels.h"
+#include "graphgc/opset/kernels/reduction/scratch.h"
 #include "graphgc/opset/kernels/reduction/softmax_core.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -127,16 +129,17 @@ KernelResult SoftmaxCrossEntropyOfType(const KernelContext& ctx, const Tensor& s
                                        const LossCall& call) {
   using C = ComputeType<T>;
   const AxisSplit& split = call.split;
-  if (!ctx.within_budget(DataTypeOf<C>::value, scores.size() + 2 * split.inner)) {
-    return absl::ResourceExhaustedError("the log-probabilities exceed the value budget");
-  }
-  std::vector<C> log_prob(static_cast<size_t>(scores.size()));
-  std::vector<C> scratch(static_cast<size_t>(2 * split.inner));
+  GRAPHGC_ASSIGN_OR_RETURN(std::vector<C> log_prob, AllocateScratch<C>(ctx, scores.size()));
+  GRAPHGC_ASSIGN_OR_RETURN(std::vector<C> scratch, AllocateScratch<C>(ctx, 2 * split.inner));
   const T* x = scores.data<T>().data();
+  bool sums_are_numbers = true;
   for (int64_t n = 0; n < split.outer; ++n) {
     const int64_t offset = n * split.block();
-    SoftmaxBlock(x + offset, log_prob.data() + offset, split.extent, split.inner,
-                 SoftmaxKind::kLogSoftmax, scratch.data());
+    sums_are_numbers &= SoftmaxBlock(x + offset, log_prob.data() + offset, split.extent,
+                                     split.inner, SoftmaxKind::kLogSoftmax, scratch.data());
+  }
+  if (!sums_are_numbers) {
+    return Decline("the LogSoftmax of scores holding NaN or +inf, where runtimes disagree");
   }
   GRAPHGC_ASSIGN_OR_RETURN(
       Tensor loss,

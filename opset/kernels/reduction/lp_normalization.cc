@@ -10,6 +10,7 @@
 #include "graphgc/opset/kernels/reduction/axis_split.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
 #include "graphgc/opset/kernels/reduction/reduction_kernels.h"
+#include "graphgc/opset/kernels/reduction/scratch.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
 
@@ -24,14 +25,11 @@ template <class T>
 KernelResult LpNormalizationOfType(const KernelContext& ctx, const Tensor& x,
                                    const AxisSplit& split, bool l1) {
   using C = ComputeType<T>;
-  if (!ctx.within_budget(DataTypeOf<C>::value, split.inner)) {
-    return absl::ResourceExhaustedError("LpNormalization's norm row exceeds the value budget");
-  }
+  GRAPHGC_ASSIGN_OR_RETURN(std::vector<C> norm, AllocateScratch<C>(ctx, split.inner));
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(x.dtype(), x.shape()));
   const T* px = x.data<T>().data();
   T* py = out.mutable_data<T>().data();
   const int64_t inner = split.inner;
-  std::vector<C> norm(static_cast<size_t>(inner));
   for (int64_t o = 0; o < split.outer; ++o) {
     const T* block = px + o * split.block();
     T* result = py + o * split.block();

@@ -1,6 +1,7 @@
 // Softmax, LogSoftmax and Hardmax. From opset 13 along `axis` (default -1); before 13 the input
 // is coerced to 2-D at `axis` (default 1) and each row of shape[axis:] is one lane.
 //
+// LogSoftmax gives no value when a lane's sum is NaN (see softmax_core.h).
 // Hardmax puts its 1 at the first element equal to the lane's max (std::max from the first
 // element, as ONNX Runtime): a lane whose first element is NaN has no such element and is all 0.
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include "graphgc/opset/kernels/reduction/axis_split.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
 #include "graphgc/opset/kernels/reduction/reduction_kernels.h"
+#include "graphgc/opset/kernels/reduction/scratch.h"
 #include "graphgc/opset/kernels/reduction/softmax_core.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -46,19 +48,22 @@ absl::Status SoftmaxOfType(const KernelContext& ctx, const T* x, T* y, const Axi
   using C = ComputeType<T>;
   constexpr bool kDirect = std::is_same_v<C, T>;
   const int64_t scratch_size = 2 * split.inner + (kDirect ? 0 : split.block());
-  if (!ctx.within_budget(DataTypeOf<C>::value, scratch_size)) {
-    return absl::ResourceExhaustedError("the softmax scratch exceeds the value budget");
-  }
-  std::vector<C> scratch(static_cast<size_t>(scratch_size));
+  GRAPHGC_ASSIGN_OR_RETURN(std::vector<C> scratch, AllocateScratch<C>(ctx, scratch_size));
+  bool sums_are_numbers = true;
   for (int64_t o = 0; o < split.outer; ++o) {
     const int64_t offset = o * split.block();
     if constexpr (kDirect) {
-      SoftmaxBlock(x + offset, y + offset, split.extent, split.inner, kind, scratch.data());
+      sums_are_numbers &= SoftmaxBlock(x + offset, y + offset, split.extent, split.inner, kind,
+                                       scratch.data());
     } else {
       C* block = scratch.data() + 2 * split.inner;
-      SoftmaxBlock(x + offset, block, split.extent, split.inner, kind, scratch.data());
+      sums_are_numbers &=
+          SoftmaxBlock(x + offset, block, split.extent, split.inner, kind, scratch.data());
       for (int64_t j = 0; j < split.block(); ++j) y[offset + j] = Store<T>(block[j]);
     }
+  }
+  if (!sums_are_numbers && kind == SoftmaxKind::kLogSoftmax) {
+    return Decline("LogSoftmax of a lane holding NaN or +inf, where runtimes disagree");
   }
   return absl::OkStatus();
 }

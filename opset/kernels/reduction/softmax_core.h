@@ -5,7 +5,9 @@
 //
 // Every lane is shifted by its max before exp, so large inputs cannot overflow. The max folds like
 // std::max from the lane's first element (as ONNX Runtime), and any NaN in the lane reaches every
-// output through the sum.
+// output through the sum. The functions return false when a lane's sum is NaN (the lane holds NaN
+// or +inf): there ONNX Runtime's double LogSoftmax clamps the sum and gives finite values while
+// its float kernel gives NaN, so LogSoftmax declines.
 #ifndef GRAPHGC_OPSET_KERNELS_REDUCTION_SOFTMAX_CORE_H_
 #define GRAPHGC_OPSET_KERNELS_REDUCTION_SOFTMAX_CORE_H_
 
@@ -14,18 +16,11 @@
 #include <cstdint>
 
 #include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/reduction/fold.h"
 
 namespace graphgc::kernels {
 
 enum class SoftmaxKind { kSoftmax, kLogSoftmax };
-
-// The max of x[0..n), n >= 1.
-template <class T>
-internal::ComputeType<T> MaxOfLane(const T* x, int64_t n) {
-  internal::ComputeType<T> m = internal::Load(x[0]);
-  for (int64_t i = 1; i < n; ++i) m = std::max(m, internal::Load(x[i]));
-  return m;
-}
 
 // m[i] = the max of lane i of the block [extent, inner], extent >= 1.
 template <class T>
@@ -39,26 +34,26 @@ void MaxOfLanes(const T* x, int64_t extent, int64_t inner, internal::ComputeType
 
 // One contiguous lane of n elements (the axis is the innermost one).
 template <class T, class C = internal::ComputeType<T>>
-void SoftmaxLane(const T* x, C* __restrict y, int64_t n, SoftmaxKind kind) {
-  if (n == 0) return;
-  const C m = MaxOfLane(x, n);
-  C sum = 0;
+bool SoftmaxLane(const T* x, C* __restrict y, int64_t n, SoftmaxKind kind) {
+  if (n == 0) return true;
+  const C m = FoldRun(x, n, C(internal::Load(x[0])), 0, AsIs<C>{}, Larger{});
+  for (int64_t i = 0; i < n; ++i) y[i] = std::exp(internal::Load(x[i]) - m);
+  const C sum = FoldRun(y, n, C{0}, 0, AsIs<C>{}, Add{});
   if (kind == SoftmaxKind::kSoftmax) {
-    for (int64_t i = 0; i < n; ++i) sum += (y[i] = std::exp(internal::Load(x[i]) - m));
     const C scale = C{1} / sum;
     for (int64_t i = 0; i < n; ++i) y[i] *= scale;
-    return;
+  } else {
+    const C log_sum = std::log(sum);
+    for (int64_t i = 0; i < n; ++i) y[i] = (internal::Load(x[i]) - m) - log_sum;
   }
-  for (int64_t i = 0; i < n; ++i) sum += std::exp(internal::Load(x[i]) - m);
-  const C log_sum = std::log(sum);
-  for (int64_t i = 0; i < n; ++i) y[i] = (internal::Load(x[i]) - m) - log_sum;
+  return !std::isnan(sum);
 }
 
 // The inner lanes of one block [extent, inner] at once, row by row. `scratch` holds 2 * inner.
 template <class T, class C = internal::ComputeType<T>>
-void SoftmaxLanes(const T* x, C* __restrict y, int64_t extent, int64_t inner, SoftmaxKind kind,
+bool SoftmaxLanes(const T* x, C* __restrict y, int64_t extent, int64_t inner, SoftmaxKind kind,
                   C* scratch) {
-  if (extent == 0) return;
+  if (extent == 0) return true;
   C* m = scratch;
   C* sum = scratch + inner;
   MaxOfLanes(x, extent, inner, m);
@@ -72,12 +67,13 @@ void SoftmaxLanes(const T* x, C* __restrict y, int64_t extent, int64_t inner, So
       out[i] = v;
     }
   }
+  const bool sums_are_numbers = std::none_of(sum, sum + inner, [](C s) { return std::isnan(s); });
   if (kind == SoftmaxKind::kSoftmax) {
     for (int64_t i = 0; i < inner; ++i) sum[i] = C{1} / sum[i];
     for (int64_t e = 0; e < extent; ++e) {
       for (int64_t i = 0; i < inner; ++i) y[e * inner + i] *= sum[i];
     }
-    return;
+    return sums_are_numbers;
   }
   for (int64_t i = 0; i < inner; ++i) sum[i] = std::log(sum[i]);
   for (int64_t e = 0; e < extent; ++e) {
@@ -86,16 +82,14 @@ void SoftmaxLanes(const T* x, C* __restrict y, int64_t extent, int64_t inner, So
       y[e * inner + i] = (internal::Load(row[i]) - m[i]) - sum[i];
     }
   }
+  return sums_are_numbers;
 }
 
 // Either of the above for one block; scratch holds 2 * inner when inner > 1.
 template <class T, class C = internal::ComputeType<T>>
-void SoftmaxBlock(const T* x, C* y, int64_t extent, int64_t inner, SoftmaxKind kind, C* scratch) {
-  if (inner == 1) {
-    SoftmaxLane(x, y, extent, kind);
-  } else {
-    SoftmaxLanes(x, y, extent, inner, kind, scratch);
-  }
+bool SoftmaxBlock(const T* x, C* y, int64_t extent, int64_t inner, SoftmaxKind kind, C* scratch) {
+  return inner == 1 ? SoftmaxLane(x, y, extent, kind)
+                    : SoftmaxLanes(x, y, extent, inner, kind, scratch);
 }
 
 }  // namespace graphgc::kernels

@@ -17,6 +17,7 @@
 #include "graphgc/opset/kernels/reduction/axis_split.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
 #include "graphgc/opset/kernels/reduction/reduction_kernels.h"
+#include "graphgc/opset/kernels/reduction/scratch.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
 
@@ -63,9 +64,8 @@ KernelResult TopKOfType(const KernelContext& ctx, const Tensor& x, const AxisSpl
                         int64_t axis, int64_t k, bool largest) {
   using C = ComputeType<T>;
   if (HasNaN<T>(x)) return Decline("TopK of values holding NaN is left to the runtime's order");
-  if (!ctx.within_budget(DataType::kInt64, 2 * split.extent)) {
-    return absl::ResourceExhaustedError("TopK's scratch lane exceeds the value budget");
-  }
+  GRAPHGC_ASSIGN_OR_RETURN(std::vector<C> lane, AllocateScratch<C>(ctx, split.extent));
+  GRAPHGC_ASSIGN_OR_RETURN(std::vector<int64_t> order, AllocateScratch<int64_t>(ctx, split.extent));
   const Shape out_shape = WithAxisResized(x.shape(), axis, k);
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor values, ctx.allocate(x.dtype(), out_shape));
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor indices, ctx.allocate(DataType::kInt64, out_shape));
@@ -73,8 +73,6 @@ KernelResult TopKOfType(const KernelContext& ctx, const Tensor& x, const AxisSpl
   T* pv = values.mutable_data<T>().data();
   int64_t* pi = indices.mutable_data<int64_t>().data();
   const int64_t inner = split.inner;
-  std::vector<C> lane(static_cast<size_t>(split.extent));
-  std::vector<int64_t> order(static_cast<size_t>(split.extent));
   auto before = [&](int64_t a, int64_t b) {
     const C va = lane[a], vb = lane[b];
     if (va != vb) return largest ? va > vb : va < vb;
