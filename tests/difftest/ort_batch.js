@@ -48,6 +48,7 @@ function writeOutput(dir, name, tensor) {
 }
 
 async function runCase(ort, dir) {
+  fs.writeFileSync(path.join(dir, 'started'), '');  // tells a crash from a runner that never ran
   let session;
   try {
     session = await ort.InferenceSession.create(path.join(dir, 'model.onnx'), {
