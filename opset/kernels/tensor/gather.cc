@@ -1,0 +1,154 @@
+// Gathers: Gather (whole slices along an axis), GatherElements (one element per index, along an
+// axis), GatherND (slices addressed by index tuples, after batch_dims shared leading dims).
+// An index out of range makes the op fail, naming the indices input and the index.
+#include <algorithm>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "graphgc/opset/kernels/tensor/strided_walk.h"
+#include "graphgc/opset/kernels/tensor/tensor_kernels.h"
+#include "graphgc/opset/kernels/tensor/tensor_util.h"
+#include "graphgc/valuestore/status_macros.h"
+
+namespace graphgc::kernels {
+namespace {
+
+// Gather along `axis`: out[outer, index, inner] = data[outer, indices[index], inner].
+KernelResult GatherKernel(const KernelContext& ctx) {
+  const Tensor& data = ctx.input(0);
+  const Tensor& indices = ctx.input(1);
+  if (data.rank() == 0) return ctx.input_error(0, "must have rank 1 or more, not be a scalar");
+  GRAPHGC_ASSIGN_OR_RETURN(const int64_t axis,
+                           NormalizeAxis(ctx, "axis", ctx.int_attribute("axis", 0), data.rank()));
+  const auto dims = data.shape();
+  const int64_t extent = dims[static_cast<size_t>(axis)];
+  GRAPHGC_ASSIGN_OR_RETURN(const std::vector<int64_t> rows, ReadIndices(ctx, 1, indices, extent));
+  Shape out_dims(dims.begin(), dims.begin() + axis);
+  out_dims.insert(out_dims.end(), indices.shape().begin(), indices.shape().end());
+  out_dims.insert(out_dims.end(), dims.begin() + axis + 1, dims.end());
+  GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(data.dtype(), out_dims));
+  const int64_t outer = Product(dims.subspan(0, static_cast<size_t>(axis)));
+  const int64_t inner = Product(dims.subspan(static_cast<size_t>(axis) + 1));
+  DispatchByElementSize(data.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* from = ElementsOf<T>(data);
+    T* to = MutableElementsOf<T>(out);
+    for (int64_t o = 0; o < outer; ++o) {
+      const T* block = from + o * extent * inner;
+      if (inner == 1) {
+        for (int64_t row : rows) *to++ = block[row];
+      } else {
+        for (int64_t row : rows) to = std::copy_n(block + row * inner, inner, to);
+      }
+    }
+  });
+  return KernelOutputs{std::move(out).freeze()};
+}
+
+// GatherElements: out[i_0, .., i_axis, ..] = data[i_0, .., indices[i_0, .., i_axis, ..], ..];
+// the output has the indices' shape, which may be smaller than the data's off the axis.
+KernelResult GatherElementsKernel(const KernelContext& ctx) {
+  const Tensor& data = ctx.input(0);
+  const Tensor& indices = ctx.input(1);
+  if (data.rank() == 0 || indices.rank() != data.rank()) {
+    return ctx.input_error(1, absl::StrCat("has shape ", ShapeToString(indices.shape()),
+                                           ", not of the data's rank ", data.rank()));
+  }
+  GRAPHGC_ASSIGN_OR_RETURN(const int64_t axis,
+                           NormalizeAxis(ctx, "axis", ctx.int_attribute("axis", 0), data.rank()));
+  for (int64_t d = 0; d < data.rank(); ++d) {
+    const size_t k = static_cast<size_t>(d);
+    if (d != axis && indices.shape()[k] > data.shape()[k]) {
+      return ctx.input_error(1, absl::StrCat("has shape ", ShapeToString(indices.shape()),
+                                             ", larger than the data's ",
+                                             ShapeToString(data.shape()), " off the axis"));
+    }
+  }
+  const size_t axis_k = static_cast<size_t>(axis);
+  GRAPHGC_ASSIGN_OR_RETURN(const std::vector<int64_t> positions,
+                           ReadIndices(ctx, 1, indices, data.shape()[axis_k]));
+  GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(data.dtype(), indices.shape()));
+  if (out.size() == 0) return KernelOutputs{std::move(out).freeze()};
+  Shape strides = ContiguousStrides(data.shape());
+  const int64_t axis_stride = strides[axis_k];
+  strides[axis_k] = 0;  // the index gives the position along the axis
+  DispatchByElementSize(data.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* from = ElementsOf<T>(data);
+    T* to = MutableElementsOf<T>(out);
+    StridedWalk walk(indices.shape(), strides);
+    size_t i = 0;
+    do {
+      to[i] = from[walk.a() + positions[i] * axis_stride];
+      ++i;
+    } while (walk.Next());
+  });
+  return KernelOutputs{std::move(out).freeze()};
+}
+
+// GatherND: for each batch (the first batch_dims dims, shared by data and indices) and each
+// index tuple (the indices' last dim), the data's slice at that tuple.
+KernelResult GatherNDKernel(const KernelContext& ctx) {
+  const Tensor& data = ctx.input(0);
+  const Tensor& indices = ctx.input(1);
+  const int64_t batch_dims = ctx.int_attribute("batch_dims", 0);
+  const int64_t rank = data.rank();
+  const int64_t q = indices.rank();
+  if (q < 1) return ctx.input_error(1, "must have rank 1 or more");
+  const int64_t k = indices.shape()[static_cast<size_t>(q - 1)];
+  if (batch_dims < 0 || batch_dims >= std::min(rank, q)) {
+    return absl::InvalidArgumentError(absl::StrCat("attribute 'batch_dims' is ", batch_dims,
+                                                   ", outside [0, min(data rank, indices rank))"));
+  }
+  if (k < 1 || k > rank - batch_dims) {
+    return ctx.input_error(1, absl::StrCat("has tuples of ", k, " indices for data of rank ", rank,
+                                           " with ", batch_dims, " batch dims"));
+  }
+  const auto data_dims = data.shape();
+  const size_t b = static_cast<size_t>(batch_dims);
+  for (size_t d = 0; d < b; ++d) {
+    if (indices.shape()[d] != data_dims[d]) {
+      return ctx.input_error(1, absl::StrCat("batch dim ", d, " is ", indices.shape()[d],
+                                             ", the data's is ", data_dims[d]));
+    }
+  }
+  Shape out_dims(indices.shape().begin(), indices.shape().end() - 1);
+  out_dims.insert(out_dims.end(), data_dims.begin() + batch_dims + k, data_dims.end());
+  const auto within_batch = data_dims.subspan(b);
+  const Shape strides = ContiguousStrides(within_batch);
+  const int64_t batches = Product(data_dims.subspan(0, b));
+  const int64_t batch_size = Product(within_batch);
+  const int64_t tuples = Product(indices.shape().subspan(b, static_cast<size_t>(q - 1) - b));
+  const int64_t slice = Product(data_dims.subspan(b + static_cast<size_t>(k)));
+  // The element offset (within its batch) of each tuple's slice.
+  const auto values = indices.data<int64_t>();
+  std::vector<int64_t> offsets(static_cast<size_t>(batches * tuples), 0);
+  for (size_t t = 0; t < offsets.size(); ++t) {
+    for (size_t j = 0; j < static_cast<size_t>(k); ++j) {
+      GRAPHGC_ASSIGN_OR_RETURN(const int64_t index,
+                               CheckIndex(ctx, 1, values[t * k + j], within_batch[j]));
+      offsets[t] += index * strides[j];
+    }
+  }
+  GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(data.dtype(), out_dims));
+  DispatchByElementSize(data.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* from = ElementsOf<T>(data);
+    T* to = MutableElementsOf<T>(out);
+    for (size_t t = 0; t < offsets.size(); ++t) {
+      const int64_t batch = static_cast<int64_t>(t) / tuples;
+      to = std::copy_n(from + batch * batch_size + offsets[t], slice, to);
+    }
+  });
+  return KernelOutputs{std::move(out).freeze()};
+}
+
+}  // namespace
+
+void RegisterGatherKernels(KernelTable& table) {
+  table.add("", "Gather", 1, KernelTable::kLatest, GatherKernel);
+  table.add("", "GatherElements", 11, KernelTable::kLatest, GatherElementsKernel);
+  table.add("", "GatherND", 11, KernelTable::kLatest, GatherNDKernel);
+}
+
+}  // namespace graphgc::kernels
