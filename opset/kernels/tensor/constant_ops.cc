@@ -57,11 +57,17 @@ KernelResult ConstantOfShapeKernel(const KernelContext& ctx) {
 }
 
 // max(ceil((limit - start) / delta), 0), exactly for integers; for floating point as ONNX
-// Runtime computes it (the difference in T, the division in double).
+// Runtime computes it (the difference in T, the division in double). A difference that
+// overflows (int32, int64; int16 promotes to int) declines: ONNX's inference and ONNX Runtime
+// wrap it and find other counts.
 template <class T>
 absl::StatusOr<int64_t> RangeCount(T start, T limit, T delta) {
   if constexpr (std::is_integral_v<T>) {
-    const __int128 span = static_cast<__int128>(limit) - static_cast<__int128>(start);
+    decltype(limit - start) difference;
+    if (__builtin_sub_overflow(limit, start, &difference)) {
+      return Decline("Range's limit - start overflows");
+    }
+    const __int128 span = difference;
     __int128 count = span / delta;
     if (count * delta != span && (span > 0) == (delta > 0)) ++count;
     if (count > std::numeric_limits<int64_t>::max()) {

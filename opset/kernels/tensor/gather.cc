@@ -13,6 +13,29 @@
 namespace graphgc::kernels {
 namespace {
 
+// Copies rows `indices` of `block` ([extent, inner]) to `to`, counting negative indices from
+// the end; returns the position of the first index out of range, or -1. One pass: the check
+// rides along with the copy, and one unsigned comparison sends both negative and out-of-range
+// indices off the hot path.
+template <class Index, class T>
+int64_t GatherRows(absl::Span<const Index> indices, int64_t extent, const T* block,
+                   int64_t inner, T* to) {
+  const int64_t count = static_cast<int64_t>(indices.size());
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t row = indices[static_cast<size_t>(i)];
+    if (static_cast<uint64_t>(row) >= static_cast<uint64_t>(extent)) [[unlikely]] {
+      if (row >= 0 || row < -extent) return i;
+      row += extent;
+    }
+    if (inner == 1) {
+      to[i] = block[row];
+    } else {
+      std::copy_n(block + row * inner, inner, to + i * inner);
+    }
+  }
+  return -1;
+}
+
 // Gather along `axis`: out[outer, index, inner] = data[outer, indices[index], inner].
 KernelResult GatherKernel(const KernelContext& ctx) {
   const Tensor& data = ctx.input(0);
@@ -22,26 +45,27 @@ KernelResult GatherKernel(const KernelContext& ctx) {
                            NormalizeAxis(ctx, "axis", ctx.int_attribute("axis", 0), data.rank()));
   const auto dims = data.shape();
   const int64_t extent = dims[static_cast<size_t>(axis)];
-  GRAPHGC_ASSIGN_OR_RETURN(const std::vector<int64_t> rows, ReadIndices(ctx, 1, indices, extent));
   Shape out_dims(dims.begin(), dims.begin() + axis);
   out_dims.insert(out_dims.end(), indices.shape().begin(), indices.shape().end());
   out_dims.insert(out_dims.end(), dims.begin() + axis + 1, dims.end());
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(data.dtype(), out_dims));
   const int64_t outer = Product(dims.subspan(0, static_cast<size_t>(axis)));
   const int64_t inner = Product(dims.subspan(static_cast<size_t>(axis) + 1));
+  const int64_t block_out = indices.size() * inner;
+  int64_t bad = -1;
   DispatchByElementSize(data.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* from = ElementsOf<T>(data);
     T* to = MutableElementsOf<T>(out);
-    for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t o = 0; o < outer && bad < 0; ++o) {
       const T* block = from + o * extent * inner;
-      if (inner == 1) {
-        for (int64_t row : rows) *to++ = block[row];
-      } else {
-        for (int64_t row : rows) to = std::copy_n(block + row * inner, inner, to);
-      }
+      T* target = to + o * block_out;
+      bad = indices.dtype() == DataType::kInt64
+                ? GatherRows(indices.data<int64_t>(), extent, block, inner, target)
+                : GatherRows(indices.data<int32_t>(), extent, block, inner, target);
     }
   });
+  if (bad >= 0) return CheckIndex(ctx, 1, ReadInt64s(indices)[static_cast<size_t>(bad)], extent).status();
   return KernelOutputs{std::move(out).freeze()};
 }
 

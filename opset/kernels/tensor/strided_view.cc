@@ -8,8 +8,11 @@
 namespace graphgc::kernels {
 namespace {
 
-// Square blocks of a transposition: two blocks of 32 x 32 elements of up to 8 bytes stay in L1.
-constexpr int64_t kTransposeBlock = 32;
+// Blocks of a transposition: 8 source rows at a time (no more than L1's ways, since rows a power
+// of two apart share a cache set), each read one cache line at a time.
+constexpr int64_t kStridedRows = 8;
+template <class T>
+constexpr int64_t kLineElements = std::max<int64_t>(64 / static_cast<int64_t>(sizeof(T)), 8);
 
 // The same view over as few, as long rows as possible: dims of size 1 dropped, and a dim merged
 // into its outer neighbour when the two walk the source as one (broadcast dims included).
@@ -41,14 +44,14 @@ void CopyRow(const T* source, int64_t stride, int64_t count, T* out) {
 }
 
 // out[a * out_stride + b] = source[a + b * source_stride] for a < rows, b < cols, block by block
-// so that both sides stay in cache.
+// so that the source lines being read stay in cache.
 template <class T>
 void TransposeRows(const T* source, int64_t source_stride, int64_t rows, int64_t cols, T* out,
                    int64_t out_stride) {
-  for (int64_t a0 = 0; a0 < rows; a0 += kTransposeBlock) {
-    const int64_t a1 = std::min(rows, a0 + kTransposeBlock);
-    for (int64_t b0 = 0; b0 < cols; b0 += kTransposeBlock) {
-      const int64_t b1 = std::min(cols, b0 + kTransposeBlock);
+  for (int64_t a0 = 0; a0 < rows; a0 += kLineElements<T>) {
+    const int64_t a1 = std::min(rows, a0 + kLineElements<T>);
+    for (int64_t b0 = 0; b0 < cols; b0 += kStridedRows) {
+      const int64_t b1 = std::min(cols, b0 + kStridedRows);
       for (int64_t a = a0; a < a1; ++a) {
         T* row = out + a * out_stride;
         const T* column = source + a;
