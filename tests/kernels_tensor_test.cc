@@ -5,7 +5,6 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <optional>
 #include <sstream>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -354,7 +354,7 @@ TEST(TensorKernelTest, MovesKeepNaNPayloads) {
   EXPECT_TRUE(HasValue<float>(Node("Gather", {f, Int64s(g, {0})}), {nan32}, {1}));
 }
 
-// --- Empty tensors --------------------------------------------------------------------------------
+// --- Empty tensors -------------------------------------------------------------------------------
 
 TEST(TensorKernelTest, EmptyTensors) {
   Graph g;
@@ -378,7 +378,7 @@ TEST(TensorKernelTest, EmptyTensors) {
                               {}, {0}));
 }
 
-// --- Slice ----------------------------------------------------------------------------------------
+// --- Slice ---------------------------------------------------------------------------------------
 
 TEST(TensorKernelTest, SliceClampsAndDefaultsLikeOnnx) {
   Graph g;
@@ -407,7 +407,7 @@ TEST(TensorKernelTest, SliceStepZeroFails) {
                    .ok());
 }
 
-// --- Split ----------------------------------------------------------------------------------------
+// --- Split ---------------------------------------------------------------------------------------
 
 TEST(TensorKernelTest, SplitVersions) {
   Graph g;
@@ -430,7 +430,7 @@ TEST(TensorKernelTest, SplitThatDoesNotFitFails) {
   EXPECT_FALSE(Nodes("Split", {x, Int64s(g, {1, 2})}, {}, 0, 2)[0].ok());
 }
 
-// --- Gathers and scatters -------------------------------------------------------------------------
+// --- Gathers and scatters ------------------------------------------------------------------------
 
 TEST(TensorKernelTest, IndexOutOfRangeFailsNamingTheIndex) {
   Graph g;
@@ -523,14 +523,15 @@ TEST(TensorKernelTest, TransposeOfALargeMatrixIsBlockedCorrectly) {
   }
 }
 
-// --- Pad ------------------------------------------------------------------------------------------
+// --- Pad -----------------------------------------------------------------------------------------
 
 TEST(TensorKernelTest, PadCropsThenPads) {
   Graph g;
   const Var x = Const<float>(g, {1, 2, 3, 4}, {4});
   EXPECT_TRUE(HasValue<float>(Node("Pad", {x, Int64s(g, {-1, 2})}), {2, 3, 4, 0, 0}, {5}));
-  EXPECT_TRUE(HasValue<float>(Node("Pad", {x, Int64s(g, {-1, 1})}, {{"mode", std::string("reflect")}}),
-                              {2, 3, 4, 3}, {4}));
+  EXPECT_TRUE(HasValue<float>(
+      Node("Pad", {x, Int64s(g, {-1, 1})}, {{"mode", std::string("reflect")}}), {2, 3, 4, 3},
+      {4}));
   EXPECT_TRUE(FailsWith(Node("Pad", {x, Int64s(g, {-3, -2})}), {"input 1 (pads)"}));
 }
 
@@ -549,7 +550,7 @@ TEST(TensorKernelTest, PadBeforeOpset11TakesAttributes) {
                                 {3}));
 }
 
-// --- Generators -----------------------------------------------------------------------------------
+// --- Generators ----------------------------------------------------------------------------------
 
 TEST(TensorKernelTest, RangeWrapsNothingAndCountsExactly) {
   Graph g;
@@ -624,7 +625,7 @@ TEST(TensorKernelTest, OneHotNegativeIndicesByVersion) {
   EXPECT_FALSE(Node("OneHot", {indices, Scalar<int64_t>(g, 0), off_on}).ok());
 }
 
-// --- Data-dependent sizes -------------------------------------------------------------------------
+// --- Data-dependent sizes ------------------------------------------------------------------------
 
 TEST(TensorKernelTest, UniqueSortedAndInOrderOfAppearance) {
   Graph g;
@@ -670,7 +671,7 @@ TEST(TensorKernelTest, CompressIgnoresConditionPastTheInput) {
                                 {1}, {1}));
 }
 
-// --- Dropout --------------------------------------------------------------------------------------
+// --- Dropout -------------------------------------------------------------------------------------
 
 TEST(TensorKernelTest, DropoutOutsideTraining) {
   Graph g;
@@ -695,7 +696,7 @@ TEST(TensorKernelTest, DropoutOutsideTraining) {
   EXPECT_TRUE(HasValue<float>(Node("Dropout", {x}, {{"is_test", int64_t{1}}}, 6), {1, 2}, {2}));
 }
 
-// --- Failures on bad known inputs -------------------------------------------------------------------
+// --- Failures on bad known inputs ----------------------------------------------------------------
 
 TEST(TensorKernelTest, BadShapesAndCountsFail) {
   Graph g;
@@ -707,16 +708,13 @@ TEST(TensorKernelTest, BadShapesAndCountsFail) {
                         {"input 1 (sequence_lens)", "length 3"}));
 }
 
-// --- The value budget -------------------------------------------------------------------------------
+// --- The value budget ----------------------------------------------------------------------------
 
-// VmHWM from /proc/self/status, in KiB.
+// The process's peak resident set, in KiB.
 int64_t PeakRssKib() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::strtoll(line.c_str() + 6, nullptr, 10);
-  }
-  return -1;
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
 }
 
 TEST(TensorKernelBudgetTest, HugeOutputsGetNoValue) {
@@ -739,7 +737,7 @@ TEST(TensorKernelBudgetTest, HugeOutputsGetNoValue) {
   EXPECT_LT(PeakRssKib() - before, 64 * 1024);
 }
 
-// --- Views and shapes -------------------------------------------------------------------------------
+// --- Views and shapes ----------------------------------------------------------------------------
 
 TEST(TensorKernelTest, ViewsShareTheBuffer) {
   Graph g;

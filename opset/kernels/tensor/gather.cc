@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/opset/kernels/tensor/strided_walk.h"
+#include "graphgc/opset/kernels/tensor/indexing.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -65,49 +65,35 @@ KernelResult GatherKernel(const KernelContext& ctx) {
                 : GatherRows(indices.data<int32_t>(), extent, block, inner, target);
     }
   });
-  if (bad >= 0) return CheckIndex(ctx, 1, ReadInt64s(indices)[static_cast<size_t>(bad)], extent).status();
+  if (bad >= 0) {
+    return CheckIndex(ctx, 1, ReadInt64s(indices)[static_cast<size_t>(bad)], extent).status();
+  }
+  return KernelOutputs{std::move(out).freeze()};
+}
+
+// Copies data[offsets[i] + j] for j < slice, for each offset in turn.
+KernelResult GatherSlices(const KernelContext& ctx, absl::Span<const int64_t> offsets,
+                          int64_t slice, absl::Span<const int64_t> out_dims) {
+  const Tensor& data = ctx.input(0);
+  GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(data.dtype(), out_dims));
+  DispatchByElementSize(data.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* from = ElementsOf<T>(data);
+    T* to = MutableElementsOf<T>(out);
+    if (slice == 1) {
+      for (size_t i = 0; i < offsets.size(); ++i) to[i] = from[offsets[i]];
+    } else {
+      for (int64_t offset : offsets) to = std::copy_n(from + offset, slice, to);
+    }
+  });
   return KernelOutputs{std::move(out).freeze()};
 }
 
 // GatherElements: out[i_0, .., i_axis, ..] = data[i_0, .., indices[i_0, .., i_axis, ..], ..];
 // the output has the indices' shape, which may be smaller than the data's off the axis.
 KernelResult GatherElementsKernel(const KernelContext& ctx) {
-  const Tensor& data = ctx.input(0);
-  const Tensor& indices = ctx.input(1);
-  if (data.rank() == 0 || indices.rank() != data.rank()) {
-    return ctx.input_error(1, absl::StrCat("has shape ", ShapeToString(indices.shape()),
-                                           ", not of the data's rank ", data.rank()));
-  }
-  GRAPHGC_ASSIGN_OR_RETURN(const int64_t axis,
-                           NormalizeAxis(ctx, "axis", ctx.int_attribute("axis", 0), data.rank()));
-  for (int64_t d = 0; d < data.rank(); ++d) {
-    const size_t k = static_cast<size_t>(d);
-    if (d != axis && indices.shape()[k] > data.shape()[k]) {
-      return ctx.input_error(1, absl::StrCat("has shape ", ShapeToString(indices.shape()),
-                                             ", larger than the data's ",
-                                             ShapeToString(data.shape()), " off the axis"));
-    }
-  }
-  const size_t axis_k = static_cast<size_t>(axis);
-  GRAPHGC_ASSIGN_OR_RETURN(const std::vector<int64_t> positions,
-                           ReadIndices(ctx, 1, indices, data.shape()[axis_k]));
-  GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(data.dtype(), indices.shape()));
-  if (out.size() == 0) return KernelOutputs{std::move(out).freeze()};
-  Shape strides = ContiguousStrides(data.shape());
-  const int64_t axis_stride = strides[axis_k];
-  strides[axis_k] = 0;  // the index gives the position along the axis
-  DispatchByElementSize(data.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T* from = ElementsOf<T>(data);
-    T* to = MutableElementsOf<T>(out);
-    StridedWalk walk(indices.shape(), strides);
-    size_t i = 0;
-    do {
-      to[i] = from[walk.a() + positions[i] * axis_stride];
-      ++i;
-    } while (walk.Next());
-  });
-  return KernelOutputs{std::move(out).freeze()};
+  GRAPHGC_ASSIGN_OR_RETURN(const std::vector<int64_t> offsets, ElementOffsets(ctx, ctx.input(0)));
+  return GatherSlices(ctx, offsets, 1, ctx.input(1).shape());
 }
 
 // GatherND: for each batch (the first batch_dims dims, shared by data and indices) and each
@@ -136,35 +122,18 @@ KernelResult GatherNDKernel(const KernelContext& ctx) {
                                              ", the data's is ", data_dims[d]));
     }
   }
-  Shape out_dims(indices.shape().begin(), indices.shape().end() - 1);
-  out_dims.insert(out_dims.end(), data_dims.begin() + batch_dims + k, data_dims.end());
   const auto within_batch = data_dims.subspan(b);
-  const Shape strides = ContiguousStrides(within_batch);
-  const int64_t batches = Product(data_dims.subspan(0, b));
+  GRAPHGC_ASSIGN_OR_RETURN(std::vector<int64_t> offsets, TupleOffsets(ctx, within_batch));
+  // Tuples of batch n address the n-th block of the data.
   const int64_t batch_size = Product(within_batch);
   const int64_t tuples = Product(indices.shape().subspan(b, static_cast<size_t>(q - 1) - b));
-  const int64_t slice = Product(data_dims.subspan(b + static_cast<size_t>(k)));
-  // The element offset (within its batch) of each tuple's slice.
-  const auto values = indices.data<int64_t>();
-  std::vector<int64_t> offsets(static_cast<size_t>(batches * tuples), 0);
   for (size_t t = 0; t < offsets.size(); ++t) {
-    for (size_t j = 0; j < static_cast<size_t>(k); ++j) {
-      GRAPHGC_ASSIGN_OR_RETURN(const int64_t index,
-                               CheckIndex(ctx, 1, values[t * k + j], within_batch[j]));
-      offsets[t] += index * strides[j];
-    }
+    offsets[t] += static_cast<int64_t>(t) / tuples * batch_size;
   }
-  GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(data.dtype(), out_dims));
-  DispatchByElementSize(data.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T* from = ElementsOf<T>(data);
-    T* to = MutableElementsOf<T>(out);
-    for (size_t t = 0; t < offsets.size(); ++t) {
-      const int64_t batch = static_cast<int64_t>(t) / tuples;
-      to = std::copy_n(from + batch * batch_size + offsets[t], slice, to);
-    }
-  });
-  return KernelOutputs{std::move(out).freeze()};
+  Shape out_dims(indices.shape().begin(), indices.shape().end() - 1);
+  out_dims.insert(out_dims.end(), data_dims.begin() + batch_dims + k, data_dims.end());
+  return GatherSlices(ctx, offsets, Product(data_dims.subspan(b + static_cast<size_t>(k))),
+                      out_dims);
 }
 
 }  // namespace

@@ -16,19 +16,10 @@
 namespace graphgc::kernels {
 namespace {
 
-enum class PadMode { kConstant, kReflect, kEdge };
+enum class PadMode { kConstant, kReflect, kEdge };  // as listed to ChooseAttribute
 
 // For each output position along one dim, the input position it copies, or -1 for the constant.
 using AxisMap = std::vector<int64_t>;
-
-absl::StatusOr<PadMode> ReadMode(const KernelContext& ctx) {
-  const std::string mode = ctx.string_attribute("mode", "constant");
-  if (mode == "constant") return PadMode::kConstant;
-  if (mode == "reflect") return PadMode::kReflect;
-  if (mode == "edge") return PadMode::kEdge;
-  return absl::InvalidArgumentError(
-      absl::StrCat("attribute 'mode' is \"", mode, "\", not constant, reflect or edge"));
-}
 
 // The constant as a one-element tensor of the data's type: the constant_value input (opset 11
 // on; zero, "" or false when omitted) or the float `value` attribute (before 11).
@@ -140,7 +131,10 @@ KernelResult PadKernel(const KernelContext& ctx) {
     if (ctx.version() >= 11) return ctx.input_error(1, why);
     return absl::InvalidArgumentError(absl::StrCat("attribute 'pads' ", why));
   }
-  GRAPHGC_ASSIGN_OR_RETURN(const PadMode mode, ReadMode(ctx));
+  GRAPHGC_ASSIGN_OR_RETURN(
+      const size_t mode_index,
+      ChooseAttribute(ctx, "mode", "constant", {"constant", "reflect", "edge"}));
+  const auto mode = static_cast<PadMode>(mode_index);
   GRAPHGC_ASSIGN_OR_RETURN(const Tensor constant, ReadConstant(ctx, data.dtype()));
   std::vector<AxisMap> maps;
   Shape out_dims;

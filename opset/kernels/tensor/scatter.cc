@@ -9,7 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/tensor/strided_walk.h"
+#include "graphgc/opset/kernels/tensor/indexing.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -17,16 +17,7 @@
 namespace graphgc::kernels {
 namespace {
 
-enum class Reduction { kNone, kAdd, kMul };
-
-absl::StatusOr<Reduction> ReadReduction(const KernelContext& ctx) {
-  const std::string reduction = ctx.string_attribute("reduction", "none");
-  if (reduction == "none") return Reduction::kNone;
-  if (reduction == "add") return Reduction::kAdd;
-  if (reduction == "mul") return Reduction::kMul;
-  return absl::InvalidArgumentError(
-      absl::StrCat("attribute 'reduction' is \"", reduction, "\", not none, add or mul"));
-}
+enum class Reduction { kNone, kAdd, kMul };  // as listed to ChooseAttribute
 
 // Applies update block t (`block` elements of `updates`) at element offset targets[t] of `out`.
 template <class T, class Combine>
@@ -44,7 +35,9 @@ KernelResult ScatterBlocks(const KernelContext& ctx, absl::Span<const int64_t> t
                            int64_t block) {
   const Tensor& data = ctx.input(0);
   const Tensor& updates = ctx.input(2);
-  GRAPHGC_ASSIGN_OR_RETURN(const Reduction reduction, ReadReduction(ctx));
+  GRAPHGC_ASSIGN_OR_RETURN(const size_t reduction_index,
+                           ChooseAttribute(ctx, "reduction", "none", {"none", "add", "mul"}));
+  const auto reduction = static_cast<Reduction>(reduction_index);
   if (reduction != Reduction::kNone && !IsNumeric(data.dtype())) {
     return Decline(absl::StrCat("reduction on ", DataTypeName(data.dtype()), " elements"));
   }
@@ -80,41 +73,13 @@ KernelResult ScatterBlocks(const KernelContext& ctx, absl::Span<const int64_t> t
 // Scatter (opsets 9-10, deprecated at 11) and ScatterElements: updates[i_0, .., i_axis, ..]
 // lands on out[i_0, .., indices[i_0, .., i_axis, ..], ..].
 KernelResult ScatterElementsKernel(const KernelContext& ctx) {
-  const Tensor& data = ctx.input(0);
-  const Tensor& indices = ctx.input(1);
   const Tensor& updates = ctx.input(2);
-  if (data.rank() == 0 || indices.rank() != data.rank()) {
-    return ctx.input_error(1, absl::StrCat("has shape ", ShapeToString(indices.shape()),
-                                           ", not of the data's rank ", data.rank()));
-  }
-  if (updates.shape() != indices.shape()) {
+  if (updates.shape() != ctx.input(1).shape()) {
     return ctx.input_error(2, absl::StrCat("has shape ", ShapeToString(updates.shape()),
-                                           ", not the indices' ", ShapeToString(indices.shape())));
+                                           ", not the indices' ",
+                                           ShapeToString(ctx.input(1).shape())));
   }
-  GRAPHGC_ASSIGN_OR_RETURN(const int64_t axis,
-                           NormalizeAxis(ctx, "axis", ctx.int_attribute("axis", 0), data.rank()));
-  for (int64_t d = 0; d < data.rank(); ++d) {
-    const size_t k = static_cast<size_t>(d);
-    if (d != axis && indices.shape()[k] > data.shape()[k]) {
-      return ctx.input_error(1, absl::StrCat("has shape ", ShapeToString(indices.shape()),
-                                             ", larger than the data's ",
-                                             ShapeToString(data.shape()), " off the axis"));
-    }
-  }
-  const size_t axis_k = static_cast<size_t>(axis);
-  GRAPHGC_ASSIGN_OR_RETURN(std::vector<int64_t> targets,
-                           ReadIndices(ctx, 1, indices, data.shape()[axis_k]));
-  if (!targets.empty()) {
-    Shape strides = ContiguousStrides(data.shape());
-    const int64_t axis_stride = strides[axis_k];
-    strides[axis_k] = 0;
-    StridedWalk walk(indices.shape(), strides);
-    size_t i = 0;
-    do {
-      targets[i] = walk.a() + targets[i] * axis_stride;
-      ++i;
-    } while (walk.Next());
-  }
+  GRAPHGC_ASSIGN_OR_RETURN(const std::vector<int64_t> targets, ElementOffsets(ctx, ctx.input(0)));
   return ScatterBlocks(ctx, targets, 1);
 }
 
@@ -137,17 +102,7 @@ KernelResult ScatterNDKernel(const KernelContext& ctx) {
     return ctx.input_error(2, absl::StrCat("has shape ", ShapeToString(updates.shape()),
                                            ", not ", ShapeToString(update_dims)));
   }
-  const Shape strides = ContiguousStrides(data.shape());
-  const auto values = indices.data<int64_t>();
-  std::vector<int64_t> targets(
-      static_cast<size_t>(Product(indices.shape().subspan(0, static_cast<size_t>(q - 1)))), 0);
-  for (size_t t = 0; t < targets.size(); ++t) {
-    for (size_t j = 0; j < k; ++j) {
-      GRAPHGC_ASSIGN_OR_RETURN(const int64_t index,
-                               CheckIndex(ctx, 1, values[t * k + j], data.shape()[j]));
-      targets[t] += index * strides[j];
-    }
-  }
+  GRAPHGC_ASSIGN_OR_RETURN(const std::vector<int64_t> targets, TupleOffsets(ctx, data.shape()));
   return ScatterBlocks(ctx, targets, Product(data.shape().subspan(k)));
 }
 

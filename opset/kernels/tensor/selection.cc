@@ -88,15 +88,10 @@ KernelResult NonZeroOf(const KernelContext& ctx) {
 }
 
 KernelResult NonZeroKernel(const KernelContext& ctx) {
-  const DataType dtype = ctx.input(0).dtype();
   if (ctx.input(0).rank() == 0) return Decline("NonZero of a scalar");
-  if (dtype == DataType::kString) return NonZeroOf<std::string>(ctx);
-  std::optional<KernelResult> result;
-  internal::DispatchNumericOrBool(dtype, [&](auto tag) {
-    result = NonZeroOf<typename decltype(tag)::type>(ctx);
+  return DispatchByType(ctx.input(0).dtype(), [&](auto tag) {
+    return NonZeroOf<typename decltype(tag)::type>(ctx);
   });
-  if (!result.has_value()) return Decline("NonZero of this element type");
-  return *std::move(result);
 }
 
 }  // namespace

@@ -20,7 +20,8 @@ KernelResult ShapeKernel(const KernelContext& ctx) {
   const int64_t start = clamp(ctx.int_attribute("start", 0));
   const int64_t end = std::max(start, clamp(ctx.int_attribute("end", rank)));
   const auto kept = dims->subspan(static_cast<size_t>(start), static_cast<size_t>(end - start));
-  return KernelOutputs{Tensor::from_vector<int64_t>(std::vector<int64_t>(kept.begin(), kept.end()))};
+  return KernelOutputs{
+      Tensor::from_vector<int64_t>(std::vector<int64_t>(kept.begin(), kept.end()))};
 }
 
 KernelResult SizeKernel(const KernelContext& ctx) {

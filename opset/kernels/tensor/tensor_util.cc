@@ -4,6 +4,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "graphgc/valuestore/check.h"
 
 namespace graphgc::kernels {
@@ -40,6 +41,17 @@ absl::StatusOr<int64_t> NormalizeAxis(const KernelContext& ctx, absl::string_vie
                                                    ", outside [", -rank, ", ", rank, ")"));
   }
   return axis < 0 ? axis + rank : axis;
+}
+
+absl::StatusOr<size_t> ChooseAttribute(const KernelContext& ctx, absl::string_view name,
+                                       absl::string_view fallback,
+                                       absl::Span<const absl::string_view> choices) {
+  const std::string value = ctx.string_attribute(name, fallback);
+  for (size_t i = 0; i < choices.size(); ++i) {
+    if (choices[i] == value) return i;
+  }
+  return absl::InvalidArgumentError(absl::StrCat("attribute '", name, "' is \"", value,
+                                                 "\", not one of ", absl::StrJoin(choices, ", ")));
 }
 
 std::vector<int64_t> ReadInt64s(const Tensor& tensor) {

@@ -10,6 +10,7 @@
 #define GRAPHGC_OPSET_KERNELS_TENSOR_TENSOR_UTIL_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,17 @@ void DispatchByElementSize(DataType dtype, F&& f) {
   }
 }
 
+// For kernels that look at the values: returns f(internal::TypeTag<T>{}) (a KernelResult) with T
+// the C++ type of dtype's elements (numeric, bool or std::string); declines other types.
+template <class F>
+KernelResult DispatchByType(DataType dtype, F&& f) {
+  if (dtype == DataType::kString) return f(internal::TypeTag<std::string>{});
+  std::optional<KernelResult> result;
+  internal::DispatchNumericOrBool(dtype, [&](auto tag) { result = f(tag); });
+  if (!result.has_value()) return Decline("an element type this kernel does not compute");
+  return *std::move(result);
+}
+
 // The elements of a tensor seen as storage T (from DispatchByElementSize).
 template <class T>
 const T* ElementsOf(const Tensor& tensor) {
@@ -77,6 +89,12 @@ absl::StatusOr<std::vector<int64_t>> ReadIndices(const KernelContext& ctx, int i
 // One index against `extent` (negative counts from the end); an error naming input `input`.
 absl::StatusOr<int64_t> CheckIndex(const KernelContext& ctx, int input, int64_t index,
                                    int64_t extent);
+
+// The position of string attribute `name` (`fallback` when absent) among `choices`; an error
+// listing them for any other value.
+absl::StatusOr<size_t> ChooseAttribute(const KernelContext& ctx, absl::string_view name,
+                                       absl::string_view fallback,
+                                       absl::Span<const absl::string_view> choices);
 
 // The values of an int32 or int64 tensor as int64.
 std::vector<int64_t> ReadInt64s(const Tensor& tensor);

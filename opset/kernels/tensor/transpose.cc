@@ -76,15 +76,11 @@ KernelResult DepthToSpaceKernel(const KernelContext& ctx) {
   }
   const int64_t depth = s.c / (s.b * s.b);
   const Shape out_dims = {s.n, depth, s.h * s.b, s.w * s.b};
-  const std::string mode = ctx.string_attribute("mode", "DCR");
-  if (mode == "DCR") {
+  GRAPHGC_ASSIGN_OR_RETURN(const size_t mode, ChooseAttribute(ctx, "mode", "DCR", {"DCR", "CRD"}));
+  if (mode == 0) {
     return CopyPermuted(ctx, {s.n, s.b, s.b, depth, s.h, s.w}, {0, 3, 4, 1, 5, 2}, out_dims);
   }
-  if (mode == "CRD") {
-    return CopyPermuted(ctx, {s.n, depth, s.b, s.b, s.h, s.w}, {0, 1, 4, 2, 5, 3}, out_dims);
-  }
-  return absl::InvalidArgumentError(absl::StrCat("attribute 'mode' is \"", mode,
-                                                 "\", not DCR or CRD"));
+  return CopyPermuted(ctx, {s.n, depth, s.b, s.b, s.h, s.w}, {0, 1, 4, 2, 5, 3}, out_dims);
 }
 
 // SpaceToDepth: b x b spatial blocks become channel blocks (DepthToSpace's DCR inverse).

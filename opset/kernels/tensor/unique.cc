@@ -145,14 +145,9 @@ KernelResult UniqueOf(const KernelContext& ctx) {
 }
 
 KernelResult UniqueKernel(const KernelContext& ctx) {
-  const DataType dtype = ctx.input(0).dtype();
-  if (dtype == DataType::kString) return UniqueOf<std::string>(ctx);
-  std::optional<KernelResult> result;
-  internal::DispatchNumericOrBool(dtype, [&](auto tag) {
-    result = UniqueOf<typename decltype(tag)::type>(ctx);
+  return DispatchByType(ctx.input(0).dtype(), [&](auto tag) {
+    return UniqueOf<typename decltype(tag)::type>(ctx);
   });
-  if (!result.has_value()) return Decline("Unique of this element type");
-  return *std::move(result);
 }
 
 }  // namespace
