@@ -400,6 +400,16 @@ TEST(TensorKernelTest, SliceClampsAndDefaultsLikeOnnx) {
                                 {2, 3, 6, 7, 10, 11}, {3, 2}));
 }
 
+TEST(TensorKernelTest, SliceBackwardToIntMaxHasNoValue) {
+  // ONNX clamps the end to the dim (an empty slice); ONNX Runtime slices to the first element.
+  Graph g;
+  const Var x = Const<float>(g, {1, 2, 3}, {3});
+  for (int64_t end : {int64_t{std::numeric_limits<int32_t>::max()}, kInt64Max}) {
+    EXPECT_TRUE(HasNoValue(Node("Slice", {x, Int64s(g, {-1}), Int64s(g, {end}), Int64s(g, {0}),
+                                          Int64s(g, {-1})})));
+  }
+}
+
 TEST(TensorKernelTest, SliceStepZeroFails) {
   Graph g;
   const Var x = Const<float>(g, {1, 2, 3}, {3});
@@ -619,9 +629,12 @@ TEST(TensorKernelTest, OneHotNegativeIndicesByVersion) {
   EXPECT_TRUE(HasValue<int32_t>(Node("OneHot", {indices, Scalar<int64_t>(g, 3), off_on},
                                      {{"axis", int64_t{0}}}),
                                 {0, 0, 0, 0, 1, 0, 1, 0, 0}, {3, 3}));
-  // Opset 9: negative indices are out of range.
-  EXPECT_TRUE(HasValue<int32_t>(Node("OneHot", {indices, Scalar<int64_t>(g, 3), off_on}, {}, 9),
-                                {0, 0, 0, 0, 1, 0, 0, 0, 0}, {3, 3}));
+  // Opset 9: ONNX has negative indices out of range, ONNX Runtime counts them from the end.
+  EXPECT_TRUE(HasNoValue(Node("OneHot", {indices, Scalar<int64_t>(g, 3), off_on}, {}, 9)));
+  EXPECT_TRUE(HasValue<int32_t>(Node("OneHot", {Const<float>(g, {1.9f, -5, 5}, {3}),
+                                                Scalar<int64_t>(g, 3), off_on},
+                                     {}, 9),
+                                {0, 1, 0, 0, 0, 0, 0, 0, 0}, {3, 3}));
   EXPECT_FALSE(Node("OneHot", {indices, Scalar<int64_t>(g, 0), off_on}).ok());
 }
 

@@ -1,7 +1,10 @@
 // OneHot: `indices` (any numeric type, cast to int64) expanded along a new dim of size `depth`
 // holding values[1] (on) at the index and values[0] (off) elsewhere. Indices outside the range
-// give all-off rows (opset 9: [0, depth); opset 11 on: [-depth, depth), negative from the end).
+// give all-off rows: opset 11 takes [-depth, depth), negative ones from the end. Opset 9 takes
+// [0, depth), but ONNX Runtime counts negative ones from the end there too: a negative index in
+// range at opset 9 declines.
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -16,9 +19,12 @@ namespace {
 // Doubles at or past this bound do not fit int64 (2^63).
 constexpr double kInt64Bound = 0x1p63;
 
-// The positions the indices select along the new dim, or -1 for an all-off row.
-std::vector<int64_t> OnPositions(const Tensor& indices, int64_t depth, bool negative_from_end) {
+// The positions the indices select along the new dim, or -1 for an all-off row; a Decline for a
+// negative index in range when negative indices are not counted from the end (opset 9).
+absl::StatusOr<std::vector<int64_t>> OnPositions(const Tensor& indices, int64_t depth,
+                                                 bool negative_from_end) {
   std::vector<int64_t> positions(static_cast<size_t>(indices.size()), -1);
+  bool ambiguous = false;
   internal::DispatchNumeric(indices.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     auto values = indices.data<T>();
@@ -34,10 +40,14 @@ std::vector<int64_t> OnPositions(const Tensor& indices, int64_t depth, bool nega
       } else {
         index = static_cast<int64_t>(values[i]);
       }
-      if (index < 0 && negative_from_end) index += depth;
+      if (index < 0 && index >= -depth) {
+        ambiguous = ambiguous || !negative_from_end;
+        index += depth;
+      }
       if (index >= 0 && index < depth) positions[i] = index;
     }
   });
+  if (ambiguous) return Decline("OneHot-9 with a negative index: ONNX and ONNX Runtime differ");
   return positions;
 }
 
@@ -62,10 +72,11 @@ KernelResult OneHotKernel(const KernelContext& ctx) {
   if (axis < 0) axis += rank + 1;
   Shape dims(indices.shape().begin(), indices.shape().end());
   dims.insert(dims.begin() + axis, depth);
+  GRAPHGC_ASSIGN_OR_RETURN(const std::vector<int64_t> positions,
+                           OnPositions(indices, depth, ctx.version() >= 11));
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(values.dtype(), dims));
   // out viewed as [outer, depth, inner]; the indices as [outer, inner].
   const int64_t inner = Product(indices.shape().subspan(static_cast<size_t>(axis)));
-  const std::vector<int64_t> positions = OnPositions(indices, depth, ctx.version() >= 11);
   DispatchByElementSize(values.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* off_on = ElementsOf<T>(values);

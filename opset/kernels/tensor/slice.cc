@@ -1,7 +1,9 @@
 // Slice: a strided view of the data. starts/ends/axes are attributes before opset 10 and inputs
 // (with steps) from 10; each start and end counts from the end when negative and is clamped to
 // the dim as ONNX specifies (to [0, dim] going forward, to [0, dim-1] / [-1, dim-1] backward).
+// A backward slice ending at INT_MAX declines: ONNX Runtime reads it as "to the first element".
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -74,6 +76,14 @@ absl::StatusOr<SliceArguments> ReadSliceArguments(const KernelContext& ctx, int6
   return args;
 }
 
+// Whether ONNX and ONNX Runtime disagree on the slice: an end of INT32_MAX or INT64_MAX going
+// backward is clamped to the dim by ONNX (an empty slice, as numpy and ONNX's inference have it)
+// but means "to the first element" in ONNX Runtime.
+bool EndIsAmbiguous(int64_t dim, int64_t end, int64_t step) {
+  return dim > 0 && step < 0 &&
+         (end == std::numeric_limits<int32_t>::max() || end == std::numeric_limits<int64_t>::max());
+}
+
 // Narrows dim `axis` of `view` to start:end:step (ONNX's clamping).
 void SliceAxis(StridedView& view, size_t axis, int64_t start, int64_t end, int64_t step) {
   const int64_t dim = view.dims[axis];
@@ -103,6 +113,10 @@ KernelResult SliceKernel(const KernelContext& ctx) {
   GRAPHGC_ASSIGN_OR_RETURN(const SliceArguments args, ReadSliceArguments(ctx, data.rank()));
   StridedView view = ContiguousView(data.shape());
   for (size_t i = 0; i < args.axes.size(); ++i) {
+    if (EndIsAmbiguous(view.dims[static_cast<size_t>(args.axes[i])], args.ends[i],
+                       args.steps[i])) {
+      return Decline("a backward Slice to INT_MAX, empty in ONNX but not in ONNX Runtime");
+    }
     SliceAxis(view, static_cast<size_t>(args.axes[i]), args.starts[i], args.ends[i],
               args.steps[i]);
   }
