@@ -1,9 +1,11 @@
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 
-#include <cstring>
+#include <algorithm>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "graphgc/valuestore/check.h"
 
 namespace graphgc::kernels {
 
@@ -13,18 +15,23 @@ int64_t Product(absl::Span<const int64_t> dims) {
   return product;
 }
 
+Shape ContiguousStrides(absl::Span<const int64_t> dims) {
+  Shape strides(dims.size(), 1);
+  int64_t stride = 1;
+  for (size_t i = dims.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= dims[i];
+  }
+  return strides;
+}
+
 void CopyElements(const Tensor& from, int64_t from_index, MutableTensor& to, int64_t to_index,
                   int64_t count) {
   if (count <= 0) return;
-  if (from.dtype() == DataType::kString) {
-    auto src = from.data<std::string>();
-    auto dst = to.mutable_data<std::string>();
-    for (int64_t i = 0; i < count; ++i) dst[to_index + i] = src[from_index + i];
-    return;
-  }
-  const size_t size = ElementSize(from.dtype());
-  std::memcpy(static_cast<char*>(to.raw_mutable_data()) + to_index * size,
-              static_cast<const char*>(from.raw_data()) + from_index * size, count * size);
+  DispatchByElementSize(from.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    std::copy_n(ElementsOf<T>(from) + from_index, count, MutableElementsOf<T>(to) + to_index);
+  });
 }
 
 absl::StatusOr<int64_t> NormalizeAxis(const KernelContext& ctx, absl::string_view attribute,
@@ -36,6 +43,17 @@ absl::StatusOr<int64_t> NormalizeAxis(const KernelContext& ctx, absl::string_vie
   return axis < 0 ? axis + rank : axis;
 }
 
+absl::StatusOr<size_t> ChooseAttribute(const KernelContext& ctx, absl::string_view name,
+                                       absl::string_view fallback,
+                                       absl::Span<const absl::string_view> choices) {
+  const std::string value = ctx.string_attribute(name, fallback);
+  for (size_t i = 0; i < choices.size(); ++i) {
+    if (choices[i] == value) return i;
+  }
+  return absl::InvalidArgumentError(absl::StrCat("attribute '", name, "' is \"", value,
+                                                 "\", not one of ", absl::StrJoin(choices, ", ")));
+}
+
 std::vector<int64_t> ReadInt64s(const Tensor& tensor) {
   if (tensor.dtype() == DataType::kInt64) {
     auto data = tensor.data<int64_t>();
@@ -45,17 +63,44 @@ std::vector<int64_t> ReadInt64s(const Tensor& tensor) {
   return std::vector<int64_t>(data.begin(), data.end());
 }
 
+absl::StatusOr<int64_t> CheckIndex(const KernelContext& ctx, int input, int64_t index,
+                                   int64_t extent) {
+  if (index < -extent || index >= extent) {
+    return ctx.input_error(input, absl::StrCat("index ", index,
+                                               " is out of range for a dimension of ", extent));
+  }
+  return index < 0 ? index + extent : index;
+}
+
 absl::StatusOr<std::vector<int64_t>> ReadIndices(const KernelContext& ctx, int input,
                                                  const Tensor& indices, int64_t extent) {
   std::vector<int64_t> values = ReadInt64s(indices);
   for (int64_t& index : values) {
-    if (index < -extent || index >= extent) {
-      return ctx.input_error(input, absl::StrCat("index ", index, " is out of range for a dimension of ",
-                                                 extent));
-    }
+    if (index < -extent || index >= extent) return CheckIndex(ctx, input, index, extent).status();
     if (index < 0) index += extent;
   }
   return values;
+}
+
+absl::StatusOr<Shape> ReadDims(const KernelContext& ctx, int input) {
+  const std::vector<int64_t> values = ReadInt64s(ctx.input(input));
+  for (int64_t value : values) {
+    if (value < 0) {
+      return ctx.input_error(input, absl::StrCat("holds the negative dimension ", value));
+    }
+  }
+  return Shape(values.begin(), values.end());
+}
+
+double ScalarAsDouble(const Tensor& tensor) {
+  GRAPHGC_CHECK(tensor.size() == 1, "ScalarAsDouble of a tensor without exactly one element");
+  double value = 0;
+  const bool numeric = internal::DispatchNumericOrBool(tensor.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    value = static_cast<double>(internal::Load<T>(tensor.data<T>()[0]));
+  });
+  GRAPHGC_CHECK(numeric, "ScalarAsDouble of a non-numeric tensor");
+  return value;
 }
 
 }  // namespace graphgc::kernels
