@@ -176,7 +176,8 @@ std::optional<CaseResult> RunDataSet(const std::string& name, const onnx::ModelP
   const std::vector<fs::path> inputs = SortedFiles(data_set, "input_");
   for (size_t i = 0; i < inputs.size() && i < model_inputs.size(); ++i) {
     onnx::TensorProto proto;
-    if (!ParseFile(inputs[i], &proto) || proto.data_type() == 0) {
+    if (!model_inputs[i]->type().has_tensor_type() || !ParseFile(inputs[i], &proto) ||
+        proto.data_type() == 0) {
       return Skip(name, absl::StrCat("input ", i, " is not a tensor (a sequence or optional)"));
     }
     absl::StatusOr<Tensor> value = ReadTensor(std::move(proto), *model_inputs[i]);
@@ -193,7 +194,8 @@ std::optional<CaseResult> RunDataSet(const std::string& name, const onnx::ModelP
     if (i >= static_cast<size_t>(model.graph().output_size())) break;
     const std::string& output = model.graph().output(static_cast<int>(i)).name();
     onnx::TensorProto proto;
-    if (!ParseFile(expected_files[i], &proto) || proto.data_type() == 0) {
+    if (!model.graph().output(static_cast<int>(i)).type().has_tensor_type() ||
+        !ParseFile(expected_files[i], &proto) || proto.data_type() == 0) {
       return Skip(name, absl::StrCat("output ", output, " is not a tensor"));
     }
     absl::StatusOr<Tensor> expected =
