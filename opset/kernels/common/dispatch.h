@@ -8,7 +8,9 @@
 #define GRAPHGC_DISPATCH_H_
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
+#include <utility>
 
 #include "graphgc/valuestore/check.h"
 #include "graphgc/valuestore/data_type.h"
@@ -51,8 +53,33 @@ bool DispatchNumericOrBool(DataType dtype, F&& f) {
   return DispatchNumeric(dtype, std::forward<F>(f));
 }
 
+// The floating-point types (the ops defined on real numbers only).
+template <class F>
+bool DispatchFloatingPoint(DataType dtype, F&& f) {
+  switch (dtype) {
+    case DataType::kFloat: f(TypeTag<float>{}); return true;
+    case DataType::kDouble: f(TypeTag<double>{}); return true;
+    case DataType::kFloat16: f(TypeTag<Float16>{}); return true;
+    case DataType::kBfloat16: f(TypeTag<BFloat16>{}); return true;
+    default: return false;
+  }
+}
+
+// Every element type: numeric, bool and string (Where, Cast, Equal).
+template <class F>
+bool DispatchAny(DataType dtype, F&& f) {
+  if (dtype == DataType::kString) {
+    f(TypeTag<std::string>{});
+    return true;
+  }
+  return DispatchNumericOrBool(dtype, std::forward<F>(f));
+}
+
 template <class T>
 inline constexpr bool kIsHalf = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
+
+template <class T>
+inline constexpr bool kIsFloatingPoint = kIsHalf<T> || std::is_floating_point_v<T>;
 
 // The type arithmetic on T is carried out in.
 template <class T>
