@@ -44,23 +44,21 @@ constexpr bool kIsHalf = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat1
 
 // --- Building inputs and reading values ---------------------------------------------------------
 
-// `values` as T: the 16-bit floats rounded from float, the others converted.
+// v as T: the 16-bit floats rounded from float, the others converted.
 template <class T>
-std::vector<T> As(const Doubles& values) {
-  std::vector<T> out;
-  for (double v : values) {
-    if constexpr (kIsHalf<T>) {
-      out.push_back(T::FromFloat(static_cast<float>(v)));
-    } else {
-      out.push_back(static_cast<T>(v));
-    }
+T Element(double v) {
+  if constexpr (kIsHalf<T>) {
+    return T::FromFloat(static_cast<float>(v));
+  } else {
+    return static_cast<T>(v);
   }
-  return out;
 }
 
 template <class T>
 Var In(Graph& g, const Doubles& values, const Dims& shape) {
-  return g.constant(Tensor::from_vector<T>(As<T>(values), shape));
+  std::vector<T> elements(values.size());
+  std::transform(values.begin(), values.end(), elements.begin(), Element<T>);
+  return g.constant(Tensor::from_vector<T>(std::move(elements), shape));
 }
 
 Var Strings(Graph& g, std::vector<std::string> values) {
@@ -77,30 +75,24 @@ double ToDouble(T v) {
   }
 }
 
+// Appends the elements of `value` to `out` as doubles if its type is one of Ts.
+template <class... Ts>
+bool AppendAsDoubles(const Tensor& value, Doubles& out) {
+  const auto append = [&](auto tag) {
+    for (auto v : value.data<decltype(tag)>()) out.push_back(ToDouble(v));
+    return true;
+  };
+  return ((value.dtype() == gg::DataTypeOf<Ts>::value && append(Ts{})) || ...);
+}
+
 // The var's value as doubles (any numeric or bool type); nullopt when it has none.
 std::optional<Doubles> Numbers(const Var& var) {
   const std::optional<Tensor> value = var.value();
   if (!value.has_value()) return std::nullopt;
   Doubles out;
-  const auto read = [&](auto tag) {
-    for (auto v : value->data<decltype(tag)>()) out.push_back(ToDouble(v));
-  };
-  switch (value->dtype()) {
-    case DataType::kFloat: read(float{}); break;
-    case DataType::kDouble: read(double{}); break;
-    case DataType::kFloat16: read(Float16{}); break;
-    case DataType::kBfloat16: read(BFloat16{}); break;
-    case DataType::kInt8: read(int8_t{}); break;
-    case DataType::kInt16: read(int16_t{}); break;
-    case DataType::kInt32: read(int32_t{}); break;
-    case DataType::kInt64: read(int64_t{}); break;
-    case DataType::kUint8: read(uint8_t{}); break;
-    case DataType::kUint16: read(uint16_t{}); break;
-    case DataType::kUint32: read(uint32_t{}); break;
-    case DataType::kUint64: read(uint64_t{}); break;
-    case DataType::kBool: read(bool{}); break;
-    default: ADD_FAILURE() << "not a number type: " << gg::DataTypeName(value->dtype());
-  }
+  const bool numeric = AppendAsDoubles<float, double, Float16, BFloat16, int8_t, int16_t, int32_t,
+                                       int64_t, uint8_t, uint16_t, uint32_t, uint64_t, bool>(*value, out);
+  EXPECT_TRUE(numeric) << "not a number type: " << gg::DataTypeName(value->dtype());
   return out;
 }
 

@@ -8,9 +8,7 @@
 #define GRAPHGC_DISPATCH_H_
 
 #include <cstdint>
-#include <string>
 #include <type_traits>
-#include <utility>
 
 #include "graphgc/valuestore/check.h"
 #include "graphgc/valuestore/data_type.h"
@@ -53,27 +51,19 @@ bool DispatchNumericOrBool(DataType dtype, F&& f) {
   return DispatchNumeric(dtype, std::forward<F>(f));
 }
 
-// The floating-point types (the ops defined on real numbers only).
-template <class F>
-bool DispatchFloatingPoint(DataType dtype, F&& f) {
-  switch (dtype) {
-    case DataType::kFloat: f(TypeTag<float>{}); return true;
-    case DataType::kDouble: f(TypeTag<double>{}); return true;
-    case DataType::kFloat16: f(TypeTag<Float16>{}); return true;
-    case DataType::kBfloat16: f(TypeTag<BFloat16>{}); return true;
-    default: return false;
+// A set of element types to dispatch over, for kernels defined on a subset:
+//
+//   using Reals = TypeList<float, double, Float16, BFloat16>;
+//   Reals::Dispatch(dtype, [&](auto tag) { using T = typename decltype(tag)::type; ... });
+//
+// Dispatch returns false (without calling f) for a type outside the list.
+template <class... Ts>
+struct TypeList {
+  template <class F>
+  static bool Dispatch(DataType dtype, F&& f) {
+    return ((dtype == DataTypeOf<Ts>::value && (f(TypeTag<Ts>{}), true)) || ...);
   }
-}
-
-// Every element type: numeric, bool and string (Where, Cast, Equal).
-template <class F>
-bool DispatchAny(DataType dtype, F&& f) {
-  if (dtype == DataType::kString) {
-    f(TypeTag<std::string>{});
-    return true;
-  }
-  return DispatchNumericOrBool(dtype, std::forward<F>(f));
-}
+};
 
 template <class T>
 inline constexpr bool kIsHalf = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -132,51 +133,14 @@ bool IsNegative(C x) {
   }
 }
 
-// Element-type sets, each naming the dispatch over its types.
-struct FloatingPointTypes {
-  template <class F>
-  static bool Dispatch(DataType dtype, F&& f) {
-    return internal::DispatchFloatingPoint(dtype, std::forward<F>(f));
-  }
-};
-struct NumericTypes {
-  template <class F>
-  static bool Dispatch(DataType dtype, F&& f) {
-    return internal::DispatchNumeric(dtype, std::forward<F>(f));
-  }
-};
-struct NumericOrBoolTypes {
-  template <class F>
-  static bool Dispatch(DataType dtype, F&& f) {
-    return internal::DispatchNumericOrBool(dtype, std::forward<F>(f));
-  }
-};
-struct AnyTypes {
-  template <class F>
-  static bool Dispatch(DataType dtype, F&& f) {
-    return internal::DispatchAny(dtype, std::forward<F>(f));
-  }
-};
-struct UnsignedTypes {
-  template <class F>
-  static bool Dispatch(DataType dtype, F&& f) {
-    switch (dtype) {
-      case DataType::kUint8: f(internal::TypeTag<uint8_t>{}); return true;
-      case DataType::kUint16: f(internal::TypeTag<uint16_t>{}); return true;
-      case DataType::kUint32: f(internal::TypeTag<uint32_t>{}); return true;
-      case DataType::kUint64: f(internal::TypeTag<uint64_t>{}); return true;
-      default: return false;
-    }
-  }
-};
-struct BoolType {
-  template <class F>
-  static bool Dispatch(DataType dtype, F&& f) {
-    if (dtype != DataType::kBool) return false;
-    f(internal::TypeTag<bool>{});
-    return true;
-  }
-};
+// The element-type sets of the math ops.
+using FloatingPointTypes = internal::TypeList<float, double, Float16, BFloat16>;
+using UnsignedTypes = internal::TypeList<uint8_t, uint16_t, uint32_t, uint64_t>;
+using NumericTypes = internal::TypeList<float, double, Float16, BFloat16, int8_t, int16_t, int32_t,
+                                        int64_t, uint8_t, uint16_t, uint32_t, uint64_t>;
+using AnyTypes = internal::TypeList<float, double, Float16, BFloat16, int8_t, int16_t, int32_t,
+                                    int64_t, uint8_t, uint16_t, uint32_t, uint64_t, bool, std::string>;
+using BoolType = internal::TypeList<bool>;
 
 // compute(tag) (an absl::StatusOr<Tensor>) for the C++ type of `dtype` among Types, as the
 // kernel's one output; a type outside Types declines.

@@ -24,17 +24,8 @@ namespace {
 using internal::ComputeType;
 using internal::Load;
 
-// The schema's base types (T): int32, int64 and the floating-point types.
-struct BaseTypes {
-  template <class F>
-  static bool Dispatch(DataType dtype, F&& f) {
-    switch (dtype) {
-      case DataType::kInt32: f(internal::TypeTag<int32_t>{}); return true;
-      case DataType::kInt64: f(internal::TypeTag<int64_t>{}); return true;
-      default: return internal::DispatchFloatingPoint(dtype, std::forward<F>(f));
-    }
-  }
-};
+// The schema's base types (T).
+using BaseTypes = internal::TypeList<int32_t, int64_t, float, double, Float16, BFloat16>;
 
 // base^exponent exactly; nullopt when it overflows Int or divides by zero.
 template <class Int, class Exp>
