@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "comparisons.h"
 #include "isolated_run.h"
+#include "kernel_bench.h"
 #include "micro.h"
 #include "options.h"
 #include "report.h"
@@ -80,5 +81,6 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (options->micro) return bench::RunMicroBenchmarks(options->benchmark_args);
+  if (options->kernels) return bench::RunKernelBenchmarks();
   return bench::RunSuite(*options);
 }

@@ -54,6 +54,8 @@ absl::Status ApplyFlag(absl::string_view arg, BenchOptions& options) {
     options.json = true;
   } else if (arg == "--micro") {
     options.micro = true;
+  } else if (arg == "--kernels") {
+    options.kernels = true;
   } else if (absl::ConsumePrefix(&arg, "--n=")) {
     absl::StatusOr<std::vector<int64_t>> sizes = ParseSizes(arg);
     if (!sizes.ok()) return sizes.status();
@@ -97,6 +99,7 @@ absl::StatusOr<BenchOptions> ParseOptions(int argc, char** argv) {
 std::string Usage() {
   return "usage: graphgc-bench [--json] [--n=LIST] [--modes=LIST] [--keep-all-cap-bytes=BYTES]\n"
          "       graphgc-bench --micro [Google Benchmark flags]\n"
+         "       graphgc-bench --kernels\n"
          "\n"
          "Default: the seed scenario (a = Mul(a, a) on 10000 doubles, n times) in each mode,\n"
          "each (mode, n) in a child process, then two in-process comparisons.\n"
@@ -106,7 +109,9 @@ std::string Usage() {
          "  --modes=LIST           keep-all,collect-each-step,automatic (default: all three)\n"
          "  --keep-all-cap-bytes=B skip keep-all rows that would hold more than B value bytes\n"
          "                         (default 2147483648)\n"
-         "  --micro                run the registered Google Benchmark micro benchmarks\n";
+         "  --micro                run the registered Google Benchmark micro benchmarks\n"
+         "  --kernels              time value propagation of six ops against a plain loop and\n"
+         "                         ONNX Runtime (one thread), side by side in one run\n";
 }
 
 }  // namespace graphgc::bench

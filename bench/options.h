@@ -2,6 +2,7 @@
 //
 //   graphgc-bench [--json] [--n=10,100] [--modes=keep-all,automatic] [--keep-all-cap-bytes=B]
 //   graphgc-bench --micro [Google Benchmark flags]
+//   graphgc-bench --kernels
 #ifndef GRAPHGC_BENCH_OPTIONS_H_
 #define GRAPHGC_BENCH_OPTIONS_H_
 
@@ -18,6 +19,7 @@ struct BenchOptions {
   bool help = false;
   bool json = false;
   bool micro = false;
+  bool kernels = false;
   std::vector<int64_t> sizes = {10, 100, 1000, 10000, 100000};
   std::vector<SeedMode> modes = {kAllSeedModes.begin(), kAllSeedModes.end()};
   // keep-all holds n * 80 000 bytes at the end; rows that would pass this are skipped.

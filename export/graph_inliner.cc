@@ -5,7 +5,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
-#include "graphgc/export/attribute_proto.h"
+#include "graphgc/opset/attribute_proto.h"
 #include "graphgc/ir/graph_core.h"
 #include "graphgc/opset/node.h"
 #include "graphgc/valuestore/status_macros.h"

@@ -2,20 +2,21 @@
 #include <array>
 
 #include "absl/strings/str_cat.h"
+#include "graphgc/opset/native_ops.h"
 #include "graphgc/opset/op_builder.h"
 #include "graphgc/opset/ops.h"
 #include "graphgc/valuestore/status_macros.h"
 #include "graphgc/opset/type_constraints.h"
 
-namespace graphgc::op {
+namespace graphgc {
 namespace {
 constexpr std::array<absl::string_view, 1> kCastInputs = {"input"};
 }  // namespace
 
-Var Cast(const Var& input, const CastAttributes& attributes) {
-  const internal::OpSignature signature{"Cast", 13, kCastInputs};
+Var internal::NativeCast(const Var& input, DataType to, int opset_version) {
+  internal::OpSignature signature{"Cast", 13, kCastInputs};
+  signature.opset_version = opset_version;
   const Var* inputs[] = {&input};
-  const DataType to = attributes.to;
   std::vector<Attribute> attrs = {{"to", static_cast<int64_t>(to)}};
   return internal::BuildOp(
       signature, inputs, std::move(attrs),
@@ -31,6 +32,10 @@ Var Cast(const Var& input, const CastAttributes& attributes) {
       });
 }
 
-Var Constant(Graph& graph, const Tensor& value) { return graph.constant(value); }
+Var op::Cast(const Var& input, const CastAttributes& attributes) {
+  return internal::NativeCast(input, attributes.to, 0);
+}
 
-}  // namespace graphgc::op
+Var op::Constant(Graph& graph, const Tensor& value) { return graph.constant(value); }
+
+}  // namespace graphgc

@@ -1,42 +1,78 @@
-// The few helpers the generated op constructors (opset13.cc ... opset17.cc, onnx_ops.cc,
-// ml_ops.cc) share, so that each generated function stays a handful of lines: turn the set fields
-// of an attribute struct into Attributes, and make_node's result into the declared outputs.
-// Internal to the opset module.
+// The few helpers the generated op constructors (onnx_schemas.cc, ml_ops.cc) share, so that each
+// generated body is one call: make the node with the set fields of an attribute struct, and hand
+// make_node's result back as the op declares its outputs. Internal to the opset module.
 #ifndef GRAPHGC_GENERATED_SUPPORT_H_
 #define GRAPHGC_GENERATED_SUPPORT_H_
 
+#include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <initializer_list>
 #include <optional>
-#include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "graphgc/ir/attribute.h"
-#include "graphgc/valuestore/tensor.h"
+#include "graphgc/ir/graph.h"
 #include "graphgc/ir/var.h"
+#include "graphgc/opset/node.h"
 
 namespace graphgc::internal {
 
-// Appends {name, *value} to `attributes` when `value` is set. An unset field is left out, so the
-// schema's default applies (or make_node reports a required attribute as missing).
-// T is one of the types an attribute struct field holds (int64_t, float, std::string, Tensor,
-// vectors of those, Subgraph, VarType): exactly the alternatives of AttributeValue.
-template <class T>
-void AppendAttribute(std::vector<Attribute>& attributes, const char* name,
-                     const std::optional<T>& value) {
+inline void AppendAttributes(std::vector<Attribute>&) {}
+
+// Appends {name, *value} to `attributes` when `value` is set, for each `name, value` pair. An unset
+// field is left out, so the schema's default applies (or make_node reports a required attribute as
+// missing). T is one of the types an attribute struct field holds (int64_t, float, std::string,
+// Tensor, vectors of those, Subgraph, VarType): exactly the alternatives of AttributeValue.
+template <class T, class... Rest>
+void AppendAttributes(std::vector<Attribute>& attributes, const char* name,
+                      const std::optional<T>& value, const Rest&... rest) {
   if (value.has_value()) attributes.push_back(Attribute{name, AttributeValue(*value)});
+  AppendAttributes(attributes, rest...);
+}
+
+// make_node's outputs as a generated op returns them: `Result` is Var (the first output; an empty
+// Var if there is none), std::vector<Var>, or an op's output struct of `count` Vars, one per field
+// in order, where the optional outputs the caller did not request stay empty.
+template <class Result, size_t count>
+Result OutputsAs(std::vector<Var> outputs) {
+  if constexpr (std::is_same_v<Result, std::vector<Var>>) {
+    return outputs;
+  } else if constexpr (std::is_same_v<Result, Var>) {
+    return outputs.empty() ? Var() : std::move(outputs.front());
+  } else {
+    outputs.resize(std::max(outputs.size(), count));
+    return [&]<size_t... i>(std::index_sequence<i...>) {
+      return Result{std::move(outputs[i])...};
+    }(std::make_index_sequence<count>());
+  }
+}
+
+// make_node(op_type, inputs, attributes, options) for a generated op, the attributes given as
+// `name, value` pairs of an attribute struct's fields and the outputs returned as `Result` (see
+// OutputsAs): Node<Var>("ArgMax", {data}, {"", opset, 1}, "axis", attributes.axis).
+template <class Result, size_t count = 1, class... Fields>
+Result Node(absl::string_view op_type, absl::Span<const Var> inputs, const NodeOptions& options,
+            const Fields&... fields) {
+  std::vector<Attribute> attributes;
+  AppendAttributes(attributes, fields...);
+  return OutputsAs<Result, count>(make_node(op_type, inputs, attributes, options));
+}
+
+// The same for an op without inputs, whose node goes into `graph`.
+template <class Result, size_t count = 1, class... Fields>
+Result Node(Graph& graph, absl::string_view op_type, absl::Span<const Var> inputs,
+            const NodeOptions& options, const Fields&... fields) {
+  std::vector<Attribute> attributes;
+  AppendAttributes(attributes, fields...);
+  return OutputsAs<Result, count>(make_node(graph, op_type, inputs, attributes, options));
 }
 
 // The inputs of a node whose last formal input is variadic: the fixed ones, then the rest.
 std::vector<Var> JoinInputs(std::initializer_list<Var> fixed, absl::Span<const Var> variadic);
-
-// Moves out the first of `outputs` (make_node always returns at least one; an empty Var if not).
-Var SingleOutput(std::vector<Var>& outputs);
-
-// Grows `outputs` to `count` with empty Vars: the optional outputs the caller did not request.
-void PadOutputs(std::vector<Var>& outputs, size_t count);
 
 }  // namespace graphgc::internal
 

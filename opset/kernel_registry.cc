@@ -6,6 +6,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "graphgc/opset/function_kernel.h"
 #include "graphgc/opset/kernels/builtin_kernels.h"
 #include "graphgc/opset/kernels/kernel_table.h"
 #include "graphgc/opset/tensor_proto.h"
@@ -61,6 +62,12 @@ void AddSchemaFacts(absl::string_view domain, absl::string_view op_type, int sin
     if (value.has_value()) op.defaults.push_back({name, *std::move(value)});
   }
   for (const auto& formal : schema->inputs()) op.input_names.push_back(formal.GetName());
+  if (op.kernel == nullptr) {
+    if (std::optional<kernels::Kernel> body = FunctionBodyKernel(*schema)) {
+      op.function_body = *std::move(body);
+      op.kernel = &op.function_body;
+    }
+  }
 }
 
 std::string Key(absl::string_view domain, absl::string_view op_type, int version) {

@@ -20,6 +20,9 @@ namespace graphgc::internal {
 // What BuildNode needs to run an op's kernel.
 struct ResolvedOp {
   const kernels::Kernel* kernel = nullptr;  // nullptr: no kernel, outputs get no values
+  // For a function op without a kernel of its own: the expansion of its body (function_kernel.h),
+  // which `kernel` then points to.
+  kernels::Kernel function_body;
   std::vector<kernels::KernelAttribute> defaults;  // the schema's attribute defaults
   std::vector<std::string> input_names;            // the schema's formal inputs
 };

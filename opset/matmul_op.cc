@@ -2,18 +2,20 @@
 #include <array>
 
 #include "graphgc/opset/kernels/linalg/matmul.h"
+#include "graphgc/opset/native_ops.h"
 #include "graphgc/opset/op_builder.h"
 #include "graphgc/opset/ops.h"
 #include "graphgc/valuestore/status_macros.h"
 #include "graphgc/opset/type_constraints.h"
 
-namespace graphgc::op {
+namespace graphgc {
 namespace {
 constexpr std::array<absl::string_view, 2> kMatMulInputs = {"A", "B"};
 }  // namespace
 
-Var MatMul(const Var& a, const Var& b) {
-  const internal::OpSignature signature{"MatMul", 13, kMatMulInputs};
+Var internal::NativeMatMul(const Var& a, const Var& b, int opset_version) {
+  internal::OpSignature signature{"MatMul", 13, kMatMulInputs};
+  signature.opset_version = opset_version;
   const Var* inputs[] = {&a, &b};
   return internal::BuildOp(
       signature, inputs, {},
@@ -27,4 +29,6 @@ Var MatMul(const Var& a, const Var& b) {
       });
 }
 
-}  // namespace graphgc::op
+Var op::MatMul(const Var& a, const Var& b) { return internal::NativeMatMul(a, b, 0); }
+
+}  // namespace graphgc

@@ -2,272 +2,155 @@
 // graphgc/opset/ml_ops.h.
 #include "graphgc/opset/ml_ops.h"
 
-#include <utility>
-#include <vector>
-
-#include "graphgc/ir/attribute.h"
 #include "graphgc/opset/generated_support.h"
-#include "graphgc/opset/node.h"
 
 namespace graphgc::ml {
 
 Var ArrayFeatureExtractor(const Var& X, const Var& Y) {
-  std::vector<Var> results =
-      graphgc::make_node("ArrayFeatureExtractor", {X, Y}, {},
-                         {.domain = "ai.onnx.ml", .version = 3, .num_outputs = 1});
-  return internal::SingleOutput(results);
+  return internal::Node<Var>("ArrayFeatureExtractor", {X, Y}, {"ai.onnx.ml", 3, 1});
 }
 
 Var Binarizer(const Var& X, const BinarizerAttributes& attributes) {
-  std::vector<Attribute> attribute_list;
-  internal::AppendAttribute(attribute_list, "threshold", attributes.threshold);
-  std::vector<Var> results = graphgc::make_node(
-      "Binarizer", {X}, attribute_list, {.domain = "ai.onnx.ml", .version = 3, .num_outputs = 1});
-  return internal::SingleOutput(results);
+  return internal::Node<Var>("Binarizer", {X}, {"ai.onnx.ml", 3, 1},
+                             "threshold", attributes.threshold);
 }
 
 Var CastMap(const Var& X, const CastMapAttributes& attributes) {
-  std::vector<Attribute> attribute_list;
-  internal::AppendAttribute(attribute_list, "cast_to", attributes.cast_to);
-  internal::AppendAttribute(attribute_list, "map_form", attributes.map_form);
-  internal::AppendAttribute(attribute_list, "max_map", attributes.max_map);
-  std::vector<Var> results = graphgc::make_node(
-      "CastMap", {X}, attribute_list, {.domain = "ai.onnx.ml", .version = 3, .num_outputs = 1});
-  return internal::SingleOutput(results);
+  return internal::Node<Var>("CastMap", {X}, {"ai.onnx.ml", 3, 1}, "cast_to", attributes.cast_to,
+                             "map_form", attributes.map_form, "max_map", attributes.max_map);
 }
 
 Var CategoryMapper(const Var& X, const CategoryMapperAttributes& attributes) {
-  std::vector<Attribute> attribute_list;
-  internal::AppendAttribute(attribute_list, "cats_int64s", attributes.cats_int64s);
-  internal::AppendAttribute(attribute_list, "cats_strings", attributes.cats_strings);
-  internal::AppendAttribute(attribute_list, "default_int64", attributes.default_int64);
-  internal::AppendAttribute(attribute_list, "default_string", attributes.default_string);
-  std::vector<Var> results =
-      graphgc::make_node("CategoryMapper", {X}, attribute_list,
-                         {.domain = "ai.onnx.ml", .version = 3, .num_outputs = 1});
-  return internal::SingleOutput(results);
+  return internal::Node<Var>(
+      "CategoryMapper", {X}, {"ai.onnx.ml", 3, 1}, "cats_int64s", attributes.cats_int64s,
+      "cats_strings", attributes.cats_strings, "default_int64", attributes.default_int64,
+      "default_string", attributes.default_string);
 }
 
 Var DictVectorizer(const Var& X, const DictVectorizerAttributes& attributes) {
-  std::vector<Attribute> attribute_list;
-  internal::AppendAttribute(attribute_list, "int64_vocabulary", attributes.int64_vocabulary);
-  internal::AppendAttribute(attribute_list, "string_vocabulary", attributes.string_vocabulary);
-  std::vector<Var> results =
-      graphgc::make_node("DictVectorizer", {X}, attribute_list,
-                         {.domain = "ai.onnx.ml", .version = 3, .num_outputs = 1});
-  return internal::SingleOutput(results);
+  return internal::Node<Var>("DictVectorizer", {X}, {"ai.onnx.ml", 3, 1},
+                             "int64_vocabulary", attributes.int64_vocabulary,
+                             "string_vocabulary", attributes.string_vocabulary);
 }
 
 Var FeatureVectorizer(absl::Span<const Var> X, const FeatureVectorizerAttributes& attributes) {
-  std::vector<Attribute> attribute_list;
-  internal::AppendAttribute(attribute_list, "inputdimensions", attributes.inputdimensions);
-  std::vector<Var> results =
-      graphgc::make_node("FeatureVectorizer", X, attribute_list,
-                         {.domain = "ai.onnx.ml", .version = 3, .num_outputs = 1});
-  return internal::SingleOutput(results);
+  return internal::Node<Var>("FeatureVectorizer", X, {"ai.onnx.ml", 3, 1},
+                             "inputdimensions", attributes.inputdimensions);
 }
 
 Var Imputer(const Var& X, const ImputerAttributes& attributes) {
-  std::vector<Attribute> attribute_list;
-  internal::AppendAttribute(attribute_list, "imputed_value_floats",
-                            attributes.imputed_value_floats);
-  internal::AppendAttribute(attribute_list, "imputed_value_int64s",
-                            attributes.imputed_value_int64s);
-  internal::AppendAttribute(attribute_list, "replaced_value_float",
-                            attributes.replaced_value_float);
-  internal::AppendAttribute(attribute_list, "replaced_value_int64",
-                            attributes.replaced_value_int64);
-  std::vector<Var> results = graphgc::make_node(
-      "Imputer", {X}, attribute_list, {.domain = "ai.onnx.ml", .version = 3, .num_outputs = 1});
-  return internal::SingleOutput(results);
+  return internal::Node<Var>("Imputer", {X}, {"ai.onnx.ml", 3, 1},
+                             "imputed_value_floats", attributes.imputed_value_floats,
+                             "imputed_value_int64s", attributes.imputed_value_int64s,
+                             "replaced_value_float", attributes.replaced_value_float,
+                             "replaced_value_int64", attributes.replaced_value_int64);
 }
 
 Var LabelEncoder(const Var& X, const LabelEncoderAttributes& attributes) {
-  std::vector<Attribute> attribute_list;
-  internal::AppendAttribute(attribute_list, "default_float", attributes.default_float);
-  internal::AppendAttribute(attribute_list, "default_int64", attributes.default_int64);
-  internal::AppendAttribute(attribute_list, "default_string", attributes.default_string);
-  internal::AppendAttribute(attribute_list, "keys_floats", attributes.keys_floats);
-  internal::AppendAttribute(attribute_list, "keys_int64s", attributes.keys_int64s);
-  internal::AppendAttribute(attribute_list, "keys_strings", attributes.keys_strings);
-  internal::AppendAttribute(attribute_list, "values_floats", attributes.values_floats);
-  internal::AppendAttribute(attribute_list, "values_int64s", attributes.values_int64s);
-  internal::AppendAttribute(attribute_list, "values_strings", attributes.values_strings);
-  std::vector<Var> results =
-      graphgc::make_node("LabelEncoder", {X}, attribute_list,
-                         {.domain = "ai.onnx.ml", .version = 3, .num_outputs = 1});
-  return internal::SingleOutput(results);
+  return internal::Node<Var>(
+      "LabelEncoder", {X}, {"ai.onnx.ml", 3, 1}, "default_float", attributes.default_float,
+      "default_int64", attributes.default_int64, "default_string", attributes.default_string,
+      "keys_floats", attributes.keys_floats, "keys_int64s", attributes.keys_int64s,
+      "keys_strings", attributes.keys_strings, "values_floats", attributes.values_floats,
+      "values_int64s", attributes.values_int64s, "values_strings", attributes.values_strings);
 }
 
 LinearClassifierOutputs LinearClassifier(const Var& X,
                                          const LinearClassifierAttributes& attributes) {
-  std::vector<Attribute> attribute_list;
-  internal::AppendAttribute(attribute_list, "classlabels_ints", attributes.classlabels_ints);
-  internal::AppendAttribute(attribute_list, "classlabels_strings", attributes.classlabels_strings);
-  internal::AppendAttribute(attribute_list, "coefficients", attributes.coefficients);
-  internal::AppendAttribute(attribute_list, "intercepts", attributes.intercepts);
-  internal::AppendAttribute(attribute_list, "multi_class", attributes.multi_class);
-  internal::AppendAttribute(attribute_list, "post_transform", attributes.post_transform);
-  std::vector<Var> results =
-      graphgc::make_node("LinearClassifier", {X}, attribute_list,
-                         {.domain = "ai.onnx.ml", .version = 3, .num_outputs = 2});
-  internal::PadOutputs(results, 2);
-  return {std::move(results[0]), std::move(results[1])};
+  return internal::Node<LinearClassifierOutputs, 2>(
+      "LinearClassifier", {X}, {"ai.onnx.ml", 3, 2},
+      "classlabels_ints", attributes.classlabels_ints,
+      "classlabels_strings", attributes.classlabels_strings,
+      "coefficients", attributes.coefficients, "intercepts", attributes.intercepts,
+      "multi_class", attributes.multi_class, "post_transform", attributes.post_transform);
 }
 
 Var LinearRegressor(const Var& X, const LinearRegressorAttributes& attributes) {
-  std::vector<Attribute> attribute_list;
-  internal::AppendAttribute(attribute_list, "coefficients", attributes.coefficients);
-  internal::AppendAttribute(attribute_list, "intercepts", attributes.intercepts);
-  internal::AppendAttribute(attribute_list, "post_transform", attributes.post_transform);
-  internal::AppendAttribute(attribute_list, "targets", attributes.targets);
-  std::vector<Var> results =
-      graphgc::make_node("LinearRegressor", {X}, attribute_list,
-                         {.domain = "ai.onnx.ml", .version = 3, .num_outputs = 1});
-  return internal::SingleOutput(results);
+  return internal::Node<Var>(
+      "LinearRegressor", {X}, {"ai.onnx.ml", 3, 1}, "coefficients", attributes.coefficients,
+      "intercepts", attributes.intercepts, "post_transform", attributes.post_transform,
+      "targets", attributes.targets);
 }
 
 Var Normalizer(const Var& X, const NormalizerAttributes& attributes) {
-  std::vector<Attribute> attribute_list;
-  internal::AppendAttribute(attribute_list, "norm", attributes.norm);
-  std::vector<Var> results = graphgc::make_node(
-      "Normalizer", {X}, attribute_list, {.domain = "ai.onnx.ml", .version = 3, .num_outputs = 1});
-  return internal::SingleOutput(results);
+  return internal::Node<Var>("Normalizer", {X}, {"ai.onnx.ml", 3, 1}, "norm", attributes.norm);
 }
 
 Var OneHotEncoder(const Var& X, const OneHotEncoderAttributes& attributes) {
-  std::vector<Attribute> attribute_list;
-  internal::AppendAttribute(attribute_list, "cats_int64s", attributes.cats_int64s);
-  internal::AppendAttribute(attribute_list, "cats_strings", attributes.cats_strings);
-  internal::AppendAttribute(attribute_list, "zeros", attributes.zeros);
-  std::vector<Var> results =
-      graphgc::make_node("OneHotEncoder", {X}, attribute_list,
-                         {.domain = "ai.onnx.ml", .version = 3, .num_outputs = 1});
-  return internal::SingleOutput(results);
+  return internal::Node<Var>("OneHotEncoder", {X}, {"ai.onnx.ml", 3, 1},
+                             "cats_int64s", attributes.cats_int64s,
+                             "cats_strings", attributes.cats_strings, "zeros", attributes.zeros);
 }
 
 SVMClassifierOutputs SVMClassifier(const Var& X, const SVMClassifierAttributes& attributes) {
-  std::vector<Attribute> attribute_list;
-  internal::AppendAttribute(attribute_list, "classlabels_ints", attributes.classlabels_ints);
-  internal::AppendAttribute(attribute_list, "classlabels_strings", attributes.classlabels_strings);
-  internal::AppendAttribute(attribute_list, "coefficients", attributes.coefficients);
-  internal::AppendAttribute(attribute_list, "kernel_params", attributes.kernel_params);
-  internal::AppendAttribute(attribute_list, "kernel_type", attributes.kernel_type);
-  internal::AppendAttribute(attribute_list, "post_transform", attributes.post_transform);
-  internal::AppendAttribute(attribute_list, "prob_a", attributes.prob_a);
-  internal::AppendAttribute(attribute_list, "prob_b", attributes.prob_b);
-  internal::AppendAttribute(attribute_list, "rho", attributes.rho);
-  internal::AppendAttribute(attribute_list, "support_vectors", attributes.support_vectors);
-  internal::AppendAttribute(attribute_list, "vectors_per_class", attributes.vectors_per_class);
-  std::vector<Var> results =
-      graphgc::make_node("SVMClassifier", {X}, attribute_list,
-                         {.domain = "ai.onnx.ml", .version = 3, .num_outputs = 2});
-  internal::PadOutputs(results, 2);
-  return {std::move(results[0]), std::move(results[1])};
+  return internal::Node<SVMClassifierOutputs, 2>(
+      "SVMClassifier", {X}, {"ai.onnx.ml", 3, 2}, "classlabels_ints", attributes.classlabels_ints,
+      "classlabels_strings", attributes.classlabels_strings,
+      "coefficients", attributes.coefficients, "kernel_params", attributes.kernel_params,
+      "kernel_type", attributes.kernel_type, "post_transform", attributes.post_transform,
+      "prob_a", attributes.prob_a, "prob_b", attributes.prob_b, "rho", attributes.rho,
+      "support_vectors", attributes.support_vectors,
+      "vectors_per_class", attributes.vectors_per_class);
 }
 
 Var SVMRegressor(const Var& X, const SVMRegressorAttributes& attributes) {
-  std::vector<Attribute> attribute_list;
-  internal::AppendAttribute(attribute_list, "coefficients", attributes.coefficients);
-  internal::AppendAttribute(attribute_list, "kernel_params", attributes.kernel_params);
-  internal::AppendAttribute(attribute_list, "kernel_type", attributes.kernel_type);
-  internal::AppendAttribute(attribute_list, "n_supports", attributes.n_supports);
-  internal::AppendAttribute(attribute_list, "one_class", attributes.one_class);
-  internal::AppendAttribute(attribute_list, "post_transform", attributes.post_transform);
-  internal::AppendAttribute(attribute_list, "rho", attributes.rho);
-  internal::AppendAttribute(attribute_list, "support_vectors", attributes.support_vectors);
-  std::vector<Var> results =
-      graphgc::make_node("SVMRegressor", {X}, attribute_list,
-                         {.domain = "ai.onnx.ml", .version = 3, .num_outputs = 1});
-  return internal::SingleOutput(results);
+  return internal::Node<Var>(
+      "SVMRegressor", {X}, {"ai.onnx.ml", 3, 1}, "coefficients", attributes.coefficients,
+      "kernel_params", attributes.kernel_params, "kernel_type", attributes.kernel_type,
+      "n_supports", attributes.n_supports, "one_class", attributes.one_class,
+      "post_transform", attributes.post_transform, "rho", attributes.rho,
+      "support_vectors", attributes.support_vectors);
 }
 
 Var Scaler(const Var& X, const ScalerAttributes& attributes) {
-  std::vector<Attribute> attribute_list;
-  internal::AppendAttribute(attribute_list, "offset", attributes.offset);
-  internal::AppendAttribute(attribute_list, "scale", attributes.scale);
-  std::vector<Var> results = graphgc::make_node(
-      "Scaler", {X}, attribute_list, {.domain = "ai.onnx.ml", .version = 3, .num_outputs = 1});
-  return internal::SingleOutput(results);
+  return internal::Node<Var>("Scaler", {X}, {"ai.onnx.ml", 3, 1}, "offset", attributes.offset,
+                             "scale", attributes.scale);
 }
 
 TreeEnsembleClassifierOutputs TreeEnsembleClassifier(
     const Var& X, const TreeEnsembleClassifierAttributes& attributes) {
-  std::vector<Attribute> attribute_list;
-  internal::AppendAttribute(attribute_list, "base_values", attributes.base_values);
-  internal::AppendAttribute(attribute_list, "base_values_as_tensor",
-                            attributes.base_values_as_tensor);
-  internal::AppendAttribute(attribute_list, "class_ids", attributes.class_ids);
-  internal::AppendAttribute(attribute_list, "class_nodeids", attributes.class_nodeids);
-  internal::AppendAttribute(attribute_list, "class_treeids", attributes.class_treeids);
-  internal::AppendAttribute(attribute_list, "class_weights", attributes.class_weights);
-  internal::AppendAttribute(attribute_list, "class_weights_as_tensor",
-                            attributes.class_weights_as_tensor);
-  internal::AppendAttribute(attribute_list, "classlabels_int64s", attributes.classlabels_int64s);
-  internal::AppendAttribute(attribute_list, "classlabels_strings", attributes.classlabels_strings);
-  internal::AppendAttribute(attribute_list, "nodes_falsenodeids", attributes.nodes_falsenodeids);
-  internal::AppendAttribute(attribute_list, "nodes_featureids", attributes.nodes_featureids);
-  internal::AppendAttribute(attribute_list, "nodes_hitrates", attributes.nodes_hitrates);
-  internal::AppendAttribute(attribute_list, "nodes_hitrates_as_tensor",
-                            attributes.nodes_hitrates_as_tensor);
-  internal::AppendAttribute(attribute_list, "nodes_missing_value_tracks_true",
-                            attributes.nodes_missing_value_tracks_true);
-  internal::AppendAttribute(attribute_list, "nodes_modes", attributes.nodes_modes);
-  internal::AppendAttribute(attribute_list, "nodes_nodeids", attributes.nodes_nodeids);
-  internal::AppendAttribute(attribute_list, "nodes_treeids", attributes.nodes_treeids);
-  internal::AppendAttribute(attribute_list, "nodes_truenodeids", attributes.nodes_truenodeids);
-  internal::AppendAttribute(attribute_list, "nodes_values", attributes.nodes_values);
-  internal::AppendAttribute(attribute_list, "nodes_values_as_tensor",
-                            attributes.nodes_values_as_tensor);
-  internal::AppendAttribute(attribute_list, "post_transform", attributes.post_transform);
-  std::vector<Var> results =
-      graphgc::make_node("TreeEnsembleClassifier", {X}, attribute_list,
-                         {.domain = "ai.onnx.ml", .version = 3, .num_outputs = 2});
-  internal::PadOutputs(results, 2);
-  return {std::move(results[0]), std::move(results[1])};
+  return internal::Node<TreeEnsembleClassifierOutputs, 2>(
+      "TreeEnsembleClassifier", {X}, {"ai.onnx.ml", 3, 2}, "base_values", attributes.base_values,
+      "base_values_as_tensor", attributes.base_values_as_tensor, "class_ids", attributes.class_ids,
+      "class_nodeids", attributes.class_nodeids, "class_treeids", attributes.class_treeids,
+      "class_weights", attributes.class_weights,
+      "class_weights_as_tensor", attributes.class_weights_as_tensor,
+      "classlabels_int64s", attributes.classlabels_int64s,
+      "classlabels_strings", attributes.classlabels_strings,
+      "nodes_falsenodeids", attributes.nodes_falsenodeids,
+      "nodes_featureids", attributes.nodes_featureids, "nodes_hitrates", attributes.nodes_hitrates,
+      "nodes_hitrates_as_tensor", attributes.nodes_hitrates_as_tensor,
+      "nodes_missing_value_tracks_true", attributes.nodes_missing_value_tracks_true,
+      "nodes_modes", attributes.nodes_modes, "nodes_nodeids", attributes.nodes_nodeids,
+      "nodes_treeids", attributes.nodes_treeids, "nodes_truenodeids", attributes.nodes_truenodeids,
+      "nodes_values", attributes.nodes_values,
+      "nodes_values_as_tensor", attributes.nodes_values_as_tensor,
+      "post_transform", attributes.post_transform);
 }
 
 Var TreeEnsembleRegressor(const Var& X, const TreeEnsembleRegressorAttributes& attributes) {
-  std::vector<Attribute> attribute_list;
-  internal::AppendAttribute(attribute_list, "aggregate_function", attributes.aggregate_function);
-  internal::AppendAttribute(attribute_list, "base_values", attributes.base_values);
-  internal::AppendAttribute(attribute_list, "base_values_as_tensor",
-                            attributes.base_values_as_tensor);
-  internal::AppendAttribute(attribute_list, "n_targets", attributes.n_targets);
-  internal::AppendAttribute(attribute_list, "nodes_falsenodeids", attributes.nodes_falsenodeids);
-  internal::AppendAttribute(attribute_list, "nodes_featureids", attributes.nodes_featureids);
-  internal::AppendAttribute(attribute_list, "nodes_hitrates", attributes.nodes_hitrates);
-  internal::AppendAttribute(attribute_list, "nodes_hitrates_as_tensor",
-                            attributes.nodes_hitrates_as_tensor);
-  internal::AppendAttribute(attribute_list, "nodes_missing_value_tracks_true",
-                            attributes.nodes_missing_value_tracks_true);
-  internal::AppendAttribute(attribute_list, "nodes_modes", attributes.nodes_modes);
-  internal::AppendAttribute(attribute_list, "nodes_nodeids", attributes.nodes_nodeids);
-  internal::AppendAttribute(attribute_list, "nodes_treeids", attributes.nodes_treeids);
-  internal::AppendAttribute(attribute_list, "nodes_truenodeids", attributes.nodes_truenodeids);
-  internal::AppendAttribute(attribute_list, "nodes_values", attributes.nodes_values);
-  internal::AppendAttribute(attribute_list, "nodes_values_as_tensor",
-                            attributes.nodes_values_as_tensor);
-  internal::AppendAttribute(attribute_list, "post_transform", attributes.post_transform);
-  internal::AppendAttribute(attribute_list, "target_ids", attributes.target_ids);
-  internal::AppendAttribute(attribute_list, "target_nodeids", attributes.target_nodeids);
-  internal::AppendAttribute(attribute_list, "target_treeids", attributes.target_treeids);
-  internal::AppendAttribute(attribute_list, "target_weights", attributes.target_weights);
-  internal::AppendAttribute(attribute_list, "target_weights_as_tensor",
-                            attributes.target_weights_as_tensor);
-  std::vector<Var> results =
-      graphgc::make_node("TreeEnsembleRegressor", {X}, attribute_list,
-                         {.domain = "ai.onnx.ml", .version = 3, .num_outputs = 1});
-  return internal::SingleOutput(results);
+  return internal::Node<Var>(
+      "TreeEnsembleRegressor", {X}, {"ai.onnx.ml", 3, 1},
+      "aggregate_function", attributes.aggregate_function, "base_values", attributes.base_values,
+      "base_values_as_tensor", attributes.base_values_as_tensor, "n_targets", attributes.n_targets,
+      "nodes_falsenodeids", attributes.nodes_falsenodeids,
+      "nodes_featureids", attributes.nodes_featureids, "nodes_hitrates", attributes.nodes_hitrates,
+      "nodes_hitrates_as_tensor", attributes.nodes_hitrates_as_tensor,
+      "nodes_missing_value_tracks_true", attributes.nodes_missing_value_tracks_true,
+      "nodes_modes", attributes.nodes_modes, "nodes_nodeids", attributes.nodes_nodeids,
+      "nodes_treeids", attributes.nodes_treeids, "nodes_truenodeids", attributes.nodes_truenodeids,
+      "nodes_values", attributes.nodes_values,
+      "nodes_values_as_tensor", attributes.nodes_values_as_tensor,
+      "post_transform", attributes.post_transform, "target_ids", attributes.target_ids,
+      "target_nodeids", attributes.target_nodeids, "target_treeids", attributes.target_treeids,
+      "target_weights", attributes.target_weights,
+      "target_weights_as_tensor", attributes.target_weights_as_tensor);
 }
 
 Var ZipMap(const Var& X, const ZipMapAttributes& attributes) {
-  std::vector<Attribute> attribute_list;
-  internal::AppendAttribute(attribute_list, "classlabels_int64s", attributes.classlabels_int64s);
-  internal::AppendAttribute(attribute_list, "classlabels_strings", attributes.classlabels_strings);
-  std::vector<Var> results = graphgc::make_node(
-      "ZipMap", {X}, attribute_list, {.domain = "ai.onnx.ml", .version = 3, .num_outputs = 1});
-  return internal::SingleOutput(results);
+  return internal::Node<Var>("ZipMap", {X}, {"ai.onnx.ml", 3, 1},
+                             "classlabels_int64s", attributes.classlabels_int64s,
+                             "classlabels_strings", attributes.classlabels_strings);
 }
 
 }  // namespace graphgc::ml

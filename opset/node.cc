@@ -9,7 +9,7 @@
 #include "graphgc/opset/kernel_registry.h"
 #include "graphgc/opset/shape_only_ops.h"
 #include "graphgc/opset/op_builder.h"
-#include "graphgc/opset/ops.h"
+#include "graphgc/opset/native_ops.h"
 #include "graphgc/opset/schema_inference.h"
 #include "graphgc/valuestore/status_macros.h"
 #include "graphgc/opset/subgraph_builder.h"
@@ -31,35 +31,6 @@ std::vector<Var> Failed(const absl::Status& status, int num_outputs) {
 
 absl::Status NodeError(absl::string_view op_type, absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat(op_type, ": ", why));
-}
-
-// The hand-written constructors, for calls they cover exactly (newest opset, known attributes):
-// they keep the fast native inference. Anything else takes the schema path, which also reports
-// what is wrong with a call.
-std::optional<Var> HandWritten(absl::string_view op_type, absl::Span<const Var> in,
-                               const std::vector<Attribute>& attributes) {
-  const bool none = attributes.empty();
-  if (in.size() == 2 && none) {
-    if (op_type == "Add") return op::Add(in[0], in[1]);
-    if (op_type == "Sub") return op::Sub(in[0], in[1]);
-    if (op_type == "Mul") return op::Mul(in[0], in[1]);
-    if (op_type == "Div") return op::Div(in[0], in[1]);
-    if (op_type == "MatMul") return op::MatMul(in[0], in[1]);
-  }
-  if (in.size() == 1 && none) {
-    if (op_type == "Neg") return op::Neg(in[0]);
-    if (op_type == "Relu") return op::Relu(in[0]);
-    if (op_type == "Identity") return op::Identity(in[0]);
-  }
-  const bool one_int = attributes.size() == 1 && std::holds_alternative<int64_t>(attributes[0].value);
-  if (op_type == "Reshape" && in.size() == 2 && (none || (one_int && attributes[0].name == "allowzero"))) {
-    const int64_t allowzero = none ? 0 : std::get<int64_t>(attributes[0].value);
-    return op::Reshape(in[0], in[1], {.allowzero = allowzero});
-  }
-  if (op_type == "Cast" && in.size() == 1 && one_int && attributes[0].name == "to") {
-    return op::Cast(in[0], static_cast<DataType>(std::get<int64_t>(attributes[0].value)));
-  }
-  return std::nullopt;
 }
 
 // How many inputs were given: trailing empty Vars are omitted inputs, not inputs.
@@ -250,9 +221,6 @@ std::vector<Var> MakeNode(GraphCore* graph, absl::string_view op_type, absl::Spa
                           const std::vector<Attribute>& attributes, const NodeOptions& options) {
   absl::string_view domain = options.domain;
   if (domain == "ai.onnx") domain = "";
-  if (domain.empty() && options.version == 0 && options.num_outputs <= 1) {
-    if (std::optional<Var> out = HandWritten(op_type, inputs, attributes)) return {*std::move(out)};
-  }
   const absl::StatusOr<int> version = ResolveVersion(op_type, domain, options.version);
   if (!version.ok()) return Failed(version.status(), options.num_outputs);
   if (!domain.empty() && HasSubgraphAttributes(attributes)) {
@@ -275,6 +243,13 @@ std::vector<Var> MakeNode(GraphCore* graph, absl::string_view op_type, absl::Spa
     return Failed(NodeError(op_type, absl::StrCat("no such operator in domain '", domain,
                                                   "' at opset ", *version)),
                   options.num_outputs);
+  }
+  if (domain.empty() && options.num_outputs <= 1) {
+    const int recorded = options.version == 0 ? 0 : *version;
+    if (std::optional<Var> out = MakeNativeNode(schema->Name(), schema->since_version(), inputs,
+                                                attributes, recorded)) {
+      return {*std::move(out)};
+    }
   }
   return MakeSchemaNode(graph, *schema, *version, inputs, attributes, options.num_outputs);
 }

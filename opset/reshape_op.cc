@@ -3,12 +3,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/broadcast.h"
+#include "graphgc/opset/native_ops.h"
 #include "graphgc/opset/op_builder.h"
 #include "graphgc/opset/ops.h"
 #include "graphgc/valuestore/status_macros.h"
 #include "graphgc/opset/type_constraints.h"
 
-namespace graphgc::op {
+namespace graphgc {
 namespace {
 
 using internal::OperandInfo;
@@ -126,20 +127,26 @@ absl::StatusOr<OutputType> InferReshape(const internal::OpSignature& signature,
 
 }  // namespace
 
-Var Reshape(const Var& data, const Var& shape, const ReshapeAttributes& attributes) {
-  const internal::OpSignature signature{"Reshape", 14, kReshapeInputs};
+Var internal::NativeReshape(const Var& data, const Var& shape, int64_t allowzero,
+                           int opset_version) {
+  internal::OpSignature signature{"Reshape", 14, kReshapeInputs};
+  signature.opset_version = opset_version;
   const Var* inputs[] = {&data, &shape};
   std::vector<Attribute> attrs;
-  if (attributes.allowzero != 0) attrs.push_back({"allowzero", attributes.allowzero});
+  if (allowzero != 0) attrs.push_back({"allowzero", allowzero});
   return internal::BuildOp(
       signature, inputs, std::move(attrs),
       [&](absl::Span<const OperandInfo> in) -> absl::StatusOr<OutputType> {
-        if (attributes.allowzero != 0 && attributes.allowzero != 1) {
+        if (allowzero != 0 && allowzero != 1) {
           return absl::InvalidArgumentError(
-              absl::StrCat("attribute 'allowzero' is ", attributes.allowzero, ", not 0 or 1"));
+              absl::StrCat("attribute 'allowzero' is ", allowzero, ", not 0 or 1"));
         }
-        return InferReshape(signature, in, attributes.allowzero == 1);
+        return InferReshape(signature, in, allowzero == 1);
       });
 }
 
-}  // namespace graphgc::op
+Var op::Reshape(const Var& data, const Var& shape, const ReshapeAttributes& attributes) {
+  return internal::NativeReshape(data, shape, attributes.allowzero, 0);
+}
+
+}  // namespace graphgc

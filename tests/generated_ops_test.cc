@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -13,6 +14,9 @@
 #include "absl/strings/match.h"
 #include "graphgc/graphgc.h"
 #include "graphgc/opset/opset13.h"
+#include "graphgc/opset/opset14.h"
+#include "graphgc/opset/opset15.h"
+#include "graphgc/opset/opset16.h"
 #include "graphgc/opset/opset17.h"
 
 namespace {
@@ -39,6 +43,13 @@ static_assert(std::is_same_v<decltype(op::ConvAttributes{}.auto_pad), std::optio
 static_assert(
     std::is_same_v<decltype(op::ConstantOfShapeAttributes{}.value), std::optional<Tensor>>);
 static_assert(std::is_same_v<decltype(ml::BinarizerAttributes{}.threshold), std::optional<float>>);
+// A schema's structs exist once, shared by the opsets that have the schema (Softmax's is opset
+// 13's up to 17; BatchNormalization changed at 15).
+static_assert(std::is_same_v<gg::opset14::SoftmaxAttributes, gg::opset17::SoftmaxAttributes>);
+static_assert(std::is_same_v<gg::opset13::SoftmaxAttributes, op::SoftmaxAttributes>);
+static_assert(std::is_same_v<gg::opset16::TopKOutputs, op::TopKOutputs>);
+static_assert(!std::is_same_v<gg::opset14::BatchNormalizationAttributes,
+                              gg::opset15::BatchNormalizationAttributes>);
 
 std::optional<Dims> ShapeOf(const Var& var) { return var.shape(); }
 
@@ -204,6 +215,29 @@ TEST_F(GeneratedOpsTest, VersionedNamespacesBuildAtTheirOpset) {
 
   // Add changed at opset 14, so one model cannot hold both.
   EXPECT_FALSE(gg::to_onnx(g_, {{"a", old_sum}, {"b", new_sum}}).ok());
+}
+
+TEST_F(GeneratedOpsTest, PinnedNodesRecordTheirOpsetWhenTheSchemaIsShared) {
+  // Softmax's schema is opset 13's in opsets 13 to 17: one function object, bound to each opset.
+  Var x = g_.argument("x", DataType::kFloat, {2, 3});
+  const std::pair<int64_t, Var> pinned[] = {{13, gg::opset13::Softmax(x)},
+                                            {14, gg::opset14::Softmax(x, {.axis = 0})},
+                                            {15, gg::opset15::Softmax(x)},
+                                            {16, gg::opset16::Softmax(x)},
+                                            {17, gg::opset17::Softmax(x)},
+                                            {17, op::Softmax(x)}};
+  for (const auto& [opset, y] : pinned) {
+    ASSERT_TRUE(y.ok()) << y.status();
+    EXPECT_EQ(ShapeOf(y), (Dims{2, 3}));
+    absl::StatusOr<onnx::ModelProto> model = gg::to_onnx(g_, {{"y", y}});
+    ASSERT_TRUE(model.ok()) << model.status();
+    EXPECT_EQ(OnnxOpset(*model), opset);
+  }
+  // Nodes pinned to different opsets of one schema fit in one model, at the newest.
+  absl::StatusOr<onnx::ModelProto> both =
+      gg::to_onnx(g_, {{"a", pinned[0].second}, {"b", pinned[2].second}});
+  ASSERT_TRUE(both.ok()) << both.status();
+  EXPECT_EQ(OnnxOpset(*both), 15);
 }
 
 TEST_F(GeneratedOpsTest, MissingRequiredAttributeFailsNamingOpAndAttribute) {

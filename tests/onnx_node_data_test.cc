@@ -49,7 +49,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "graphgc/export/attribute_proto.h"
+#include "graphgc/opset/attribute_proto.h"
 #include "graphgc/graphgc.h"
 #include "graphgc/opset/node.h"
 #include "graphgc/opset/tensor_proto.h"

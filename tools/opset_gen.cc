@@ -1,6 +1,7 @@
 // graphgc-opset-gen OUT_DIR: writes the typed op constructors of graphgc from ONNX's operator
-// schemas — graphgc::opset13 ... opset17 (opsetNN.h/.cc), graphgc::op (onnx_ops.h/.cc) and
-// graphgc::ml (ml_ops.h/.cc) — into OUT_DIR.
+// schemas into OUT_DIR: each ai.onnx schema once, as a function object (onnx_schemas.h/.cc);
+// graphgc::opset13 ... opset17, which bind them to their version (opsetNN.h); graphgc::op
+// (onnx_ops.h) and graphgc::ml (ml_ops.h/.cc).
 //
 // The output depends only on the installed ONNX's schema registry, so it is deterministic; the
 // files are committed in opset/ and the opset_generated_up_to_date test checks they still match.
@@ -12,6 +13,7 @@
 #include <iterator>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "onnx/common/version.h"
@@ -25,39 +27,12 @@ constexpr int kFirstOnnxOpset = 13;
 constexpr int kNewestOnnxOpset = 17;
 constexpr int kNewestMlOpset = 3;
 
-std::vector<NamespaceSpec> Namespaces() {
-  std::vector<NamespaceSpec> specs;
-  for (int version = kFirstOnnxOpset; version <= kNewestOnnxOpset; ++version) {
-    const std::string v = std::to_string(version);
-    specs.push_back({.file_stem = "opset" + v,
-                     .cpp_namespace = "graphgc::opset" + v,
-                     .title = "the ai.onnx operators as of opset " + v +
-                              ", one function each; every node is built at opset " + v + ".",
-                     .domain = "",
-                     .version = version,
-                     .handwritten = {},
-                     .alias_of = ""});
-  }
-  const std::string newest = std::to_string(kNewestOnnxOpset);
-  specs.push_back({.file_stem = "onnx_ops",
-                   .cpp_namespace = "graphgc::op",
-                   .title = "the ai.onnx operators at opset " + newest +
-                            ", one function each, named by ONNX's op_type.",
-                   .domain = "",
-                   .version = kNewestOnnxOpset,
-                   // In the order of ops.h, which keeps their hand-written signatures.
-                   .handwritten = {"Constant", "Identity", "Add", "Sub", "Mul", "Div", "Neg",
-                                   "Relu", "MatMul", "Reshape", "Cast"},
-                   .alias_of = "opset" + newest});
-  specs.push_back({.file_stem = "ml_ops",
-                   .cpp_namespace = "graphgc::ml",
-                   .title = "the ai.onnx.ml operators at ai.onnx.ml opset " +
-                            std::to_string(kNewestMlOpset) + ", one function each.",
-                   .domain = "ai.onnx.ml",
-                   .version = kNewestMlOpset,
-                   .handwritten = {},
-                   .alias_of = ""});
-  return specs;
+// In the order of ops.h, which declares them by hand in graphgc::op.
+const std::vector<std::string>& HandwrittenOps() {
+  static const std::vector<std::string>* const kOps =
+      new std::vector<std::string>{"Constant", "Identity", "Add",     "Sub",    "Mul",   "Div",
+                                   "Neg",      "Relu",     "MatMul", "Reshape", "Cast"};
+  return *kOps;
 }
 
 bool SameContents(const std::filesystem::path& path, const std::string& contents) {
@@ -79,13 +54,31 @@ bool WriteFile(const std::filesystem::path& path, const std::string& contents) {
   return true;
 }
 
-void PrintSummary(const NamespaceContents& contents) {
-  std::printf("%-16s %3zu ops", contents.spec.cpp_namespace.c_str(), contents.ops.size());
+void PrintSummary(const std::string& name, const OpsetContents& contents) {
+  std::printf("%-16s %3zu ops", name.c_str(), contents.ops.size());
   if (!contents.skipped.empty()) {
     std::printf(", not generated:");
     for (const SkippedOp& skipped : contents.skipped) std::printf(" %s", skipped.name.c_str());
   }
   std::printf("\n");
+}
+
+// Every generated file.
+std::vector<GeneratedFile> Files(const std::string& onnx_version) {
+  std::vector<OpsetContents> opsets;
+  for (int version = kFirstOnnxOpset; version <= kNewestOnnxOpset; ++version) {
+    opsets.push_back(CollectOpset("", version));
+    PrintSummary("graphgc::opset" + std::to_string(version), opsets.back());
+  }
+  std::vector<OpSpec> schemas = DistinctSchemas(opsets);
+  std::printf("%-16s %3zu schemas\n", "graphgc::since*", schemas.size());
+  std::vector<GeneratedFile> files = EmitSchemas(schemas, onnx_version);
+  for (const OpsetContents& opset : opsets) files.push_back(EmitOpset(opset, onnx_version));
+  files.push_back(EmitOp(opsets.back(), HandwrittenOps(), onnx_version));
+  OpsetContents ml = CollectOpset("ai.onnx.ml", kNewestMlOpset);
+  PrintSummary("graphgc::ml", ml);
+  for (GeneratedFile& file : EmitMl(ml, onnx_version)) files.push_back(std::move(file));
+  return files;
 }
 
 int Run(const std::filesystem::path& out_dir) {
@@ -96,15 +89,8 @@ int Run(const std::filesystem::path& out_dir) {
                  error.message().c_str());
     return 1;
   }
-  const std::string onnx_version = onnx::LAST_RELEASE_VERSION;
-  for (const NamespaceSpec& spec : Namespaces()) {
-    NamespaceContents contents = CollectNamespace(spec);
-    std::vector<GeneratedFile> files = {EmitHeader(contents, onnx_version)};
-    if (spec.alias_of.empty()) files.push_back(EmitSource(contents, onnx_version));
-    for (const GeneratedFile& file : files) {
-      if (!WriteFile(out_dir / file.name, file.contents)) return 1;
-    }
-    PrintSummary(contents);
+  for (const GeneratedFile& file : Files(onnx::LAST_RELEASE_VERSION)) {
+    if (!WriteFile(out_dir / file.name, file.contents)) return 1;
   }
   return 0;
 }

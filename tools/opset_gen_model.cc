@@ -1,9 +1,11 @@
 #include "opset_gen_model.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -183,11 +185,10 @@ void AddAttributes(const onnx::OpSchema& schema, OpSpec& op, std::vector<std::st
 }
 
 // The spec of `schema` at `version`, or the reason no generated function can build it.
-std::optional<OpSpec> BuildSpec(const onnx::OpSchema& schema, int version, std::string* reason) {
+std::optional<OpSpec> BuildSpec(const onnx::OpSchema& schema, std::string* reason) {
   OpSpec op;
   op.name = schema.Name();
   op.domain = schema.domain();
-  op.opset_version = version;
   op.since_version = schema.SinceVersion();
   op.summary = DocSummary(schema.doc() != nullptr ? schema.doc() : "");
   op.inputs = Inputs(schema, &op.renames);
@@ -221,15 +222,14 @@ std::set<std::string> OpNames(const std::string& domain) {
 
 }  // namespace
 
-NamespaceContents CollectNamespace(const NamespaceSpec& spec) {
-  NamespaceContents contents;
-  contents.spec = spec;
-  for (const std::string& name : OpNames(spec.domain)) {
-    if (std::find(spec.handwritten.begin(), spec.handwritten.end(), name) !=
-        spec.handwritten.end()) {
-      continue;
-    }
-    const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(name, spec.version, spec.domain);
+OpsetContents CollectOpset(const std::string& domain, int version,
+                           const std::vector<std::string>& excluded) {
+  OpsetContents contents;
+  contents.domain = domain;
+  contents.version = version;
+  for (const std::string& name : OpNames(domain)) {
+    if (std::find(excluded.begin(), excluded.end(), name) != excluded.end()) continue;
+    const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(name, version, domain);
     if (schema == nullptr) continue;  // introduced after this version
     if (schema->Deprecated()) {
       contents.skipped.push_back(
@@ -237,7 +237,7 @@ NamespaceContents CollectNamespace(const NamespaceSpec& spec) {
       continue;
     }
     std::string reason;
-    std::optional<OpSpec> op = BuildSpec(*schema, spec.version, &reason);
+    std::optional<OpSpec> op = BuildSpec(*schema, &reason);
     if (op.has_value()) {
       contents.ops.push_back(std::move(*op));
     } else {
@@ -245,6 +245,16 @@ NamespaceContents CollectNamespace(const NamespaceSpec& spec) {
     }
   }
   return contents;
+}
+
+std::vector<OpSpec> DistinctSchemas(const std::vector<OpsetContents>& opsets) {
+  std::map<std::pair<int, std::string>, OpSpec> schemas;
+  for (const OpsetContents& opset : opsets) {
+    for (const OpSpec& op : opset.ops) schemas.emplace(std::pair(op.since_version, op.name), op);
+  }
+  std::vector<OpSpec> out;
+  for (auto& [key, op] : schemas) out.push_back(std::move(op));
+  return out;
 }
 
 }  // namespace graphgc::opset_gen

@@ -1,5 +1,5 @@
-// The op model of graphgc-opset-gen: what one generated function looks like, derived from an
-// ONNX OpSchema, and which ops one generated namespace holds.
+// The op model of graphgc-opset-gen: what one generated op looks like, derived from an ONNX
+// OpSchema, and which ops (each with the schema it has there) one opset holds.
 #ifndef GRAPHGC_TOOLS_OPSET_GEN_MODEL_H_
 #define GRAPHGC_TOOLS_OPSET_GEN_MODEL_H_
 
@@ -18,7 +18,9 @@ struct InputSpec {
 };
 
 // The ONNX attribute types a generated attribute struct can carry.
-enum class AttributeKind { kInt, kFloat, kString, kInts, kFloats, kStrings, kTensor, kGraph, kType };
+enum class AttributeKind {
+  kInt, kFloat, kString, kInts, kFloats, kStrings, kTensor, kGraph, kType
+};
 
 struct AttributeSpec {
   std::string onnx_name;
@@ -40,10 +42,10 @@ enum class Returns {
   kVector,  // a variadic output: std::vector<Var>, sized by a required num_outputs parameter
 };
 
+// One schema of one op: the same for every opset from since_version until the op changes again.
 struct OpSpec {
   std::string name;
   std::string domain;
-  int opset_version = 0;  // the version of the generated namespace, passed to make_node
   int since_version = 0;  // the version that introduced this schema
   std::string summary;    // the first sentence of the schema's doc
   std::vector<InputSpec> inputs;
@@ -67,29 +69,21 @@ struct SkippedOp {
   std::string reason;
 };
 
-// One generated header and source pair.
-struct NamespaceSpec {
-  std::string file_stem;      // "opset13": the files opset13.h and opset13.cc
-  std::string cpp_namespace;  // "graphgc::opset13"
-  std::string title;          // the header's first line, after the namespace name
-  std::string domain;         // "" (ai.onnx) or "ai.onnx.ml"
+// The operators of one domain at one opset version, each with the schema it has there.
+struct OpsetContents {
+  std::string domain;  // "" (ai.onnx) or "ai.onnx.ml"
   int version = 0;
-  // Ops declared by hand in graphgc/opset/ops.h, which this header includes instead of generating.
-  std::vector<std::string> handwritten;
-  // Non-empty: the namespace re-exports these ops from the generated namespace of this file stem
-  // ("opset17") with using-declarations, and has no source file of its own.
-  std::string alias_of;
-};
-
-struct NamespaceContents {
-  NamespaceSpec spec;
   std::vector<OpSpec> ops;  // sorted by name
   std::vector<SkippedOp> skipped;
 };
 
-// Every operator of `spec.domain` that exists (and is not deprecated) at `spec.version`, in
-// name order, less the handwritten ones; ops no generated function can build are in `skipped`.
-NamespaceContents CollectNamespace(const NamespaceSpec& spec);
+// Every operator of `domain` that exists (and is not deprecated) at `version`, in name order,
+// less those named in `excluded`; ops no generated code can build are in `skipped`.
+OpsetContents CollectOpset(const std::string& domain, int version,
+                           const std::vector<std::string>& excluded = {});
+
+// The schemas the ops of `opsets` have, each once, sorted by since version, then name.
+std::vector<OpSpec> DistinctSchemas(const std::vector<OpsetContents>& opsets);
 
 }  // namespace graphgc::opset_gen
 

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -20,7 +21,7 @@ namespace {
 constexpr size_t kMaxSummary = 190;
 
 bool IsReserved(absl::string_view name) {
-  // The C++20 keywords, and the names the generated functions use themselves (parameters,
+  // The C++20 keywords, and the names the generated code uses itself (parameters, members,
   // locals, namespaces and types), which an input or field of the same name would shadow.
   static const std::set<absl::string_view>* const kReserved = new std::set<absl::string_view>{
       "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
@@ -35,8 +36,8 @@ bool IsReserved(absl::string_view name) {
       "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
       "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
       // Used by the generated code.
-      "absl", "attribute_list", "attributes", "Attribute", "graph", "Graph", "graphgc", "internal",
-      "num_outputs", "results", "std", "Tensor", "Var"};
+      "absl", "attributes", "graph", "Graph", "graphgc", "internal", "num_outputs", "opset", "std",
+      "Subgraph", "Tensor", "Var", "VarType"};
   return kReserved->count(name) > 0;
 }
 
@@ -231,11 +232,14 @@ std::vector<std::string> Pack(absl::string_view first, size_t continuation,
 }  // namespace
 
 std::string WrapList(absl::string_view head, const std::vector<std::string>& args,
-                     absl::string_view tail, int indent) {
+                     absl::string_view tail, int indent, bool fewest_lines) {
   std::string one_line = std::string(head) + absl::StrJoin(args, ", ") + std::string(tail);
   if (one_line.size() <= kColumnLimit || args.empty()) return one_line + "\n";
   std::vector<std::string> lines = Pack(head, head.size(), args, tail, false);
-  if (lines.empty()) lines = Pack(head, indent + 4, args, tail, true);
+  std::vector<std::string> indented = Pack(head, indent + 4, args, tail, true);
+  if (lines.empty() || (fewest_lines && !indented.empty() && indented.size() < lines.size())) {
+    lines = std::move(indented);
+  }
   if (lines.empty()) {
     // Nothing fits: one argument per line, four spaces in, even if a line stays long.
     lines.push_back(std::string(head));

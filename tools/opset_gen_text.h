@@ -34,10 +34,11 @@ std::string CommentLines(absl::string_view text, absl::string_view first_prefix,
 
 // A call or declaration: `head` (ending in '(' or '{'), the comma-separated `args`, then `tail`.
 // On one line when it fits; otherwise the arguments are packed onto lines aligned after the
-// head, or, when even that overflows, onto lines indented four spaces past `indent`.
+// head, or, when even that overflows, onto lines indented four spaces past `indent`. With
+// `fewest_lines`, the second layout is also taken when it needs fewer lines than the first.
 // Ends with a newline.
 std::string WrapList(absl::string_view head, const std::vector<std::string>& args,
-                     absl::string_view tail, int indent);
+                     absl::string_view tail, int indent, bool fewest_lines = false);
 
 // The shortest decimal text that reads back as `value` (deterministic across platforms).
 std::string FormatFloat(float value);

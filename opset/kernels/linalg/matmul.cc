@@ -3,6 +3,11 @@
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/broadcast.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/linalg/batched_gemm.h"
+#include "graphgc/opset/kernels/linalg/linalg_kernels.h"
+#include "graphgc/opset/kernels/linalg/matmul_layout.h"
+#include "graphgc/opset/kernels/linalg/work_buffer.h"
+#include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc::internal {
 namespace {
@@ -29,57 +34,6 @@ MatrixView AsMatrices(absl::Span<const int64_t> shape, bool is_left) {
 
 bool DimsAgree(int64_t a, int64_t b) { return a == b || a == -1 || b == -1; }
 
-template <class T>
-using Accumulator = std::conditional_t<std::is_integral_v<T>, T, ComputeType<T>>;
-
-template <class T>
-void MultiplyOne(const T* a, const T* b, T* out, int64_t n, int64_t k, int64_t m) {
-  std::vector<Accumulator<T>> row(static_cast<size_t>(m));
-  for (int64_t i = 0; i < n; ++i) {
-    std::fill(row.begin(), row.end(), Accumulator<T>{0});
-    for (int64_t p = 0; p < k; ++p) {
-      const Accumulator<T> x = Load(a[i * k + p]);
-      const T* b_row = b + p * m;
-      for (int64_t j = 0; j < m; ++j) row[j] = WrapAdd(row[j], WrapMul(x, Accumulator<T>(Load(b_row[j]))));
-    }
-    for (int64_t j = 0; j < m; ++j) out[i * m + j] = Store<T>(row[j]);
-  }
-}
-
-template <class T>
-std::optional<Tensor> MatMulOfType(const Tensor& a, const Tensor& b,
-                                   absl::Span<const int64_t> out_shape) {
-  auto out = MutableTensor::allocate(a.dtype(), out_shape);
-  if (!out.ok()) return std::nullopt;
-  const MatrixView va = AsMatrices(a.shape(), true);
-  const MatrixView vb = AsMatrices(b.shape(), false);
-  auto broadcast = BroadcastShapes(va.batch, vb.batch);
-  if (!broadcast.ok() || !broadcast->has_value()) return std::nullopt;
-  const Shape& batch = **broadcast;
-  int64_t batches = 1;
-  for (int64_t d : batch) batches *= d;
-  const int64_t n = va.rows, k = va.cols, m = vb.cols;
-  const Shape sa = BroadcastStrides(va.batch, batch);
-  const Shape sb = BroadcastStrides(vb.batch, batch);
-  const T* pa = a.data<T>().data();
-  const T* pb = b.data<T>().data();
-  T* po = out->mutable_data<T>().data();
-  Shape index(batch.size(), 0);
-  for (int64_t t = 0; t < batches; ++t) {
-    int64_t ia = 0, ib = 0;
-    for (size_t d = 0; d < batch.size(); ++d) {
-      ia += index[d] * sa[d];
-      ib += index[d] * sb[d];
-    }
-    MultiplyOne(pa + ia * n * k, pb + ib * k * m, po + t * n * m, n, k, m);
-    for (size_t d = batch.size(); d-- > 0;) {
-      if (++index[d] < batch[d]) break;
-      index[d] = 0;
-    }
-  }
-  return std::move(*out).freeze();
-}
-
 }  // namespace
 
 absl::StatusOr<std::optional<Shape>> MatMulShape(const std::optional<Shape>& a,
@@ -105,14 +59,45 @@ absl::StatusOr<std::optional<Shape>> MatMulShape(const std::optional<Shape>& a,
   return std::optional<Shape>(std::move(out));
 }
 
-std::optional<Tensor> ComputeMatMul(const Tensor& a, const Tensor& b,
-                                    absl::Span<const int64_t> out_shape) {
-  std::optional<Tensor> result;
-  DispatchNumeric(a.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    result = MatMulOfType<T>(a, b, out_shape);
+}  // namespace graphgc::internal
+
+namespace graphgc::kernels::linalg {
+namespace {
+
+template <class T>
+KernelResult MatMulOfType(const KernelContext& ctx) {
+  const Tensor& a = ctx.input(0);
+  const Tensor& b = ctx.input(1);
+  GRAPHGC_ASSIGN_OR_RETURN(MatMulLayout planned, PlanMatMul(ctx, 0, 1, a.shape(), b.shape()));
+  const MatMulLayout layout = FoldSharedB(std::move(planned));
+  if (!std::is_integral_v<T> && !FitsBlas(layout.dims)) return Decline("matrices too large for BLAS");
+  GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate_output(0));
+  GRAPHGC_ASSIGN_OR_RETURN(WorkView<T> wa, WorkView<T>::Of(ctx, a));
+  GRAPHGC_ASSIGN_OR_RETURN(WorkView<T> wb, WorkView<T>::Of(ctx, b));
+  GRAPHGC_ASSIGN_OR_RETURN(WorkOutput<T> wout, WorkOutput<T>::Of(ctx, out));
+  using W = WorkType<T>;
+  BatchedGemm<W>(layout.dims, W{1}, wa.data(), layout.a_offsets, wb.data(), layout.b_offsets, W{0},
+                 wout.data(), ctx.threads());
+  wout.finish();
+  return KernelOutputs{std::move(out).freeze()};
+}
+
+}  // namespace
+
+KernelResult MatMulKernel(const KernelContext& ctx) {
+  KernelResult result = Decline("MatMul of this element type");
+  internal::DispatchNumeric(ctx.input(0).dtype(), [&](auto tag) {
+    result = MatMulOfType<typename decltype(tag)::type>(ctx);
   });
   return result;
 }
 
-}  // namespace graphgc::internal
+}  // namespace graphgc::kernels::linalg
+
+namespace graphgc::kernels {
+
+void RegisterMatMulKernels(KernelTable& table) {
+  table.add("", "MatMul", 1, KernelTable::kLatest, linalg::MatMulKernel);
+}
+
+}  // namespace graphgc::kernels

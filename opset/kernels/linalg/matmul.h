@@ -1,10 +1,11 @@
-// MatMul: numpy.matmul shape inference and propagation kernel. Internal to the opset module.
+// MatMul: numpy.matmul's shape inference (used by the opset module's MatMul) and its kernel.
 #ifndef GRAPHGC_MATMUL_KERNEL_H_
 #define GRAPHGC_MATMUL_KERNEL_H_
 
 #include <optional>
 
 #include "absl/status/statusor.h"
+#include "graphgc/opset/kernels/kernel.h"
 #include "graphgc/valuestore/tensor.h"
 
 namespace graphgc::internal {
@@ -14,10 +15,13 @@ namespace graphgc::internal {
 absl::StatusOr<std::optional<Shape>> MatMulShape(const std::optional<Shape>& a,
                                                  const std::optional<Shape>& b);
 
-// nullopt if the type is unsupported or allocation fails.
-std::optional<Tensor> ComputeMatMul(const Tensor& a, const Tensor& b,
-                                    absl::Span<const int64_t> out_shape);
-
 }  // namespace graphgc::internal
+
+namespace graphgc::kernels::linalg {
+
+// MatMul (every version: 1, 9 and 13 differ only in the element types allowed).
+KernelResult MatMulKernel(const KernelContext& ctx);
+
+}  // namespace graphgc::kernels::linalg
 
 #endif  // GRAPHGC_MATMUL_KERNEL_H_

@@ -1,8 +1,12 @@
 // The text family's registrations.
 #include "graphgc/opset/kernels/builtin_kernels.h"
+#include "graphgc/opset/kernels/text/text_kernels.h"
 
 namespace graphgc::kernels {
 
-void RegisterTextKernels(KernelTable& table) {}
+void RegisterTextKernels(KernelTable& table) {
+  RegisterStringNormalizerKernels(table);
+  RegisterTfIdfVectorizerKernels(table);
+}
 
 }  // namespace graphgc::kernels

@@ -7,8 +7,8 @@
 // graphgc::AttributeValue. Those give an Unimplemented status naming the attribute and its type;
 // so does a reference to a function's attribute (ref_attr_name). Errors never throw.
 // Threading: a pure function.
-#ifndef GRAPHGC_ATTRIBUTE_PROTO_H_
-#define GRAPHGC_ATTRIBUTE_PROTO_H_
+#ifndef GRAPHGC_OPSET_ATTRIBUTE_PROTO_H_
+#define GRAPHGC_OPSET_ATTRIBUTE_PROTO_H_
 
 #include "absl/status/statusor.h"
 #include "graphgc/ir/attribute.h"
@@ -23,4 +23,4 @@ absl::StatusOr<Attribute> FromAttributeProto(const onnx::AttributeProto& proto);
 
 }  // namespace graphgc::internal
 
-#endif  // GRAPHGC_ATTRIBUTE_PROTO_H_
+#endif  // GRAPHGC_OPSET_ATTRIBUTE_PROTO_H_

@@ -1,4 +1,4 @@
-#include "graphgc/export/attribute_proto.h"
+#include "graphgc/opset/attribute_proto.h"
 
 #include <string>
 #include <utility>

@@ -1,0 +1,152 @@
+#include "graphgc/opset/function_kernel.h"
+
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "graphgc/ir/graph.h"
+#include "graphgc/opset/attribute_proto.h"
+#include "graphgc/opset/node.h"
+#include "graphgc/opset/tensor_proto.h"
+
+namespace graphgc::internal {
+namespace {
+
+// A copy the scratch graph may own as a constant (the input may be the caller's stored value).
+Tensor Copy(const Tensor& tensor) {
+  absl::StatusOr<MutableTensor> copy = MutableTensor::allocate(tensor.dtype(), tensor.shape());
+  if (!copy.ok()) return tensor;
+  if (tensor.dtype() == DataType::kString) {
+    auto from = tensor.data<std::string>();
+    auto to = copy->mutable_data<std::string>();
+    for (size_t i = 0; i < from.size(); ++i) to[i] = from[i];
+  } else if (tensor.nbytes() > 0) {
+    std::memcpy(copy->raw_mutable_data(), tensor.raw_data(), tensor.nbytes());
+  }
+  return std::move(*copy).freeze();
+}
+
+Attribute AttributeOf(const kernels::KernelAttribute& attribute) {
+  return std::visit([&](const auto& v) { return Attribute{attribute.name, AttributeValue(v)}; },
+                    attribute.value);
+}
+
+// The caller's node as ONNX sees it: inputs x<i> ("" when omitted), outputs y<i>, attributes.
+onnx::NodeProto CallerNode(const onnx::OpSchema& schema, const kernels::KernelContext& ctx) {
+  onnx::NodeProto node;
+  node.set_op_type(schema.Name());
+  node.set_domain(schema.domain());
+  for (int i = 0; i < ctx.num_inputs(); ++i) node.add_input(ctx.has_input(i) ? absl::StrCat("x", i) : "");
+  for (int i = 0; i < ctx.num_outputs(); ++i) node.add_output(absl::StrCat("y", i));
+  for (const kernels::KernelAttribute& a : ctx.attributes()) {
+    ToAttributeProto(AttributeOf(a), node.add_attribute());
+  }
+  return node;
+}
+
+absl::StatusOr<onnx::FunctionProto> Body(const onnx::OpSchema& schema, const onnx::NodeProto& node,
+                                         const kernels::KernelContext& ctx) {
+  if (schema.HasFunction() && schema.GetFunction() != nullptr) return *schema.GetFunction();
+  std::vector<onnx::TypeProto> types;
+  for (int i = 0; i < ctx.num_inputs(); ++i) {
+    types.push_back(ctx.has_input(i) ? ToTypeProto(ctx.input(i).dtype(),
+                                                   Shape(ctx.input(i).shape().begin(),
+                                                         ctx.input(i).shape().end()))
+                                     : onnx::TypeProto());
+  }
+  onnx::FunctionProto body;
+  const onnx::FunctionBodyBuildContextImpl context(node, types);
+  try {
+    if (schema.BuildContextDependentFunction(context, body)) return body;
+  } catch (const std::exception&) {  // ONNX's builders throw on inputs they cannot type
+  }
+  return kernels::Decline("the function body cannot be built for these inputs");
+}
+
+// The body node's attributes, with references to the caller's attributes resolved.
+absl::StatusOr<std::vector<Attribute>> BodyAttributes(const onnx::NodeProto& body_node,
+                                                      const onnx::NodeProto& caller) {
+  std::vector<Attribute> attributes;
+  for (const onnx::AttributeProto& a : body_node.attribute()) {
+    if (a.ref_attr_name().empty()) {
+      absl::StatusOr<Attribute> attribute = FromAttributeProto(a);
+      if (!attribute.ok()) return kernels::Decline(attribute.status().message());
+      attributes.push_back(*std::move(attribute));
+      continue;
+    }
+    for (const onnx::AttributeProto& given : caller.attribute()) {
+      if (given.name() != a.ref_attr_name()) continue;
+      onnx::AttributeProto renamed = given;
+      renamed.set_name(a.name());
+      absl::StatusOr<Attribute> attribute = FromAttributeProto(renamed);
+      if (!attribute.ok()) return kernels::Decline(attribute.status().message());
+      attributes.push_back(*std::move(attribute));
+    }
+  }
+  return attributes;
+}
+
+kernels::KernelResult ExpandBody(const onnx::OpSchema& schema, const kernels::KernelContext& ctx) {
+  const onnx::NodeProto caller = CallerNode(schema, ctx);
+  absl::StatusOr<onnx::FunctionProto> body = Body(schema, caller, ctx);
+  if (!body.ok()) return body.status();
+  std::map<std::string, int> opsets;
+  for (const onnx::OperatorSetIdProto& opset : body->opset_import()) {
+    opsets[opset.domain() == "ai.onnx" ? "" : opset.domain()] = static_cast<int>(opset.version());
+  }
+  GraphOptions options;
+  options.max_value_bytes = ctx.max_value_bytes();
+  options.kernel_threads = ctx.threads();
+  options.collect_policy = CollectPolicy::kManual;
+  Graph scratch(options);
+  std::map<std::string, Var> env;
+  for (int i = 0; i < body->input_size() && i < ctx.num_inputs(); ++i) {
+    if (ctx.has_input(i)) env[body->input(i)] = scratch.constant(Copy(ctx.input(i)));
+  }
+  for (const onnx::NodeProto& node : body->node()) {
+    std::vector<Var> inputs;
+    for (const std::string& name : node.input()) {
+      if (name.empty()) {
+        inputs.emplace_back();
+      } else if (auto it = env.find(name); it != env.end()) {
+        inputs.push_back(it->second);
+      } else {
+        return kernels::Decline(absl::StrCat("the body reads '", name, "', which is not given"));
+      }
+    }
+    absl::StatusOr<std::vector<Attribute>> attributes = BodyAttributes(node, caller);
+    if (!attributes.ok()) return attributes.status();
+    const std::string domain = node.domain() == "ai.onnx" ? "" : node.domain();
+    const auto version = opsets.find(domain);
+    const std::vector<Var> outputs = make_node(
+        scratch, node.op_type(), inputs, *attributes,
+        {.domain = domain, .version = version == opsets.end() ? 0 : version->second,
+         .num_outputs = node.output_size()});
+    for (int o = 0; o < node.output_size(); ++o) {
+      if (!outputs[static_cast<size_t>(o)].ok()) {
+        return kernels::Decline(outputs[static_cast<size_t>(o)].status().message());
+      }
+      if (!node.output(o).empty()) env[node.output(o)] = outputs[static_cast<size_t>(o)];
+    }
+  }
+  kernels::KernelOutputs values(static_cast<size_t>(ctx.num_outputs()));
+  for (int o = 0; o < ctx.num_outputs() && o < body->output_size(); ++o) {
+    auto it = env.find(body->output(o));
+    if (it != env.end()) values[static_cast<size_t>(o)] = it->second.value();
+  }
+  return values;
+}
+
+}  // namespace
+
+std::optional<kernels::Kernel> FunctionBodyKernel(const onnx::OpSchema& schema) {
+  if (!schema.HasFunction() && !schema.HasContextDependentFunction()) return std::nullopt;
+  const onnx::OpSchema* function_op = &schema;  // schemas live as long as the process
+  return kernels::Kernel([function_op](const kernels::KernelContext& ctx) {
+    return ExpandBody(*function_op, ctx);
+  });
+}
+
+}  // namespace graphgc::internal

@@ -1,0 +1,63 @@
+#include "graphgc/opset/kernels/quantize/quantize_params.h"
+
+#include "absl/strings/str_cat.h"
+#include "graphgc/opset/kernels/tensor/tensor_util.h"
+
+namespace graphgc::kernels::quantize {
+namespace {
+
+template <class T>
+std::vector<int32_t> Widen(const Tensor& tensor) {
+  std::vector<int32_t> values;
+  values.reserve(static_cast<size_t>(tensor.size()));
+  for (T v : tensor.data<T>()) values.push_back(static_cast<int32_t>(v));
+  return values;
+}
+
+}  // namespace
+
+std::vector<int32_t> ReadInt32s(const Tensor& tensor) {
+  switch (tensor.dtype()) {
+    case DataType::kInt8: return Widen<int8_t>(tensor);
+    case DataType::kUint8: return Widen<uint8_t>(tensor);
+    default: return Widen<int32_t>(tensor);
+  }
+}
+
+bool IsScalarLike(const Tensor& tensor) {
+  return tensor.rank() == 0 || (tensor.rank() == 1 && tensor.shape()[0] == 1);
+}
+
+absl::StatusOr<AxisBlocks> PlanAxisParams(const KernelContext& ctx, absl::Span<const int64_t> x_shape,
+                                          int scale_input, bool per_axis) {
+  const Tensor& scale = ctx.input(scale_input);
+  const Tensor* zero_point = ctx.optional_input(scale_input + 1);
+  if (zero_point != nullptr && zero_point->size() != scale.size()) {
+    return ctx.input_error(scale_input + 1,
+                           absl::StrCat("has shape ", ShapeToString(zero_point->shape()),
+                                        ", the scale ", ShapeToString(scale.shape())));
+  }
+  AxisBlocks blocks;
+  if (IsScalarLike(scale)) {
+    blocks.inner = Product(x_shape);
+    return blocks;
+  }
+  if (scale.rank() != 1) {
+    return ctx.input_error(scale_input, absl::StrCat("has shape ", ShapeToString(scale.shape()),
+                                                     ", neither a scalar nor 1-D"));
+  }
+  if (!per_axis) return Decline("a 1-D scale before opset 13");
+  const int64_t rank = static_cast<int64_t>(x_shape.size());
+  absl::StatusOr<int64_t> axis = NormalizeAxis(ctx, "axis", ctx.int_attribute("axis", 1), rank);
+  if (!axis.ok()) return axis.status();
+  blocks.outer = Product(x_shape.subspan(0, static_cast<size_t>(*axis)));
+  blocks.channels = x_shape[static_cast<size_t>(*axis)];
+  blocks.inner = Product(x_shape.subspan(static_cast<size_t>(*axis) + 1));
+  if (scale.size() != blocks.channels) {
+    return ctx.input_error(scale_input, absl::StrCat("has ", scale.size(), " elements for axis ",
+                                                     *axis, " of size ", blocks.channels));
+  }
+  return blocks;
+}
+
+}  // namespace graphgc::kernels::quantize

@@ -1,0 +1,51 @@
+// What the quantize kernels share: reading 8-bit and 32-bit integer tensors as int32, where a
+// scale or zero point applies (per tensor or per axis), and rounding to a saturated 8-bit value.
+#ifndef GRAPHGC_OPSET_KERNELS_QUANTIZE_QUANTIZE_PARAMS_H_
+#define GRAPHGC_OPSET_KERNELS_QUANTIZE_QUANTIZE_PARAMS_H_
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "graphgc/opset/kernels/kernel.h"
+#include "graphgc/valuestore/tensor.h"
+
+namespace graphgc::kernels::quantize {
+
+// The elements of an int8, uint8 or int32 tensor as int32.
+std::vector<int32_t> ReadInt32s(const Tensor& tensor);
+
+// A scalar or a 1-D tensor of one element: a per-tensor parameter (as ONNX Runtime reads it).
+bool IsScalarLike(const Tensor& tensor);
+
+// x viewed as [outer, channels, inner], the parameters indexed by channel (per axis) or all
+// equal (per tensor: channels == 1).
+struct AxisBlocks {
+  int64_t outer = 1;
+  int64_t channels = 1;
+  int64_t inner = 1;
+};
+
+// The blocks of x for `scale` (input `scale_input`) and the optional zero point that follows it.
+// A 1-D scale is per axis (`axis` attribute) where `per_axis` (opset 13+); a zero point must
+// match the scale's element count. Shapes outside these forms make the op fail, except a 1-D
+// scale before opset 13, which ONNX does not define (declined).
+absl::StatusOr<AxisBlocks> PlanAxisParams(const KernelContext& ctx, absl::Span<const int64_t> x_shape,
+                                          int scale_input, bool per_axis);
+
+// round(value) to the nearest, ties to even, then saturated to Q's range. `value` is not NaN.
+template <class Q, class F>
+Q RoundAndSaturate(F value, int32_t zero_point) {
+  const F rounded = std::nearbyint(value) + static_cast<F>(zero_point);
+  const F low = static_cast<F>(std::numeric_limits<Q>::min());
+  const F high = static_cast<F>(std::numeric_limits<Q>::max());
+  return static_cast<Q>(std::clamp(rounded, low, high));
+}
+
+}  // namespace graphgc::kernels::quantize
+
+#endif  // GRAPHGC_OPSET_KERNELS_QUANTIZE_QUANTIZE_PARAMS_H_

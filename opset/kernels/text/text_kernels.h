@@ -1,0 +1,14 @@
+// The text family: each concept's registrations, all called from register.cc.
+#ifndef GRAPHGC_OPSET_KERNELS_TEXT_TEXT_KERNELS_H_
+#define GRAPHGC_OPSET_KERNELS_TEXT_TEXT_KERNELS_H_
+
+#include "graphgc/opset/kernels/kernel_table.h"
+
+namespace graphgc::kernels {
+
+void RegisterStringNormalizerKernels(KernelTable& table);  // string_normalizer.cc
+void RegisterTfIdfVectorizerKernels(KernelTable& table);   // tfidf_vectorizer.cc
+
+}  // namespace graphgc::kernels
+
+#endif  // GRAPHGC_OPSET_KERNELS_TEXT_TEXT_KERNELS_H_

@@ -1,0 +1,340 @@
+// ort_difftest: graphgc's propagated values against ONNX Runtime on random graphs.
+//
+//   ort_difftest [--seed S] [--count N] [--graph-seed X] [--keep DIR]
+//
+// Generates graphs (generator.h) until N of them ran in ONNX Runtime: each is exported with its
+// leaves as arguments and run by ONNX Runtime (one process for all, tests/difftest/ort_batch.js),
+// and built again with the same leaves as constants, whose propagated values must match ONNX
+// Runtime's outputs for every node. A graph ONNX Runtime has no kernel for (an op or an element
+// type its CPU provider lacks) is not counted. A mismatch prints the graph's seed (--graph-seed
+// runs that graph alone) and the smallest failing graph: the first mismatching node alone, its
+// inputs bound to the values they had, when that still fails; the whole graph otherwise.
+// Exits non-zero on any mismatch.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "generator.h"
+#include "onnx/shape_inference/implementation.h"
+#include "plan.h"
+#include "tensor_text.h"
+
+namespace difftest {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Case {
+  uint64_t seed = 0;
+  Plan plan;
+  fs::path dir;
+  std::vector<std::vector<graphgc::Var>> values;  // the constant build's step outputs
+  // ONNX's own inference of each output's shape, to tell ONNX Runtime's shape bugs from ours.
+  std::map<std::string, std::vector<int64_t>> onnx_shapes;
+  std::unique_ptr<graphgc::Graph> graph;          // owns `values`
+};
+
+struct Totals {
+  int ran = 0, not_run = 0, invalid = 0, compared = 0, mismatched_graphs = 0;
+  std::map<std::string, int> refusals;  // why ONNX Runtime did not run a graph
+};
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void WriteFile(const fs::path& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+// The output shapes ONNX's shape inference gives the model on its own (graphgc's declared output
+// shapes removed first); outputs it cannot fully infer are left out.
+std::map<std::string, std::vector<int64_t>> OnnxOutputShapes(onnx::ModelProto model) {
+  std::map<std::string, std::vector<int64_t>> shapes;
+  for (onnx::ValueInfoProto& output : *model.mutable_graph()->mutable_output()) {
+    output.mutable_type()->mutable_tensor_type()->clear_shape();
+  }
+  try {
+    onnx::shape_inference::InferShapes(model);
+  } catch (const std::exception&) {
+    return shapes;
+  }
+  for (const onnx::ValueInfoProto& output : model.graph().output()) {
+    if (!output.type().tensor_type().has_shape()) continue;
+    std::vector<int64_t> dims;
+    bool known = true;
+    for (const auto& dim : output.type().tensor_type().shape().dim()) {
+      known = known && dim.has_dim_value();
+      dims.push_back(dim.dim_value());
+    }
+    if (known) shapes[output.name()] = dims;
+  }
+  return shapes;
+}
+
+// Exports the plan with its leaves as arguments and writes model.onnx and the feeds; false when
+// graphgc cannot build or export it that way (a generator limitation, not a mismatch).
+bool WriteCase(Case& c) {
+  graphgc::Graph graph;
+  const BuiltPlan built = Build(graph, c.plan, /*leaves_as_arguments=*/true);
+  std::vector<std::pair<std::string, graphgc::Var>> outputs;
+  for (size_t s = 0; s < built.steps.size(); ++s) {
+    for (size_t o = 0; o < built.steps[s].size(); ++o) {
+      outputs.push_back({OutputName(static_cast<int>(s), static_cast<int>(o)), built.steps[s][o]});
+    }
+  }
+  absl::StatusOr<onnx::ModelProto> model = graphgc::to_onnx(graph, outputs);
+  if (!model.ok()) return false;
+  fs::create_directories(c.dir);
+  WriteFile(c.dir / "model.onnx", model->SerializeAsString());
+  c.onnx_shapes = OnnxOutputShapes(*model);
+  std::string feeds;
+  for (const onnx::ValueInfoProto& input : model->graph().input()) {
+    const size_t leaf = std::stoul(input.name().substr(3));  // "in_<i>"
+    const graphgc::Tensor& value = c.plan.leaves[leaf].value;
+    const std::string file = absl::StrCat(input.name(), ".bin");
+    WriteFile(c.dir / file, RawBytes(value));
+    absl::StrAppend(&feeds, input.name(), " ", graphgc::DataTypeName(value.dtype()), " ",
+                    value.rank() == 0 ? "-" : absl::StrJoin(value.shape(), ","), " ", file, "\n");
+  }
+  WriteFile(c.dir / "feeds.txt", feeds);
+  c.graph = std::make_unique<graphgc::Graph>();
+  c.values = Build(*c.graph, c.plan, /*leaves_as_arguments=*/false).steps;
+  return true;
+}
+
+// Runs the cases in one ONNX Runtime process. When ONNX Runtime crashes on a case (TopK of an
+// empty input dies of a floating-point exception), that case gets the status "crashed" and the
+// rest run in a new process. False when ONNX Runtime cannot be started at all.
+bool RunOrt(const std::vector<const Case*>& cases, const fs::path& work) {
+  size_t next = 0;
+  while (next < cases.size()) {
+    std::string list;
+    for (size_t i = next; i < cases.size(); ++i) absl::StrAppend(&list, cases[i]->dir.string(), "\n");
+    WriteFile(work / "cases.txt", list);
+    const std::string command = absl::StrCat("node '", GRAPHGC_ORT_BATCH_JS, "' '",
+                                             (work / "cases.txt").string(), "' '",
+                                             GRAPHGC_ORT_NODE_MODULES, "' 2>/dev/null");
+    const int code = std::system(command.c_str());
+    const size_t first = next;
+    while (next < cases.size() && fs::exists(cases[next]->dir / "status.txt")) ++next;
+    if (next == cases.size()) return true;
+    if (code != 0 && !fs::exists(cases[next]->dir / "started")) {
+      return false;  // the runner did not start: node or onnxruntime-node is missing
+    }
+    WriteFile(cases[next]->dir / "status.txt", "crashed ONNX Runtime's process died on this graph\n");
+    ++next;
+  }
+  return true;
+}
+
+std::optional<graphgc::Tensor> OrtOutput(const fs::path& dir, const std::string& name) {
+  const std::string header = ReadFile(dir / absl::StrCat("ort_", name, ".txt"));
+  std::vector<std::string> fields = absl::StrSplit(header, absl::ByAnyChar(" \n"), absl::SkipEmpty());
+  if (fields.size() != 2) return std::nullopt;
+  std::vector<int64_t> dims;
+  if (fields[1] != "-") {
+    for (absl::string_view d : absl::StrSplit(fields[1], ',')) dims.push_back(std::stoll(std::string(d)));
+  }
+  return FromRawBytes(fields[0], dims, ReadFile(dir / absl::StrCat("ort_", name, ".bin")));
+}
+
+std::string Status(const fs::path& dir) {
+  std::string status = ReadFile(dir / "status.txt");
+  while (!status.empty() && status.back() == '\n') status.pop_back();
+  return status;
+}
+
+// A refusal without the node's name, so that refusals of one kind count together.
+std::string Grouped(const std::string& status) {
+  size_t end = std::min(status.find(" node with name"), status.find(" Status Message:"));
+  std::string grouped = status.substr(0, end);
+  const size_t name = grouped.find(" Name:'");
+  return name == std::string::npos ? grouped : grouped.substr(0, name);
+}
+
+struct Mismatch {
+  int step = -1;
+  std::string why;
+  // ONNX Runtime's output has a shape that contradicts ONNX's own inference, which graphgc's
+  // value agrees with (ONNX Runtime gets some empty reductions wrong): not graphgc's mismatch.
+  bool ort_contradicts_onnx = false;
+};
+
+// The first step whose value differs from ONNX Runtime's (or that graphgc fails), if any.
+std::optional<Mismatch> Compare(const Case& c, int& compared) {
+  for (size_t s = 0; s < c.values.size(); ++s) {
+    for (size_t o = 0; o < c.values[s].size(); ++o) {
+      const graphgc::Var& var = c.values[s][o];
+      const std::string name = OutputName(static_cast<int>(s), static_cast<int>(o));
+      if (!var.ok()) {
+        return Mismatch{static_cast<int>(s),
+                        absl::StrCat(name, ": graphgc fails where ONNX Runtime computes: ",
+                                     var.status().message())};
+      }
+      std::optional<graphgc::Tensor> value = var.value();
+      if (!value.has_value()) continue;  // no kernel or a declined case: nothing to compare
+      std::optional<graphgc::Tensor> ort = OrtOutput(c.dir, name);
+      if (!ort.has_value()) return Mismatch{static_cast<int>(s), absl::StrCat(name, ": no ONNX Runtime output")};
+      ++compared;
+      std::string difference = CompareTensors(*value, *ort);
+      if (difference.empty()) continue;
+      auto onnx = c.onnx_shapes.find(name);
+      const bool ort_wrong = onnx != c.onnx_shapes.end() &&
+                             absl::Span<const int64_t>(onnx->second) == value->shape() &&
+                             absl::Span<const int64_t>(onnx->second) != ort->shape();
+      return Mismatch{static_cast<int>(s), absl::StrCat(name, " ", difference), ort_wrong};
+    }
+  }
+  return std::nullopt;
+}
+
+// The failing step alone, its inputs bound to the values they had in the constant build.
+std::optional<Plan> IsolateStep(const Case& c, int step) {
+  Plan alone;
+  Step copy = c.plan.steps[static_cast<size_t>(step)];
+  for (std::optional<Ref>& ref : copy.inputs) {
+    if (!ref.has_value()) continue;
+    Leaf leaf;
+    if (ref->is_leaf) {
+      leaf = c.plan.leaves[static_cast<size_t>(ref->index)];
+    } else {
+      std::optional<graphgc::Tensor> value =
+          c.values[static_cast<size_t>(ref->index)][static_cast<size_t>(ref->output)].value();
+      if (!value.has_value()) return std::nullopt;
+      leaf.value = *value;
+    }
+    alone.leaves.push_back(leaf);
+    *ref = Ref{true, static_cast<int>(alone.leaves.size()) - 1, 0};
+  }
+  alone.steps.push_back(std::move(copy));
+  return alone;
+}
+
+void Report(const Case& c, const Mismatch& mismatch, const fs::path& work) {
+  std::printf("MISMATCH graph seed %llu (ort_difftest --graph-seed %llu): %s\n",
+              static_cast<unsigned long long>(c.seed), static_cast<unsigned long long>(c.seed),
+              mismatch.why.c_str());
+  if (std::optional<Plan> alone = IsolateStep(c, mismatch.step)) {
+    Case small{c.seed, *std::move(alone), work / absl::StrCat("isolated_", c.seed)};
+    if (WriteCase(small) && RunOrt({&small}, work) && Status(small.dir) == "ok") {
+      int ignored = 0;
+      if (std::optional<Mismatch> again = Compare(small, ignored)) {
+        std::printf("smallest failing graph (%s):\n%s", again->why.c_str(), Describe(small.plan).c_str());
+        return;
+      }
+    }
+  }
+  std::printf("failing graph:\n%s", Describe(c.plan).c_str());
+}
+
+uint64_t GraphSeed(uint64_t seed, uint64_t index) { return seed * 1000003 + index; }
+
+int Run(uint64_t seed, int count, std::optional<uint64_t> only, const fs::path& work) {
+  Totals totals;
+  uint64_t next = 0;
+  const uint64_t limit = only.has_value() ? 1 : static_cast<uint64_t>(count) * 4;
+  while (totals.ran < count && next < limit) {
+    std::vector<Case> cases;
+    for (int i = 0; i < count - totals.ran && next < limit; ++i, ++next) {
+      Case c;
+      c.seed = only.value_or(GraphSeed(seed, next));
+      c.plan = GeneratePlan(c.seed);
+      c.dir = work / absl::StrCat("graph_", c.seed);
+      if (c.plan.steps.empty() || !WriteCase(c)) {
+        ++totals.invalid;
+        continue;
+      }
+      cases.push_back(std::move(c));
+    }
+    std::vector<const Case*> pointers;
+    for (const Case& c : cases) pointers.push_back(&c);
+    if (!pointers.empty() && !RunOrt(pointers, work)) {
+      std::printf("ort_difftest: ONNX Runtime could not be run (node, onnxruntime-node)\n");
+      return 2;
+    }
+    for (const Case& c : cases) {
+      const std::string status = Status(c.dir);
+      if (status != "ok") {
+        // ONNX Runtime lacks a kernel or type, or refuses a model graphgc and ONNX's checker
+        // accept (e.g. MatMul of an empty [0,K] by a 1-D operand): nothing to compare with.
+        ++totals.not_run;
+        ++totals.refusals[Grouped(status)];
+        continue;
+      }
+      std::optional<Mismatch> mismatch = Compare(c, totals.compared);
+      if (mismatch.has_value() && mismatch->ort_contradicts_onnx) {
+        ++totals.not_run;
+        ++totals.refusals[absl::StrCat("ONNX Runtime's output shape contradicts ONNX's inference: ",
+                                       c.plan.steps[static_cast<size_t>(mismatch->step)].op_type)];
+        continue;
+      }
+      ++totals.ran;
+      if (mismatch.has_value()) {
+        ++totals.mismatched_graphs;
+        Report(c, *mismatch, work);
+      }
+    }
+  }
+  for (const auto& [why, times] : totals.refusals) {
+    std::printf("not run by ONNX Runtime (%d): %s\n", times, why.c_str());
+  }
+  std::printf("ort_difftest: seed %llu, %d graphs run in ONNX Runtime (%d not run; %d generated "
+              "graphs unusable), %d values compared, %d graphs mismatched\n",
+              static_cast<unsigned long long>(seed), totals.ran, totals.not_run, totals.invalid,
+              totals.compared, totals.mismatched_graphs);
+  std::printf("%d passed, %d failed\n", totals.ran - totals.mismatched_graphs,
+              totals.mismatched_graphs);
+  if (!only.has_value() && totals.ran < count) {
+    std::printf("ort_difftest: only %d of the %d graphs asked for ran\n", totals.ran, count);
+    return 1;
+  }
+  return totals.mismatched_graphs == 0 ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace difftest
+
+int main(int argc, char** argv) {
+  uint64_t seed = 1;
+  int count = 500;
+  std::optional<uint64_t> only;
+  std::string keep;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (flag == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (flag == "--count") count = std::atoi(argv[i + 1]);
+    else if (flag == "--graph-seed") only = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (flag == "--keep") keep = argv[i + 1];
+    else {
+      std::fprintf(stderr, "usage: ort_difftest [--seed S] [--count N] [--graph-seed X] [--keep DIR]\n");
+      return 2;
+    }
+  }
+  namespace fs = std::filesystem;
+  fs::path work = keep;
+  if (work.empty()) {
+    char pattern[] = "/tmp/graphgc-difftest-XXXXXX";
+    if (mkdtemp(pattern) == nullptr) return 2;
+    work = pattern;
+  }
+  fs::create_directories(work);
+  const int code = difftest::Run(seed, count, only, work);
+  if (keep.empty()) fs::remove_all(work);
+  return code;
+}
