@@ -400,6 +400,9 @@ TEST(UnaryTest, SignAbsNegOfSpecialValues) {
   EXPECT_THAT(Elements<int32_t>(op::Abs(ints)), Optional(ElementsAre(kMin, 5, 0, 7)));  // wraps
   EXPECT_THAT(Elements<int32_t>(op::Neg(ints)), Optional(ElementsAre(kMin, 5, 0, -7)));
   EXPECT_THAT(Numbers(op::Sign(ints)), Optional(ElementsAre(-1, -1, 0, 1)));
+  // ONNX Runtime's float16 Sign makes NaN 0 (its float and double ones keep NaN): no value.
+  EXPECT_TRUE(HasNoValue(op::Sign(In<Float16>(g, {1, kNaN}, {2}))));
+  EXPECT_THAT(Numbers(op::Sign(In<Float16>(g, {-2, 0}, {2}))), Optional(ElementsAre(-1, 0)));
   EXPECT_THAT(Numbers(op::Abs(In<uint8_t>(g, {255, 0}, {2}))), Optional(ElementsAre(255, 0)));
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
 #include "graphgc/opset/kernels/math/elementwise_kernels.h"
@@ -35,7 +36,8 @@ C Absolute(C x) {
   }
 }
 
-// 1, -1, or x itself for zeros (keeping their sign) and NaN, as ONNX Runtime gives.
+// 1, -1, or x itself for zeros (keeping their sign) and NaN, as ONNX Runtime gives for float and
+// double.
 template <class C>
 C SignOf(C x) {
   if (x > C{0}) return C{1};
@@ -67,6 +69,17 @@ C ErrorFunction(C x) {
   }
 }
 
+// Sign of a 16-bit NaN has no value: ONNX Runtime gives 0 for float16 but NaN for float and
+// double (and numpy NaN), so neither answer is safe to fold.
+absl::Status NoSixteenBitNaN(const KernelContext& ctx) {
+  bool nan = false;
+  internal::TypeList<Float16, BFloat16>::Dispatch(ctx.input(0).dtype(), [&](auto tag) {
+    for (auto v : ctx.input(0).data<typename decltype(tag)::type>()) nan = nan || std::isnan(v.ToFloat());
+  });
+  if (nan) return Decline("Sign of a 16-bit NaN, which ONNX Runtime makes 0 for float16 only");
+  return absl::OkStatus();
+}
+
 // An op defined on real numbers only.
 template <class F>
 void AddRealFunction(KernelTable& table, absl::string_view op, int since, F f) {
@@ -79,7 +92,8 @@ void RegisterUnaryKernels(KernelTable& table) {
   constexpr int kLatest = KernelTable::kLatest;
   table.add("", "Abs", 1, kLatest, UnaryKernel<NumericTypes>([](auto x) { return Absolute(x); }));
   table.add("", "Neg", 1, kLatest, UnaryKernel<NumericTypes>([](auto x) { return Negate(x); }));
-  table.add("", "Sign", 9, kLatest, UnaryKernel<NumericTypes>([](auto x) { return SignOf(x); }));
+  table.add("", "Sign", 9, kLatest,
+            Checked(NoSixteenBitNaN, UnaryKernel<NumericTypes>([](auto x) { return SignOf(x); })));
   table.add("", "Erf", 9, kLatest,
             UnaryKernel<NumericTypes>([](auto x) { return ErrorFunction(x); }));
 
