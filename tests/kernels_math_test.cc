@@ -3,6 +3,9 @@
 // NaN, integer wraparound, rounding, the legacy (pre-opset-7) forms, omitted optional inputs,
 // strings, the inputs ONNX leaves undefined (no value), the ones that make an op fail (a status),
 // and the value budget.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -11,9 +14,6 @@
 #include <string>
 #include <type_traits>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "graphgc/graphgc.h"
 
@@ -90,8 +90,9 @@ std::optional<Doubles> Numbers(const Var& var) {
   const std::optional<Tensor> value = var.value();
   if (!value.has_value()) return std::nullopt;
   Doubles out;
-  const bool numeric = AppendAsDoubles<float, double, Float16, BFloat16, int8_t, int16_t, int32_t,
-                                       int64_t, uint8_t, uint16_t, uint32_t, uint64_t, bool>(*value, out);
+  const bool numeric =
+      AppendAsDoubles<float, double, Float16, BFloat16, int8_t, int16_t, int32_t, int64_t, uint8_t,
+                      uint16_t, uint32_t, uint64_t, bool>(*value, out);
   EXPECT_TRUE(numeric) << "not a number type: " << gg::DataTypeName(value->dtype());
   return out;
 }
@@ -131,18 +132,19 @@ Dims ValueShape(const Var& var) {
 }
 
 // One output of the op `type` at `version` (0: the newest).
-Var Node(const std::string& type, std::vector<Var> inputs, std::vector<gg::Attribute> attributes = {},
-         int version = 0) {
+Var Node(const std::string& type, std::vector<Var> inputs,
+         std::vector<gg::Attribute> attributes = {}, int version = 0) {
   std::vector<Var> outputs = gg::make_node(type, inputs, attributes, {.version = version});
   return outputs.empty() ? Var() : outputs[0];
 }
 
-// --- Every numeric type ---------------------------------------------------------------------------
+// --- Every numeric type
+// ---------------------------------------------------------------------------
 
 template <class T>
 class EveryNumericTypeTest : public ::testing::Test {};
-using NumericTypes = ::testing::Types<uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int16_t, int32_t,
-                                      int64_t, Float16, BFloat16, float, double>;
+using NumericTypes = ::testing::Types<uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int16_t,
+                                      int32_t, int64_t, Float16, BFloat16, float, double>;
 TYPED_TEST_SUITE(EveryNumericTypeTest, NumericTypes);
 
 TYPED_TEST(EveryNumericTypeTest, ArithmeticOnARowBroadcast) {
@@ -186,7 +188,8 @@ TYPED_TEST(EveryNumericTypeTest, UnaryClipWhereAndCast) {
   EXPECT_THAT(Numbers(op::Clip(x, Var(), In<T>(g, {3}, {}))), Optional(ElementsAre(0, 3, 2, 3)));
   EXPECT_THAT(Numbers(op::Clip(x)), Optional(ElementsAre(0, 5, 2, 7)));
   const Var condition = g.constant(Tensor::from_vector<bool>({true, false}, {2}));
-  EXPECT_THAT(Numbers(op::Where(condition, x, In<T>(g, {9}, {}))), Optional(ElementsAre(0, 9, 2, 9)));
+  EXPECT_THAT(Numbers(op::Where(condition, x, In<T>(g, {9}, {}))),
+              Optional(ElementsAre(0, 9, 2, 9)));
   const Var wide = op::Cast(x, DataType::kDouble);
   EXPECT_THAT(Numbers(wide), Optional(ElementsAre(0, 5, 2, 7)));
   const Var back = op::Cast(wide, gg::DataTypeOf<T>::value);
@@ -199,8 +202,9 @@ TYPED_TEST(EveryNumericTypeTest, EmptyTensors) {
   Graph g;
   const Var empty = In<T>(g, {}, {0, 3});
   const Var row = In<T>(g, {1, 2, 3}, {3});
-  for (const Var& v : {op::Add(empty, row), op::Max({row, empty}), op::Abs(empty),
-                       op::Clip(empty, Var(), In<T>(g, {1}, {})), op::Cast(empty, DataType::kString)}) {
+  for (const Var& v :
+       {op::Add(empty, row), op::Max({row, empty}), op::Abs(empty),
+        op::Clip(empty, Var(), In<T>(g, {1}, {})), op::Cast(empty, DataType::kString)}) {
     ASSERT_TRUE(v.ok()) << v.status();
     ASSERT_TRUE(v.value().has_value());
     EXPECT_EQ(v.value()->size(), 0);
@@ -245,11 +249,20 @@ Doubles Iota(int64_t n, double scale) {
 }
 
 TEST(BroadcastTest, MatchesANaiveReferenceOnEveryPattern) {
-  const std::vector<std::pair<Dims, Dims>> cases = {
-      {{2, 3, 4}, {2, 3, 4}}, {{2, 3, 4}, {4}},       {{2, 3, 4}, {3, 1}},    {{2, 1, 4}, {3, 1}},
-      {{4, 1}, {1, 5}},       {{}, {2, 3}},           {{2, 3}, {}},           {{1, 1}, {3}},
-      {{}, {}},               {{1}, {}},              {{3, 1, 2}, {1, 4, 1}}, {{2, 3, 1, 4}, {3, 1, 1}},
-      {{2, 0, 3}, {3}},       {{5, 1, 1, 7}, {5, 6, 1, 7}}};
+  const std::vector<std::pair<Dims, Dims>> cases = {{{2, 3, 4}, {2, 3, 4}},
+                                                    {{2, 3, 4}, {4}},
+                                                    {{2, 3, 4}, {3, 1}},
+                                                    {{2, 1, 4}, {3, 1}},
+                                                    {{4, 1}, {1, 5}},
+                                                    {{}, {2, 3}},
+                                                    {{2, 3}, {}},
+                                                    {{1, 1}, {3}},
+                                                    {{}, {}},
+                                                    {{1}, {}},
+                                                    {{3, 1, 2}, {1, 4, 1}},
+                                                    {{2, 3, 1, 4}, {3, 1, 1}},
+                                                    {{2, 0, 3}, {3}},
+                                                    {{5, 1, 1, 7}, {5, 6, 1, 7}}};
   for (const auto& [a_shape, b_shape] : cases) {
     Graph g;
     int64_t na = 1, nb = 1;
@@ -294,9 +307,10 @@ TEST(BroadcastTest, LegacyBroadcastBeforeOpset7) {
   EXPECT_EQ((*Numbers(by_axis))[5], 205);   // [0,1,1]
   EXPECT_EQ((*Numbers(by_axis))[23], 323);  // [1,2,3]
   // Default axis: B is A's trailing dims.
-  EXPECT_THAT(Numbers(Node("Mul", {In<float>(g, {1, 2, 3, 4}, {2, 2}), In<float>(g, {10, 100}, {2})},
-                           {{"broadcast", int64_t{1}}}, 6)),
-              Optional(ElementsAre(10, 200, 30, 400)));
+  EXPECT_THAT(
+      Numbers(Node("Mul", {In<float>(g, {1, 2, 3, 4}, {2, 2}), In<float>(g, {10, 100}, {2})},
+                   {{"broadcast", int64_t{1}}}, 6)),
+      Optional(ElementsAre(10, 200, 30, 400)));
   // A one-element B, of any rank.
   EXPECT_THAT(Numbers(Node("Sub", {In<float>(g, {1, 2}, {2}), In<float>(g, {1}, {1, 1})},
                            {{"broadcast", int64_t{1}}}, 1)),
@@ -309,7 +323,8 @@ TEST(BroadcastTest, LegacyBroadcastBeforeOpset7) {
               Optional(ElementsAre(4, 9)));
 }
 
-// --- Unary functions ------------------------------------------------------------------------------
+// --- Unary functions
+// ------------------------------------------------------------------------------
 
 struct RealFunction {
   const char* op;
@@ -342,7 +357,9 @@ const std::vector<RealFunction>& RealFunctions() {
       {"Atanh", [](double x) { return std::atanh(x); }, {-0.5, 0, 0.9, 1}, false},
       {"Softplus", [](double x) { return std::log1p(std::exp(x)); }, {-100, -1, 0, 2, 100}, false},
       {"Softsign", [](double x) { return x / (1 + std::fabs(x)); }, {-3, 0, 1}, false},
-      {"HardSwish", [](double x) { return x * std::clamp(x / 6 + 0.5, 0.0, 1.0); }, {-4, -1, 0, 2, 5},
+      {"HardSwish",
+       [](double x) { return x * std::clamp(x / 6 + 0.5, 0.0, 1.0); },
+       {-4, -1, 0, 2, 5},
        false},
   };
   return *functions;
@@ -356,7 +373,8 @@ void ExpectRealFunction(const RealFunction& f, double relative) {
   ASSERT_TRUE(y.ok()) << f.op << ": " << y.status();
   const std::optional<Doubles> got = Numbers(y);
   ASSERT_TRUE(got.has_value()) << f.op << " has no value";
-  const Doubles rounded_inputs = *Numbers(In<T>(g, f.inputs, {static_cast<int64_t>(f.inputs.size())}));
+  const Doubles rounded_inputs =
+      *Numbers(In<T>(g, f.inputs, {static_cast<int64_t>(f.inputs.size())}));
   for (size_t i = 0; i < f.inputs.size(); ++i) {
     const double want = f.reference(rounded_inputs[i]);
     if (std::isnan(want)) {
@@ -381,11 +399,12 @@ TEST(UnaryTest, RealFunctionsInEveryFloatingPointType) {
 
 TEST(UnaryTest, RoundsHalfToEven) {
   Graph g;
-  const Var x = In<float>(g, {0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49999997, -0.4, 4194304.5, kNaN, -kInf},
-                          {11});
+  const Var x = In<float>(
+      g, {0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49999997, -0.4, 4194304.5, kNaN, -kInf}, {11});
   const Var y = op::Round(x);
-  EXPECT_THAT(Numbers(y), Optional(Pointwise(NanSensitiveDoubleEq(),
-                                             Doubles{0, 2, 2, -0.0, -2, -2, 0, -0.0, 4194304, kNaN, -kInf})));
+  EXPECT_THAT(Numbers(y),
+              Optional(Pointwise(NanSensitiveDoubleEq(),
+                                 Doubles{0, 2, 2, -0.0, -2, -2, 0, -0.0, 4194304, kNaN, -kInf})));
   EXPECT_TRUE(std::signbit((*Numbers(y))[3]));  // -0.5 rounds to -0
   EXPECT_THAT(Bits(op::Round(In<Float16>(g, {2.5, 3.5}, {2}))), ElementsAre(0x4000, 0x4400));
 }
@@ -393,8 +412,10 @@ TEST(UnaryTest, RoundsHalfToEven) {
 TEST(UnaryTest, SignAbsNegOfSpecialValues) {
   Graph g;
   const Var x = In<double>(g, {kNaN, -0.0, 3, -kInf}, {4});
-  EXPECT_THAT(Numbers(op::Sign(x)), Optional(Pointwise(NanSensitiveDoubleEq(), Doubles{kNaN, 0, 1, -1})));
-  EXPECT_THAT(Numbers(op::Abs(x)), Optional(Pointwise(NanSensitiveDoubleEq(), Doubles{kNaN, 0, 3, kInf})));
+  EXPECT_THAT(Numbers(op::Sign(x)),
+              Optional(Pointwise(NanSensitiveDoubleEq(), Doubles{kNaN, 0, 1, -1})));
+  EXPECT_THAT(Numbers(op::Abs(x)),
+              Optional(Pointwise(NanSensitiveDoubleEq(), Doubles{kNaN, 0, 3, kInf})));
   constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
   const Var ints = g.constant(Tensor::from_vector<int32_t>({kMin, -5, 0, 7}, {4}));
   EXPECT_THAT(Elements<int32_t>(op::Abs(ints)), Optional(ElementsAre(kMin, 5, 0, 7)));  // wraps
@@ -425,7 +446,8 @@ TEST(UnaryTest, IsNaNIsInfAndNot) {
   EXPECT_THAT(Numbers(op::Not(b)), Optional(ElementsAre(0, 1)));
 }
 
-// --- Activations ----------------------------------------------------------------------------------
+// --- Activations
+// ----------------------------------------------------------------------------------
 
 TEST(ActivationTest, AttributesAndDefaults) {
   Graph g;
@@ -436,12 +458,18 @@ TEST(ActivationTest, AttributesAndDefaults) {
     for (double v : xs) out.push_back(f(v));
     return out;
   };
-  const auto near = [](const Doubles& want) { return Optional(Pointwise(NanSensitiveDoubleEq(), want)); };
+  const auto near = [](const Doubles& want) {
+    return Optional(Pointwise(NanSensitiveDoubleEq(), want));
+  };
   EXPECT_THAT(Numbers(op::Relu(x)), near(each([](double v) { return std::max(v, 0.0); })));
-  EXPECT_THAT(Numbers(op::LeakyRelu(x)), near(each([](double v) { return v < 0 ? 0.01f * v : v; })));
-  EXPECT_THAT(Numbers(op::LeakyRelu(x, {.alpha = 0.5f})), near(each([](double v) { return v < 0 ? 0.5 * v : v; })));
-  EXPECT_THAT(Numbers(op::Elu(x, {.alpha = 2})), near(each([](double v) { return v < 0 ? 2 * std::expm1(v) : v; })));
-  EXPECT_THAT(Numbers(op::ThresholdedRelu(x, {.alpha = 0})), near(each([](double v) { return v > 0 ? v : 0; })));
+  EXPECT_THAT(Numbers(op::LeakyRelu(x)),
+              near(each([](double v) { return v < 0 ? 0.01f * v : v; })));
+  EXPECT_THAT(Numbers(op::LeakyRelu(x, {.alpha = 0.5f})),
+              near(each([](double v) { return v < 0 ? 0.5 * v : v; })));
+  EXPECT_THAT(Numbers(op::Elu(x, {.alpha = 2})),
+              near(each([](double v) { return v < 0 ? 2 * std::expm1(v) : v; })));
+  EXPECT_THAT(Numbers(op::ThresholdedRelu(x, {.alpha = 0})),
+              near(each([](double v) { return v > 0 ? v : 0; })));
   EXPECT_THAT(Numbers(op::HardSigmoid(x)),
               near(each([](double v) { return std::clamp(0.2f * v + 0.5f, 0.0, 1.0); })));
   EXPECT_THAT(Numbers(op::Shrink(x, {.bias = 0.25f, .lambd = 1})),
@@ -457,8 +485,8 @@ TEST(ActivationTest, AttributesAndDefaults) {
 TEST(ActivationTest, NaNStaysNaNExceptInConstantBranches) {
   Graph g;
   const Var nan = In<float>(g, {kNaN}, {1});
-  for (const char* name : {"Relu", "LeakyRelu", "Elu", "Selu", "HardSigmoid", "HardSwish", "Sigmoid",
-                           "Softplus", "Softsign", "Celu"}) {
+  for (const char* name : {"Relu", "LeakyRelu", "Elu", "Selu", "HardSigmoid", "HardSwish",
+                           "Sigmoid", "Softplus", "Softsign", "Celu"}) {
     const std::optional<Doubles> y = Numbers(Node(name, {nan}));
     ASSERT_TRUE(y.has_value()) << name;
     EXPECT_TRUE(std::isnan((*y)[0])) << name;
@@ -469,7 +497,8 @@ TEST(ActivationTest, NaNStaysNaNExceptInConstantBranches) {
 
 TEST(ActivationTest, ReluAndPReluOnIntegers) {
   Graph g;
-  EXPECT_THAT(Numbers(op::Relu(In<int8_t>(g, {-128, -1, 0, 127}, {4}))), Optional(ElementsAre(0, 0, 0, 127)));
+  EXPECT_THAT(Numbers(op::Relu(In<int8_t>(g, {-128, -1, 0, 127}, {4}))),
+              Optional(ElementsAre(0, 0, 0, 127)));
   // The slope broadcasts to X ([3,1] over [2,3,2]); integer products wrap.
   const Var x = In<int32_t>(g, {-1, 2, -3, 4, -5, 6, 7, -8, 9, -10, 11, -2147483648.0}, {2, 3, 2});
   const Var slope = In<int32_t>(g, {2, 3, 4}, {3, 1});
@@ -483,24 +512,28 @@ TEST(ActivationTest, ReluAndPReluOnIntegers) {
 
 TEST(ActivationTest, ShrinkOfIntegers) {
   Graph g;
-  EXPECT_THAT(Numbers(op::Shrink(In<int32_t>(g, {-5, -1, 0, 2, 16777217}, {5}), {.bias = 1.5f, .lambd = 1})),
+  EXPECT_THAT(Numbers(op::Shrink(In<int32_t>(g, {-5, -1, 0, 2, 16777217}, {5}),
+                                 {.bias = 1.5f, .lambd = 1})),
               Optional(ElementsAre(-3, 0, 0, 0, 16777215)));
   // 127 - (-10) is outside int8: ONNX leaves it undefined.
   EXPECT_TRUE(HasNoValue(op::Shrink(In<int8_t>(g, {127}, {1}), {.bias = -10, .lambd = 1})));
 }
 
-// --- Binary arithmetic ------------------------------------------------------------------------------
+// --- Binary arithmetic
+// ------------------------------------------------------------------------------
 
 TEST(ArithmeticTest, IntegersWrap) {
   Graph g;
   EXPECT_THAT(Numbers(op::Add(In<int8_t>(g, {127, -128}, {2}), In<int8_t>(g, {1, -1}, {2}))),
               Optional(ElementsAre(-128, 127)));
-  EXPECT_THAT(Numbers(op::Mul(In<uint16_t>(g, {256}, {1}), In<uint16_t>(g, {256}, {1}))), Optional(ElementsAre(0)));
+  EXPECT_THAT(Numbers(op::Mul(In<uint16_t>(g, {256}, {1}), In<uint16_t>(g, {256}, {1}))),
+              Optional(ElementsAre(0)));
   constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
   EXPECT_THAT(Elements<int64_t>(op::Sub(g.constant(Tensor::scalar<int64_t>(kMin)),
                                         g.constant(Tensor::scalar<int64_t>(1)))),
               Optional(ElementsAre(std::numeric_limits<int64_t>::max())));
-  EXPECT_THAT(Elements<int32_t>(op::Div(In<int32_t>(g, {-2147483648.0, -7, 7}, {3}), In<int32_t>(g, {-1, 2, -2}, {3}))),
+  EXPECT_THAT(Elements<int32_t>(op::Div(In<int32_t>(g, {-2147483648.0, -7, 7}, {3}),
+                                        In<int32_t>(g, {-1, 2, -2}, {3}))),
               Optional(ElementsAre(std::numeric_limits<int32_t>::min(), -3, -3)));
 }
 
@@ -519,14 +552,17 @@ TEST(ArithmeticTest, ModSigns) {
   Graph g;
   const Var a = In<int32_t>(g, {5, -5, 5, -5, -2147483648.0}, {5});
   const Var b = In<int32_t>(g, {3, 3, -3, -3, -1}, {5});
-  EXPECT_THAT(Numbers(op::Mod(a, b)), Optional(ElementsAre(2, 1, -1, -2, 0)));              // divisor's sign
-  EXPECT_THAT(Numbers(op::Mod(a, b, {.fmod = 1})), Optional(ElementsAre(2, -2, 2, -2, 0)));  // dividend's
-  EXPECT_THAT(Numbers(op::Mod(In<double>(g, {5.5, -5.5}, {2}), In<double>(g, {2}, {}), {.fmod = 1})),
-              Optional(ElementsAre(1.5, -1.5)));
+  EXPECT_THAT(Numbers(op::Mod(a, b)), Optional(ElementsAre(2, 1, -1, -2, 0)));  // divisor's sign
+  EXPECT_THAT(Numbers(op::Mod(a, b, {.fmod = 1})),
+              Optional(ElementsAre(2, -2, 2, -2, 0)));  // dividend's
+  EXPECT_THAT(
+      Numbers(op::Mod(In<double>(g, {5.5, -5.5}, {2}), In<double>(g, {2}, {}), {.fmod = 1})),
+      Optional(ElementsAre(1.5, -1.5)));
   // Exact for 64-bit integers beyond 2^53.
   const int64_t big = (int64_t{1} << 62) + 1;
   EXPECT_THAT(Elements<int64_t>(op::Mod(g.constant(Tensor::scalar<int64_t>(big)),
-                                        g.constant(Tensor::scalar<int64_t>(int64_t{1} << 40)), {.fmod = 1})),
+                                        g.constant(Tensor::scalar<int64_t>(int64_t{1} << 40)),
+                                        {.fmod = 1})),
               Optional(ElementsAre(1)));
 }
 
@@ -541,11 +577,14 @@ TEST(ArithmeticTest, BitShift) {
   Graph g;
   const Var x = In<uint8_t>(g, {1, 1, 255, 3}, {4});
   const Var y = In<uint8_t>(g, {7, 8, 4, 200}, {4});
-  EXPECT_THAT(Numbers(op::BitShift(x, y, {.direction = "LEFT"})), Optional(ElementsAre(128, 0, 240, 0)));
-  EXPECT_THAT(Numbers(op::BitShift(x, y, {.direction = "RIGHT"})), Optional(ElementsAre(0, 0, 15, 0)));
-  EXPECT_THAT(Elements<uint64_t>(op::BitShift(In<uint64_t>(g, {1, 1}, {2}), In<uint64_t>(g, {63, 64}, {2}),
-                                              {.direction = "LEFT"})),
-              Optional(ElementsAre(uint64_t{1} << 63, 0)));
+  EXPECT_THAT(Numbers(op::BitShift(x, y, {.direction = "LEFT"})),
+              Optional(ElementsAre(128, 0, 240, 0)));
+  EXPECT_THAT(Numbers(op::BitShift(x, y, {.direction = "RIGHT"})),
+              Optional(ElementsAre(0, 0, 15, 0)));
+  EXPECT_THAT(
+      Elements<uint64_t>(op::BitShift(In<uint64_t>(g, {1, 1}, {2}), In<uint64_t>(g, {63, 64}, {2}),
+                                      {.direction = "LEFT"})),
+      Optional(ElementsAre(uint64_t{1} << 63, 0)));
   const Var bad = op::BitShift(x, y, {.direction = "UP"});
   ASSERT_FALSE(bad.ok());
   EXPECT_THAT(bad.status().message(), HasSubstr("direction"));
@@ -555,32 +594,38 @@ TEST(PowTest, IntegerPowersAreExact) {
   Graph g;
   const Var base = g.constant(Tensor::from_vector<int64_t>({3, -2, 2, 1, -1, 5}, {6}));
   const Var exponent = g.constant(Tensor::from_vector<int64_t>({39, 63, -1, -7, -3, 0}, {6}));
-  EXPECT_THAT(Elements<int64_t>(op::Pow(base, exponent)),
-              Optional(ElementsAre(4052555153018976267, std::numeric_limits<int64_t>::min(), 0, 1, -1, 1)));
+  EXPECT_THAT(
+      Elements<int64_t>(op::Pow(base, exponent)),
+      Optional(ElementsAre(4052555153018976267, std::numeric_limits<int64_t>::min(), 0, 1, -1, 1)));
   EXPECT_THAT(Numbers(op::Pow(In<int32_t>(g, {2, -3}, {2}), In<uint8_t>(g, {10, 3}, {2}))),
               Optional(ElementsAre(1024, -27)));
 }
 
 TEST(PowTest, UndefinedIntegerPowersHaveNoValue) {
   Graph g;
-  EXPECT_TRUE(HasNoValue(op::Pow(In<int32_t>(g, {2}, {1}), In<int32_t>(g, {31}, {1}))));  // overflow
+  EXPECT_TRUE(
+      HasNoValue(op::Pow(In<int32_t>(g, {2}, {1}), In<int32_t>(g, {31}, {1}))));  // overflow
   EXPECT_TRUE(HasNoValue(op::Pow(In<int32_t>(g, {0}, {1}), In<int32_t>(g, {-1}, {1}))));  // 1/0
   EXPECT_TRUE(HasNoValue(op::Pow(In<int32_t>(g, {-8}, {1}), In<float>(g, {0.5}, {1}))));  // NaN
 }
 
 TEST(PowTest, MixedTypes) {
   Graph g;
-  // Real exponents on integer bases truncate; integer exponents on real bases are computed in double.
+  // Real exponents on integer bases truncate; integer exponents on real bases are computed in
+  // double.
   EXPECT_THAT(Numbers(op::Pow(In<int32_t>(g, {2, 9, 10}, {3}), In<float>(g, {0.5, 0.5, -1}, {3}))),
               Optional(ElementsAre(1, 3, 0)));
   EXPECT_THAT(Numbers(op::Pow(In<float>(g, {2, 1.5}, {2}), In<int64_t>(g, {3, 2}, {2}))),
               Optional(ElementsAre(8, 2.25)));
-  EXPECT_THAT(Numbers(op::Pow(In<double>(g, {4, -8, 0}, {3}), In<double>(g, {0.5, 1.0 / 3, -1}, {3}))),
-              Optional(Pointwise(NanSensitiveDoubleEq(), Doubles{2, kNaN, kInf})));
-  EXPECT_THAT(Numbers(op::Pow(In<BFloat16>(g, {3}, {1}), In<uint16_t>(g, {2}, {1}))), Optional(ElementsAre(9)));
+  EXPECT_THAT(
+      Numbers(op::Pow(In<double>(g, {4, -8, 0}, {3}), In<double>(g, {0.5, 1.0 / 3, -1}, {3}))),
+      Optional(Pointwise(NanSensitiveDoubleEq(), Doubles{2, kNaN, kInf})));
+  EXPECT_THAT(Numbers(op::Pow(In<BFloat16>(g, {3}, {1}), In<uint16_t>(g, {2}, {1}))),
+              Optional(ElementsAre(9)));
 }
 
-// --- Comparisons and logic ------------------------------------------------------------------------
+// --- Comparisons and logic
+// ------------------------------------------------------------------------
 
 TEST(CompareTest, NaNComparesFalse) {
   Graph g;
@@ -601,14 +646,17 @@ TEST(CompareTest, LogicOnBools) {
   EXPECT_THAT(Numbers(op::Equal(a, b)), Optional(ElementsAre(1, 0, 0, 1)));
 }
 
-// --- Variadic ---------------------------------------------------------------------------------------
+// --- Variadic
+// ---------------------------------------------------------------------------------------
 
 TEST(VariadicTest, MaxMinPropagateNaNFromAnyInput) {
   Graph g;
   const Var a = In<float>(g, {kNaN, 1, 2}, {3});
   const Var b = In<float>(g, {1, kNaN, 3}, {3});
-  EXPECT_THAT(Numbers(op::Max({a, b})), Optional(Pointwise(NanSensitiveDoubleEq(), Doubles{kNaN, kNaN, 3})));
-  EXPECT_THAT(Numbers(op::Min({b, a})), Optional(Pointwise(NanSensitiveDoubleEq(), Doubles{kNaN, kNaN, 2})));
+  EXPECT_THAT(Numbers(op::Max({a, b})),
+              Optional(Pointwise(NanSensitiveDoubleEq(), Doubles{kNaN, kNaN, 3})));
+  EXPECT_THAT(Numbers(op::Min({b, a})),
+              Optional(Pointwise(NanSensitiveDoubleEq(), Doubles{kNaN, kNaN, 2})));
 }
 
 TEST(VariadicTest, BroadcastsManyInputs) {
@@ -617,11 +665,13 @@ TEST(VariadicTest, BroadcastsManyInputs) {
   const Var b = In<double>(g, {10, 20}, {2, 1});
   const Var c = In<double>(g, {100}, {});
   EXPECT_THAT(Numbers(op::Sum({a, b, c})), Optional(ElementsAre(111, 112, 113, 124, 125, 126)));
-  EXPECT_THAT(Numbers(op::Mean({a, b, c})), Optional(ElementsAre(37, 112.0 / 3, 113.0 / 3, 124.0 / 3, 125.0 / 3, 42)));
+  EXPECT_THAT(Numbers(op::Mean({a, b, c})),
+              Optional(ElementsAre(37, 112.0 / 3, 113.0 / 3, 124.0 / 3, 125.0 / 3, 42)));
   EXPECT_THAT(Numbers(op::Max({c, a, b})), Optional(ElementsAre(100, 100, 100, 100, 100, 100)));
   EXPECT_THAT(Numbers(op::Min({b})), Optional(ElementsAre(10, 20)));
   EXPECT_THAT(ValueShape(op::Sum({c})), ElementsAre());
-  EXPECT_THAT(Numbers(op::Max({In<int64_t>(g, {-5, 9}, {2}), In<int64_t>(g, {3}, {1})})), Optional(ElementsAre(3, 9)));
+  EXPECT_THAT(Numbers(op::Max({In<int64_t>(g, {-5, 9}, {2}), In<int64_t>(g, {3}, {1})})),
+              Optional(ElementsAre(3, 9)));
 }
 
 TEST(VariadicTest, HalfPrecisionAccumulatesInFloat) {
@@ -637,30 +687,39 @@ TEST(VariadicTest, HalfPrecisionAccumulatesInFloat) {
 TEST(VariadicTest, BeforeOpset8TheShapesMustMatch) {
   Graph g;
   const Var a = In<float>(g, {1, 5}, {2});
-  EXPECT_THAT(Numbers(Node("Max", {a, In<float>(g, {3, 4}, {2})}, {}, 6)), Optional(ElementsAre(3, 5)));
+  EXPECT_THAT(Numbers(Node("Max", {a, In<float>(g, {3, 4}, {2})}, {}, 6)),
+              Optional(ElementsAre(3, 5)));
   EXPECT_THAT(Numbers(Node("Sum", {a, a, a}, {}, 1)), Optional(ElementsAre(3, 15)));
   const Var mixed = Node("Max", {a, In<float>(g, {3}, {1})}, {}, 6);
   if (mixed.ok()) {
     EXPECT_FALSE(mixed.value().has_value());
   }
-  EXPECT_THAT(Numbers(Node("Max", {a, In<float>(g, {3}, {1})}, {}, 8)), Optional(ElementsAre(3, 5)));
+  EXPECT_THAT(Numbers(Node("Max", {a, In<float>(g, {3}, {1})}, {}, 8)),
+              Optional(ElementsAre(3, 5)));
 }
 
-// --- Clip -------------------------------------------------------------------------------------------
+// --- Clip
+// -------------------------------------------------------------------------------------------
 
 TEST(ClipTest, BoundsAsInputs) {
   Graph g;
   const Var x = In<float>(g, {kNaN, -kInf, -3, 0.5, 7, kInf}, {6});
   const Var lo = In<float>(g, {-1}, {});
   const Var hi = In<float>(g, {1}, {1});  // one element of rank 1 is accepted too
-  EXPECT_THAT(Numbers(op::Clip(x, lo, hi)), Optional(Pointwise(NanSensitiveDoubleEq(), Doubles{kNaN, -1, -1, 0.5, 1, 1})));
-  EXPECT_THAT(Numbers(op::Clip(x, Var(), hi)),
-              Optional(Pointwise(NanSensitiveDoubleEq(), Doubles{kNaN, -std::numeric_limits<float>::max(), -3, 0.5, 1, 1})));
+  EXPECT_THAT(Numbers(op::Clip(x, lo, hi)),
+              Optional(Pointwise(NanSensitiveDoubleEq(), Doubles{kNaN, -1, -1, 0.5, 1, 1})));
+  EXPECT_THAT(
+      Numbers(op::Clip(x, Var(), hi)),
+      Optional(Pointwise(NanSensitiveDoubleEq(),
+                         Doubles{kNaN, -std::numeric_limits<float>::max(), -3, 0.5, 1, 1})));
   // min > max gives max; a NaN bound is ignored.
-  EXPECT_THAT(Numbers(op::Clip(x, In<float>(g, {5}, {}), hi)), Optional(Pointwise(NanSensitiveDoubleEq(), Doubles{kNaN, 1, 1, 1, 1, 1})));
-  EXPECT_THAT(Numbers(op::Clip(In<float>(g, {-3, 3}, {2}), In<float>(g, {kNaN}, {}), hi)), Optional(ElementsAre(-3, 1)));
+  EXPECT_THAT(Numbers(op::Clip(x, In<float>(g, {5}, {}), hi)),
+              Optional(Pointwise(NanSensitiveDoubleEq(), Doubles{kNaN, 1, 1, 1, 1, 1})));
+  EXPECT_THAT(Numbers(op::Clip(In<float>(g, {-3, 3}, {2}), In<float>(g, {kNaN}, {}), hi)),
+              Optional(ElementsAre(-3, 1)));
   // Without a bound, the infinities become the type's largest finite values.
-  EXPECT_THAT(Numbers(op::Clip(In<Float16>(g, {kInf, -kInf}, {2}))), Optional(ElementsAre(65504, -65504)));
+  EXPECT_THAT(Numbers(op::Clip(In<Float16>(g, {kInf, -kInf}, {2}))),
+              Optional(ElementsAre(65504, -65504)));
   EXPECT_THAT(Numbers(op::Clip(In<int8_t>(g, {-128, 127}, {2}))), Optional(ElementsAre(-128, 127)));
 }
 
@@ -674,14 +733,16 @@ TEST(ClipTest, ANonScalarBoundFailsTheOp) {
 TEST(ClipTest, BoundsAsAttributesBeforeOpset11) {
   Graph g;
   const Var x = In<float>(g, {-5, 0.5, 5, kInf}, {4});
-  EXPECT_THAT(Numbers(Node("Clip", {x}, {{"min", -1.0f}, {"max", 2.0f}}, 6)), Optional(ElementsAre(-1, 0.5, 2, 2)));
+  EXPECT_THAT(Numbers(Node("Clip", {x}, {{"min", -1.0f}, {"max", 2.0f}}, 6)),
+              Optional(ElementsAre(-1, 0.5, 2, 2)));
   // Opset 6's defaults are -+FLT_MAX.
   EXPECT_THAT(Numbers(Node("Clip", {x}, {{"max", 2.0f}}, 6)), Optional(ElementsAre(-5, 0.5, 2, 2)));
   EXPECT_THAT(Numbers(Node("Clip", {x}, {}, 6)),
               Optional(ElementsAre(-5, 0.5, 5, std::numeric_limits<float>::max())));
 }
 
-// --- Cast -------------------------------------------------------------------------------------------
+// --- Cast
+// -------------------------------------------------------------------------------------------
 
 TEST(CastTest, RealsToIntegersTruncateOrHaveNoValue) {
   Graph g;
@@ -697,61 +758,83 @@ TEST(CastTest, RealsToIntegersTruncateOrHaveNoValue) {
   }
   EXPECT_TRUE(HasNoValue(op::Cast(In<double>(g, {2147483648.0}, {1}), DataType::kInt32)));
   EXPECT_TRUE(HasNoValue(op::Cast(In<Float16>(g, {kInf}, {1}), DataType::kInt64)));
-  EXPECT_THAT(Elements<int64_t>(op::Cast(In<double>(g, {-9223372036854775808.0}, {1}), DataType::kInt64)),
-              Optional(ElementsAre(std::numeric_limits<int64_t>::min())));
+  EXPECT_THAT(
+      Elements<int64_t>(op::Cast(In<double>(g, {-9223372036854775808.0}, {1}), DataType::kInt64)),
+      Optional(ElementsAre(std::numeric_limits<int64_t>::min())));
 }
 
 TEST(CastTest, RoundingToSixteenBitFloats) {
   Graph g;
   // float to bfloat16 rounds to nearest even (1 + 2^-8 is a tie: down to 1; 1 + 3*2^-8 up).
-  EXPECT_THAT(Bits(op::Cast(In<float>(g, {1 + std::ldexp(1.0, -8), 1 + 3 * std::ldexp(1.0, -8), 1 + std::ldexp(1.0, -7) + std::ldexp(1.0, -9)}, {3}),
+  EXPECT_THAT(Bits(op::Cast(In<float>(g,
+                                      {1 + std::ldexp(1.0, -8), 1 + 3 * std::ldexp(1.0, -8),
+                                       1 + std::ldexp(1.0, -7) + std::ldexp(1.0, -9)},
+                                      {3}),
                             DataType::kBfloat16)),
               ElementsAre(0x3F80, 0x3F82, 0x3F81));
   // A double just above a float16 tie rounds up, once.
   const double above_tie = 1 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40);
-  EXPECT_THAT(Bits(op::Cast(In<double>(g, {above_tie}, {1}), DataType::kFloat16)), ElementsAre(0x3C01));
+  EXPECT_THAT(Bits(op::Cast(In<double>(g, {above_tie}, {1}), DataType::kFloat16)),
+              ElementsAre(0x3C01));
   EXPECT_THAT(Bits(op::Cast(In<BFloat16>(g, {1.5}, {1}), DataType::kFloat16)), ElementsAre(0x3E00));
-  EXPECT_THAT(Numbers(op::Cast(In<int64_t>(g, {2049}, {1}), DataType::kFloat16)), Optional(ElementsAre(2048)));
+  EXPECT_THAT(Numbers(op::Cast(In<int64_t>(g, {2049}, {1}), DataType::kFloat16)),
+              Optional(ElementsAre(2048)));
 }
 
 TEST(CastTest, BoolAndIntegers) {
   Graph g;
-  EXPECT_THAT(Numbers(op::Cast(In<float>(g, {0, -0.0, 0.1, kNaN}, {4}), DataType::kBool)), Optional(ElementsAre(0, 0, 1, 1)));
-  EXPECT_THAT(Numbers(op::Cast(g.constant(Tensor::from_vector<bool>({true, false}, {2})), DataType::kBfloat16)),
+  EXPECT_THAT(Numbers(op::Cast(In<float>(g, {0, -0.0, 0.1, kNaN}, {4}), DataType::kBool)),
+              Optional(ElementsAre(0, 0, 1, 1)));
+  EXPECT_THAT(Numbers(op::Cast(g.constant(Tensor::from_vector<bool>({true, false}, {2})),
+                               DataType::kBfloat16)),
               Optional(ElementsAre(1, 0)));
-  EXPECT_THAT(Numbers(op::Cast(In<int64_t>(g, {300, -1}, {2}), DataType::kUint8)), Optional(ElementsAre(44, 255)));
+  EXPECT_THAT(Numbers(op::Cast(In<int64_t>(g, {300, -1}, {2}), DataType::kUint8)),
+              Optional(ElementsAre(44, 255)));
   EXPECT_THAT(Elements<uint64_t>(op::Cast(In<int8_t>(g, {-1}, {1}), DataType::kUint64)),
               Optional(ElementsAre(std::numeric_limits<uint64_t>::max())));
 }
 
 TEST(CastTest, NumbersToStrings) {
   Graph g;
-  EXPECT_THAT(Elements<std::string>(op::Cast(In<float>(g, {0.6048455238342285, 1e-5, 1e20, -0.0, kNaN, kInf, -kInf, 100}, {8}),
-                                             DataType::kString)),
-              Optional(ElementsAre("0.60484552", "9.9999997e-06", "1e+20", "-0", "NaN", "INF", "-INF", "100")));
-  EXPECT_THAT(Elements<std::string>(op::Cast(In<double>(g, {0.1}, {1}), DataType::kString)), Optional(ElementsAre("0.1")));
+  EXPECT_THAT(Elements<std::string>(op::Cast(
+                  In<float>(g, {0.6048455238342285, 1e-5, 1e20, -0.0, kNaN, kInf, -kInf, 100}, {8}),
+                  DataType::kString)),
+              Optional(ElementsAre("0.60484552", "9.9999997e-06", "1e+20", "-0", "NaN", "INF",
+                                   "-INF", "100")));
+  EXPECT_THAT(Elements<std::string>(op::Cast(In<double>(g, {0.1}, {1}), DataType::kString)),
+              Optional(ElementsAre("0.1")));
   EXPECT_THAT(Elements<std::string>(op::Cast(In<Float16>(g, {1.0 / 3}, {1}), DataType::kString)),
               Optional(ElementsAre("0.33325195")));
-  EXPECT_THAT(Elements<std::string>(op::Cast(g.constant(Tensor::from_vector<int64_t>({-5, std::numeric_limits<int64_t>::max()}, {2})),
+  EXPECT_THAT(Elements<std::string>(op::Cast(g.constant(Tensor::from_vector<int64_t>(
+                                                 {-5, std::numeric_limits<int64_t>::max()}, {2})),
                                              DataType::kString)),
               Optional(ElementsAre("-5", "9223372036854775807")));
-  EXPECT_THAT(Elements<std::string>(op::Cast(In<uint8_t>(g, {255}, {1}), DataType::kString)), Optional(ElementsAre("255")));
-  EXPECT_THAT(Elements<std::string>(op::Cast(g.constant(Tensor::from_vector<bool>({true, false}, {2})), DataType::kString)),
+  EXPECT_THAT(Elements<std::string>(op::Cast(In<uint8_t>(g, {255}, {1}), DataType::kString)),
+              Optional(ElementsAre("255")));
+  EXPECT_THAT(Elements<std::string>(op::Cast(
+                  g.constant(Tensor::from_vector<bool>({true, false}, {2})), DataType::kString)),
               Optional(ElementsAre("1", "0")));
 }
 
 TEST(CastTest, StringsToNumbers) {
   Graph g;
-  const Var reals = Strings(g, {"1.5", " 2.5 ", "-1e3", "INF", "+inf", "-Infinity", "NaN", ".5", "7.", "1e-400"});
+  const Var reals =
+      Strings(g, {"1.5", " 2.5 ", "-1e3", "INF", "+inf", "-Infinity", "NaN", ".5", "7.", "1e-400"});
   EXPECT_THAT(Numbers(op::Cast(reals, DataType::kDouble)),
-              Optional(Pointwise(NanSensitiveDoubleEq(), Doubles{1.5, 2.5, -1000, kInf, kInf, -kInf, kNaN, 0.5, 7, 0})));
-  EXPECT_THAT(Numbers(op::Cast(Strings(g, {"0.1"}), DataType::kFloat)), Optional(ElementsAre(0.1f)));
-  EXPECT_THAT(Numbers(op::Cast(Strings(g, {"1e5"}), DataType::kFloat16)), Optional(ElementsAre(kInf)));
-  EXPECT_THAT(Numbers(op::Cast(Strings(g, {"12", "-12", "+7", " 300"}), DataType::kUint8)), Optional(ElementsAre(12, 244, 7, 44)));
+              Optional(Pointwise(NanSensitiveDoubleEq(),
+                                 Doubles{1.5, 2.5, -1000, kInf, kInf, -kInf, kNaN, 0.5, 7, 0})));
+  EXPECT_THAT(Numbers(op::Cast(Strings(g, {"0.1"}), DataType::kFloat)),
+              Optional(ElementsAre(0.1f)));
+  EXPECT_THAT(Numbers(op::Cast(Strings(g, {"1e5"}), DataType::kFloat16)),
+              Optional(ElementsAre(kInf)));
+  EXPECT_THAT(Numbers(op::Cast(Strings(g, {"12", "-12", "+7", " 300"}), DataType::kUint8)),
+              Optional(ElementsAre(12, 244, 7, 44)));
   EXPECT_THAT(Elements<int64_t>(op::Cast(Strings(g, {"-9223372036854775808"}), DataType::kInt64)),
               Optional(ElementsAre(std::numeric_limits<int64_t>::min())));
-  EXPECT_THAT(Numbers(op::Cast(Strings(g, {"0", "-3", "00"}), DataType::kBool)), Optional(ElementsAre(0, 1, 0)));
-  EXPECT_THAT(Numbers(op::CastLike(Strings(g, {"3"}), In<int16_t>(g, {0}, {1}))), Optional(ElementsAre(3)));
+  EXPECT_THAT(Numbers(op::Cast(Strings(g, {"0", "-3", "00"}), DataType::kBool)),
+              Optional(ElementsAre(0, 1, 0)));
+  EXPECT_THAT(Numbers(op::CastLike(Strings(g, {"3"}), In<int16_t>(g, {0}, {1}))),
+              Optional(ElementsAre(3)));
 }
 
 TEST(CastTest, StringsThatAreNotNumbersHaveNoValue) {
@@ -760,11 +843,14 @@ TEST(CastTest, StringsThatAreNotNumbersHaveNoValue) {
     EXPECT_TRUE(HasNoValue(op::Cast(Strings(g, {"1", text}), DataType::kFloat))) << text;
   }
   for (const char* text : {"2.718", "1e3", "9223372036854775808", "true"}) {
-    EXPECT_TRUE(HasNoValue(op::Cast(Strings(g, {text}), text[0] == 't' ? DataType::kBool : DataType::kInt64))) << text;
+    EXPECT_TRUE(HasNoValue(
+        op::Cast(Strings(g, {text}), text[0] == 't' ? DataType::kBool : DataType::kInt64)))
+        << text;
   }
 }
 
-// --- The value budget ---------------------------------------------------------------------------------
+// --- The value budget
+// ---------------------------------------------------------------------------------
 
 TEST(BudgetTest, OutputsAndTemporariesPastTheBudgetGetNoValue) {
   Graph g(gg::GraphOptions{.max_value_bytes = 12});
@@ -775,7 +861,8 @@ TEST(BudgetTest, OutputsAndTemporariesPastTheBudgetGetNoValue) {
   const Var two = In<float>(g, {1, 2}, {2});
   EXPECT_THAT(Numbers(op::Add(two, two)), Optional(ElementsAre(2, 4)));
   EXPECT_TRUE(HasNoValue(op::Add(two, In<float>(g, {1, 2}, {2, 1}))));  // broadcast to 4 elements
-  // Mean of float16 sums in a float temporary: 4 halves fit (8 bytes), their float sums (16) do not.
+  // Mean of float16 sums in a float temporary: 4 halves fit (8 bytes), their float sums (16) do
+  // not.
   const Var halves = In<Float16>(g, {1, 2, 3, 4}, {4});
   EXPECT_TRUE(HasNoValue(op::Mean({halves, halves})));
   EXPECT_THAT(Numbers(op::Max({halves, halves})), Optional(ElementsAre(1, 2, 3, 4)));

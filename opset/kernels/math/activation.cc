@@ -10,8 +10,8 @@
 
 #include "graphgc/opset/kernels/common/dispatch.h"
 #include "graphgc/opset/kernels/math/elementwise_kernels.h"
-#include "graphgc/opset/kernels/math/numeric_conversion.h"
 #include "graphgc/opset/kernels/math/math_kernels.h"
+#include "graphgc/opset/kernels/math/numeric_conversion.h"
 
 namespace graphgc::kernels {
 namespace {
@@ -58,12 +58,13 @@ KernelResult Shrink(const KernelContext& ctx) {
       const C b = static_cast<C>(bias);
       const C l = static_cast<C>(lambd);
       return MapElements<T, T>(ctx, x, OnComputeType<T>([b, l](C v) {
-        return v < -l ? v + b : (v > l ? v - b : C{0});
-      }));
+                                 return v < -l ? v + b : (v > l ? v - b : C{0});
+                               }));
     } else {
       bool in_range = true;
       absl::StatusOr<Tensor> y = MapElements<T, T>(ctx, x, [&](T v) {
-        const std::optional<T> r = TruncateToInteger<T>(ShrinkOf(static_cast<double>(v), bias, lambd));
+        const std::optional<T> r =
+            TruncateToInteger<T>(ShrinkOf(static_cast<double>(v), bias, lambd));
         in_range = in_range && r.has_value();
         return r.value_or(T{0});
       });
@@ -88,7 +89,8 @@ void RegisterActivationKernels(KernelTable& table) {
   table.add("", "PRelu", 7, kLatest, BinaryKernel<NumericTypes>([](auto x, auto slope) {
               return IsNegative(x) ? internal::WrapMul(slope, x) : x;
             }));
-  table.add("", "Elu", 1, kLatest, UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
+  table.add("", "Elu", 1, kLatest,
+            UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
               return [alpha = ctx.float_attribute("alpha")](auto x) {
                 return x >= 0 ? x : static_cast<decltype(x)>(alpha) * std::expm1(x);
               };
@@ -100,17 +102,18 @@ void RegisterActivationKernels(KernelTable& table) {
                 return x > 0 ? x : a * std::expm1(x / a);
               };
             }));
-  table.add("", "Selu", 1, kLatest,
-            UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
-              return [alpha = ctx.float_attribute("alpha"),
-                      gamma = ctx.float_attribute("gamma")](auto x) {
-                using C = decltype(x);
-                return static_cast<C>(gamma) * (x > 0 ? x : static_cast<C>(alpha) * std::expm1(x));
-              };
-            }));
+  table.add(
+      "", "Selu", 1, kLatest, UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
+        return
+            [alpha = ctx.float_attribute("alpha"), gamma = ctx.float_attribute("gamma")](auto x) {
+              using C = decltype(x);
+              return static_cast<C>(gamma) * (x > 0 ? x : static_cast<C>(alpha) * std::expm1(x));
+            };
+      }));
   table.add("", "HardSigmoid", 1, kLatest,
             UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
-              return [alpha = ctx.float_attribute("alpha"), beta = ctx.float_attribute("beta")](auto x) {
+              return [alpha = ctx.float_attribute("alpha"),
+                      beta = ctx.float_attribute("beta")](auto x) {
                 using C = decltype(x);
                 return HardSigmoidOf(x, static_cast<C>(alpha), static_cast<C>(beta));
               };

@@ -72,9 +72,9 @@ absl::Status NoIntegerZeroDivisor(const KernelContext& ctx) {
 
 absl::Status ModIsDefined(const KernelContext& ctx) {
   if (IsFloatingPoint(ctx.input(0).dtype()) && ctx.int_attribute("fmod") == 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "attribute fmod is 0, but ", DataTypeName(ctx.input(0).dtype()),
-        " operands require fmod = 1"));
+    return absl::InvalidArgumentError(absl::StrCat("attribute fmod is 0, but ",
+                                                   DataTypeName(ctx.input(0).dtype()),
+                                                   " operands require fmod = 1"));
   }
   return NoIntegerZeroDivisor(ctx);
 }

@@ -97,8 +97,9 @@ absl::StatusOr<Tensor> CastElements(const KernelContext& ctx, const Tensor& x) {
                              return converted.has_value() ? *std::move(converted) : To{};
                            })));
   if (!defined) {
-    return Decline(absl::StrCat("a ", DataTypeName(DataTypeOf<From>::value), " value has no defined ",
-                                DataTypeName(DataTypeOf<To>::value), " (out of range, or not a number)"));
+    return Decline(absl::StrCat("a ", DataTypeName(DataTypeOf<From>::value),
+                                " value has no defined ", DataTypeName(DataTypeOf<To>::value),
+                                " (out of range, or not a number)"));
   }
   return y;
 }
@@ -110,7 +111,8 @@ KernelResult Cast(const KernelContext& ctx) {
   return ForType<AnyTypes>(ctx, x.dtype(), [&](auto from_tag) -> absl::StatusOr<Tensor> {
     std::optional<absl::StatusOr<Tensor>> y;
     AnyTypes::Dispatch(to, [&](auto to_tag) {
-      y.emplace(CastElements<typename decltype(to_tag)::type, typename decltype(from_tag)::type>(ctx, x));
+      y.emplace(
+          CastElements<typename decltype(to_tag)::type, typename decltype(from_tag)::type>(ctx, x));
     });
     if (!y.has_value()) return Decline(absl::StrCat("Cast to ", DataTypeName(to)));
     return *std::move(y);

@@ -44,7 +44,7 @@ ComputeType<T> LowestFinite() {
 // The bound named `name` (input `input` from opset 11), or nullopt for none.
 template <class T>
 absl::StatusOr<std::optional<ComputeType<T>>> Bound(const KernelContext& ctx, const char* name,
-                                                   int input) {
+                                                    int input) {
   constexpr int kBoundsAsInputsSince = 11;
   using C = ComputeType<T>;
   if (ctx.version() < kBoundsAsInputsSince) {
@@ -54,8 +54,9 @@ absl::StatusOr<std::optional<ComputeType<T>>> Bound(const KernelContext& ctx, co
   const Tensor* bound = ctx.optional_input(input);
   if (bound == nullptr) return std::nullopt;
   if (bound->size() != 1) {
-    return ctx.input_error(input, absl::StrCat("must hold one element (a scalar), but its shape is ",
-                                               ShapeToString(bound->shape())));
+    return ctx.input_error(input,
+                           absl::StrCat("must hold one element (a scalar), but its shape is ",
+                                        ShapeToString(bound->shape())));
   }
   return internal::Load(bound->data<T>()[0]);
 }
@@ -69,14 +70,15 @@ KernelResult Clip(const KernelContext& ctx) {
     GRAPHGC_ASSIGN_OR_RETURN(const std::optional<C> max, Bound<T>(ctx, "max", 2));
     const C lo = min.value_or(LowestFinite<T>());
     const C hi = max.value_or(LargestFinite<T>());
-    return MapElements<T, T>(ctx, x, OnComputeType<T>([lo, hi](C v) {
-      return std::min(std::max(v, lo), hi);
-    }));
+    return MapElements<T, T>(
+        ctx, x, OnComputeType<T>([lo, hi](C v) { return std::min(std::max(v, lo), hi); }));
   });
 }
 
 }  // namespace
 
-void RegisterClipKernels(KernelTable& table) { table.add("", "Clip", 1, KernelTable::kLatest, Clip); }
+void RegisterClipKernels(KernelTable& table) {
+  table.add("", "Clip", 1, KernelTable::kLatest, Clip);
+}
 
 }  // namespace graphgc::kernels

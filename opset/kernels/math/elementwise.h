@@ -55,14 +55,16 @@ template <class Out, class F, class... In>
 void ForEachBroadcast(const internal::BroadcastRows<sizeof...(In)>& rows, Out* out, const F& f,
                       const In*... in) {
   constexpr size_t kArity = sizeof...(In);
-  WithMovingInputs(rows.moving_inputs(), [&]<bool... kMoves>(std::integer_sequence<bool, kMoves...>) {
-    const int64_t n = rows.row_size();
-    rows.for_each_row([&](int64_t at, const std::array<int64_t, kArity>& offsets) {
-      [&]<size_t... kI>(std::index_sequence<kI...>) {
-        MapRow<kMoves...>(out + at, n, f, (in + offsets[kI])...);
-      }(std::make_index_sequence<kArity>{});
-    });
-  });
+  WithMovingInputs(
+      rows.moving_inputs(), [&]<bool... kMoves>(std::integer_sequence<bool, kMoves...>) {
+        const int64_t n = rows.row_size();
+        rows.for_each_row([&](int64_t at, const std::array<int64_t, kArity>& offsets) {
+          [&]<size_t... kI>(std::index_sequence<kI...>) {
+            MapRow<kMoves...>(out + at, n, f, (in + offsets[kI])...);
+          }
+          (std::make_index_sequence<kArity>{});
+        });
+      });
 }
 
 // out[i] = f(x[i]), shaped like x.
@@ -85,8 +87,10 @@ absl::StatusOr<Tensor> BroadcastElements(const KernelContext& ctx, const F& f,
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(DataTypeOf<Out>::value, out_shape));
   [&]<size_t... kI>(std::index_sequence<kI...>) {
     const internal::BroadcastRows<sizeof...(In)> rows({inputs[kI]->shape()...}, out_shape);
-    ForEachBroadcast(rows, out.mutable_data<Out>().data(), f, inputs[kI]->template data<In>().data()...);
-  }(std::index_sequence_for<In...>{});
+    ForEachBroadcast(rows, out.mutable_data<Out>().data(), f,
+                     inputs[kI]->template data<In>().data()...);
+  }
+  (std::index_sequence_for<In...>{});
   return std::move(out).freeze();
 }
 
@@ -138,8 +142,9 @@ using FloatingPointTypes = internal::TypeList<float, double, Float16, BFloat16>;
 using UnsignedTypes = internal::TypeList<uint8_t, uint16_t, uint32_t, uint64_t>;
 using NumericTypes = internal::TypeList<float, double, Float16, BFloat16, int8_t, int16_t, int32_t,
                                         int64_t, uint8_t, uint16_t, uint32_t, uint64_t>;
-using AnyTypes = internal::TypeList<float, double, Float16, BFloat16, int8_t, int16_t, int32_t,
-                                    int64_t, uint8_t, uint16_t, uint32_t, uint64_t, bool, std::string>;
+using AnyTypes =
+    internal::TypeList<float, double, Float16, BFloat16, int8_t, int16_t, int32_t, int64_t, uint8_t,
+                       uint16_t, uint32_t, uint64_t, bool, std::string>;
 using BoolType = internal::TypeList<bool>;
 
 // compute(tag) (an absl::StatusOr<Tensor>) for the C++ type of `dtype` among Types, as the

@@ -1,7 +1,8 @@
 // Kernels made of one elementwise function, for the many math ops that are nothing more:
 //
-//   table.add("", "Sin", 7, kLatest, UnaryKernel<FloatingPointTypes>([](auto x) { return std::sin(x); }));
-//   table.add("", "Elu", 1, kLatest, UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
+//   using Reals = FloatingPointTypes;
+//   table.add("", "Sin", 7, kLatest, UnaryKernel<Reals>([](auto x) { return std::sin(x); }));
+//   table.add("", "Elu", 1, kLatest, UnaryKernelWith<Reals>([](const KernelContext& ctx) {
 //     return [alpha = ctx.float_attribute("alpha")](auto x) { ... };
 //   }));
 //

@@ -6,15 +6,24 @@
 
 namespace graphgc::kernels {
 
-void RegisterUnaryKernels(KernelTable& table);       // unary.cc: Abs, Sqrt, Sin, Round, IsNaN, Not, ...
-void RegisterActivationKernels(KernelTable& table);  // activation.cc: Relu, Elu, Sigmoid, PRelu, ...
-void RegisterArithmeticKernels(KernelTable& table);  // arithmetic.cc: Add, Sub, Mul, Div, Mod, BitShift
-void RegisterPowKernels(KernelTable& table);         // pow.cc: Pow (base and exponent types differ)
-void RegisterCompareKernels(KernelTable& table);     // compare.cc: Equal, Less, ..., And, Or, Xor
-void RegisterVariadicKernels(KernelTable& table);    // variadic.cc: Max, Min, Mean, Sum
-void RegisterClipKernels(KernelTable& table);        // clip.cc: Clip
-void RegisterWhereKernels(KernelTable& table);       // where.cc: Where
-void RegisterCastKernels(KernelTable& table);        // cast.cc: Cast, CastLike
+// unary.cc: Abs, Neg, Sign, Sqrt, Exp, Sin, Round, Erf, IsNaN, IsInf, Not, ...
+void RegisterUnaryKernels(KernelTable& table);
+// activation.cc: Relu, LeakyRelu, PRelu, Elu, Celu, Selu, Sigmoid, Shrink, ...
+void RegisterActivationKernels(KernelTable& table);
+// arithmetic.cc: Add, Sub, Mul, Div, Mod, BitShift
+void RegisterArithmeticKernels(KernelTable& table);
+// pow.cc: Pow (base and exponent of different types)
+void RegisterPowKernels(KernelTable& table);
+// compare.cc: Equal, Greater, GreaterOrEqual, Less, LessOrEqual, And, Or, Xor
+void RegisterCompareKernels(KernelTable& table);
+// variadic.cc: Max, Min, Mean, Sum
+void RegisterVariadicKernels(KernelTable& table);
+// clip.cc: Clip
+void RegisterClipKernels(KernelTable& table);
+// where.cc: Where
+void RegisterWhereKernels(KernelTable& table);
+// cast.cc: Cast, CastLike
+void RegisterCastKernels(KernelTable& table);
 
 }  // namespace graphgc::kernels
 

@@ -52,7 +52,8 @@ std::optional<T> Power(T base, E exponent) {
   if constexpr (std::is_integral_v<T> && std::is_integral_v<E>) {
     return IntegerPower(base, exponent);
   } else if constexpr (std::is_integral_v<T>) {
-    return TruncateToInteger<T>(std::pow(static_cast<double>(base), static_cast<double>(Load(exponent))));
+    return TruncateToInteger<T>(
+        std::pow(static_cast<double>(base), static_cast<double>(Load(exponent))));
   } else {
     constexpr bool kInDouble = std::is_same_v<ComputeType<T>, double> ||
                                std::is_same_v<E, double> || std::is_integral_v<E>;
@@ -75,7 +76,8 @@ absl::StatusOr<Tensor> PowOfTypes(const KernelContext& ctx, const Tensor& x, con
     return result.value_or(T{});
   };
   GRAPHGC_ASSIGN_OR_RETURN(Tensor z, (BroadcastElements<T, T, E>(ctx, power, {&x, &y})));
-  if (!defined) return Decline("an integer power outside the base's type, or 0 to a negative power");
+  if (!defined)
+    return Decline("an integer power outside the base's type, or 0 to a negative power");
   return z;
 }
 

@@ -74,7 +74,8 @@ C ErrorFunction(C x) {
 absl::Status NoSixteenBitNaN(const KernelContext& ctx) {
   bool nan = false;
   internal::TypeList<Float16, BFloat16>::Dispatch(ctx.input(0).dtype(), [&](auto tag) {
-    for (auto v : ctx.input(0).data<typename decltype(tag)::type>()) nan = nan || std::isnan(v.ToFloat());
+    for (auto v : ctx.input(0).data<typename decltype(tag)::type>())
+      nan = nan || std::isnan(v.ToFloat());
   });
   if (nan) return Decline("Sign of a 16-bit NaN, which ONNX Runtime makes 0 for float16 only");
   return absl::OkStatus();

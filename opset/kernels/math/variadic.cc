@@ -2,8 +2,8 @@
 // from opset 8 (before, the inputs must share one shape; other shapes decline).
 //
 // Inputs are folded in order into one accumulator; sums accumulate in the compute type, so the
-// 16-bit floats sum in float and round once, as ONNX Runtime does. Max and Min propagate NaN from any input (ONNX
-// Runtime's behaviour, and numpy's maximum/minimum).
+// 16-bit floats sum in float and round once, as ONNX Runtime does. Max and Min propagate NaN from
+// any input (ONNX Runtime's behaviour, and numpy's maximum/minimum).
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -50,8 +50,9 @@ absl::StatusOr<Tensor> Fold(const KernelContext& ctx, absl::Span<const Tensor* c
   using internal::Store;
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor acc, ctx.allocate(DataTypeOf<A>::value, shape));
   const internal::BroadcastRows<1> first({inputs[0]->shape()}, shape);
-  ForEachBroadcast(first, acc.mutable_data<A>().data(), [](T x) { return Store<A>(Load(x)); },
-                   inputs[0]->data<T>().data());
+  ForEachBroadcast(
+      first, acc.mutable_data<A>().data(), [](T x) { return Store<A>(Load(x)); },
+      inputs[0]->data<T>().data());
   for (size_t k = 1; k < inputs.size(); ++k) {
     FoldInto<A, T>(acc, *inputs[k], [&op](A a, T x) { return Store<A>(op(Load(a), Load(x))); });
   }

@@ -19,6 +19,8 @@ KernelResult Where(const KernelContext& ctx) {
 
 }  // namespace
 
-void RegisterWhereKernels(KernelTable& table) { table.add("", "Where", 9, KernelTable::kLatest, Where); }
+void RegisterWhereKernels(KernelTable& table) {
+  table.add("", "Where", 9, KernelTable::kLatest, Where);
+}
 
 }  // namespace graphgc::kernels
