@@ -739,6 +739,9 @@ TEST(ClipTest, BoundsAsAttributesBeforeOpset11) {
   EXPECT_THAT(Numbers(Node("Clip", {x}, {{"max", 2.0f}}, 6)), Optional(ElementsAre(-5, 0.5, 2, 2)));
   EXPECT_THAT(Numbers(Node("Clip", {x}, {}, 6)),
               Optional(ElementsAre(-5, 0.5, 5, std::numeric_limits<float>::max())));
+  // Opset 1 has no defaults: an absent bound is the largest finite value.
+  EXPECT_THAT(Numbers(Node("Clip", {x}, {{"min", -1.0f}}, 1)),
+              Optional(ElementsAre(-1, 0.5, 5, std::numeric_limits<float>::max())));
 }
 
 // --- Cast
