@@ -37,16 +37,18 @@ C SoftplusOf(C x) {
   return x > C{0} ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
 }
 
-// Shrink's function in double, so that the integer types (the schema allows them) can be range
-// checked: x + bias below -lambd, x - bias above lambd, 0 between (and for NaN).
-double ShrinkOf(double x, double bias, double lambd) {
+// x + bias below -lambd, x - bias above lambd, 0 between (and for NaN).
+template <class C>
+C ShrinkOf(C x, C bias, C lambd) {
   if (x < -lambd) return x + bias;
   if (x > lambd) return x - bias;
-  return 0;
+  return C{0};
 }
 
-// Shrink of integers: the result truncated toward zero; a result outside the type declines
-// (ONNX Runtime computes it in float and converts with undefined behaviour).
+// Shrink in the input's precision: integers (the schema allows them) in double, the result
+// truncated toward zero, and a result outside the type declines. (ONNX Runtime computes in float
+// for every type, doubles and large integers included, and converts out-of-range results with
+// undefined behaviour.)
 KernelResult Shrink(const KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   const double bias = ctx.float_attribute("bias");
@@ -57,19 +59,14 @@ KernelResult Shrink(const KernelContext& ctx) {
       using C = internal::ComputeType<T>;
       const C b = static_cast<C>(bias);
       const C l = static_cast<C>(lambd);
-      return MapElements<T, T>(ctx, x, OnComputeType<T>([b, l](C v) {
-                                 return v < -l ? v + b : (v > l ? v - b : C{0});
-                               }));
+      return MapElements<T, T>(ctx, x, OnComputeType<T>([b, l](C v) { return ShrinkOf(v, b, l); }));
     } else {
-      bool in_range = true;
-      absl::StatusOr<Tensor> y = MapElements<T, T>(ctx, x, [&](T v) {
-        const std::optional<T> r =
-            TruncateToInteger<T>(ShrinkOf(static_cast<double>(v), bias, lambd));
-        in_range = in_range && r.has_value();
-        return r.value_or(T{0});
-      });
-      if (y.ok() && !in_range) return Decline("Shrink's result is outside the integer type");
-      return y;
+      return MapPartially<T, T>(
+          ctx, x,
+          [bias, lambd](T v) {
+            return TruncateToInteger<T>(ShrinkOf(static_cast<double>(v), bias, lambd));
+          },
+          "Shrink's result is outside the integer type");
     }
   });
 }

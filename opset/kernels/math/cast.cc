@@ -90,18 +90,10 @@ std::optional<To> Convert(const From& x) {
 
 template <class To, class From>
 absl::StatusOr<Tensor> CastElements(const KernelContext& ctx, const Tensor& x) {
-  bool defined = true;
-  GRAPHGC_ASSIGN_OR_RETURN(Tensor y, (MapElements<To, From>(ctx, x, [&defined](const From& v) {
-                             std::optional<To> converted = Convert<To>(v);
-                             defined = defined && converted.has_value();
-                             return converted.has_value() ? *std::move(converted) : To{};
-                           })));
-  if (!defined) {
-    return Decline(absl::StrCat("a ", DataTypeName(DataTypeOf<From>::value),
-                                " value has no defined ", DataTypeName(DataTypeOf<To>::value),
-                                " (out of range, or not a number)"));
-  }
-  return y;
+  return MapPartially<To, From>(
+      ctx, x, Convert<To, From>,
+      absl::StrCat("a ", DataTypeName(DataTypeOf<From>::value), " value has no defined ",
+                   DataTypeName(DataTypeOf<To>::value), " (out of range, or not a number)"));
 }
 
 KernelResult Cast(const KernelContext& ctx) {

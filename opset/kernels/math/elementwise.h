@@ -20,6 +20,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "graphgc/opset/kernels/common/broadcast.h"
 #include "graphgc/opset/kernels/common/broadcast_rows.h"
@@ -92,6 +93,39 @@ absl::StatusOr<Tensor> BroadcastElements(const KernelContext& ctx, const F& f,
   }
   (std::index_sequence_for<In...>{});
   return std::move(out).freeze();
+}
+
+// A partial element function (returning std::optional) made total for the element loops: an
+// element without a result becomes a default value and clears `defined`.
+template <class F>
+auto Totalized(const F& f, bool& defined) {
+  return [&f, &defined](const auto&... x) {
+    auto result = f(x...);
+    defined = defined && result.has_value();
+    return result.has_value() ? *std::move(result) : typename decltype(result)::value_type{};
+  };
+}
+
+// MapElements and BroadcastElements of a partial function: no value (Decline(why)) when some
+// element has no result (a value ONNX leaves undefined).
+template <class Out, class In, class F>
+absl::StatusOr<Tensor> MapPartially(const KernelContext& ctx, const Tensor& x, const F& f,
+                                    absl::string_view why) {
+  bool defined = true;
+  GRAPHGC_ASSIGN_OR_RETURN(Tensor y, (MapElements<Out, In>(ctx, x, Totalized(f, defined))));
+  if (!defined) return Decline(why);
+  return y;
+}
+
+template <class Out, class... In, class F>
+absl::StatusOr<Tensor> BroadcastPartially(const KernelContext& ctx, const F& f,
+                                          const std::array<const Tensor*, sizeof...(In)>& inputs,
+                                          absl::string_view why) {
+  bool defined = true;
+  GRAPHGC_ASSIGN_OR_RETURN(Tensor y,
+                           (BroadcastElements<Out, In...>(ctx, Totalized(f, defined), inputs)));
+  if (!defined) return Decline(why);
+  return y;
 }
 
 // acc[i] = f(acc[i], x[broadcast i]): folds one more operand (element type X) into an accumulator

@@ -69,16 +69,9 @@ std::optional<T> Power(T base, E exponent) {
 
 template <class T, class E>
 absl::StatusOr<Tensor> PowOfTypes(const KernelContext& ctx, const Tensor& x, const Tensor& y) {
-  bool defined = true;
-  const auto power = [&defined](T base, E exponent) {
-    const std::optional<T> result = Power(base, exponent);
-    defined = defined && result.has_value();
-    return result.value_or(T{});
-  };
-  GRAPHGC_ASSIGN_OR_RETURN(Tensor z, (BroadcastElements<T, T, E>(ctx, power, {&x, &y})));
-  if (!defined)
-    return Decline("an integer power outside the base's type, or 0 to a negative power");
-  return z;
+  return BroadcastPartially<T, T, E>(ctx, Power<T, E>, {&x, &y},
+                                     "an integer power outside the base's type, or 0 to a "
+                                     "negative power");
 }
 
 KernelResult Pow(const KernelContext& ctx) {
