@@ -51,8 +51,25 @@ bool DispatchNumericOrBool(DataType dtype, F&& f) {
   return DispatchNumeric(dtype, std::forward<F>(f));
 }
 
+// A set of element types to dispatch over, for kernels defined on a subset:
+//
+//   using Reals = TypeList<float, double, Float16, BFloat16>;
+//   Reals::Dispatch(dtype, [&](auto tag) { using T = typename decltype(tag)::type; ... });
+//
+// Dispatch returns false (without calling f) for a type outside the list.
+template <class... Ts>
+struct TypeList {
+  template <class F>
+  static bool Dispatch(DataType dtype, F&& f) {
+    return ((dtype == DataTypeOf<Ts>::value && (f(TypeTag<Ts>{}), true)) || ...);
+  }
+};
+
 template <class T>
 inline constexpr bool kIsHalf = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
+
+template <class T>
+inline constexpr bool kIsFloatingPoint = kIsHalf<T> || std::is_floating_point_v<T>;
 
 // The type arithmetic on T is carried out in.
 template <class T>

@@ -1,0 +1,41 @@
+// Cast's conversions between numbers and strings, as ONNX Runtime writes and reads them.
+//
+// To string: integers in decimal, bool as "1" / "0", floating point (the 16-bit floats through
+// float) with printf's "%.8g" — "0.60484552", "1e+20" — and "NaN", "INF", "-INF". (ONNX 1.12's test
+// data expects numpy's shortest round-trip form instead, "0.6048455": a known difference.)
+// From string: the text must be one number and nothing else (surrounding ASCII whitespace aside);
+// anything else is the undefined behaviour of ONNX's Cast and gives nullopt. Reals: decimal or
+// scientific notation, or INF, INFINITY, NAN in any case, optionally signed; they are read as
+// double, then rounded once to the target. Integers and bool: optionally signed decimal digits
+// ("2.718" is undefined for an integer target); a value is read in 64 bits and then wraps to the
+// target like an integer cast, a negative one for an unsigned target too, as ONNX Runtime's
+// stoull gives; bool is "!= 0".
+#ifndef GRAPHGC_OPSET_KERNELS_MATH_CAST_STRING_H_
+#define GRAPHGC_OPSET_KERNELS_MATH_CAST_STRING_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/strings/string_view.h"
+
+namespace graphgc::kernels {
+
+std::string FormatReal(double value);
+std::string FormatSigned(int64_t value);
+std::string FormatUnsigned(uint64_t value);
+
+// nullopt: not a real number, or one beyond double's range.
+std::optional<double> ParseReal(absl::string_view text);
+
+// An optionally signed decimal integer of at most 64 bits: its value modulo 2^64 (negative ones
+// wrap, as stoull gives), and whether it fits int64 (stoll's range).
+struct ParsedInteger {
+  uint64_t bits = 0;
+  bool fits_signed = false;
+};
+std::optional<ParsedInteger> ParseInteger(absl::string_view text);
+
+}  // namespace graphgc::kernels
+
+#endif  // GRAPHGC_OPSET_KERNELS_MATH_CAST_STRING_H_
