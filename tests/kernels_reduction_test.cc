@@ -361,14 +361,15 @@ TYPED_TEST(ArgTypedTest, FirstOrLastIndexOfTheExtreme) {
   EXPECT_TRUE(HasIndices(op::ArgMin(x), {1, 1, 1}, {1, 3}));
 }
 
-TEST(ArgTest, NaNWinsOnlyAtTheFirstPosition) {
+TEST(ArgTest, NaNGetsNoValue) {
+  // ONNX Runtime's answer over NaN depends on its memory layout; numpy's differs again.
   Graph g;
   const Var x = Const<float>(g, {kNaN, 2, 2, 1, kNaN, 1}, {2, 3});
-  EXPECT_TRUE(HasIndices(op::ArgMax(x, {.axis = 1, .keepdims = 0}), {0, 0}, {2}));
-  EXPECT_TRUE(HasIndices(op::ArgMax(x, {.axis = 1, .keepdims = 0, .select_last_index = 1}), {0, 2},
-                         {2}));
-  EXPECT_TRUE(HasIndices(op::ArgMin(x, {.axis = 0, .keepdims = 0, .select_last_index = 1}),
-                         {0, 0, 1}, {3}));
+  EXPECT_TRUE(HasNoValue(op::ArgMax(x, {.axis = 1, .keepdims = 0})));
+  EXPECT_TRUE(HasNoValue(op::ArgMin(x, {.axis = 0, .keepdims = 0, .select_last_index = 1})));
+  const Var infinite = Const<float>(g, {-kInf, 2, kInf, 1}, {4});
+  EXPECT_TRUE(HasIndices(op::ArgMax(infinite, {.keepdims = 0}), {2}, {}));
+  EXPECT_TRUE(HasIndices(op::ArgMin(infinite, {.keepdims = 0}), {0}, {}));
 }
 
 TEST(ArgTest, EmptyTensors) {
@@ -440,9 +441,12 @@ TEST(SoftmaxTest, NaNSpreadsOverItsLane) {
   EXPECT_TRUE(HasNoValue(
       op::SoftmaxCrossEntropyLoss(x, Const<int64_t>(g, {0, 1}, {2}), Var(), {.reduction = "sum"})
           .output));
-  // Hardmax: the first element equal to the max (as ONNX Runtime); none when the first is NaN.
-  const Var h = Const<float>(g, {1, kNaN, 3, 3, kNaN, 0, 5, 5}, {2, 4});
-  EXPECT_TRUE(HasValue<float>(op::Hardmax(h), {0, 0, 1, 0, 0, 0, 0, 0}, {2, 4}));
+  // Hardmax: no value over NaN (ONNX Runtime gives [-2.88, NaN, 3.19, -3.56, 3.81] all zeros
+  // along axis 0 of a float16 [5,5,2]: ort_difftest --graph-seed 10000356); the first element
+  // equal to the max otherwise.
+  EXPECT_TRUE(HasNoValue(op::Hardmax(Const<float>(g, {1, kNaN, 3, 3}, {1, 4}))));
+  const Var h = Const<float>(g, {1, 3, 3, 0, 5, 5, -kInf, kInf}, {2, 4});
+  EXPECT_TRUE(HasValue<float>(op::Hardmax(h), {0, 1, 0, 0, 0, 0, 0, 1}, {2, 4}));
 }
 
 TEST(SoftmaxTest, Before13TheInputIsCoercedTo2D) {

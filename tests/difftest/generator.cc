@@ -476,8 +476,11 @@ class Generator {
     TryStep(MakeStep("Trilu", std::move(inputs), {{"upper", int64_t{Uniform(0, 1)}}}));
   }
 
+  // Contractions have K >= 1: ONNX Runtime leaves MatMul's output uninitialized for K = 0 (a
+  // [4,2,0] by [0] product gave 1.87 and then 1.98 where every runtime should give 0).
   void MatMul() {
     const PoolEntry a = Operand(SchemaTypes("MatMul", 0), true, Domain::kFinite, 1, 3);
+    if (a.shape.back() == 0) return;
     Shape b_shape;
     if (a.shape.size() >= 2 && Chance(0.5)) b_shape.assign(a.shape.begin(), a.shape.end() - 2);
     b_shape.push_back(a.shape.back());
@@ -487,7 +490,7 @@ class Generator {
 
   void Gemm() {
     const DataType dtype = Pick(SchemaTypes("Gemm", 0));
-    const int64_t m = Uniform(0, 4), k = Uniform(0, 4), n = Uniform(0, 4);
+    const int64_t m = Uniform(0, 4), k = Uniform(1, 4), n = Uniform(0, 4);
     const int64_t trans_a = Uniform(0, 1), trans_b = Uniform(0, 1);
     const Ref a = FreshLeaf(dtype, trans_a ? Shape{k, m} : Shape{m, k}, Domain::kFinite);
     const Ref b = FreshLeaf(dtype, trans_b ? Shape{n, k} : Shape{k, n}, Domain::kFinite);
@@ -513,13 +516,17 @@ std::vector<std::pair<std::string, Generator::Recipe>> Generator::Recipes() {
   auto unary = [&](const char* op, Domain domain, bool jumps = false) {
     recipes.push_back({op, [=](Generator& g) { g.Unary(op, domain, jumps); }});
   };
-  for (const char* op : {"Abs", "Neg", "Relu", "Sigmoid", "Tanh", "Atan", "Sin", "Cos", "Erf",
+  for (const char* op : {"Abs", "Neg", "Relu", "Sigmoid", "Tanh", "Atan", "Erf",
                          "Asinh", "Softplus", "Softsign", "Elu", "Selu", "Celu", "LeakyRelu",
                          "HardSigmoid", "HardSwish", "ThresholdedRelu", "Shrink", "Identity"}) {
     unary(op, Domain::kAny);
   }
   unary("Exp", Domain::kSmall);
-  unary("Tan", Domain::kSmall);
+  // Periodic functions turn a rounding difference upstream in a large argument into any value:
+  // they read fresh leaves only.
+  unary("Sin", Domain::kAny, true);
+  unary("Cos", Domain::kAny, true);
+  unary("Tan", Domain::kSmall, true);
   unary("Sinh", Domain::kSmall);
   unary("Cosh", Domain::kSmall);
   unary("Log", Domain::kPositive);

@@ -42,7 +42,8 @@ struct Tolerance {
 
 Tolerance ToleranceOf(DataType dtype) {
   switch (dtype) {
-    case DataType::kDouble: return {1e-7, 1e-12};
+    // ONNX Runtime computes some double ops in float (Shrink): float-sized differences pass.
+    case DataType::kDouble: return {1e-6, 1e-12};
     case DataType::kFloat: return {1e-4, 1e-6};
     case DataType::kFloat16: return {4e-3, 1e-3};
     case DataType::kBfloat16: return {1.6e-2, 1e-2};

@@ -1,14 +1,16 @@
 // ArgMax and ArgMin (axis, keepdims, select_last_index from 12): int64 indices along one axis.
 //
 // The running best is replaced only by a strictly better value (or an equal one with
-// select_last_index), as ONNX Runtime does: a NaN at a lane's first position stays the best, a
-// NaN later never wins. An empty axis with lanes to fill makes the op fail, as in ORT.
+// select_last_index), as ONNX Runtime does. An input holding NaN gets no value (ONNX Runtime's
+// answer depends on its memory layout: common/nan.h). An empty axis with lanes to fill makes the
+// op fail, as in ORT.
 #include <cstdint>
 #include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/common/nan.h"
 #include "graphgc/opset/kernels/reduction/axis_split.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
 #include "graphgc/opset/kernels/reduction/reduction_kernels.h"
@@ -88,6 +90,7 @@ KernelResult ArgReduce(const KernelContext& ctx, bool largest) {
   const bool keepdims = ctx.int_attribute("keepdims", 1) != 0;
   const bool last = ctx.int_attribute("select_last_index", 0) != 0;
   const AxisSplit split = SplitAtAxis(x.shape(), axis);
+  if (ContainsNaN(x)) return Decline("ArgMax/ArgMin of NaN: runtimes disagree");
   GRAPHGC_ASSIGN_OR_RETURN(
       MutableTensor out,
       ctx.allocate(DataType::kInt64, WithAxisResized(x.shape(), axis, keepdims ? 1 : -1)));

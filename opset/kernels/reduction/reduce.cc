@@ -27,6 +27,7 @@
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/builtin_kernels.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/common/nan.h"
 #include "graphgc/opset/kernels/reduction/fold.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
 #include "graphgc/opset/kernels/reduction/reduce_plan.h"
@@ -200,22 +201,9 @@ absl::Status ReduceSums(const KernelContext& ctx, ReduceOp op, const ReducePlan&
 }
 
 template <class T>
-bool HoldsNaN(const T* x, int64_t count) {
-  if constexpr (std::is_floating_point_v<ComputeType<T>>) {
-    for (int64_t i = 0; i < count; ++i) {
-      if (std::isnan(Load(x[i]))) return true;
-    }
-  }
-  return false;
-}
-
-template <class T>
 absl::Status ReduceExtremes(const KernelContext& ctx, ReduceOp op, const ReducePlan& plan,
                             const T* x, T* y) {
   using A = ComputeType<T>;
-  if (HoldsNaN(x, plan.output_count * plan.reduced_count)) {
-    return Decline("ReduceMax/ReduceMin of NaN: runtimes disagree");
-  }
   GRAPHGC_ASSIGN_OR_RETURN(std::vector<A> acc, AllocateScratch<A>(ctx, plan.output_count));
   if (op == ReduceOp::kMax) {
     FoldFromFirst(plan, x, acc.data(), Larger{});
@@ -229,6 +217,7 @@ absl::Status ReduceExtremes(const KernelContext& ctx, ReduceOp op, const ReduceP
 template <class T>
 KernelResult ReduceOfType(const KernelContext& ctx, ReduceOp op, const Tensor& x,
                           const ReducePlan& plan) {
+  if (IsExtreme(op) && ContainsNaN(x)) return Decline("ReduceMax/ReduceMin of NaN: runtimes disagree");
   if (std::is_integral_v<T> && IsLogarithmic(op)) {
     return Decline("ReduceLogSum(Exp) of integers is not computed");
   }

@@ -2,12 +2,13 @@
 // is coerced to 2-D at `axis` (default 1) and each row of shape[axis:] is one lane.
 //
 // LogSoftmax gives no value when a lane's sum is NaN (see softmax_core.h).
-// Hardmax puts its 1 at the first element equal to the lane's max (std::max from the first
-// element, as ONNX Runtime): a lane whose first element is NaN has no such element and is all 0.
+// Hardmax puts its 1 at the first element equal to the lane's max; an input holding NaN gets no
+// value (ONNX Runtime's lane max over NaN depends on its memory layout: common/nan.h).
 #include <cstdint>
 #include <vector>
 
 #include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/common/nan.h"
 #include "graphgc/opset/kernels/reduction/axis_split.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
 #include "graphgc/opset/kernels/reduction/reduction_kernels.h"
@@ -75,6 +76,7 @@ KernelResult SoftmaxFamily(const KernelContext& ctx, SoftmaxOp op, bool coerce_t
   GRAPHGC_ASSIGN_OR_RETURN(const int64_t axis,
                            NormalizeAxis(ctx, "axis", ctx.int_attribute("axis", -1), x.rank()));
   const AxisSplit split = coerce_to_2d ? CoerceTo2D(x.shape(), axis) : SplitAtAxis(x.shape(), axis);
+  if (op == SoftmaxOp::kHardmax && ContainsNaN(x)) return Decline("Hardmax of NaN: runtimes disagree");
   return DispatchFloatingKernel(x.dtype(), [&](auto tag) -> KernelResult {
     using T = typename decltype(tag)::type;
     GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(x.dtype(), x.shape()));
