@@ -28,7 +28,7 @@ Var internal::NativeCast(const Var& input, DataType to, int opset_version) {
               "attribute 'to' is ", static_cast<int32_t>(to), " (", DataTypeName(to),
               "), not a supported element type"));
         }
-        return internal::OutputType{to, in[0].shape};
+        return internal::TensorOutput(to, in[0].shape);
       });
 }
 

@@ -23,7 +23,7 @@ absl::StatusOr<OutputType> InferBinary(const OpSignature& signature,
   GRAPHGC_RETURN_IF_ERROR(CheckSameElementType(signature, in));
   GRAPHGC_ASSIGN_OR_RETURN(std::optional<Shape> shape,
                            BroadcastShapes(in[0].shape, in[1].shape));
-  return OutputType{in[0].dtype, std::move(shape)};
+  return TensorOutput(in[0].dtype, std::move(shape));
 }
 
 Var Binary(absl::string_view op_type, const Var& a, const Var& b, int opset_version) {
@@ -44,7 +44,7 @@ Var Unary(absl::string_view op_type, int since_version, const Var& x, int opset_
       [&](absl::Span<const OperandInfo> in) -> absl::StatusOr<OutputType> {
         GRAPHGC_RETURN_IF_ERROR(
             CheckElementType(signature, 0, in[0].dtype, kSignedNumeric));
-        return OutputType{in[0].dtype, in[0].shape};
+        return TensorOutput(in[0].dtype, in[0].shape);
       });
 }
 
@@ -71,11 +71,13 @@ Var NativeIdentity(const Var& input, int opset_version) {
                 InputLabel(signature, 0), " is a ", in[0].non_tensor->ToString(),
                 "; Identity takes tensors, sequences and optionals"));
           }
-          return OutputType{DataType::kUndefined, std::nullopt, in[0].non_tensor};
+          OutputType type;
+          type.non_tensor = in[0].non_tensor;
+          return type;
         }
         GRAPHGC_RETURN_IF_ERROR(
             CheckElementType(signature, 0, in[0].dtype, kAllTypes));
-        return OutputType{in[0].dtype, in[0].shape};
+        return TensorOutput(in[0].dtype, in[0].shape);
       });
 }
 

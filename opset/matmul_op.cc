@@ -25,7 +25,7 @@ Var internal::NativeMatMul(const Var& a, const Var& b, int opset_version) {
         GRAPHGC_RETURN_IF_ERROR(internal::CheckSameElementType(signature, in));
         GRAPHGC_ASSIGN_OR_RETURN(std::optional<Shape> shape,
                                  internal::MatMulShape(in[0].shape, in[1].shape));
-        return internal::OutputType{in[0].dtype, std::move(shape)};
+        return internal::TensorOutput(in[0].dtype, std::move(shape));
       });
 }
 

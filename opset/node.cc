@@ -121,7 +121,7 @@ absl::StatusOr<OutputTypes> InferCustom(const CustomOp& op, absl::Span<const Ope
     }
     std::optional<Shape> shape;
     if (type.shape.has_value()) shape.emplace(type.shape->begin(), type.shape->end());
-    outputs.push_back(OutputType{type.dtype, std::move(shape)});
+    outputs.push_back(TensorOutput(type.dtype, std::move(shape)));
   }
   return outputs;
 }

@@ -254,10 +254,10 @@ absl::Status RunKernel(const ResolvedOp& op, const OpSignature& signature,
 }  // namespace
 
 OutputType OutputTypeOf(const VarType& type) {
-  if (!type.is_tensor()) return OutputType{DataType::kUndefined, std::nullopt, type};
+  if (!type.is_tensor()) return AnyOutput(DataType::kUndefined, std::nullopt, type);
   std::optional<Shape> shape;
   if (type.shape().has_value()) shape.emplace(type.shape()->begin(), type.shape()->end());
-  return OutputType{type.dtype(), std::move(shape)};
+  return TensorOutput(type.dtype(), std::move(shape));
 }
 
 std::string InputLabel(const OpSignature& signature, size_t index) {

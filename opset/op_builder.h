@@ -69,6 +69,22 @@ struct OutputType {
   std::optional<Shape> shape_data;
 };
 
+// A tensor output of `dtype` and `shape`.
+inline OutputType TensorOutput(DataType dtype, std::optional<Shape> shape) {
+  OutputType type;
+  type.dtype = dtype;
+  type.shape = std::move(shape);
+  return type;
+}
+
+// Any output: a tensor's dtype and shape, or a sequence, optional or map `non_tensor`.
+inline OutputType AnyOutput(DataType dtype, std::optional<Shape> shape,
+                            std::optional<VarType> non_tensor) {
+  OutputType type = TensorOutput(dtype, std::move(shape));
+  type.non_tensor = std::move(non_tensor);
+  return type;
+}
+
 // The OutputType of a VarType: a tensor's dtype and shape, or the type itself for the others.
 OutputType OutputTypeOf(const VarType& type);
 

@@ -116,13 +116,13 @@ absl::StatusOr<OutputType> InferReshape(const internal::OpSignature& signature,
   if (in[1].value.has_value()) {
     GRAPHGC_ASSIGN_OR_RETURN(
         Shape shape, ResolveTarget(in[1].value->data<int64_t>(), in[0].shape, allowzero));
-    return OutputType{in[0].dtype, std::move(shape)};
+    return internal::TensorOutput(in[0].dtype, std::move(shape));
   }
-  if (in[1].shape_data.has_value()) return OutputType{in[0].dtype, PartialTarget(in, allowzero)};
+  if (in[1].shape_data.has_value()) return internal::TensorOutput(in[0].dtype, PartialTarget(in, allowzero));
   if (in[1].shape.has_value() && (*in[1].shape)[0] >= 0) {
-    return OutputType{in[0].dtype, Shape(static_cast<size_t>((*in[1].shape)[0]), -1)};
+    return internal::TensorOutput(in[0].dtype, Shape(static_cast<size_t>((*in[1].shape)[0]), -1));
   }
-  return OutputType{in[0].dtype, std::nullopt};
+  return internal::TensorOutput(in[0].dtype, std::nullopt);
 }
 
 }  // namespace

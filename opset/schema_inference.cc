@@ -301,7 +301,7 @@ absl::StatusOr<OutputType> TypeFromConstraint(const OpSchema& schema,
   const auto& formal = schema.outputs()[std::min<size_t>(index, schema.outputs().size() - 1)];
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i].present && FormalInput(schema, i).GetTypeStr() == formal.GetTypeStr()) {
-      return OutputType{inputs[i].dtype, std::nullopt, inputs[i].non_tensor};
+      return AnyOutput(inputs[i].dtype, std::nullopt, inputs[i].non_tensor);
     }
   }
   if (formal.GetTypes().size() == 1) {

@@ -37,7 +37,7 @@ ArgumentTypes LoopArguments(absl::Span<const OperandInfo> operands) {
   for (size_t i = 2; i < operands.size(); ++i) {
     std::optional<Shape> shape;
     if (operands[i].shape.has_value()) shape = Shape(operands[i].shape->size(), -1);
-    types.push_back(OutputType{operands[i].dtype, std::move(shape), operands[i].non_tensor});
+    types.push_back(AnyOutput(operands[i].dtype, std::move(shape), operands[i].non_tensor));
   }
   return types;
 }
@@ -52,7 +52,7 @@ absl::StatusOr<ArgumentTypes> SequenceMapArguments(absl::Span<const OperandInfo>
     } else if (i == 0) {
       return absl::InvalidArgumentError("input 0 (input_sequence) is not a sequence");
     } else {
-      types.push_back(OutputType{operands[i].dtype, operands[i].shape, operands[i].non_tensor});
+      types.push_back(AnyOutput(operands[i].dtype, operands[i].shape, operands[i].non_tensor));
     }
   }
   return types;
@@ -81,7 +81,7 @@ absl::StatusOr<ArgumentTypes> ScanArguments(absl::Span<const OperandInfo> operan
   }
   ArgumentTypes types;
   for (size_t i = 0; i < operands.size(); ++i) {
-    OutputType type{operands[i].dtype, operands[i].shape};
+    OutputType type = TensorOutput(operands[i].dtype, operands[i].shape);
     if (i >= states && type.shape.has_value()) {
       const int64_t rank = static_cast<int64_t>(type.shape->size());
       int64_t axis = axes[i - states];
