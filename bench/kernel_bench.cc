@@ -61,14 +61,18 @@ double Seconds(Clock::duration d) { return std::chrono::duration<double, std::na
 std::vector<KernelCase> Cases() {
   constexpr int64_t kN = 1024;
   std::vector<KernelCase> cases;
-  cases.push_back({"Add 2^20 float", {RandomFloats({1 << 20}, 1), RandomFloats({1 << 20}, 2)}, {},
+  cases.push_back({"Add 2^20 float",
+                   {RandomFloats({1 << 20}, 1), RandomFloats({1 << 20}, 2)},
+                   {},
                    [](const std::vector<Var>& v) { return op::Add(v[0], v[1]); },
                    [](const std::vector<Tensor>& in, float* out) {
                      auto a = in[0].data<float>(), b = in[1].data<float>();
                      for (size_t i = 0; i < a.size(); ++i) out[i] = a[i] + b[i];
                    }});
-  cases.push_back({"MatMul 512x512 float", {RandomFloats({512, 512}, 3), RandomFloats({512, 512}, 4)},
-                   {}, [](const std::vector<Var>& v) { return op::MatMul(v[0], v[1]); },
+  cases.push_back({"MatMul 512x512 float",
+                   {RandomFloats({512, 512}, 3), RandomFloats({512, 512}, 4)},
+                   {},
+                   [](const std::vector<Var>& v) { return op::MatMul(v[0], v[1]); },
                    [](const std::vector<Tensor>& in, float* out) {
                      auto a = in[0].data<float>(), b = in[1].data<float>();
                      constexpr int64_t n = 512;
@@ -81,7 +85,9 @@ std::vector<KernelCase> Cases() {
                      }
                    },
                    5});
-  cases.push_back({"Softmax [1024,1024]", {RandomFloats({kN, kN}, 5)}, {},
+  cases.push_back({"Softmax [1024,1024]",
+                   {RandomFloats({kN, kN}, 5)},
+                   {},
                    [](const std::vector<Var>& v) { return op::Softmax(v[0], {.axis = -1}); },
                    [](const std::vector<Tensor>& in, float* out) {
                      auto x = in[0].data<float>();
@@ -96,7 +102,8 @@ std::vector<KernelCase> Cases() {
                        for (int64_t c = 0; c < kN; ++c) o[c] *= scale;
                      }
                    }});
-  cases.push_back({"ReduceSum axis 1 [1024,1024]", {RandomFloats({kN, kN}, 6)},
+  cases.push_back({"ReduceSum axis 1 [1024,1024]",
+                   {RandomFloats({kN, kN}, 6)},
                    {Tensor::from_vector<int64_t>({1})},
                    [](const std::vector<Var>& v) { return op::ReduceSum(v[0], v[1]); },
                    [](const std::vector<Tensor>& in, float* out) {
@@ -107,7 +114,9 @@ std::vector<KernelCase> Cases() {
                        out[r] = sum;
                      }
                    }});
-  cases.push_back({"Transpose [1024,1024]", {RandomFloats({kN, kN}, 7)}, {},
+  cases.push_back({"Transpose [1024,1024]",
+                   {RandomFloats({kN, kN}, 7)},
+                   {},
                    [](const std::vector<Var>& v) { return op::Transpose(v[0]); },
                    [](const std::vector<Tensor>& in, float* out) {
                      auto x = in[0].data<float>();
@@ -119,7 +128,8 @@ std::vector<KernelCase> Cases() {
   std::mt19937 rng(8);
   for (int64_t& r : rows) r = std::uniform_int_distribution<int64_t>(0, 99999)(rng);
   cases.push_back({"Gather 1e5 rows of 16 float",
-                   {RandomFloats({100000, 16}, 9), Tensor::from_vector<int64_t>(rows)}, {},
+                   {RandomFloats({100000, 16}, 9), Tensor::from_vector<int64_t>(rows)},
+                   {},
                    [](const std::vector<Var>& v) { return op::Gather(v[0], v[1]); },
                    [](const std::vector<Tensor>& in, float* out) {
                      auto table = in[0].data<float>();
@@ -215,7 +225,8 @@ double MaxDifference(const Tensor& value, const Buffer& loop) {
   auto data = value.data<float>();
   if (data.size() != loop.size()) return INFINITY;
   double worst = 0;
-  for (size_t i = 0; i < data.size(); ++i) worst = std::max(worst, std::fabs(double(data[i]) - loop[i]));
+  for (size_t i = 0; i < data.size(); ++i)
+    worst = std::max(worst, std::fabs(double(data[i]) - loop[i]));
   return worst;
 }
 
@@ -241,9 +252,9 @@ int RunKernelBenchmarks() {
     t.graphgc_ns = TimeGraphgc(c, value);
     t.loop_ns = TimeLoop(c, loop);
     if (ort && dir != nullptr) t.ort_ns = TimeOrt(c, dir);
-    const std::string check =
-        !value.has_value() ? "NO VALUE"
-                           : absl::StrFormat("max |graphgc - loop| = %.3g", MaxDifference(*value, loop));
+    const std::string check = !value.has_value() ? "NO VALUE"
+                                                 : absl::StrFormat("max |graphgc - loop| = %.3g",
+                                                                   MaxDifference(*value, loop));
     std::printf("%-30s %14.0f %14.0f %14s %12s %11s  %s\n", c.name.c_str(), t.graphgc_ns, t.loop_ns,
                 t.ort_ns.has_value() ? absl::StrFormat("%.0f", *t.ort_ns).c_str() : "n/a",
                 Ratio(t.graphgc_ns, t.loop_ns).c_str(), Ratio(t.graphgc_ns, t.ort_ns).c_str(),

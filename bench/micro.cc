@@ -11,11 +11,11 @@
 #include "collect_cost.h"
 #include "graphgc/ir/graph.h"
 #include "graphgc/ir/graph_options.h"
+#include "graphgc/ir/var.h"
 #include "graphgc/opset/node.h"
 #include "graphgc/opset/onnx_ops.h"
 #include "graphgc/opset/ops.h"
 #include "graphgc/valuestore/tensor.h"
-#include "graphgc/ir/var.h"
 #include "hand_loop.h"
 #include "seed_scenario.h"
 

@@ -4,9 +4,9 @@
 #include <optional>
 
 #include "graphgc/ir/graph.h"
+#include "graphgc/ir/var.h"
 #include "graphgc/opset/ops.h"
 #include "graphgc/valuestore/tensor.h"
-#include "graphgc/ir/var.h"
 
 namespace graphgc::bench {
 namespace {

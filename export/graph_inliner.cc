@@ -5,11 +5,11 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
-#include "graphgc/opset/attribute_proto.h"
 #include "graphgc/ir/graph_core.h"
+#include "graphgc/opset/attribute_proto.h"
 #include "graphgc/opset/node.h"
-#include "graphgc/valuestore/status_macros.h"
 #include "graphgc/opset/tensor_proto.h"
+#include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc::internal {
 namespace {

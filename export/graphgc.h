@@ -2,19 +2,19 @@
 #ifndef GRAPHGC_GRAPHGC_H_
 #define GRAPHGC_GRAPHGC_H_
 
-#include "graphgc/ir/attribute.h"    // IWYU pragma: export
-#include "graphgc/opset/custom_op.h"    // IWYU pragma: export
-#include "graphgc/valuestore/data_type.h"    // IWYU pragma: export
-#include "graphgc/ir/graph.h"        // IWYU pragma: export
-#include "graphgc/ir/graph_options.h"  // IWYU pragma: export
-#include "graphgc/ir/graph_stats.h"  // IWYU pragma: export
-#include "graphgc/export/inline_model.h"  // IWYU pragma: export
-#include "graphgc/opset/ml_ops.h"       // IWYU pragma: export
-#include "graphgc/opset/node.h"         // IWYU pragma: export
-#include "graphgc/opset/onnx_ops.h"     // IWYU pragma: export
-#include "graphgc/opset/ops.h"          // IWYU pragma: export
-#include "graphgc/valuestore/tensor.h"       // IWYU pragma: export
-#include "graphgc/export/to_onnx.h"      // IWYU pragma: export
-#include "graphgc/ir/var.h"          // IWYU pragma: export
+#include "graphgc/export/inline_model.h"   // IWYU pragma: export
+#include "graphgc/export/to_onnx.h"        // IWYU pragma: export
+#include "graphgc/ir/attribute.h"          // IWYU pragma: export
+#include "graphgc/ir/graph.h"              // IWYU pragma: export
+#include "graphgc/ir/graph_options.h"      // IWYU pragma: export
+#include "graphgc/ir/graph_stats.h"        // IWYU pragma: export
+#include "graphgc/ir/var.h"                // IWYU pragma: export
+#include "graphgc/opset/custom_op.h"       // IWYU pragma: export
+#include "graphgc/opset/ml_ops.h"          // IWYU pragma: export
+#include "graphgc/opset/node.h"            // IWYU pragma: export
+#include "graphgc/opset/onnx_ops.h"        // IWYU pragma: export
+#include "graphgc/opset/ops.h"             // IWYU pragma: export
+#include "graphgc/valuestore/data_type.h"  // IWYU pragma: export
+#include "graphgc/valuestore/tensor.h"     // IWYU pragma: export
 
 #endif  // GRAPHGC_GRAPHGC_H_

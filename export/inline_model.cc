@@ -23,10 +23,10 @@ absl::StatusOr<std::map<std::string, int>> ImportedOpsets(const onnx::ModelProto
     const std::string domain = opset.domain() == "ai.onnx" ? "" : opset.domain();
     const int supported = SupportedOpsetVersion(domain);
     if (opset.version() < 1 || opset.version() > supported) {
-      return ModelError(absl::StrCat("the model imports opset ", opset.version(), " of domain '",
-                                     domain, "'; this library supports ",
-                                     supported == 0 ? std::string("none")
-                                                    : absl::StrCat("1 to ", supported)));
+      return ModelError(
+          absl::StrCat("the model imports opset ", opset.version(), " of domain '", domain,
+                       "'; this library supports ",
+                       supported == 0 ? std::string("none") : absl::StrCat("1 to ", supported)));
     }
     opsets[domain] = static_cast<int>(opset.version());
   }
@@ -35,8 +35,7 @@ absl::StatusOr<std::map<std::string, int>> ImportedOpsets(const onnx::ModelProto
 
 }  // namespace
 
-absl::StatusOr<std::map<std::string, Var>> inline_model(Graph& graph,
-                                                        const onnx::ModelProto& model,
+absl::StatusOr<std::map<std::string, Var>> inline_model(Graph& graph, const onnx::ModelProto& model,
                                                         const std::map<std::string, Var>& inputs) {
   if (graph.core() == nullptr) {
     return absl::FailedPreconditionError("inline_model: the Graph was moved from");

@@ -5,8 +5,8 @@
 // is built with make_node at the opset the model imports, so types are inferred and values
 // propagate as for any other op. Returns the model's outputs by name.
 //
-// The bodies of If, Loop and Scan nodes are built the same way, as Subgraphs (graphgc/ir/attribute.h)
-// whose names not defined in the body resolve in the enclosing graphs.
+// The bodies of If, Loop and Scan nodes are built the same way, as Subgraphs
+// (graphgc/ir/attribute.h) whose names not defined in the body resolve in the enclosing graphs.
 //
 // A malformed model — cycles, dangling names, tensors whose data does not match their shape,
 // absurd dimensions, an opset newer than this library supports, unsupported types — gives a non-OK

@@ -10,8 +10,8 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "graphgc/ir/graph_core.h"
-#include "graphgc/valuestore/status_macros.h"
 #include "graphgc/opset/tensor_proto.h"
+#include "graphgc/valuestore/status_macros.h"
 #include "onnx/checker.h"
 #include "onnx/defs/data_type_utils.h"
 #include "onnx/defs/schema.h"
@@ -24,31 +24,36 @@ using internal::GraphCore;
 using internal::VarKind;
 
 absl::Status CheckOutputs(const Graph& graph, const NamedVars& outputs) {
-  if (graph.core() == nullptr) return absl::FailedPreconditionError("to_onnx: the Graph was moved from");
+  if (graph.core() == nullptr)
+    return absl::FailedPreconditionError("to_onnx: the Graph was moved from");
   if (outputs.empty()) return absl::InvalidArgumentError("to_onnx: no outputs given");
   absl::flat_hash_set<std::string> names;
   for (const auto& [name, var] : outputs) {
     if (name.empty()) return absl::InvalidArgumentError("to_onnx: an output name is empty");
     if (!names.insert(name).second) {
-      return absl::InvalidArgumentError(absl::StrCat("to_onnx: output name '", name, "' is used twice"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("to_onnx: output name '", name, "' is used twice"));
     }
     if (!var.ok()) {
       const absl::Status cause = var.status();
-      return absl::Status(cause.code(), absl::StrCat("to_onnx: output '", name, "': ", cause.message()));
+      return absl::Status(cause.code(),
+                          absl::StrCat("to_onnx: output '", name, "': ", cause.message()));
     }
     if (var.core() != graph.core()) {
       return absl::InvalidArgumentError(
           absl::StrCat("to_onnx: output '", name, "' belongs to another Graph"));
     }
     if (graph.core()->arena().var_subgraph(var.id()).valid()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "to_onnx: output '", name, "' was made inside the body of an If, Loop or Scan; only "
-          "that body can use it"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("to_onnx: output '", name,
+                       "' was made inside the body of an If, Loop or Scan; only "
+                       "that body can use it"));
     }
     if (graph.core()->arena().var_is_tensor(var.id()) && !var.rank().has_value()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "to_onnx: output '", name, "' has unknown rank; ONNX 1.12's checker requires a shape "
-          "for every graph output"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("to_onnx: output '", name,
+                       "' has unknown rank; ONNX 1.12's checker requires a shape "
+                       "for every graph output"));
     }
   }
   return absl::OkStatus();
@@ -62,7 +67,8 @@ absl::Status CheckArgumentRanks(const Arena& arena, const std::vector<bool>& nee
     if (arena.var_rank(var).has_value() || !arena.var_is_tensor(var)) continue;
     if (arena.var_subgraph(var).valid()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "to_onnx: an argument of the body of an If, Loop or Scan has unknown rank (a loop-carried "
+          "to_onnx: an argument of the body of an If, Loop or Scan has unknown rank (a "
+          "loop-carried "
           "value of unknown rank?); ONNX 1.12's checker requires a shape for every graph input"));
     }
     return absl::InvalidArgumentError(absl::StrCat(
@@ -77,9 +83,10 @@ absl::Status CheckBodyResultRanks(const Arena& arena, const std::vector<Subgraph
     const auto results = arena.subgraphs().results(body);
     for (size_t i = 0; i < results.size(); ++i) {
       if (arena.var_rank(results[i]).has_value() || !arena.var_is_tensor(results[i])) continue;
-      return absl::InvalidArgumentError(absl::StrCat(
-          "to_onnx: result ", i, " of the body of an If, Loop or Scan has unknown rank; ONNX "
-          "1.12's checker requires a shape for every graph output"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("to_onnx: result ", i,
+                       " of the body of an If, Loop or Scan has unknown rank; ONNX "
+                       "1.12's checker requires a shape for every graph output"));
     }
   }
   return absl::OkStatus();
@@ -397,7 +404,8 @@ absl::Status CheckModel(const onnx::ModelProto& model) {
   try {
     onnx::checker::check_model(model);
   } catch (const std::exception& e) {
-    return absl::InternalError(absl::StrCat("to_onnx: the ONNX checker rejected the model: ", e.what()));
+    return absl::InternalError(
+        absl::StrCat("to_onnx: the ONNX checker rejected the model: ", e.what()));
   }
   return absl::OkStatus();
 }

@@ -34,11 +34,10 @@ absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& ou
 
 // Any other range of {name, Var} pairs, e.g. a std::map<std::string, Var>.
 template <class Outputs>
-  requires(!std::is_same_v<Outputs, NamedVars> && requires(const Outputs& outputs) {
-    { std::begin(outputs)->first } -> std::convertible_to<std::string>;
-    { std::begin(outputs)->second } -> std::convertible_to<Var>;
-  })
-absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const Outputs& outputs) {
+requires(!std::is_same_v<Outputs, NamedVars> && requires(const Outputs& outputs) {
+  { std::begin(outputs)->first } -> std::convertible_to<std::string>;
+  { std::begin(outputs)->second } -> std::convertible_to<Var>;
+}) absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const Outputs& outputs) {
   return to_onnx(graph, NamedVars(std::begin(outputs), std::end(outputs)));
 }
 

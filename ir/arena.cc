@@ -89,8 +89,8 @@ uint32_t Arena::new_var(VarRecord record) { return vars_.push_back(record); }
 
 NodeId Arena::add_node(OpKindId op, absl::Span<const VarId> inputs,
                        absl::Span<const Attribute> attrs, int num_outputs) {
-  GRAPHGC_CHECK(inputs.size() <= UINT16_MAX && attrs.size() <= UINT16_MAX &&
-                    num_outputs >= 0 && num_outputs <= UINT16_MAX,
+  GRAPHGC_CHECK(inputs.size() <= UINT16_MAX && attrs.size() <= UINT16_MAX && num_outputs >= 0 &&
+                    num_outputs <= UINT16_MAX,
                 "node arity out of range (callers validate it)");
   NodeRecord node{};
   node.op = static_cast<uint16_t>(op.value());
@@ -103,8 +103,8 @@ NodeId Arena::add_node(OpKindId op, absl::Span<const VarId> inputs,
   for (const Attribute& attr : attrs) attr_pool_.push_back(store_attribute(attr));
   const uint32_t node_index = static_cast<uint32_t>(nodes_.size());
   node.first_output = static_cast<uint32_t>(vars_.size());
-  const VarKind output_kind = op_kinds_[op.value()].is_constant ? VarKind::kConstant
-                                                                 : VarKind::kNodeOutput;
+  const VarKind output_kind =
+      op_kinds_[op.value()].is_constant ? VarKind::kConstant : VarKind::kNodeOutput;
   for (int i = 0; i < num_outputs; ++i) {
     new_var(VarRecord{node_index, 0, 0, static_cast<int8_t>(DataType::kUndefined),
                       static_cast<uint8_t>(output_kind), -1});
@@ -124,9 +124,9 @@ VarId Arena::add_argument(StringId name, DataType dtype,
 
 VarId Arena::add_subgraph_argument(SubgraphId subgraph, DataType dtype,
                                    std::optional<absl::Span<const int64_t>> shape) {
-  const VarId var(new_var(VarRecord{NodeId::kInvalidValue, 0, 0,
-                                    static_cast<int8_t>(DataType::kUndefined),
-                                    static_cast<uint8_t>(VarKind::kArgument), -1}));
+  const VarId var(
+      new_var(VarRecord{NodeId::kInvalidValue, 0, 0, static_cast<int8_t>(DataType::kUndefined),
+                        static_cast<uint8_t>(VarKind::kArgument), -1}));
   set_var_type(var, dtype, shape);
   subgraphs_.add_argument(subgraph, var);
   return var;
@@ -164,7 +164,8 @@ void Arena::set_var_type(VarId var, const VarType& type) {
   std::string key = type.Key();
   auto it = other_type_index_.find(key);
   if (it == other_type_index_.end()) {
-    it = other_type_index_.emplace(std::move(key), static_cast<uint32_t>(other_types_.size())).first;
+    it =
+        other_type_index_.emplace(std::move(key), static_cast<uint32_t>(other_types_.size())).first;
     other_types_.push_back(type);
   }
   VarRecord& record = vars_[var.value()];
@@ -183,7 +184,8 @@ std::optional<Shape> Arena::var_shape_data(VarId var) const {
   auto it = shape_data_.find(var);
   if (it == shape_data_.end()) return std::nullopt;
   Shape elements;
-  for (uint32_t i = 0; i < it->second.second; ++i) elements.push_back(dims_pool_[it->second.first + i]);
+  for (uint32_t i = 0; i < it->second.second; ++i)
+    elements.push_back(dims_pool_[it->second.first + i]);
   return elements;
 }
 
@@ -207,7 +209,8 @@ VarId Arena::node_input(NodeId node, int index) const {
 VarIdList Arena::node_inputs(NodeId node) const {
   const NodeRecord& record = nodes_[node.value()];
   VarIdList inputs;
-  for (int i = 0; i < record.num_inputs; ++i) inputs.push_back(input_pool_[record.inputs_begin + i]);
+  for (int i = 0; i < record.num_inputs; ++i)
+    inputs.push_back(input_pool_[record.inputs_begin + i]);
   return inputs;
 }
 
@@ -287,8 +290,7 @@ Arena::AttrRecord Arena::store_attribute(const Attribute& attr) {
         }
         if constexpr (!std::is_arithmetic_v<T> && !std::is_same_v<T, std::string> &&
                       !std::is_same_v<T, Tensor> && !std::is_same_v<T, SubgraphId> &&
-                      !std::is_same_v<T, VarType> &&
-                      !std::is_same_v<T, Subgraph>) {
+                      !std::is_same_v<T, VarType> && !std::is_same_v<T, Subgraph>) {
           record.count = static_cast<uint32_t>(value.size());
         }
       },
@@ -312,12 +314,14 @@ AttributeValue Arena::load_attribute(const AttrRecord& record) const {
       return tensors_[record.payload];
     case AttrType::kInts: {
       std::vector<int64_t> values;
-      for (uint32_t i = 0; i < record.count; ++i) values.push_back(int_list_pool_[record.payload + i]);
+      for (uint32_t i = 0; i < record.count; ++i)
+        values.push_back(int_list_pool_[record.payload + i]);
       return values;
     }
     case AttrType::kFloats: {
       std::vector<float> values;
-      for (uint32_t i = 0; i < record.count; ++i) values.push_back(float_list_pool_[record.payload + i]);
+      for (uint32_t i = 0; i < record.count; ++i)
+        values.push_back(float_list_pool_[record.payload + i]);
       return values;
     }
     case AttrType::kType:
@@ -359,11 +363,10 @@ std::optional<AttributeValue> Arena::node_attribute(NodeId node, absl::string_vi
 
 int64_t Arena::bytes() const {
   int64_t total = 0;
-  total += static_cast<int64_t>(nodes_.capacity_bytes() + vars_.capacity_bytes() +
-                                input_pool_.capacity_bytes() + dims_pool_.capacity_bytes() +
-                                attr_pool_.capacity_bytes() + int_list_pool_.capacity_bytes() +
-                                float_list_pool_.capacity_bytes() +
-                                string_list_pool_.capacity_bytes());
+  total += static_cast<int64_t>(
+      nodes_.capacity_bytes() + vars_.capacity_bytes() + input_pool_.capacity_bytes() +
+      dims_pool_.capacity_bytes() + attr_pool_.capacity_bytes() + int_list_pool_.capacity_bytes() +
+      float_list_pool_.capacity_bytes() + string_list_pool_.capacity_bytes());
   total += MapBytes(shape_index_) + MapBytes(string_index_) + MapBytes(op_kind_index_) +
            MapBytes(op_kind_by_address_);
   total += string_bytes_;

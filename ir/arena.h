@@ -3,8 +3,8 @@
 // Everything is addressed by strong IDs (NodeId, VarId, StringId, OpKindId) and nothing is ever
 // erased, so an ID stays valid for the life of the graph. Records are small and fixed-size:
 //
-//   NodeRecord (20 B): op kind | #inputs | #outputs | #attrs | inputs@pool | first output | attrs@pool
-//   VarRecord  (16 B): producer | shape@dims pool | name | dtype | kind | rank
+//   NodeRecord (20 B): op kind | #inputs | #outputs | #attrs | inputs@pool | first output |
+//   attrs@pool VarRecord  (16 B): producer | shape@dims pool | name | dtype | kind | rank
 //                      (a sequence, optional or map var: dtype kNotATensor, shape@interned types)
 //
 // A node's outputs are consecutive VarIds starting at first_output. Input lists, dims and attribute
@@ -29,11 +29,11 @@
 #include "absl/types/span.h"
 #include "graphgc/ir/attribute.h"
 #include "graphgc/ir/chunked_vector.h"
-#include "graphgc/valuestore/data_type.h"
 #include "graphgc/ir/ids.h"
 #include "graphgc/ir/subgraph_table.h"
-#include "graphgc/valuestore/tensor.h"
 #include "graphgc/ir/var_type.h"
+#include "graphgc/valuestore/data_type.h"
+#include "graphgc/valuestore/tensor.h"
 
 namespace graphgc {
 namespace internal {
@@ -151,12 +151,23 @@ class Arena {
     uint8_t kind;
     int16_t rank;  // -1: unknown rank
   };
-  enum class AttrType : uint8_t { kInt, kFloat, kString, kTensor, kInts, kFloats, kStrings, kGraph, kType };
+  enum class AttrType : uint8_t {
+    kInt,
+    kFloat,
+    kString,
+    kTensor,
+    kInts,
+    kFloats,
+    kStrings,
+    kGraph,
+    kType
+  };
   struct AttrRecord {
     uint32_t name;
     AttrType type;
-    uint32_t count;    // list length
-    uint64_t payload;  // int64 bits, float bits, StringId, tensor index, list begin index, or SubgraphId
+    uint32_t count;  // list length
+    uint64_t
+        payload;  // int64 bits, float bits, StringId, tensor index, list begin index, or SubgraphId
   };
   // VarRecord::dtype of a sequence, optional or map var, whose shape_begin indexes other_types_.
   static constexpr int8_t kNotATensor = -1;
@@ -182,7 +193,7 @@ class Arena {
   absl::flat_hash_map<std::string, uint32_t> string_index_;
   int64_t string_bytes_ = 0;
   std::deque<OpKind> op_kinds_;
-  std::vector<const void*> op_resolutions_;  // parallel to op_kinds_
+  std::vector<const void*> op_resolutions_;                   // parallel to op_kinds_
   absl::flat_hash_map<std::string, uint16_t> op_kind_index_;  // key: domain \0 type \0 version
   // Op constructors pass literals: remembering the last kind per literal address skips building
   // the key (the entry is verified against the text, so a reused address is harmless).
@@ -192,10 +203,10 @@ class Arena {
   int64_t tensor_bytes_ = 0;
   absl::flat_hash_set<StringId> argument_names_;
   SubgraphTable subgraphs_;
-  std::deque<VarType> other_types_;  // interned non-tensor types
+  std::deque<VarType> other_types_;      // interned non-tensor types
   std::deque<VarType> attribute_types_;  // TYPE_PROTO attributes
   absl::flat_hash_map<VarId, std::pair<uint32_t, uint32_t>> shape_data_;  // dims pool begin, size
-  absl::flat_hash_map<std::string, uint32_t> other_type_index_;  // VarType::Key -> index
+  absl::flat_hash_map<std::string, uint32_t> other_type_index_;           // VarType::Key -> index
 };
 
 }  // namespace internal

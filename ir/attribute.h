@@ -22,9 +22,9 @@
 
 #include "absl/types/span.h"
 #include "graphgc/ir/ids.h"
-#include "graphgc/valuestore/tensor.h"
 #include "graphgc/ir/var.h"
 #include "graphgc/ir/var_type.h"
+#include "graphgc/valuestore/tensor.h"
 
 namespace graphgc {
 
@@ -35,16 +35,16 @@ class Subgraph {
   Subgraph() = default;  // empty: not a body
   // A body taking arguments: [&](absl::Span<const Var> args) { return std::vector<Var>{...}; }
   template <class F>
-    requires(!std::same_as<std::decay_t<F>, Subgraph> &&
-             std::is_invocable_r_v<std::vector<Var>, F&, absl::Span<const Var>>)
-  Subgraph(F builder) : builder_(std::move(builder)) {}
+  requires(!std::same_as<std::decay_t<F>, Subgraph> &&
+           std::is_invocable_r_v<std::vector<Var>, F&, absl::Span<const Var>>) Subgraph(F builder)
+      : builder_(std::move(builder)) {}
   // A body without arguments (If's branches): [&] { return std::vector<Var>{...}; }
   template <class F>
-    requires(!std::same_as<std::decay_t<F>, Subgraph> &&
-             !std::is_invocable_v<F&, absl::Span<const Var>> &&
-             std::is_invocable_r_v<std::vector<Var>, F&>)
-  Subgraph(F builder)
-      : builder_([builder = std::move(builder)](absl::Span<const Var>) mutable { return builder(); }) {}
+  requires(!std::same_as<std::decay_t<F>, Subgraph> &&
+           !std::is_invocable_v<F&, absl::Span<const Var>> &&
+           std::is_invocable_r_v<std::vector<Var>, F&>) Subgraph(F builder)
+      : builder_(
+            [builder = std::move(builder)](absl::Span<const Var>) mutable { return builder(); }) {}
 
   bool empty() const { return !builder_; }
   std::vector<Var> build(absl::Span<const Var> arguments) const { return builder_(arguments); }
@@ -53,9 +53,9 @@ class Subgraph {
   Builder builder_;
 };
 
-using AttributeValue = std::variant<int64_t, float, std::string, Tensor, std::vector<int64_t>,
-                                    std::vector<float>, std::vector<std::string>, Subgraph,
-                                    SubgraphId, VarType>;
+using AttributeValue =
+    std::variant<int64_t, float, std::string, Tensor, std::vector<int64_t>, std::vector<float>,
+                 std::vector<std::string>, Subgraph, SubgraphId, VarType>;
 
 struct Attribute {
   std::string name;

@@ -48,7 +48,8 @@ Var Graph::add_argument(absl::string_view name, DataType dtype,
   }
   if (shape.has_value()) {
     for (int64_t dim : *shape) {
-      if (dim < -1) return fail(absl::StrCat("dimension ", dim, " in shape ", ShapeToString(*shape)));
+      if (dim < -1)
+        return fail(absl::StrCat("dimension ", dim, " in shape ", ShapeToString(*shape)));
     }
     if (shape->size() > INT16_MAX) return fail("rank is too large");
   }

@@ -15,12 +15,12 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "graphgc/valuestore/data_type.h"
 #include "graphgc/ir/graph_options.h"
 #include "graphgc/ir/graph_stats.h"
-#include "graphgc/valuestore/tensor.h"
 #include "graphgc/ir/var.h"
 #include "graphgc/ir/var_type.h"
+#include "graphgc/valuestore/data_type.h"
+#include "graphgc/valuestore/tensor.h"
 
 namespace graphgc {
 

@@ -135,9 +135,9 @@ void GraphCore::update_trigger() {
 void GraphCore::maybe_collect() {
   if (options_.keep_all_values) return;  // nothing could be freed
   const bool bytes_due = store_->live_bytes() >= next_trigger_bytes_;
-  const bool pending_due = options_.collect_policy != CollectPolicy::kManual &&
-                           static_cast<int64_t>(young_.size() + dropped_.size()) >
-                               options_.max_pending;
+  const bool pending_due =
+      options_.collect_policy != CollectPolicy::kManual &&
+      static_cast<int64_t>(young_.size() + dropped_.size()) > options_.max_pending;
   if (bytes_due || pending_due) collect(CollectMode::kIncremental);
 }
 
@@ -145,8 +145,8 @@ GraphStats GraphCore::stats() const {
   GraphStats stats;
   stats.nodes = static_cast<int64_t>(arena_->num_nodes());
   stats.vars = static_cast<int64_t>(arena_->num_vars());
-  stats.arena_bytes = arena_->bytes() + static_cast<int64_t>(values_.capacity_bytes() +
-                                                             roots_.capacity_bytes());
+  stats.arena_bytes =
+      arena_->bytes() + static_cast<int64_t>(values_.capacity_bytes() + roots_.capacity_bytes());
   stats.live_value_bytes = store_->live_bytes();
   stats.peak_value_bytes = store_->peak_bytes();
   stats.live_values = store_->live_values();

@@ -31,7 +31,7 @@ struct GraphOptions {
   bool keep_all_values = false;
 
   CollectPolicy collect_policy = CollectPolicy::kAdaptive;
-  double growth_factor = 2.0;                   // kAdaptive
+  double growth_factor = 2.0;                    // kAdaptive
   int64_t min_trigger_bytes = int64_t{4} << 20;  // kAdaptive floor: 4 MiB
   int64_t threshold_bytes = int64_t{64} << 20;   // kFixedThreshold
   // Automatic collection (any policy but kManual) also runs once this many new values or dropped

@@ -31,7 +31,8 @@ Var::Var(const Var& other) : core_(other.core_), id_(other.id_), detached_(other
 }
 
 Var::Var(Var&& other) noexcept
-    : core_(std::exchange(other.core_, nullptr)), id_(std::exchange(other.id_, VarId())),
+    : core_(std::exchange(other.core_, nullptr)),
+      id_(std::exchange(other.id_, VarId())),
       detached_(std::exchange(other.detached_, absl::OkStatus())) {}
 
 Var& Var::operator=(const Var& other) {
@@ -62,8 +63,9 @@ bool Var::attached() const { return core_ != nullptr && core_->alive(); }
 
 absl::Status Var::status() const {
   if (core_ == nullptr) {
-    return detached_.ok() ? absl::InvalidArgumentError("empty Var (default-constructed or moved-from)")
-                          : detached_;
+    return detached_.ok()
+               ? absl::InvalidArgumentError("empty Var (default-constructed or moved-from)")
+               : detached_;
   }
   if (!core_->alive()) return GraphGoneError();
   return absl::OkStatus();
@@ -90,8 +92,6 @@ VarType Var::type() const {
   return attached() ? core_->arena().var_type(id_) : VarType::Tensor(DataType::kUndefined);
 }
 
-std::optional<Tensor> Var::value() const {
-  return attached() ? core_->value(id_) : std::nullopt;
-}
+std::optional<Tensor> Var::value() const { return attached() ? core_->value(id_) : std::nullopt; }
 
 }  // namespace graphgc

@@ -8,10 +8,10 @@
 // A Var keeps its graph's core alive, never its data: if the Graph is destroyed first, the Var
 // reports an error (status() is FailedPrecondition) and holds no memory of the graph.
 //
-// A Var can be failed (ok() == false): the result of an op given bad input. Its status names the op,
-// the input and the types; ops given a failed Var fail in turn. A failed Var holds only its status,
-// nothing in any graph, so a failed op leaves its graph exactly as it was. A default-constructed
-// Var is empty and not ok. Threading: as its Graph (thread-compatible).
+// A Var can be failed (ok() == false): the result of an op given bad input. Its status names the
+// op, the input and the types; ops given a failed Var fail in turn. A failed Var holds only its
+// status, nothing in any graph, so a failed op leaves its graph exactly as it was. A
+// default-constructed Var is empty and not ok. Threading: as its Graph (thread-compatible).
 #ifndef GRAPHGC_VAR_H_
 #define GRAPHGC_VAR_H_
 
@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "graphgc/valuestore/data_type.h"
 #include "graphgc/ir/ids.h"
-#include "graphgc/valuestore/tensor.h"
 #include "graphgc/ir/var_type.h"
+#include "graphgc/valuestore/data_type.h"
+#include "graphgc/valuestore/tensor.h"
 
 namespace graphgc {
 

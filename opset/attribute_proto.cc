@@ -20,9 +20,9 @@ std::string TypeName(const onnx::AttributeProto& proto) {
 
 absl::StatusOr<Attribute> FromAttributeProto(const onnx::AttributeProto& proto) {
   if (!proto.ref_attr_name().empty()) {
-    return absl::UnimplementedError(
-        absl::StrCat("attribute '", proto.name(), "': a reference to the function attribute '",
-                     proto.ref_attr_name(), "' is not supported"));
+    return absl::UnimplementedError(absl::StrCat("attribute '", proto.name(),
+                                                 "': a reference to the function attribute '",
+                                                 proto.ref_attr_name(), "' is not supported"));
   }
   Attribute attribute;
   attribute.name = proto.name();
@@ -39,8 +39,8 @@ absl::StatusOr<Attribute> FromAttributeProto(const onnx::AttributeProto& proto) 
     case onnx::AttributeProto::TENSOR: {
       absl::StatusOr<Tensor> tensor = FromTensorProto(proto.t());
       if (!tensor.ok()) {
-        return absl::Status(tensor.status().code(),
-                            absl::StrCat("attribute '", proto.name(), "': ", tensor.status().message()));
+        return absl::Status(tensor.status().code(), absl::StrCat("attribute '", proto.name(),
+                                                                 "': ", tensor.status().message()));
       }
       attribute.value = *std::move(tensor);
       return attribute;
@@ -68,7 +68,8 @@ absl::StatusOr<Attribute> FromAttributeProto(const onnx::AttributeProto& proto) 
       break;
   }
   return absl::UnimplementedError(absl::StrCat("attribute '", proto.name(), "' has type ",
-                                               TypeName(proto), ", which graphgc does not support"));
+                                               TypeName(proto),
+                                               ", which graphgc does not support"));
 }
 
 }  // namespace graphgc::internal

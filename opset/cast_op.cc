@@ -5,8 +5,8 @@
 #include "graphgc/opset/native_ops.h"
 #include "graphgc/opset/op_builder.h"
 #include "graphgc/opset/ops.h"
-#include "graphgc/valuestore/status_macros.h"
 #include "graphgc/opset/type_constraints.h"
+#include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc {
 namespace {
@@ -24,9 +24,9 @@ Var internal::NativeCast(const Var& input, DataType to, int opset_version) {
         GRAPHGC_RETURN_IF_ERROR(
             internal::CheckElementType(signature, 0, in[0].dtype, internal::kAllTypes));
         if (!IsSupportedDataType(static_cast<int32_t>(to))) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "attribute 'to' is ", static_cast<int32_t>(to), " (", DataTypeName(to),
-              "), not a supported element type"));
+          return absl::InvalidArgumentError(
+              absl::StrCat("attribute 'to' is ", static_cast<int32_t>(to), " (", DataTypeName(to),
+                           "), not a supported element type"));
         }
         return internal::TensorOutput(to, in[0].shape);
       });

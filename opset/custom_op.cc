@@ -44,8 +44,11 @@ absl::Status Validate(const CustomOp& op) {
 }
 
 Attribute AttributeOf(const kernels::KernelAttribute& attribute) {
-  return std::visit([&](const auto& v) { return Attribute{attribute.name, AttributeValue(v)}; },
-                    attribute.value);
+  return std::visit(
+      [&](const auto& v) {
+        return Attribute{attribute.name, AttributeValue(v)};
+      },
+      attribute.value);
 }
 
 // The user's kernel behind the registry's contract. A value that does not match the output's
@@ -54,8 +57,8 @@ kernels::KernelResult RunCustomKernel(const CustomOp& op, const kernels::KernelC
   CustomOpContext custom;
   for (int i = 0; i < context.num_inputs(); ++i) {
     const Tensor& value = context.input(i);
-    custom.inputs.push_back(
-        TensorType{value.dtype(), std::vector<int64_t>(value.shape().begin(), value.shape().end())});
+    custom.inputs.push_back(TensorType{
+        value.dtype(), std::vector<int64_t>(value.shape().begin(), value.shape().end())});
     custom.values.push_back(value);
   }
   custom.num_outputs = context.num_outputs();

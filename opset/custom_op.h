@@ -4,7 +4,8 @@
 //
 //   graphgc::CustomOp op;
 //   op.domain = "com.example"; op.op_type = "Twice"; op.min_inputs = op.max_inputs = 1;
-//   op.infer = [](const graphgc::CustomOpContext& c) -> absl::StatusOr<std::vector<graphgc::TensorType>> {
+//   op.infer = [](const graphgc::CustomOpContext& c) ->
+//   absl::StatusOr<std::vector<graphgc::TensorType>> {
 //     return std::vector<graphgc::TensorType>{c.inputs[0]};
 //   };
 //   graphgc::register_op(op);

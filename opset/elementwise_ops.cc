@@ -6,8 +6,8 @@
 #include "graphgc/opset/native_ops.h"
 #include "graphgc/opset/op_builder.h"
 #include "graphgc/opset/ops.h"
-#include "graphgc/valuestore/status_macros.h"
 #include "graphgc/opset/type_constraints.h"
+#include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc::internal {
 namespace {
@@ -18,11 +18,9 @@ constexpr std::array<absl::string_view, 1> kIdentityInputs = {"input"};
 
 absl::StatusOr<OutputType> InferBinary(const OpSignature& signature,
                                        absl::Span<const OperandInfo> in) {
-  GRAPHGC_RETURN_IF_ERROR(
-      CheckElementType(signature, 0, in[0].dtype, kAllNumeric));
+  GRAPHGC_RETURN_IF_ERROR(CheckElementType(signature, 0, in[0].dtype, kAllNumeric));
   GRAPHGC_RETURN_IF_ERROR(CheckSameElementType(signature, in));
-  GRAPHGC_ASSIGN_OR_RETURN(std::optional<Shape> shape,
-                           BroadcastShapes(in[0].shape, in[1].shape));
+  GRAPHGC_ASSIGN_OR_RETURN(std::optional<Shape> shape, BroadcastShapes(in[0].shape, in[1].shape));
   return TensorOutput(in[0].dtype, std::move(shape));
 }
 
@@ -30,9 +28,8 @@ Var Binary(absl::string_view op_type, const Var& a, const Var& b, int opset_vers
   OpSignature signature{op_type, 14, kBinaryInputs};
   signature.opset_version = opset_version;
   const Var* inputs[] = {&a, &b};
-  return BuildOp(
-      signature, inputs, {},
-      [&](absl::Span<const OperandInfo> in) { return InferBinary(signature, in); });
+  return BuildOp(signature, inputs, {},
+                 [&](absl::Span<const OperandInfo> in) { return InferBinary(signature, in); });
 }
 
 Var Unary(absl::string_view op_type, int since_version, const Var& x, int opset_version) {
@@ -40,10 +37,8 @@ Var Unary(absl::string_view op_type, int since_version, const Var& x, int opset_
   signature.opset_version = opset_version;
   const Var* inputs[] = {&x};
   return BuildOp(
-      signature, inputs, {},
-      [&](absl::Span<const OperandInfo> in) -> absl::StatusOr<OutputType> {
-        GRAPHGC_RETURN_IF_ERROR(
-            CheckElementType(signature, 0, in[0].dtype, kSignedNumeric));
+      signature, inputs, {}, [&](absl::Span<const OperandInfo> in) -> absl::StatusOr<OutputType> {
+        GRAPHGC_RETURN_IF_ERROR(CheckElementType(signature, 0, in[0].dtype, kSignedNumeric));
         return TensorOutput(in[0].dtype, in[0].shape);
       });
 }
@@ -63,20 +58,18 @@ Var NativeIdentity(const Var& input, int opset_version) {
   signature.takes_non_tensors = true;  // Identity-16 passes sequences and optionals through
   const Var* inputs[] = {&input};
   return BuildOp(
-      signature, inputs, {},
-      [&](absl::Span<const OperandInfo> in) -> absl::StatusOr<OutputType> {
+      signature, inputs, {}, [&](absl::Span<const OperandInfo> in) -> absl::StatusOr<OutputType> {
         if (in[0].non_tensor.has_value()) {
           if (in[0].non_tensor->kind() == VarType::Kind::kMap) {
-            return absl::InvalidArgumentError(absl::StrCat(
-                InputLabel(signature, 0), " is a ", in[0].non_tensor->ToString(),
-                "; Identity takes tensors, sequences and optionals"));
+            return absl::InvalidArgumentError(
+                absl::StrCat(InputLabel(signature, 0), " is a ", in[0].non_tensor->ToString(),
+                             "; Identity takes tensors, sequences and optionals"));
           }
           OutputType type;
           type.non_tensor = in[0].non_tensor;
           return type;
         }
-        GRAPHGC_RETURN_IF_ERROR(
-            CheckElementType(signature, 0, in[0].dtype, kAllTypes));
+        GRAPHGC_RETURN_IF_ERROR(CheckElementType(signature, 0, in[0].dtype, kAllTypes));
         return TensorOutput(in[0].dtype, in[0].shape);
       });
 }

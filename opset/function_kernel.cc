@@ -29,8 +29,11 @@ Tensor Copy(const Tensor& tensor) {
 }
 
 Attribute AttributeOf(const kernels::KernelAttribute& attribute) {
-  return std::visit([&](const auto& v) { return Attribute{attribute.name, AttributeValue(v)}; },
-                    attribute.value);
+  return std::visit(
+      [&](const auto& v) {
+        return Attribute{attribute.name, AttributeValue(v)};
+      },
+      attribute.value);
 }
 
 // The caller's node as ONNX sees it: inputs x<i> ("" when omitted), outputs y<i>, attributes.
@@ -38,7 +41,8 @@ onnx::NodeProto CallerNode(const onnx::OpSchema& schema, const kernels::KernelCo
   onnx::NodeProto node;
   node.set_op_type(schema.Name());
   node.set_domain(schema.domain());
-  for (int i = 0; i < ctx.num_inputs(); ++i) node.add_input(ctx.has_input(i) ? absl::StrCat("x", i) : "");
+  for (int i = 0; i < ctx.num_inputs(); ++i)
+    node.add_input(ctx.has_input(i) ? absl::StrCat("x", i) : "");
   for (int i = 0; i < ctx.num_outputs(); ++i) node.add_output(absl::StrCat("y", i));
   for (const kernels::KernelAttribute& a : ctx.attributes()) {
     ToAttributeProto(AttributeOf(a), node.add_attribute());
@@ -51,10 +55,10 @@ absl::StatusOr<onnx::FunctionProto> Body(const onnx::OpSchema& schema, const onn
   if (schema.HasFunction() && schema.GetFunction() != nullptr) return *schema.GetFunction();
   std::vector<onnx::TypeProto> types;
   for (int i = 0; i < ctx.num_inputs(); ++i) {
-    types.push_back(ctx.has_input(i) ? ToTypeProto(ctx.input(i).dtype(),
-                                                   Shape(ctx.input(i).shape().begin(),
-                                                         ctx.input(i).shape().end()))
-                                     : onnx::TypeProto());
+    types.push_back(ctx.has_input(i)
+                        ? ToTypeProto(ctx.input(i).dtype(), Shape(ctx.input(i).shape().begin(),
+                                                                  ctx.input(i).shape().end()))
+                        : onnx::TypeProto());
   }
   onnx::FunctionProto body;
   const onnx::FunctionBodyBuildContextImpl context(node, types);
@@ -120,10 +124,11 @@ kernels::KernelResult ExpandBody(const onnx::OpSchema& schema, const kernels::Ke
     if (!attributes.ok()) return attributes.status();
     const std::string domain = node.domain() == "ai.onnx" ? "" : node.domain();
     const auto version = opsets.find(domain);
-    const std::vector<Var> outputs = make_node(
-        scratch, node.op_type(), inputs, *attributes,
-        {.domain = domain, .version = version == opsets.end() ? 0 : version->second,
-         .num_outputs = node.output_size()});
+    const std::vector<Var> outputs =
+        make_node(scratch, node.op_type(), inputs, *attributes,
+                  {.domain = domain,
+                   .version = version == opsets.end() ? 0 : version->second,
+                   .num_outputs = node.output_size()});
     for (int o = 0; o < node.output_size(); ++o) {
       if (!outputs[static_cast<size_t>(o)].ok()) {
         return kernels::Decline(outputs[static_cast<size_t>(o)].status().message());
@@ -144,9 +149,8 @@ kernels::KernelResult ExpandBody(const onnx::OpSchema& schema, const kernels::Ke
 std::optional<kernels::Kernel> FunctionBodyKernel(const onnx::OpSchema& schema) {
   if (!schema.HasFunction() && !schema.HasContextDependentFunction()) return std::nullopt;
   const onnx::OpSchema* function_op = &schema;  // schemas live as long as the process
-  return kernels::Kernel([function_op](const kernels::KernelContext& ctx) {
-    return ExpandBody(*function_op, ctx);
-  });
+  return kernels::Kernel(
+      [function_op](const kernels::KernelContext& ctx) { return ExpandBody(*function_op, ctx); });
 }
 
 }  // namespace graphgc::internal

@@ -45,9 +45,8 @@ Result OutputsAs(std::vector<Var> outputs) {
     return outputs.empty() ? Var() : std::move(outputs.front());
   } else {
     outputs.resize(std::max(outputs.size(), count));
-    return [&]<size_t... i>(std::index_sequence<i...>) {
-      return Result{std::move(outputs[i])...};
-    }(std::make_index_sequence<count>());
+    return [&]<size_t... i>(std::index_sequence<i...>) { return Result{std::move(outputs[i])...}; }
+    (std::make_index_sequence<count>());
   }
 }
 

@@ -33,9 +33,12 @@ Registry& TheRegistry() {
 std::optional<kernels::KernelAttributeValue> DefaultValue(const onnx::AttributeProto& proto) {
   using onnx::AttributeProto;
   switch (proto.type()) {
-    case AttributeProto::INT: return proto.i();
-    case AttributeProto::FLOAT: return proto.f();
-    case AttributeProto::STRING: return proto.s();
+    case AttributeProto::INT:
+      return proto.i();
+    case AttributeProto::FLOAT:
+      return proto.f();
+    case AttributeProto::STRING:
+      return proto.s();
     case AttributeProto::INTS:
       return std::vector<int64_t>(proto.ints().begin(), proto.ints().end());
     case AttributeProto::FLOATS:
@@ -47,7 +50,8 @@ std::optional<kernels::KernelAttributeValue> DefaultValue(const onnx::AttributeP
       if (!tensor.ok()) return std::nullopt;
       return *std::move(tensor);
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 

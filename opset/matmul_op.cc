@@ -5,8 +5,8 @@
 #include "graphgc/opset/native_ops.h"
 #include "graphgc/opset/op_builder.h"
 #include "graphgc/opset/ops.h"
-#include "graphgc/valuestore/status_macros.h"
 #include "graphgc/opset/type_constraints.h"
+#include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc {
 namespace {

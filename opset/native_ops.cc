@@ -11,8 +11,8 @@ struct NativeEntry {
   int since_version;
 };
 constexpr NativeEntry kNativeEntries[] = {
-    {"Add", 14},     {"Sub", 14},     {"Mul", 14},      {"Div", 14},      {"Neg", 13},
-    {"Relu", 14},    {"MatMul", 13},  {"Identity", 16}, {"Reshape", 14},  {"Cast", 13},
+    {"Add", 14},  {"Sub", 14},    {"Mul", 14},      {"Div", 14},     {"Neg", 13},
+    {"Relu", 14}, {"MatMul", 13}, {"Identity", 16}, {"Reshape", 14}, {"Cast", 13},
 };
 
 bool Implements(absl::string_view op_type, int since_version) {
@@ -34,8 +34,8 @@ std::optional<int64_t> OnlyIntAttribute(const std::vector<Attribute>& attributes
 }  // namespace
 
 std::optional<Var> MakeNativeNode(absl::string_view op_type, int since_version,
-                                  absl::Span<const Var> in, const std::vector<Attribute>& attributes,
-                                  int opset_version) {
+                                  absl::Span<const Var> in,
+                                  const std::vector<Attribute>& attributes, int opset_version) {
   if (!Implements(op_type, since_version)) return std::nullopt;
   const bool none = attributes.empty();
   if (in.size() == 2 && none) {

@@ -7,12 +7,12 @@
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/custom_op_registry.h"
 #include "graphgc/opset/kernel_registry.h"
-#include "graphgc/opset/shape_only_ops.h"
-#include "graphgc/opset/op_builder.h"
 #include "graphgc/opset/native_ops.h"
+#include "graphgc/opset/op_builder.h"
 #include "graphgc/opset/schema_inference.h"
-#include "graphgc/valuestore/status_macros.h"
+#include "graphgc/opset/shape_only_ops.h"
 #include "graphgc/opset/subgraph_builder.h"
+#include "graphgc/valuestore/status_macros.h"
 #include "onnx/defs/schema.h"
 
 namespace graphgc {
@@ -41,7 +41,8 @@ size_t GivenInputCount(absl::Span<const Var> inputs) {
 }
 
 // Inputs past the last given one are omitted; empty Vars in optional positions are omitted too.
-std::vector<const Var*> OperandPointers(const onnx::OpSchema& schema, absl::Span<const Var> inputs) {
+std::vector<const Var*> OperandPointers(const onnx::OpSchema& schema,
+                                        absl::Span<const Var> inputs) {
   const size_t count = GivenInputCount(inputs);
   std::vector<const Var*> pointers;
   for (size_t i = 0; i < count; ++i) {
@@ -60,7 +61,8 @@ std::vector<absl::string_view> FormalNames(const onnx::OpSchema& schema, size_t 
   return names;
 }
 
-absl::StatusOr<int> ResolveVersion(absl::string_view op_type, absl::string_view domain, int requested) {
+absl::StatusOr<int> ResolveVersion(absl::string_view op_type, absl::string_view domain,
+                                   int requested) {
   const int supported = SupportedOpsetVersion(domain);
   if (supported == 0) return NodeError(op_type, absl::StrCat("unknown domain '", domain, "'"));
   if (requested == 0) return supported;
@@ -85,8 +87,8 @@ namespace {
 using graphgc::Failed;
 using graphgc::GivenInputCount;
 
-CustomOpContext ContextOf(absl::Span<const OperandInfo> in, const std::vector<Attribute>& attributes,
-                          int num_outputs) {
+CustomOpContext ContextOf(absl::Span<const OperandInfo> in,
+                          const std::vector<Attribute>& attributes, int num_outputs) {
   CustomOpContext context;
   for (const OperandInfo& info : in) {
     TensorType type{info.dtype, std::nullopt};
@@ -133,12 +135,12 @@ std::vector<Var> MakeCustomNode(GraphCore* graph, const CustomOp& op, int versio
   const int num_outputs = requested_outputs >= 0 ? requested_outputs : op.min_outputs;
   if (static_cast<int>(count) < op.min_inputs || static_cast<int>(count) > op.max_inputs ||
       num_outputs < op.min_outputs || num_outputs > op.max_outputs) {
-    return Failed(NodeError(op.op_type, absl::StrCat(count, " inputs and ", num_outputs,
-                                                     " outputs; the op takes ", op.min_inputs,
-                                                     " to ", op.max_inputs, " inputs and ",
-                                                     op.min_outputs, " to ", op.max_outputs,
-                                                     " outputs")),
-                  requested_outputs);
+    return Failed(
+        NodeError(op.op_type,
+                  absl::StrCat(count, " inputs and ", num_outputs, " outputs; the op takes ",
+                               op.min_inputs, " to ", op.max_inputs, " inputs and ", op.min_outputs,
+                               " to ", op.max_outputs, " outputs")),
+        requested_outputs);
   }
   std::vector<const Var*> operands;
   for (size_t i = 0; i < count; ++i) operands.push_back(inputs[i].empty() ? nullptr : &inputs[i]);
@@ -175,9 +177,10 @@ absl::StatusOr<BuiltBodies> BuildBodiesOf(GraphCore* graph, const onnx::OpSchema
 BodyValuesFn ValuesFromBodies(const onnx::OpSchema& schema, const BuiltBodies& bodies) {
   if (bodies.empty()) return {};
   if (schema.Name() == "If") {
-    return BodyValuesFn([&bodies](absl::Span<const OperandInfo> in, absl::Span<const OutputType> out) {
-      return PropagateIf(in, out, bodies);
-    });
+    return BodyValuesFn(
+        [&bodies](absl::Span<const OperandInfo> in, absl::Span<const OutputType> out) {
+          return PropagateIf(in, out, bodies);
+        });
   }
   return BodyValuesFn([](absl::Span<const OperandInfo>, absl::Span<const OutputType> out) {
     return OutputValues(out.size());
@@ -224,8 +227,9 @@ std::vector<Var> MakeNode(GraphCore* graph, absl::string_view op_type, absl::Spa
   const absl::StatusOr<int> version = ResolveVersion(op_type, domain, options.version);
   if (!version.ok()) return Failed(version.status(), options.num_outputs);
   if (!domain.empty() && HasSubgraphAttributes(attributes)) {
-    return Failed(NodeError(op_type, "graph attributes are supported for ai.onnx If, Loop, Scan "
-                                     "and SequenceMap only"),
+    return Failed(NodeError(op_type,
+                            "graph attributes are supported for ai.onnx If, Loop, Scan "
+                            "and SequenceMap only"),
                   options.num_outputs);
   }
   if (!domain.empty() && domain != "ai.onnx.ml") {
@@ -246,8 +250,8 @@ std::vector<Var> MakeNode(GraphCore* graph, absl::string_view op_type, absl::Spa
   }
   if (domain.empty() && options.num_outputs <= 1) {
     const int recorded = options.version == 0 ? 0 : *version;
-    if (std::optional<Var> out = MakeNativeNode(schema->Name(), schema->since_version(), inputs,
-                                                attributes, recorded)) {
+    if (std::optional<Var> out =
+            MakeNativeNode(schema->Name(), schema->since_version(), inputs, attributes, recorded)) {
       return {*std::move(out)};
     }
   }
@@ -263,7 +267,8 @@ bool has_kernel(absl::string_view op_type, const NodeOptions& options) {
   if (!version.ok()) return false;
   int since_version = 0;
   if (!domain.empty() && domain != "ai.onnx.ml") {
-    const std::shared_ptr<const CustomOp> custom = internal::FindCustomOp(domain, op_type, *version);
+    const std::shared_ptr<const CustomOp> custom =
+        internal::FindCustomOp(domain, op_type, *version);
     if (custom == nullptr) return false;
     since_version = custom->version;
   } else {
@@ -283,8 +288,9 @@ std::vector<Var> make_node(absl::string_view op_type, absl::Span<const Var> inpu
 std::vector<Var> make_node(Graph& graph, absl::string_view op_type, absl::Span<const Var> inputs,
                            const std::vector<Attribute>& attributes, const NodeOptions& options) {
   if (graph.core() == nullptr) {
-    return Failed(absl::FailedPreconditionError(absl::StrCat(op_type, ": the Graph was moved from")),
-                  options.num_outputs);
+    return Failed(
+        absl::FailedPreconditionError(absl::StrCat(op_type, ": the Graph was moved from")),
+        options.num_outputs);
   }
   return internal::MakeNode(graph.core(), op_type, inputs, attributes, options);
 }

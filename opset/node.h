@@ -30,8 +30,8 @@ namespace graphgc {
 
 struct NodeOptions {
   std::string domain = "";  // "" (ai.onnx), "ai.onnx.ml", or a registered custom domain
-  int version = 0;       // the opset version to resolve the schema at; 0: the newest supported
-  int num_outputs = -1;  // -1: the schema's number of required outputs (at least one)
+  int version = 0;          // the opset version to resolve the schema at; 0: the newest supported
+  int num_outputs = -1;     // -1: the schema's number of required outputs (at least one)
 };
 
 std::vector<Var> make_node(absl::string_view op_type, absl::Span<const Var> inputs,

@@ -5,11 +5,11 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
-#include "graphgc/valuestore/status_macros.h"
-#include "graphgc/valuestore/check.h"
 #include "graphgc/ir/graph_core.h"
 #include "graphgc/opset/kernel_registry.h"
 #include "graphgc/opset/kernels/kernel.h"
+#include "graphgc/valuestore/check.h"
+#include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc::internal {
 namespace {
@@ -21,7 +21,8 @@ struct Operands {
 
 GraphCore* FirstLiveCore(absl::Span<const Var* const> inputs) {
   for (const Var* input : inputs) {
-    if (input != nullptr && input->core() != nullptr && input->core()->alive()) return input->core();
+    if (input != nullptr && input->core() != nullptr && input->core()->alive())
+      return input->core();
   }
   return nullptr;
 }
@@ -44,9 +45,10 @@ absl::Status CheckOperand(const OpSignature& signature, size_t index, const Var&
   if (input.core() != core) {
     return absl::InvalidArgumentError(absl::StrCat(prefix, " belongs to another Graph"));
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      prefix, " was made inside the body of an If, Loop or Scan, and can only be used there "
-              "(return it from the body to use it outside)"));
+  return absl::InvalidArgumentError(
+      absl::StrCat(prefix,
+                   " was made inside the body of an If, Loop or Scan, and can only be used there "
+                   "(return it from the body to use it outside)"));
 }
 
 Operands ResolveOperands(const OpSignature& signature, absl::Span<const Var* const> inputs,
@@ -55,16 +57,17 @@ Operands ResolveOperands(const OpSignature& signature, absl::Span<const Var* con
   operands.core = FirstLiveCore(inputs);
   if (operands.core == nullptr && graph != nullptr && graph->alive()) operands.core = graph;
   for (size_t i = 0; i < inputs.size() && operands.problem.ok(); ++i) {
-    if (inputs[i] != nullptr) operands.problem = CheckOperand(signature, i, *inputs[i], operands.core);
+    if (inputs[i] != nullptr)
+      operands.problem = CheckOperand(signature, i, *inputs[i], operands.core);
   }
   if (operands.problem.ok() && operands.core == nullptr) {
     operands.problem = absl::InvalidArgumentError(
-        absl::StrCat(signature.op_type, ": no input belongs to a Graph (an op without inputs is "
-                                        "made with Graph::constant or a graph-taking constructor)"));
+        absl::StrCat(signature.op_type,
+                     ": no input belongs to a Graph (an op without inputs is "
+                     "made with Graph::constant or a graph-taking constructor)"));
   }
   return operands;
 }
-
 
 OperandInfos DescribeOperandsOf(const GraphCore& core, absl::Span<const Var* const> inputs) {
   OperandInfos infos(inputs.size());
@@ -118,8 +121,8 @@ bool AllShapesKnown(absl::Span<const OperandInfo> infos) {
 void KeepShapeData(GraphCore& core, VarId var, const OutputType& type) {
   if (!type.shape_data.has_value() || core.has_value(var)) return;
   const Shape& elements = *type.shape_data;
-  const bool complete = std::find(elements.begin(), elements.end(), Arena::kUnknownElement) ==
-                        elements.end();
+  const bool complete =
+      std::find(elements.begin(), elements.end(), Arena::kUnknownElement) == elements.end();
   absl::StatusOr<int64_t> count =
       type.shape.has_value() ? ElementCount(*type.shape) : absl::StatusOr<int64_t>(-1);
   if (complete && type.dtype == DataType::kInt64 && count.ok() &&
@@ -130,7 +133,6 @@ void KeepShapeData(GraphCore& core, VarId var, const OutputType& type) {
   }
   core.arena().set_var_shape_data(var, elements);
 }
-
 
 // Whether every output's value may be computed: within the size budget where its shape is
 // known (a kernel allocating an output of data-dependent size checks the budget itself).
@@ -180,9 +182,8 @@ std::vector<kernels::KernelAttribute> KernelAttributes(const std::vector<Attribu
     }
   }
   for (const kernels::KernelAttribute& fallback : op.defaults) {
-    const bool given_already = std::any_of(given.begin(), given.end(), [&](const Attribute& a) {
-      return a.name == fallback.name;
-    });
+    const bool given_already = std::any_of(
+        given.begin(), given.end(), [&](const Attribute& a) { return a.name == fallback.name; });
     if (!given_already) out.push_back(fallback);
   }
   return out;
@@ -237,7 +238,8 @@ absl::Status RunKernel(const ResolvedOp& op, const OpSignature& signature,
   call.max_value_bytes = options.max_value_bytes;
   call.threads = std::max(options.kernel_threads, 1);
   kernels::KernelResult result = (*op.kernel)(kernels::KernelContext(call));
-  if (!result.ok()) return kernels::MeansNoValue(result.status()) ? absl::OkStatus() : result.status();
+  if (!result.ok())
+    return kernels::MeansNoValue(result.status()) ? absl::OkStatus() : result.status();
   if (result->size() != types.size()) {
     return absl::InternalError(absl::StrCat("graphgc bug: the kernel returned ", result->size(),
                                             " values for ", types.size(), " outputs"));
@@ -299,8 +301,8 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
   const int version = signature.opset_version > 0 ? signature.opset_version : kNewestOnnxOpset;
   const OpKindId op = arena.intern_op(signature.op_type, signature.domain, version);
   OutputValues values(types->size());
-  const bool inputs_known = signature.kernel_reads_shapes_only ? AllShapesKnown(infos)
-                                                               : AllValuesKnown(infos);
+  const bool inputs_known =
+      signature.kernel_reads_shapes_only ? AllShapesKnown(infos) : AllValuesKnown(infos);
   if (core.options().propagate_values && inputs_known &&
       OutputsFitBudget(*types, core.options().max_value_bytes)) {
     if (body_values) {
@@ -329,7 +331,8 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
     const bool held = arena.var_kind(out) == VarKind::kConstant && core.value(out).has_value();
     if (values[i].has_value() && !held) core.set_value(out, *std::move(values[i]));
   }
-  for (int i = 0; i < num_outputs; ++i) KeepShapeData(core, arena.node_output(node, i), (*types)[i]);
+  for (int i = 0; i < num_outputs; ++i)
+    KeepShapeData(core, arena.node_output(node, i), (*types)[i]);
   OutputVars results;
   for (int i = 0; i < num_outputs; ++i) results.emplace_back(&core, arena.node_output(node, i));
   infos.clear();  // drop the input tensors before an automatic collection may run
@@ -340,19 +343,20 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
 
 Var BuildOp(const OpSignature& signature, absl::Span<const Var* const> inputs,
             std::vector<Attribute> attributes, InferFn infer) {
-  OutputVars outputs = BuildNode(
-      signature, inputs, std::move(attributes), 1,
-      [&](absl::Span<const OperandInfo> in) -> absl::StatusOr<OutputTypes> {
-        for (size_t i = 0; i < in.size() && !signature.takes_non_tensors; ++i) {
-          if (in[i].non_tensor.has_value()) {
-            return absl::InvalidArgumentError(absl::StrCat(
-                InputLabel(signature, i), " is a ", in[i].non_tensor->ToString(), ", not a tensor"));
-          }
-        }
-        absl::StatusOr<OutputType> type = infer(in);
-        if (!type.ok()) return type.status();
-        return OutputTypes{*std::move(type)};
-      });
+  OutputVars outputs =
+      BuildNode(signature, inputs, std::move(attributes), 1,
+                [&](absl::Span<const OperandInfo> in) -> absl::StatusOr<OutputTypes> {
+                  for (size_t i = 0; i < in.size() && !signature.takes_non_tensors; ++i) {
+                    if (in[i].non_tensor.has_value()) {
+                      return absl::InvalidArgumentError(
+                          absl::StrCat(InputLabel(signature, i), " is a ",
+                                       in[i].non_tensor->ToString(), ", not a tensor"));
+                    }
+                  }
+                  absl::StatusOr<OutputType> type = infer(in);
+                  if (!type.ok()) return type.status();
+                  return OutputTypes{*std::move(type)};
+                });
   return std::move(outputs[0]);
 }
 

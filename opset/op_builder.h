@@ -23,11 +23,11 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "graphgc/ir/attribute.h"
-#include "graphgc/valuestore/data_type.h"
 #include "graphgc/ir/graph.h"
-#include "graphgc/valuestore/tensor.h"
 #include "graphgc/ir/var.h"
 #include "graphgc/ir/var_type.h"
+#include "graphgc/valuestore/data_type.h"
+#include "graphgc/valuestore/tensor.h"
 
 namespace graphgc::internal {
 
@@ -98,8 +98,7 @@ Var BuildOp(const OpSignature& signature, absl::Span<const Var* const> inputs,
 using OutputTypes = absl::InlinedVector<OutputType, 1>;
 using OutputValues = absl::InlinedVector<std::optional<Tensor>, 1>;
 using OutputVars = absl::InlinedVector<Var, 1>;
-using MultiInferFn =
-    absl::FunctionRef<absl::StatusOr<OutputTypes>(absl::Span<const OperandInfo>)>;
+using MultiInferFn = absl::FunctionRef<absl::StatusOr<OutputTypes>(absl::Span<const OperandInfo>)>;
 // Values that do not come from a tensor kernel (If's chosen branch): called only when every
 // present input has a value; may leave any output without one.
 using BodyValuesFn =

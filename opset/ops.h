@@ -14,10 +14,10 @@
 
 #include <cstdint>
 
-#include "graphgc/valuestore/data_type.h"
 #include "graphgc/ir/graph.h"
-#include "graphgc/valuestore/tensor.h"
 #include "graphgc/ir/var.h"
+#include "graphgc/valuestore/data_type.h"
+#include "graphgc/valuestore/tensor.h"
 
 namespace graphgc::op {
 

@@ -6,8 +6,8 @@
 #include "graphgc/opset/native_ops.h"
 #include "graphgc/opset/op_builder.h"
 #include "graphgc/opset/ops.h"
-#include "graphgc/valuestore/status_macros.h"
 #include "graphgc/opset/type_constraints.h"
+#include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc {
 namespace {
@@ -19,12 +19,12 @@ constexpr std::array<absl::string_view, 2> kReshapeInputs = {"data", "shape"};
 
 absl::Status CheckShapeInput(const OperandInfo& shape) {
   if (shape.dtype != DataType::kInt64) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "input 1 (shape) has element type ", DataTypeName(shape.dtype), ", not int64"));
+    return absl::InvalidArgumentError(absl::StrCat("input 1 (shape) has element type ",
+                                                   DataTypeName(shape.dtype), ", not int64"));
   }
   if (shape.shape.has_value() && shape.shape->size() != 1) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "input 1 (shape) must be 1-D, but its shape is ", internal::DescribeShape(shape.shape)));
+    return absl::InvalidArgumentError(absl::StrCat("input 1 (shape) must be 1-D, but its shape is ",
+                                                   internal::DescribeShape(shape.shape)));
   }
   return absl::OkStatus();
 }
@@ -37,8 +37,8 @@ absl::StatusOr<Shape> ResolveTarget(absl::Span<const int64_t> target,
   bool has_zero = false;
   for (size_t i = 0; i < out.size(); ++i) {
     if (out[i] < -1) {
-      return absl::InvalidArgumentError(absl::StrCat("shape value ", ShapeToString(target),
-                                                     " has the invalid entry ", out[i]));
+      return absl::InvalidArgumentError(
+          absl::StrCat("shape value ", ShapeToString(target), " has the invalid entry ", out[i]));
     }
     if (out[i] == -1) {
       if (inferred >= 0) {
@@ -62,8 +62,8 @@ absl::StatusOr<Shape> ResolveTarget(absl::Span<const int64_t> target,
     }
   }
   if (allowzero && has_zero && inferred >= 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "shape value ", ShapeToString(target), " has both 0 and -1 while allowzero is 1"));
+    return absl::InvalidArgumentError(absl::StrCat("shape value ", ShapeToString(target),
+                                                   " has both 0 and -1 while allowzero is 1"));
   }
   if (!data.has_value()) return out;
   int64_t data_count = 1;
@@ -79,15 +79,15 @@ absl::StatusOr<Shape> ResolveTarget(absl::Span<const int64_t> target,
   }
   if (inferred >= 0) {
     if (known == 0 || data_count % known != 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "cannot reshape data ", internal::DescribeShape(data), " (", data_count,
-          " elements) to ", ShapeToString(target)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot reshape data ", internal::DescribeShape(data), " (", data_count,
+                       " elements) to ", ShapeToString(target)));
     }
     out[inferred] = data_count / known;
   } else if (known != data_count) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cannot reshape data ", internal::DescribeShape(data), " (", data_count, " elements) to ",
-        ShapeToString(target), " (", known, " elements)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot reshape data ", internal::DescribeShape(data), " (", data_count,
+                     " elements) to ", ShapeToString(target), " (", known, " elements)"));
   }
   return out;
 }
@@ -114,11 +114,12 @@ absl::StatusOr<OutputType> InferReshape(const internal::OpSignature& signature,
       internal::CheckElementType(signature, 0, in[0].dtype, internal::kAllTypes));
   GRAPHGC_RETURN_IF_ERROR(CheckShapeInput(in[1]));
   if (in[1].value.has_value()) {
-    GRAPHGC_ASSIGN_OR_RETURN(
-        Shape shape, ResolveTarget(in[1].value->data<int64_t>(), in[0].shape, allowzero));
+    GRAPHGC_ASSIGN_OR_RETURN(Shape shape,
+                             ResolveTarget(in[1].value->data<int64_t>(), in[0].shape, allowzero));
     return internal::TensorOutput(in[0].dtype, std::move(shape));
   }
-  if (in[1].shape_data.has_value()) return internal::TensorOutput(in[0].dtype, PartialTarget(in, allowzero));
+  if (in[1].shape_data.has_value())
+    return internal::TensorOutput(in[0].dtype, PartialTarget(in, allowzero));
   if (in[1].shape.has_value() && (*in[1].shape)[0] >= 0) {
     return internal::TensorOutput(in[0].dtype, Shape(static_cast<size_t>((*in[1].shape)[0]), -1));
   }
@@ -128,21 +129,20 @@ absl::StatusOr<OutputType> InferReshape(const internal::OpSignature& signature,
 }  // namespace
 
 Var internal::NativeReshape(const Var& data, const Var& shape, int64_t allowzero,
-                           int opset_version) {
+                            int opset_version) {
   internal::OpSignature signature{"Reshape", 14, kReshapeInputs};
   signature.opset_version = opset_version;
   const Var* inputs[] = {&data, &shape};
   std::vector<Attribute> attrs;
   if (allowzero != 0) attrs.push_back({"allowzero", allowzero});
-  return internal::BuildOp(
-      signature, inputs, std::move(attrs),
-      [&](absl::Span<const OperandInfo> in) -> absl::StatusOr<OutputType> {
-        if (allowzero != 0 && allowzero != 1) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("attribute 'allowzero' is ", allowzero, ", not 0 or 1"));
-        }
-        return InferReshape(signature, in, allowzero == 1);
-      });
+  return internal::BuildOp(signature, inputs, std::move(attrs),
+                           [&](absl::Span<const OperandInfo> in) -> absl::StatusOr<OutputType> {
+                             if (allowzero != 0 && allowzero != 1) {
+                               return absl::InvalidArgumentError(absl::StrCat(
+                                   "attribute 'allowzero' is ", allowzero, ", not 0 or 1"));
+                             }
+                             return InferReshape(signature, in, allowzero == 1);
+                           });
 }
 
 Var op::Reshape(const Var& data, const Var& shape, const ReshapeAttributes& attributes) {

@@ -13,8 +13,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graphgc/ir/arena.h"
-#include "graphgc/valuestore/status_macros.h"
 #include "graphgc/opset/tensor_proto.h"
+#include "graphgc/valuestore/status_macros.h"
 #include "onnx/defs/data_type_utils.h"
 #include "onnx/defs/shape_inference.h"
 #include "onnx/shape_inference/implementation.h"
@@ -56,7 +56,8 @@ std::string AllowedTypes(const OpSchema::FormalParameter& formal) {
 }
 
 absl::Status CheckInputCount(const OpSchema& schema, size_t count) {
-  if (static_cast<int>(count) < schema.min_input() || static_cast<int>(count) > schema.max_input()) {
+  if (static_cast<int>(count) < schema.min_input() ||
+      static_cast<int>(count) > schema.max_input()) {
     return absl::InvalidArgumentError(absl::StrCat(count, " inputs given; the schema (opset ",
                                                    schema.since_version(), ") takes ",
                                                    schema.min_input(), " to ", schema.max_input()));
@@ -65,7 +66,8 @@ absl::Status CheckInputCount(const OpSchema& schema, size_t count) {
 }
 
 absl::Status CheckInputTypes(const OpSchema& schema, absl::Span<const OperandInfo> inputs) {
-  absl::flat_hash_map<std::string, std::pair<std::string, size_t>> bound;  // param -> type, first use
+  absl::flat_hash_map<std::string, std::pair<std::string, size_t>>
+      bound;  // param -> type, first use
   for (size_t i = 0; i < inputs.size(); ++i) {
     const OpSchema::FormalParameter& formal = FormalInput(schema, i);
     if (!inputs[i].present) {
@@ -93,13 +95,13 @@ absl::Status CheckInputTypes(const OpSchema& schema, absl::Span<const OperandInf
 onnx::AttributeProto::AttributeType ProtoTypeOf(const AttributeValue& value) {
   using onnx::AttributeProto;
   static constexpr AttributeProto::AttributeType kByIndex[] = {
-      AttributeProto::INT,  AttributeProto::FLOAT,  AttributeProto::STRING, AttributeProto::TENSOR,
-      AttributeProto::INTS, AttributeProto::FLOATS, AttributeProto::STRINGS,
-      AttributeProto::GRAPH, AttributeProto::GRAPH,   AttributeProto::TYPE_PROTO};
+      AttributeProto::INT,       AttributeProto::FLOAT, AttributeProto::STRING,
+      AttributeProto::TENSOR,    AttributeProto::INTS,  AttributeProto::FLOATS,
+      AttributeProto::STRINGS,   AttributeProto::GRAPH, AttributeProto::GRAPH,
+      AttributeProto::TYPE_PROTO};
   static_assert(std::size(kByIndex) == std::variant_size_v<AttributeValue>);
   return kByIndex[value.index()];
 }
-
 
 // ONNX's data propagation works on the elements of small int64 tensors (shape computations),
 // as TensorShapeProtos: a dim_value per known element, an empty dim per unknown one.
@@ -183,7 +185,9 @@ class OperandInferenceContext final : public onnx::InferenceContext {
   OperandInferenceContext(absl::Span<const OperandInfo> inputs,
                           absl::Span<const Attribute> attributes, int num_outputs,
                           absl::Span<const BodyTypes> bodies)
-      : inputs_(inputs), input_types_(inputs.size()), input_data_(inputs.size()),
+      : inputs_(inputs),
+        input_types_(inputs.size()),
+        input_data_(inputs.size()),
         output_types_(static_cast<size_t>(num_outputs)) {
     for (const BodyTypes& body : bodies) {
       bodies_.emplace(body.attribute, std::make_unique<BodyInferencer>(body));
@@ -338,8 +342,8 @@ absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
   OperandInferenceContext context(inputs, attributes, num_outputs, bodies);
   try {
     if (by_function_body) {  // ops defined by a function (GreaterOrEqual, ...): infer through it
-      onnx::shape_inference::InferShapeForFunctionNode(
-          *schema.GetFunction(), onnx::OpSchemaRegistry::Instance(), context);
+      onnx::shape_inference::InferShapeForFunctionNode(*schema.GetFunction(),
+                                                       onnx::OpSchemaRegistry::Instance(), context);
     } else {
       schema.GetTypeAndShapeInferenceFunction()(context);
     }
@@ -392,10 +396,10 @@ absl::Status CheckAttributes(const OpSchema& schema, absl::Span<const Attribute>
     }
     const auto expected = it->second.type;
     if (ProtoTypeOf(attribute.value) != expected) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "attribute '", attribute.name, "' must be ",
-          onnx::AttributeProto::AttributeType_Name(expected), ", not ",
-          onnx::AttributeProto::AttributeType_Name(ProtoTypeOf(attribute.value))));
+      return absl::InvalidArgumentError(
+          absl::StrCat("attribute '", attribute.name, "' must be ",
+                       onnx::AttributeProto::AttributeType_Name(expected), ", not ",
+                       onnx::AttributeProto::AttributeType_Name(ProtoTypeOf(attribute.value))));
     }
   }
   for (const auto& [name, attribute] : schema.attributes()) {
@@ -408,16 +412,17 @@ absl::Status CheckAttributes(const OpSchema& schema, absl::Span<const Attribute>
 
 absl::StatusOr<OutputTypes> InferWithSchema(const OpSchema& schema,
                                             absl::Span<const OperandInfo> inputs,
-                                            absl::Span<const Attribute> attributes,
-                                            int num_outputs,
+                                            absl::Span<const Attribute> attributes, int num_outputs,
                                             absl::Span<const BodyTypes> bodies) {
   GRAPHGC_RETURN_IF_ERROR(CheckInputCount(schema, inputs.size()));
   GRAPHGC_RETURN_IF_ERROR(CheckInputTypes(schema, inputs));
   GRAPHGC_RETURN_IF_ERROR(CheckAttributes(schema, attributes));
   if (num_outputs < schema.min_output() || num_outputs > schema.max_output()) {
-    return absl::InvalidArgumentError(absl::StrCat(num_outputs, " outputs requested; the schema "
-                                                   "(opset ", schema.since_version(), ") has ",
-                                                   schema.min_output(), " to ", schema.max_output()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        num_outputs,
+        " outputs requested; the schema "
+        "(opset ",
+        schema.since_version(), ") has ", schema.min_output(), " to ", schema.max_output()));
   }
   return RunInference(schema, inputs, attributes, num_outputs, bodies);
 }

@@ -32,8 +32,7 @@ absl::Status CheckAttributes(const onnx::OpSchema& schema, absl::Span<const Attr
 // an output count outside the schema's range, an inference error, an output that is not a tensor.
 absl::StatusOr<OutputTypes> InferWithSchema(const onnx::OpSchema& schema,
                                             absl::Span<const OperandInfo> inputs,
-                                            absl::Span<const Attribute> attributes,
-                                            int num_outputs,
+                                            absl::Span<const Attribute> attributes, int num_outputs,
                                             absl::Span<const BodyTypes> bodies = {});
 
 }  // namespace graphgc::internal

@@ -1,6 +1,6 @@
-// Building the bodies of If, Loop, Scan and SequenceMap. Before such a node is made, each of its Subgraph
-// attributes is run once, in a subgraph of the node's graph (ir/subgraph_table.h), on arguments
-// typed as the op defines them:
+// Building the bodies of If, Loop, Scan and SequenceMap. Before such a node is made, each of its
+// Subgraph attributes is run once, in a subgraph of the node's graph (ir/subgraph_table.h), on
+// arguments typed as the op defines them:
 //   If     then_branch, else_branch: no arguments;
 //   Loop   body: iteration number (int64 scalar), condition (bool scalar), then one argument per
 //          loop-carried value, of its element type and rank (its dims may change between
@@ -19,9 +19,9 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "graphgc/ir/attribute.h"
+#include "graphgc/ir/var.h"
 #include "graphgc/opset/op_builder.h"
 #include "graphgc/opset/schema_inference.h"
-#include "graphgc/ir/var.h"
 
 namespace graphgc::internal {
 
@@ -36,10 +36,10 @@ using BuiltBodies = std::vector<BuiltBody>;
 bool HasSubgraphAttributes(absl::Span<const Attribute> attributes);
 
 // Builds every Subgraph among `attributes` (of a node of ai.onnx `op_type`, schema of opset
-// `since_version`, whose operands are `operands`) in `core` and replaces it with its SubgraphId. Errors name the op and the body: an
-// op whose body arguments graphgc does not know, a malformed Scan, a builder that returns an
-// empty, failed, foreign or out-of-scope Var. A failed build keeps the nodes the builder made
-// (unreachable from any result) and changes nothing else.
+// `since_version`, whose operands are `operands`) in `core` and replaces it with its SubgraphId.
+// Errors name the op and the body: an op whose body arguments graphgc does not know, a malformed
+// Scan, a builder that returns an empty, failed, foreign or out-of-scope Var. A failed build keeps
+// the nodes the builder made (unreachable from any result) and changes nothing else.
 absl::StatusOr<BuiltBodies> BuildBodies(GraphCore& core, absl::string_view op_type,
                                         int since_version, absl::Span<const OperandInfo> operands,
                                         std::vector<Attribute>& attributes);

@@ -25,8 +25,8 @@ onnx::TensorProto ToTensorProto(const Tensor& tensor) {
 namespace {
 
 absl::Status SizeMismatch(const onnx::TensorProto& proto, int64_t expected, int64_t given) {
-  return absl::InvalidArgumentError(absl::StrCat("tensor '", proto.name(), "': ", given,
-                                                 " values for ", expected, " elements"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("tensor '", proto.name(), "': ", given, " values for ", expected, " elements"));
 }
 
 // Copies `count` values of a typed repeated field into T elements (ONNX stores the narrow integer
@@ -50,31 +50,52 @@ absl::Status CopyField(const onnx::TensorProto& proto, const Field& field, Mutab
 // How many values the typed field for `dtype` holds.
 int64_t TypedFieldSize(const onnx::TensorProto& proto, DataType dtype) {
   switch (dtype) {
-    case DataType::kFloat: return proto.float_data_size();
-    case DataType::kDouble: return proto.double_data_size();
-    case DataType::kInt64: return proto.int64_data_size();
-    case DataType::kUint64: case DataType::kUint32: return proto.uint64_data_size();
-    case DataType::kString: return proto.string_data_size();
-    case DataType::kUndefined: return -1;
-    default: return proto.int32_data_size();  // the narrow integers, bool and 16-bit floats
+    case DataType::kFloat:
+      return proto.float_data_size();
+    case DataType::kDouble:
+      return proto.double_data_size();
+    case DataType::kInt64:
+      return proto.int64_data_size();
+    case DataType::kUint64:
+    case DataType::kUint32:
+      return proto.uint64_data_size();
+    case DataType::kString:
+      return proto.string_data_size();
+    case DataType::kUndefined:
+      return -1;
+    default:
+      return proto.int32_data_size();  // the narrow integers, bool and 16-bit floats
   }
 }
 
 absl::Status CopyTypedData(const onnx::TensorProto& proto, MutableTensor& out) {
   switch (out.dtype()) {
-    case DataType::kFloat: return CopyField<float>(proto, proto.float_data(), out);
-    case DataType::kDouble: return CopyField<double>(proto, proto.double_data(), out);
-    case DataType::kInt64: return CopyField<int64_t>(proto, proto.int64_data(), out);
-    case DataType::kUint64: return CopyField<uint64_t>(proto, proto.uint64_data(), out);
-    case DataType::kUint32: return CopyField<uint32_t>(proto, proto.uint64_data(), out);
-    case DataType::kInt32: return CopyField<int32_t>(proto, proto.int32_data(), out);
-    case DataType::kInt16: return CopyField<int16_t>(proto, proto.int32_data(), out);
-    case DataType::kInt8: return CopyField<int8_t>(proto, proto.int32_data(), out);
-    case DataType::kUint16: return CopyField<uint16_t>(proto, proto.int32_data(), out);
-    case DataType::kUint8: return CopyField<uint8_t>(proto, proto.int32_data(), out);
-    case DataType::kBool: return CopyField<bool>(proto, proto.int32_data(), out);
-    case DataType::kFloat16: return CopyField<Float16>(proto, proto.int32_data(), out);
-    case DataType::kBfloat16: return CopyField<BFloat16>(proto, proto.int32_data(), out);
+    case DataType::kFloat:
+      return CopyField<float>(proto, proto.float_data(), out);
+    case DataType::kDouble:
+      return CopyField<double>(proto, proto.double_data(), out);
+    case DataType::kInt64:
+      return CopyField<int64_t>(proto, proto.int64_data(), out);
+    case DataType::kUint64:
+      return CopyField<uint64_t>(proto, proto.uint64_data(), out);
+    case DataType::kUint32:
+      return CopyField<uint32_t>(proto, proto.uint64_data(), out);
+    case DataType::kInt32:
+      return CopyField<int32_t>(proto, proto.int32_data(), out);
+    case DataType::kInt16:
+      return CopyField<int16_t>(proto, proto.int32_data(), out);
+    case DataType::kInt8:
+      return CopyField<int8_t>(proto, proto.int32_data(), out);
+    case DataType::kUint16:
+      return CopyField<uint16_t>(proto, proto.int32_data(), out);
+    case DataType::kUint8:
+      return CopyField<uint8_t>(proto, proto.int32_data(), out);
+    case DataType::kBool:
+      return CopyField<bool>(proto, proto.int32_data(), out);
+    case DataType::kFloat16:
+      return CopyField<Float16>(proto, proto.int32_data(), out);
+    case DataType::kBfloat16:
+      return CopyField<BFloat16>(proto, proto.int32_data(), out);
     case DataType::kString: {
       if (static_cast<int64_t>(proto.string_data_size()) != out.size()) {
         return SizeMismatch(proto, out.size(), proto.string_data_size());
@@ -83,7 +104,8 @@ absl::Status CopyTypedData(const onnx::TensorProto& proto, MutableTensor& out) {
       for (int64_t i = 0; i < out.size(); ++i) dst[i] = proto.string_data(static_cast<int>(i));
       return absl::OkStatus();
     }
-    case DataType::kUndefined: break;
+    case DataType::kUndefined:
+      break;
   }
   return absl::InvalidArgumentError("unsupported element type");
 }
@@ -92,8 +114,8 @@ absl::Status CopyTypedData(const onnx::TensorProto& proto, MutableTensor& out) {
 
 absl::StatusOr<Tensor> FromTensorProto(const onnx::TensorProto& proto) {
   if (!IsSupportedDataType(proto.data_type())) {
-    return absl::InvalidArgumentError(absl::StrCat("tensor '", proto.name(),
-                                                   "': unsupported element type ", proto.data_type()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("tensor '", proto.name(), "': unsupported element type ", proto.data_type()));
   }
   if (proto.data_location() == onnx::TensorProto::EXTERNAL) {
     return absl::UnimplementedError(
@@ -108,8 +130,8 @@ absl::StatusOr<Tensor> FromTensorProto(const onnx::TensorProto& proto) {
                         absl::StrCat("tensor '", proto.name(), "': ", count.status().message()));
   }
   const bool raw = proto.has_raw_data() && dtype != DataType::kString;
-  const int64_t given = raw ? static_cast<int64_t>(proto.raw_data().size())
-                            : TypedFieldSize(proto, dtype);
+  const int64_t given =
+      raw ? static_cast<int64_t>(proto.raw_data().size()) : TypedFieldSize(proto, dtype);
   const int64_t expected = raw ? *count * static_cast<int64_t>(ElementSize(dtype)) : *count;
   if (given != expected) {
     return absl::InvalidArgumentError(absl::StrCat("tensor '", proto.name(), "': ", given,

@@ -6,11 +6,10 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-
 #include "graphgc/ir/attribute.h"
+#include "graphgc/ir/var_type.h"
 #include "graphgc/valuestore/data_type.h"
 #include "graphgc/valuestore/tensor.h"
-#include "graphgc/ir/var_type.h"
 #include "onnx/onnx_pb.h"
 
 namespace graphgc::internal {

@@ -7,8 +7,8 @@
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
-#include "graphgc/valuestore/data_type.h"
 #include "graphgc/opset/op_builder.h"
+#include "graphgc/valuestore/data_type.h"
 
 namespace graphgc::internal {
 
@@ -27,7 +27,8 @@ extern const TypeSet kAllTypes;
 absl::Status CheckElementType(const OpSignature& signature, size_t index, DataType dtype,
                               TypeSet allowed);
 // Every input has the element type of input 0.
-absl::Status CheckSameElementType(const OpSignature& signature, absl::Span<const OperandInfo> inputs);
+absl::Status CheckSameElementType(const OpSignature& signature,
+                                  absl::Span<const OperandInfo> inputs);
 
 }  // namespace graphgc::internal
 

@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <map>
-#include <thread>
 #include <string>
+#include <thread>
 
 #include "graphgc/graphgc.h"
 
@@ -95,7 +95,8 @@ TEST(ApiContractTest, ErrorsNameTheOpAndTheTypes) {
 }
 
 TEST(ApiContractTest, OptionsAreDesignatedInitializable) {
-  gg::Graph g(gg::GraphOptions{.propagate_values = true, .keep_all_values = false,
+  gg::Graph g(gg::GraphOptions{.propagate_values = true,
+                               .keep_all_values = false,
                                .collect_policy = gg::CollectPolicy::kAdaptive});
   gg::Var v = gg::op::Cast(g.constant(gg::Tensor::from_vector<int32_t>({1, 2})),
                            {.to = gg::DataType::kFloat});

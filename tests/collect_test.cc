@@ -130,12 +130,22 @@ TEST(CollectTest, RandomDagsDroppedInAnyOrder) {
       const Var& a = vars[rng() % vars.size()];
       const Var& b = vars[rng() % vars.size()];
       switch (rng() % 5) {
-        case 0: vars.push_back(op::Add(a, b)); break;
-        case 1: vars.push_back(op::Mul(a, b)); break;
-        case 2: vars.push_back(op::Identity(a)); break;
-        case 3: vars.push_back(op::Reshape(op::Reshape(a, shape), g.constant(
-                    Tensor::from_vector<int64_t>({2, 2})))); break;
-        default: vars.push_back(op::Relu(op::Neg(a))); break;
+        case 0:
+          vars.push_back(op::Add(a, b));
+          break;
+        case 1:
+          vars.push_back(op::Mul(a, b));
+          break;
+        case 2:
+          vars.push_back(op::Identity(a));
+          break;
+        case 3:
+          vars.push_back(
+              op::Reshape(op::Reshape(a, shape), g.constant(Tensor::from_vector<int64_t>({2, 2}))));
+          break;
+        default:
+          vars.push_back(op::Relu(op::Neg(a)));
+          break;
       }
       ASSERT_TRUE(vars.back().ok()) << vars.back().status();
     }

@@ -59,18 +59,18 @@ TEST_F(CustomOpTest, InfersPropagatesAndExports) {
 TEST_F(CustomOpTest, ItsInferenceErrorsAndArityAreReported) {
   Graph g;
   Var i = g.argument("i", DataType::kInt32, {2});
-  EXPECT_THAT(std::string(make_node("Twice", {i}, {}, {.domain = "com.graphgc.test"})[0]
-                              .status()
-                              .message()),
-              HasSubstr("Twice: input 0 must be float"));
-  EXPECT_THAT(std::string(make_node("Twice", {i, i}, {}, {.domain = "com.graphgc.test"})[0]
-                              .status()
-                              .message()),
-              HasSubstr("2 inputs"));
-  EXPECT_THAT(std::string(make_node("Thrice", {i}, {}, {.domain = "com.graphgc.test"})[0]
-                              .status()
-                              .message()),
-              HasSubstr("no such operator"));
+  EXPECT_THAT(
+      std::string(
+          make_node("Twice", {i}, {}, {.domain = "com.graphgc.test"})[0].status().message()),
+      HasSubstr("Twice: input 0 must be float"));
+  EXPECT_THAT(
+      std::string(
+          make_node("Twice", {i, i}, {}, {.domain = "com.graphgc.test"})[0].status().message()),
+      HasSubstr("2 inputs"));
+  EXPECT_THAT(
+      std::string(
+          make_node("Thrice", {i}, {}, {.domain = "com.graphgc.test"})[0].status().message()),
+      HasSubstr("no such operator"));
 }
 
 TEST_F(CustomOpTest, RegistrationIsValidated) {

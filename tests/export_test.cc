@@ -2,6 +2,9 @@
 // inference, whose inferred output types agree with the Vars'), holds only the needed nodes in
 // arena order, lists the used arguments in creation order, keeps argument and output names, and
 // reports every naming or operand error instead of exporting.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -10,9 +13,6 @@
 #include <set>
 #include <string>
 #include <vector>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
@@ -84,8 +84,8 @@ std::vector<std::string> OpTypes(const onnx::ModelProto& model) {
   for (size_t i = 0; i < shape->size(); ++i) {
     const onnx::TensorShapeProto::Dimension& dim = tensor.shape().dim(static_cast<int>(i));
     const int64_t expected = (*shape)[i];
-    const bool agrees = expected < 0 ? !dim.has_dim_value()
-                                     : dim.has_dim_value() && dim.dim_value() == expected;
+    const bool agrees =
+        expected < 0 ? !dim.has_dim_value() : dim.has_dim_value() && dim.dim_value() == expected;
     if (!agrees) {
       return ::testing::AssertionFailure() << "dimension " << i << " differs";
     }
@@ -116,8 +116,8 @@ std::vector<std::string> OpTypes(const onnx::ModelProto& model) {
 ::testing::AssertionResult IsErrorMentioning(const absl::Status& status, const std::string& piece) {
   if (status.ok()) return ::testing::AssertionFailure() << "the status is OK";
   if (!absl::StrContains(status.message(), piece)) {
-    return ::testing::AssertionFailure() << "\"" << status.message() << "\" does not mention \""
-                                         << piece << "\"";
+    return ::testing::AssertionFailure()
+           << "\"" << status.message() << "\" does not mention \"" << piece << "\"";
   }
   return ::testing::AssertionSuccess();
 }
@@ -130,12 +130,12 @@ TEST(ExportTest, ModelPassesTheCheckerAndOnnxInferenceAgrees) {
   const Var w = g.argument("w", DataType::kFloat, {3, 4});
   const Var s = g.argument("s", DataType::kInt64, {2});
   const Var bias = g.constant(Tensor::from_vector<float>({1, 2, 3}));
-  const Var y = op::Relu(op::Add(x, bias));                        // [2,3]
-  const Var m = op::MatMul(y, w);                                  // [2,4]
-  const Var flat = op::Reshape(m, Int64s(g, {-1}));                // [8]
-  const Var ints = op::Cast(flat, DataType::kInt64);               // [8]
+  const Var y = op::Relu(op::Add(x, bias));           // [2,3]
+  const Var m = op::MatMul(y, w);                     // [2,4]
+  const Var flat = op::Reshape(m, Int64s(g, {-1}));   // [8]
+  const Var ints = op::Cast(flat, DataType::kInt64);  // [8]
   const Var q = op::Div(ints, g.constant(Tensor::scalar<int64_t>(3)));
-  const Var r = op::Reshape(y, s);                                 // [?,?]
+  const Var r = op::Reshape(y, s);                                                 // [?,?]
   const Var v = op::MatMul(g.constant(Tensor::from_vector<float>({1, 1, 1})), w);  // [4]
   const NamedVars outputs = {{"y", y}, {"m", m}, {"flat", flat}, {"q", q}, {"r", r}, {"v", v}};
   const onnx::ModelProto model = Export(g, outputs);
@@ -152,9 +152,9 @@ TEST(ExportTest, StaticGraphInfersExactlyTheVarTypes) {
   Graph g;
   const Var a = g.argument("a", DataType::kDouble, {5, 2, 3});
   const Var b = g.argument("b", DataType::kDouble, {3});
-  const Var c = op::MatMul(a, b);                              // [5,2]
+  const Var c = op::MatMul(a, b);  // [5,2]
   const Var d = op::Mul(c, g.constant(Tensor::from_vector<double>({2, 3}, {1, 2})));
-  const Var e = op::Reshape(d, Int64s(g, {0, -1, 1}));         // [5,2,1]
+  const Var e = op::Reshape(d, Int64s(g, {0, -1, 1}));  // [5,2,1]
   const Var f = op::Cast(e, DataType::kFloat16);
   const NamedVars outputs = {{"e", e}, {"f", f}};
   onnx::ModelProto model = Export(g, outputs);
@@ -227,7 +227,7 @@ TEST(ExportTest, NodesAreInArenaOrder) {
   const Var x = g.argument("x", DataType::kFloat, {3});
   const Var y = g.argument("y", DataType::kFloat, {3});
   const Var c = g.constant(Tensor::from_vector<float>({1, 2, 3}));
-  const Var p = op::Neg(y);    // created first, but the second input of `out`
+  const Var p = op::Neg(y);  // created first, but the second input of `out`
   const Var q = op::Relu(x);
   const Var out = op::Mul(op::Add(q, p), c);
   const onnx::ModelProto model = Export(g, {{"out", out}});
@@ -294,7 +294,8 @@ TEST(ExportTest, UnrankedArgumentOrOutputIsAClearError) {
 
   const Var x = g.argument("x", DataType::kFloat, {6});
   const Var dynamic_shape = g.argument("s", DataType::kInt64, {-1});
-  const absl::StatusOr<onnx::ModelProto> reshaped = to_onnx(g, {{"r", op::Reshape(x, dynamic_shape)}});
+  const absl::StatusOr<onnx::ModelProto> reshaped =
+      to_onnx(g, {{"r", op::Reshape(x, dynamic_shape)}});
   ASSERT_FALSE(reshaped.ok());
   EXPECT_THAT(std::string(reshaped.status().message()), ::testing::HasSubstr("output 'r'"));
 }

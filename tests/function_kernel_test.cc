@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "gtest/gtest.h"
 #include "graphgc/graphgc.h"
+#include "gtest/gtest.h"
 
 namespace graphgc {
 namespace {
@@ -14,8 +14,10 @@ using kernels::KernelCall;
 using kernels::KernelContext;
 using kernels::OutputSpec;
 
-kernels::KernelResult RunBody(const char* op, int version, std::vector<std::optional<Tensor>> inputs,
-                              std::vector<KernelAttribute> attributes, std::vector<OutputSpec> outputs) {
+kernels::KernelResult RunBody(const char* op, int version,
+                              std::vector<std::optional<Tensor>> inputs,
+                              std::vector<KernelAttribute> attributes,
+                              std::vector<OutputSpec> outputs) {
   const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(op, version, "");
   EXPECT_NE(schema, nullptr);
   std::optional<kernels::Kernel> kernel = internal::FunctionBodyKernel(*schema);
@@ -40,7 +42,8 @@ TEST(FunctionKernelTest, CeluExpandsItsBody) {
   auto y = (*result)[0]->data<float>();
   const float in[] = {-2.0f, -0.5f, 0.0f, 1.5f};
   for (int i = 0; i < 4; ++i) {
-    const float expected = std::max(0.0f, in[i]) + std::min(0.0f, 2.0f * (std::exp(in[i] / 2.0f) - 1));
+    const float expected =
+        std::max(0.0f, in[i]) + std::min(0.0f, 2.0f * (std::exp(in[i] / 2.0f) - 1));
     EXPECT_NEAR(y[i], expected, 1e-6) << i;
   }
 }

@@ -1,14 +1,14 @@
 // The calling convention of the generated op constructors (graphgc::op beyond ops.h,
 // graphgc::opset13 ... opset17, graphgc::ml): checked at compile time on the signatures and at run
 // time through make_node, on one op per rule of the convention.
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
@@ -220,12 +220,10 @@ TEST_F(GeneratedOpsTest, VersionedNamespacesBuildAtTheirOpset) {
 TEST_F(GeneratedOpsTest, PinnedNodesRecordTheirOpsetWhenTheSchemaIsShared) {
   // Softmax's schema is opset 13's in opsets 13 to 17: one function object, bound to each opset.
   Var x = g_.argument("x", DataType::kFloat, {2, 3});
-  const std::pair<int64_t, Var> pinned[] = {{13, gg::opset13::Softmax(x)},
-                                            {14, gg::opset14::Softmax(x, {.axis = 0})},
-                                            {15, gg::opset15::Softmax(x)},
-                                            {16, gg::opset16::Softmax(x)},
-                                            {17, gg::opset17::Softmax(x)},
-                                            {17, op::Softmax(x)}};
+  const std::pair<int64_t, Var> pinned[] = {
+      {13, gg::opset13::Softmax(x)}, {14, gg::opset14::Softmax(x, {.axis = 0})},
+      {15, gg::opset15::Softmax(x)}, {16, gg::opset16::Softmax(x)},
+      {17, gg::opset17::Softmax(x)}, {17, op::Softmax(x)}};
   for (const auto& [opset, y] : pinned) {
     ASSERT_TRUE(y.ok()) << y.status();
     EXPECT_EQ(ShapeOf(y), (Dims{2, 3}));

@@ -127,7 +127,8 @@ TEST_F(MalformedModelTest, UnknownInputNameOrWrongType) {
   EXPECT_THAT(Message(unknown.status()), HasSubstr("no input 'nope'"));
   auto mistyped = inline_model(g_, SmallModel(), {{"x", wrong}});
   ASSERT_FALSE(mistyped.ok());
-  EXPECT_THAT(Message(mistyped.status()), HasSubstr("is tensor(float) in the model but the Var given is tensor(double)"));
+  EXPECT_THAT(Message(mistyped.status()),
+              HasSubstr("is tensor(float) in the model but the Var given is tensor(double)"));
 }
 
 TEST_F(MalformedModelTest, BadNode) {
@@ -144,10 +145,11 @@ onnx::ModelProto ControlFlowModel() {
   Var x = source.argument("x", DataType::kFloat, {3});
   Var trips = source.constant(Tensor::scalar<int64_t>(3));
   Vars loop = op::Loop(trips, Var(), {x}, {.body = [&](absl::Span<const Var> a) {
-    Vars chosen = op::If(flag, {.else_branch = [&] { return Vars{op::Neg(a[2])}; },
-                                .then_branch = [&] { return Vars{op::Add(a[2], x)}; }});
-    return Vars{a[1], chosen[0]};
-  }});
+                         Vars chosen =
+                             op::If(flag, {.else_branch = [&] { return Vars{op::Neg(a[2])}; },
+                                           .then_branch = [&] { return Vars{op::Add(a[2], x)}; }});
+                         return Vars{a[1], chosen[0]};
+                       }});
   auto model = to_onnx(source, {{"y", loop[0]}});
   EXPECT_TRUE(model.ok()) << model.status();
   return model.ok() ? *model : onnx::ModelProto();
@@ -184,7 +186,8 @@ TEST(InlineModelTest, BodyOutputsTakeTheirDeclaredShape) {
   for (auto& node : *model.mutable_graph()->mutable_node()) {
     if (node.op_type() != "Loop") continue;
     onnx::ValueInfoProto* carried = node.mutable_attribute(0)->mutable_g()->mutable_output(1);
-    carried->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_value(3);
+    carried->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_value(
+        3);
   }
   Graph g;
   auto outputs = inline_model(g, model, {});

@@ -4,6 +4,8 @@
 // ONNX's node data against a brute-force sum over all labels; each element type, integer
 // wrap-around, NaN, failing inputs, omitted inputs and the value budget. Also prints MatMul's
 // speed on 512 x 512 floats.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -14,8 +16,6 @@
 #include <string>
 #include <type_traits>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "absl/strings/str_join.h"
 #include "graphgc/graphgc.h"
@@ -111,8 +111,8 @@ template <class T>
   for (size_t i = 0; i < expected.size(); ++i) {
     const bool both_nan = std::isnan(actual[i]) && std::isnan(expected[i]);
     if (!both_nan && !(std::fabs(actual[i] - expected[i]) <= tolerance * scale)) {
-      return ::testing::AssertionFailure() << "element " << i << " is " << actual[i]
-                                           << ", expected " << expected[i];
+      return ::testing::AssertionFailure()
+             << "element " << i << " is " << actual[i] << ", expected " << expected[i];
     }
   }
   return ::testing::AssertionSuccess();
@@ -167,7 +167,8 @@ std::vector<double> ReferenceMatMul(const std::vector<double>& a, Dims as,
     for (int64_t i = 0; i < m; ++i) {
       for (int64_t j = 0; j < n; ++j) {
         double sum = 0;
-        for (int64_t p = 0; p < k; ++p) sum += a[ia * m * k + i * k + p] * b[ib * k * n + p * n + j];
+        for (int64_t p = 0; p < k; ++p)
+          sum += a[ia * m * k + i * k + p] * b[ib * k * n + p * n + j];
         out[t * m * n + i * n + j] = sum;
       }
     }
@@ -179,12 +180,24 @@ struct MatMulCase {
   Dims a, b;
 };
 
-const std::vector<MatMulCase> kMatMulCases = {
-    {{3, 4}, {4, 5}},       {{4}, {4, 5}},           {{3, 4}, {4}},         {{4}, {4}},
-    {{2, 3, 4}, {4, 5}},    {{3, 4}, {2, 4, 5}},     {{2, 1, 3, 4}, {3, 4, 2}}, {{1, 3, 4}, {2, 4, 2}},
-    {{2, 3, 4}, {2, 4, 5}}, {{0, 4}, {4, 5}},        {{3, 0}, {0, 5}},      {{3, 4}, {4, 0}},
-    {{2, 0, 3, 4}, {4, 5}}, {{0}, {0}},              {{5, 1, 4}, {4}},      {{4}, {3, 4, 2}},
-    {{1, 1}, {1, 1}},       {{17, 33}, {33, 9}}};
+const std::vector<MatMulCase> kMatMulCases = {{{3, 4}, {4, 5}},
+                                              {{4}, {4, 5}},
+                                              {{3, 4}, {4}},
+                                              {{4}, {4}},
+                                              {{2, 3, 4}, {4, 5}},
+                                              {{3, 4}, {2, 4, 5}},
+                                              {{2, 1, 3, 4}, {3, 4, 2}},
+                                              {{1, 3, 4}, {2, 4, 2}},
+                                              {{2, 3, 4}, {2, 4, 5}},
+                                              {{0, 4}, {4, 5}},
+                                              {{3, 0}, {0, 5}},
+                                              {{3, 4}, {4, 0}},
+                                              {{2, 0, 3, 4}, {4, 5}},
+                                              {{0}, {0}},
+                                              {{5, 1, 4}, {4}},
+                                              {{4}, {3, 4, 2}},
+                                              {{1, 1}, {1, 1}},
+                                              {{17, 33}, {33, 9}}};
 
 template <class T>
 void CheckMatMulCases() {
@@ -197,8 +210,8 @@ void CheckMatMulCases() {
     const std::vector<double> expected = ReferenceMatMul(a, c.a, b, c.b, &shape);
     const Var y = op::MatMul(g.constant(MakeTensor<T>(a, c.a)), g.constant(MakeTensor<T>(b, c.b)));
     EXPECT_TRUE(Near<T>(y, expected, shape))
-        << gg::DataTypeName(gg::DataTypeOf<T>::value) << " [" << absl::StrJoin(c.a, ",")
-        << "] x [" << absl::StrJoin(c.b, ",") << "]";
+        << gg::DataTypeName(gg::DataTypeOf<T>::value) << " [" << absl::StrJoin(c.a, ",") << "] x ["
+        << absl::StrJoin(c.b, ",") << "]";
   }
 }
 
@@ -223,12 +236,12 @@ TEST(MatMulKernel, RealValuedProductsMatchTheReference) {
   Dims shape;
   const std::vector<double> expected = ReferenceMatMul(a, as, b, bs, &shape);
   Graph g;
-  EXPECT_TRUE(Near<double>(op::MatMul(g.constant(MakeTensor<double>(a, as)),
-                                      g.constant(MakeTensor<double>(b, bs))),
-                           expected, shape, 1e-12));
-  EXPECT_TRUE(Near<float>(op::MatMul(g.constant(MakeTensor<float>(a, as)),
-                                     g.constant(MakeTensor<float>(b, bs))),
-                          expected, shape, 1e-5));
+  EXPECT_TRUE(Near<double>(
+      op::MatMul(g.constant(MakeTensor<double>(a, as)), g.constant(MakeTensor<double>(b, bs))),
+      expected, shape, 1e-12));
+  EXPECT_TRUE(Near<float>(
+      op::MatMul(g.constant(MakeTensor<float>(a, as)), g.constant(MakeTensor<float>(b, bs))),
+      expected, shape, 1e-5));
 }
 
 TEST(MatMulKernel, IntegersWrapAround) {
@@ -275,13 +288,13 @@ TEST(MatMulKernel, ThreadsGiveTheSameValue) {
   for (int threads : {1, 2, 3}) {
     Graph g(gg::GraphOptions{.kernel_threads = threads});
     // Shared B folds the batch into one product (rows split); a batched B splits the batches.
-    EXPECT_TRUE(Near<float>(op::MatMul(g.constant(MakeTensor<float>(a, as)),
-                                       g.constant(MakeTensor<float>(b, bs))),
-                            expected, shape))
+    EXPECT_TRUE(Near<float>(
+        op::MatMul(g.constant(MakeTensor<float>(a, as)), g.constant(MakeTensor<float>(b, bs))),
+        expected, shape))
         << threads;
-    EXPECT_TRUE(Near<int64_t>(op::MatMul(g.constant(MakeTensor<int64_t>(a, as)),
-                                         g.constant(MakeTensor<int64_t>(b, bs))),
-                              expected, shape))
+    EXPECT_TRUE(Near<int64_t>(
+        op::MatMul(g.constant(MakeTensor<int64_t>(a, as)), g.constant(MakeTensor<int64_t>(b, bs))),
+        expected, shape))
         << threads;
   }
 }
@@ -346,9 +359,9 @@ void CheckGemmCases() {
     const std::vector<double> a = RandomFor<T>(rng, Count(as)), b = RandomFor<T>(rng, Count(bs));
     const std::vector<double> c = gc.c ? RandomFor<T>(rng, Count(*gc.c)) : std::vector<double>{};
     const Var cv = gc.c ? g.constant(MakeTensor<T>(c, *gc.c)) : Var();
-    const Var y = op::Gemm(g.constant(MakeTensor<T>(a, as)), g.constant(MakeTensor<T>(b, bs)), cv,
-                           {.alpha = gc.alpha, .beta = gc.beta, .transA = gc.trans_a,
-                            .transB = gc.trans_b});
+    const Var y =
+        op::Gemm(g.constant(MakeTensor<T>(a, as)), g.constant(MakeTensor<T>(b, bs)), cv,
+                 {.alpha = gc.alpha, .beta = gc.beta, .transA = gc.trans_a, .transB = gc.trans_b});
     EXPECT_TRUE(Near<T>(y, ReferenceGemm(gc, a, b, c), {gc.m, gc.n}))
         << gg::DataTypeName(gg::DataTypeOf<T>::value) << " m=" << gc.m << " k=" << gc.k
         << " n=" << gc.n << " alpha=" << gc.alpha << " beta=" << gc.beta;
@@ -425,8 +438,8 @@ TEST(GemmKernel, EachVersionReadsCAsItsSchemaSays) {
   // From 7: unidirectional broadcasting; from 11 C may be omitted.
   EXPECT_TRUE(Near<float>(One(gg::make_node("Gemm", {a, b, column}, {}, {.version = 7})),
                           {11, 12, 23, 24}, {2, 2}));
-  EXPECT_TRUE(Near<float>(One(gg::make_node("Gemm", {a, b}, {}, {.version = 11})), {1, 2, 3, 4},
-                          {2, 2}));
+  EXPECT_TRUE(
+      Near<float>(One(gg::make_node("Gemm", {a, b}, {}, {.version = 11})), {1, 2, 3, 4}, {2, 2}));
 }
 
 TEST(GemmKernel, BudgetLeavesNoValue) {
@@ -466,7 +479,8 @@ std::vector<double> ReferenceEinsum(const std::string& equation,
     for (size_t d = ellipsis - covered; d < ellipsis; ++d) labels += static_cast<char>('0' + d);
     return term.replace(at, 3, labels);
   };
-  for (size_t i = 0; i < terms.size(); ++i) terms[i] = expand(terms[i], shapes[i].size() - (terms[i].size() - 3));
+  for (size_t i = 0; i < terms.size(); ++i)
+    terms[i] = expand(terms[i], shapes[i].size() - (terms[i].size() - 3));
   output = expand(output, ellipsis);
   std::map<char, int64_t> sizes;
   for (size_t i = 0; i < terms.size(); ++i) {
@@ -651,9 +665,10 @@ TEST(DetKernel, BatchesOfMatrices) {
 
 TEST(DetKernel, EmptyMatricesAndBatches) {
   Graph g;
-  EXPECT_TRUE(Near<float>(op::Det(g.constant(Tensor::zeros(DataType::kFloat, {3, 0, 0}))),
-                          {1, 1, 1}, {3}));
-  EXPECT_TRUE(Near<float>(op::Det(g.constant(Tensor::zeros(DataType::kFloat, {0, 2, 2}))), {}, {0}));
+  EXPECT_TRUE(
+      Near<float>(op::Det(g.constant(Tensor::zeros(DataType::kFloat, {3, 0, 0}))), {1, 1, 1}, {3}));
+  EXPECT_TRUE(
+      Near<float>(op::Det(g.constant(Tensor::zeros(DataType::kFloat, {0, 2, 2}))), {}, {0}));
 }
 
 TEST(DetKernel, NanAndInfinity) {

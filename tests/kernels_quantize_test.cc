@@ -3,14 +3,14 @@
 // even, saturation, per-tensor and per-axis parameters (negative axes, opset 10 vs 13), omitted
 // zero points, int32 inputs, NaN, int32 accumulation wrap-around, parameter shapes that make the
 // op fail, forms left without a value, and the value budget.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "absl/strings/str_join.h"
 #include "graphgc/graphgc.h"
@@ -59,8 +59,8 @@ template <class T>
              (std::isnan(actual[i]) && std::isnan(expected[i]));
     }
     if (!same) {
-      return ::testing::AssertionFailure() << "element " << i << " is " << +actual[i]
-                                           << ", expected " << +expected[i];
+      return ::testing::AssertionFailure()
+             << "element " << i << " is " << +actual[i] << ", expected " << +expected[i];
     }
   }
   return ::testing::AssertionSuccess();
@@ -103,31 +103,31 @@ TEST(QuantizeLinearKernel, PerAxisParameters) {
   const Var scale = Const<float>(g, {1, 2, 4}, {3});
   const Var zero = Const<uint8_t>(g, {0, 10, 20}, {3});
   // axis -1 is the columns: 1/1, 2/2+10, 3/4+20 (0.75 -> 1), 4, 5/2=2.5 -> 2 +10, 6/4=1.5 -> 2 +20
-  EXPECT_TRUE(Is<uint8_t>(op::QuantizeLinear(x, scale, zero, {.axis = -1}),
-                          {1, 11, 21, 4, 12, 22}, {2, 3}));
+  EXPECT_TRUE(Is<uint8_t>(op::QuantizeLinear(x, scale, zero, {.axis = -1}), {1, 11, 21, 4, 12, 22},
+                          {2, 3}));
   const Var rows = Const<float>(g, {1, 2}, {2});
-  EXPECT_TRUE(Is<uint8_t>(op::QuantizeLinear(x, rows, Var(), {.axis = 0}), {1, 2, 3, 2, 2, 3},
-                          {2, 3}));
+  EXPECT_TRUE(
+      Is<uint8_t>(op::QuantizeLinear(x, rows, Var(), {.axis = 0}), {1, 2, 3, 2, 2, 3}, {2, 3}));
   // A 1-element 1-D scale is per tensor, whatever the axis' size.
-  EXPECT_TRUE(Is<uint8_t>(op::QuantizeLinear(x, Const<float>(g, {2}, {1})), {0, 1, 2, 2, 2, 3},
-                          {2, 3}));
+  EXPECT_TRUE(
+      Is<uint8_t>(op::QuantizeLinear(x, Const<float>(g, {2}, {1})), {0, 1, 2, 2, 2, 3}, {2, 3}));
 }
 
 TEST(QuantizeLinearKernel, Int32InputDividesInDouble) {
   Graph g;
   const Var x = Const<int32_t>(g, {16777217, -3, 7}, {3});
   // Divided in double, as numpy's reference does with int32 / float32; 8388608.5 saturates.
-  EXPECT_TRUE(Is<int8_t>(op::QuantizeLinear(x, Scalar(g, 2.0f), Scalar<int8_t>(g, 0)),
-                         {127, -2, 4}, {3}));
+  EXPECT_TRUE(
+      Is<int8_t>(op::QuantizeLinear(x, Scalar(g, 2.0f), Scalar<int8_t>(g, 0)), {127, -2, 4}, {3}));
 }
 
 TEST(QuantizeLinearKernel, NanAndZeroScale) {
   Graph g;
   EXPECT_TRUE(NoValue(op::QuantizeLinear(Const<float>(g, {1, kNaN}, {2}), Scalar(g, 1.0f))));
   // x / 0 is +-inf and saturates; 0 / 0 is NaN.
-  EXPECT_TRUE(Is<int8_t>(op::QuantizeLinear(Const<float>(g, {1, -1}, {2}), Scalar(g, 0.0f),
-                                            Scalar<int8_t>(g, 0)),
-                         {127, -128}, {2}));
+  EXPECT_TRUE(Is<int8_t>(
+      op::QuantizeLinear(Const<float>(g, {1, -1}, {2}), Scalar(g, 0.0f), Scalar<int8_t>(g, 0)),
+      {127, -128}, {2}));
   EXPECT_TRUE(NoValue(op::QuantizeLinear(Const<float>(g, {0}, {1}), Scalar(g, 0.0f))));
 }
 
@@ -137,8 +137,9 @@ TEST(QuantizeLinearKernel, VersionsAndBadParameters) {
   const Var scale = Const<float>(g, {1, 2, 4}, {3});
   // Opset 10 has no per-axis form.
   EXPECT_TRUE(NoValue(One(gg::make_node("QuantizeLinear", {x, scale}, {}, {.version = 10}))));
-  EXPECT_TRUE(Is<uint8_t>(One(gg::make_node("QuantizeLinear", {x, Scalar(g, 2.0f)}, {}, {.version = 10})),
-                          {0, 1, 2, 2, 2, 3}, {2, 3}));
+  EXPECT_TRUE(
+      Is<uint8_t>(One(gg::make_node("QuantizeLinear", {x, Scalar(g, 2.0f)}, {}, {.version = 10})),
+                  {0, 1, 2, 2, 2, 3}, {2, 3}));
   EXPECT_TRUE(Fails(op::QuantizeLinear(x, Const<float>(g, {1, 2}, {2}), Var(), {.axis = 1}),
                     "elements for axis"));
   EXPECT_TRUE(Fails(op::QuantizeLinear(x, scale, Const<uint8_t>(g, {1, 2}, {2})), "shape"));
@@ -146,8 +147,8 @@ TEST(QuantizeLinearKernel, VersionsAndBadParameters) {
 
 TEST(QuantizeLinearKernel, EmptyAndBudget) {
   Graph g(gg::GraphOptions{.max_value_bytes = 100});
-  EXPECT_TRUE(Is<uint8_t>(op::QuantizeLinear(Const<float>(g, {}, {0, 3}), Scalar(g, 1.0f)), {},
-                          {0, 3}));
+  EXPECT_TRUE(
+      Is<uint8_t>(op::QuantizeLinear(Const<float>(g, {}, {0, 3}), Scalar(g, 1.0f)), {}, {0, 3}));
   const Var big = g.constant(Tensor::zeros(DataType::kFloat, {200}));
   EXPECT_TRUE(NoValue(op::QuantizeLinear(big, Scalar(g, 1.0f))));
 }
@@ -163,11 +164,12 @@ TEST(DequantizeLinearKernel, EachInputType) {
   EXPECT_TRUE(Is<float>(op::DequantizeLinear(Const<int8_t>(g, {-128, 127}, {2}), Scalar(g, 0.5f),
                                              Scalar<int8_t>(g, -128)),
                         {0, 127.5f}, {2}));
-  EXPECT_TRUE(Is<float>(op::DequantizeLinear(Const<int32_t>(g, {-7, 1 << 30}, {2}), Scalar(g, 0.5f)),
-                        {-3.5f, 536870912.0f}, {2}));
+  EXPECT_TRUE(
+      Is<float>(op::DequantizeLinear(Const<int32_t>(g, {-7, 1 << 30}, {2}), Scalar(g, 0.5f)),
+                {-3.5f, 536870912.0f}, {2}));
   // An int32 x has no zero point but 0.
-  EXPECT_TRUE(NoValue(op::DequantizeLinear(Const<int32_t>(g, {1}, {1}), Scalar(g, 1.0f),
-                                           Scalar<int32_t>(g, 2))));
+  EXPECT_TRUE(NoValue(
+      op::DequantizeLinear(Const<int32_t>(g, {1}, {1}), Scalar(g, 1.0f), Scalar<int32_t>(g, 2))));
 }
 
 TEST(DequantizeLinearKernel, PerAxis) {
@@ -178,8 +180,8 @@ TEST(DequantizeLinearKernel, PerAxis) {
                         {0, 10, 60, 80}, {2, 2}));
   EXPECT_TRUE(Is<float>(op::DequantizeLinear(x, Const<float>(g, {1, 2}, {2}), Var(), {.axis = -1}),
                         {10, 40, 30, 80}, {2, 2}));
-  EXPECT_TRUE(Fails(op::DequantizeLinear(x, Const<float>(g, {1, 2}, {2}), Var(), {.axis = 2}),
-                    "axis"));
+  EXPECT_TRUE(
+      Fails(op::DequantizeLinear(x, Const<float>(g, {1, 2}, {2}), Var(), {.axis = 2}), "axis"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,9 +194,11 @@ void ExpectDynamicQuantization(const std::vector<float>& x) {
   const float scale = high == low ? 1.0f : (high - low) / 255.0f;
   const float zero = std::clamp(std::nearbyint(0.0f - low / scale), 0.0f, 255.0f);
   std::vector<uint8_t> y;
-  for (float v : x) y.push_back(static_cast<uint8_t>(std::clamp(std::nearbyint(v / scale) + zero, 0.0f, 255.0f)));
+  for (float v : x)
+    y.push_back(static_cast<uint8_t>(std::clamp(std::nearbyint(v / scale) + zero, 0.0f, 255.0f)));
   Graph g;
-  const auto outputs = op::DynamicQuantizeLinear(Const<float>(g, x, {static_cast<int64_t>(x.size())}));
+  const auto outputs =
+      op::DynamicQuantizeLinear(Const<float>(g, x, {static_cast<int64_t>(x.size())}));
   EXPECT_TRUE(Is<uint8_t>(outputs.y, y, {static_cast<int64_t>(x.size())}));
   EXPECT_TRUE(Is<float>(outputs.y_scale, {scale}, {}));
   EXPECT_TRUE(Is<uint8_t>(outputs.y_zero_point, {static_cast<uint8_t>(zero)}, {}));
@@ -214,7 +218,8 @@ TEST(DynamicQuantizeLinearKernel, NonFiniteAndEmptyInputsGetNoValue) {
   Graph g;
   EXPECT_TRUE(NoValue(op::DynamicQuantizeLinear(Const<float>(g, {1, kNaN}, {2})).y));
   EXPECT_TRUE(NoValue(
-      op::DynamicQuantizeLinear(Const<float>(g, {1, std::numeric_limits<float>::infinity()}, {2})).y));
+      op::DynamicQuantizeLinear(Const<float>(g, {1, std::numeric_limits<float>::infinity()}, {2}))
+          .y));
   EXPECT_TRUE(NoValue(op::DynamicQuantizeLinear(Const<float>(g, {}, {0})).y_scale));
 }
 
@@ -230,8 +235,8 @@ TEST(MatMulIntegerKernel, ZeroPointsPerTensorRowAndColumn) {
   // A less 1: [[0, 1], [2, 3]].
   EXPECT_TRUE(Is<int32_t>(op::MatMulInteger(a, b, Scalar<uint8_t>(g, 1)), {2, 0, 8, -2}, {2, 2}));
   // Per row of A: row 0 less 1, row 1 less 3: [[0, 1], [0, 1]].
-  EXPECT_TRUE(Is<int32_t>(op::MatMulInteger(a, b, Const<uint8_t>(g, {1, 3}, {2})), {2, 0, 2, 0},
-                          {2, 2}));
+  EXPECT_TRUE(
+      Is<int32_t>(op::MatMulInteger(a, b, Const<uint8_t>(g, {1, 3}, {2})), {2, 0, 2, 0}, {2, 2}));
   // Per column of B: column 0 less 1, column 1 less -1: [[0, 0], [1, 1]].
   EXPECT_TRUE(Is<int32_t>(op::MatMulInteger(a, b, Var(), Const<int8_t>(g, {1, -1}, {2})),
                           {2, 2, 4, 4}, {2, 2}));
@@ -249,8 +254,9 @@ TEST(MatMulIntegerKernel, OneDimensionalOperandsAndEmptyDims) {
   const Var m = Const<uint8_t>(g, {1, 0, 0, 1, 1, 1}, {3, 2});
   EXPECT_TRUE(Is<int32_t>(op::MatMulInteger(v, m), {4, 5}, {2}));
   EXPECT_TRUE(Is<int32_t>(op::MatMulInteger(v, v), {14}, {}));
-  EXPECT_TRUE(Is<int32_t>(op::MatMulInteger(Const<uint8_t>(g, {}, {2, 0}), Const<uint8_t>(g, {}, {0, 3})),
-                          {0, 0, 0, 0, 0, 0}, {2, 3}));
+  EXPECT_TRUE(
+      Is<int32_t>(op::MatMulInteger(Const<uint8_t>(g, {}, {2, 0}), Const<uint8_t>(g, {}, {0, 3})),
+                  {0, 0, 0, 0, 0, 0}, {2, 3}));
 }
 
 TEST(MatMulIntegerKernel, AccumulationWrapsInInt32) {
@@ -286,9 +292,9 @@ TEST(QLinearMatMulKernel, RequantizesLikeOnnxRuntime) {
   const Var z = op::QLinearMatMul(a, Scalar(g, 0.5f), Scalar<uint8_t>(g, 10), b, Scalar(g, 0.25f),
                                   Scalar<uint8_t>(g, 1), Scalar(g, 0.5f), Scalar<int8_t>(g, -100));
   EXPECT_TRUE(Is<int8_t>(z, {-95, -92, -85, -72}, {2, 2}));
-  const Var saturated = op::QLinearMatMul(a, Scalar(g, 0.5f), Scalar<uint8_t>(g, 10), b,
-                                          Scalar(g, 25.0f), Scalar<uint8_t>(g, 1), Scalar(g, 0.5f),
-                                          Scalar<int8_t>(g, 0));
+  const Var saturated =
+      op::QLinearMatMul(a, Scalar(g, 0.5f), Scalar<uint8_t>(g, 10), b, Scalar(g, 25.0f),
+                        Scalar<uint8_t>(g, 1), Scalar(g, 0.5f), Scalar<int8_t>(g, 0));
   EXPECT_TRUE(Is<int8_t>(saturated, {127, 127, 127, 127}, {2, 2}));
 }
 
@@ -297,9 +303,9 @@ TEST(QLinearMatMulKernel, PerColumnBParameters) {
   const Var a = Const<int8_t>(g, {1, 2}, {1, 2});
   const Var b = Const<int8_t>(g, {1, 1, 1, 1}, {2, 2});
   // acc per column: column 0 (b - 0) = 3, column 1 (b - 1) = 0; multipliers 1 and 2.
-  const Var y = op::QLinearMatMul(a, Scalar(g, 1.0f), Scalar<int8_t>(g, 0), b,
-                                  Const<float>(g, {1, 2}, {2}), Const<int8_t>(g, {0, 1}, {2}),
-                                  Scalar(g, 1.0f), Scalar<int8_t>(g, 0));
+  const Var y =
+      op::QLinearMatMul(a, Scalar(g, 1.0f), Scalar<int8_t>(g, 0), b, Const<float>(g, {1, 2}, {2}),
+                        Const<int8_t>(g, {0, 1}, {2}), Scalar(g, 1.0f), Scalar<int8_t>(g, 0));
   EXPECT_TRUE(Is<int8_t>(y, {3, 0}, {1, 2}));
   // Per-row a parameters are not computed (ONNX Runtime rejects them).
   const Var per_row = op::QLinearMatMul(a, Const<float>(g, {1}, {1}), Const<int8_t>(g, {0}, {1}), b,
@@ -307,9 +313,9 @@ TEST(QLinearMatMulKernel, PerColumnBParameters) {
                                         Scalar<int8_t>(g, 0));
   EXPECT_TRUE(Is<int8_t>(per_row, {3, 3}, {1, 2}));  // a 1-element 1-D is per tensor
   const Var a2 = Const<int8_t>(g, {1, 2, 3, 4}, {2, 2});
-  EXPECT_TRUE(NoValue(op::QLinearMatMul(a2, Const<float>(g, {1, 2}, {2}), Const<int8_t>(g, {0, 0}, {2}),
-                                        b, Scalar(g, 1.0f), Scalar<int8_t>(g, 0), Scalar(g, 1.0f),
-                                        Scalar<int8_t>(g, 0))));
+  EXPECT_TRUE(NoValue(op::QLinearMatMul(
+      a2, Const<float>(g, {1, 2}, {2}), Const<int8_t>(g, {0, 0}, {2}), b, Scalar(g, 1.0f),
+      Scalar<int8_t>(g, 0), Scalar(g, 1.0f), Scalar<int8_t>(g, 0))));
 }
 
 TEST(QLinearMatMulKernel, BudgetLeavesNoValue) {
@@ -317,9 +323,9 @@ TEST(QLinearMatMulKernel, BudgetLeavesNoValue) {
   const Var a = g.constant(Tensor::zeros(DataType::kUint8, {40, 10}));
   const Var b = g.constant(Tensor::zeros(DataType::kUint8, {10, 20}));
   // The output is 800 bytes, its int32 accumulators 3200.
-  EXPECT_TRUE(NoValue(op::QLinearMatMul(a, Scalar(g, 1.0f), Scalar<uint8_t>(g, 0), b, Scalar(g, 1.0f),
-                                        Scalar<uint8_t>(g, 0), Scalar(g, 1.0f),
-                                        Scalar<uint8_t>(g, 0))));
+  EXPECT_TRUE(
+      NoValue(op::QLinearMatMul(a, Scalar(g, 1.0f), Scalar<uint8_t>(g, 0), b, Scalar(g, 1.0f),
+                                Scalar<uint8_t>(g, 0), Scalar(g, 1.0f), Scalar<uint8_t>(g, 0))));
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 // before opset 13 (2-D coercion of Softmax, ReduceSum's axes attribute, TopK's k attribute),
 // the op failing on bad known inputs, and the value budget. Expected values are computed by hand
 // (or by ONNX Runtime 1.30 where its behaviour is the rule).
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -11,8 +13,6 @@
 #include <string>
 #include <type_traits>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
@@ -66,7 +66,9 @@ Var Const(Graph& g, std::vector<T> values, const Dims& shape) {
   return g.constant(Tensor::from_vector<T>(std::move(values), shape));
 }
 
-Var Int64s(Graph& g, const Dims& values) { return Const<int64_t>(g, values, {static_cast<int64_t>(values.size())}); }
+Var Int64s(Graph& g, const Dims& values) {
+  return Const<int64_t>(g, values, {static_cast<int64_t>(values.size())});
+}
 
 // The var has element type T, shape `shape` and a value within `tolerance` (relative, and as
 // much absolute) of `expected`, element by element; NaN matches NaN, infinities match exactly.
@@ -90,10 +92,12 @@ template <class T>
   for (size_t i = 0; i < expected.size(); ++i) {
     const double got = ToDouble(actual[i]);
     const double want = expected[i];
-    const bool same = (std::isnan(got) && std::isnan(want)) || got == want ||
-                      (std::isfinite(want) && std::abs(got - want) <= tolerance * (1 + std::abs(want)));
+    const bool same =
+        (std::isnan(got) && std::isnan(want)) || got == want ||
+        (std::isfinite(want) && std::abs(got - want) <= tolerance * (1 + std::abs(want)));
     if (!same) {
-      return ::testing::AssertionFailure() << "element " << i << " is " << got << ", expected " << want;
+      return ::testing::AssertionFailure()
+             << "element " << i << " is " << got << ", expected " << want;
     }
   }
   return ::testing::AssertionSuccess();
@@ -130,8 +134,8 @@ template <class T>
   if (var.ok()) return ::testing::AssertionFailure() << "the var is ok";
   for (const std::string& piece : pieces) {
     if (!absl::StrContains(var.status().message(), piece)) {
-      return ::testing::AssertionFailure() << "status \"" << var.status().message()
-                                           << "\" does not mention \"" << piece << "\"";
+      return ::testing::AssertionFailure()
+             << "status \"" << var.status().message() << "\" does not mention \"" << piece << "\"";
     }
   }
   return ::testing::AssertionSuccess();
@@ -177,8 +181,8 @@ TYPED_TEST(ReduceTypedTest, EveryReductionOverTheLastAxis) {
     EXPECT_TRUE(HasValue<T>(op::ReduceLogSum(x, {.axes = Dims{1}}), {std::log(6.0), std::log(15.0)},
                             shape, tolerance));
     const double lse0 = std::log(std::exp(1.0) + std::exp(2.0) + std::exp(3.0));
-    EXPECT_TRUE(HasValue<T>(op::ReduceLogSumExp(x, {.axes = Dims{1}}), {lse0, lse0 + 3}, shape,
-                            tolerance));
+    EXPECT_TRUE(
+        HasValue<T>(op::ReduceLogSumExp(x, {.axes = Dims{1}}), {lse0, lse0 + 3}, shape, tolerance));
   }
 }
 
@@ -212,9 +216,10 @@ TEST(ReduceTest, NonAdjacentAxesAndNegativeAxes) {
   const std::vector<double> expected = {60, 92, 124};
   EXPECT_TRUE(HasValue<float>(op::ReduceSum(x, Int64s(g, {0, 2}), {.keepdims = 0}), expected, {3}));
   EXPECT_TRUE(HasValue<float>(op::ReduceSum(x, Int64s(g, {-1, -3})), expected, {1, 3, 1}));
-  EXPECT_TRUE(HasValue<float>(op::ReduceMin(x, {.axes = Dims{0, 2}, .keepdims = 0}), {0, 4, 8}, {3}));
-  EXPECT_TRUE(HasValue<float>(op::ReduceMax(x, {.axes = Dims{2, 0}, .keepdims = 0}),
-                              {15, 19, 23}, {3}));
+  EXPECT_TRUE(
+      HasValue<float>(op::ReduceMin(x, {.axes = Dims{0, 2}, .keepdims = 0}), {0, 4, 8}, {3}));
+  EXPECT_TRUE(
+      HasValue<float>(op::ReduceMax(x, {.axes = Dims{2, 0}, .keepdims = 0}), {15, 19, 23}, {3}));
   // Middle axis: outer x reduced x inner.
   EXPECT_TRUE(HasValue<float>(op::ReduceMean(x, {.axes = Dims{1}, .keepdims = 0}),
                               {4, 5, 6, 7, 16, 17, 18, 19}, {2, 4}));
@@ -295,8 +300,10 @@ TEST(ReduceTest, MaxAndMinOfNaNGetNoValue) {
   EXPECT_TRUE(HasNoValue(op::ReduceMax(middle, {.axes = Dims{2}, .keepdims = 0})));
   // Without NaN, infinities are ordinary extremes.
   const Var infinite = Const<double>(g, {0.62, -kInf, -0.33, kInf, 1.49}, {1, 1, 5, 1});
-  EXPECT_TRUE(HasValue<double>(op::ReduceMax(infinite, {.axes = Dims{2}, .keepdims = 0}), {kInf}, {1, 1, 1}));
-  EXPECT_TRUE(HasValue<double>(op::ReduceMin(infinite, {.axes = Dims{2}, .keepdims = 0}), {-kInf}, {1, 1, 1}));
+  EXPECT_TRUE(HasValue<double>(op::ReduceMax(infinite, {.axes = Dims{2}, .keepdims = 0}), {kInf},
+                               {1, 1, 1}));
+  EXPECT_TRUE(HasValue<double>(op::ReduceMin(infinite, {.axes = Dims{2}, .keepdims = 0}), {-kInf},
+                               {1, 1, 1}));
   // Sums propagate NaN, and LogSumExp with it.
   const Var later = Const<double>(g, {1, kNaN, 3, 2}, {4});
   EXPECT_TRUE(HasValue<double>(op::ReduceSum(later, Var(), {.keepdims = 0}), {kNaN}, {}));
@@ -309,9 +316,11 @@ TEST(ReduceTest, IntegerResultsAreExactOrAbsent) {
   Graph g;
   const int32_t max32 = std::numeric_limits<int32_t>::max();
   const int32_t min32 = std::numeric_limits<int32_t>::min();
-  EXPECT_TRUE(HasNoValue(op::ReduceSum(Const<int32_t>(g, {max32, 1, -5, 2}, {2, 2}), Int64s(g, {1}))));
+  EXPECT_TRUE(
+      HasNoValue(op::ReduceSum(Const<int32_t>(g, {max32, 1, -5, 2}, {2, 2}), Int64s(g, {1}))));
   // Partial sums may leave the type's range when the result comes back into it.
-  EXPECT_TRUE(HasValue<int32_t>(op::ReduceSum(Const<int32_t>(g, {max32, 1, -1}, {3})), {max32}, {1}));
+  EXPECT_TRUE(
+      HasValue<int32_t>(op::ReduceSum(Const<int32_t>(g, {max32, 1, -1}, {3})), {max32}, {1}));
   EXPECT_TRUE(HasValue<int32_t>(op::ReduceSum(Const<int32_t>(g, {min32, 0}, {2})), {min32}, {1}));
   // |INT_MIN| does not fit int32.
   EXPECT_TRUE(HasNoValue(op::ReduceL1(Const<int32_t>(g, {min32, 0}, {2}))));
@@ -355,8 +364,8 @@ TYPED_TEST(ArgTypedTest, FirstOrLastIndexOfTheExtreme) {
   EXPECT_TRUE(HasIndices(op::ArgMax(x, {.axis = 1}), {1, 2}, {2, 1}));
   EXPECT_TRUE(HasIndices(op::ArgMax(x, {.axis = 1, .select_last_index = 1}), {2, 2}, {2, 1}));
   EXPECT_TRUE(HasIndices(op::ArgMin(x, {.axis = -1, .keepdims = 0}), {0, 0}, {2}));
-  EXPECT_TRUE(HasIndices(op::ArgMin(x, {.axis = 1, .keepdims = 0, .select_last_index = 1}), {0, 1},
-                         {2}));
+  EXPECT_TRUE(
+      HasIndices(op::ArgMin(x, {.axis = 1, .keepdims = 0, .select_last_index = 1}), {0, 1}, {2}));
   EXPECT_TRUE(HasIndices(op::ArgMax(x, {.axis = 0, .keepdims = 0}), {0, 0, 0}, {3}));
   EXPECT_TRUE(HasIndices(op::ArgMin(x), {1, 1, 1}, {1, 3}));
 }
@@ -408,12 +417,12 @@ TYPED_TEST(SoftmaxTypedTest, AlongTheLastAndAnOuterAxis) {
                           {2, 3}, tolerance));
   // Axis 0: the columns [0, 2], [1, 2], [2, 2].
   const double a = 1 / (1 + e * e), b = 1 / (1 + e);
-  EXPECT_TRUE(HasValue<T>(op::Softmax(x, {.axis = 0}), {a, b, 0.5, 1 - a, 1 - b, 0.5}, {2, 3},
-                          tolerance));
-  EXPECT_TRUE(HasValue<T>(op::LogSoftmax(x, {.axis = -2}),
-                          {std::log(a), std::log(b), std::log(0.5), std::log(1 - a),
-                           std::log(1 - b), std::log(0.5)},
-                          {2, 3}, tolerance));
+  EXPECT_TRUE(
+      HasValue<T>(op::Softmax(x, {.axis = 0}), {a, b, 0.5, 1 - a, 1 - b, 0.5}, {2, 3}, tolerance));
+  EXPECT_TRUE(HasValue<T>(
+      op::LogSoftmax(x, {.axis = -2}),
+      {std::log(a), std::log(b), std::log(0.5), std::log(1 - a), std::log(1 - b), std::log(0.5)},
+      {2, 3}, tolerance));
   EXPECT_TRUE(HasValue<T>(op::Hardmax(x), {0, 0, 1, 1, 0, 0}, {2, 3}));
   EXPECT_TRUE(HasValue<T>(op::Hardmax(x, {.axis = 0}), {0, 0, 1, 1, 1, 0}, {2, 3}));
 }
@@ -422,17 +431,16 @@ TEST(SoftmaxTest, LargeInputsDoNotOverflow) {
   Graph g;
   const Var x = Const<float>(g, {10000, 10000, -10000, -10000}, {2, 2});
   EXPECT_TRUE(HasValue<float>(op::Softmax(x), {0.5, 0.5, 0.5, 0.5}, {2, 2}, 1e-6));
-  EXPECT_TRUE(HasValue<float>(op::LogSoftmax(x), {-std::log(2.0), -std::log(2.0), -std::log(2.0),
-                                                  -std::log(2.0)},
+  EXPECT_TRUE(HasValue<float>(op::LogSoftmax(x),
+                              {-std::log(2.0), -std::log(2.0), -std::log(2.0), -std::log(2.0)},
                               {2, 2}, 1e-6));
 }
 
 TEST(SoftmaxTest, NaNSpreadsOverItsLane) {
   Graph g;
   const Var x = Const<float>(g, {1, kNaN, 3, 1, 2, 3}, {2, 3});
-  EXPECT_TRUE(HasValue<float>(op::Softmax(x, {.axis = 1}), {kNaN, kNaN, kNaN, 0.0900306, 0.244728,
-                                                            0.665241},
-                              {2, 3}, 1e-5));
+  EXPECT_TRUE(HasValue<float>(op::Softmax(x, {.axis = 1}),
+                              {kNaN, kNaN, kNaN, 0.0900306, 0.244728, 0.665241}, {2, 3}, 1e-5));
   // LogSoftmax: ONNX Runtime's double kernel clamps a NaN sum (finite values), its float one
   // gives NaN: no value, for NaN and for +inf (whose shifted exp is NaN).
   EXPECT_TRUE(HasNoValue(op::LogSoftmax(x, {.axis = 1})));
@@ -459,8 +467,8 @@ TEST(SoftmaxTest, Before13TheInputIsCoercedTo2D) {
   EXPECT_TRUE(HasValue<float>(Node("Softmax", {x}, {{"axis", int64_t{1}}}, 13)[0],
                               {0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5}, {2, 2, 2}, 1e-6));
   const Var y = Const<float>(g, {0, 1, 2, 3}, {2, 2});
-  EXPECT_TRUE(HasValue<float>(Node("Hardmax", {y}, {{"axis", int64_t{0}}}, 1)[0], {0, 0, 0, 1},
-                              {2, 2}));
+  EXPECT_TRUE(
+      HasValue<float>(Node("Hardmax", {y}, {{"axis", int64_t{0}}}, 1)[0], {0, 0, 0, 1}, {2, 2}));
   const double s = 1 + std::exp(1.0) + std::exp(2.0) + std::exp(3.0);
   EXPECT_TRUE(HasValue<float>(Node("LogSoftmax", {y}, {{"axis", int64_t{0}}}, 11)[0],
                               {-std::log(s), 1 - std::log(s), 2 - std::log(s), 3 - std::log(s)},
@@ -501,7 +509,8 @@ TEST(CumSumTest, IntegersWrapAndBadAxesFail) {
   const Var x = Const<int32_t>(g, {std::numeric_limits<int32_t>::max(), 1}, {2});
   const Var zero = g.constant(Tensor::scalar<int64_t>(0));
   EXPECT_TRUE(HasValue<int32_t>(op::CumSum(x, zero), {2147483647.0, -2147483648.0}, {2}));
-  EXPECT_TRUE(Fails(op::CumSum(x, g.constant(Tensor::scalar<int64_t>(1))), {"axis", "1", "outside"}));
+  EXPECT_TRUE(
+      Fails(op::CumSum(x, g.constant(Tensor::scalar<int64_t>(1))), {"axis", "1", "outside"}));
   EXPECT_TRUE(HasValue<int32_t>(op::CumSum(Const<int32_t>(g, {}, {0}), zero), {}, {0}));
 }
 
@@ -519,8 +528,8 @@ TYPED_TEST(LpNormalizationTypedTest, L1AndL2) {
   EXPECT_TRUE(HasValue<T>(op::LpNormalization(x), {0.6, -0.8, 0, 0}, {2, 2}, tolerance));
   EXPECT_TRUE(HasValue<T>(op::LpNormalization(x, {.axis = 1, .p = 1}), {3. / 7, -4. / 7, 0, 0},
                           {2, 2}, tolerance));
-  EXPECT_TRUE(HasValue<T>(op::LpNormalization(x, {.axis = 0, .p = 1}), {1, -1, 0, 0}, {2, 2},
-                          tolerance));
+  EXPECT_TRUE(
+      HasValue<T>(op::LpNormalization(x, {.axis = 0, .p = 1}), {1, -1, 0, 0}, {2, 2}, tolerance));
 }
 
 TEST(LpNormalizationTest, OnlyP1AndP2AreDefined) {
@@ -600,21 +609,22 @@ class LossTest : public ::testing::Test {
 TEST_F(LossTest, NegativeLogLikelihoodReductions) {
   // Targets [[0, 2], [1, 1]] pick input[0,0,0]=1, input[0,2,1]=6, input[1,1,0]=9, input[1,1,1]=10.
   const Var t = Targets({0, 2, 1, 1});
-  EXPECT_TRUE(HasValue<float>(op::NegativeLogLikelihoodLoss(Input(), t, Var(), {.reduction = "none"}),
-                              {-1, -6, -9, -10}, {2, 2}));
-  EXPECT_TRUE(HasValue<float>(op::NegativeLogLikelihoodLoss(Input(), t, Var(), {.reduction = "sum"}),
-                              {-26}, {}));
+  EXPECT_TRUE(
+      HasValue<float>(op::NegativeLogLikelihoodLoss(Input(), t, Var(), {.reduction = "none"}),
+                      {-1, -6, -9, -10}, {2, 2}));
+  EXPECT_TRUE(HasValue<float>(
+      op::NegativeLogLikelihoodLoss(Input(), t, Var(), {.reduction = "sum"}), {-26}, {}));
   EXPECT_TRUE(HasValue<float>(op::NegativeLogLikelihoodLoss(Input(), t), {-6.5}, {}));
   // Weighted: -(0.5*1 + 2*6 + 9 + 10) / (0.5 + 2 + 1 + 1).
-  EXPECT_TRUE(HasValue<float>(op::NegativeLogLikelihoodLoss(Input(), t, Weights()),
-                              {-31.5 / 4.5}, {}, 1e-6));
+  EXPECT_TRUE(HasValue<float>(op::NegativeLogLikelihoodLoss(Input(), t, Weights()), {-31.5 / 4.5},
+                              {}, 1e-6));
   // ignore_index 1 drops the two 1 targets from the sum and the weights.
+  EXPECT_TRUE(
+      HasValue<float>(op::NegativeLogLikelihoodLoss(Input(), t, Weights(), {.ignore_index = 1}),
+                      {-12.5 / 2.5}, {}, 1e-6));
   EXPECT_TRUE(HasValue<float>(
-      op::NegativeLogLikelihoodLoss(Input(), t, Weights(), {.ignore_index = 1}), {-12.5 / 2.5}, {},
-      1e-6));
-  EXPECT_TRUE(HasValue<float>(op::NegativeLogLikelihoodLoss(Input(), t, Var(),
-                                                            {.ignore_index = 1, .reduction = "none"}),
-                              {-1, -6, 0, 0}, {2, 2}));
+      op::NegativeLogLikelihoodLoss(Input(), t, Var(), {.ignore_index = 1, .reduction = "none"}),
+      {-1, -6, 0, 0}, {2, 2}));
 }
 
 TEST_F(LossTest, NegativeLogLikelihoodTargets) {
@@ -623,14 +633,14 @@ TEST_F(LossTest, NegativeLogLikelihoodTargets) {
       op::NegativeLogLikelihoodLoss(Input(), Targets({7, 7, 7, 7}), Var(), {.ignore_index = 7}),
       {kNaN}, {}));
   // A negative target counts from the back, as ONNX's function body (GatherElements) does.
-  EXPECT_TRUE(HasValue<float>(op::NegativeLogLikelihoodLoss(Input(), Targets({-3, -1, 1, 1}), Var(),
-                                                            {.reduction = "none"}),
-                              {-1, -6, -9, -10}, {2, 2}));
+  EXPECT_TRUE(HasValue<float>(
+      op::NegativeLogLikelihoodLoss(Input(), Targets({-3, -1, 1, 1}), Var(), {.reduction = "none"}),
+      {-1, -6, -9, -10}, {2, 2}));
   EXPECT_TRUE(Fails(op::NegativeLogLikelihoodLoss(Input(), Targets({0, 3, 1, 1})),
                     {"target", "3", "[0, 3)"}));
   const Var t32 = Const<int32_t>(g_, {0, 2, 1, 1}, {2, 2});
-  EXPECT_TRUE(HasValue<float>(op::NegativeLogLikelihoodLoss(Input(), t32, Var(), {.reduction = "sum"}),
-                              {-26}, {}));
+  EXPECT_TRUE(HasValue<float>(
+      op::NegativeLogLikelihoodLoss(Input(), t32, Var(), {.reduction = "sum"}), {-26}, {}));
 }
 
 TEST_F(LossTest, SoftmaxCrossEntropyWithAndWithoutLogProb) {
@@ -638,7 +648,7 @@ TEST_F(LossTest, SoftmaxCrossEntropyWithAndWithoutLogProb) {
   const Var labels = Const<int64_t>(g_, {2, 0}, {2});
   const double s = std::exp(1.0) + std::exp(2.0) + std::exp(3.0);
   const std::vector<double> log_prob = {1 - std::log(s), 2 - std::log(s), 3 - std::log(s),
-                                        -std::log(3.0), -std::log(3.0), -std::log(3.0)};
+                                        -std::log(3.0),  -std::log(3.0),  -std::log(3.0)};
   const double loss0 = -log_prob[2], loss1 = -log_prob[3];
   auto [mean, mean_log_prob] = op::SoftmaxCrossEntropyLoss(scores, labels, Var(), {}, 2);
   EXPECT_TRUE(HasValue<double>(mean, {(loss0 + loss1) / 2}, {}, 1e-12));
@@ -667,7 +677,8 @@ TEST(ReductionBudgetTest, OutputsAndScratchStayWithinTheBudget) {
   // 32-byte outputs do not.
   EXPECT_TRUE(HasNoValue(op::Softmax(x)));
   EXPECT_TRUE(HasNoValue(op::CumSum(x, g.constant(Tensor::scalar<int64_t>(1)))));
-  EXPECT_TRUE(HasValue<float>(op::ReduceMax(x, {.axes = Dims{0}, .keepdims = 0}), {5, 6, 7, 8}, {4}));
+  EXPECT_TRUE(
+      HasValue<float>(op::ReduceMax(x, {.axes = Dims{0}, .keepdims = 0}), {5, 6, 7, 8}, {4}));
   // Nor does a small output whose scratch exceeds the budget: the log-probabilities of SCE.
   const Var labels = Const<int64_t>(g, {0, 1}, {2});
   EXPECT_TRUE(HasNoValue(op::SoftmaxCrossEntropyLoss(x, labels).output));

@@ -2,6 +2,9 @@
 // reach: every element type the schemas allow (strings, bool and the 16-bit floats included),
 // empty tensors, NaN payloads, integer wraparound, negative axes and indices, omitted optional
 // inputs, older schema versions, the op failing on bad known inputs, and the value budget.
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -11,9 +14,6 @@
 #include <string>
 #include <type_traits>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <sys/resource.h>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -44,8 +44,10 @@ constexpr bool kIsHalf = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat1
 template <class T>
 T Value(int v) {
   if (v == -1) {
-    if constexpr (kIsHalf<T>) return T::FromFloat(0.0f);
-    else return T{};
+    if constexpr (kIsHalf<T>)
+      return T::FromFloat(0.0f);
+    else
+      return T{};
   }
   if constexpr (std::is_same_v<T, std::string>) {
     return absl::StrCat("s", v);
@@ -122,8 +124,8 @@ template <class T>
   }
   const auto actual = value->data<T>();
   if (actual.size() != expected.size()) {
-    return ::testing::AssertionFailure() << actual.size() << " elements, expected "
-                                         << expected.size();
+    return ::testing::AssertionFailure()
+           << actual.size() << " elements, expected " << expected.size();
   }
   for (size_t i = 0; i < expected.size(); ++i) {
     if (!SameElement<T>(actual[i], expected[i])) {
@@ -171,9 +173,9 @@ std::vector<Var> Nodes(const std::string& type, std::vector<Var> inputs,
 template <class T>
 class MoveTest : public ::testing::Test {};
 
-using AllTypes = ::testing::Types<float, double, Float16, BFloat16, int8_t, int16_t, int32_t,
-                                  int64_t, uint8_t, uint16_t, uint32_t, uint64_t, bool,
-                                  std::string>;
+using AllTypes =
+    ::testing::Types<float, double, Float16, BFloat16, int8_t, int16_t, int32_t, int64_t, uint8_t,
+                     uint16_t, uint32_t, uint64_t, bool, std::string>;
 TYPED_TEST_SUITE(MoveTest, AllTypes);
 
 TYPED_TEST(MoveTest, Transpose) {
@@ -191,8 +193,8 @@ TYPED_TEST(MoveTest, SliceBackwardFromTheEnd) {
   Graph g;
   const Var x = Const<T>(g, Values<T>({0, 1, 2, 3, 4}), {5});
   // start -1 is the last element; end INT64_MIN clamps to before the first.
-  const Var y = Node("Slice", {x, Int64s(g, {-1}), Int64s(g, {kInt64Min}), Int64s(g, {0}),
-                               Int64s(g, {-2})});
+  const Var y =
+      Node("Slice", {x, Int64s(g, {-1}), Int64s(g, {kInt64Min}), Int64s(g, {0}), Int64s(g, {-2})});
   EXPECT_TRUE(HasValue<T>(y, Values<T>({4, 2, 0}), {3}));
 }
 
@@ -213,8 +215,8 @@ TYPED_TEST(MoveTest, ConcatAndSplit) {
   const Var b = Const<T>(g, Values<T>({2, 3, 4, 5}), {2, 2});
   const Var joined = Node("Concat", {a, b}, {{"axis", int64_t{-1}}});
   EXPECT_TRUE(HasValue<T>(joined, Values<T>({0, 2, 3, 1, 4, 5}), {2, 3}));
-  const std::vector<Var> parts = Nodes("Split", {joined, Int64s(g, {1, 2})},
-                                       {{"axis", int64_t{1}}}, 0, 2);
+  const std::vector<Var> parts =
+      Nodes("Split", {joined, Int64s(g, {1, 2})}, {{"axis", int64_t{1}}}, 0, 2);
   EXPECT_TRUE(HasValue<T>(parts[0], Values<T>({0, 1}), {2, 1}));
   EXPECT_TRUE(HasValue<T>(parts[1], Values<T>({2, 3, 4, 5}), {2, 2}));
 }
@@ -240,12 +242,12 @@ TYPED_TEST(MoveTest, PadModes) {
   EXPECT_TRUE(HasValue<T>(Node("Pad", {x, Int64s(g, {0, 0, 0, 1})}),
                           Values<T>({1, 2, -1, 3, 4, -1}), {2, 3}));
   const Var row = Const<T>(g, Values<T>({1, 2, 3}), {1, 3});
-  EXPECT_TRUE(HasValue<T>(Node("Pad", {row, Int64s(g, {0, 2, 0, 1})},
-                               {{"mode", std::string("reflect")}}),
-                          Values<T>({3, 2, 1, 2, 3, 2}), {1, 6}));
-  EXPECT_TRUE(HasValue<T>(Node("Pad", {row, Int64s(g, {0, 2, 0, 1})},
-                               {{"mode", std::string("edge")}}),
-                          Values<T>({1, 1, 1, 2, 3, 3}), {1, 6}));
+  EXPECT_TRUE(
+      HasValue<T>(Node("Pad", {row, Int64s(g, {0, 2, 0, 1})}, {{"mode", std::string("reflect")}}),
+                  Values<T>({3, 2, 1, 2, 3, 2}), {1, 6}));
+  EXPECT_TRUE(
+      HasValue<T>(Node("Pad", {row, Int64s(g, {0, 2, 0, 1})}, {{"mode", std::string("edge")}}),
+                  Values<T>({1, 1, 1, 2, 3, 3}), {1, 6}));
 }
 
 TYPED_TEST(MoveTest, GatherAndScatterElements) {
@@ -257,10 +259,10 @@ TYPED_TEST(MoveTest, GatherAndScatterElements) {
                           Values<T>({1, 1, 4, 3}), {2, 2}));
   const Var row = Const<T>(g, Values<T>({1, 2, 3, 4, 5}), {1, 5});
   const Var updates = Const<T>(g, Values<T>({11, 21}), {1, 2});
-  EXPECT_TRUE(HasValue<T>(
-      Node("ScatterElements", {row, Const<int32_t>(g, {1, -2}, {1, 2}), updates},
-           {{"axis", int64_t{-1}}}),
-      Values<T>({1, 11, 3, 21, 5}), {1, 5}));
+  EXPECT_TRUE(
+      HasValue<T>(Node("ScatterElements", {row, Const<int32_t>(g, {1, -2}, {1, 2}), updates},
+                       {{"axis", int64_t{-1}}}),
+                  Values<T>({1, 11, 3, 21, 5}), {1, 5}));
 }
 
 TYPED_TEST(MoveTest, GatherAndScatterND) {
@@ -269,14 +271,14 @@ TYPED_TEST(MoveTest, GatherAndScatterND) {
   const Var data = Const<T>(g, Values<T>({0, 1, 2, 3, 4, 5, 6, 7}), {2, 2, 2});
   EXPECT_TRUE(HasValue<T>(Node("GatherND", {data, Const<int64_t>(g, {1, 0, 0, -1}, {2, 2})}),
                           Values<T>({4, 5, 2, 3}), {2, 2}));
-  EXPECT_TRUE(HasValue<T>(Node("GatherND", {data, Const<int64_t>(g, {1, 0}, {2, 1})},
-                               {{"batch_dims", int64_t{1}}}),
-                          Values<T>({2, 3, 4, 5}), {2, 2}));
+  EXPECT_TRUE(HasValue<T>(
+      Node("GatherND", {data, Const<int64_t>(g, {1, 0}, {2, 1})}, {{"batch_dims", int64_t{1}}}),
+      Values<T>({2, 3, 4, 5}), {2, 2}));
   const Var flat = Const<T>(g, Values<T>({1, 2, 3, 4, 5, 6, 7, 8}), {8});
   const Var updates = Const<T>(g, Values<T>({9, 10, 11, 12}), {4});
-  EXPECT_TRUE(HasValue<T>(
-      Node("ScatterND", {flat, Const<int64_t>(g, {4, 3, 1, -1}, {4, 1}), updates}),
-      Values<T>({1, 11, 3, 10, 9, 6, 7, 12}), {8}));
+  EXPECT_TRUE(
+      HasValue<T>(Node("ScatterND", {flat, Const<int64_t>(g, {4, 3, 1, -1}, {4, 1}), updates}),
+                  Values<T>({1, 11, 3, 10, 9, 6, 7, 12}), {8}));
 }
 
 TYPED_TEST(MoveTest, CompressAndReverseSequence) {
@@ -300,9 +302,9 @@ TYPED_TEST(MoveTest, DepthToSpaceAndBack) {
   const Var x = Const<T>(g, Values<T>({0, 1, 2, 3, 4, 5, 6, 7}), {1, 8, 1, 1});
   const Var dcr = Node("DepthToSpace", {x}, {{"blocksize", int64_t{2}}});
   EXPECT_TRUE(HasValue<T>(dcr, Values<T>({0, 2, 4, 6, 1, 3, 5, 7}), {1, 2, 2, 2}));
-  EXPECT_TRUE(HasValue<T>(Node("DepthToSpace", {x}, {{"blocksize", int64_t{2}},
-                                                     {"mode", std::string("CRD")}}),
-                          Values<T>({0, 1, 2, 3, 4, 5, 6, 7}), {1, 2, 2, 2}));
+  EXPECT_TRUE(HasValue<T>(
+      Node("DepthToSpace", {x}, {{"blocksize", int64_t{2}}, {"mode", std::string("CRD")}}),
+      Values<T>({0, 1, 2, 3, 4, 5, 6, 7}), {1, 2, 2, 2}));
   EXPECT_TRUE(HasValue<T>(Node("SpaceToDepth", {dcr}, {{"blocksize", int64_t{2}}}),
                           Values<T>({0, 1, 2, 3, 4, 5, 6, 7}), {1, 8, 1, 1}));
 }
@@ -367,15 +369,14 @@ TEST(TensorKernelTest, EmptyTensors) {
   EXPECT_TRUE(HasValue<float>(Node("Slice", {x, Int64s(g, {2}), Int64s(g, {1})}), {}, {0}));
   EXPECT_TRUE(HasValue<float>(Node("Concat", {Const<float>(g, {}, {0}), x}, {{"axis", int64_t{0}}}),
                               {1, 2, 3}, {3}));
-  EXPECT_TRUE(HasValue<float>(Node("Pad", {Const<float>(g, {}, {0}), Int64s(g, {1, 1})}), {0, 0},
-                              {2}));
-  EXPECT_TRUE(HasValue<int64_t>(Node("NonZero", {Const<int32_t>(g, {0, 0, 0, 0}, {2, 2})}), {},
-                                {2, 0}));
+  EXPECT_TRUE(
+      HasValue<float>(Node("Pad", {Const<float>(g, {}, {0}), Int64s(g, {1, 1})}), {0, 0}, {2}));
+  EXPECT_TRUE(
+      HasValue<int64_t>(Node("NonZero", {Const<int32_t>(g, {0, 0, 0, 0}, {2, 2})}), {}, {2, 0}));
   EXPECT_TRUE(HasValue<float>(Node("Compress", {x, Const<bool>(g, {false}, {1})}), {}, {0}));
   EXPECT_TRUE(HasValue<float>(Node("Unique", {Const<float>(g, {}, {0})}), {}, {0}));
-  EXPECT_TRUE(HasValue<float>(Node("Range", {Scalar<float>(g, 3), Scalar<float>(g, 1),
-                                             Scalar<float>(g, 1)}),
-                              {}, {0}));
+  EXPECT_TRUE(HasValue<float>(
+      Node("Range", {Scalar<float>(g, 3), Scalar<float>(g, 1), Scalar<float>(g, 1)}), {}, {0}));
 }
 
 // --- Slice ---------------------------------------------------------------------------------------
@@ -394,10 +395,9 @@ TEST(TensorKernelTest, SliceClampsAndDefaultsLikeOnnx) {
                                                Int64s(g, {0}), Int64s(g, {kInt64Min})}),
                                 {8, 9, 10, 11}, {1, 4}));
   // Opset 1: attributes, step 1.
-  EXPECT_TRUE(HasValue<int32_t>(Node("Slice", {x}, {{"starts", Ints{-2}}, {"ends", Ints{1000}},
-                                                    {"axes", Ints{1}}},
-                                     1),
-                                {2, 3, 6, 7, 10, 11}, {3, 2}));
+  EXPECT_TRUE(HasValue<int32_t>(
+      Node("Slice", {x}, {{"starts", Ints{-2}}, {"ends", Ints{1000}}, {"axes", Ints{1}}}, 1),
+      {2, 3, 6, 7, 10, 11}, {3, 2}));
 }
 
 TEST(TensorKernelTest, SliceBackwardToIntMaxHasNoValue) {
@@ -405,16 +405,16 @@ TEST(TensorKernelTest, SliceBackwardToIntMaxHasNoValue) {
   Graph g;
   const Var x = Const<float>(g, {1, 2, 3}, {3});
   for (int64_t end : {int64_t{std::numeric_limits<int32_t>::max()}, kInt64Max}) {
-    EXPECT_TRUE(HasNoValue(Node("Slice", {x, Int64s(g, {-1}), Int64s(g, {end}), Int64s(g, {0}),
-                                          Int64s(g, {-1})})));
+    EXPECT_TRUE(HasNoValue(
+        Node("Slice", {x, Int64s(g, {-1}), Int64s(g, {end}), Int64s(g, {0}), Int64s(g, {-1})})));
   }
 }
 
 TEST(TensorKernelTest, SliceStepZeroFails) {
   Graph g;
   const Var x = Const<float>(g, {1, 2, 3}, {3});
-  EXPECT_FALSE(Node("Slice", {x, Int64s(g, {0}), Int64s(g, {3}), Int64s(g, {0}), Int64s(g, {0})})
-                   .ok());
+  EXPECT_FALSE(
+      Node("Slice", {x, Int64s(g, {0}), Int64s(g, {3}), Int64s(g, {0}), Int64s(g, {0})}).ok());
 }
 
 // --- Split ---------------------------------------------------------------------------------------
@@ -448,18 +448,18 @@ TEST(TensorKernelTest, IndexOutOfRangeFailsNamingTheIndex) {
   EXPECT_TRUE(FailsWith(Node("Gather", {data, Int64s(g, {0, 2})}),
                         {"Gather", "input 1 (indices)", "index 2"}));
   EXPECT_TRUE(FailsWith(Node("Gather", {data, Int64s(g, {-3})}), {"index -3"}));
-  EXPECT_TRUE(FailsWith(Node("GatherElements", {data, Const<int64_t>(g, {0, 3}, {1, 2})},
-                             {{"axis", int64_t{1}}}),
-                        {"input 1 (indices)", "index 3"}));
+  EXPECT_TRUE(FailsWith(
+      Node("GatherElements", {data, Const<int64_t>(g, {0, 3}, {1, 2})}, {{"axis", int64_t{1}}}),
+      {"input 1 (indices)", "index 3"}));
   EXPECT_TRUE(FailsWith(Node("GatherND", {data, Const<int64_t>(g, {1, 5}, {1, 2})}),
                         {"input 1 (indices)", "index 5"}));
-  EXPECT_TRUE(FailsWith(Node("ScatterElements", {data, Const<int64_t>(g, {-4}, {1, 1}),
-                                                 Const<float>(g, {9}, {1, 1})},
-                             {{"axis", int64_t{1}}}),
-                        {"input 1 (indices)", "index -4"}));
-  EXPECT_TRUE(FailsWith(Node("ScatterND", {data, Const<int64_t>(g, {2}, {1, 1}),
-                                           Const<float>(g, {7, 8, 9}, {1, 3})}),
-                        {"input 1 (indices)", "index 2"}));
+  EXPECT_TRUE(FailsWith(
+      Node("ScatterElements", {data, Const<int64_t>(g, {-4}, {1, 1}), Const<float>(g, {9}, {1, 1})},
+           {{"axis", int64_t{1}}}),
+      {"input 1 (indices)", "index -4"}));
+  EXPECT_TRUE(FailsWith(
+      Node("ScatterND", {data, Const<int64_t>(g, {2}, {1, 1}), Const<float>(g, {7, 8, 9}, {1, 3})}),
+      {"input 1 (indices)", "index 2"}));
 }
 
 TEST(TensorKernelTest, ScatterReductionsWrapAndRepeat) {
@@ -467,34 +467,33 @@ TEST(TensorKernelTest, ScatterReductionsWrapAndRepeat) {
   const Var data = Const<int8_t>(g, {100, 1, 2}, {3});
   const Var indices = Const<int64_t>(g, {0, 0, 2}, {3});
   const Var updates = Const<int8_t>(g, {20, 10, 5}, {3});
-  EXPECT_TRUE(HasValue<int8_t>(Node("ScatterElements", {data, indices, updates},
-                                    {{"reduction", std::string("add")}}),
-                               {-126, 1, 7}, {3}));
-  EXPECT_TRUE(HasValue<int8_t>(Node("ScatterElements", {data, indices, updates},
-                                    {{"reduction", std::string("mul")}}),
-                               {32, 1, 10}, {3}));
+  EXPECT_TRUE(HasValue<int8_t>(
+      Node("ScatterElements", {data, indices, updates}, {{"reduction", std::string("add")}}),
+      {-126, 1, 7}, {3}));
+  EXPECT_TRUE(HasValue<int8_t>(
+      Node("ScatterElements", {data, indices, updates}, {{"reduction", std::string("mul")}}),
+      {32, 1, 10}, {3}));
   // Without a reduction the last of duplicate indices wins.
-  EXPECT_TRUE(HasValue<int8_t>(Node("ScatterElements", {data, indices, updates}), {10, 1, 5},
-                               {3}));
+  EXPECT_TRUE(HasValue<int8_t>(Node("ScatterElements", {data, indices, updates}), {10, 1, 5}, {3}));
   const Var halves = Const<Float16>(g, {Float16::FromFloat(1.5f), Float16::FromFloat(2)}, {2});
   EXPECT_TRUE(HasValue<Float16>(
-      Node("ScatterND", {halves, Const<int64_t>(g, {1, 1}, {2, 1}),
-                         Const<Float16>(g, {Float16::FromFloat(3), Float16::FromFloat(0.5f)}, {2})},
+      Node("ScatterND",
+           {halves, Const<int64_t>(g, {1, 1}, {2, 1}),
+            Const<Float16>(g, {Float16::FromFloat(3), Float16::FromFloat(0.5f)}, {2})},
            {{"reduction", std::string("mul")}}),
       {Float16::FromFloat(1.5f), Float16::FromFloat(3)}, {2}));
   // Opset 9's Scatter is ScatterElements without reductions.
-  EXPECT_TRUE(HasValue<int8_t>(Node("Scatter", {data, Const<int32_t>(g, {2}, {1}),
-                                                Const<int8_t>(g, {-1}, {1})},
-                                    {}, 9),
-                               {100, 1, -1}, {3}));
+  EXPECT_TRUE(HasValue<int8_t>(
+      Node("Scatter", {data, Const<int32_t>(g, {2}, {1}), Const<int8_t>(g, {-1}, {1})}, {}, 9),
+      {100, 1, -1}, {3}));
 }
 
 TEST(TensorKernelTest, ScatterReductionOnStringsHasNoValue) {
   Graph g;
   const Var data = Const<std::string>(g, {"a", "b"}, {2});
-  EXPECT_TRUE(HasNoValue(Node("ScatterElements", {data, Const<int64_t>(g, {0}, {1}),
-                                                  Const<std::string>(g, {"c"}, {1})},
-                              {{"reduction", std::string("add")}})));
+  EXPECT_TRUE(HasNoValue(Node(
+      "ScatterElements", {data, Const<int64_t>(g, {0}, {1}), Const<std::string>(g, {"c"}, {1})},
+      {{"reduction", std::string("add")}})));
 }
 
 TEST(TensorKernelTest, GatherOfALargeTableCopiesRows) {
@@ -520,8 +519,8 @@ TEST(TensorKernelTest, TransposeOfALargeMatrixIsBlockedCorrectly) {
   const int64_t rows = 67, cols = 131;  // not multiples of the block
   std::vector<int32_t> x(static_cast<size_t>(rows * cols));
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<int32_t>(i);
-  const Var y = Node("Transpose", {Const<int32_t>(g, x, {1, rows, cols})},
-                     {{"perm", Ints{2, 0, 1}}});
+  const Var y =
+      Node("Transpose", {Const<int32_t>(g, x, {1, rows, cols})}, {{"perm", Ints{2, 0, 1}}});
   ASSERT_TRUE(y.ok());
   const std::optional<Tensor> value = y.value();
   ASSERT_TRUE(value.has_value());
@@ -540,8 +539,7 @@ TEST(TensorKernelTest, PadCropsThenPads) {
   const Var x = Const<float>(g, {1, 2, 3, 4}, {4});
   EXPECT_TRUE(HasValue<float>(Node("Pad", {x, Int64s(g, {-1, 2})}), {2, 3, 4, 0, 0}, {5}));
   EXPECT_TRUE(HasValue<float>(
-      Node("Pad", {x, Int64s(g, {-1, 1})}, {{"mode", std::string("reflect")}}), {2, 3, 4, 3},
-      {4}));
+      Node("Pad", {x, Int64s(g, {-1, 1})}, {{"mode", std::string("reflect")}}), {2, 3, 4, 3}, {4}));
   EXPECT_TRUE(FailsWith(Node("Pad", {x, Int64s(g, {-3, -2})}), {"input 1 (pads)"}));
 }
 
@@ -554,10 +552,9 @@ TEST(TensorKernelTest, PadReflectWiderThanTheDimHasNoValue) {
 TEST(TensorKernelTest, PadBeforeOpset11TakesAttributes) {
   Graph g;
   const Var x = Const<Float16>(g, {Float16::FromFloat(1), Float16::FromFloat(2)}, {2});
-  EXPECT_TRUE(HasValue<Float16>(Node("Pad", {x}, {{"pads", Ints{1, 0}}, {"value", 0.5f}}, 2),
-                                {Float16::FromFloat(0.5f), Float16::FromFloat(1),
-                                 Float16::FromFloat(2)},
-                                {3}));
+  EXPECT_TRUE(HasValue<Float16>(
+      Node("Pad", {x}, {{"pads", Ints{1, 0}}, {"value", 0.5f}}, 2),
+      {Float16::FromFloat(0.5f), Float16::FromFloat(1), Float16::FromFloat(2)}, {3}));
 }
 
 // --- Generators ----------------------------------------------------------------------------------
@@ -568,35 +565,35 @@ TEST(TensorKernelTest, RangeWrapsNothingAndCountsExactly) {
   EXPECT_TRUE(HasValue<int32_t>(Node("Range", {Scalar<int32_t>(g, kMax - 2),
                                                Scalar<int32_t>(g, kMax), Scalar<int32_t>(g, 5)}),
                                 {kMax - 2}, {1}));
-  EXPECT_TRUE(HasValue<int64_t>(Node("Range", {Scalar<int64_t>(g, kInt64Max - 10),
-                                               Scalar<int64_t>(g, kInt64Max),
-                                               Scalar<int64_t>(g, 4)}),
-                                {kInt64Max - 10, kInt64Max - 6, kInt64Max - 2}, {3}));
+  EXPECT_TRUE(
+      HasValue<int64_t>(Node("Range", {Scalar<int64_t>(g, kInt64Max - 10),
+                                       Scalar<int64_t>(g, kInt64Max), Scalar<int64_t>(g, 4)}),
+                        {kInt64Max - 10, kInt64Max - 6, kInt64Max - 2}, {3}));
   // limit - start overflows: ONNX's inference and ONNX Runtime wrap it and find no elements.
-  EXPECT_TRUE(HasNoValue(Node("Range", {Scalar<int64_t>(g, kInt64Min),
-                                        Scalar<int64_t>(g, kInt64Max),
-                                        Scalar<int64_t>(g, int64_t{1} << 62)})));
-  EXPECT_TRUE(HasValue<int16_t>(Node("Range", {Scalar<int16_t>(g, 10), Scalar<int16_t>(g, 3),
-                                               Scalar<int16_t>(g, -3)}),
-                                {10, 7, 4}, {3}));
+  EXPECT_TRUE(
+      HasNoValue(Node("Range", {Scalar<int64_t>(g, kInt64Min), Scalar<int64_t>(g, kInt64Max),
+                                Scalar<int64_t>(g, int64_t{1} << 62)})));
+  EXPECT_TRUE(HasValue<int16_t>(
+      Node("Range", {Scalar<int16_t>(g, 10), Scalar<int16_t>(g, 3), Scalar<int16_t>(g, -3)}),
+      {10, 7, 4}, {3}));
   // int16's limit - start is computed in int: no overflow, no decline.
-  EXPECT_TRUE(HasValue<int16_t>(Node("Range", {Scalar<int16_t>(g, -30000),
-                                               Scalar<int16_t>(g, 30000),
-                                               Scalar<int16_t>(g, 20000)}),
-                                {-30000, -10000, 10000}, {3}));
+  EXPECT_TRUE(HasValue<int16_t>(
+      Node("Range",
+           {Scalar<int16_t>(g, -30000), Scalar<int16_t>(g, 30000), Scalar<int16_t>(g, 20000)}),
+      {-30000, -10000, 10000}, {3}));
   // Each value adds delta to the previous one, in float.
   std::vector<float> tenths;
   float v = 0;
   for (int i = 0; i < 10; ++i, v += 0.1f) tenths.push_back(v);
-  EXPECT_TRUE(HasValue<float>(Node("Range", {Scalar<float>(g, 0), Scalar<float>(g, 1),
-                                             Scalar<float>(g, 0.1f)}),
-                              tenths, {10}));
+  EXPECT_TRUE(HasValue<float>(
+      Node("Range", {Scalar<float>(g, 0), Scalar<float>(g, 1), Scalar<float>(g, 0.1f)}), tenths,
+      {10}));
 }
 
 TEST(TensorKernelTest, RangeWithDeltaZeroFails) {
   Graph g;
-  EXPECT_FALSE(Node("Range", {Scalar<int64_t>(g, 0), Scalar<int64_t>(g, 5), Scalar<int64_t>(g, 0)})
-                   .ok());
+  EXPECT_FALSE(
+      Node("Range", {Scalar<int64_t>(g, 0), Scalar<int64_t>(g, 5), Scalar<int64_t>(g, 0)}).ok());
 }
 
 TEST(TensorKernelTest, ConstantOfShapeDefaultsToFloatZero) {
@@ -612,8 +609,7 @@ TEST(TensorKernelTest, EyeLikeDiagonalsAndTypes) {
   Graph g;
   const Var x = Const<int32_t>(g, {0, 0, 0, 0, 0, 0}, {2, 3});
   EXPECT_TRUE(HasValue<int32_t>(Node("EyeLike", {x}), {1, 0, 0, 0, 1, 0}, {2, 3}));
-  EXPECT_TRUE(HasValue<double>(Node("EyeLike", {x}, {{"k", int64_t{1}},
-                                                     {"dtype", int64_t{11}}}),
+  EXPECT_TRUE(HasValue<double>(Node("EyeLike", {x}, {{"k", int64_t{1}}, {"dtype", int64_t{11}}}),
                                {0, 1, 0, 0, 0, 1}, {2, 3}));
   EXPECT_TRUE(HasValue<bool>(Node("EyeLike", {x}, {{"k", int64_t{-1}}, {"dtype", int64_t{9}}}),
                              {false, false, false, true, false, false}, {2, 3}));
@@ -626,15 +622,14 @@ TEST(TensorKernelTest, OneHotNegativeIndicesByVersion) {
   const Var indices = Const<float>(g, {-1.7f, 1.9f, 5}, {3});
   const Var off_on = Const<int32_t>(g, {0, 1}, {2});
   // Opset 11: -1.7 casts to -1, the last class; 5 is out of range: all off.
-  EXPECT_TRUE(HasValue<int32_t>(Node("OneHot", {indices, Scalar<int64_t>(g, 3), off_on},
-                                     {{"axis", int64_t{0}}}),
-                                {0, 0, 0, 0, 1, 0, 1, 0, 0}, {3, 3}));
+  EXPECT_TRUE(HasValue<int32_t>(
+      Node("OneHot", {indices, Scalar<int64_t>(g, 3), off_on}, {{"axis", int64_t{0}}}),
+      {0, 0, 0, 0, 1, 0, 1, 0, 0}, {3, 3}));
   // Opset 9: ONNX has negative indices out of range, ONNX Runtime counts them from the end.
   EXPECT_TRUE(HasNoValue(Node("OneHot", {indices, Scalar<int64_t>(g, 3), off_on}, {}, 9)));
-  EXPECT_TRUE(HasValue<int32_t>(Node("OneHot", {Const<float>(g, {1.9f, -5, 5}, {3}),
-                                                Scalar<int64_t>(g, 3), off_on},
-                                     {}, 9),
-                                {0, 1, 0, 0, 0, 0, 0, 0, 0}, {3, 3}));
+  EXPECT_TRUE(HasValue<int32_t>(
+      Node("OneHot", {Const<float>(g, {1.9f, -5, 5}, {3}), Scalar<int64_t>(g, 3), off_on}, {}, 9),
+      {0, 1, 0, 0, 0, 0, 0, 0, 0}, {3, 3}));
   EXPECT_FALSE(Node("OneHot", {indices, Scalar<int64_t>(g, 0), off_on}).ok());
 }
 
@@ -653,14 +648,15 @@ TEST(TensorKernelTest, UniqueSortedAndInOrderOfAppearance) {
   EXPECT_TRUE(HasValue<int64_t>(found[2], {0, 1, 1, 2, 3, 2}, {6}));
   const Var words = Const<std::string>(g, {"b", "a", "b"}, {3});
   EXPECT_TRUE(HasValue<std::string>(Node("Unique", {words}), {"a", "b"}, {2}));
-  const Var rows = Const<Float16>(g, {Float16::FromFloat(1), Float16::FromFloat(0),
-                                      Float16::FromFloat(0), Float16::FromFloat(1),
-                                      Float16::FromFloat(1), Float16::FromFloat(0)},
-                                  {3, 2});
-  EXPECT_TRUE(HasValue<Float16>(Node("Unique", {rows}, {{"axis", int64_t{-2}}}),
-                                {Float16::FromFloat(0), Float16::FromFloat(1),
-                                 Float16::FromFloat(1), Float16::FromFloat(0)},
-                                {2, 2}));
+  const Var rows =
+      Const<Float16>(g,
+                     {Float16::FromFloat(1), Float16::FromFloat(0), Float16::FromFloat(0),
+                      Float16::FromFloat(1), Float16::FromFloat(1), Float16::FromFloat(0)},
+                     {3, 2});
+  EXPECT_TRUE(HasValue<Float16>(
+      Node("Unique", {rows}, {{"axis", int64_t{-2}}}),
+      {Float16::FromFloat(0), Float16::FromFloat(1), Float16::FromFloat(1), Float16::FromFloat(0)},
+      {2, 2}));
 }
 
 TEST(TensorKernelTest, UniqueOfNaNHasNoValue) {
@@ -680,8 +676,8 @@ TEST(TensorKernelTest, NonZeroTreatsNaNAsNonZeroAndMinusZeroAsZero) {
 TEST(TensorKernelTest, CompressIgnoresConditionPastTheInput) {
   Graph g;
   const Var x = Const<int64_t>(g, {1, 2}, {2});
-  EXPECT_TRUE(HasValue<int64_t>(Node("Compress", {x, Const<bool>(g, {true, false, true}, {3})}),
-                                {1}, {1}));
+  EXPECT_TRUE(
+      HasValue<int64_t>(Node("Compress", {x, Const<bool>(g, {true, false, true}, {3})}), {1}, {1}));
 }
 
 // --- Dropout -------------------------------------------------------------------------------------
@@ -696,8 +692,7 @@ TEST(TensorKernelTest, DropoutOutsideTraining) {
       Nodes("Dropout", {x, Scalar<double>(g, 0), Scalar<bool>(g, true)}, {}, 0, 2);
   EXPECT_TRUE(HasValue<float>(zero_ratio[0], {1, 2}, {2}));
   EXPECT_TRUE(HasValue<bool>(zero_ratio[1], {true, true}, {2}));
-  const std::vector<Var> training =
-      Nodes("Dropout", {x, Var(), Scalar<bool>(g, true)}, {}, 0, 2);
+  const std::vector<Var> training = Nodes("Dropout", {x, Var(), Scalar<bool>(g, true)}, {}, 0, 2);
   EXPECT_TRUE(HasNoValue(training[0]));
   EXPECT_TRUE(HasNoValue(training[1]));
   // Opset 10 runs in test mode, but says nothing of the mask.
@@ -739,12 +734,11 @@ TEST(TensorKernelBudgetTest, HugeOutputsGetNoValue) {
   EXPECT_EQ(tiled.shape(), std::optional<Dims>(Dims{1000000, 1000000}));
   EXPECT_TRUE(HasNoValue(Node("Expand", {x, Int64s(g, {1000000, 1000000, 2})})));
   EXPECT_TRUE(HasNoValue(Node("ConstantOfShape", {Int64s(g, {1000000, 1000000})})));
-  EXPECT_TRUE(HasNoValue(Node("Range", {Scalar<double>(g, 0), Scalar<double>(g, 1e12),
-                                        Scalar<double>(g, 1)})));
+  EXPECT_TRUE(HasNoValue(
+      Node("Range", {Scalar<double>(g, 0), Scalar<double>(g, 1e12), Scalar<double>(g, 1)})));
   EXPECT_TRUE(HasNoValue(Node("Pad", {x, Int64s(g, {0, 0, 0, int64_t{1} << 40})})));
   // Sizes only the values tell: 2^17 + 8 non-zero elements need more than 1 MiB of int64.
-  const Var ones =
-      g.constant(Tensor::from_vector<uint8_t>(std::vector<uint8_t>((1 << 17) + 8, 1)));
+  const Var ones = g.constant(Tensor::from_vector<uint8_t>(std::vector<uint8_t>((1 << 17) + 8, 1)));
   EXPECT_TRUE(HasNoValue(Node("NonZero", {ones})));
   EXPECT_TRUE(HasValue<uint8_t>(Node("Compress", {ones, Const<bool>(g, {true}, {1})}), {1}, {1}));
   EXPECT_LT(PeakRssKib() - before, 64 * 1024);
@@ -758,13 +752,13 @@ TEST(TensorKernelTest, ViewsShareTheBuffer) {
   const Var flat = Node("Flatten", {x}, {{"axis", int64_t{0}}});
   EXPECT_TRUE(HasValue<float>(flat, {1, 2, 3, 4, 5, 6}, {1, 6}));
   EXPECT_EQ(flat.value()->buffer(), x.value()->buffer());
-  EXPECT_TRUE(HasValue<float>(Node("Unsqueeze", {x, Int64s(g, {-1})}), {1, 2, 3, 4, 5, 6},
-                              {2, 3, 1}));
-  EXPECT_TRUE(HasValue<float>(Node("Reshape", {x, Int64s(g, {0, -1, 1})}), {1, 2, 3, 4, 5, 6},
-                              {2, 3, 1}));
+  EXPECT_TRUE(
+      HasValue<float>(Node("Unsqueeze", {x, Int64s(g, {-1})}), {1, 2, 3, 4, 5, 6}, {2, 3, 1}));
+  EXPECT_TRUE(
+      HasValue<float>(Node("Reshape", {x, Int64s(g, {0, -1, 1})}), {1, 2, 3, 4, 5, 6}, {2, 3, 1}));
   EXPECT_TRUE(HasValue<int64_t>(Node("Shape", {x}, {{"start", int64_t{-1}}}), {3}, {1}));
-  EXPECT_TRUE(HasValue<int64_t>(Node("Shape", {x}, {{"start", int64_t{1}}, {"end", int64_t{0}}}),
-                                {}, {0}));
+  EXPECT_TRUE(
+      HasValue<int64_t>(Node("Shape", {x}, {{"start", int64_t{1}}, {"end", int64_t{0}}}), {}, {0}));
   EXPECT_TRUE(HasValue<int64_t>(Node("Size", {x}), {6}, {}));
 }
 

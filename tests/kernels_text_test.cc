@@ -2,12 +2,12 @@
 // API: stop words with and without case sensitivity, case changes, the empty result, [1, C]
 // inputs, locale-dependent mappings left without a value; n-grams with skips, every weighting
 // mode, int32/int64/string pools, 1-D and 2-D inputs, empty rows, bad attributes and inputs.
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "absl/strings/str_join.h"
 #include "graphgc/graphgc.h"
@@ -67,28 +67,28 @@ TEST(StringNormalizerKernel, StopWordsAndCase) {
   EXPECT_TRUE(Is<std::string>(op::StringNormalizer(x, {.stopwords = Strings{"monday"}}),
                               {"tuesday", "Wed"}, {2}));
   // Case-sensitive: only the exact word goes.
-  EXPECT_TRUE(Is<std::string>(
-      op::StringNormalizer(x, {.case_change_action = "LOWER", .is_case_sensitive = 1,
-                               .stopwords = Strings{"MONDAY"}}),
-      {"monday", "tuesday", "wed"}, {3}));
+  EXPECT_TRUE(Is<std::string>(op::StringNormalizer(x, {.case_change_action = "LOWER",
+                                                       .is_case_sensitive = 1,
+                                                       .stopwords = Strings{"MONDAY"}}),
+                              {"monday", "tuesday", "wed"}, {3}));
   EXPECT_TRUE(Is<std::string>(op::StringNormalizer(x, {.case_change_action = "UPPER"}),
                               {"MONDAY", "TUESDAY", "MONDAY", "WED"}, {4}));
   // Insensitive with UPPER compares upper-cased: "mOnDaY" matches every Monday.
-  EXPECT_TRUE(Is<std::string>(op::StringNormalizer(x, {.case_change_action = "UPPER",
-                                                       .stopwords = Strings{"mOnDaY", "x"}}),
-                              {"TUESDAY", "WED"}, {2}));
+  EXPECT_TRUE(Is<std::string>(
+      op::StringNormalizer(x, {.case_change_action = "UPPER", .stopwords = Strings{"mOnDaY", "x"}}),
+      {"TUESDAY", "WED"}, {2}));
 }
 
 TEST(StringNormalizerKernel, EverythingDroppedLeavesOneEmptyString) {
   Graph g;
-  EXPECT_TRUE(Is<std::string>(op::StringNormalizer(Words(g, {"a", "A"}, {2}), {.stopwords = Strings{"a"}}),
-                              {""}, {1}));
+  EXPECT_TRUE(Is<std::string>(
+      op::StringNormalizer(Words(g, {"a", "A"}, {2}), {.stopwords = Strings{"a"}}), {""}, {1}));
   EXPECT_TRUE(Is<std::string>(
       op::StringNormalizer(Words(g, {"a", "b"}, {1, 2}), {.stopwords = Strings{"a", "b"}}), {""},
       {1, 1}));
-  EXPECT_TRUE(Is<std::string>(op::StringNormalizer(Words(g, {"a", "b"}, {1, 2}),
-                                                   {.case_change_action = "UPPER"}),
-                              {"A", "B"}, {1, 2}));
+  EXPECT_TRUE(Is<std::string>(
+      op::StringNormalizer(Words(g, {"a", "b"}, {1, 2}), {.case_change_action = "UPPER"}),
+      {"A", "B"}, {1, 2}));
 }
 
 TEST(StringNormalizerKernel, LocaleDependentMappingsGetNoValue) {
@@ -96,16 +96,16 @@ TEST(StringNormalizerKernel, LocaleDependentMappingsGetNoValue) {
   const Var accented = Words(g, {"\xC3\xA9t\xC3\xA9", "ok"}, {2});  // "été"
   EXPECT_TRUE(NoValue(op::StringNormalizer(accented, {.case_change_action = "UPPER"})));
   // Without a case change or a case-insensitive comparison the bytes are kept as they are.
-  EXPECT_TRUE(Is<std::string>(op::StringNormalizer(accented, {.is_case_sensitive = 1,
-                                                              .stopwords = Strings{"ok"}}),
-                              {"\xC3\xA9t\xC3\xA9"}, {1}));
+  EXPECT_TRUE(Is<std::string>(
+      op::StringNormalizer(accented, {.is_case_sensitive = 1, .stopwords = Strings{"ok"}}),
+      {"\xC3\xA9t\xC3\xA9"}, {1}));
   // Turkish upper-cases i to a dotted capital.
-  EXPECT_TRUE(NoValue(op::StringNormalizer(Words(g, {"i"}, {1}),
-                                           {.case_change_action = "UPPER", .locale = "tr_TR.UTF-8"})));
-  EXPECT_TRUE(Is<std::string>(op::StringNormalizer(Words(g, {"i"}, {1}),
-                                                   {.case_change_action = "UPPER",
-                                                    .locale = "en_US.UTF-8"}),
-                              {"I"}, {1}));
+  EXPECT_TRUE(NoValue(op::StringNormalizer(
+      Words(g, {"i"}, {1}), {.case_change_action = "UPPER", .locale = "tr_TR.UTF-8"})));
+  EXPECT_TRUE(Is<std::string>(
+      op::StringNormalizer(Words(g, {"i"}, {1}),
+                           {.case_change_action = "UPPER", .locale = "en_US.UTF-8"}),
+      {"I"}, {1}));
 }
 
 TEST(StringNormalizerKernel, OnlyCAndOneByCInputs) {
@@ -132,7 +132,8 @@ gg::opset17::TfIdfVectorizerAttributes Bigrams(std::string mode, int64_t skip) {
 
 TEST(TfIdfVectorizerKernel, CountsUnigramsAndSkippedBigrams) {
   Graph g;
-  const Var x = g.constant(Tensor::from_vector<int32_t>({1, 1, 3, 3, 3, 7, 8, 6, 7, 5, 6, 8}, {12}));
+  const Var x =
+      g.constant(Tensor::from_vector<int32_t>({1, 1, 3, 3, 3, 7, 8, 6, 7, 5, 6, 8}, {12}));
   // Unigrams: 2 x0, 3 x3, 5 x1, 4 x0. Bigrams without skips: (5,6) 1, (7,8) 1, (6,7) 1.
   EXPECT_TRUE(Is<float>(op::TfIdfVectorizer(x, Bigrams("TF", 0)), {0, 3, 1, 0, 1, 1, 1}, {7}));
   // One skip adds the pairs two apart, (1,3) (1,3) (3,3) (3,7) (3,8) (7,6) (8,7) (6,5) (7,6)
@@ -166,10 +167,14 @@ TEST(TfIdfVectorizerKernel, WeightsFollowTheirNgramToItsCoordinate) {
   Graph g;
   // Pool 1, 2, 3 on coordinates 2, 0, 1 with weights 10, 20, 30: counts 1 x1, 2 x2, 3 x1.
   const Var x = g.constant(Tensor::from_vector<int64_t>({1, 2, 2, 3}, {4}));
-  gg::opset17::TfIdfVectorizerAttributes attributes{
-      .max_gram_length = 1, .max_skip_count = 0, .min_gram_length = 1, .mode = "TFIDF",
-      .ngram_counts = std::vector<int64_t>{0}, .ngram_indexes = std::vector<int64_t>{2, 0, 1},
-      .pool_int64s = std::vector<int64_t>{1, 2, 3}, .weights = std::vector<float>{10, 20, 30}};
+  gg::opset17::TfIdfVectorizerAttributes attributes{.max_gram_length = 1,
+                                                    .max_skip_count = 0,
+                                                    .min_gram_length = 1,
+                                                    .mode = "TFIDF",
+                                                    .ngram_counts = std::vector<int64_t>{0},
+                                                    .ngram_indexes = std::vector<int64_t>{2, 0, 1},
+                                                    .pool_int64s = std::vector<int64_t>{1, 2, 3},
+                                                    .weights = std::vector<float>{10, 20, 30}};
   EXPECT_TRUE(Is<float>(op::TfIdfVectorizer(x, attributes), {40, 30, 10}, {3}));
   // Two n-grams on one coordinate: their counts add up (TF); whose weight applies is open.
   attributes.ngram_indexes = std::vector<int64_t>{0, 0, 1};
@@ -200,8 +205,8 @@ TEST(TfIdfVectorizerKernel, EmptyRowsAndBadInputs) {
   const Var empty = g.constant(Tensor::from_vector<int64_t>({}, {0}));
   EXPECT_TRUE(Is<float>(op::TfIdfVectorizer(empty, Bigrams("TF", 0)), {0, 0, 0, 0, 0, 0, 0}, {7}));
   const Var rows = g.constant(Tensor::from_vector<int64_t>({}, {2, 0}));
-  EXPECT_TRUE(Is<float>(op::TfIdfVectorizer(rows, Bigrams("TF", 0)), std::vector<float>(14, 0.0f),
-                        {2, 7}));
+  EXPECT_TRUE(
+      Is<float>(op::TfIdfVectorizer(rows, Bigrams("TF", 0)), std::vector<float>(14, 0.0f), {2, 7}));
   const Var x = g.constant(Tensor::from_vector<int64_t>({1, 2}, {2}));
   auto bad = Bigrams("TF", 0);
   bad.mode = "BM25";

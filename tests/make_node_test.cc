@@ -1,11 +1,10 @@
 // make_node: any ONNX operator by name, checked against its schema and inferred by ONNX's own
 // inference functions; values propagate through the native kernels, shape computations included.
-#include "graphgc/opset/node.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "graphgc/graphgc.h"
+#include "graphgc/opset/node.h"
 
 namespace graphgc {
 namespace {
@@ -122,17 +121,20 @@ TEST(MakeNodeTest, SchemaErrorsNameTheOpAndTheProblem) {
   Var f = g.argument("f", DataType::kFloat, {2, 2});
   Var s = g.argument("s", DataType::kString, {2});
   const GraphStats before = g.stats();
-  EXPECT_THAT(Message(make_node("Sqrt", {s})[0]), HasSubstr("Sqrt: input 0 (X) has type tensor(string)"));
+  EXPECT_THAT(Message(make_node("Sqrt", {s})[0]),
+              HasSubstr("Sqrt: input 0 (X) has type tensor(string)"));
   EXPECT_THAT(Message(make_node("Cast", {f})[0]), HasSubstr("missing required attribute 'to'"));
   EXPECT_THAT(Message(make_node("Softmax", {f}, {{"axis", 1.5f}})[0]),
               HasSubstr("attribute 'axis' must be INT, not FLOAT"));
-  EXPECT_THAT(Message(make_node("Relu", {f}, {{"alpha", 1.0f}})[0]), HasSubstr("unknown attribute 'alpha'"));
+  EXPECT_THAT(Message(make_node("Relu", {f}, {{"alpha", 1.0f}})[0]),
+              HasSubstr("unknown attribute 'alpha'"));
   EXPECT_THAT(Message(make_node("NoSuchOp", {f})[0]), HasSubstr("NoSuchOp: no such operator"));
   EXPECT_THAT(Message(make_node("Relu", {f}, {}, {.version = 18})[0]), HasSubstr("opset 18"));
   EXPECT_THAT(Message(make_node("Relu", {f}, {}, {.domain = "my.domain"})[0]),
               HasSubstr("unknown domain"));
   EXPECT_THAT(Message(make_node("Gemm", {f})[0]), HasSubstr("1 inputs given"));
-  EXPECT_THAT(Message(make_node("Gemm", {f, Var(), f})[0]), HasSubstr("input 1 (B) is an empty Var"));
+  EXPECT_THAT(Message(make_node("Gemm", {f, Var(), f})[0]),
+              HasSubstr("input 1 (B) is an empty Var"));
   EXPECT_THAT(Message(make_node("Concat", {f, g.argument("d", DataType::kDouble, {2, 2})},
                                 {{"axis", int64_t{0}}})[0]),
               HasSubstr("has type tensor(double) but input 0 (inputs) has tensor(float)"));
@@ -156,8 +158,8 @@ TEST(MakeNodeTest, InferenceErrorsBecomeStatuses) {
 TEST(MakeNodeTest, MlDomain) {
   Graph g;
   Var x = g.argument("x", DataType::kFloat, {3, 4});
-  std::vector<Var> y = make_node("Normalizer", {x}, {{"norm", std::string("L2")}},
-                                 {.domain = "ai.onnx.ml"});
+  std::vector<Var> y =
+      make_node("Normalizer", {x}, {{"norm", std::string("L2")}}, {.domain = "ai.onnx.ml"});
   ASSERT_TRUE(y[0].ok()) << y[0].status();
   EXPECT_EQ(y[0].dtype(), DataType::kFloat);  // no inference function: typed by its constraint
   Var ranked = op::Reshape(y[0], g.constant(Tensor::from_vector<int64_t>({3, 4})));

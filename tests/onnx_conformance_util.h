@@ -94,7 +94,7 @@ inline std::string TypeToString(const onnx::TypeProto& type) {
 // ONNX's inferred type for an output agrees with the var ("" if so).
 inline std::string CompareWithOnnx(const onnx::TypeProto& type, const graphgc::Var& var) {
   if (type.value_case() == onnx::TypeProto::VALUE_NOT_SET) return "";  // ONNX infers nothing
-  if (!type.has_tensor_type() || !var.type().is_tensor()) {  // sequences, optionals, maps
+  if (!type.has_tensor_type() || !var.type().is_tensor()) {            // sequences, optionals, maps
     absl::StatusOr<graphgc::VarType> onnx_type = graphgc::internal::FromTypeProto(type, "output");
     if (!onnx_type.ok()) return std::string(onnx_type.status().message());
     if (onnx_type->ToString() != var.type().ToString()) {

@@ -5,10 +5,10 @@
 #ifndef GRAPHGC_TESTS_ONNX_INFERENCE_CHECK_H_
 #define GRAPHGC_TESTS_ONNX_INFERENCE_CHECK_H_
 
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "absl/strings/str_join.h"
 #include "graphgc/graphgc.h"

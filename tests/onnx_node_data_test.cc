@@ -9,12 +9,12 @@
 //   passed       all checks hold;
 //   unsupported  the test needs something graphgc does not represent, found by a specific check
 //                with a fixed reason (sequence/optional/sparse/map values, subgraph, sparse-tensor,
-//                type-proto or tensors attributes, training-domain ops, opsets newer than the library
-//                supports, element types graphgc lacks, external data, ops other than Constant
-//                without inputs, outputs whose rank ONNX's inference does not know either, which
-//                to_onnx cannot export, and disagreements with the test data that ONNX 1.12's own
-//                inference has exactly); recorded as the test property "unsupported", and the test
-//                succeeds (the project forbids skips);
+//                type-proto or tensors attributes, training-domain ops, opsets newer than the
+//                library supports, element types graphgc lacks, external data, ops other than
+//                Constant without inputs, outputs whose rank ONNX's inference does not know either,
+//                which to_onnx cannot export, and disagreements with the test data that ONNX 1.12's
+//                own inference has exactly); recorded as the test property "unsupported", and the
+//                test succeeds (the project forbids skips);
 //   failed       anything else: the test fails, naming the op, the stage and the status.
 // A summary (counts per category, unsupported reasons, failures by stage) is printed at the end.
 //
@@ -28,6 +28,8 @@
 // generator stores as uint16 bit patterns, is read as bfloat16 where the model declares bfloat16.
 // The data directory can be overridden with GRAPHGC_ONNX_NODE_DATA.
 // Also here: unit tests of internal::FromAttributeProto, which the conformance run relies on.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -42,21 +44,19 @@
 #include <variant>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "graphgc/opset/attribute_proto.h"
+#include "graphgc/export/graph_inliner.h"
 #include "graphgc/graphgc.h"
+#include "graphgc/opset/attribute_proto.h"
 #include "graphgc/opset/node.h"
 #include "graphgc/opset/tensor_proto.h"
 #include "onnx/defs/schema.h"
 #include "onnx/onnx_pb.h"
 #include "onnx/shape_inference/implementation.h"
-#include "graphgc/export/graph_inliner.h"
 #include "onnx_conformance_util.h"
 
 namespace {
@@ -92,7 +92,8 @@ std::string SanitizedName(const std::string& dir) {
   return name.empty() ? std::string("unnamed") : name;
 }
 
-// Directory names are valid already; a name that sanitizing changed takes its index, to stay unique.
+// Directory names are valid already; a name that sanitizing changed takes its index, to stay
+// unique.
 std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
   const std::string name = SanitizedName(info.param);
   if (name == fs::path(info.param).filename().string()) return name;
@@ -153,8 +154,8 @@ struct Summary {
         break;
       case Category::kFailed:
         ++failed;
-        failures.push_back({test, outcome.op_type, outcome.stage,
-                            absl::StrJoin(outcome.errors, "; ")});
+        failures.push_back(
+            {test, outcome.op_type, outcome.stage, absl::StrJoin(outcome.errors, "; ")});
         break;
     }
   }
@@ -223,8 +224,10 @@ std::string UnsupportedValueType(const onnx::TypeProto& type, const std::string&
       absl::StatusOr<gg::VarType> converted = gg::internal::FromTypeProto(type, "graph " + role);
       return converted.ok() ? "" : std::string(converted.status().message());
     }
-    case onnx::TypeProto::kSparseTensorType: return absl::StrCat("sparse-tensor graph ", role);
-    default: return absl::StrCat("graph ", role, " without a type");
+    case onnx::TypeProto::kSparseTensorType:
+      return absl::StrCat("sparse-tensor graph ", role);
+    default:
+      return absl::StrCat("graph ", role, " without a type");
   }
 }
 
@@ -249,7 +252,8 @@ std::string UnsupportedAttribute(const onnx::NodeProto& node, const onnx::Attrib
         return "tensor attribute with external data";
       }
       return "";
-    default: return "";
+    default:
+      return "";
   }
 }
 
@@ -385,8 +389,8 @@ Outcome RunNodeTest(const fs::path& dir) {
   if (graph.node_size() == 0) return Failed("load", "", "the model has no node");
   // A single-node test is reported under its op; a multi-node one under the node concerned, or as
   // a whole.
-  const std::string test_op = graph.node_size() == 1 ? graph.node(0).op_type()
-                                                     : absl::StrCat(graph.node_size(), " nodes");
+  const std::string test_op =
+      graph.node_size() == 1 ? graph.node(0).op_type() : absl::StrCat(graph.node_size(), " nodes");
 
   std::map<std::string, int64_t> opsets;  // normalized domain -> version
   for (const onnx::OperatorSetIdProto& opset : model.opset_import()) {
@@ -397,7 +401,8 @@ Outcome RunNodeTest(const fs::path& dir) {
   for (const onnx::NodeProto& node : graph.node()) {
     const std::string domain = NormalizedDomain(node.domain());
     if (domain == kTrainingDomain) {
-      return Unsupported(absl::StrCat("training-domain op (", kTrainingDomain, ")"), node.op_type());
+      return Unsupported(absl::StrCat("training-domain op (", kTrainingDomain, ")"),
+                         node.op_type());
     }
     auto opset = opsets.find(domain);
     if (opset == opsets.end()) {
@@ -450,20 +455,23 @@ Outcome RunNodeTest(const fs::path& dir) {
     }
     absl::StatusOr<Tensor> tensor = gg::internal::FromTensorProto(proto);
     if (!tensor.ok()) {
-      return Failed("load", test_op, absl::StrCat("FromTensorProto rejects ", what, " '", name,
-                                                  "': ", tensor.status().ToString()));
+      return Failed("load", test_op,
+                    absl::StrCat("FromTensorProto rejects ", what, " '", name,
+                                 "': ", tensor.status().ToString()));
     }
     Var var = g.constant(*tensor);
     if (!var.ok()) {
-      return Failed("load", test_op, absl::StrCat("Graph::constant fails for ", what, " '", name,
-                                                  "': ", var.status().ToString()));
+      return Failed("load", test_op,
+                    absl::StrCat("Graph::constant fails for ", what, " '", name,
+                                 "': ", var.status().ToString()));
     }
     vars[name] = std::move(var);
     input_data[name] = proto;
     return std::nullopt;
   };
   for (const onnx::TensorProto& initializer : graph.initializer()) {
-    if (std::optional<Outcome> outcome = add_constant(initializer, initializer.name(), "initializer")) {
+    if (std::optional<Outcome> outcome =
+            add_constant(initializer, initializer.name(), "initializer")) {
       return *outcome;
     }
   }
@@ -486,14 +494,16 @@ Outcome RunNodeTest(const fs::path& dir) {
     }
     onnx::TensorProto proto;
     if (!ParseFile(data / file_name, &proto)) {
-      return Failed("load", test_op, absl::StrCat(file_name, " (input '", name,
-                                                  "', tensor-typed) does not parse as a TensorProto"));
+      return Failed("load", test_op,
+                    absl::StrCat(file_name, " (input '", name,
+                                 "', tensor-typed) does not parse as a TensorProto"));
     }
     const int32_t declared = graph.input(i).type().tensor_type().elem_type();
     proto.set_data_type(ActualDataType(proto, declared));
     if (proto.data_type() != declared) {
-      return Failed("load", test_op, absl::StrCat(file_name, " holds ", ElemTypeName(proto.data_type()),
-                                                  ", the model declares ", ElemTypeName(declared)));
+      return Failed("load", test_op,
+                    absl::StrCat(file_name, " holds ", ElemTypeName(proto.data_type()),
+                                 ", the model declares ", ElemTypeName(declared)));
     }
     if (std::optional<Outcome> outcome = add_constant(proto, name, "input data")) return *outcome;
   }
@@ -503,7 +513,8 @@ Outcome RunNodeTest(const fs::path& dir) {
     if (node.op_type() == "Constant" && NumGivenInputs(node) == 0) {
       absl::StatusOr<Tensor> value = ConstantValue(node);
       if (!value.ok()) return Failed("load", node.op_type(), value.status().ToString());
-      if (node.output_size() != 1) return Failed("load", node.op_type(), "Constant without one output");
+      if (node.output_size() != 1)
+        return Failed("load", node.op_type(), "Constant without one output");
       Var var = g.constant(*value);
       if (!var.ok()) return Failed("load", node.op_type(), var.status().ToString());
       vars[node.output(0)] = std::move(var);
@@ -536,8 +547,8 @@ Outcome RunNodeTest(const fs::path& dir) {
       }
       absl::StatusOr<gg::Attribute> attribute = gg::internal::FromAttributeProto(attr);
       if (!attribute.ok()) {
-        return Failed("load", node.op_type(), absl::StrCat("FromAttributeProto: ",
-                                                           attribute.status().ToString()));
+        return Failed("load", node.op_type(),
+                      absl::StrCat("FromAttributeProto: ", attribute.status().ToString()));
       }
       attributes.push_back(*std::move(attribute));
     }
@@ -587,8 +598,8 @@ Outcome RunNodeTest(const fs::path& dir) {
     if (!graph.output(i).type().has_tensor_type() || !var.type().is_tensor()) {
       // Sequences, optionals and maps carry no values: their types are compared with ONNX's.
       const onnx::TypeProto* onnx_inferred = onnx_type(name);
-      const std::string error = CompareWithOnnx(
-          onnx_inferred != nullptr ? *onnx_inferred : graph.output(i).type(), var);
+      const std::string error =
+          CompareWithOnnx(onnx_inferred != nullptr ? *onnx_inferred : graph.output(i).type(), var);
       if (!error.empty()) {
         all_errors_upstream = false;
         outcome.errors.push_back(absl::StrCat("output '", name, "': ", error));
@@ -598,8 +609,9 @@ Outcome RunNodeTest(const fs::path& dir) {
     if (!fs::exists(data / file_name)) continue;
     onnx::TensorProto expected;
     if (!ParseFile(data / file_name, &expected)) {
-      return Failed("load", test_op, absl::StrCat(file_name, " (output '", name,
-                                                  "', tensor-typed) does not parse as a TensorProto"));
+      return Failed("load", test_op,
+                    absl::StrCat(file_name, " (output '", name,
+                                 "', tensor-typed) does not parse as a TensorProto"));
     }
     expected.set_data_type(
         ActualDataType(expected, graph.output(i).type().tensor_type().elem_type()));
@@ -616,9 +628,10 @@ Outcome RunNodeTest(const fs::path& dir) {
   }
   if (!outcome.errors.empty()) {
     if (all_errors_upstream) {
-      return Unsupported("ONNX 1.12's own shape inference contradicts its test data, and make_node "
-                         "runs that inference (upstream bug)",
-                         test_op);
+      return Unsupported(
+          "ONNX 1.12's own shape inference contradicts its test data, and make_node "
+          "runs that inference (upstream bug)",
+          test_op);
     }
     outcome.category = Category::kFailed;
     outcome.stage = "check";
@@ -634,15 +647,17 @@ Outcome RunNodeTest(const fs::path& dir) {
     const onnx::TypeProto* onnx_inferred = onnx_type(name);
     if (onnx_inferred != nullptr && TypeDims(*onnx_inferred).has_value()) {
       return Failed("export", test_op,
-                    absl::StrCat("output '", name, "' has unknown rank, so to_onnx cannot export "
+                    absl::StrCat("output '", name,
+                                 "' has unknown rank, so to_onnx cannot export "
                                  "it, but ONNX's inference on the test model gives ",
                                  TypeToString(*onnx_inferred)));
     }
     auto dims = expected_dims.find(name);
     if (dims == expected_dims.end()) {
-      return Unsupported("an output's rank is unknown to ONNX's inference too and there is no "
-                         "expected data to give it one for export",
-                         test_op);
+      return Unsupported(
+          "an output's rank is unknown to ONNX's inference too and there is no "
+          "expected data to give it one for export",
+          test_op);
     }
     Var with_rank = gg::op::Reshape(var, g.constant(Tensor::from_vector<int64_t>(dims->second)));
     if (!with_rank.ok()) return Failed("export", test_op, with_rank.status().ToString());
@@ -653,10 +668,9 @@ Outcome RunNodeTest(const fs::path& dir) {
     const onnx::TypeProto* onnx_inferred = onnx_type(name);
     if (onnx_inferred != nullptr && OnnxIsMorePrecise(*onnx_inferred, var)) {
       const std::optional<Dims> shape = var.shape();
-      outcome.notes.push_back(absl::StrCat("output '", name, "': graphgc has ",
-                                           DimsToString(shape.value_or(Dims{})),
-                                           ", ONNX's inference on the test model ",
-                                           TypeToString(*onnx_inferred)));
+      outcome.notes.push_back(
+          absl::StrCat("output '", name, "': graphgc has ", DimsToString(shape.value_or(Dims{})),
+                       ", ONNX's inference on the test model ", TypeToString(*onnx_inferred)));
     }
   }
   absl::StatusOr<onnx::ModelProto> exported_model = gg::to_onnx(g, exported);
@@ -693,7 +707,8 @@ TEST_P(OnnxNodeDataTest, MakeNodeMatchesOnnx) {
   if (!outcome.op_type.empty()) RecordProperty("op_type", outcome.op_type);
   switch (outcome.category) {
     case Category::kPassed:
-      if (!outcome.notes.empty()) RecordProperty("less_precise", absl::StrJoin(outcome.notes, "; "));
+      if (!outcome.notes.empty())
+        RecordProperty("less_precise", absl::StrJoin(outcome.notes, "; "));
       break;
     case Category::kUnsupported:
       RecordProperty("unsupported", outcome.reason);
@@ -708,8 +723,7 @@ TEST_P(OnnxNodeDataTest, MakeNodeMatchesOnnx) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Node, OnnxNodeDataTest, ::testing::ValuesIn(ListTestDirs()),
-                         TestName);
+INSTANTIATE_TEST_SUITE_P(Node, OnnxNodeDataTest, ::testing::ValuesIn(ListTestDirs()), TestName);
 // A missing data directory fails DataIsPresent below instead.
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(OnnxNodeDataTest);
 
@@ -808,13 +822,19 @@ TEST(FromAttributeProtoTest, ConvertsTypes) {
   onnx::AttributeProto proto;
   proto.set_name("type");
   proto.set_type(onnx::AttributeProto::TYPE_PROTO);
-  proto.mutable_tp()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()
+  proto.mutable_tp()
+      ->mutable_sequence_type()
+      ->mutable_elem_type()
+      ->mutable_tensor_type()
       ->set_elem_type(onnx::TensorProto::FLOAT);
   absl::StatusOr<gg::Attribute> attribute = FromAttributeProto(proto);
   ASSERT_TRUE(attribute.ok()) << attribute.status();
   ASSERT_TRUE(std::holds_alternative<gg::VarType>(attribute->value));
   EXPECT_EQ(std::get<gg::VarType>(attribute->value).ToString(), "seq(tensor(float))");
-  proto.mutable_tp()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()
+  proto.mutable_tp()
+      ->mutable_sequence_type()
+      ->mutable_elem_type()
+      ->mutable_tensor_type()
       ->set_elem_type(onnx::TensorProto::COMPLEX64);
   EXPECT_FALSE(FromAttributeProto(proto).ok());
 }

@@ -1,12 +1,12 @@
 // Error paths of the ops and of Graph::argument: every bad call returns a failed Var (never a crash
 // or an exception) whose status names the op and the offending input or type; the failed op adds
 // no node; every other var of the graph stays ok, keeps its value and stays exportable.
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
@@ -35,8 +35,8 @@ using Dims = std::vector<int64_t>;
     }
   }
   if (var.dtype() != DataType::kUndefined) {
-    return ::testing::AssertionFailure() << "a failed var has element type "
-                                         << gg::DataTypeName(var.dtype());
+    return ::testing::AssertionFailure()
+           << "a failed var has element type " << gg::DataTypeName(var.dtype());
   }
   if (var.value().has_value()) return ::testing::AssertionFailure() << "a failed var has a value";
   return ::testing::AssertionSuccess();
@@ -66,8 +66,8 @@ class OpsErrorsTest : public ::testing::Test {
     ::testing::AssertionResult failure = IsFailure(result, pieces);
     if (!failure) return failure;
     if (g_.stats().nodes != nodes_before) {
-      return ::testing::AssertionFailure() << "the failed op added "
-                                           << g_.stats().nodes - nodes_before << " node(s)";
+      return ::testing::AssertionFailure()
+             << "the failed op added " << g_.stats().nodes - nodes_before << " node(s)";
     }
     if (!healthy_.ok() || !x_.ok() || !folded_.ok()) {
       return ::testing::AssertionFailure() << "an unrelated var failed";
@@ -78,8 +78,8 @@ class OpsErrorsTest : public ::testing::Test {
     absl::StatusOr<onnx::ModelProto> model =
         gg::to_onnx(g_, {{"healthy", healthy_}, {"folded", folded_}});
     if (!model.ok()) {
-      return ::testing::AssertionFailure() << "unrelated outputs no longer export: "
-                                           << model.status();
+      return ::testing::AssertionFailure()
+             << "unrelated outputs no longer export: " << model.status();
     }
     // The graph still builds: a new op on the unrelated vars works.
     if (!op::Add(healthy_, x_).ok()) {
@@ -213,8 +213,8 @@ TEST_F(OpsErrorsTest, ReshapeInvalidEntries) {
 TEST_F(OpsErrorsTest, ReshapeAllowZeroRules) {
   // With allowzero=1 a 0 is a zero dim: 6 elements cannot become [0,6].
   const Var zero = Int64s({0, 6});
-  EXPECT_TRUE(FailsCleanly([&] { return op::Reshape(x_, zero, {.allowzero = 1}); },
-                           {"Reshape", "[0,6]"}));
+  EXPECT_TRUE(
+      FailsCleanly([&] { return op::Reshape(x_, zero, {.allowzero = 1}); }, {"Reshape", "[0,6]"}));
   // 0 and -1 together are invalid when allowzero=1.
   const Var both = Int64s({0, -1});
   EXPECT_TRUE(FailsCleanly([&] { return op::Reshape(x_, both, {.allowzero = 1}); },
@@ -302,8 +302,8 @@ TEST_F(OpsErrorsTest, VarOfADestroyedGraph) {
   EXPECT_TRUE(FailsCleanly([&] { return op::Neg(orphan); }, {"Neg", "input 0", "destroyed"}, &neg));
   EXPECT_EQ(neg.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_TRUE(FailsCleanly([&] { return op::Add(x_, orphan); }, {"Add", "input 1", "destroyed"}));
-  EXPECT_TRUE(FailsCleanly([&] { return op::Add(orphan_constant, x_); },
-                           {"Add", "input 0", "destroyed"}));
+  EXPECT_TRUE(
+      FailsCleanly([&] { return op::Add(orphan_constant, x_); }, {"Add", "input 0", "destroyed"}));
 }
 
 // --- Arguments --------------------------------------------------------------------------------
@@ -314,8 +314,11 @@ TEST_F(OpsErrorsTest, ArgumentWithAnEmptyName) {
 }
 
 TEST_F(OpsErrorsTest, ArgumentWithADuplicateName) {
-  EXPECT_TRUE(FailsCleanly([&] { return g_.argument("x", DataType::kFloat, {2, 3}); },
-                           {"argument", "'x'"}));
+  EXPECT_TRUE(FailsCleanly(
+      [&] {
+        return g_.argument("x", DataType::kFloat, {2, 3});
+      },
+      {"argument", "'x'"}));
   EXPECT_TRUE(FailsCleanly([&] { return g_.argument_unranked("x", DataType::kInt64); },
                            {"argument", "'x'"}));
   const Var y = g_.argument("y", DataType::kFloat, {1});
@@ -323,8 +326,11 @@ TEST_F(OpsErrorsTest, ArgumentWithADuplicateName) {
 }
 
 TEST_F(OpsErrorsTest, ArgumentWithADimBelowMinusOne) {
-  EXPECT_TRUE(FailsCleanly([&] { return g_.argument("d", DataType::kFloat, {2, -2}); },
-                           {"argument", "'d'", "-2"}));
+  EXPECT_TRUE(FailsCleanly(
+      [&] {
+        return g_.argument("d", DataType::kFloat, {2, -2});
+      },
+      {"argument", "'d'", "-2"}));
   // The name of a failed argument is not taken.
   EXPECT_TRUE(g_.argument("d", DataType::kFloat, {2, 2}).ok());
 }

@@ -2,14 +2,14 @@
 // shape of each op's output, with ONNX multidirectional broadcasting, unknown dims (-1), unknown
 // rank, MatMul's 1-D promotion and batch broadcasting, Reshape's 0 / -1 / allowzero rules, Cast's
 // target types, Identity and Constant. Also: turning propagation off changes no type.
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <tuple>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -26,21 +26,20 @@ using gg::Var;
 using Dims = std::vector<int64_t>;
 using MaybeDims = std::optional<Dims>;
 
-constexpr DataType kNumericTypes[] = {
-    DataType::kUint8, DataType::kUint16, DataType::kUint32,  DataType::kUint64,
-    DataType::kInt8,  DataType::kInt16,  DataType::kInt32,   DataType::kInt64,
-    DataType::kFloat16, DataType::kFloat, DataType::kDouble, DataType::kBfloat16};
-constexpr DataType kSignedTypes[] = {DataType::kInt8,    DataType::kInt16, DataType::kInt32,
-                                     DataType::kInt64,   DataType::kFloat16, DataType::kFloat,
-                                     DataType::kDouble,  DataType::kBfloat16};
-constexpr DataType kMatMulTypes[] = {DataType::kUint32,  DataType::kUint64, DataType::kInt32,
-                                     DataType::kInt64,   DataType::kFloat16, DataType::kFloat,
-                                     DataType::kDouble,  DataType::kBfloat16};
+constexpr DataType kNumericTypes[] = {DataType::kUint8,  DataType::kUint16, DataType::kUint32,
+                                      DataType::kUint64, DataType::kInt8,   DataType::kInt16,
+                                      DataType::kInt32,  DataType::kInt64,  DataType::kFloat16,
+                                      DataType::kFloat,  DataType::kDouble, DataType::kBfloat16};
+constexpr DataType kSignedTypes[] = {DataType::kInt8,   DataType::kInt16,   DataType::kInt32,
+                                     DataType::kInt64,  DataType::kFloat16, DataType::kFloat,
+                                     DataType::kDouble, DataType::kBfloat16};
+constexpr DataType kMatMulTypes[] = {DataType::kUint32, DataType::kUint64,  DataType::kInt32,
+                                     DataType::kInt64,  DataType::kFloat16, DataType::kFloat,
+                                     DataType::kDouble, DataType::kBfloat16};
 constexpr DataType kAllTypes[] = {
-    DataType::kUint8,   DataType::kUint16, DataType::kUint32,   DataType::kUint64,
-    DataType::kInt8,    DataType::kInt16,  DataType::kInt32,    DataType::kInt64,
-    DataType::kFloat16, DataType::kFloat,  DataType::kDouble,   DataType::kBfloat16,
-    DataType::kBool,    DataType::kString};
+    DataType::kUint8,  DataType::kUint16,   DataType::kUint32, DataType::kUint64,  DataType::kInt8,
+    DataType::kInt16,  DataType::kInt32,    DataType::kInt64,  DataType::kFloat16, DataType::kFloat,
+    DataType::kDouble, DataType::kBfloat16, DataType::kBool,   DataType::kString};
 
 std::string Describe(const MaybeDims& shape) {
   if (!shape.has_value()) return "unknown rank";
@@ -94,13 +93,13 @@ TEST_P(BinaryTypeTest, KeepsTheElementTypeAndBroadcasts) {
   EXPECT_TRUE(HasType(binary.fn(b, a), dtype, Dims{2, 3}));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllNumericTypes, BinaryTypeTest,
-    ::testing::Combine(::testing::ValuesIn(kBinaryOps), ::testing::ValuesIn(kNumericTypes)),
-    [](const ::testing::TestParamInfo<BinaryTypeTest::ParamType>& info) {
-      return absl::StrCat(std::get<0>(info.param).name, "_",
-                          TypeName(std::get<1>(info.param)));
-    });
+INSTANTIATE_TEST_SUITE_P(AllNumericTypes, BinaryTypeTest,
+                         ::testing::Combine(::testing::ValuesIn(kBinaryOps),
+                                            ::testing::ValuesIn(kNumericTypes)),
+                         [](const ::testing::TestParamInfo<BinaryTypeTest::ParamType>& info) {
+                           return absl::StrCat(std::get<0>(info.param).name, "_",
+                                               TypeName(std::get<1>(info.param)));
+                         });
 
 struct BroadcastCase {
   MaybeDims a;
@@ -128,28 +127,27 @@ TEST_P(BroadcastShapeTest, EveryBinaryOpInfersTheBroadcastShape) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, BroadcastShapeTest,
-    ::testing::Values(
-        BroadcastCase{Dims{2, 3}, Dims{2, 3}, Dims{2, 3}},
-        BroadcastCase{Dims{2, 3}, Dims{3}, Dims{2, 3}},
-        BroadcastCase{Dims{4, 1}, Dims{1, 5}, Dims{4, 5}},
-        BroadcastCase{Dims{2, 1, 3}, Dims{2, 1}, Dims{2, 2, 3}},
-        BroadcastCase{Dims{}, Dims{2, 3}, Dims{2, 3}},
-        BroadcastCase{Dims{}, Dims{}, Dims{}},
-        BroadcastCase{Dims{1}, Dims{}, Dims{1}},
-        BroadcastCase{Dims{0, 3}, Dims{1, 3}, Dims{0, 3}},
-        BroadcastCase{Dims{0}, Dims{1}, Dims{0}},
-        // An unknown dim against k > 1 must be k (or 1) at run time: the result is k.
-        BroadcastCase{Dims{2, -1}, Dims{3}, Dims{2, 3}},
-        // Against 1 or another unknown dim it stays unknown.
-        BroadcastCase{Dims{2, -1}, Dims{1}, Dims{2, -1}},
-        BroadcastCase{Dims{2, -1}, Dims{-1}, Dims{2, -1}},
-        BroadcastCase{Dims{-1, 1}, Dims{1, 5}, Dims{-1, 5}},
-        BroadcastCase{Dims{2, -1}, Dims{4, 1, 1}, Dims{4, 2, -1}},
-        BroadcastCase{Dims{-1}, Dims{}, Dims{-1}},
-        // Unknown rank on either side: the result's rank is unknown.
-        BroadcastCase{std::nullopt, Dims{3}, std::nullopt},
-        BroadcastCase{std::nullopt, Dims{}, std::nullopt},
-        BroadcastCase{std::nullopt, std::nullopt, std::nullopt}));
+    ::testing::Values(BroadcastCase{Dims{2, 3}, Dims{2, 3}, Dims{2, 3}},
+                      BroadcastCase{Dims{2, 3}, Dims{3}, Dims{2, 3}},
+                      BroadcastCase{Dims{4, 1}, Dims{1, 5}, Dims{4, 5}},
+                      BroadcastCase{Dims{2, 1, 3}, Dims{2, 1}, Dims{2, 2, 3}},
+                      BroadcastCase{Dims{}, Dims{2, 3}, Dims{2, 3}},
+                      BroadcastCase{Dims{}, Dims{}, Dims{}},
+                      BroadcastCase{Dims{1}, Dims{}, Dims{1}},
+                      BroadcastCase{Dims{0, 3}, Dims{1, 3}, Dims{0, 3}},
+                      BroadcastCase{Dims{0}, Dims{1}, Dims{0}},
+                      // An unknown dim against k > 1 must be k (or 1) at run time: the result is k.
+                      BroadcastCase{Dims{2, -1}, Dims{3}, Dims{2, 3}},
+                      // Against 1 or another unknown dim it stays unknown.
+                      BroadcastCase{Dims{2, -1}, Dims{1}, Dims{2, -1}},
+                      BroadcastCase{Dims{2, -1}, Dims{-1}, Dims{2, -1}},
+                      BroadcastCase{Dims{-1, 1}, Dims{1, 5}, Dims{-1, 5}},
+                      BroadcastCase{Dims{2, -1}, Dims{4, 1, 1}, Dims{4, 2, -1}},
+                      BroadcastCase{Dims{-1}, Dims{}, Dims{-1}},
+                      // Unknown rank on either side: the result's rank is unknown.
+                      BroadcastCase{std::nullopt, Dims{3}, std::nullopt},
+                      BroadcastCase{std::nullopt, Dims{}, std::nullopt},
+                      BroadcastCase{std::nullopt, std::nullopt, std::nullopt}));
 
 // --- Neg and Relu -----------------------------------------------------------------------------
 
@@ -206,30 +204,29 @@ TEST_P(MatMulShapeTest, FollowsNumpyMatmul) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, MatMulShapeTest,
-    ::testing::Values(
-        BroadcastCase{Dims{2, 3}, Dims{3, 4}, Dims{2, 4}},
-        // 1-D operands are promoted ([k] -> [1,k] on the left, [k,1] on the right) and the
-        // promoted dim is removed from the result.
-        BroadcastCase{Dims{3}, Dims{3, 4}, Dims{4}},
-        BroadcastCase{Dims{2, 3}, Dims{3}, Dims{2}},
-        BroadcastCase{Dims{3}, Dims{3}, Dims{}},
-        BroadcastCase{Dims{3}, Dims{5, 3, 4}, Dims{5, 4}},
-        BroadcastCase{Dims{5, 2, 3}, Dims{3}, Dims{5, 2}},
-        // Batch dims broadcast.
-        BroadcastCase{Dims{5, 2, 3}, Dims{3, 4}, Dims{5, 2, 4}},
-        BroadcastCase{Dims{2, 3}, Dims{5, 3, 4}, Dims{5, 2, 4}},
-        BroadcastCase{Dims{2, 1, 2, 3}, Dims{5, 3, 4}, Dims{2, 5, 2, 4}},
-        BroadcastCase{Dims{1, 2, 3}, Dims{6, 3, 4}, Dims{6, 2, 4}},
-        BroadcastCase{Dims{2, 0}, Dims{0, 3}, Dims{2, 3}},
-        // Unknown dims.
-        BroadcastCase{Dims{-1, 3}, Dims{3, -1}, Dims{-1, -1}},
-        BroadcastCase{Dims{2, -1}, Dims{-1, 4}, Dims{2, 4}},
-        BroadcastCase{Dims{2, -1}, Dims{5, 4}, Dims{2, 4}},
-        BroadcastCase{Dims{-1, 2, 3}, Dims{4, 3, 5}, Dims{4, 2, 5}},
-        BroadcastCase{Dims{-1}, Dims{-1}, Dims{}},
-        // Unknown rank.
-        BroadcastCase{std::nullopt, Dims{3, 4}, std::nullopt},
-        BroadcastCase{Dims{2, 3}, std::nullopt, std::nullopt}));
+    ::testing::Values(BroadcastCase{Dims{2, 3}, Dims{3, 4}, Dims{2, 4}},
+                      // 1-D operands are promoted ([k] -> [1,k] on the left, [k,1] on the right)
+                      // and the promoted dim is removed from the result.
+                      BroadcastCase{Dims{3}, Dims{3, 4}, Dims{4}},
+                      BroadcastCase{Dims{2, 3}, Dims{3}, Dims{2}},
+                      BroadcastCase{Dims{3}, Dims{3}, Dims{}},
+                      BroadcastCase{Dims{3}, Dims{5, 3, 4}, Dims{5, 4}},
+                      BroadcastCase{Dims{5, 2, 3}, Dims{3}, Dims{5, 2}},
+                      // Batch dims broadcast.
+                      BroadcastCase{Dims{5, 2, 3}, Dims{3, 4}, Dims{5, 2, 4}},
+                      BroadcastCase{Dims{2, 3}, Dims{5, 3, 4}, Dims{5, 2, 4}},
+                      BroadcastCase{Dims{2, 1, 2, 3}, Dims{5, 3, 4}, Dims{2, 5, 2, 4}},
+                      BroadcastCase{Dims{1, 2, 3}, Dims{6, 3, 4}, Dims{6, 2, 4}},
+                      BroadcastCase{Dims{2, 0}, Dims{0, 3}, Dims{2, 3}},
+                      // Unknown dims.
+                      BroadcastCase{Dims{-1, 3}, Dims{3, -1}, Dims{-1, -1}},
+                      BroadcastCase{Dims{2, -1}, Dims{-1, 4}, Dims{2, 4}},
+                      BroadcastCase{Dims{2, -1}, Dims{5, 4}, Dims{2, 4}},
+                      BroadcastCase{Dims{-1, 2, 3}, Dims{4, 3, 5}, Dims{4, 2, 5}},
+                      BroadcastCase{Dims{-1}, Dims{-1}, Dims{}},
+                      // Unknown rank.
+                      BroadcastCase{std::nullopt, Dims{3, 4}, std::nullopt},
+                      BroadcastCase{Dims{2, 3}, std::nullopt, std::nullopt}));
 
 // --- Reshape ----------------------------------------------------------------------------------
 
@@ -241,8 +238,8 @@ struct ReshapeCase {
 };
 
 void PrintTo(const ReshapeCase& c, std::ostream* os) {
-  *os << Describe(c.data) << " to " << Describe(c.target) << " allowzero=" << c.allowzero
-      << " -> " << Describe(c.expected);
+  *os << Describe(c.data) << " to " << Describe(c.target) << " allowzero=" << c.allowzero << " -> "
+      << Describe(c.expected);
 }
 
 class ReshapeConstantShapeTest : public ::testing::TestWithParam<ReshapeCase> {};
@@ -337,8 +334,8 @@ TEST(CastInferenceTest, ResultHasTheTargetTypeAndTheInputShape) {
 TEST(CastInferenceTest, TargetMatchesAttributeStructAndShorthand) {
   Graph g;
   const Var x = g.argument("x", DataType::kFloat, {});
-  EXPECT_TRUE(HasType(op::Cast(x, op::CastAttributes{.to = DataType::kInt64}), DataType::kInt64,
-                      Dims{}));
+  EXPECT_TRUE(
+      HasType(op::Cast(x, op::CastAttributes{.to = DataType::kInt64}), DataType::kInt64, Dims{}));
   EXPECT_TRUE(HasType(op::Cast(x, DataType::kBool), DataType::kBool, Dims{}));
 }
 

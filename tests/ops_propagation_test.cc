@@ -2,6 +2,8 @@
 // results under ONNX semantics: broadcasting, integer wraparound and truncating division, IEEE
 // division by zero, MatMul's 1-D promotion and batch broadcasting, buffer sharing of Reshape and
 // Identity, and Cast's conversions (truncation, saturation, wraparound, 16-bit floats).
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdint>
 #include <iomanip>
@@ -11,8 +13,6 @@
 #include <string>
 #include <type_traits>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "absl/strings/str_join.h"
 #include "graphgc/graphgc.h"
@@ -81,8 +81,8 @@ template <class T>
     return ::testing::AssertionFailure() << "element type " << gg::DataTypeName(var.dtype());
   }
   if (var.shape() != std::optional<Dims>(shape)) {
-    return ::testing::AssertionFailure() << "inferred shape is not [" << absl::StrJoin(shape, ",")
-                                         << "]";
+    return ::testing::AssertionFailure()
+           << "inferred shape is not [" << absl::StrJoin(shape, ",") << "]";
   }
   const std::optional<Tensor> value = var.value();
   if (!value.has_value()) return ::testing::AssertionFailure() << "the var has no value";
@@ -92,14 +92,14 @@ template <class T>
   }
   const auto actual = value->data<T>();
   if (actual.size() != expected.size()) {
-    return ::testing::AssertionFailure() << actual.size() << " elements, expected "
-                                         << expected.size();
+    return ::testing::AssertionFailure()
+           << actual.size() << " elements, expected " << expected.size();
   }
   for (size_t i = 0; i < expected.size(); ++i) {
     const T want = expected[i];
     if (!SameElement<T>(actual[i], want)) {
-      return ::testing::AssertionFailure() << "element " << i << " is " << Show<T>(actual[i])
-                                           << ", expected " << Show<T>(want);
+      return ::testing::AssertionFailure()
+             << "element " << i << " is " << Show<T>(actual[i]) << ", expected " << Show<T>(want);
     }
   }
   return ::testing::AssertionSuccess();
@@ -133,10 +133,7 @@ TEST(BroadcastValueTest, ColumnTimesRow) {
   const Var column = Const<int32_t>(g, {1, 2, 3, 4}, {4, 1});
   const Var row = Const<int32_t>(g, {1, 2, 3, 4, 5}, {1, 5});
   EXPECT_TRUE(HasValue<int32_t>(op::Mul(column, row),
-                                {1, 2, 3, 4, 5,
-                                 2, 4, 6, 8, 10,
-                                 3, 6, 9, 12, 15,
-                                 4, 8, 12, 16, 20},
+                                {1, 2, 3, 4, 5, 2, 4, 6, 8, 10, 3, 6, 9, 12, 15, 4, 8, 12, 16, 20},
                                 {4, 5}));
 }
 
@@ -144,14 +141,10 @@ TEST(BroadcastValueTest, BothSidesBroadcastInThreeDims) {
   Graph g;
   const Var a = Const<int64_t>(g, {1, 2, 3, 4, 5, 6}, {2, 1, 3});
   const Var b = Const<int64_t>(g, {10, 20}, {2, 1});
-  EXPECT_TRUE(HasValue<int64_t>(op::Add(a, b),
-                                {11, 12, 13, 21, 22, 23,
-                                 14, 15, 16, 24, 25, 26},
+  EXPECT_TRUE(HasValue<int64_t>(op::Add(a, b), {11, 12, 13, 21, 22, 23, 14, 15, 16, 24, 25, 26},
                                 {2, 2, 3}));
-  EXPECT_TRUE(HasValue<int64_t>(op::Sub(b, a),
-                                {9, 8, 7, 19, 18, 17,
-                                 6, 5, 4, 16, 15, 14},
-                                {2, 2, 3}));
+  EXPECT_TRUE(
+      HasValue<int64_t>(op::Sub(b, a), {9, 8, 7, 19, 18, 17, 6, 5, 4, 16, 15, 14}, {2, 2, 3}));
 }
 
 TEST(BroadcastValueTest, ScalarWithTensor) {
@@ -248,15 +241,15 @@ TEST(IntegerValueTest, Wraparound) {
   EXPECT_TRUE(HasValue<uint8_t>(op::Mul(Scalar<uint8_t>(g, 16), Scalar<uint8_t>(g, 16)), {0}, {}));
   EXPECT_TRUE(
       HasValue<int16_t>(op::Mul(Scalar<int16_t>(g, 200), Scalar<int16_t>(g, 200)), {-25536}, {}));
-  EXPECT_TRUE(HasValue<uint16_t>(op::Add(Scalar<uint16_t>(g, 65535), Scalar<uint16_t>(g, 2)),
-                                 {1}, {}));
+  EXPECT_TRUE(
+      HasValue<uint16_t>(op::Add(Scalar<uint16_t>(g, 65535), Scalar<uint16_t>(g, 2)), {1}, {}));
   EXPECT_TRUE(HasValue<int32_t>(op::Add(Scalar<int32_t>(g, 2147483647), Scalar<int32_t>(g, 1)),
                                 {-2147483647 - 1}, {}));
   EXPECT_TRUE(HasValue<uint32_t>(op::Sub(Scalar<uint32_t>(g, 1), Scalar<uint32_t>(g, 2)),
                                  {4294967295u}, {}));
-  EXPECT_TRUE(HasValue<int64_t>(
-      op::Add(Scalar<int64_t>(g, 9223372036854775807), Scalar<int64_t>(g, 1)),
-      {std::numeric_limits<int64_t>::min()}, {}));
+  EXPECT_TRUE(
+      HasValue<int64_t>(op::Add(Scalar<int64_t>(g, 9223372036854775807), Scalar<int64_t>(g, 1)),
+                        {std::numeric_limits<int64_t>::min()}, {}));
   EXPECT_TRUE(HasValue<uint64_t>(op::Sub(Scalar<uint64_t>(g, 0), Scalar<uint64_t>(g, 1)),
                                  {18446744073709551615u}, {}));
 }
@@ -279,8 +272,8 @@ TEST(IntegerValueTest, DivisionByZeroHasTypeButNoValue) {
   const Var quotient = op::Div(a, b);
   EXPECT_TRUE(HasTypeButNoValue(quotient, DataType::kInt32, {2}));
   // A zero that is broadcast, and an unsigned type.
-  EXPECT_TRUE(HasTypeButNoValue(
-      op::Div(Const<uint64_t>(g, {1, 2, 3}, {3}), Scalar<uint64_t>(g, 0)), DataType::kUint64, {3}));
+  EXPECT_TRUE(HasTypeButNoValue(op::Div(Const<uint64_t>(g, {1, 2, 3}, {3}), Scalar<uint64_t>(g, 0)),
+                                DataType::kUint64, {3}));
   // Downstream ops are typed, and have no value either.
   EXPECT_TRUE(HasTypeButNoValue(op::Add(quotient, a), DataType::kInt32, {2}));
   // The divisor's other uses are unaffected.
@@ -289,8 +282,8 @@ TEST(IntegerValueTest, DivisionByZeroHasTypeButNoValue) {
 
 TEST(IntegerValueTest, OverflowingQuotientDoesNotCrash) {
   Graph g;
-  const Var q = op::Div(Scalar<int32_t>(g, std::numeric_limits<int32_t>::min()),
-                        Scalar<int32_t>(g, -1));
+  const Var q =
+      op::Div(Scalar<int32_t>(g, std::numeric_limits<int32_t>::min()), Scalar<int32_t>(g, -1));
   ASSERT_TRUE(q.ok()) << q.status();
   EXPECT_EQ(q.dtype(), DataType::kInt32);
   EXPECT_EQ(q.shape(), std::optional<Dims>(Dims{}));
@@ -304,10 +297,9 @@ TEST(FloatValueTest, DivisionByZeroFollowsIeee) {
   const Var zeros = Const<float>(g, {0, 0, 0}, {3});
   EXPECT_TRUE(HasValue<float>(op::Div(a, zeros), {kInf, -kInf, kNaN}, {3}));
   const Var d = Const<double>(g, {2, -3}, {2});
-  EXPECT_TRUE(HasValue<double>(op::Div(d, Scalar<double>(g, 0)),
-                               {std::numeric_limits<double>::infinity(),
-                                -std::numeric_limits<double>::infinity()},
-                               {2}));
+  EXPECT_TRUE(HasValue<double>(
+      op::Div(d, Scalar<double>(g, 0)),
+      {std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()}, {2}));
 }
 
 TEST(FloatValueTest, NaNPropagates) {
@@ -322,15 +314,13 @@ TEST(FloatValueTest, NaNPropagates) {
 
 TEST(NegValueTest, IntegersWrapAtTheMinimum) {
   Graph g;
-  const Var x = Const<int32_t>(g, {1, -2, 0, std::numeric_limits<int32_t>::min(),
-                                   std::numeric_limits<int32_t>::max()},
-                               {5});
-  EXPECT_TRUE(HasValue<int32_t>(op::Neg(x),
-                                {-1, 2, 0, std::numeric_limits<int32_t>::min(),
-                                 -std::numeric_limits<int32_t>::max()},
-                                {5}));
-  EXPECT_TRUE(HasValue<int8_t>(op::Neg(Const<int8_t>(g, {-128, 127, -5}, {3})), {-128, -127, 5},
-                               {3}));
+  const Var x = Const<int32_t>(
+      g, {1, -2, 0, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()}, {5});
+  EXPECT_TRUE(HasValue<int32_t>(
+      op::Neg(x),
+      {-1, 2, 0, std::numeric_limits<int32_t>::min(), -std::numeric_limits<int32_t>::max()}, {5}));
+  EXPECT_TRUE(
+      HasValue<int8_t>(op::Neg(Const<int8_t>(g, {-128, 127, -5}, {3})), {-128, -127, 5}, {3}));
   EXPECT_TRUE(HasValue<int64_t>(op::Neg(Scalar<int64_t>(g, std::numeric_limits<int64_t>::min())),
                                 {std::numeric_limits<int64_t>::min()}, {}));
 }
@@ -371,8 +361,7 @@ TEST(MatMulValueTest, TwoDimensional) {
   const Var a = Const<float>(g, {1, 2, 3, 4, 5, 6}, {2, 3});
   const Var b = Const<float>(g, {7, 8, 9, 10, 11, 12}, {3, 2});
   EXPECT_TRUE(HasValue<float>(op::MatMul(a, b), {58, 64, 139, 154}, {2, 2}));
-  EXPECT_TRUE(HasValue<float>(op::MatMul(b, a),
-                              {39, 54, 69, 49, 68, 87, 59, 82, 105}, {3, 3}));
+  EXPECT_TRUE(HasValue<float>(op::MatMul(b, a), {39, 54, 69, 49, 68, 87, 59, 82, 105}, {3, 3}));
 }
 
 TEST(MatMulValueTest, IntegerTypes) {
@@ -396,10 +385,9 @@ TEST(MatMulValueTest, BatchedWithBroadcastBatchDims) {
   // [2,1,2,2] x [3,2,2] -> [2,3,2,2]: A is {I, 2I}; B is {[[1,2],[3,4]], [[0,1],[1,0]], ones}.
   const Var identities = Const<int64_t>(g, {1, 0, 0, 1, 2, 0, 0, 2}, {2, 1, 2, 2});
   const Var matrices = Const<int64_t>(g, {1, 2, 3, 4, 0, 1, 1, 0, 1, 1, 1, 1}, {3, 2, 2});
-  EXPECT_TRUE(HasValue<int64_t>(op::MatMul(identities, matrices),
-                                {1, 2, 3, 4, 0, 1, 1, 0, 1, 1, 1, 1,
-                                 2, 4, 6, 8, 0, 2, 2, 0, 2, 2, 2, 2},
-                                {2, 3, 2, 2}));
+  EXPECT_TRUE(HasValue<int64_t>(
+      op::MatMul(identities, matrices),
+      {1, 2, 3, 4, 0, 1, 1, 0, 1, 1, 1, 1, 2, 4, 6, 8, 0, 2, 2, 0, 2, 2, 2, 2}, {2, 3, 2, 2}));
 }
 
 TEST(MatMulValueTest, VectorTimesMatrix) {
@@ -472,8 +460,8 @@ TEST(ReshapeValueTest, ZeroCopiesAndMinusOneInfers) {
   const Var data = Const<uint8_t>(g, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, {2, 3, 2});
   EXPECT_TRUE(HasValue<uint8_t>(op::Reshape(data, Const<int64_t>(g, {0, -1}, {2})),
                                 {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, {2, 6}));
-  EXPECT_TRUE(HasValue<uint8_t>(op::Reshape(Scalar<uint8_t>(g, 7), Const<int64_t>(g, {1}, {1})),
-                                {7}, {1}));
+  EXPECT_TRUE(
+      HasValue<uint8_t>(op::Reshape(Scalar<uint8_t>(g, 7), Const<int64_t>(g, {1}, {1})), {7}, {1}));
 }
 
 TEST(IdentityValueTest, SharesTheInputBuffer) {
@@ -525,9 +513,9 @@ TEST(CastValueTest, ToBool) {
   Graph g;
   EXPECT_TRUE(HasValue<bool>(op::Cast(Const<int32_t>(g, {0, 1, -1, 256}, {4}), DataType::kBool),
                              {false, true, true, true}, {4}));
-  EXPECT_TRUE(HasValue<bool>(
-      op::Cast(Const<float>(g, {0.0f, -0.0f, 0.5f, kNaN}, {4}), DataType::kBool),
-      {false, false, true, true}, {4}));
+  EXPECT_TRUE(
+      HasValue<bool>(op::Cast(Const<float>(g, {0.0f, -0.0f, 0.5f, kNaN}, {4}), DataType::kBool),
+                     {false, false, true, true}, {4}));
 }
 
 TEST(CastValueTest, FromBool) {
@@ -541,24 +529,24 @@ TEST(CastValueTest, FromBool) {
 
 TEST(CastValueTest, NarrowingIntegersWrap) {
   Graph g;
-  EXPECT_TRUE(HasValue<uint8_t>(
-      op::Cast(Const<int64_t>(g, {300, -1, 256, 255}, {4}), DataType::kUint8), {44, 255, 0, 255},
-      {4}));
+  EXPECT_TRUE(
+      HasValue<uint8_t>(op::Cast(Const<int64_t>(g, {300, -1, 256, 255}, {4}), DataType::kUint8),
+                        {44, 255, 0, 255}, {4}));
   EXPECT_TRUE(HasValue<int8_t>(op::Cast(Const<int32_t>(g, {200, -129}, {2}), DataType::kInt8),
                                {-56, 127}, {2}));
-  EXPECT_TRUE(HasValue<int32_t>(
-      op::Cast(Const<uint32_t>(g, {4294967295u}, {1}), DataType::kInt32), {-1}, {1}));
+  EXPECT_TRUE(HasValue<int32_t>(op::Cast(Const<uint32_t>(g, {4294967295u}, {1}), DataType::kInt32),
+                                {-1}, {1}));
   EXPECT_TRUE(HasValue<uint64_t>(op::Cast(Const<int8_t>(g, {-1}, {1}), DataType::kUint64),
                                  {18446744073709551615u}, {1}));
 }
 
 TEST(CastValueTest, IntegerToFloatingPoint) {
   Graph g;
-  EXPECT_TRUE(HasValue<double>(
-      op::Cast(Const<int64_t>(g, {9007199254740992, -3}, {2}), DataType::kDouble),
-      {9007199254740992.0, -3.0}, {2}));
-  EXPECT_TRUE(HasValue<float>(op::Cast(Const<uint8_t>(g, {255}, {1}), DataType::kFloat), {255},
-                              {1}));
+  EXPECT_TRUE(
+      HasValue<double>(op::Cast(Const<int64_t>(g, {9007199254740992, -3}, {2}), DataType::kDouble),
+                       {9007199254740992.0, -3.0}, {2}));
+  EXPECT_TRUE(
+      HasValue<float>(op::Cast(Const<uint8_t>(g, {255}, {1}), DataType::kFloat), {255}, {1}));
 }
 
 TEST(CastValueTest, FloatToFloat16AndBackRoundTripsRepresentableValues) {
@@ -566,10 +554,8 @@ TEST(CastValueTest, FloatToFloat16AndBackRoundTripsRepresentableValues) {
   const std::vector<float> values = {1.0f, 0.5f, -2.0f, 65504.0f, 6.103515625e-05f, 0.0f};
   const Var x = Const<float>(g, values, {6});
   const Var half = op::Cast(x, DataType::kFloat16);
-  EXPECT_TRUE(HasValue<Float16>(half,
-                                {F16(0x3C00), F16(0x3800), F16(0xC000), F16(0x7BFF), F16(0x0400),
-                                 F16(0x0000)},
-                                {6}));
+  EXPECT_TRUE(HasValue<Float16>(
+      half, {F16(0x3C00), F16(0x3800), F16(0xC000), F16(0x7BFF), F16(0x0400), F16(0x0000)}, {6}));
   EXPECT_TRUE(HasValue<float>(op::Cast(half, DataType::kFloat), values, {6}));
   const Var bf = op::Cast(x, DataType::kBfloat16);
   EXPECT_TRUE(HasValue<BFloat16>(
@@ -593,8 +579,8 @@ TEST(CastValueTest, FloatToHalfRoundsToNearestEven) {
                                  F16(0x3C02), F16(0x7BFF), F16(0x7C00)},
                                 {8}));
   const Var y = Const<float>(g, {1.0f + std::ldexp(1.0f, -8), 1.0f + std::ldexp(3.0f, -8)}, {2});
-  EXPECT_TRUE(HasValue<BFloat16>(op::Cast(y, DataType::kBfloat16), {BF16(0x3F80), BF16(0x3F82)},
-                                 {2}));
+  EXPECT_TRUE(
+      HasValue<BFloat16>(op::Cast(y, DataType::kBfloat16), {BF16(0x3F80), BF16(0x3F82)}, {2}));
   const Var nan = op::Cast(Const<float>(g, {kNaN}, {1}), DataType::kBfloat16);
   ASSERT_TRUE(nan.value().has_value());
   EXPECT_TRUE(std::isnan(nan.value()->data<BFloat16>()[0].ToFloat()));
@@ -608,8 +594,8 @@ TEST(CastValueTest, FloatToFloat16Overflows) {
 
 TEST(CastValueTest, DoubleToFloatOverflowGivesInfinity) {
   Graph g;
-  const Var x = Const<double>(g, {1e300, -1e300, 1.5, std::numeric_limits<double>::infinity()},
-                              {4});
+  const Var x =
+      Const<double>(g, {1e300, -1e300, 1.5, std::numeric_limits<double>::infinity()}, {4});
   EXPECT_TRUE(HasValue<float>(op::Cast(x, DataType::kFloat), {kInf, -kInf, 1.5f, kInf}, {4}));
 }
 
@@ -640,15 +626,15 @@ TEST(CastValueTest, SameTypeKeepsTheValue) {
 
 TEST(CastValueTest, StringsConvertAsOnnxRuntimeDoes) {
   Graph g;
-  EXPECT_TRUE(HasValue<std::string>(
-      op::Cast(Const<float>(g, {1.5f, 0.60484552f}, {2}), DataType::kString), {"1.5", "0.60484552"},
-      {2}));
+  EXPECT_TRUE(
+      HasValue<std::string>(op::Cast(Const<float>(g, {1.5f, 0.60484552f}, {2}), DataType::kString),
+                            {"1.5", "0.60484552"}, {2}));
   EXPECT_TRUE(HasValue<float>(
       op::Cast(Const<std::string>(g, {"1.5", "-1e3", "INF"}, {3}), DataType::kFloat),
       {1.5f, -1000.0f, kInf}, {3}));
   // Text that is not a number: ONNX leaves it undefined, so no value.
-  EXPECT_TRUE(HasTypeButNoValue(
-      op::Cast(Const<std::string>(g, {"Hello"}, {1}), DataType::kFloat), DataType::kFloat, {1}));
+  EXPECT_TRUE(HasTypeButNoValue(op::Cast(Const<std::string>(g, {"Hello"}, {1}), DataType::kFloat),
+                                DataType::kFloat, {1}));
 }
 
 // --- When values are (not) computed -----------------------------------------------------------

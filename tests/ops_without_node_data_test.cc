@@ -15,6 +15,8 @@
 //                      graph unchanged.
 //   Coverage           every non-deprecated ai.onnx / ai.onnx.ml operator of the schema registry is
 //                      in the node test data or in the ValidInputs table.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
@@ -25,8 +27,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -175,95 +175,153 @@ std::vector<ValidCase> ValidCases() {
   return {
       // ai.onnx: sequences and optionals
       {"ConcatFromSequence", "", {Arg(matrices)}, {Int("axis", 0)}, {Out(kF, {-1, 3})}},
-      {"Optional", "", {Arg(kF, {2, 3})}, {},
+      {"Optional",
+       "",
+       {Arg(kF, {2, 3})},
+       {},
        {Out(VarType::Optional(VarType::Tensor(kF, Dims{2, 3})))}},
-      {"SequenceAt", "", {Arg(matrices), Const(Tensor::scalar<int64_t>(0))}, {},
-       {Out(kF, {2, 3})}},
+      {"SequenceAt", "", {Arg(matrices), Const(Tensor::scalar<int64_t>(0))}, {}, {Out(kF, {2, 3})}},
       {"SequenceConstruct", "", {Arg(kF, {2, 3}), Arg(kF, {2, 3})}, {}, {Out(matrices)}},
-      {"SequenceErase", "", {Arg(matrices), Const(Tensor::scalar<int64_t>(0))}, {},
+      {"SequenceErase",
+       "",
+       {Arg(matrices), Const(Tensor::scalar<int64_t>(0))},
+       {},
        {Out(matrices)}},
-      {"SplitToSequence", "", {Arg(kF, {4, 3})}, {Int("axis", 0)},
+      {"SplitToSequence",
+       "",
+       {Arg(kF, {4, 3})},
+       {Int("axis", 0)},
        {Out(VarType::Sequence(VarType::Tensor(kF, Dims{1, 3})))}},
       // ai.onnx.ml: maps
-      {"CastMap", kMl, {Arg(int64_to_float)}, {Str("cast_to", "TO_FLOAT")},
+      {"CastMap",
+       kMl,
+       {Arg(int64_to_float)},
+       {Str("cast_to", "TO_FLOAT")},
        {OutWithoutRank(kF, {1, 2})}},
-      {"DictVectorizer", kMl, {Arg(int64_to_float)}, {Ints("int64_vocabulary", {1, 2, 3})},
+      {"DictVectorizer",
+       kMl,
+       {Arg(int64_to_float)},
+       {Ints("int64_vocabulary", {1, 2, 3})},
        {OutWithoutRank(kF, {1, 3})}},
-      {"ZipMap", kMl, {Arg(kF, {2, 2})}, {Ints("classlabels_int64s", {0, 1})},
+      {"ZipMap",
+       kMl,
+       {Arg(kF, {2, 2})},
+       {Ints("classlabels_int64s", {0, 1})},
        {Out(VarType::Sequence(int64_to_float))},
        "type case unsupported for symbolic shape inference"},
       // ai.onnx
       {"GlobalLpPool", "", {Arg(kF, {1, 3, 4, 5})}, {Int("p", 3)}, {Out(kF, {1, 3, 1, 1})}},
-      {"LpNormalization", "", {Arg(kF, {2, 3})}, {Int("axis", 1), Int("p", 1)},
-       {Out(kF, {2, 3})}},
-      {"LpPool", "", {Arg(kF, {1, 2, 5, 5})},
+      {"LpNormalization", "", {Arg(kF, {2, 3})}, {Int("axis", 1), Int("p", 1)}, {Out(kF, {2, 3})}},
+      {"LpPool",
+       "",
+       {Arg(kF, {1, 2, 5, 5})},
        {Ints("kernel_shape", {2, 2}), Int("p", 2), Ints("strides", {1, 1}),
         Ints("pads", {0, 0, 1, 1})},
        {Out(kF, {1, 2, 5, 5})}},
-      {"MaxRoiPool", "", {Arg(kF, {1, 3, 8, 8}), Arg(kF, {2, 5})},
+      {"MaxRoiPool",
+       "",
+       {Arg(kF, {1, 3, 8, 8}), Arg(kF, {2, 5})},
        {Ints("pooled_shape", {2, 2}), Float("spatial_scale", 0.5f)},
        {Out(kF, {2, 3, 2, 2})}},
-      {"Multinomial", "", {Arg(kF, {2, 4})},
-       {Int("sample_size", 3), Int("dtype", 7), Float("seed", 1.0f)}, {Out(kI64, {2, 3})}},
-      {"RandomNormal", "", {},
+      {"Multinomial",
+       "",
+       {Arg(kF, {2, 4})},
+       {Int("sample_size", 3), Int("dtype", 7), Float("seed", 1.0f)},
+       {Out(kI64, {2, 3})}},
+      {"RandomNormal",
+       "",
+       {},
        {Ints("shape", {2, 3}), Int("dtype", 11), Float("mean", 1.0f), Float("scale", 2.0f)},
        {Out(DataType::kDouble, {2, 3})}},
-      {"RandomNormalLike", "", {Arg(kI64, {2, 3})}, {Int("dtype", 1), Float("seed", 4.0f)},
+      {"RandomNormalLike",
+       "",
+       {Arg(kI64, {2, 3})},
+       {Int("dtype", 1), Float("seed", 4.0f)},
        {Out(kF, {2, 3})}},
-      {"RandomUniform", "", {},
+      {"RandomUniform",
+       "",
+       {},
        {Ints("shape", {4}), Float("low", -1.0f), Float("high", 1.0f), Float("seed", 2.0f)},
        {Out(kF, {4})}},
       // ai.onnx.ml
-      {"ArrayFeatureExtractor", kMl,
-       {Arg(kF, {2, 4}), Const(Tensor::from_vector<int64_t>({0, 3}))}, {},
+      {"ArrayFeatureExtractor",
+       kMl,
+       {Arg(kF, {2, 4}), Const(Tensor::from_vector<int64_t>({0, 3}))},
+       {},
        {OutWithoutRank(kF, {2, 2})}},
-      {"Binarizer", kMl, {Arg(kF, {2, 3})}, {Float("threshold", 0.5f)},
+      {"Binarizer",
+       kMl,
+       {Arg(kF, {2, 3})},
+       {Float("threshold", 0.5f)},
        {OutWithoutRank(kF, {2, 3})}},
-      {"CategoryMapper", kMl, {Arg(kStr, {3})},
+      {"CategoryMapper",
+       kMl,
+       {Arg(kStr, {3})},
        {Strs("cats_strings", {"a", "b", "c"}), Ints("cats_int64s", {1, 2, 3}),
         Int("default_int64", -1)},
        {OutWithoutRank(kI64, {3})}},
-      {"FeatureVectorizer", kMl, {Arg(kF, {2, 3}), Arg(kF, {2, 2})},
-       {Ints("inputdimensions", {3, 2})}, {OutWithoutRank(kF, {2, 5})}},
-      {"Imputer", kMl, {Arg(kF, {2, 3})},
+      {"FeatureVectorizer",
+       kMl,
+       {Arg(kF, {2, 3}), Arg(kF, {2, 2})},
+       {Ints("inputdimensions", {3, 2})},
+       {OutWithoutRank(kF, {2, 5})}},
+      {"Imputer",
+       kMl,
+       {Arg(kF, {2, 3})},
        {Floats("imputed_value_floats", {0.5f, 1.5f, 2.5f}), Float("replaced_value_float", -1.0f)},
        {OutWithoutRank(kF, {2, 3})}},
-      {"LabelEncoder", kMl, {Arg(kStr, {4})},
-       {Strs("keys_strings", {"a", "b"}), Ints("values_int64s", {1, 2}),
-        Int("default_int64", -1)},
+      {"LabelEncoder",
+       kMl,
+       {Arg(kStr, {4})},
+       {Strs("keys_strings", {"a", "b"}), Ints("values_int64s", {1, 2}), Int("default_int64", -1)},
        {Out(kI64, {4})}},
-      {"LinearClassifier", kMl, {Arg(kF, {2, 3})},
+      {"LinearClassifier",
+       kMl,
+       {Arg(kF, {2, 3})},
        {Floats("coefficients", {1, 0, -1, 0.5f, 0.5f, 0.5f}), Floats("intercepts", {0.1f, -0.1f}),
         Ints("classlabels_ints", {10, 20})},
        {Out(kI64, {2}), Out(kF, {2, 2})}},
-      {"LinearRegressor", kMl, {Arg(kF, {2, 3})},
+      {"LinearRegressor",
+       kMl,
+       {Arg(kF, {2, 3})},
        {Floats("coefficients", {1, 2, 3}), Floats("intercepts", {0.5f}), Int("targets", 1)},
        {OutWithoutRank(kF, {2, 1})}},
-      {"Normalizer", kMl, {Arg(kF, {2, 3})}, {Str("norm", "L2")},
-       {OutWithoutRank(kF, {2, 3})}},
-      {"OneHotEncoder", kMl, {Arg(kI64, {2, 3})},
+      {"Normalizer", kMl, {Arg(kF, {2, 3})}, {Str("norm", "L2")}, {OutWithoutRank(kF, {2, 3})}},
+      {"OneHotEncoder",
+       kMl,
+       {Arg(kI64, {2, 3})},
        {Ints("cats_int64s", {1, 2, 3, 4}), Int("zeros", 1)},
        {OutWithoutRank(kF, {2, 3, 4})}},
       // A linear-kernel SVM, one support vector per class: coefficients (classes - 1) x vectors,
       // one rho per class pair.
-      {"SVMClassifier", kMl, {Arg(kF, {2, 3})},
+      {"SVMClassifier",
+       kMl,
+       {Arg(kF, {2, 3})},
        {Str("kernel_type", "LINEAR"), Ints("classlabels_ints", {0, 1}),
         Ints("vectors_per_class", {1, 1}), Floats("support_vectors", {1, 0, 0, 0, 1, 0}),
         Floats("coefficients", {1, -1}), Floats("rho", {0.2f})},
        {OutWithoutRank(kI64, {2}), OutWithoutRank(kF, {2, 2})}},
-      {"SVMRegressor", kMl, {Arg(kF, {2, 3})},
+      {"SVMRegressor",
+       kMl,
+       {Arg(kF, {2, 3})},
        {Str("kernel_type", "LINEAR"), Int("n_supports", 1), Floats("support_vectors", {1, 2, 3}),
         Floats("coefficients", {0.5f}), Floats("rho", {0.1f})},
        {OutWithoutRank(kF, {2, 1})}},
-      {"Scaler", kMl, {Arg(kF, {2, 3})}, {Floats("offset", {0, 1, 2}), Floats("scale", {1, 2, 3})},
+      {"Scaler",
+       kMl,
+       {Arg(kF, {2, 3})},
+       {Floats("offset", {0, 1, 2}), Floats("scale", {1, 2, 3})},
        {OutWithoutRank(kF, {2, 3})}},
-      {"TreeEnsembleClassifier", kMl, {Arg(kF, {2, 3})},
-       With(TinyTreeNodes(),
-            {Ints("class_treeids", {0, 0}), Ints("class_nodeids", {1, 2}),
-             Ints("class_ids", {0, 1}), Floats("class_weights", {1, 1}),
-             Ints("classlabels_int64s", {10, 20})}),
+      {"TreeEnsembleClassifier",
+       kMl,
+       {Arg(kF, {2, 3})},
+       With(TinyTreeNodes(), {Ints("class_treeids", {0, 0}), Ints("class_nodeids", {1, 2}),
+                              Ints("class_ids", {0, 1}), Floats("class_weights", {1, 1}),
+                              Ints("classlabels_int64s", {10, 20})}),
        {OutWithoutRank(kI64, {2}), OutWithoutRank(kF, {2, 2})}},
-      {"TreeEnsembleRegressor", kMl, {Arg(kF, {2, 3})},
+      {"TreeEnsembleRegressor",
+       kMl,
+       {Arg(kF, {2, 3})},
        With(TinyTreeNodes(),
             {Int("n_targets", 1), Ints("target_treeids", {0, 0}), Ints("target_nodeids", {1, 2}),
              Ints("target_ids", {0, 0}), Floats("target_weights", {1.5f, -1.5f})}),
@@ -303,8 +361,8 @@ TEST_P(ValidInputsTest, InfersAndExportsLikeOnnx) {
   const ValidCase& c = GetParam();
   Graph g;
   const std::vector<Var> inputs = MakeInputs(g, c.inputs);
-  const std::vector<Var> outputs = MakeNode(g, c.op, c.domain, inputs, c.attributes,
-                                            static_cast<int>(c.outputs.size()));
+  const std::vector<Var> outputs =
+      MakeNode(g, c.op, c.domain, inputs, c.attributes, static_cast<int>(c.outputs.size()));
   ASSERT_EQ(outputs.size(), c.outputs.size());
 
   NamedVars exported;
@@ -351,7 +409,8 @@ TEST_P(ValidInputsTest, InfersAndExportsLikeOnnx) {
       onnx_conformance::CheckOnnxInference(*model, exported, keep, &inferred);
   if (!c.onnx_fails_with.empty()) {
     EXPECT_TRUE(absl::StrContains(absl::StrJoin(errors, "\n"), c.onnx_fails_with))
-        << "ONNX's inference no longer fails as expected:\n" << absl::StrJoin(errors, "\n");
+        << "ONNX's inference no longer fails as expected:\n"
+        << absl::StrJoin(errors, "\n");
     return;
   }
   ASSERT_TRUE(errors.empty()) << absl::StrJoin(errors, "\n");
@@ -384,10 +443,10 @@ INSTANTIATE_TEST_SUITE_P(OpsWithoutNodeData, ValidInputsTest, ::testing::ValuesI
 struct WrongKindCase {
   std::string op;
   std::string domain;
-  std::string takes;              // what the op takes instead
-  std::vector<Operand> inputs;    // tensors
+  std::string takes;            // what the op takes instead
+  std::vector<Operand> inputs;  // tensors
   std::vector<Attribute> attributes;
-  std::string status_mentions;    // what the status must name besides the op
+  std::string status_mentions;  // what the status must name besides the op
 };
 
 void PrintTo(const WrongKindCase& c, std::ostream* os) {
@@ -398,18 +457,37 @@ std::vector<WrongKindCase> WrongKindCases() {
   constexpr DataType kF = DataType::kFloat;
   constexpr DataType kI64 = DataType::kInt64;
   return {
-      {"ConcatFromSequence", "", "a sequence of tensors",
-       {Arg(kF, {2, 3})}, {Int("axis", 0)}, "seq(tensor(float))"},
-      {"SequenceAt", "", "a sequence of tensors",
-       {Arg(kF, {2, 3}), Const(Tensor::scalar<int64_t>(0))}, {}, "seq(tensor(float))"},
-      {"SequenceErase", "", "a sequence of tensors",
-       {Arg(kF, {2, 3}), Const(Tensor::scalar<int64_t>(0))}, {}, "seq(tensor(float))"},
-      {"CastMap", kMl, "a map",
-       {Arg(kF, {3})}, {Str("cast_to", "TO_FLOAT")}, "map(int64,tensor(float))"},
-      {"DictVectorizer", kMl, "a map",
-       {Arg(kI64, {3})}, {Ints("int64_vocabulary", {1, 2, 3})}, "map(int64,tensor(float))"},
-      {"OptionalGetElement", "", "an optional",
-       {Arg(kF, {3})}, {}, "optional(tensor(float))"},
+      {"ConcatFromSequence",
+       "",
+       "a sequence of tensors",
+       {Arg(kF, {2, 3})},
+       {Int("axis", 0)},
+       "seq(tensor(float))"},
+      {"SequenceAt",
+       "",
+       "a sequence of tensors",
+       {Arg(kF, {2, 3}), Const(Tensor::scalar<int64_t>(0))},
+       {},
+       "seq(tensor(float))"},
+      {"SequenceErase",
+       "",
+       "a sequence of tensors",
+       {Arg(kF, {2, 3}), Const(Tensor::scalar<int64_t>(0))},
+       {},
+       "seq(tensor(float))"},
+      {"CastMap",
+       kMl,
+       "a map",
+       {Arg(kF, {3})},
+       {Str("cast_to", "TO_FLOAT")},
+       "map(int64,tensor(float))"},
+      {"DictVectorizer",
+       kMl,
+       "a map",
+       {Arg(kI64, {3})},
+       {Ints("int64_vocabulary", {1, 2, 3})},
+       "map(int64,tensor(float))"},
+      {"OptionalGetElement", "", "an optional", {Arg(kF, {3})}, {}, "optional(tensor(float))"},
   };
 }
 
@@ -534,8 +612,7 @@ TEST(OpsWithoutNodeDataCoverage, TablesNameRegistryOperators) {
   for (const WrongKindCase& c : WrongKindCases()) {
     if (registry.count({c.domain, c.op}) == 0) unknown.emplace_back(c.domain, c.op);
   }
-  EXPECT_TRUE(unknown.empty()) << "not current ai.onnx / ai.onnx.ml operators: "
-                               << OpList(unknown);
+  EXPECT_TRUE(unknown.empty()) << "not current ai.onnx / ai.onnx.ml operators: " << OpList(unknown);
   std::vector<OpKey> sorted = listed;
   std::sort(sorted.begin(), sorted.end());
   std::vector<OpKey> repeated;

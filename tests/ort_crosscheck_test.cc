@@ -70,18 +70,30 @@ Tensor ConvertedTensor(const std::vector<double>& values, const std::vector<int6
 Tensor MakeTensor(DataType dtype, const std::vector<double>& values,
                   const std::vector<int64_t>& shape) {
   switch (dtype) {
-    case DataType::kFloat: return ConvertedTensor<float>(values, shape);
-    case DataType::kDouble: return ConvertedTensor<double>(values, shape);
-    case DataType::kFloat16: return ConvertedTensor<Float16>(values, shape);
-    case DataType::kInt8: return ConvertedTensor<int8_t>(values, shape);
-    case DataType::kInt16: return ConvertedTensor<int16_t>(values, shape);
-    case DataType::kInt32: return ConvertedTensor<int32_t>(values, shape);
-    case DataType::kInt64: return ConvertedTensor<int64_t>(values, shape);
-    case DataType::kUint8: return ConvertedTensor<uint8_t>(values, shape);
-    case DataType::kUint16: return ConvertedTensor<uint16_t>(values, shape);
-    case DataType::kUint32: return ConvertedTensor<uint32_t>(values, shape);
-    case DataType::kUint64: return ConvertedTensor<uint64_t>(values, shape);
-    case DataType::kBool: return ConvertedTensor<bool>(values, shape);
+    case DataType::kFloat:
+      return ConvertedTensor<float>(values, shape);
+    case DataType::kDouble:
+      return ConvertedTensor<double>(values, shape);
+    case DataType::kFloat16:
+      return ConvertedTensor<Float16>(values, shape);
+    case DataType::kInt8:
+      return ConvertedTensor<int8_t>(values, shape);
+    case DataType::kInt16:
+      return ConvertedTensor<int16_t>(values, shape);
+    case DataType::kInt32:
+      return ConvertedTensor<int32_t>(values, shape);
+    case DataType::kInt64:
+      return ConvertedTensor<int64_t>(values, shape);
+    case DataType::kUint8:
+      return ConvertedTensor<uint8_t>(values, shape);
+    case DataType::kUint16:
+      return ConvertedTensor<uint16_t>(values, shape);
+    case DataType::kUint32:
+      return ConvertedTensor<uint32_t>(values, shape);
+    case DataType::kUint64:
+      return ConvertedTensor<uint64_t>(values, shape);
+    case DataType::kBool:
+      return ConvertedTensor<bool>(values, shape);
     default:
       ADD_FAILURE() << "MakeTensor: unsupported element type " << static_cast<int>(dtype);
       return Tensor();
@@ -117,19 +129,32 @@ Var SequenceConst(Graph& graph, DataType dtype, const std::vector<int64_t>& shap
 // ONNX's name of an element type (as ort_run.js expects it).
 std::string TypeName(DataType dtype) {
   switch (dtype) {
-    case DataType::kFloat: return "float";
-    case DataType::kDouble: return "double";
-    case DataType::kFloat16: return "float16";
-    case DataType::kInt8: return "int8";
-    case DataType::kInt16: return "int16";
-    case DataType::kInt32: return "int32";
-    case DataType::kInt64: return "int64";
-    case DataType::kUint8: return "uint8";
-    case DataType::kUint16: return "uint16";
-    case DataType::kUint32: return "uint32";
-    case DataType::kUint64: return "uint64";
-    case DataType::kBool: return "bool";
-    default: return "unsupported" + std::to_string(static_cast<int>(dtype));
+    case DataType::kFloat:
+      return "float";
+    case DataType::kDouble:
+      return "double";
+    case DataType::kFloat16:
+      return "float16";
+    case DataType::kInt8:
+      return "int8";
+    case DataType::kInt16:
+      return "int16";
+    case DataType::kInt32:
+      return "int32";
+    case DataType::kInt64:
+      return "int64";
+    case DataType::kUint8:
+      return "uint8";
+    case DataType::kUint16:
+      return "uint16";
+    case DataType::kUint32:
+      return "uint32";
+    case DataType::kUint64:
+      return "uint64";
+    case DataType::kBool:
+      return "bool";
+    default:
+      return "unsupported" + std::to_string(static_cast<int>(dtype));
   }
 }
 
@@ -182,18 +207,30 @@ std::string ElementsJson(const Tensor& tensor) {
 
 std::string ValuesJson(const Tensor& tensor) {
   switch (tensor.dtype()) {
-    case DataType::kFloat: return ElementsJson<float>(tensor);
-    case DataType::kDouble: return ElementsJson<double>(tensor);
-    case DataType::kFloat16: return ElementsJson<Float16>(tensor);
-    case DataType::kInt8: return ElementsJson<int8_t>(tensor);
-    case DataType::kInt16: return ElementsJson<int16_t>(tensor);
-    case DataType::kInt32: return ElementsJson<int32_t>(tensor);
-    case DataType::kInt64: return ElementsJson<int64_t>(tensor);
-    case DataType::kUint8: return ElementsJson<uint8_t>(tensor);
-    case DataType::kUint16: return ElementsJson<uint16_t>(tensor);
-    case DataType::kUint32: return ElementsJson<uint32_t>(tensor);
-    case DataType::kUint64: return ElementsJson<uint64_t>(tensor);
-    case DataType::kBool: return ElementsJson<bool>(tensor);
+    case DataType::kFloat:
+      return ElementsJson<float>(tensor);
+    case DataType::kDouble:
+      return ElementsJson<double>(tensor);
+    case DataType::kFloat16:
+      return ElementsJson<Float16>(tensor);
+    case DataType::kInt8:
+      return ElementsJson<int8_t>(tensor);
+    case DataType::kInt16:
+      return ElementsJson<int16_t>(tensor);
+    case DataType::kInt32:
+      return ElementsJson<int32_t>(tensor);
+    case DataType::kInt64:
+      return ElementsJson<int64_t>(tensor);
+    case DataType::kUint8:
+      return ElementsJson<uint8_t>(tensor);
+    case DataType::kUint16:
+      return ElementsJson<uint16_t>(tensor);
+    case DataType::kUint32:
+      return ElementsJson<uint32_t>(tensor);
+    case DataType::kUint64:
+      return ElementsJson<uint64_t>(tensor);
+    case DataType::kBool:
+      return ElementsJson<bool>(tensor);
     default:
       ADD_FAILURE() << "no JSON form for element type " << static_cast<int>(tensor.dtype());
       return "[]";
@@ -207,8 +244,8 @@ std::string TensorJson(const NamedTensor& named) {
     shape += std::to_string(d);
   }
   shape += "]";
-  return "{\"name\":" + JsonString(named.name) + ",\"type\":" +
-         JsonString(TypeName(named.value.dtype())) + ",\"shape\":" + shape +
+  return "{\"name\":" + JsonString(named.name) +
+         ",\"type\":" + JsonString(TypeName(named.value.dtype())) + ",\"shape\":" + shape +
          ",\"values\":" + ValuesJson(named.value) + "}";
 }
 
@@ -407,7 +444,9 @@ struct ArithmeticInputs {
 
 ArithmeticInputs ArithmeticInputsFor(DataType dtype) {
   if (IsFloatingPoint(dtype)) {
-    return {{1.5, -2.25, 3, -4.5, 5.75, 0.5}, {0.5, -1.25, 4}, {1, -2.5, 3.25, 10},
+    return {{1.5, -2.25, 3, -4.5, 5.75, 0.5},
+            {0.5, -1.25, 4},
+            {1, -2.5, 3.25, 10},
             {2, -0.5, 8, 1.25, -3}};
   }
   if (IsUnsignedInteger(dtype)) {
@@ -466,8 +505,8 @@ TEST_F(OrtCrosscheckTest, NegAndRelu) {
   const Var f = Const(graph, DataType::kFloat, {-3.5, 0, 2.25, -0.125, 1e30, -1e-30}, {2, 3});
   const Var i32 = Const(graph, DataType::kInt32, {-3, 0, 2, -100, 7, 2147483647}, {2, 3});
   // 2^53 + 1: not a double, so the expectation must carry it exactly.
-  const Var i64 = graph.constant(
-      Tensor::from_vector<int64_t>({-3, 0, 2, -100, 7, 9007199254740993}, {2, 3}));
+  const Var i64 =
+      graph.constant(Tensor::from_vector<int64_t>({-3, 0, 2, -100, 7, 9007199254740993}, {2, 3}));
   outputs.emplace_back("neg_float", op::Neg(f));
   outputs.emplace_back("neg_int32", op::Neg(i32));
   outputs.emplace_back("neg_int64", op::Neg(i64));
@@ -482,8 +521,8 @@ TEST_F(OrtCrosscheckTest, NegAndRelu) {
 // value is compared with max(x, 0) by hand.
 TEST(ReluInt64, Propagates) {
   Graph graph;
-  const Var x = graph.constant(
-      Tensor::from_vector<int64_t>({-3, 0, 2, -100, 7, 9007199254740993}, {2, 3}));
+  const Var x =
+      graph.constant(Tensor::from_vector<int64_t>({-3, 0, 2, -100, 7, 9007199254740993}, {2, 3}));
   const Var y = op::Relu(x);
   ASSERT_TRUE(y.ok()) << y.status();
   const std::optional<Tensor> value = y.value();
@@ -502,9 +541,12 @@ void AddMatMuls(Graph& graph, DataType dtype, NamedVars& outputs) {
     std::vector<int64_t> a, b;
   };
   const Case cases[] = {
-      {"2x3_3x4", {2, 3}, {3, 4}},       {"2x3x4_4x5", {2, 3, 4}, {4, 5}},
-      {"3_3x4", {3}, {3, 4}},            {"2x3_3", {2, 3}, {3}},
-      {"4_4", {4}, {4}},                 {"2x1x3x4_3x4x2", {2, 1, 3, 4}, {3, 4, 2}},
+      {"2x3_3x4", {2, 3}, {3, 4}},
+      {"2x3x4_4x5", {2, 3, 4}, {4, 5}},
+      {"3_3x4", {3}, {3, 4}},
+      {"2x3_3", {2, 3}, {3}},
+      {"4_4", {4}, {4}},
+      {"2x1x3x4_3x4x2", {2, 1, 3, 4}, {3, 4, 2}},
       {"2x3x4_2x4x5", {2, 3, 4}, {2, 4, 5}},
   };
   int seed = 0;
@@ -572,8 +614,7 @@ TEST_F(OrtCrosscheckTest, Cast) {
            {kFloat, kDouble, kInt32, kInt64, kUint8, kFloat16}, all, outputs);
   AddCasts(graph, "fraction", {-2.75, -1, 0.5, 1.25, 7.5, -100}, {kFloat, kDouble, kFloat16},
            signed_targets, outputs);
-  AddCasts(graph, "signed", {-7, -1, 0, 5, 1000, -2048}, {kInt32, kInt64}, signed_targets,
-           outputs);
+  AddCasts(graph, "signed", {-7, -1, 0, 5, 1000, -2048}, {kInt32, kInt64}, signed_targets, outputs);
   AddCasts(graph, "bool", {1, 0, 1, 1, 0, 0}, {kBool}, all, outputs);
   AddCasts(graph, "large", {1099511627776.0, -4294967296.0, 16777216, 12345678, -1},
            {kInt64, kDouble}, {kFloat, kDouble, kInt64}, outputs);
@@ -598,13 +639,13 @@ TEST_F(OrtCrosscheckTest, MixedChain) {
   const Var x = SequenceConst(graph, DataType::kFloat, {2, 3, 4}, 3);
   const Var flat = op::Reshape(x, ShapeConst(graph, {0, -1}));                   // [2,12]
   const Var w = Const(graph, DataType::kFloat, Sequence(36, 4, 0.25), {12, 3});  // [12,3]
-  const Var product = op::MatMul(flat, w);                                      // [2,3]
+  const Var product = op::MatMul(flat, w);                                       // [2,3]
   const Var relu = op::Relu(op::Add(product, Const(graph, DataType::kFloat, {-1, 0.5, 2}, {3})));
   const Var ints = op::Cast(op::Sub(relu, product), DataType::kInt32);
   const Var divided = op::Div(op::Neg(ints), Const(graph, DataType::kInt32, {3}, {}));
   const Var shifted = op::Sub(divided, Const(graph, DataType::kInt32, {1, -1}, {2, 1}));
-  const Var doubled = op::Mul(op::Cast(shifted, DataType::kDouble),
-                              Const(graph, DataType::kDouble, {0.5}, {}));
+  const Var doubled =
+      op::Mul(op::Cast(shifted, DataType::kDouble), Const(graph, DataType::kDouble, {0.5}, {}));
   const Var half = op::Cast(doubled, DataType::kFloat16);
   const NamedVars outputs = {
       {"chain_product", product},
@@ -645,8 +686,8 @@ NamedVars ArgumentComputation(Graph& graph, const Var& x, const Var& n, const Va
       {"arg_affine", op::Relu(op::Sub(op::Mul(x, scale), shift))},
       {"arg_matmul", op::MatMul(x, SequenceConst(graph, kFloat, {3, 2}, 2))},
       {"arg_truncate", op::Cast(op::Reshape(x, ShapeConst(graph, {-1})), kInt64)},
-      {"arg_int", op::Div(op::Mul(n, Const(graph, kInt64, {3, -5}, {2, 1})),
-                          Const(graph, kInt64, {2}, {}))},
+      {"arg_int",
+       op::Div(op::Mul(n, Const(graph, kInt64, {3, -5}, {2, 1})), Const(graph, kInt64, {2}, {}))},
       {"arg_bool", op::Cast(n, kBool)},
       {"arg_half", op::Add(h, Const(graph, kFloat16, {0.25, 2, -1.5}, {3}))},
   };

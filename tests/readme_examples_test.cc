@@ -1,8 +1,8 @@
 // The README's "Calling ops" examples, compiled and run as written there.
 #include <gtest/gtest.h>
 
-#include "graphgc/opset/custom_op.h"
 #include "graphgc/graphgc.h"
+#include "graphgc/opset/custom_op.h"
 #include "graphgc/opset/node.h"
 #include "graphgc/opset/opset13.h"
 
@@ -20,14 +20,15 @@ TEST(ReadmeExamplesTest, CallingOps) {
   gg::Var b = g.argument("b", gg::DataType::kFloat, {1, 3});
   gg::Var d = g.argument("d", gg::DataType::kFloat, {4, 3});
 
-  gg::Var y = op::Conv(x, w, gg::Var(), {.pads = {{1, 1, 1, 1}}, .strides = {{1, 1}}});  // B omitted
-  auto [values, indices] = op::TopK(x, k, {.axis = -1});       // several outputs: a struct
-  gg::Var c = op::Concat({a, b, d}, {.axis = 0});              // variadic input: a braced list
+  gg::Var y =
+      op::Conv(x, w, gg::Var(), {.pads = {{1, 1, 1, 1}}, .strides = {{1, 1}}});  // B omitted
+  auto [values, indices] = op::TopK(x, k, {.axis = -1});      // several outputs: a struct
+  gg::Var c = op::Concat({a, b, d}, {.axis = 0});             // variadic input: a braced list
   gg::Var t = g.argument("t", gg::DataType::kFloat, {6, 2});  // a tensor that splits three ways
   std::vector<gg::Var> parts = op::Split(t, gg::Var(), {.axis = 0}, /*num_outputs=*/3);
-  gg::Var n = op::RandomNormal(g, {.shape = {{2, 3}}});        // no inputs: the graph comes first
-  gg::Var old = gg::opset13::Softmax(x);                       // pinned to opset 13
-  gg::Var m = gg::ml::Normalizer(a, {.norm = "L2"});           // ai.onnx.ml
+  gg::Var n = op::RandomNormal(g, {.shape = {{2, 3}}});  // no inputs: the graph comes first
+  gg::Var old = gg::opset13::Softmax(x);                 // pinned to opset 13
+  gg::Var m = gg::ml::Normalizer(a, {.norm = "L2"});     // ai.onnx.ml
 
   EXPECT_EQ(y.shape(), (std::vector<int64_t>{1, 4, 8, 8}));
   EXPECT_EQ(values.shape(), (std::vector<int64_t>{1, 3, 8, 2}));
@@ -39,14 +40,16 @@ TEST(ReadmeExamplesTest, CallingOps) {
   EXPECT_TRUE(old.ok()) << old.status();
   EXPECT_TRUE(m.ok()) << m.status();
 
-  std::vector<gg::Var> top = gg::make_node("TopK", {x, k}, {{"axis", int64_t{-1}}}, {.num_outputs = 2});
+  std::vector<gg::Var> top =
+      gg::make_node("TopK", {x, k}, {{"axis", int64_t{-1}}}, {.num_outputs = 2});
   EXPECT_EQ(top[0].shape(), values.shape());
 }
 
 TEST(ReadmeExamplesTest, TheSeedChain) {
   gg::Graph g;
   gg::Var a = g.constant(gg::Tensor::zeros(gg::DataType::kDouble, {10000}));
-  for (int i = 0; i < 100000; ++i) a = gg::op::Mul(a, a);   // holds one 80 000-byte value, not 100 000
+  for (int i = 0; i < 100000; ++i)
+    a = gg::op::Mul(a, a);  // holds one 80 000-byte value, not 100 000
   absl::StatusOr<onnx::ModelProto> model = gg::to_onnx(g, {{"a", a}});
   ASSERT_TRUE(model.ok()) << model.status();
   EXPECT_EQ(g.collect().live_bytes, 80000);
@@ -66,12 +69,14 @@ TEST(ReadmeExamplesTest, ControlFlowAndSequences) {
                          .then_branch = [&] { return Vars{op::Relu(x)}; }});
   // Loop body: (iteration, condition, carried...) -> (condition, carried..., scan outputs...)
   Vars sum = op::Loop(trips, gg::Var(), {zeros}, {.body = [&](absl::Span<const gg::Var> a) {
-    return Vars{a[1], op::Add(a[2], x)};
-  }});
+                        return Vars{a[1], op::Add(a[2], x)};
+                      }});
   // Scan body: (state..., one slice of each scan input) -> (state..., scan outputs...)
-  Vars scan = op::Scan({zeros, rows}, {.body = [&](absl::Span<const gg::Var> a) {
-    return Vars{op::Add(a[0], a[1]), op::Mul(a[1], a[1])};
-  }, .num_scan_inputs = 1});
+  Vars scan = op::Scan({zeros, rows}, {.body =
+                                           [&](absl::Span<const gg::Var> a) {
+                                             return Vars{op::Add(a[0], a[1]), op::Mul(a[1], a[1])};
+                                           },
+                                       .num_scan_inputs = 1});
 
   EXPECT_EQ(r[0].shape(), (std::vector<int64_t>{3}));
   EXPECT_EQ(sum[0].shape(), (std::vector<int64_t>{3}));
@@ -82,7 +87,8 @@ TEST(ReadmeExamplesTest, ControlFlowAndSequences) {
   gg::Var first = op::SequenceAt(seq, g.constant(gg::Tensor::scalar<int64_t>(0)));
   EXPECT_EQ(first.shape(), (std::vector<int64_t>{-1}));
   EXPECT_EQ(seq.type().ToString(), "seq(tensor(float))");
-  auto model = gg::to_onnx(g, {{"r", r[0]}, {"sum", sum[0]}, {"squares", scan[1]}, {"first", first}});
+  auto model =
+      gg::to_onnx(g, {{"r", r[0]}, {"sum", sum[0]}, {"squares", scan[1]}, {"first", first}});
   EXPECT_TRUE(model.ok()) << model.status();
 }
 

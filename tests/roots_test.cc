@@ -4,8 +4,8 @@
 #include <utility>
 #include <vector>
 
-#include "graphgc/ir/graph_core.h"
 #include "graphgc/graphgc.h"
+#include "graphgc/ir/graph_core.h"
 
 namespace graphgc {
 namespace {

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "graphgc/ir/graph_core.h"
 #include "graphgc/graphgc.h"
+#include "graphgc/ir/graph_core.h"
 #include "graphgc/ir/subgraph_table.h"
 #include "onnx/onnx_pb.h"
 #include "onnx_inference_check.h"

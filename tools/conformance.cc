@@ -57,7 +57,8 @@ std::string ElementText(const Tensor& t, int64_t i) {
 }
 
 bool ElementsMatch(const Tensor& got, const Tensor& expected, int64_t i) {
-  if (got.dtype() == DataType::kString) return got.data<std::string>()[i] == expected.data<std::string>()[i];
+  if (got.dtype() == DataType::kString)
+    return got.data<std::string>()[i] == expected.data<std::string>()[i];
   if (got.dtype() == DataType::kBool) return got.data<bool>()[i] == expected.data<bool>()[i];
   bool match = false;
   internal::DispatchNumeric(got.dtype(), [&](auto tag) {
@@ -104,7 +105,8 @@ std::vector<fs::path> SortedFiles(const fs::path& dir, const std::string& prefix
   std::error_code error;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
     const std::string name = entry.path().filename().string();
-    if (name.rfind(prefix, 0) == 0 && entry.path().extension() == ".pb") files.push_back(entry.path());
+    if (name.rfind(prefix, 0) == 0 && entry.path().extension() == ".pb")
+      files.push_back(entry.path());
   }
   // input_10 after input_9: by the number after the prefix.
   std::sort(files.begin(), files.end(), [&](const fs::path& a, const fs::path& b) {
@@ -187,7 +189,8 @@ std::optional<CaseResult> RunDataSet(const std::string& name, const onnx::ModelP
   absl::StatusOr<std::map<std::string, Var>> outputs = inline_model(graph, model, bindings);
   if (!outputs.ok()) {
     std::string why = absl::StrCat("import: ", outputs.status().message());
-    return absl::IsUnimplemented(outputs.status()) ? Skip(name, std::move(why)) : Fail(name, std::move(why));
+    return absl::IsUnimplemented(outputs.status()) ? Skip(name, std::move(why))
+                                                   : Fail(name, std::move(why));
   }
   const std::vector<fs::path> expected_files = SortedFiles(data_set, "output_");
   for (size_t i = 0; i < expected_files.size(); ++i) {

@@ -16,7 +16,7 @@ namespace graphgc::conformance {
 enum class Verdict { kPass, kFail, kSkip };
 
 struct CaseResult {
-  std::string name;    // the case directory's name
+  std::string name;  // the case directory's name
   Verdict verdict = Verdict::kSkip;
   std::string detail;  // FAIL: output, first mismatching index, got, expected; SKIP: the reason
 };
@@ -29,7 +29,8 @@ std::vector<std::string> FindCases(const std::vector<std::string>& paths,
 CaseResult RunCase(const std::string& directory);
 
 // "name reason" per line ('#' comments): cases whose failure is a known, explained difference.
-std::map<std::string, std::string> ReadKnownDifferences(const std::string& path, std::string& error);
+std::map<std::string, std::string> ReadKnownDifferences(const std::string& path,
+                                                        std::string& error);
 
 }  // namespace graphgc::conformance
 

@@ -36,17 +36,21 @@ std::string JsonString(const std::string& text) {
 
 const char* VerdictName(Verdict verdict) {
   switch (verdict) {
-    case Verdict::kPass: return "PASS";
-    case Verdict::kFail: return "FAIL";
-    case Verdict::kSkip: return "SKIP";
+    case Verdict::kPass:
+      return "PASS";
+    case Verdict::kFail:
+      return "FAIL";
+    case Verdict::kSkip:
+      return "SKIP";
   }
   return "?";
 }
 
 int Usage() {
-  std::fprintf(stderr,
-               "usage: graphgc-conformance [--json] [--known-differences FILE] DIR...\n"
-               "  DIR: an ONNX backend test case (model.onnx, test_data_set_*) or a folder of them\n");
+  std::fprintf(
+      stderr,
+      "usage: graphgc-conformance [--json] [--known-differences FILE] DIR...\n"
+      "  DIR: an ONNX backend test case (model.onnx, test_data_set_*) or a folder of them\n");
   return 2;
 }
 
@@ -100,9 +104,9 @@ int main(int argc, char** argv) {
       }
     }
     if (json) {
-      absl::StrAppend(&json_cases, json_cases.empty() ? "" : ",\n", "  {\"name\": ",
-                      JsonString(result.name), ", \"verdict\": \"", VerdictName(result.verdict),
-                      "\", \"detail\": ", JsonString(detail), "}");
+      absl::StrAppend(&json_cases, json_cases.empty() ? "" : ",\n",
+                      "  {\"name\": ", JsonString(result.name), ", \"verdict\": \"",
+                      VerdictName(result.verdict), "\", \"detail\": ", JsonString(detail), "}");
     } else if (detail.empty()) {
       std::printf("%s %s\n", VerdictName(result.verdict), result.name.c_str());
     } else {
@@ -111,9 +115,10 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
   }
   if (json) {
-    std::printf("{\"cases\": [\n%s\n], \"passed\": %d, \"failed\": %d, \"skipped\": %d, "
-                "\"unexpected_failures\": %d}\n",
-                json_cases.c_str(), passed, failed, skipped, unexpected);
+    std::printf(
+        "{\"cases\": [\n%s\n], \"passed\": %d, \"failed\": %d, \"skipped\": %d, "
+        "\"unexpected_failures\": %d}\n",
+        json_cases.c_str(), passed, failed, skipped, unexpected);
   } else {
     std::printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
   }

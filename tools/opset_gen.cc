@@ -30,7 +30,7 @@ constexpr int kNewestMlOpset = 3;
 // In the order of ops.h, which declares them by hand in graphgc::op.
 const std::vector<std::string>& HandwrittenOps() {
   static const std::vector<std::string>* const kOps =
-      new std::vector<std::string>{"Constant", "Identity", "Add",     "Sub",    "Mul",   "Div",
+      new std::vector<std::string>{"Constant", "Identity", "Add",    "Sub",     "Mul", "Div",
                                    "Neg",      "Relu",     "MatMul", "Reshape", "Cast"};
   return *kOps;
 }

@@ -62,9 +62,7 @@ constexpr const char kConvention[] =
 constexpr const char kSchemasStem[] = "onnx_schemas";
 
 // The namespace, within graphgc, of the schemas introduced at `since_version`.
-std::string SchemaNamespace(int since_version) {
-  return absl::StrCat("since", since_version);
-}
+std::string SchemaNamespace(int since_version) { return absl::StrCat("since", since_version); }
 
 std::string IncludeGuard(const std::string& file_stem) {
   return absl::StrCat("GRAPHGC_", absl::AsciiStrToUpper(file_stem), "_H_");
@@ -193,8 +191,8 @@ GeneratedFile EmitOpset(const OpsetContents& opset, const std::string& onnx_vers
       absl::StrCat("graphgc::", stem, " — the ai.onnx operators as of opset ", opset.version,
                    "; every node is built at opset ", opset.version, "."),
       onnx_version,
-      {absl::StrCat("Each op is the function object of its schema (graphgc/opset/",
-                    kSchemasStem, ".h, where it is documented) bound to opset ", opset.version,
+      {absl::StrCat("Each op is the function object of its schema (graphgc/opset/", kSchemasStem,
+                    ".h, where it is documented) bound to opset ", opset.version,
                     "; its attribute and output structs are the schema's, shared with the other "
                     "opsets that have it. The calling convention is at the top of "
                     "graphgc/opset/onnx_ops.h."),

@@ -19,7 +19,15 @@ struct InputSpec {
 
 // The ONNX attribute types a generated attribute struct can carry.
 enum class AttributeKind {
-  kInt, kFloat, kString, kInts, kFloats, kStrings, kTensor, kGraph, kType
+  kInt,
+  kFloat,
+  kString,
+  kInts,
+  kFloats,
+  kStrings,
+  kTensor,
+  kGraph,
+  kType
 };
 
 struct AttributeSpec {

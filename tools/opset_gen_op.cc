@@ -72,8 +72,8 @@ std::vector<std::string> Parameters(const OpSpec& op, bool with_defaults) {
         absl::StrCat("const ", AttributesType(op), "& attributes", has_default ? " = {}" : ""));
   }
   if (op.returns == Returns::kVector) {
-    parameters.push_back(
-        with_defaults && op.outputs_from_body ? "int num_outputs = -1" : "int num_outputs");
+    parameters.push_back(with_defaults && op.outputs_from_body ? "int num_outputs = -1"
+                                                               : "int num_outputs");
   }
   if (op.default_num_outputs > 0) {
     parameters.push_back(absl::StrCat(

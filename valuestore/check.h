@@ -8,13 +8,13 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define GRAPHGC_CHECK(condition, message)                                           \
-  do {                                                                              \
-    if (!(condition)) {                                                             \
-      std::fprintf(stderr, "graphgc: invariant violated at %s:%d: %s (%s)\n",       \
-                   __FILE__, __LINE__, message, #condition);                        \
-      std::abort();                                                                 \
-    }                                                                               \
+#define GRAPHGC_CHECK(condition, message)                                                         \
+  do {                                                                                            \
+    if (!(condition)) {                                                                           \
+      std::fprintf(stderr, "graphgc: invariant violated at %s:%d: %s (%s)\n", __FILE__, __LINE__, \
+                   message, #condition);                                                          \
+      std::abort();                                                                               \
+    }                                                                                             \
   } while (false)
 
 #endif  // GRAPHGC_CHECK_H_

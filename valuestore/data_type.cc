@@ -4,10 +4,20 @@ namespace graphgc {
 
 bool IsSupportedDataType(int32_t code) {
   switch (static_cast<DataType>(code)) {
-    case DataType::kFloat: case DataType::kUint8: case DataType::kInt8: case DataType::kUint16:
-    case DataType::kInt16: case DataType::kInt32: case DataType::kInt64: case DataType::kString:
-    case DataType::kBool: case DataType::kFloat16: case DataType::kDouble: case DataType::kUint32:
-    case DataType::kUint64: case DataType::kBfloat16:
+    case DataType::kFloat:
+    case DataType::kUint8:
+    case DataType::kInt8:
+    case DataType::kUint16:
+    case DataType::kInt16:
+    case DataType::kInt32:
+    case DataType::kInt64:
+    case DataType::kString:
+    case DataType::kBool:
+    case DataType::kFloat16:
+    case DataType::kDouble:
+    case DataType::kUint32:
+    case DataType::kUint64:
+    case DataType::kBfloat16:
       return true;
     case DataType::kUndefined:
       return false;
@@ -17,34 +27,63 @@ bool IsSupportedDataType(int32_t code) {
 
 size_t ElementSize(DataType type) {
   switch (type) {
-    case DataType::kUndefined: return 0;
-    case DataType::kBool: case DataType::kUint8: case DataType::kInt8: return 1;
-    case DataType::kUint16: case DataType::kInt16: case DataType::kFloat16:
-    case DataType::kBfloat16: return 2;
-    case DataType::kFloat: case DataType::kInt32: case DataType::kUint32: return 4;
-    case DataType::kDouble: case DataType::kInt64: case DataType::kUint64: return 8;
-    case DataType::kString: return sizeof(std::string);
+    case DataType::kUndefined:
+      return 0;
+    case DataType::kBool:
+    case DataType::kUint8:
+    case DataType::kInt8:
+      return 1;
+    case DataType::kUint16:
+    case DataType::kInt16:
+    case DataType::kFloat16:
+    case DataType::kBfloat16:
+      return 2;
+    case DataType::kFloat:
+    case DataType::kInt32:
+    case DataType::kUint32:
+      return 4;
+    case DataType::kDouble:
+    case DataType::kInt64:
+    case DataType::kUint64:
+      return 8;
+    case DataType::kString:
+      return sizeof(std::string);
   }
   return 0;
 }
 
 absl::string_view DataTypeName(DataType type) {
   switch (type) {
-    case DataType::kUndefined: return "undefined";
-    case DataType::kFloat: return "float";
-    case DataType::kUint8: return "uint8";
-    case DataType::kInt8: return "int8";
-    case DataType::kUint16: return "uint16";
-    case DataType::kInt16: return "int16";
-    case DataType::kInt32: return "int32";
-    case DataType::kInt64: return "int64";
-    case DataType::kString: return "string";
-    case DataType::kBool: return "bool";
-    case DataType::kFloat16: return "float16";
-    case DataType::kDouble: return "double";
-    case DataType::kUint32: return "uint32";
-    case DataType::kUint64: return "uint64";
-    case DataType::kBfloat16: return "bfloat16";
+    case DataType::kUndefined:
+      return "undefined";
+    case DataType::kFloat:
+      return "float";
+    case DataType::kUint8:
+      return "uint8";
+    case DataType::kInt8:
+      return "int8";
+    case DataType::kUint16:
+      return "uint16";
+    case DataType::kInt16:
+      return "int16";
+    case DataType::kInt32:
+      return "int32";
+    case DataType::kInt64:
+      return "int64";
+    case DataType::kString:
+      return "string";
+    case DataType::kBool:
+      return "bool";
+    case DataType::kFloat16:
+      return "float16";
+    case DataType::kDouble:
+      return "double";
+    case DataType::kUint32:
+      return "uint32";
+    case DataType::kUint64:
+      return "uint64";
+    case DataType::kBfloat16:
+      return "bfloat16";
   }
   return "unknown";
 }

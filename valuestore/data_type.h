@@ -41,28 +41,70 @@ size_t ElementSize(DataType type);
 // ONNX's spelling: "float", "double", "int64", "bfloat16", ... ("undefined" for kUndefined).
 absl::string_view DataTypeName(DataType type);
 
-bool IsFloatingPoint(DataType type);  // float16, bfloat16, float, double
-bool IsSignedInteger(DataType type);  // int8 .. int64
+bool IsFloatingPoint(DataType type);    // float16, bfloat16, float, double
+bool IsSignedInteger(DataType type);    // int8 .. int64
 bool IsUnsignedInteger(DataType type);  // uint8 .. uint64
 // Numeric: integers and floating point (not bool, not string).
 bool IsNumeric(DataType type);
 
 template <class T>
 struct DataTypeOf;  // undefined for unsupported element types: a compile error, by design
-template <> struct DataTypeOf<float> { static constexpr DataType value = DataType::kFloat; };
-template <> struct DataTypeOf<double> { static constexpr DataType value = DataType::kDouble; };
-template <> struct DataTypeOf<uint8_t> { static constexpr DataType value = DataType::kUint8; };
-template <> struct DataTypeOf<int8_t> { static constexpr DataType value = DataType::kInt8; };
-template <> struct DataTypeOf<uint16_t> { static constexpr DataType value = DataType::kUint16; };
-template <> struct DataTypeOf<int16_t> { static constexpr DataType value = DataType::kInt16; };
-template <> struct DataTypeOf<int32_t> { static constexpr DataType value = DataType::kInt32; };
-template <> struct DataTypeOf<int64_t> { static constexpr DataType value = DataType::kInt64; };
-template <> struct DataTypeOf<uint32_t> { static constexpr DataType value = DataType::kUint32; };
-template <> struct DataTypeOf<uint64_t> { static constexpr DataType value = DataType::kUint64; };
-template <> struct DataTypeOf<bool> { static constexpr DataType value = DataType::kBool; };
-template <> struct DataTypeOf<std::string> { static constexpr DataType value = DataType::kString; };
-template <> struct DataTypeOf<Float16> { static constexpr DataType value = DataType::kFloat16; };
-template <> struct DataTypeOf<BFloat16> { static constexpr DataType value = DataType::kBfloat16; };
+template <>
+struct DataTypeOf<float> {
+  static constexpr DataType value = DataType::kFloat;
+};
+template <>
+struct DataTypeOf<double> {
+  static constexpr DataType value = DataType::kDouble;
+};
+template <>
+struct DataTypeOf<uint8_t> {
+  static constexpr DataType value = DataType::kUint8;
+};
+template <>
+struct DataTypeOf<int8_t> {
+  static constexpr DataType value = DataType::kInt8;
+};
+template <>
+struct DataTypeOf<uint16_t> {
+  static constexpr DataType value = DataType::kUint16;
+};
+template <>
+struct DataTypeOf<int16_t> {
+  static constexpr DataType value = DataType::kInt16;
+};
+template <>
+struct DataTypeOf<int32_t> {
+  static constexpr DataType value = DataType::kInt32;
+};
+template <>
+struct DataTypeOf<int64_t> {
+  static constexpr DataType value = DataType::kInt64;
+};
+template <>
+struct DataTypeOf<uint32_t> {
+  static constexpr DataType value = DataType::kUint32;
+};
+template <>
+struct DataTypeOf<uint64_t> {
+  static constexpr DataType value = DataType::kUint64;
+};
+template <>
+struct DataTypeOf<bool> {
+  static constexpr DataType value = DataType::kBool;
+};
+template <>
+struct DataTypeOf<std::string> {
+  static constexpr DataType value = DataType::kString;
+};
+template <>
+struct DataTypeOf<Float16> {
+  static constexpr DataType value = DataType::kFloat16;
+};
+template <>
+struct DataTypeOf<BFloat16> {
+  static constexpr DataType value = DataType::kBfloat16;
+};
 
 }  // namespace graphgc
 

@@ -25,8 +25,9 @@ float BitsToFloat(uint32_t bits) {
 float RoundToOddFloat(double value) {
   if (!std::isfinite(value)) return static_cast<float>(value);
   const double largest = static_cast<double>(std::numeric_limits<float>::max());
-  if (std::fabs(value) > largest) return value > 0 ? std::numeric_limits<float>::infinity()
-                                                   : -std::numeric_limits<float>::infinity();
+  if (std::fabs(value) > largest)
+    return value > 0 ? std::numeric_limits<float>::infinity()
+                     : -std::numeric_limits<float>::infinity();
   float rounded = static_cast<float>(value);
   if (static_cast<double>(rounded) == value) return rounded;
   uint32_t bits = FloatBits(rounded);

@@ -10,9 +10,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
-#define GRAPHGC_RETURN_IF_ERROR(expr)                \
-  do {                                               \
-    ::absl::Status graphgc_status_ = (expr);         \
+#define GRAPHGC_RETURN_IF_ERROR(expr)                  \
+  do {                                                 \
+    ::absl::Status graphgc_status_ = (expr);           \
     if (!graphgc_status_.ok()) return graphgc_status_; \
   } while (false)
 

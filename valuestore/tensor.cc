@@ -41,7 +41,9 @@ Tensor::Tensor(const Tensor& other)
 }
 
 Tensor::Tensor(Tensor&& other) noexcept
-    : buffer_(other.buffer_), dtype_(other.dtype_), size_(other.size_),
+    : buffer_(other.buffer_),
+      dtype_(other.dtype_),
+      size_(other.size_),
       shape_(std::move(other.shape_)) {
   other.buffer_ = nullptr;
   other.dtype_ = DataType::kUndefined;

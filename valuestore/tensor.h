@@ -1,20 +1,20 @@
 // Tensor: an immutable n-dimensional array of one element type.
 //
-// Ownership: a Tensor is a cheap handle (buffer pointer + shape); copies share one reference-counted
-// Buffer and its contents never change after creation, so sharing is always safe. Views with another
-// shape over the same buffer (Reshape) are made with reshaped(). Threading: a Tensor may be copied
-// and read from any thread.
+// Ownership: a Tensor is a cheap handle (buffer pointer + shape); copies share one
+// reference-counted Buffer and its contents never change after creation, so sharing is always safe.
+// Views with another shape over the same buffer (Reshape) are made with reshaped(). Threading: a
+// Tensor may be copied and read from any thread.
 //
-// Element access is typed: data<T>() with a T that does not match dtype() is a programming error and
-// aborts. from_vector() with a value count that does not match the shape aborts likewise; create()
-// is the checked form that returns a status instead.
+// Element access is typed: data<T>() with a T that does not match dtype() is a programming error
+// and aborts. from_vector() with a value count that does not match the shape aborts likewise;
+// create() is the checked form that returns a status instead.
 #ifndef GRAPHGC_TENSOR_H_
 #define GRAPHGC_TENSOR_H_
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
@@ -91,7 +91,8 @@ class Tensor {
   friend class MutableTensor;
   Tensor(internal::Buffer* buffer, DataType dtype, Shape shape, int64_t size);
   template <class T>
-  static absl::StatusOr<Tensor> FromValues(std::vector<T>&& values, absl::Span<const int64_t> shape);
+  static absl::StatusOr<Tensor> FromValues(std::vector<T>&& values,
+                                           absl::Span<const int64_t> shape);
 
   internal::Buffer* buffer_;  // owned reference, nullptr for the empty tensor
   DataType dtype_;
@@ -114,7 +115,9 @@ class MutableTensor {
     GRAPHGC_CHECK(DataTypeOf<T>::value == tensor_.dtype_, "MutableTensor::mutable_data<T>() type");
     return absl::Span<T>(static_cast<T*>(raw_mutable_data()), static_cast<size_t>(tensor_.size_));
   }
-  void* raw_mutable_data() { return tensor_.buffer_ == nullptr ? nullptr : tensor_.buffer_->data(); }
+  void* raw_mutable_data() {
+    return tensor_.buffer_ == nullptr ? nullptr : tensor_.buffer_->data();
+  }
   DataType dtype() const { return tensor_.dtype_; }
   absl::Span<const int64_t> shape() const { return tensor_.shape_; }
   int64_t size() const { return tensor_.size_; }
@@ -141,9 +144,9 @@ absl::StatusOr<Tensor> Tensor::FromValues(std::vector<T>&& values,
   auto count = ElementCount(shape);
   if (!count.ok()) return count.status();
   if (*count != static_cast<int64_t>(values.size())) {
-    return absl::InvalidArgumentError(
-        "Tensor: " + std::to_string(values.size()) + " values given for shape " +
-        ShapeToString(shape) + " of " + std::to_string(*count) + " elements");
+    return absl::InvalidArgumentError("Tensor: " + std::to_string(values.size()) +
+                                      " values given for shape " + ShapeToString(shape) + " of " +
+                                      std::to_string(*count) + " elements");
   }
   auto out = MutableTensor::allocate(DataTypeOf<T>::value, shape);
   if (!out.ok()) return out.status();

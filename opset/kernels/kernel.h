@@ -45,9 +45,8 @@
 
 namespace graphgc::kernels {
 
-using KernelAttributeValue =
-    std::variant<int64_t, float, std::string, Tensor, std::vector<int64_t>, std::vector<float>,
-                 std::vector<std::string>>;
+using KernelAttributeValue = std::variant<int64_t, float, std::string, Tensor, std::vector<int64_t>,
+                                          std::vector<float>, std::vector<std::string>>;
 
 struct KernelAttribute {
   std::string name;
@@ -70,13 +69,13 @@ using Kernel = std::function<KernelResult(const KernelContext&)>;
 // Everything a context is made of; the caller keeps it alive while the kernel runs.
 struct KernelCall {
   absl::string_view op_type;
-  int version = 0;                                   // the opset version the node is made at
-  absl::Span<const std::optional<Tensor>> inputs;    // nullopt: omitted (or not given)
+  int version = 0;                                 // the opset version the node is made at
+  absl::Span<const std::optional<Tensor>> inputs;  // nullopt: omitted (or not given)
   // Only for ops whose value follows from their inputs' shapes (Shape, Size): the inputs' fully
   // known shapes, when the inputs have no values. Empty otherwise.
   absl::Span<const std::optional<Shape>> input_shapes;
-  absl::Span<const absl::string_view> input_names;   // for messages; may be shorter than inputs
-  absl::Span<const KernelAttribute> attributes;      // schema defaults already applied
+  absl::Span<const absl::string_view> input_names;  // for messages; may be shorter than inputs
+  absl::Span<const KernelAttribute> attributes;     // schema defaults already applied
   absl::Span<const OutputSpec> outputs;
   int64_t max_value_bytes = int64_t{1} << 30;
   int threads = 1;

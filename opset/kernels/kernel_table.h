@@ -39,7 +39,7 @@ class KernelTable {
     int last;
     const Kernel* kernel;
   };
-  std::deque<Kernel> kernels_;  // stable addresses
+  std::deque<Kernel> kernels_;                                    // stable addresses
   absl::flat_hash_map<std::string, std::vector<Entry>> entries_;  // key: domain \0 op_type
 };
 

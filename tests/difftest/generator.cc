@@ -36,12 +36,11 @@ enum class Domain {
 DataType TypeOfName(const std::string& name) {
   static const std::pair<const char*, DataType> kTypes[] = {
       {"tensor(float)", DataType::kFloat},     {"tensor(double)", DataType::kDouble},
-      {"tensor(float16)", DataType::kFloat16},
-      {"tensor(int8)", DataType::kInt8},       {"tensor(int16)", DataType::kInt16},
-      {"tensor(int32)", DataType::kInt32},     {"tensor(int64)", DataType::kInt64},
-      {"tensor(uint8)", DataType::kUint8},     {"tensor(uint16)", DataType::kUint16},
-      {"tensor(uint32)", DataType::kUint32},   {"tensor(uint64)", DataType::kUint64},
-      {"tensor(bool)", DataType::kBool}};
+      {"tensor(float16)", DataType::kFloat16}, {"tensor(int8)", DataType::kInt8},
+      {"tensor(int16)", DataType::kInt16},     {"tensor(int32)", DataType::kInt32},
+      {"tensor(int64)", DataType::kInt64},     {"tensor(uint8)", DataType::kUint8},
+      {"tensor(uint16)", DataType::kUint16},   {"tensor(uint32)", DataType::kUint32},
+      {"tensor(uint64)", DataType::kUint64},   {"tensor(bool)", DataType::kBool}};
   for (const auto& [text, dtype] : kTypes) {
     if (name == text) return dtype;
   }
@@ -105,7 +104,8 @@ class Generator {
       rank = kRanks[Uniform(0, 8)];
     } while (rank < min_rank || rank > max_rank);
     Shape shape;
-    for (int d = 0; d < rank; ++d) shape.push_back(Chance(0.06) ? std::max(0, min_dim) : Uniform(std::max(1, min_dim), 5));
+    for (int d = 0; d < rank; ++d)
+      shape.push_back(Chance(0.06) ? std::max(0, min_dim) : Uniform(std::max(1, min_dim), 5));
     return shape;
   }
 
@@ -128,13 +128,20 @@ class Generator {
           return Pick(std::vector<double>{NAN, INFINITY, -INFINITY});
         }
         [[fallthrough]];
-      case Domain::kFinite: return floating ? std::round(Real(-4, 4) * 100) / 100 : Uniform(-9, 9);
-      case Domain::kHalves: return Uniform(-8, 8) * 0.5;
-      case Domain::kSmall: return floating ? std::round(Real(-2, 2) * 100) / 100 : Uniform(-2, 2);
-      case Domain::kPositive: return floating ? std::round(Real(0.01, 4) * 100) / 100 : Uniform(1, 9);
-      case Domain::kUnit: return floating ? std::round(Real(-1, 1) * 100) / 100 : Uniform(-1, 1);
-      case Domain::kOpenUnit: return std::round(Real(-0.99, 0.99) * 100) / 100;
-      case Domain::kGeOne: return floating ? std::round(Real(1, 5) * 100) / 100 : Uniform(1, 5);
+      case Domain::kFinite:
+        return floating ? std::round(Real(-4, 4) * 100) / 100 : Uniform(-9, 9);
+      case Domain::kHalves:
+        return Uniform(-8, 8) * 0.5;
+      case Domain::kSmall:
+        return floating ? std::round(Real(-2, 2) * 100) / 100 : Uniform(-2, 2);
+      case Domain::kPositive:
+        return floating ? std::round(Real(0.01, 4) * 100) / 100 : Uniform(1, 9);
+      case Domain::kUnit:
+        return floating ? std::round(Real(-1, 1) * 100) / 100 : Uniform(-1, 1);
+      case Domain::kOpenUnit:
+        return std::round(Real(-0.99, 0.99) * 100) / 100;
+      case Domain::kGeOne:
+        return floating ? std::round(Real(1, 5) * 100) / 100 : Uniform(1, 5);
       case Domain::kNonZero: {
         const double v = floating ? std::round(Real(0.1, 4) * 100) / 100 : Uniform(1, 9);
         return Chance(0.5) ? v : -v;
@@ -239,9 +246,12 @@ class Generator {
         op == "ThresholdedRelu") {
       if (Chance(0.5)) attributes.push_back({"alpha", static_cast<float>(Real(0.1, 2))});
     }
-    if (op == "Selu" && Chance(0.5)) attributes.push_back({"gamma", static_cast<float>(Real(0.5, 2))});
-    if (op == "Shrink" && Chance(0.5)) attributes.push_back({"lambd", static_cast<float>(Real(0, 2))});
-    if (op == "Shrink" && Chance(0.5)) attributes.push_back({"bias", static_cast<float>(Real(0, 1))});
+    if (op == "Selu" && Chance(0.5))
+      attributes.push_back({"gamma", static_cast<float>(Real(0.5, 2))});
+    if (op == "Shrink" && Chance(0.5))
+      attributes.push_back({"lambd", static_cast<float>(Real(0, 2))});
+    if (op == "Shrink" && Chance(0.5))
+      attributes.push_back({"bias", static_cast<float>(Real(0, 1))});
     if (op == "IsInf" && Chance(0.5)) attributes.push_back({"detect_negative", int64_t{0}});
     TryStep(MakeStep(op, {x.ref}, std::move(attributes)));
   }
@@ -259,8 +269,12 @@ class Generator {
       attributes.push_back({"direction", std::string(Chance(0.5) ? "LEFT" : "RIGHT")});
       domain = Domain::kPositive;
     }
-    const Shape shape = op == "PRelu" ? Shape(a.shape.begin() + (a.shape.empty() ? 0 : Uniform(0, static_cast<int>(a.shape.size()))), a.shape.end())
-                                      : BroadcastPartner(a.shape);
+    const Shape shape =
+        op == "PRelu"
+            ? Shape(a.shape.begin() +
+                        (a.shape.empty() ? 0 : Uniform(0, static_cast<int>(a.shape.size()))),
+                    a.shape.end())
+            : BroadcastPartner(a.shape);
     const Ref b = FreshLeaf(op == "Pow" ? Pick(SchemaTypes(op, 1)) : a.dtype, shape, domain);
     TryStep(MakeStep(op, {a.ref, b}, std::move(attributes)));
   }
@@ -278,7 +292,8 @@ class Generator {
     const PoolEntry x = Operand(SchemaTypes("Clip", 0), true);
     std::vector<std::optional<Ref>> inputs = {x.ref};
     const bool has_min = Chance(0.7), has_max = Chance(0.7);
-    inputs.push_back(has_min ? std::optional<Ref>(FreshLeaf(x.dtype, {}, Domain::kFinite)) : std::nullopt);
+    inputs.push_back(has_min ? std::optional<Ref>(FreshLeaf(x.dtype, {}, Domain::kFinite))
+                             : std::nullopt);
     if (has_max) inputs.push_back(FreshLeaf(x.dtype, {}, Domain::kFinite));
     TryStep(MakeStep("Clip", std::move(inputs)));
   }
@@ -297,7 +312,8 @@ class Generator {
   }
 
   void Reduce(const std::string& op) {
-    const Domain domain = op == "ReduceLogSum" || op == "ReduceL1" ? Domain::kPositive : Domain::kAny;
+    const Domain domain =
+        op == "ReduceLogSum" || op == "ReduceL1" ? Domain::kPositive : Domain::kAny;
     const bool jumps = op == "ReduceMax" || op == "ReduceMin";
     const PoolEntry x = Operand(SchemaTypes(op, 0), !jumps && domain == Domain::kAny, domain, 1);
     const int rank = static_cast<int>(x.shape.size());
@@ -338,10 +354,10 @@ class Generator {
     const int rank = static_cast<int>(x.shape.size());
     const int axis = Uniform(0, rank - 1);
     const Ref k = Int64Constant({Uniform(0, static_cast<int>(x.shape[static_cast<size_t>(axis)]))});
-    TryStep(MakeStep("TopK", {x.ref, k},
-                     {{"axis", int64_t{axis - (Chance(0.3) ? rank : 0)}},
-                      {"largest", int64_t{Uniform(0, 1)}}},
-                     2));
+    TryStep(MakeStep(
+        "TopK", {x.ref, k},
+        {{"axis", int64_t{axis - (Chance(0.3) ? rank : 0)}}, {"largest", int64_t{Uniform(0, 1)}}},
+        2));
   }
 
   void Transpose() {
@@ -364,7 +380,8 @@ class Generator {
       shape[static_cast<size_t>(axis)] = Uniform(0, 3);
       inputs.push_back(FreshLeaf(x.dtype, shape));
     }
-    TryStep(MakeStep("Concat", std::move(inputs), {{"axis", int64_t{axis - (Chance(0.3) ? rank : 0)}}}));
+    TryStep(MakeStep("Concat", std::move(inputs),
+                     {{"axis", int64_t{axis - (Chance(0.3) ? rank : 0)}}}));
   }
 
   Ref Indices(int64_t extent, const Shape& shape) {
@@ -373,7 +390,8 @@ class Generator {
     graphgc::internal::DispatchNumeric(dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       if constexpr (std::is_integral_v<T>) {
-        for (T& v : out->template mutable_data<T>()) v = static_cast<T>(Uniform(static_cast<int>(-extent), static_cast<int>(extent) - 1));
+        for (T& v : out->template mutable_data<T>())
+          v = static_cast<T>(Uniform(static_cast<int>(-extent), static_cast<int>(extent) - 1));
       }
     });
     return Leaf(std::move(*out).freeze());
@@ -401,7 +419,8 @@ class Generator {
       const int dim = static_cast<int>(x.shape[static_cast<size_t>(d)]);
       axes.push_back(d);
       starts.push_back(Uniform(-dim - 1, dim + 1));
-      ends.push_back(Chance(0.2) ? (Chance(0.5) ? INT64_MAX : INT64_MIN) : Uniform(-dim - 1, dim + 1));
+      ends.push_back(Chance(0.2) ? (Chance(0.5) ? INT64_MAX : INT64_MIN)
+                                 : Uniform(-dim - 1, dim + 1));
       steps.push_back(Pick(std::vector<int64_t>{1, 1, 2, -1, -2}));
     }
     if (axes.empty()) return;
@@ -421,7 +440,8 @@ class Generator {
 
   void Pad() {
     const PoolEntry x = Operand(SchemaTypes("Pad", 0), true, Domain::kAny, 1);
-    const std::string mode = Pick(std::vector<std::string>{"constant", "constant", "reflect", "edge"});
+    const std::string mode =
+        Pick(std::vector<std::string>{"constant", "constant", "reflect", "edge"});
     std::vector<int64_t> pads(x.shape.size() * 2);
     for (size_t i = 0; i < pads.size(); ++i) {
       const int64_t dim = x.shape[i % x.shape.size()];
@@ -430,7 +450,8 @@ class Generator {
       if (mode != "constant") pads[i] = std::max<int64_t>(pads[i], 0);
     }
     std::vector<std::optional<Ref>> inputs = {x.ref, Int64Constant(pads)};
-    if (mode == "constant" && Chance(0.5)) inputs.push_back(FreshLeaf(x.dtype, {}, Domain::kFinite));
+    if (mode == "constant" && Chance(0.5))
+      inputs.push_back(FreshLeaf(x.dtype, {}, Domain::kFinite));
     TryStep(MakeStep("Pad", std::move(inputs), {{"mode", mode}}));
   }
 
@@ -444,7 +465,8 @@ class Generator {
   void Expand() {
     const PoolEntry x = Operand(SchemaTypes("Expand", 0), true, Domain::kAny, 0, 3);
     const Shape target = BroadcastPartner(x.shape);
-    TryStep(MakeStep("Expand", {x.ref, Int64Constant(std::vector<int64_t>(target.begin(), target.end()))}));
+    TryStep(MakeStep("Expand",
+                     {x.ref, Int64Constant(std::vector<int64_t>(target.begin(), target.end()))}));
   }
 
   void Reshaping(const std::string& op) {
@@ -495,9 +517,11 @@ class Generator {
     const Ref a = FreshLeaf(dtype, trans_a ? Shape{k, m} : Shape{m, k}, Domain::kFinite);
     const Ref b = FreshLeaf(dtype, trans_b ? Shape{n, k} : Shape{k, n}, Domain::kFinite);
     std::vector<std::optional<Ref>> inputs = {a, b};
-    if (Chance(0.7)) inputs.push_back(FreshLeaf(dtype, BroadcastPartner(Shape{m, n}), Domain::kFinite));
+    if (Chance(0.7))
+      inputs.push_back(FreshLeaf(dtype, BroadcastPartner(Shape{m, n}), Domain::kFinite));
     TryStep(MakeStep("Gemm", std::move(inputs),
-                     {{"transA", trans_a}, {"transB", trans_b},
+                     {{"transA", trans_a},
+                      {"transB", trans_b},
                       {"alpha", static_cast<float>(Real(-2, 2))},
                       {"beta", static_cast<float>(Real(-2, 2))}}));
   }
@@ -516,9 +540,9 @@ std::vector<std::pair<std::string, Generator::Recipe>> Generator::Recipes() {
   auto unary = [&](const char* op, Domain domain, bool jumps = false) {
     recipes.push_back({op, [=](Generator& g) { g.Unary(op, domain, jumps); }});
   };
-  for (const char* op : {"Abs", "Neg", "Relu", "Sigmoid", "Tanh", "Atan", "Erf",
-                         "Asinh", "Softplus", "Softsign", "Elu", "Selu", "Celu", "LeakyRelu",
-                         "HardSigmoid", "HardSwish", "ThresholdedRelu", "Shrink", "Identity"}) {
+  for (const char* op : {"Abs", "Neg", "Relu", "Sigmoid", "Tanh", "Atan", "Erf", "Asinh",
+                         "Softplus", "Softsign", "Elu", "Selu", "Celu", "LeakyRelu", "HardSigmoid",
+                         "HardSwish", "ThresholdedRelu", "Shrink", "Identity"}) {
     unary(op, Domain::kAny);
   }
   unary("Exp", Domain::kSmall);
@@ -536,7 +560,8 @@ std::vector<std::pair<std::string, Generator::Recipe>> Generator::Recipes() {
   unary("Atanh", Domain::kOpenUnit);
   unary("Acosh", Domain::kGeOne);
   unary("Reciprocal", Domain::kNonZero);
-  for (const char* op : {"Ceil", "Floor", "Sign", "IsNaN", "IsInf", "Not"}) unary(op, Domain::kAny, true);
+  for (const char* op : {"Ceil", "Floor", "Sign", "IsNaN", "IsInf", "Not"})
+    unary(op, Domain::kAny, true);
   unary("Round", Domain::kHalves, true);
   for (const char* op : {"Add", "Sub", "Mul", "Div", "Pow", "Mod", "PRelu"}) {
     recipes.push_back({op, [=](Generator& g) { g.Binary(op, false); }});

@@ -43,7 +43,7 @@ struct Case {
   std::vector<std::vector<graphgc::Var>> values;  // the constant build's step outputs
   // ONNX's own inference of each output's shape, to tell ONNX Runtime's shape bugs from ours.
   std::map<std::string, std::vector<int64_t>> onnx_shapes;
-  std::unique_ptr<graphgc::Graph> graph;          // owns `values`
+  std::unique_ptr<graphgc::Graph> graph;  // owns `values`
 };
 
 struct Totals {
@@ -125,11 +125,12 @@ bool RunOrt(const std::vector<const Case*>& cases, const fs::path& work) {
   size_t next = 0;
   while (next < cases.size()) {
     std::string list;
-    for (size_t i = next; i < cases.size(); ++i) absl::StrAppend(&list, cases[i]->dir.string(), "\n");
+    for (size_t i = next; i < cases.size(); ++i)
+      absl::StrAppend(&list, cases[i]->dir.string(), "\n");
     WriteFile(work / "cases.txt", list);
-    const std::string command = absl::StrCat("node '", GRAPHGC_ORT_BATCH_JS, "' '",
-                                             (work / "cases.txt").string(), "' '",
-                                             GRAPHGC_ORT_NODE_MODULES, "' 2>/dev/null");
+    const std::string command =
+        absl::StrCat("node '", GRAPHGC_ORT_BATCH_JS, "' '", (work / "cases.txt").string(), "' '",
+                     GRAPHGC_ORT_NODE_MODULES, "' 2>/dev/null");
     const int code = std::system(command.c_str());
     const size_t first = next;
     while (next < cases.size() && fs::exists(cases[next]->dir / "status.txt")) ++next;
@@ -137,7 +138,8 @@ bool RunOrt(const std::vector<const Case*>& cases, const fs::path& work) {
     if (code != 0 && !fs::exists(cases[next]->dir / "started")) {
       return false;  // the runner did not start: node or onnxruntime-node is missing
     }
-    WriteFile(cases[next]->dir / "status.txt", "crashed ONNX Runtime's process died on this graph\n");
+    WriteFile(cases[next]->dir / "status.txt",
+              "crashed ONNX Runtime's process died on this graph\n");
     ++next;
   }
   return true;
@@ -145,11 +147,13 @@ bool RunOrt(const std::vector<const Case*>& cases, const fs::path& work) {
 
 std::optional<graphgc::Tensor> OrtOutput(const fs::path& dir, const std::string& name) {
   const std::string header = ReadFile(dir / absl::StrCat("ort_", name, ".txt"));
-  std::vector<std::string> fields = absl::StrSplit(header, absl::ByAnyChar(" \n"), absl::SkipEmpty());
+  std::vector<std::string> fields =
+      absl::StrSplit(header, absl::ByAnyChar(" \n"), absl::SkipEmpty());
   if (fields.size() != 2) return std::nullopt;
   std::vector<int64_t> dims;
   if (fields[1] != "-") {
-    for (absl::string_view d : absl::StrSplit(fields[1], ',')) dims.push_back(std::stoll(std::string(d)));
+    for (absl::string_view d : absl::StrSplit(fields[1], ','))
+      dims.push_back(std::stoll(std::string(d)));
   }
   return FromRawBytes(fields[0], dims, ReadFile(dir / absl::StrCat("ort_", name, ".bin")));
 }
@@ -190,7 +194,8 @@ std::optional<Mismatch> Compare(const Case& c, int& compared) {
       std::optional<graphgc::Tensor> value = var.value();
       if (!value.has_value()) continue;  // no kernel or a declined case: nothing to compare
       std::optional<graphgc::Tensor> ort = OrtOutput(c.dir, name);
-      if (!ort.has_value()) return Mismatch{static_cast<int>(s), absl::StrCat(name, ": no ONNX Runtime output")};
+      if (!ort.has_value())
+        return Mismatch{static_cast<int>(s), absl::StrCat(name, ": no ONNX Runtime output")};
       ++compared;
       std::string difference = CompareTensors(*value, *ort);
       if (difference.empty()) continue;
@@ -235,7 +240,8 @@ void Report(const Case& c, const Mismatch& mismatch, const fs::path& work) {
     if (WriteCase(small) && RunOrt({&small}, work) && Status(small.dir) == "ok") {
       int ignored = 0;
       if (std::optional<Mismatch> again = Compare(small, ignored)) {
-        std::printf("smallest failing graph (%s):\n%s", again->why.c_str(), Describe(small.plan).c_str());
+        std::printf("smallest failing graph (%s):\n%s", again->why.c_str(),
+                    Describe(small.plan).c_str());
         return;
       }
     }
@@ -294,10 +300,11 @@ int Run(uint64_t seed, int count, std::optional<uint64_t> only, const fs::path& 
   for (const auto& [why, times] : totals.refusals) {
     std::printf("not run by ONNX Runtime (%d): %s\n", times, why.c_str());
   }
-  std::printf("ort_difftest: seed %llu, %d graphs run in ONNX Runtime (%d not run; %d generated "
-              "graphs unusable), %d values compared, %d graphs mismatched\n",
-              static_cast<unsigned long long>(seed), totals.ran, totals.not_run, totals.invalid,
-              totals.compared, totals.mismatched_graphs);
+  std::printf(
+      "ort_difftest: seed %llu, %d graphs run in ONNX Runtime (%d not run; %d generated "
+      "graphs unusable), %d values compared, %d graphs mismatched\n",
+      static_cast<unsigned long long>(seed), totals.ran, totals.not_run, totals.invalid,
+      totals.compared, totals.mismatched_graphs);
   std::printf("%d passed, %d failed\n", totals.ran - totals.mismatched_graphs,
               totals.mismatched_graphs);
   if (!only.has_value() && totals.ran < count) {
@@ -317,12 +324,17 @@ int main(int argc, char** argv) {
   std::string keep;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
-    if (flag == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (flag == "--count") count = std::atoi(argv[i + 1]);
-    else if (flag == "--graph-seed") only = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (flag == "--keep") keep = argv[i + 1];
+    if (flag == "--seed")
+      seed = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (flag == "--count")
+      count = std::atoi(argv[i + 1]);
+    else if (flag == "--graph-seed")
+      only = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (flag == "--keep")
+      keep = argv[i + 1];
     else {
-      std::fprintf(stderr, "usage: ort_difftest [--seed S] [--count N] [--graph-seed X] [--keep DIR]\n");
+      std::fprintf(stderr,
+                   "usage: ort_difftest [--seed S] [--count N] [--graph-seed X] [--keep DIR]\n");
       return 2;
     }
   }

@@ -20,11 +20,12 @@ void BuildStep(const Plan& plan, const Step& step, BuiltPlan& built) {
     } else if (ref->is_leaf) {
       inputs.push_back(built.leaves[static_cast<size_t>(ref->index)]);
     } else {
-      inputs.push_back(built.steps[static_cast<size_t>(ref->index)][static_cast<size_t>(ref->output)]);
+      inputs.push_back(
+          built.steps[static_cast<size_t>(ref->index)][static_cast<size_t>(ref->output)]);
     }
   }
-  built.steps.push_back(graphgc::make_node(step.op_type, inputs, step.attributes,
-                                           {.num_outputs = step.num_outputs}));
+  built.steps.push_back(
+      graphgc::make_node(step.op_type, inputs, step.attributes, {.num_outputs = step.num_outputs}));
 }
 
 BuiltPlan Build(graphgc::Graph& graph, const Plan& plan, bool leaves_as_arguments) {
@@ -32,8 +33,8 @@ BuiltPlan Build(graphgc::Graph& graph, const Plan& plan, bool leaves_as_argument
   for (size_t i = 0; i < plan.leaves.size(); ++i) {
     const Leaf& leaf = plan.leaves[i];
     if (leaves_as_arguments && !leaf.constant_in_both) {
-      built.leaves.push_back(graph.argument(absl::StrCat("in_", i), leaf.value.dtype(),
-                                            leaf.value.shape()));
+      built.leaves.push_back(
+          graph.argument(absl::StrCat("in_", i), leaf.value.dtype(), leaf.value.shape()));
     } else {
       built.leaves.push_back(graph.constant(leaf.value));
     }
@@ -81,13 +82,14 @@ std::string Describe(const Plan& plan) {
   for (size_t s = 0; s < plan.steps.size(); ++s) {
     const Step& step = plan.steps[s];
     std::vector<std::string> outputs, inputs, attributes;
-    for (int o = 0; o < step.num_outputs; ++o) outputs.push_back(OutputName(static_cast<int>(s), o));
+    for (int o = 0; o < step.num_outputs; ++o)
+      outputs.push_back(OutputName(static_cast<int>(s), o));
     for (const auto& ref : step.inputs) inputs.push_back(RefText(ref));
     for (const auto& a : step.attributes) attributes.push_back(AttributeText(a));
-    absl::StrAppend(&text, "  ", absl::StrJoin(outputs, ", "), " = ", step.op_type, "(",
-                    absl::StrJoin(inputs, ", "), ")",
-                    attributes.empty() ? "" : absl::StrCat(" {", absl::StrJoin(attributes, ", "), "}"),
-                    "\n");
+    absl::StrAppend(
+        &text, "  ", absl::StrJoin(outputs, ", "), " = ", step.op_type, "(",
+        absl::StrJoin(inputs, ", "), ")",
+        attributes.empty() ? "" : absl::StrCat(" {", absl::StrJoin(attributes, ", "), "}"), "\n");
   }
   return text;
 }

@@ -43,11 +43,16 @@ struct Tolerance {
 Tolerance ToleranceOf(DataType dtype) {
   switch (dtype) {
     // ONNX Runtime computes some double ops in float (Shrink): float-sized differences pass.
-    case DataType::kDouble: return {1e-6, 1e-12};
-    case DataType::kFloat: return {1e-4, 1e-6};
-    case DataType::kFloat16: return {4e-3, 1e-3};
-    case DataType::kBfloat16: return {1.6e-2, 1e-2};
-    default: return {0, 0};
+    case DataType::kDouble:
+      return {1e-6, 1e-12};
+    case DataType::kFloat:
+      return {1e-4, 1e-6};
+    case DataType::kFloat16:
+      return {4e-3, 1e-3};
+    case DataType::kBfloat16:
+      return {1.6e-2, 1e-2};
+    default:
+      return {0, 0};
   }
 }
 
@@ -76,7 +81,8 @@ std::optional<Tensor> FromRawBytes(const std::string& type, const std::vector<in
     const DataType dtype = static_cast<DataType>(code);
     if (graphgc::DataTypeName(dtype) != type || dtype == DataType::kString) continue;
     absl::StatusOr<graphgc::MutableTensor> out = graphgc::MutableTensor::allocate(dtype, dims);
-    if (!out.ok() || static_cast<size_t>(out->size()) * graphgc::ElementSize(dtype) != bytes.size()) {
+    if (!out.ok() ||
+        static_cast<size_t>(out->size()) * graphgc::ElementSize(dtype) != bytes.size()) {
       return std::nullopt;
     }
     if (!bytes.empty()) std::memcpy(out->raw_mutable_data(), bytes.data(), bytes.size());

@@ -54,9 +54,13 @@ Shape BroadcastStrides(absl::Span<const int64_t> shape, absl::Span<const int64_t
 
 std::string DescribeShape(const std::optional<Shape>& shape) {
   if (!shape.has_value()) return "of unknown rank";
-  return absl::StrCat("[", absl::StrJoin(*shape, ",", [](std::string* out, int64_t dim) {
-                        absl::StrAppend(out, dim < 0 ? std::string("?") : absl::StrCat(dim));
-                      }), "]");
+  return absl::StrCat("[",
+                      absl::StrJoin(*shape, ",",
+                                    [](std::string* out, int64_t dim) {
+                                      absl::StrAppend(
+                                          out, dim < 0 ? std::string("?") : absl::StrCat(dim));
+                                    }),
+                      "]");
 }
 
 }  // namespace graphgc::internal

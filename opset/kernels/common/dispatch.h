@@ -25,19 +25,44 @@ struct TypeTag {
 template <class F>
 bool DispatchNumeric(DataType dtype, F&& f) {
   switch (dtype) {
-    case DataType::kFloat: f(TypeTag<float>{}); return true;
-    case DataType::kDouble: f(TypeTag<double>{}); return true;
-    case DataType::kFloat16: f(TypeTag<Float16>{}); return true;
-    case DataType::kBfloat16: f(TypeTag<BFloat16>{}); return true;
-    case DataType::kInt8: f(TypeTag<int8_t>{}); return true;
-    case DataType::kInt16: f(TypeTag<int16_t>{}); return true;
-    case DataType::kInt32: f(TypeTag<int32_t>{}); return true;
-    case DataType::kInt64: f(TypeTag<int64_t>{}); return true;
-    case DataType::kUint8: f(TypeTag<uint8_t>{}); return true;
-    case DataType::kUint16: f(TypeTag<uint16_t>{}); return true;
-    case DataType::kUint32: f(TypeTag<uint32_t>{}); return true;
-    case DataType::kUint64: f(TypeTag<uint64_t>{}); return true;
-    default: return false;
+    case DataType::kFloat:
+      f(TypeTag<float>{});
+      return true;
+    case DataType::kDouble:
+      f(TypeTag<double>{});
+      return true;
+    case DataType::kFloat16:
+      f(TypeTag<Float16>{});
+      return true;
+    case DataType::kBfloat16:
+      f(TypeTag<BFloat16>{});
+      return true;
+    case DataType::kInt8:
+      f(TypeTag<int8_t>{});
+      return true;
+    case DataType::kInt16:
+      f(TypeTag<int16_t>{});
+      return true;
+    case DataType::kInt32:
+      f(TypeTag<int32_t>{});
+      return true;
+    case DataType::kInt64:
+      f(TypeTag<int64_t>{});
+      return true;
+    case DataType::kUint8:
+      f(TypeTag<uint8_t>{});
+      return true;
+    case DataType::kUint16:
+      f(TypeTag<uint16_t>{});
+      return true;
+    case DataType::kUint32:
+      f(TypeTag<uint32_t>{});
+      return true;
+    case DataType::kUint64:
+      f(TypeTag<uint64_t>{});
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -96,7 +121,8 @@ T Store(ComputeType<T> value) {
 // Unsigned type of at least int's width for T, so that integer arithmetic wraps modulo 2^bits
 // instead of overflowing (small types would otherwise promote to signed int).
 template <class T>
-using WrapType = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+using WrapType =
+    std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
 
 template <class T>
 T WrapAdd(T a, T b) {

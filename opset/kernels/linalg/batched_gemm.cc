@@ -93,8 +93,8 @@ void BatchedGemm(const GemmDims& dims, W alpha, const W* a, absl::Span<const int
     Scale(beta, c, batches * matrix);
     return;
   }
-  const int useful = UsefulThreads(
-      threads, static_cast<double>(batches) * static_cast<double>(matrix) * dims.k);
+  const int useful =
+      UsefulThreads(threads, static_cast<double>(batches) * static_cast<double>(matrix) * dims.k);
   if (batches >= useful) {
     ParallelFor(batches, useful, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
@@ -115,9 +115,8 @@ void BatchedGemm(const GemmDims& dims, W alpha, const W* a, absl::Span<const int
 
 template void BatchedGemm<float>(const GemmDims&, float, const float*, absl::Span<const int64_t>,
                                  const float*, absl::Span<const int64_t>, float, float*, int);
-template void BatchedGemm<double>(const GemmDims&, double, const double*,
-                                  absl::Span<const int64_t>, const double*,
-                                  absl::Span<const int64_t>, double, double*, int);
+template void BatchedGemm<double>(const GemmDims&, double, const double*, absl::Span<const int64_t>,
+                                  const double*, absl::Span<const int64_t>, double, double*, int);
 template void BatchedGemm<uint32_t>(const GemmDims&, uint32_t, const uint32_t*,
                                     absl::Span<const int64_t>, const uint32_t*,
                                     absl::Span<const int64_t>, uint32_t, uint32_t*, int);

@@ -54,8 +54,8 @@ KernelResult DetOfType(const KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   const absl::Span<const int64_t> shape = x.shape();
   if (shape.size() < 2 || shape[shape.size() - 1] != shape[shape.size() - 2]) {
-    return ctx.input_error(0, absl::StrCat("shape ", ShapeToString(shape),
-                                           " is not a (batch of) square matrices"));
+    return ctx.input_error(
+        0, absl::StrCat("shape ", ShapeToString(shape), " is not a (batch of) square matrices"));
   }
   const int64_t n = shape.back();
   const Shape batch(shape.begin(), shape.end() - 2);
@@ -78,10 +78,14 @@ KernelResult DetOfType(const KernelContext& ctx) {
 
 KernelResult DetKernel(const KernelContext& ctx) {
   switch (ctx.input(0).dtype()) {
-    case DataType::kFloat: return DetOfType<float>(ctx);
-    case DataType::kDouble: return DetOfType<double>(ctx);
-    case DataType::kFloat16: return DetOfType<Float16>(ctx);
-    default: return Decline("Det of this element type");
+    case DataType::kFloat:
+      return DetOfType<float>(ctx);
+    case DataType::kDouble:
+      return DetOfType<double>(ctx);
+    case DataType::kFloat16:
+      return DetOfType<Float16>(ctx);
+    default:
+      return Decline("Det of this element type");
   }
 }
 

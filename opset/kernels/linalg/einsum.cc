@@ -100,7 +100,8 @@ class Contraction {
       order_strides.push_back(strides[axis]);
     }
     GRAPHGC_ASSIGN_OR_RETURN(std::vector<W> data, Allocate(order));
-    StridedCopy(operand.data.data(), Dims(order), order_strides, data.data(), [](W x) { return x; });
+    StridedCopy(operand.data.data(), Dims(order), order_strides, data.data(),
+                [](W x) { return x; });
     return Operand<W>{order, std::move(data)};
   }
 
@@ -109,7 +110,8 @@ class Contraction {
     Labels kept, summed;
     for (int label : operand.labels) (Contains(keep, label) ? kept : summed).push_back(label);
     if (summed.empty()) return operand;
-    GRAPHGC_ASSIGN_OR_RETURN(Operand<W> grouped, Permute(std::move(operand), Concat({&kept, &summed})));
+    GRAPHGC_ASSIGN_OR_RETURN(Operand<W> grouped,
+                             Permute(std::move(operand), Concat({&kept, &summed})));
     GRAPHGC_ASSIGN_OR_RETURN(std::vector<W> sums, Allocate(kept));
     const int64_t inner = Product(Dims(summed));
     for (size_t o = 0; o < sums.size(); ++o) {
@@ -224,14 +226,16 @@ class Contraction {
   // The result, permuted into the output's label order and converted to T.
   template <class T>
   KernelResult Write(const Operand<W>& result) const {
-    GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx_.allocate(ctx_.output(0).dtype, plan_.output_shape));
+    GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out,
+                             ctx_.allocate(ctx_.output(0).dtype, plan_.output_shape));
     const Shape dims = Dims(result.labels);
     Shape strides(dims.size(), 1);
     for (size_t d = dims.size(); d-- > 1;) strides[d - 1] = strides[d] * dims[d];
     Shape out_strides;
     for (int label : plan_.output_labels) {
       const auto at = std::find(result.labels.begin(), result.labels.end(), label);
-      out_strides.push_back(at == result.labels.end() ? 0 : strides[static_cast<size_t>(at - result.labels.begin())]);
+      out_strides.push_back(
+          at == result.labels.end() ? 0 : strides[static_cast<size_t>(at - result.labels.begin())]);
     }
     StridedCopy(result.data.data(), plan_.output_shape, out_strides, out.mutable_data<T>().data(),
                 [](W x) { return FromWork<T>(x); });

@@ -25,7 +25,8 @@ std::string LabelName(int label) {
 }
 
 absl::Status EquationError(absl::string_view equation, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat("attribute 'equation' (\"", equation, "\"): ", why));
+  return absl::InvalidArgumentError(
+      absl::StrCat("attribute 'equation' (\"", equation, "\"): ", why));
 }
 
 // A term's labels in order, kEllipsisMarker where its (at most one) "..." stands.
@@ -35,7 +36,8 @@ absl::StatusOr<std::vector<int>> ParseTerm(absl::string_view equation, absl::str
   for (size_t i = 0; i < term.size();) {
     if (term[i] == '.') {
       if (term.substr(i, 3) != "..." || has_ellipsis) {
-        return EquationError(equation, absl::StrCat("term \"", term, "\" has a '.' outside one \"...\""));
+        return EquationError(equation,
+                             absl::StrCat("term \"", term, "\" has a '.' outside one \"...\""));
       }
       has_ellipsis = true;
       labels.push_back(kEllipsisMarker);
@@ -44,8 +46,8 @@ absl::StatusOr<std::vector<int>> ParseTerm(absl::string_view equation, absl::str
     }
     const int label = LetterLabel(term[i]);
     if (label < 0) {
-      return EquationError(equation, absl::StrCat("'", term.substr(i, 1),
-                                                  "' is not a label (labels are letters)"));
+      return EquationError(
+          equation, absl::StrCat("'", term.substr(i, 1), "' is not a label (labels are letters)"));
     }
     labels.push_back(label);
     ++i;
@@ -55,7 +57,8 @@ absl::StatusOr<std::vector<int>> ParseTerm(absl::string_view equation, absl::str
 
 // The term's labels with its ellipsis marker replaced by the labels of the `covered` dims it
 // stands for, right-aligned among all `ellipsis_dims` broadcast dims.
-std::vector<int> ExpandEllipsis(const std::vector<int>& term, int64_t covered, int64_t ellipsis_dims) {
+std::vector<int> ExpandEllipsis(const std::vector<int>& term, int64_t covered,
+                                int64_t ellipsis_dims) {
   std::vector<int> labels;
   for (int label : term) {
     if (label != kEllipsisMarker) {
@@ -90,14 +93,12 @@ absl::StatusOr<EinsumPlan> PlanEinsum(const KernelContext& ctx, absl::string_vie
   for (size_t i = 0; i < terms.size(); ++i) {
     absl::StatusOr<std::vector<int>> term = ParseTerm(equation, terms[i]);
     if (!term.ok()) return term.status();
-    const bool has_ellipsis =
-        std::find(term->begin(), term->end(), kEllipsisMarker) != term->end();
+    const bool has_ellipsis = std::find(term->begin(), term->end(), kEllipsisMarker) != term->end();
     const int64_t letters = static_cast<int64_t>(term->size()) - (has_ellipsis ? 1 : 0);
     const int64_t rank = static_cast<int64_t>(shapes[i].size());
     if (has_ellipsis ? letters > rank : letters != rank) {
-      return ctx.input_error(static_cast<int>(i),
-                             absl::StrCat("has rank ", rank, ", which term \"", terms[i],
-                                          "\" does not label"));
+      return ctx.input_error(static_cast<int>(i), absl::StrCat("has rank ", rank, ", which term \"",
+                                                               terms[i], "\" does not label"));
     }
     covered.push_back(has_ellipsis ? rank - letters : 0);
     ellipsis_dims = std::max(ellipsis_dims, covered.back());
@@ -143,20 +144,23 @@ absl::StatusOr<EinsumPlan> PlanEinsum(const KernelContext& ctx, absl::string_vie
     for (int label : *rhs) {
       if (label == kEllipsisMarker) continue;
       if (occurrences[static_cast<size_t>(label)] == 0) {
-        return EquationError(equation, absl::StrCat("output label '", LabelName(label),
-                                                    "' labels no operand dim"));
+        return EquationError(
+            equation, absl::StrCat("output label '", LabelName(label), "' labels no operand dim"));
       }
       if (std::count(rhs->begin(), rhs->end(), label) > 1) {
-        return EquationError(equation, absl::StrCat("output label '", LabelName(label), "' repeats"));
+        return EquationError(equation,
+                             absl::StrCat("output label '", LabelName(label), "' repeats"));
       }
     }
     plan.output_labels = ExpandEllipsis(*rhs, ellipsis_dims, ellipsis_dims);
   } else {
     // Implicit output: the ellipsis dims, then the labels that occur once, alphabetically.
-    for (int64_t d = 0; d < ellipsis_dims; ++d) plan.output_labels.push_back(kEllipsisLabel + static_cast<int>(d));
+    for (int64_t d = 0; d < ellipsis_dims; ++d)
+      plan.output_labels.push_back(kEllipsisLabel + static_cast<int>(d));
     for (int label = 0; label < kLetters; ++label) {
       if (occurrences[static_cast<size_t>(label)] != 1) continue;
-      if (label < 26) return Decline("an implicit output with upper-case labels has no agreed order");
+      if (label < 26)
+        return Decline("an implicit output with upper-case labels has no agreed order");
       plan.output_labels.push_back(label);
     }
   }

@@ -6,8 +6,9 @@
 //
 // Like ONNX Runtime: beta == 0 ignores C (a NaN in C does not leak), while alpha == 0 still
 // multiplies the product (0 * NaN is NaN). With an empty inner dim (K = 0) ONNX Runtime returns C
-// without beta, against ONNX's beta * C: those cases get no value unless beta is 1. Integer Gemm computes with alpha and beta as integers
-// (wrapping) and declines non-integral ones, whose result ONNX leaves undefined.
+// without beta, against ONNX's beta * C: those cases get no value unless beta is 1. Integer Gemm
+// computes with alpha and beta as integers (wrapping) and declines non-integral ones, whose result
+// ONNX leaves undefined.
 #include <cmath>
 #include <type_traits>
 
@@ -50,14 +51,14 @@ absl::StatusOr<BiasStrides> PlanBias(const KernelContext& ctx, BiasRule rule,
     }
   }
   if (c.size() > 2) {
-    return ctx.input_error(2, absl::StrCat("shape ", ShapeToString(c), " does not broadcast to ",
-                                           target));
+    return ctx.input_error(
+        2, absl::StrCat("shape ", ShapeToString(c), " does not broadcast to ", target));
   }
   const int64_t rows = c.size() == 2 ? c[0] : 1;
   const int64_t cols = c.empty() ? 1 : c.back();
   if ((rows != 1 && rows != m) || (cols != 1 && cols != n)) {
-    return ctx.input_error(2, absl::StrCat("shape ", ShapeToString(c), " does not broadcast to ",
-                                           target));
+    return ctx.input_error(
+        2, absl::StrCat("shape ", ShapeToString(c), " does not broadcast to ", target));
   }
   return BiasStrides{rows == 1 ? 0 : cols, cols == 1 ? 0 : 1};
 }
@@ -88,13 +89,15 @@ KernelResult GemmOfType(const KernelContext& ctx, BiasRule rule) {
   dims.n = b.shape()[dims.trans_b ? 0 : 1];
   const int64_t b_k = b.shape()[dims.trans_b ? 1 : 0];
   if (b_k != dims.k) {
-    return ctx.input_error(1, absl::StrCat("gives ", b_k, " rows to multiply, A' has ", dims.k,
-                                           " columns"));
+    return ctx.input_error(
+        1, absl::StrCat("gives ", b_k, " rows to multiply, A' has ", dims.k, " columns"));
   }
-  if (!std::is_integral_v<W> && !linalg::FitsBlas(dims)) return Decline("matrices too large for BLAS");
+  if (!std::is_integral_v<W> && !linalg::FitsBlas(dims))
+    return Decline("matrices too large for BLAS");
   const std::optional<W> alpha = Coefficient<W>(ctx.float_attribute("alpha", 1.0f));
   const std::optional<W> beta = Coefficient<W>(ctx.float_attribute("beta", 1.0f));
-  if (!alpha.has_value() || !beta.has_value()) return Decline("integer Gemm with a fractional alpha or beta");
+  if (!alpha.has_value() || !beta.has_value())
+    return Decline("integer Gemm with a fractional alpha or beta");
   const Tensor* c = ctx.optional_input(2);
   const bool has_bias = c != nullptr && *beta != W{0};
   if (has_bias && dims.k == 0 && *beta != W{1}) {
@@ -122,8 +125,8 @@ KernelResult GemmOfType(const KernelContext& ctx, BiasRule rule) {
   const W gemm_beta = has_bias ? W{1} : W{0};
   const int64_t zero = 0;
   if (std::is_integral_v<W> || *alpha != W{0}) {
-    linalg::BatchedGemm<W>(dims, *alpha, wa.data(), {&zero, 1}, wb.data(), {&zero, 1}, gemm_beta,
-                           y, ctx.threads());
+    linalg::BatchedGemm<W>(dims, *alpha, wa.data(), {&zero, 1}, wb.data(), {&zero, 1}, gemm_beta, y,
+                           ctx.threads());
   } else {
     // BLAS skips the product when alpha is 0; ONNX (and ONNX Runtime) still multiply it, so a
     // NaN or an infinity in A * B gives NaN.

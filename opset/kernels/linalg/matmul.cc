@@ -44,9 +44,9 @@ absl::StatusOr<std::optional<Shape>> MatMulShape(const std::optional<Shape>& a,
   const MatrixView va = AsMatrices(*a, true);
   const MatrixView vb = AsMatrices(*b, false);
   if (!DimsAgree(va.cols, vb.rows)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "inner dimensions differ: A ", DescribeShape(a), " has ", va.cols, " columns, B ",
-        DescribeShape(b), " has ", vb.rows, " rows"));
+    return absl::InvalidArgumentError(absl::StrCat("inner dimensions differ: A ", DescribeShape(a),
+                                                   " has ", va.cols, " columns, B ",
+                                                   DescribeShape(b), " has ", vb.rows, " rows"));
   }
   auto batch = BroadcastShapes(va.batch, vb.batch);
   if (!batch.ok()) {
@@ -70,7 +70,8 @@ KernelResult MatMulOfType(const KernelContext& ctx) {
   const Tensor& b = ctx.input(1);
   GRAPHGC_ASSIGN_OR_RETURN(MatMulLayout planned, PlanMatMul(ctx, 0, 1, a.shape(), b.shape()));
   const MatMulLayout layout = FoldSharedB(std::move(planned));
-  if (!std::is_integral_v<T> && !FitsBlas(layout.dims)) return Decline("matrices too large for BLAS");
+  if (!std::is_integral_v<T> && !FitsBlas(layout.dims))
+    return Decline("matrices too large for BLAS");
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate_output(0));
   GRAPHGC_ASSIGN_OR_RETURN(WorkView<T> wa, WorkView<T>::Of(ctx, a));
   GRAPHGC_ASSIGN_OR_RETURN(WorkView<T> wb, WorkView<T>::Of(ctx, b));

@@ -54,8 +54,8 @@ absl::StatusOr<MatMulLayout> PlanMatMul(const KernelContext& ctx, int a_input, i
   const Shape b_batch = BatchDims(b_shape);
   absl::StatusOr<std::optional<Shape>> batch = internal::BroadcastShapes(a_batch, b_batch);
   if (!batch.ok()) {
-    return ctx.input_error(b_input, absl::StrCat("batch dims do not broadcast with A's: ",
-                                                 batch.status().message()));
+    return ctx.input_error(
+        b_input, absl::StrCat("batch dims do not broadcast with A's: ", batch.status().message()));
   }
   layout.batch = **batch;
   layout.a_offsets = BatchOffsets(a_batch, layout.batch, d.m * d.k);

@@ -63,7 +63,8 @@ class WorkView {
       absl::StatusOr<std::vector<W>> copy = Scratch<W>(ctx, tensor.size());
       if (!copy.ok()) return copy.status();
       view.copy_ = *std::move(copy);
-      for (int64_t i = 0; i < tensor.size(); ++i) view.copy_[static_cast<size_t>(i)] = ToWork(data[i]);
+      for (int64_t i = 0; i < tensor.size(); ++i)
+        view.copy_[static_cast<size_t>(i)] = ToWork(data[i]);
       view.data_ = view.copy_.data();
     }
     return view;

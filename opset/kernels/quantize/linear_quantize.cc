@@ -50,7 +50,8 @@ KernelResult Quantize(const KernelContext& ctx, const AxisBlocks& blocks) {
     for (int64_t i = base; i < base + blocks.inner; ++i) {
       const Real quotient = static_cast<Real>(in[i]) / scale;
       has_nan |= std::isnan(quotient);
-      if (!std::isnan(quotient)) y[i] = RoundAndSaturate<Q>(quotient, zero_points[static_cast<size_t>(c)]);
+      if (!std::isnan(quotient))
+        y[i] = RoundAndSaturate<Q>(quotient, zero_points[static_cast<size_t>(c)]);
     }
   });
   if (has_nan) return Decline("x / scale is NaN");
@@ -100,10 +101,14 @@ Kernel DequantizeLinearKernel(bool per_axis) {
     GRAPHGC_ASSIGN_OR_RETURN(const AxisBlocks blocks,
                              PlanAxisParams(ctx, ctx.input(0).shape(), 1, per_axis));
     switch (ctx.input(0).dtype()) {
-      case DataType::kInt8: return Dequantize<int8_t>(ctx, blocks);
-      case DataType::kUint8: return Dequantize<uint8_t>(ctx, blocks);
-      case DataType::kInt32: return Dequantize<int32_t>(ctx, blocks);
-      default: return Decline("DequantizeLinear of this element type");
+      case DataType::kInt8:
+        return Dequantize<int8_t>(ctx, blocks);
+      case DataType::kUint8:
+        return Dequantize<uint8_t>(ctx, blocks);
+      case DataType::kInt32:
+        return Dequantize<int32_t>(ctx, blocks);
+      default:
+        return Decline("DequantizeLinear of this element type");
     }
   };
 }
@@ -122,7 +127,8 @@ KernelResult DynamicQuantizeLinearKernel(const KernelContext& ctx) {
   const uint8_t zero_point = RoundAndSaturate<uint8_t>(0.0f - low / scale, 0);
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor y, ctx.allocate(DataType::kUint8, x.shape()));
   uint8_t* out = y.mutable_data<uint8_t>().data();
-  for (size_t i = 0; i < in.size(); ++i) out[i] = RoundAndSaturate<uint8_t>(in[i] / scale, zero_point);
+  for (size_t i = 0; i < in.size(); ++i)
+    out[i] = RoundAndSaturate<uint8_t>(in[i] / scale, zero_point);
   return KernelOutputs{std::move(y).freeze(), Tensor::scalar<float>(scale),
                        Tensor::scalar<uint8_t>(zero_point)};
 }
@@ -137,7 +143,8 @@ void RegisterLinearQuantizeKernels(KernelTable& table) {
   table.add("", "QuantizeLinear", 10, 12, quantize::QuantizeLinearKernel(false));
   table.add("", "QuantizeLinear", 13, KernelTable::kLatest, quantize::QuantizeLinearKernel(true));
   table.add("", "DequantizeLinear", 10, 12, quantize::DequantizeLinearKernel(false));
-  table.add("", "DequantizeLinear", 13, KernelTable::kLatest, quantize::DequantizeLinearKernel(true));
+  table.add("", "DequantizeLinear", 13, KernelTable::kLatest,
+            quantize::DequantizeLinearKernel(true));
   table.add("", "DynamicQuantizeLinear", 11, KernelTable::kLatest,
             quantize::DynamicQuantizeLinearKernel);
 }

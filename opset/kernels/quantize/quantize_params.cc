@@ -18,9 +18,12 @@ std::vector<int32_t> Widen(const Tensor& tensor) {
 
 std::vector<int32_t> ReadInt32s(const Tensor& tensor) {
   switch (tensor.dtype()) {
-    case DataType::kInt8: return Widen<int8_t>(tensor);
-    case DataType::kUint8: return Widen<uint8_t>(tensor);
-    default: return Widen<int32_t>(tensor);
+    case DataType::kInt8:
+      return Widen<int8_t>(tensor);
+    case DataType::kUint8:
+      return Widen<uint8_t>(tensor);
+    default:
+      return Widen<int32_t>(tensor);
   }
 }
 
@@ -28,8 +31,9 @@ bool IsScalarLike(const Tensor& tensor) {
   return tensor.rank() == 0 || (tensor.rank() == 1 && tensor.shape()[0] == 1);
 }
 
-absl::StatusOr<AxisBlocks> PlanAxisParams(const KernelContext& ctx, absl::Span<const int64_t> x_shape,
-                                          int scale_input, bool per_axis) {
+absl::StatusOr<AxisBlocks> PlanAxisParams(const KernelContext& ctx,
+                                          absl::Span<const int64_t> x_shape, int scale_input,
+                                          bool per_axis) {
   const Tensor& scale = ctx.input(scale_input);
   const Tensor* zero_point = ctx.optional_input(scale_input + 1);
   if (zero_point != nullptr && zero_point->size() != scale.size()) {

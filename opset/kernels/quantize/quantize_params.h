@@ -34,8 +34,9 @@ struct AxisBlocks {
 // A 1-D scale is per axis (`axis` attribute) where `per_axis` (opset 13+); a zero point must
 // match the scale's element count. Shapes outside these forms make the op fail, except a 1-D
 // scale before opset 13, which ONNX does not define (declined).
-absl::StatusOr<AxisBlocks> PlanAxisParams(const KernelContext& ctx, absl::Span<const int64_t> x_shape,
-                                          int scale_input, bool per_axis);
+absl::StatusOr<AxisBlocks> PlanAxisParams(const KernelContext& ctx,
+                                          absl::Span<const int64_t> x_shape, int scale_input,
+                                          bool per_axis);
 
 // round(value) to the nearest, ties to even, then saturated to Q's range. `value` is not NaN.
 template <class Q, class F>

@@ -43,8 +43,9 @@ absl::StatusOr<Granularity> ParamGranularity(const KernelContext& ctx, int param
     }
   }
   if (!matches) {
-    return ctx.input_error(param, absl::StrCat("has shape ", ShapeToString(ps), ", neither a scalar nor per ",
-                                               left ? "row" : "column", " of ", ShapeToString(xs)));
+    return ctx.input_error(
+        param, absl::StrCat("has shape ", ShapeToString(ps), ", neither a scalar nor per ",
+                            left ? "row" : "column", " of ", ShapeToString(xs)));
   }
   return left ? Granularity::kRow : Granularity::kColumn;
 }
@@ -52,9 +53,12 @@ absl::StatusOr<Granularity> ParamGranularity(const KernelContext& ctx, int param
 // Which parameter element applies to element `e` of an operand whose matrices are rows x cols.
 int64_t ParamIndex(Granularity g, int64_t e, int64_t rows, int64_t cols) {
   switch (g) {
-    case Granularity::kTensor: return 0;
-    case Granularity::kRow: return e / cols;  // batch * rows + row
-    case Granularity::kColumn: return e / (rows * cols) * cols + e % cols;
+    case Granularity::kTensor:
+      return 0;
+    case Granularity::kRow:
+      return e / cols;  // batch * rows + row
+    case Granularity::kColumn:
+      return e / (rows * cols) * cols + e % cols;
   }
   return 0;
 }
@@ -65,7 +69,8 @@ absl::StatusOr<std::vector<uint32_t>> Centered(const KernelContext& ctx, const T
                                                int64_t rows, int64_t cols) {
   GRAPHGC_ASSIGN_OR_RETURN(std::vector<uint32_t> out, linalg::Scratch<uint32_t>(ctx, x.size()));
   const std::vector<int32_t> values = ReadInt32s(x);
-  const std::vector<int32_t> zeros = zero_point != nullptr ? ReadInt32s(*zero_point) : std::vector<int32_t>{0};
+  const std::vector<int32_t> zeros =
+      zero_point != nullptr ? ReadInt32s(*zero_point) : std::vector<int32_t>{0};
   for (size_t e = 0; e < values.size(); ++e) {
     const int64_t z = ParamIndex(g, static_cast<int64_t>(e), rows, cols);
     out[e] = static_cast<uint32_t>(values[e] - zeros[static_cast<size_t>(z)]);
@@ -138,7 +143,8 @@ KernelResult QLinearMatMulKernel(const KernelContext& ctx) {
   for (int param : {1, 2, 6, 7}) {
     if (!IsScalarLike(ctx.input(param))) return Decline("per-row a or per-element y parameters");
   }
-  GRAPHGC_ASSIGN_OR_RETURN(const Granularity b_scale, ParamGranularity(ctx, 4, ctx.input(3), false));
+  GRAPHGC_ASSIGN_OR_RETURN(const Granularity b_scale,
+                           ParamGranularity(ctx, 4, ctx.input(3), false));
   GRAPHGC_ASSIGN_OR_RETURN(const Granularity b_zero, ParamGranularity(ctx, 5, ctx.input(3), false));
   if (b_scale != b_zero) return Decline("b's scale and zero point differ in granularity");
   if (b_scale == Granularity::kColumn && ctx.input(4).size() != ctx.input(3).shape().back()) {
@@ -150,8 +156,9 @@ KernelResult QLinearMatMulKernel(const KernelContext& ctx) {
   for (float b : ctx.input(4).data<float>()) multipliers.push_back(a_scale * b / y_scale);
   const int32_t y_zero = ReadInt32s(ctx.input(7))[0];
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate_output(0));
-  GRAPHGC_ASSIGN_OR_RETURN(Accumulated acc, Accumulate(ctx, 0, 3, &ctx.input(2), Granularity::kTensor,
-                                                       &ctx.input(5), b_zero));
+  GRAPHGC_ASSIGN_OR_RETURN(
+      Accumulated acc,
+      Accumulate(ctx, 0, 3, &ctx.input(2), Granularity::kTensor, &ctx.input(5), b_zero));
   if (out.dtype() == DataType::kInt8) {
     Requantize(acc, multipliers, b_scale, y_zero, out.mutable_data<int8_t>().data());
   } else {

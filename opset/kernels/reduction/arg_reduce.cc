@@ -110,8 +110,10 @@ KernelResult ArgReduce(const KernelContext& ctx, bool largest) {
 }  // namespace
 
 void RegisterArgReduceKernels(KernelTable& table) {
-  table.add("", "ArgMax", 1, kLastKnownOpset, [](const KernelContext& ctx) { return ArgReduce(ctx, true); });
-  table.add("", "ArgMin", 1, kLastKnownOpset, [](const KernelContext& ctx) { return ArgReduce(ctx, false); });
+  table.add("", "ArgMax", 1, kLastKnownOpset,
+            [](const KernelContext& ctx) { return ArgReduce(ctx, true); });
+  table.add("", "ArgMin", 1, kLastKnownOpset,
+            [](const KernelContext& ctx) { return ArgReduce(ctx, false); });
 }
 
 }  // namespace graphgc::kernels

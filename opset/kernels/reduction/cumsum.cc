@@ -24,12 +24,13 @@ using internal::Store;
 absl::StatusOr<int64_t> ReadAxisInput(const KernelContext& ctx, int input, int64_t rank) {
   const Tensor& axis_tensor = ctx.input(input);
   if (axis_tensor.size() != 1) {
-    return ctx.input_error(input, absl::StrCat("holds ", axis_tensor.size(),
-                                               " values; the axis is one value"));
+    return ctx.input_error(
+        input, absl::StrCat("holds ", axis_tensor.size(), " values; the axis is one value"));
   }
   const int64_t axis = ReadInt64s(axis_tensor)[0];
   if (axis < -rank || axis >= rank) {
-    return ctx.input_error(input, absl::StrCat("axis ", axis, " is outside [", -rank, ", ", rank, ")"));
+    return ctx.input_error(input,
+                           absl::StrCat("axis ", axis, " is outside [", -rank, ", ", rank, ")"));
   }
   return axis < 0 ? axis + rank : axis;
 }

@@ -15,18 +15,23 @@
 
 namespace graphgc::kernels {
 
-// --- Maps ------------------------------------------------------------------------------------------
+// --- Maps
+// ------------------------------------------------------------------------------------------
 
 template <class A>
 struct AsIs {
   template <class V>
-  A operator()(V v, int64_t) const { return static_cast<A>(v); }
+  A operator()(V v, int64_t) const {
+    return static_cast<A>(v);
+  }
 };
 
 template <class A>
 struct Magnitude {
   template <class V>
-  A operator()(V v, int64_t) const { return std::abs(static_cast<A>(v)); }
+  A operator()(V v, int64_t) const {
+    return std::abs(static_cast<A>(v));
+  }
 };
 
 template <class A>
@@ -38,36 +43,53 @@ struct Squared {
   }
 };
 
-// --- Folds -----------------------------------------------------------------------------------------
+// --- Folds
+// -----------------------------------------------------------------------------------------
 
 struct Add {
   template <class A>
-  A operator()(A acc, A v) const { return acc + v; }
+  A operator()(A acc, A v) const {
+    return acc + v;
+  }
   template <class A>
-  static A Neutral(A) { return A{0}; }
+  static A Neutral(A) {
+    return A{0};
+  }
 };
 
 struct Multiply {
   template <class A>
-  A operator()(A acc, A v) const { return acc * v; }
+  A operator()(A acc, A v) const {
+    return acc * v;
+  }
   template <class A>
-  static A Neutral(A) { return A{1}; }
+  static A Neutral(A) {
+    return A{1};
+  }
 };
 
 // std::max: an accumulated NaN stays, a new NaN is passed over (as ONNX Runtime). Idempotent, so
 // extra accumulators start from the run's start value: a NaN start then reaches every one.
 struct Larger {
   template <class A>
-  A operator()(A acc, A v) const { return acc < v ? v : acc; }
+  A operator()(A acc, A v) const {
+    return acc < v ? v : acc;
+  }
   template <class A>
-  static A Neutral(A start) { return start; }
+  static A Neutral(A start) {
+    return start;
+  }
 };
 
 struct Smaller {
   template <class A>
-  A operator()(A acc, A v) const { return v < acc ? v : acc; }
+  A operator()(A acc, A v) const {
+    return v < acc ? v : acc;
+  }
   template <class A>
-  static A Neutral(A start) { return start; }
+  static A Neutral(A start) {
+    return start;
+  }
 };
 
 // combine(...combine(start, map(x[0])), ..., map(x[length - 1])) over a contiguous run, up to

@@ -26,11 +26,16 @@ KernelResult DispatchNumericKernel(DataType dtype, F&& body) {
 template <class F>
 KernelResult DispatchFloatingKernel(DataType dtype, F&& body) {
   switch (dtype) {
-    case DataType::kFloat: return body(internal::TypeTag<float>{});
-    case DataType::kDouble: return body(internal::TypeTag<double>{});
-    case DataType::kFloat16: return body(internal::TypeTag<Float16>{});
-    case DataType::kBfloat16: return body(internal::TypeTag<BFloat16>{});
-    default: return Decline(absl::StrCat("no kernel for element type ", DataTypeName(dtype)));
+    case DataType::kFloat:
+      return body(internal::TypeTag<float>{});
+    case DataType::kDouble:
+      return body(internal::TypeTag<double>{});
+    case DataType::kFloat16:
+      return body(internal::TypeTag<Float16>{});
+    case DataType::kBfloat16:
+      return body(internal::TypeTag<BFloat16>{});
+    default:
+      return Decline(absl::StrCat("no kernel for element type ", DataTypeName(dtype)));
   }
 }
 

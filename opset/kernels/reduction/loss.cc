@@ -52,15 +52,16 @@ absl::StatusOr<LossCall> ReadLossCall(const KernelContext& ctx) {
   } else if (reduction == "sum") {
     call.reduction = LossReduction::kSum;
   } else if (reduction != "mean") {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "attribute 'reduction' is \"", reduction, "\"; it is one of none, sum and mean"));
+    return absl::InvalidArgumentError(absl::StrCat("attribute 'reduction' is \"", reduction,
+                                                   "\"; it is one of none, sum and mean"));
   }
   if (input.rank() < 2) return ctx.input_error(0, "has rank below 2; it is [N, C, d1..dk]");
   call.split = SplitAtAxis(input.shape(), 1);
   const Shape expected = WithAxisResized(input.shape(), 1, -1);
   if (!std::equal(target.shape().begin(), target.shape().end(), expected.begin(), expected.end())) {
-    return ctx.input_error(1, absl::StrCat("has shape ", ShapeToString(target.shape()),
-                                           "; the input's [N, d1..dk] is ", ShapeToString(expected)));
+    return ctx.input_error(1,
+                           absl::StrCat("has shape ", ShapeToString(target.shape()),
+                                        "; the input's [N, d1..dk] is ", ShapeToString(expected)));
   }
   call.target_shape = expected;
   call.targets = ReadInt64s(target);
@@ -118,8 +119,8 @@ KernelResult NegativeLogLikelihoodLoss(const KernelContext& ctx) {
   return DispatchFloatingKernel(input.dtype(), [&](auto tag) -> KernelResult {
     using T = typename decltype(tag)::type;
     const T* x = input.data<T>().data();
-    GRAPHGC_ASSIGN_OR_RETURN(Tensor loss, NegativeLogLikelihood<T>(
-                                              ctx, call, [x](int64_t i) { return Load(x[i]); }));
+    GRAPHGC_ASSIGN_OR_RETURN(
+        Tensor loss, NegativeLogLikelihood<T>(ctx, call, [x](int64_t i) { return Load(x[i]); }));
     return KernelOutputs{std::move(loss)};
   });
 }
@@ -141,9 +142,9 @@ KernelResult SoftmaxCrossEntropyOfType(const KernelContext& ctx, const Tensor& s
   if (!sums_are_numbers) {
     return Decline("the LogSoftmax of scores holding NaN or +inf, where runtimes disagree");
   }
-  GRAPHGC_ASSIGN_OR_RETURN(
-      Tensor loss,
-      NegativeLogLikelihood<T>(ctx, call, [&log_prob](int64_t i) { return log_prob[i]; }));
+  GRAPHGC_ASSIGN_OR_RETURN(Tensor loss, NegativeLogLikelihood<T>(ctx, call, [&log_prob](int64_t i) {
+                             return log_prob[i];
+                           }));
   KernelOutputs outputs{std::move(loss)};
   if (ctx.num_outputs() > 1) {
     GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(scores.dtype(), scores.shape()));

@@ -60,7 +60,9 @@ template <class A>
 struct ExpShifted {
   const A* shift;
   template <class V>
-  A operator()(V v, int64_t out) const { return std::exp(static_cast<A>(v) - shift[out]); }
+  A operator()(V v, int64_t out) const {
+    return std::exp(static_cast<A>(v) - shift[out]);
+  }
 };
 
 // acc[out] = combine(acc[out], map(x)) for every input element, run by run.
@@ -98,13 +100,17 @@ absl::StatusOr<T> EmptyReduction(ReduceOp op) {
     case ReduceOp::kSum:
     case ReduceOp::kL1:
     case ReduceOp::kL2:
-    case ReduceOp::kSumSquare: return Store<T>(A{0});
-    case ReduceOp::kProd: return Store<T>(A{1});
+    case ReduceOp::kSumSquare:
+      return Store<T>(A{0});
+    case ReduceOp::kProd:
+      return Store<T>(A{1});
     case ReduceOp::kLogSum:
     case ReduceOp::kLogSumExp:
-      if constexpr (std::is_floating_point_v<A>) return Store<T>(-std::numeric_limits<A>::infinity());
+      if constexpr (std::is_floating_point_v<A>)
+        return Store<T>(-std::numeric_limits<A>::infinity());
       break;
-    default: break;
+    default:
+      break;
   }
   return Decline("the reduction of an empty set has no value defined by ONNX 1.12");
 }
@@ -117,9 +123,11 @@ void FoldSums(ReduceOp op, const ReducePlan& plan, const T* x, A* acc, A* shift)
     case ReduceOp::kProd:
       std::fill(acc, acc + plan.output_count, A{1});
       return Fold(plan, x, acc, AsIs<A>{}, Multiply{});
-    case ReduceOp::kL1: return Fold(plan, x, acc, Magnitude<A>{}, Add{});
+    case ReduceOp::kL1:
+      return Fold(plan, x, acc, Magnitude<A>{}, Add{});
     case ReduceOp::kL2:
-    case ReduceOp::kSumSquare: return Fold(plan, x, acc, Squared<A>{}, Add{});
+    case ReduceOp::kSumSquare:
+      return Fold(plan, x, acc, Squared<A>{}, Add{});
     case ReduceOp::kLogSumExp:
       // Shifted by each output's max so that exp cannot overflow; an infinite (or NaN) max
       // shifts by 0, so all -inf gives -inf rather than NaN.
@@ -128,7 +136,8 @@ void FoldSums(ReduceOp op, const ReducePlan& plan, const T* x, A* acc, A* shift)
         if (!std::isfinite(shift[o])) shift[o] = A{0};
       }
       return Fold(plan, x, acc, ExpShifted<A>{shift}, Add{});
-    default: return Fold(plan, x, acc, AsIs<A>{}, Add{});  // Sum, Mean, LogSum
+    default:
+      return Fold(plan, x, acc, AsIs<A>{}, Add{});  // Sum, Mean, LogSum
   }
 }
 
@@ -145,11 +154,14 @@ void StoreFloating(ReduceOp op, const std::vector<A>& acc, const std::vector<A>&
   switch (op) {
     case ReduceOp::kMean:
       return StoreEach(acc, y, [count](A a, size_t) { return a / static_cast<A>(count); });
-    case ReduceOp::kL2: return StoreEach(acc, y, [](A a, size_t) { return std::sqrt(a); });
-    case ReduceOp::kLogSum: return StoreEach(acc, y, [](A a, size_t) { return std::log(a); });
+    case ReduceOp::kL2:
+      return StoreEach(acc, y, [](A a, size_t) { return std::sqrt(a); });
+    case ReduceOp::kLogSum:
+      return StoreEach(acc, y, [](A a, size_t) { return std::log(a); });
     case ReduceOp::kLogSumExp:
       return StoreEach(acc, y, [&shift](A a, size_t o) { return std::log(a) + shift[o]; });
-    default: return StoreEach(acc, y, [](A a, size_t) { return a; });
+    default:
+      return StoreEach(acc, y, [](A a, size_t) { return a; });
   }
 }
 
@@ -217,7 +229,8 @@ absl::Status ReduceExtremes(const KernelContext& ctx, ReduceOp op, const ReduceP
 template <class T>
 KernelResult ReduceOfType(const KernelContext& ctx, ReduceOp op, const Tensor& x,
                           const ReducePlan& plan) {
-  if (IsExtreme(op) && ContainsNaN(x)) return Decline("ReduceMax/ReduceMin of NaN: runtimes disagree");
+  if (IsExtreme(op) && ContainsNaN(x))
+    return Decline("ReduceMax/ReduceMin of NaN: runtimes disagree");
   if (std::is_integral_v<T> && IsLogarithmic(op)) {
     return Decline("ReduceLogSum(Exp) of integers is not computed");
   }
@@ -256,7 +269,8 @@ KernelResult Reduce(const KernelContext& ctx, ReduceOp op, bool axes_from_input)
 }
 
 Kernel ReduceKernel(ReduceOp op, bool axes_from_input = false) {
-  return [op, axes_from_input](const KernelContext& ctx) { return Reduce(ctx, op, axes_from_input); };
+  return
+      [op, axes_from_input](const KernelContext& ctx) { return Reduce(ctx, op, axes_from_input); };
 }
 
 }  // namespace
@@ -266,10 +280,14 @@ void RegisterReduceKernels(KernelTable& table) {
     const char* name;
     ReduceOp op;
   } attribute_axes_ops[] = {
-      {"ReduceMean", ReduceOp::kMean},   {"ReduceProd", ReduceOp::kProd},
-      {"ReduceMax", ReduceOp::kMax},     {"ReduceMin", ReduceOp::kMin},
-      {"ReduceL1", ReduceOp::kL1},       {"ReduceL2", ReduceOp::kL2},
-      {"ReduceSumSquare", ReduceOp::kSumSquare}, {"ReduceLogSum", ReduceOp::kLogSum},
+      {"ReduceMean", ReduceOp::kMean},
+      {"ReduceProd", ReduceOp::kProd},
+      {"ReduceMax", ReduceOp::kMax},
+      {"ReduceMin", ReduceOp::kMin},
+      {"ReduceL1", ReduceOp::kL1},
+      {"ReduceL2", ReduceOp::kL2},
+      {"ReduceSumSquare", ReduceOp::kSumSquare},
+      {"ReduceLogSum", ReduceOp::kLogSum},
       {"ReduceLogSumExp", ReduceOp::kLogSumExp},
   };
   for (const auto& entry : attribute_axes_ops) {

@@ -10,8 +10,8 @@ absl::StatusOr<DimMask> ReducedDims(const std::optional<std::vector<int64_t>>& a
   DimMask reduced(static_cast<size_t>(rank), false);
   for (int64_t axis : *axes) {
     if (axis < -rank || axis >= rank) {
-      return absl::InvalidArgumentError(absl::StrCat(source, ": axis ", axis, " is outside [", -rank,
-                                                     ", ", rank, ")"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(source, ": axis ", axis, " is outside [", -rank, ", ", rank, ")"));
     }
     const size_t d = static_cast<size_t>(axis < 0 ? axis + rank : axis);
     if (reduced[d]) {

@@ -6,13 +6,14 @@
 
 namespace graphgc::kernels {
 
-void RegisterReduceKernels(KernelTable& table);         // reduce.cc: ReduceSum .. ReduceLogSumExp
-void RegisterArgReduceKernels(KernelTable& table);      // arg_reduce.cc: ArgMax, ArgMin
-void RegisterSoftmaxKernels(KernelTable& table);        // softmax.cc: Softmax, LogSoftmax, Hardmax
-void RegisterCumSumKernels(KernelTable& table);         // cumsum.cc
+void RegisterReduceKernels(KernelTable& table);     // reduce.cc: ReduceSum .. ReduceLogSumExp
+void RegisterArgReduceKernels(KernelTable& table);  // arg_reduce.cc: ArgMax, ArgMin
+void RegisterSoftmaxKernels(KernelTable& table);    // softmax.cc: Softmax, LogSoftmax, Hardmax
+void RegisterCumSumKernels(KernelTable& table);     // cumsum.cc
 void RegisterLpNormalizationKernels(KernelTable& table);  // lp_normalization.cc
-void RegisterTopKKernels(KernelTable& table);           // top_k.cc
-void RegisterLossKernels(KernelTable& table);  // loss.cc: NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
+void RegisterTopKKernels(KernelTable& table);             // top_k.cc
+void RegisterLossKernels(
+    KernelTable& table);  // loss.cc: NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 
 // The last opset ONNX 1.12 defines: kernels of schemas that a later opset may replace end here,
 // so that a newer ONNX's schema (ReduceMax-18 takes axes as an input) gets no kernel, not a

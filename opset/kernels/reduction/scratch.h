@@ -17,9 +17,8 @@ template <class C>
 absl::StatusOr<std::vector<C>> AllocateScratch(const KernelContext& ctx, int64_t count) {
   constexpr DataType kType = DataTypeOf<C>::value;
   if (!ctx.within_budget(kType, count)) {
-    return absl::ResourceExhaustedError(absl::StrCat("a temporary of ", count, " ",
-                                                     DataTypeName(kType),
-                                                     " values exceeds the value budget"));
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "a temporary of ", count, " ", DataTypeName(kType), " values exceeds the value budget"));
   }
   return std::vector<C>(static_cast<size_t>(count));
 }

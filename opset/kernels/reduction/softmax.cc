@@ -54,8 +54,8 @@ absl::Status SoftmaxOfType(const KernelContext& ctx, const T* x, T* y, const Axi
   for (int64_t o = 0; o < split.outer; ++o) {
     const int64_t offset = o * split.block();
     if constexpr (kDirect) {
-      sums_are_numbers &= SoftmaxBlock(x + offset, y + offset, split.extent, split.inner, kind,
-                                       scratch.data());
+      sums_are_numbers &=
+          SoftmaxBlock(x + offset, y + offset, split.extent, split.inner, kind, scratch.data());
     } else {
       C* block = scratch.data() + 2 * split.inner;
       sums_are_numbers &=
@@ -76,7 +76,8 @@ KernelResult SoftmaxFamily(const KernelContext& ctx, SoftmaxOp op, bool coerce_t
   GRAPHGC_ASSIGN_OR_RETURN(const int64_t axis,
                            NormalizeAxis(ctx, "axis", ctx.int_attribute("axis", -1), x.rank()));
   const AxisSplit split = coerce_to_2d ? CoerceTo2D(x.shape(), axis) : SplitAtAxis(x.shape(), axis);
-  if (op == SoftmaxOp::kHardmax && ContainsNaN(x)) return Decline("Hardmax of NaN: runtimes disagree");
+  if (op == SoftmaxOp::kHardmax && ContainsNaN(x))
+    return Decline("Hardmax of NaN: runtimes disagree");
   return DispatchFloatingKernel(x.dtype(), [&](auto tag) -> KernelResult {
     using T = typename decltype(tag)::type;
     GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(x.dtype(), x.shape()));

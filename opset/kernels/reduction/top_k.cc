@@ -43,8 +43,8 @@ absl::StatusOr<int64_t> ReadK(const KernelContext& ctx, int64_t extent) {
     source = ctx.input_label(1);
   }
   if (k < 0 || k > extent) {
-    return absl::InvalidArgumentError(absl::StrCat(source, ": k = ", k, " is outside [0, ", extent,
-                                                   "], the size of the axis"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": k = ", k, " is outside [0, ", extent, "], the size of the axis"));
   }
   return k;
 }
@@ -111,8 +111,6 @@ KernelResult TopK(const KernelContext& ctx) {
 
 }  // namespace
 
-void RegisterTopKKernels(KernelTable& table) {
-  table.add("", "TopK", 1, kLastKnownOpset, TopK);
-}
+void RegisterTopKKernels(KernelTable& table) { table.add("", "TopK", 1, kLastKnownOpset, TopK); }
 
 }  // namespace graphgc::kernels

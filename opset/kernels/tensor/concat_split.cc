@@ -29,9 +29,9 @@ KernelResult ConcatKernel(const KernelContext& ctx) {
     bool fits = static_cast<int64_t>(dims.size()) == rank;
     for (size_t d = 0; fits && d < dims.size(); ++d) fits = d == axis_k || dims[d] == out_dims[d];
     if (!fits) {
-      return ctx.input_error(i, absl::StrCat("has shape ", ShapeToString(dims),
-                                             ", which does not match input 0's ",
-                                             ShapeToString(first.shape()), " off axis ", axis));
+      return ctx.input_error(
+          i, absl::StrCat("has shape ", ShapeToString(dims), ", which does not match input 0's ",
+                          ShapeToString(first.shape()), " off axis ", axis));
     }
     out_dims[axis_k] += dims[axis_k];
   }
@@ -63,9 +63,9 @@ absl::StatusOr<std::vector<int64_t>> SplitLengths(const KernelContext& ctx, int6
   const int64_t parts = ctx.num_outputs();
   if (lengths.empty()) {
     if (extent % parts != 0) {
-      return ctx.input_error(0, absl::StrCat("its dimension of ", extent,
-                                             " along the axis does not split into ", parts,
-                                             " equal parts"));
+      return ctx.input_error(
+          0, absl::StrCat("its dimension of ", extent, " along the axis does not split into ",
+                          parts, " equal parts"));
     }
     return std::vector<int64_t>(static_cast<size_t>(parts), extent / parts);
   }

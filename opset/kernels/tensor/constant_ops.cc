@@ -90,8 +90,8 @@ template <class T>
 KernelResult RangeOf(const KernelContext& ctx) {
   for (int i = 0; i < 3; ++i) {
     if (ctx.input(i).size() != 1) {
-      return ctx.input_error(i, absl::StrCat("must be a scalar, not of shape ",
-                                             ShapeToString(ctx.input(i).shape())));
+      return ctx.input_error(
+          i, absl::StrCat("must be a scalar, not of shape ", ShapeToString(ctx.input(i).shape())));
     }
   }
   const T start = ctx.input(0).data<T>()[0];
@@ -111,12 +111,18 @@ KernelResult RangeOf(const KernelContext& ctx) {
 
 KernelResult RangeKernel(const KernelContext& ctx) {
   switch (ctx.input(0).dtype()) {
-    case DataType::kFloat: return RangeOf<float>(ctx);
-    case DataType::kDouble: return RangeOf<double>(ctx);
-    case DataType::kInt16: return RangeOf<int16_t>(ctx);
-    case DataType::kInt32: return RangeOf<int32_t>(ctx);
-    case DataType::kInt64: return RangeOf<int64_t>(ctx);
-    default: return Decline("Range of this element type");
+    case DataType::kFloat:
+      return RangeOf<float>(ctx);
+    case DataType::kDouble:
+      return RangeOf<double>(ctx);
+    case DataType::kInt16:
+      return RangeOf<int16_t>(ctx);
+    case DataType::kInt32:
+      return RangeOf<int32_t>(ctx);
+    case DataType::kInt64:
+      return RangeOf<int64_t>(ctx);
+    default:
+      return Decline("Range of this element type");
   }
 }
 

@@ -20,8 +20,8 @@ int64_t ClampDiagonal(int64_t k, int64_t rows, int64_t cols) {
 KernelResult EyeLikeKernel(const KernelContext& ctx) {
   const Tensor& input = ctx.input(0);
   if (input.rank() != 2) {
-    return ctx.input_error(0, absl::StrCat("must be 2-D, not of shape ",
-                                           ShapeToString(input.shape())));
+    return ctx.input_error(
+        0, absl::StrCat("must be 2-D, not of shape ", ShapeToString(input.shape())));
   }
   const DataType dtype = ctx.output(0).dtype;
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(dtype, input.shape()));
@@ -45,8 +45,8 @@ KernelResult EyeLikeKernel(const KernelContext& ctx) {
 KernelResult TriluKernel(const KernelContext& ctx) {
   const Tensor& input = ctx.input(0);
   if (input.rank() < 2) {
-    return ctx.input_error(0, absl::StrCat("must have rank 2 or more, not shape ",
-                                           ShapeToString(input.shape())));
+    return ctx.input_error(
+        0, absl::StrCat("must have rank 2 or more, not shape ", ShapeToString(input.shape())));
   }
   int64_t k = 0;
   if (const Tensor* diagonal = ctx.optional_input(1)) {

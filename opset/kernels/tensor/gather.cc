@@ -18,8 +18,8 @@ namespace {
 // rides along with the copy, and one unsigned comparison sends both negative and out-of-range
 // indices off the hot path.
 template <class Index, class T>
-int64_t GatherRows(absl::Span<const Index> indices, int64_t extent, const T* block,
-                   int64_t inner, T* to) {
+int64_t GatherRows(absl::Span<const Index> indices, int64_t extent, const T* block, int64_t inner,
+                   T* to) {
   const int64_t count = static_cast<int64_t>(indices.size());
   for (int64_t i = 0; i < count; ++i) {
     int64_t row = indices[static_cast<size_t>(i)];

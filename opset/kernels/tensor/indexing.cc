@@ -18,9 +18,9 @@ absl::StatusOr<std::vector<int64_t>> ElementOffsets(const KernelContext& ctx, co
   const size_t axis_k = static_cast<size_t>(axis);
   for (size_t d = 0; d < data.shape().size(); ++d) {
     if (d != axis_k && indices.shape()[d] > data.shape()[d]) {
-      return ctx.input_error(1, absl::StrCat("has shape ", ShapeToString(indices.shape()),
-                                             ", larger than the data's ",
-                                             ShapeToString(data.shape()), " off the axis"));
+      return ctx.input_error(
+          1, absl::StrCat("has shape ", ShapeToString(indices.shape()), ", larger than the data's ",
+                          ShapeToString(data.shape()), " off the axis"));
     }
   }
   GRAPHGC_ASSIGN_OR_RETURN(std::vector<int64_t> offsets,

@@ -66,8 +66,8 @@ KernelResult OneHotKernel(const KernelContext& ctx) {
   const int64_t rank = indices.rank();
   int64_t axis = ctx.int_attribute("axis", -1);
   if (axis < -rank - 1 || axis > rank) {
-    return absl::InvalidArgumentError(absl::StrCat("attribute 'axis' is ", axis, ", outside [",
-                                                   -rank - 1, ", ", rank, "]"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("attribute 'axis' is ", axis, ", outside [", -rank - 1, ", ", rank, "]"));
   }
   if (axis < 0) axis += rank + 1;
   Shape dims(indices.shape().begin(), indices.shape().end());

@@ -41,17 +41,17 @@ absl::StatusOr<Tensor> ReadConstant(const KernelContext& ctx, DataType dtype) {
 }
 
 // The map of one dim of extent `dim` padded by `begin` and `end` (negative: cropped).
-absl::StatusOr<AxisMap> MapAxis(const KernelContext& ctx, PadMode mode, int64_t dim,
-                                int64_t begin, int64_t end) {
+absl::StatusOr<AxisMap> MapAxis(const KernelContext& ctx, PadMode mode, int64_t dim, int64_t begin,
+                                int64_t end) {
   const int64_t first = std::max<int64_t>(0, -begin);  // the cropped input range [first, last)
   const int64_t last = dim - std::max<int64_t>(0, -end);
   const int64_t kept = last - first;
   const int64_t before = std::max<int64_t>(0, begin);
   const int64_t after = std::max<int64_t>(0, end);
   if (kept < 0) {
-    return ctx.input_error(ctx.version() >= 11 ? 1 : 0,
-                           absl::StrCat("pads ", begin, ", ", end, " crop more than a dim of ",
-                                        dim));
+    return ctx.input_error(
+        ctx.version() >= 11 ? 1 : 0,
+        absl::StrCat("pads ", begin, ", ", end, " crop more than a dim of ", dim));
   }
   if (mode != PadMode::kConstant && (before > 0 || after > 0)) {
     if (kept == 0) return Decline("edge or reflect padding of an empty dim");
@@ -126,8 +126,8 @@ KernelResult PadKernel(const KernelContext& ctx) {
       ctx.version() >= 11 ? ReadInt64s(ctx.input(1))
                           : ctx.ints_attribute("pads").value_or(std::vector<int64_t>());
   if (static_cast<int64_t>(pads.size()) != 2 * rank) {
-    const std::string why = absl::StrCat("has ", pads.size(), " values for data of rank ", rank,
-                                         " (2 per dim)");
+    const std::string why =
+        absl::StrCat("has ", pads.size(), " values for data of rank ", rank, " (2 per dim)");
     if (ctx.version() >= 11) return ctx.input_error(1, why);
     return absl::InvalidArgumentError(absl::StrCat("attribute 'pads' ", why));
   }
@@ -139,10 +139,9 @@ KernelResult PadKernel(const KernelContext& ctx) {
   std::vector<AxisMap> maps;
   Shape out_dims;
   for (int64_t d = 0; d < rank; ++d) {
-    GRAPHGC_ASSIGN_OR_RETURN(AxisMap map,
-                             MapAxis(ctx, mode, data.shape()[static_cast<size_t>(d)],
-                                     pads[static_cast<size_t>(d)],
-                                     pads[static_cast<size_t>(d + rank)]));
+    GRAPHGC_ASSIGN_OR_RETURN(
+        AxisMap map, MapAxis(ctx, mode, data.shape()[static_cast<size_t>(d)],
+                             pads[static_cast<size_t>(d)], pads[static_cast<size_t>(d + rank)]));
     out_dims.push_back(static_cast<int64_t>(map.size()));
     maps.push_back(std::move(map));
   }

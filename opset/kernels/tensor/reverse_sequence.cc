@@ -29,8 +29,8 @@ KernelResult ReverseSequenceKernel(const KernelContext& ctx) {
   const int64_t inner = strides[1];  // the elements of one (batch, time) entry
   const std::vector<int64_t> lengths = ReadInt64s(ctx.input(1));
   if (static_cast<int64_t>(lengths.size()) != batches) {
-    return ctx.input_error(1, absl::StrCat("has ", lengths.size(), " lengths for ", batches,
-                                           " batch entries"));
+    return ctx.input_error(
+        1, absl::StrCat("has ", lengths.size(), " lengths for ", batches, " batch entries"));
   }
   for (int64_t length : lengths) {
     if (length < 0 || length > steps) {

@@ -57,13 +57,11 @@ KernelResult ScatterBlocks(const KernelContext& ctx, absl::Span<const int64_t> t
       T* to = out.mutable_data<T>().data();
       const T* from = updates.data<T>().data();
       if (reduction == Reduction::kAdd) {
-        ApplyBlocks(from, targets, block, to, [](T a, T b) {
-          return Store<T>(internal::WrapAdd(Load<T>(a), Load<T>(b)));
-        });
+        ApplyBlocks(from, targets, block, to,
+                    [](T a, T b) { return Store<T>(internal::WrapAdd(Load<T>(a), Load<T>(b))); });
       } else {
-        ApplyBlocks(from, targets, block, to, [](T a, T b) {
-          return Store<T>(internal::WrapMul(Load<T>(a), Load<T>(b)));
-        });
+        ApplyBlocks(from, targets, block, to,
+                    [](T a, T b) { return Store<T>(internal::WrapMul(Load<T>(a), Load<T>(b))); });
       }
     });
   }
@@ -75,9 +73,9 @@ KernelResult ScatterBlocks(const KernelContext& ctx, absl::Span<const int64_t> t
 KernelResult ScatterElementsKernel(const KernelContext& ctx) {
   const Tensor& updates = ctx.input(2);
   if (updates.shape() != ctx.input(1).shape()) {
-    return ctx.input_error(2, absl::StrCat("has shape ", ShapeToString(updates.shape()),
-                                           ", not the indices' ",
-                                           ShapeToString(ctx.input(1).shape())));
+    return ctx.input_error(
+        2, absl::StrCat("has shape ", ShapeToString(updates.shape()), ", not the indices' ",
+                        ShapeToString(ctx.input(1).shape())));
   }
   GRAPHGC_ASSIGN_OR_RETURN(const std::vector<int64_t> targets, ElementOffsets(ctx, ctx.input(0)));
   return ScatterBlocks(ctx, targets, 1);
@@ -93,14 +91,14 @@ KernelResult ScatterNDKernel(const KernelContext& ctx) {
   if (q < 1) return ctx.input_error(1, "must have rank 1 or more");
   const size_t k = static_cast<size_t>(indices.shape()[static_cast<size_t>(q - 1)]);
   if (k > static_cast<size_t>(data.rank())) {
-    return ctx.input_error(1, absl::StrCat("has tuples of ", k, " indices for data of rank ",
-                                           data.rank()));
+    return ctx.input_error(
+        1, absl::StrCat("has tuples of ", k, " indices for data of rank ", data.rank()));
   }
   Shape update_dims(indices.shape().begin(), indices.shape().end() - 1);
   update_dims.insert(update_dims.end(), data.shape().begin() + k, data.shape().end());
   if (updates.shape() != absl::Span<const int64_t>(update_dims)) {
-    return ctx.input_error(2, absl::StrCat("has shape ", ShapeToString(updates.shape()),
-                                           ", not ", ShapeToString(update_dims)));
+    return ctx.input_error(2, absl::StrCat("has shape ", ShapeToString(updates.shape()), ", not ",
+                                           ShapeToString(update_dims)));
   }
   GRAPHGC_ASSIGN_OR_RETURN(const std::vector<int64_t> targets, TupleOffsets(ctx, data.shape()));
   return ScatterBlocks(ctx, targets, Product(data.shape().subspan(k)));

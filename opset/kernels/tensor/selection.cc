@@ -69,8 +69,8 @@ KernelResult NonZeroOf(const KernelContext& ctx) {
   const auto values = input.data<T>();
   const int64_t count = std::count_if(values.begin(), values.end(), IsNonZero<T>);
   const size_t rank = static_cast<size_t>(input.rank());
-  GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(DataType::kInt64,
-                                                           {input.rank(), count}));
+  GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out,
+                           ctx.allocate(DataType::kInt64, {input.rank(), count}));
   int64_t* coordinates = out.mutable_data<int64_t>().data();
   Shape position(rank, 0);
   int64_t column = 0;
@@ -89,9 +89,8 @@ KernelResult NonZeroOf(const KernelContext& ctx) {
 
 KernelResult NonZeroKernel(const KernelContext& ctx) {
   if (ctx.input(0).rank() == 0) return Decline("NonZero of a scalar");
-  return DispatchByType(ctx.input(0).dtype(), [&](auto tag) {
-    return NonZeroOf<typename decltype(tag)::type>(ctx);
-  });
+  return DispatchByType(ctx.input(0).dtype(),
+                        [&](auto tag) { return NonZeroOf<typename decltype(tag)::type>(ctx); });
 }
 
 }  // namespace

@@ -44,27 +44,27 @@ absl::StatusOr<SliceArguments> ReadSliceArguments(const KernelContext& ctx, int6
   }
   const size_t count = args.starts.size();
   if (args.ends.size() != count) {
-    return ArgumentError(ctx, 2, "ends", absl::StrCat("has ", args.ends.size(),
-                                                      " values, starts has ", count));
+    return ArgumentError(ctx, 2, "ends",
+                         absl::StrCat("has ", args.ends.size(), " values, starts has ", count));
   }
   if (args.axes.empty() && (ctx.version() < 10 || !ctx.has_input(3))) {
     for (size_t i = 0; i < count; ++i) args.axes.push_back(static_cast<int64_t>(i));
   }
   if (args.steps.empty() && !ctx.has_input(4)) args.steps.assign(count, 1);
   if (args.axes.size() != count) {
-    return ArgumentError(ctx, 3, "axes", absl::StrCat("has ", args.axes.size(),
-                                                      " values, starts has ", count));
+    return ArgumentError(ctx, 3, "axes",
+                         absl::StrCat("has ", args.axes.size(), " values, starts has ", count));
   }
   if (args.steps.size() != count) {
-    return ctx.input_error(4, absl::StrCat("has ", args.steps.size(), " values, starts has ",
-                                           count));
+    return ctx.input_error(4,
+                           absl::StrCat("has ", args.steps.size(), " values, starts has ", count));
   }
   std::vector<bool> seen(static_cast<size_t>(rank), false);
   for (size_t i = 0; i < count; ++i) {
     int64_t& axis = args.axes[i];
     if (axis < -rank || axis >= rank) {
-      return ArgumentError(ctx, 3, "axes", absl::StrCat("axis ", axis, " is outside [", -rank,
-                                                        ", ", rank, ")"));
+      return ArgumentError(ctx, 3, "axes",
+                           absl::StrCat("axis ", axis, " is outside [", -rank, ", ", rank, ")"));
     }
     if (axis < 0) axis += rank;
     if (seen[static_cast<size_t>(axis)]) {
@@ -113,12 +113,10 @@ KernelResult SliceKernel(const KernelContext& ctx) {
   GRAPHGC_ASSIGN_OR_RETURN(const SliceArguments args, ReadSliceArguments(ctx, data.rank()));
   StridedView view = ContiguousView(data.shape());
   for (size_t i = 0; i < args.axes.size(); ++i) {
-    if (EndIsAmbiguous(view.dims[static_cast<size_t>(args.axes[i])], args.ends[i],
-                       args.steps[i])) {
+    if (EndIsAmbiguous(view.dims[static_cast<size_t>(args.axes[i])], args.ends[i], args.steps[i])) {
       return Decline("a backward Slice to INT_MAX, empty in ONNX but not in ONNX Runtime");
     }
-    SliceAxis(view, static_cast<size_t>(args.axes[i]), args.starts[i], args.ends[i],
-              args.steps[i]);
+    SliceAxis(view, static_cast<size_t>(args.axes[i]), args.starts[i], args.ends[i], args.steps[i]);
   }
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(data.dtype(), view.dims));
   CopyView(data, view, out);

@@ -66,8 +66,8 @@ std::vector<int64_t> ReadInt64s(const Tensor& tensor) {
 absl::StatusOr<int64_t> CheckIndex(const KernelContext& ctx, int input, int64_t index,
                                    int64_t extent) {
   if (index < -extent || index >= extent) {
-    return ctx.input_error(input, absl::StrCat("index ", index,
-                                               " is out of range for a dimension of ", extent));
+    return ctx.input_error(
+        input, absl::StrCat("index ", index, " is out of range for a dimension of ", extent));
   }
   return index < 0 ? index + extent : index;
 }

@@ -40,10 +40,18 @@ void DispatchByElementSize(DataType dtype, F&& f) {
     return;
   }
   switch (ElementSize(dtype)) {
-    case 1: f(internal::TypeTag<Word<uint8_t>>{}); return;
-    case 2: f(internal::TypeTag<Word<uint16_t>>{}); return;
-    case 4: f(internal::TypeTag<Word<uint32_t>>{}); return;
-    default: f(internal::TypeTag<Word<uint64_t>>{}); return;
+    case 1:
+      f(internal::TypeTag<Word<uint8_t>>{});
+      return;
+    case 2:
+      f(internal::TypeTag<Word<uint16_t>>{});
+      return;
+    case 4:
+      f(internal::TypeTag<Word<uint32_t>>{});
+      return;
+    default:
+      f(internal::TypeTag<Word<uint64_t>>{});
+      return;
   }
 }
 

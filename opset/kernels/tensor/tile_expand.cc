@@ -26,8 +26,8 @@ KernelResult TileKernel(const KernelContext& ctx) {
   const Tensor& input = ctx.input(0);
   GRAPHGC_ASSIGN_OR_RETURN(const Shape repeats, ReadDims(ctx, 1));
   if (static_cast<int64_t>(repeats.size()) != input.rank()) {
-    return ctx.input_error(1, absl::StrCat("has ", repeats.size(), " values for an input of rank ",
-                                           input.rank()));
+    return ctx.input_error(
+        1, absl::StrCat("has ", repeats.size(), " values for an input of rank ", input.rank()));
   }
   const Shape strides = ContiguousStrides(input.shape());
   StridedView view;

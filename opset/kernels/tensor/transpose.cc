@@ -54,13 +54,13 @@ struct Blocks {
 absl::StatusOr<Blocks> ReadBlocks(const KernelContext& ctx) {
   const Tensor& data = ctx.input(0);
   if (data.rank() != 4) {
-    return ctx.input_error(0, absl::StrCat("must be 4-D [N, C, H, W], not of shape ",
-                                           ShapeToString(data.shape())));
+    return ctx.input_error(
+        0, absl::StrCat("must be 4-D [N, C, H, W], not of shape ", ShapeToString(data.shape())));
   }
   const int64_t b = ctx.int_attribute("blocksize", 0);
   if (b < 1) {
-    return absl::InvalidArgumentError(absl::StrCat("attribute 'blocksize' is ", b,
-                                                   ", not positive"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("attribute 'blocksize' is ", b, ", not positive"));
   }
   const auto d = data.shape();
   return Blocks{d[0], d[1], d[2], d[3], b};
@@ -71,8 +71,8 @@ absl::StatusOr<Blocks> ReadBlocks(const KernelContext& ctx) {
 KernelResult DepthToSpaceKernel(const KernelContext& ctx) {
   GRAPHGC_ASSIGN_OR_RETURN(const Blocks s, ReadBlocks(ctx));
   if (s.c % (s.b * s.b) != 0) {
-    return ctx.input_error(0, absl::StrCat("has ", s.c, " channels, not a multiple of blocksize^2 ",
-                                           s.b * s.b));
+    return ctx.input_error(
+        0, absl::StrCat("has ", s.c, " channels, not a multiple of blocksize^2 ", s.b * s.b));
   }
   const int64_t depth = s.c / (s.b * s.b);
   const Shape out_dims = {s.n, depth, s.h * s.b, s.w * s.b};

@@ -145,9 +145,8 @@ KernelResult UniqueOf(const KernelContext& ctx) {
 }
 
 KernelResult UniqueKernel(const KernelContext& ctx) {
-  return DispatchByType(ctx.input(0).dtype(), [&](auto tag) {
-    return UniqueOf<typename decltype(tag)::type>(ctx);
-  });
+  return DispatchByType(ctx.input(0).dtype(),
+                        [&](auto tag) { return UniqueOf<typename decltype(tag)::type>(ctx); });
 }
 
 }  // namespace

@@ -60,17 +60,18 @@ KernelResult StringNormalizerKernel(const KernelContext& ctx) {
   } else if (action_name == "UPPER") {
     action = CaseAction::kUpper;
   } else {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "attribute 'case_change_action' is \"", action_name, "\", not LOWER, UPPER or NONE"));
+    return absl::InvalidArgumentError(absl::StrCat("attribute 'case_change_action' is \"",
+                                                   action_name, "\", not LOWER, UPPER or NONE"));
   }
   const bool case_sensitive = ctx.int_attribute("is_case_sensitive") != 0;
   const bool ascii_locale = AsciiLocale(ctx.string_attribute("locale"));
   // Stop words and inputs are compared as they are, or both in the comparison case.
-  const CaseAction compare = case_sensitive ? CaseAction::kNone
+  const CaseAction compare = case_sensitive                 ? CaseAction::kNone
                              : action == CaseAction::kUpper ? CaseAction::kUpper
                                                             : CaseAction::kLower;
   absl::flat_hash_set<std::string> stopwords;
-  for (const std::string& word : ctx.strings_attribute("stopwords").value_or(std::vector<std::string>{})) {
+  for (const std::string& word :
+       ctx.strings_attribute("stopwords").value_or(std::vector<std::string>{})) {
     std::optional<std::string> key = ChangeCase(word, compare, ascii_locale);
     if (!key.has_value()) return Decline("a stop word's case mapping is locale-dependent");
     stopwords.insert(*std::move(key));

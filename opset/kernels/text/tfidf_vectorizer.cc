@@ -72,7 +72,8 @@ absl::StatusOr<TfIdfAttributes> ReadAttributes(const KernelContext& ctx) {
     return AttributeError("weights", "and ngram_indexes differ in length");
   }
   if (!ctx.within_budget(DataType::kFloat, a.output_size)) {
-    return absl::ResourceExhaustedError("ngram_indexes ask for more coordinates than the budget holds");
+    return absl::ResourceExhaustedError(
+        "ngram_indexes ask for more coordinates than the budget holds");
   }
   a.coordinate_weights.assign(static_cast<size_t>(a.output_size), 0.0f);
   std::vector<bool> taken(static_cast<size_t>(a.output_size), false);
@@ -101,8 +102,8 @@ absl::StatusOr<absl::flat_hash_map<std::vector<Item>, int64_t>> ReadPool(
     const int64_t begin = a.ngram_counts[i];
     const int64_t end = i + 1 < a.ngram_counts.size() ? a.ngram_counts[i + 1] : total;
     if (begin < 0 || end < begin || end > total || (end - begin) % n != 0) {
-      return AttributeError("ngram_counts", absl::StrCat("does not split the pool into whole ", n,
-                                                         "-grams"));
+      return AttributeError("ngram_counts",
+                            absl::StrCat("does not split the pool into whole ", n, "-grams"));
     }
     ranges.emplace_back(begin, end);
   }
@@ -113,7 +114,8 @@ absl::StatusOr<absl::flat_hash_map<std::vector<Item>, int64_t>> ReadPool(
     for (int64_t at = ranges[i].first; at < ranges[i].second; at += n, ++id) {
       if (n < a.min_gram || n > a.max_gram) continue;
       std::vector<Item> ngram(pool.begin() + at, pool.begin() + at + n);
-      if (!ngrams.emplace(std::move(ngram), id).second) return Decline("the pool repeats an n-gram");
+      if (!ngrams.emplace(std::move(ngram), id).second)
+        return Decline("the pool repeats an n-gram");
     }
   }
   if (id > static_cast<int64_t>(a.ngram_indexes.size())) {
@@ -124,7 +126,8 @@ absl::StatusOr<absl::flat_hash_map<std::vector<Item>, int64_t>> ReadPool(
 
 // Adds the counts of row [first, first + size) to `counts` (one per output coordinate).
 template <class Item>
-void CountRow(const TfIdfAttributes& a, const absl::flat_hash_map<std::vector<Item>, int64_t>& ngrams,
+void CountRow(const TfIdfAttributes& a,
+              const absl::flat_hash_map<std::vector<Item>, int64_t>& ngrams,
               const std::vector<Item>& row, uint32_t* counts) {
   auto record = [&](const std::vector<Item>& sample) {
     const auto hit = ngrams.find(sample);
@@ -152,7 +155,8 @@ void CountRow(const TfIdfAttributes& a, const absl::flat_hash_map<std::vector<It
 }
 
 template <class Item, class X>
-KernelResult Vectorize(const KernelContext& ctx, const TfIdfAttributes& a, const std::vector<Item>& pool) {
+KernelResult Vectorize(const KernelContext& ctx, const TfIdfAttributes& a,
+                       const std::vector<Item>& pool) {
   GRAPHGC_ASSIGN_OR_RETURN(const auto ngrams, ReadPool(a, pool));
   const Tensor& x = ctx.input(0);
   const int64_t rows = x.rank() == 2 ? x.shape()[0] : 1;
@@ -173,9 +177,15 @@ KernelResult Vectorize(const KernelContext& ctx, const TfIdfAttributes& a, const
       const float weight = a.coordinate_weights[static_cast<size_t>(i)];
       float& value = y[r * a.output_size + i];
       switch (a.mode) {
-        case Weighting::kTf: value = count; break;
-        case Weighting::kIdf: value = count > 0 ? weight : 0.0f; break;
-        case Weighting::kTfIdf: value = count * weight; break;
+        case Weighting::kTf:
+          value = count;
+          break;
+        case Weighting::kIdf:
+          value = count > 0 ? weight : 0.0f;
+          break;
+        case Weighting::kTfIdf:
+          value = count * weight;
+          break;
       }
     }
   }
@@ -193,7 +203,8 @@ KernelResult TfIdfVectorizerKernel(const KernelContext& ctx) {
   const std::optional<std::vector<std::string>> strings = ctx.strings_attribute("pool_strings");
   const std::optional<std::vector<int64_t>> ints = ctx.ints_attribute("pool_int64s");
   if (strings.has_value() == ints.has_value()) {
-    return absl::InvalidArgumentError("exactly one of attributes 'pool_strings' and 'pool_int64s' is needed");
+    return absl::InvalidArgumentError(
+        "exactly one of attributes 'pool_strings' and 'pool_int64s' is needed");
   }
   switch (x.dtype()) {
     case DataType::kString:
@@ -205,7 +216,8 @@ KernelResult TfIdfVectorizerKernel(const KernelContext& ctx) {
     case DataType::kInt32:
       if (ints.has_value()) return Vectorize<int64_t, int32_t>(ctx, a, *ints);
       break;
-    default: break;
+    default:
+      break;
   }
   return Decline("the input's element type does not match the pool's");
 }
