@@ -19,11 +19,13 @@
 
 #include "absl/strings/str_join.h"
 #include "graphgc/graphgc.h"
+#include "kernel_test_util.h"
 
 namespace {
 
 namespace gg = graphgc;
 namespace op = graphgc::op;
+using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
 using gg::BFloat16;
 using gg::DataType;
 using gg::Float16;
@@ -35,23 +37,11 @@ using Dims = std::vector<int64_t>;
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 template <class T>
-constexpr bool kIsHalf = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
-
-template <class T>
 T FromDouble(double value) {
   if constexpr (kIsHalf<T>) {
     return T::FromFloat(static_cast<float>(value));
   } else {
     return static_cast<T>(value);
-  }
-}
-
-template <class T>
-double ToDouble(T value) {
-  if constexpr (kIsHalf<T>) {
-    return value.ToFloat();
-  } else {
-    return static_cast<double>(value);
   }
 }
 
@@ -117,22 +107,6 @@ template <class T>
   }
   return ::testing::AssertionSuccess();
 }
-
-::testing::AssertionResult NoValue(const Var& var) {
-  if (!var.ok()) return ::testing::AssertionFailure() << "the var failed: " << var.status();
-  if (var.value().has_value()) return ::testing::AssertionFailure() << "the var has a value";
-  return ::testing::AssertionSuccess();
-}
-
-::testing::AssertionResult Fails(const Var& var, const std::string& fragment) {
-  if (var.ok()) return ::testing::AssertionFailure() << "the var did not fail";
-  if (var.status().message().find(fragment) == std::string::npos) {
-    return ::testing::AssertionFailure() << "status " << var.status() << " lacks " << fragment;
-  }
-  return ::testing::AssertionSuccess();
-}
-
-Var One(const std::vector<Var>& outputs) { return outputs.at(0); }
 
 // ---------------------------------------------------------------------------------------------
 // MatMul
@@ -303,11 +277,11 @@ TEST(MatMulKernel, BudgetLeavesNoValue) {
   Graph g(gg::GraphOptions{.max_value_bytes = 1000});
   const Var a = g.constant(Tensor::zeros(DataType::kFloat, {20, 5}));
   const Var b = g.constant(Tensor::zeros(DataType::kFloat, {5, 20}));
-  EXPECT_TRUE(NoValue(op::MatMul(a, b)));  // 400 floats: 1600 bytes
+  EXPECT_TRUE(HasNoValue(op::MatMul(a, b)));  // 400 floats: 1600 bytes
   // float16 computes in float: the temporaries count too.
   const Var h = g.constant(Tensor::zeros(DataType::kFloat16, {10, 40}));
   const Var k = g.constant(Tensor::zeros(DataType::kFloat16, {40, 10}));
-  EXPECT_TRUE(NoValue(op::MatMul(h, k)));  // output 200 bytes, operands in float 3200 bytes
+  EXPECT_TRUE(HasNoValue(op::MatMul(h, k)));  // output 200 bytes, operands in float 3200 bytes
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -396,7 +370,7 @@ TEST(GemmKernel, EmptyInnerDimWithBetaGetsNoValue) {
   const Var a = g.constant(Tensor::zeros(DataType::kFloat, {2, 0}));
   const Var b = g.constant(Tensor::zeros(DataType::kFloat, {0, 2}));
   const Var c = g.constant(Tensor::from_vector<float>({1, 2}, {2}));
-  EXPECT_TRUE(NoValue(op::Gemm(a, b, c, {.beta = 2.0f})));
+  EXPECT_TRUE(HasNoValue(op::Gemm(a, b, c, {.beta = 2.0f})));
   EXPECT_TRUE(Near<float>(op::Gemm(a, b, c), {1, 2, 1, 2}, {2, 2}));
   EXPECT_TRUE(Near<float>(op::Gemm(a, b, Var(), {.beta = 2.0f}), {0, 0, 0, 0}, {2, 2}));
 }
@@ -406,17 +380,17 @@ TEST(GemmKernel, IntegerGemmWrapsAndDeclinesFractionalCoefficients) {
   const Var a = g.constant(Tensor::from_vector<int32_t>({1 << 30}, {1, 1}));
   const Var b = g.constant(Tensor::from_vector<int32_t>({4}, {1, 1}));
   EXPECT_TRUE(Near<int32_t>(op::Gemm(a, b, Var(), {.alpha = 1.0f}), {0}, {1, 1}));
-  EXPECT_TRUE(NoValue(op::Gemm(a, b, Var(), {.alpha = 0.5f})));
+  EXPECT_TRUE(HasNoValue(op::Gemm(a, b, Var(), {.alpha = 0.5f})));
 }
 
 TEST(GemmKernel, BadBiasShapeFails) {
   Graph g;
   const Var a = g.constant(Tensor::zeros(DataType::kFloat, {2, 3}));
   const Var b = g.constant(Tensor::zeros(DataType::kFloat, {3, 4}));
-  EXPECT_TRUE(Fails(op::Gemm(a, b, g.constant(Tensor::zeros(DataType::kFloat, {3}))),
-                    "does not broadcast"));
-  EXPECT_TRUE(Fails(op::Gemm(a, b, g.constant(Tensor::zeros(DataType::kFloat, {2, 2}))),
-                    "does not broadcast"));
+  EXPECT_TRUE(FailsWith(op::Gemm(a, b, g.constant(Tensor::zeros(DataType::kFloat, {3}))),
+                        {"does not broadcast"}));
+  EXPECT_TRUE(FailsWith(op::Gemm(a, b, g.constant(Tensor::zeros(DataType::kFloat, {2, 2}))),
+                        {"does not broadcast"}));
 }
 
 TEST(GemmKernel, EachVersionReadsCAsItsSchemaSays) {
@@ -432,7 +406,7 @@ TEST(GemmKernel, EachVersionReadsCAsItsSchemaSays) {
                           {11, 22, 33, 44}, {2, 2}));
   EXPECT_TRUE(Near<float>(One(gg::make_node("Gemm", {a, b, row}, {broadcast}, {.version = 6})),
                           {11, 22, 13, 24}, {2, 2}));
-  EXPECT_TRUE(NoValue(One(gg::make_node("Gemm", {a, b, column}, {broadcast}, {.version = 6}))));
+  EXPECT_TRUE(HasNoValue(One(gg::make_node("Gemm", {a, b, column}, {broadcast}, {.version = 6}))));
   EXPECT_TRUE(Near<float>(One(gg::make_node("Gemm", {a, b, full}, {}, {.version = 1})),
                           {11, 22, 33, 44}, {2, 2}));
   // From 7: unidirectional broadcasting; from 11 C may be omitted.
@@ -445,7 +419,7 @@ TEST(GemmKernel, EachVersionReadsCAsItsSchemaSays) {
 TEST(GemmKernel, BudgetLeavesNoValue) {
   Graph g(gg::GraphOptions{.max_value_bytes = 100});
   const Var a = g.constant(Tensor::zeros(DataType::kDouble, {4, 4}));
-  EXPECT_TRUE(NoValue(op::Gemm(a, a)));
+  EXPECT_TRUE(HasNoValue(op::Gemm(a, a)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -618,18 +592,18 @@ TEST(EinsumKernel, MalformedEquationsAndShapesFail) {
   Graph g;
   const Var m = g.constant(Tensor::zeros(DataType::kFloat, {2, 3}));
   const Var n = g.constant(Tensor::zeros(DataType::kFloat, {4, 3}));
-  EXPECT_TRUE(Fails(op::Einsum({m, n}, {.equation = "ij,jk->ik"}), "size"));
-  EXPECT_TRUE(Fails(op::Einsum({m}, {.equation = "ij->i1"}), "equation"));
-  EXPECT_TRUE(Fails(op::Einsum({m}, {.equation = "ij->k"}), "labels no operand dim"));
-  EXPECT_TRUE(Fails(op::Einsum({m}, {.equation = "ij->ii"}), "repeats"));
-  EXPECT_TRUE(Fails(op::Einsum({m}, {.equation = "ii"}), "diagonal"));
+  EXPECT_TRUE(FailsWith(op::Einsum({m, n}, {.equation = "ij,jk->ik"}), {"size"}));
+  EXPECT_TRUE(FailsWith(op::Einsum({m}, {.equation = "ij->i1"}), {"equation"}));
+  EXPECT_TRUE(FailsWith(op::Einsum({m}, {.equation = "ij->k"}), {"labels no operand dim"}));
+  EXPECT_TRUE(FailsWith(op::Einsum({m}, {.equation = "ij->ii"}), {"repeats"}));
+  EXPECT_TRUE(FailsWith(op::Einsum({m}, {.equation = "ii"}), {"diagonal"}));
 }
 
 TEST(EinsumKernel, UndefinedFormsGetNoValue) {
   Graph g;
   const Var m = g.constant(Tensor::zeros(DataType::kFloat, {2, 3}));
   // ONNX labels are lower-case; the order of an implicit upper-case output is not agreed on.
-  EXPECT_TRUE(NoValue(op::Einsum({m}, {.equation = "Ab"})));
+  EXPECT_TRUE(HasNoValue(op::Einsum({m}, {.equation = "Ab"})));
 }
 
 TEST(EinsumKernel, BudgetLeavesNoValue) {
@@ -642,7 +616,7 @@ TEST(EinsumKernel, BudgetLeavesNoValue) {
     if (budget > 4000) {
       EXPECT_TRUE(Near<float>(y, {0}, {}));
     } else {
-      EXPECT_TRUE(NoValue(y));
+      EXPECT_TRUE(HasNoValue(y));
     }
   }
 }
@@ -676,6 +650,6 @@ TEST(DetKernel, NanAndInfinity) {
   EXPECT_TRUE(Near<float>(op::Det(g.constant(Tensor::from_vector<float>({kNaN, 0, 0, 0}, {2, 2}))),
                           {kNaN}, {}));
   const float inf = std::numeric_limits<float>::infinity();
-  EXPECT_TRUE(NoValue(op::Det(g.constant(Tensor::from_vector<float>({inf, 1, 1, 1}, {2, 2})))));
+  EXPECT_TRUE(HasNoValue(op::Det(g.constant(Tensor::from_vector<float>({inf, 1, 1, 1}, {2, 2})))));
 }
 }  // namespace

@@ -16,11 +16,13 @@
 #include <vector>
 
 #include "graphgc/graphgc.h"
+#include "kernel_test_util.h"
 
 namespace {
 
 namespace gg = graphgc;
 namespace op = graphgc::op;
+using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
 using gg::BFloat16;
 using gg::DataType;
 using gg::Float16;
@@ -38,9 +40,6 @@ using Doubles = std::vector<double>;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-template <class T>
-constexpr bool kIsHalf = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
 
 // --- Building inputs and reading values ---------------------------------------------------------
 
@@ -64,15 +63,6 @@ Var In(Graph& g, const Doubles& values, const Dims& shape) {
 Var Strings(Graph& g, std::vector<std::string> values) {
   const Dims shape = {static_cast<int64_t>(values.size())};
   return g.constant(Tensor::from_vector<std::string>(std::move(values), shape));
-}
-
-template <class T>
-double ToDouble(T v) {
-  if constexpr (kIsHalf<T>) {
-    return v.ToFloat();
-  } else {
-    return static_cast<double>(v);
-  }
 }
 
 // Appends the elements of `value` to `out` as doubles if its type is one of Ts.
@@ -122,13 +112,6 @@ Dims ValueShape(const Var& var) {
   const std::optional<Tensor> value = var.value();
   if (!value.has_value()) return {-1};
   return Dims(value->shape().begin(), value->shape().end());
-}
-
-// The var is typed, but its op computed no value (ONNX leaves the result undefined).
-::testing::AssertionResult HasNoValue(const Var& var) {
-  if (!var.ok()) return ::testing::AssertionFailure() << "the op failed: " << var.status();
-  if (var.value().has_value()) return ::testing::AssertionFailure() << "the var has a value";
-  return ::testing::AssertionSuccess();
 }
 
 // One output of the op `type` at `version` (0: the newest).

@@ -14,11 +14,13 @@
 
 #include "absl/strings/str_join.h"
 #include "graphgc/graphgc.h"
+#include "kernel_test_util.h"
 
 namespace {
 
 namespace gg = graphgc;
 namespace op = graphgc::op;
+using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
 using gg::DataType;
 using gg::Graph;
 using gg::Tensor;
@@ -26,16 +28,6 @@ using gg::Var;
 using Dims = std::vector<int64_t>;
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-
-template <class T>
-Var Const(Graph& g, std::vector<T> values, const Dims& shape) {
-  return g.constant(Tensor::from_vector<T>(std::move(values), shape));
-}
-
-template <class T>
-Var Scalar(Graph& g, T value) {
-  return g.constant(Tensor::scalar<T>(value));
-}
 
 // The var's value has element type T, shape `shape` and elements `expected` (floats within a
 // relative 1e-6).
@@ -65,22 +57,6 @@ template <class T>
   }
   return ::testing::AssertionSuccess();
 }
-
-::testing::AssertionResult NoValue(const Var& var) {
-  if (!var.ok()) return ::testing::AssertionFailure() << "the var failed: " << var.status();
-  if (var.value().has_value()) return ::testing::AssertionFailure() << "the var has a value";
-  return ::testing::AssertionSuccess();
-}
-
-::testing::AssertionResult Fails(const Var& var, const std::string& fragment) {
-  if (var.ok()) return ::testing::AssertionFailure() << "the var did not fail";
-  if (var.status().message().find(fragment) == std::string::npos) {
-    return ::testing::AssertionFailure() << "status " << var.status() << " lacks " << fragment;
-  }
-  return ::testing::AssertionSuccess();
-}
-
-Var One(const std::vector<Var>& outputs) { return outputs.at(0); }
 
 // ---------------------------------------------------------------------------------------------
 // QuantizeLinear
@@ -123,12 +99,12 @@ TEST(QuantizeLinearKernel, Int32InputDividesInDouble) {
 
 TEST(QuantizeLinearKernel, NanAndZeroScale) {
   Graph g;
-  EXPECT_TRUE(NoValue(op::QuantizeLinear(Const<float>(g, {1, kNaN}, {2}), Scalar(g, 1.0f))));
+  EXPECT_TRUE(HasNoValue(op::QuantizeLinear(Const<float>(g, {1, kNaN}, {2}), Scalar(g, 1.0f))));
   // x / 0 is +-inf and saturates; 0 / 0 is NaN.
   EXPECT_TRUE(Is<int8_t>(
       op::QuantizeLinear(Const<float>(g, {1, -1}, {2}), Scalar(g, 0.0f), Scalar<int8_t>(g, 0)),
       {127, -128}, {2}));
-  EXPECT_TRUE(NoValue(op::QuantizeLinear(Const<float>(g, {0}, {1}), Scalar(g, 0.0f))));
+  EXPECT_TRUE(HasNoValue(op::QuantizeLinear(Const<float>(g, {0}, {1}), Scalar(g, 0.0f))));
 }
 
 TEST(QuantizeLinearKernel, VersionsAndBadParameters) {
@@ -136,13 +112,13 @@ TEST(QuantizeLinearKernel, VersionsAndBadParameters) {
   const Var x = Const<float>(g, {1, 2, 3, 4, 5, 6}, {2, 3});
   const Var scale = Const<float>(g, {1, 2, 4}, {3});
   // Opset 10 has no per-axis form.
-  EXPECT_TRUE(NoValue(One(gg::make_node("QuantizeLinear", {x, scale}, {}, {.version = 10}))));
+  EXPECT_TRUE(HasNoValue(One(gg::make_node("QuantizeLinear", {x, scale}, {}, {.version = 10}))));
   EXPECT_TRUE(
       Is<uint8_t>(One(gg::make_node("QuantizeLinear", {x, Scalar(g, 2.0f)}, {}, {.version = 10})),
                   {0, 1, 2, 2, 2, 3}, {2, 3}));
-  EXPECT_TRUE(Fails(op::QuantizeLinear(x, Const<float>(g, {1, 2}, {2}), Var(), {.axis = 1}),
-                    "elements for axis"));
-  EXPECT_TRUE(Fails(op::QuantizeLinear(x, scale, Const<uint8_t>(g, {1, 2}, {2})), "shape"));
+  EXPECT_TRUE(FailsWith(op::QuantizeLinear(x, Const<float>(g, {1, 2}, {2}), Var(), {.axis = 1}),
+                        {"elements for axis"}));
+  EXPECT_TRUE(FailsWith(op::QuantizeLinear(x, scale, Const<uint8_t>(g, {1, 2}, {2})), {"shape"}));
 }
 
 TEST(QuantizeLinearKernel, EmptyAndBudget) {
@@ -150,7 +126,7 @@ TEST(QuantizeLinearKernel, EmptyAndBudget) {
   EXPECT_TRUE(
       Is<uint8_t>(op::QuantizeLinear(Const<float>(g, {}, {0, 3}), Scalar(g, 1.0f)), {}, {0, 3}));
   const Var big = g.constant(Tensor::zeros(DataType::kFloat, {200}));
-  EXPECT_TRUE(NoValue(op::QuantizeLinear(big, Scalar(g, 1.0f))));
+  EXPECT_TRUE(HasNoValue(op::QuantizeLinear(big, Scalar(g, 1.0f))));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -168,7 +144,7 @@ TEST(DequantizeLinearKernel, EachInputType) {
       Is<float>(op::DequantizeLinear(Const<int32_t>(g, {-7, 1 << 30}, {2}), Scalar(g, 0.5f)),
                 {-3.5f, 536870912.0f}, {2}));
   // An int32 x has no zero point but 0.
-  EXPECT_TRUE(NoValue(
+  EXPECT_TRUE(HasNoValue(
       op::DequantizeLinear(Const<int32_t>(g, {1}, {1}), Scalar(g, 1.0f), Scalar<int32_t>(g, 2))));
 }
 
@@ -180,8 +156,8 @@ TEST(DequantizeLinearKernel, PerAxis) {
                         {0, 10, 60, 80}, {2, 2}));
   EXPECT_TRUE(Is<float>(op::DequantizeLinear(x, Const<float>(g, {1, 2}, {2}), Var(), {.axis = -1}),
                         {10, 40, 30, 80}, {2, 2}));
-  EXPECT_TRUE(
-      Fails(op::DequantizeLinear(x, Const<float>(g, {1, 2}, {2}), Var(), {.axis = 2}), "axis"));
+  EXPECT_TRUE(FailsWith(op::DequantizeLinear(x, Const<float>(g, {1, 2}, {2}), Var(), {.axis = 2}),
+                        {"axis"}));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -216,11 +192,11 @@ TEST(DynamicQuantizeLinearKernel, ScaleZeroPointAndValues) {
 
 TEST(DynamicQuantizeLinearKernel, NonFiniteAndEmptyInputsGetNoValue) {
   Graph g;
-  EXPECT_TRUE(NoValue(op::DynamicQuantizeLinear(Const<float>(g, {1, kNaN}, {2})).y));
-  EXPECT_TRUE(NoValue(
+  EXPECT_TRUE(HasNoValue(op::DynamicQuantizeLinear(Const<float>(g, {1, kNaN}, {2})).y));
+  EXPECT_TRUE(HasNoValue(
       op::DynamicQuantizeLinear(Const<float>(g, {1, std::numeric_limits<float>::infinity()}, {2}))
           .y));
-  EXPECT_TRUE(NoValue(op::DynamicQuantizeLinear(Const<float>(g, {}, {0})).y_scale));
+  EXPECT_TRUE(HasNoValue(op::DynamicQuantizeLinear(Const<float>(g, {}, {0})).y_scale));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -272,8 +248,9 @@ TEST(MatMulIntegerKernel, BadZeroPointShapesFail) {
   Graph g;
   const Var a = Const<uint8_t>(g, {1, 2, 3, 4, 5, 6}, {2, 3});
   const Var b = Const<uint8_t>(g, {1, 2, 3}, {3, 1});
-  EXPECT_TRUE(Fails(op::MatMulInteger(a, b, Const<uint8_t>(g, {1, 2, 3}, {3})), "per row"));
-  EXPECT_TRUE(Fails(op::MatMulInteger(a, b, Var(), Const<uint8_t>(g, {1, 2}, {2})), "per column"));
+  EXPECT_TRUE(FailsWith(op::MatMulInteger(a, b, Const<uint8_t>(g, {1, 2, 3}, {3})), {"per row"}));
+  EXPECT_TRUE(
+      FailsWith(op::MatMulInteger(a, b, Var(), Const<uint8_t>(g, {1, 2}, {2})), {"per column"}));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -313,7 +290,7 @@ TEST(QLinearMatMulKernel, PerColumnBParameters) {
                                         Scalar<int8_t>(g, 0));
   EXPECT_TRUE(Is<int8_t>(per_row, {3, 3}, {1, 2}));  // a 1-element 1-D is per tensor
   const Var a2 = Const<int8_t>(g, {1, 2, 3, 4}, {2, 2});
-  EXPECT_TRUE(NoValue(op::QLinearMatMul(
+  EXPECT_TRUE(HasNoValue(op::QLinearMatMul(
       a2, Const<float>(g, {1, 2}, {2}), Const<int8_t>(g, {0, 0}, {2}), b, Scalar(g, 1.0f),
       Scalar<int8_t>(g, 0), Scalar(g, 1.0f), Scalar<int8_t>(g, 0))));
 }
@@ -324,8 +301,8 @@ TEST(QLinearMatMulKernel, BudgetLeavesNoValue) {
   const Var b = g.constant(Tensor::zeros(DataType::kUint8, {10, 20}));
   // The output is 800 bytes, its int32 accumulators 3200.
   EXPECT_TRUE(
-      NoValue(op::QLinearMatMul(a, Scalar(g, 1.0f), Scalar<uint8_t>(g, 0), b, Scalar(g, 1.0f),
-                                Scalar<uint8_t>(g, 0), Scalar(g, 1.0f), Scalar<uint8_t>(g, 0))));
+      HasNoValue(op::QLinearMatMul(a, Scalar(g, 1.0f), Scalar<uint8_t>(g, 0), b, Scalar(g, 1.0f),
+                                   Scalar<uint8_t>(g, 0), Scalar(g, 1.0f), Scalar<uint8_t>(g, 0))));
 }
 
 }  // namespace

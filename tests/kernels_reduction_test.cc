@@ -17,11 +17,13 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
 #include "graphgc/graphgc.h"
+#include "kernel_test_util.h"
 
 namespace {
 
 namespace gg = graphgc;
 namespace op = graphgc::op;
+using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
 using gg::BFloat16;
 using gg::DataType;
 using gg::Float16;
@@ -34,9 +36,6 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 template <class T>
-constexpr bool kIsHalf = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
-
-template <class T>
 T From(double v) {
   if constexpr (kIsHalf<T>) {
     return T::FromDouble(v);
@@ -46,28 +45,10 @@ T From(double v) {
 }
 
 template <class T>
-double ToDouble(T v) {
-  if constexpr (kIsHalf<T>) {
-    return v.ToFloat();
-  } else {
-    return static_cast<double>(v);
-  }
-}
-
-template <class T>
 std::vector<T> Values(std::initializer_list<double> values) {
   std::vector<T> out;
   for (double v : values) out.push_back(From<T>(v));
   return out;
-}
-
-template <class T>
-Var Const(Graph& g, std::vector<T> values, const Dims& shape) {
-  return g.constant(Tensor::from_vector<T>(std::move(values), shape));
-}
-
-Var Int64s(Graph& g, const Dims& values) {
-  return Const<int64_t>(g, values, {static_cast<int64_t>(values.size())});
 }
 
 // The var has element type T, shape `shape` and a value within `tolerance` (relative, and as
@@ -118,25 +99,6 @@ template <class T>
   const std::vector<int64_t> got(actual.begin(), actual.end());
   if (got != expected) {
     return ::testing::AssertionFailure() << "values [" << absl::StrJoin(got, ",") << "]";
-  }
-  return ::testing::AssertionSuccess();
-}
-
-// The op succeeded and is typed, but its kernel gave no value.
-::testing::AssertionResult HasNoValue(const Var& var) {
-  if (!var.ok()) return ::testing::AssertionFailure() << "the var failed: " << var.status();
-  if (var.value().has_value()) return ::testing::AssertionFailure() << "the var has a value";
-  return ::testing::AssertionSuccess();
-}
-
-// The op failed with a status mentioning every piece.
-::testing::AssertionResult Fails(const Var& var, const std::vector<std::string>& pieces) {
-  if (var.ok()) return ::testing::AssertionFailure() << "the var is ok";
-  for (const std::string& piece : pieces) {
-    if (!absl::StrContains(var.status().message(), piece)) {
-      return ::testing::AssertionFailure()
-             << "status \"" << var.status().message() << "\" does not mention \"" << piece << "\"";
-    }
   }
   return ::testing::AssertionSuccess();
 }
@@ -259,11 +221,12 @@ TEST(ReduceTest, RepeatedOrOutOfRangeAxesFailTheOp) {
   Graph g;
   const Var x = Const<float>(g, {1, 2, 3, 4}, {2, 2});
   // ONNX's inference passes repeated axes; the kernel names the repeated one.
-  EXPECT_TRUE(Fails(op::ReduceSum(x, Int64s(g, {1, -1})), {"input 1 (axes)", "-1", "twice"}));
-  EXPECT_TRUE(Fails(op::ReduceMin(x, {.axes = Dims{0, 0}}), {"attribute 'axes'", "0", "twice"}));
+  EXPECT_TRUE(FailsWith(op::ReduceSum(x, Int64s(g, {1, -1})), {"input 1 (axes)", "-1", "twice"}));
+  EXPECT_TRUE(
+      FailsWith(op::ReduceMin(x, {.axes = Dims{0, 0}}), {"attribute 'axes'", "0", "twice"}));
   // Inference already rejects an axis out of range.
-  EXPECT_TRUE(Fails(op::ReduceSum(x, Int64s(g, {2})), {"axis"}));
-  EXPECT_TRUE(Fails(op::ReduceMax(x, {.axes = Dims{-3}}), {"axis"}));
+  EXPECT_TRUE(FailsWith(op::ReduceSum(x, Int64s(g, {2})), {"axis"}));
+  EXPECT_TRUE(FailsWith(op::ReduceMax(x, {.axes = Dims{-3}}), {"axis"}));
 }
 
 // --- Reduce*: empty sets, NaN, integers -------------------------------------------------------
@@ -385,7 +348,7 @@ TEST(ArgTest, EmptyTensors) {
   Graph g;
   const Var x = Const<float>(g, {}, {0, 3});
   EXPECT_TRUE(HasIndices(op::ArgMax(x, {.axis = 1}), {}, {0, 1}));
-  EXPECT_TRUE(Fails(op::ArgMin(x, {.axis = 0}), {"ArgMin", "axis 0", "empty"}));
+  EXPECT_TRUE(FailsWith(op::ArgMin(x, {.axis = 0}), {"ArgMin", "axis 0", "empty"}));
 }
 
 TEST(ArgTest, Opset11HasNoSelectLastIndex) {
@@ -510,7 +473,7 @@ TEST(CumSumTest, IntegersWrapAndBadAxesFail) {
   const Var zero = g.constant(Tensor::scalar<int64_t>(0));
   EXPECT_TRUE(HasValue<int32_t>(op::CumSum(x, zero), {2147483647.0, -2147483648.0}, {2}));
   EXPECT_TRUE(
-      Fails(op::CumSum(x, g.constant(Tensor::scalar<int64_t>(1))), {"axis", "1", "outside"}));
+      FailsWith(op::CumSum(x, g.constant(Tensor::scalar<int64_t>(1))), {"axis", "1", "outside"}));
   EXPECT_TRUE(HasValue<int32_t>(op::CumSum(Const<int32_t>(g, {}, {0}), zero), {}, {0}));
 }
 
@@ -535,7 +498,7 @@ TYPED_TEST(LpNormalizationTypedTest, L1AndL2) {
 TEST(LpNormalizationTest, OnlyP1AndP2AreDefined) {
   Graph g;
   const Var x = Const<float>(g, {3, 4}, {2});
-  EXPECT_TRUE(Fails(op::LpNormalization(x, {.p = 3}), {"'p'", "3"}));
+  EXPECT_TRUE(FailsWith(op::LpNormalization(x, {.p = 3}), {"'p'", "3"}));
 }
 
 // --- TopK -------------------------------------------------------------------------------------
@@ -569,8 +532,8 @@ TEST(TopKTest, AlongAnOuterAxis) {
 TEST(TopKTest, KOutOfRangeFailsAndZeroIsEmpty) {
   Graph g;
   const Var x = Const<float>(g, {1, 2, 3}, {3});
-  EXPECT_TRUE(Fails(op::TopK(x, Int64s(g, {-1})).Indices, {"input 1 (K)", "k = -1", "[0, 3]"}));
-  EXPECT_TRUE(Fails(op::TopK(x, Int64s(g, {4})).Values, {"k"}));  // inference catches it first
+  EXPECT_TRUE(FailsWith(op::TopK(x, Int64s(g, {-1})).Indices, {"input 1 (K)", "k = -1", "[0, 3]"}));
+  EXPECT_TRUE(FailsWith(op::TopK(x, Int64s(g, {4})).Values, {"k"}));  // inference catches it first
   auto [values, indices] = op::TopK(x, Int64s(g, {0}));
   EXPECT_TRUE(HasValue<float>(values, {}, {0}));
   EXPECT_TRUE(HasIndices(indices, {}, {0}));
@@ -636,8 +599,8 @@ TEST_F(LossTest, NegativeLogLikelihoodTargets) {
   EXPECT_TRUE(HasValue<float>(
       op::NegativeLogLikelihoodLoss(Input(), Targets({-3, -1, 1, 1}), Var(), {.reduction = "none"}),
       {-1, -6, -9, -10}, {2, 2}));
-  EXPECT_TRUE(Fails(op::NegativeLogLikelihoodLoss(Input(), Targets({0, 3, 1, 1})),
-                    {"target", "3", "[0, 3)"}));
+  EXPECT_TRUE(FailsWith(op::NegativeLogLikelihoodLoss(Input(), Targets({0, 3, 1, 1})),
+                        {"target", "3", "[0, 3)"}));
   const Var t32 = Const<int32_t>(g_, {0, 2, 1, 1}, {2, 2});
   EXPECT_TRUE(HasValue<float>(
       op::NegativeLogLikelihoodLoss(Input(), t32, Var(), {.reduction = "sum"}), {-26}, {}));

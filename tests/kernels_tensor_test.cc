@@ -18,11 +18,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graphgc/graphgc.h"
+#include "kernel_test_util.h"
 
 namespace {
 
 namespace gg = graphgc;
 namespace op = graphgc::op;
+using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
 using gg::Attribute;
 using gg::BFloat16;
 using gg::DataType;
@@ -35,9 +37,6 @@ using Ints = std::vector<int64_t>;
 
 constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
-
-template <class T>
-constexpr bool kIsHalf = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
 
 // Test values of any element type from small ints: v itself (as T), "s<v>" for strings, v odd
 // for bool; -1 is T's zero (0, "", false), what padding and masks fill in.
@@ -65,21 +64,6 @@ std::vector<T> Values(std::initializer_list<int> ints) {
   std::vector<T> out;
   for (int v : ints) out.push_back(Value<T>(v));
   return out;
-}
-
-template <class T>
-Var Const(Graph& g, std::vector<T> values, const Dims& shape) {
-  return g.constant(Tensor::from_vector<T>(std::move(values), shape));
-}
-
-Var Int64s(Graph& g, Ints values) {
-  const int64_t n = static_cast<int64_t>(values.size());
-  return Const<int64_t>(g, std::move(values), {n});
-}
-
-template <class T>
-Var Scalar(Graph& g, T value) {
-  return g.constant(Tensor::scalar<T>(value));
 }
 
 template <class T>
@@ -136,15 +120,9 @@ template <class T>
   return ::testing::AssertionSuccess();
 }
 
-// The var is ok but has no value.
-::testing::AssertionResult HasNoValue(const Var& var) {
-  if (!var.ok()) return ::testing::AssertionFailure() << "the var failed: " << var.status();
-  if (var.value().has_value()) return ::testing::AssertionFailure() << "the var has a value";
-  return ::testing::AssertionSuccess();
-}
-
 // The op failed with InvalidArgument, its message holding each of `parts`.
-::testing::AssertionResult FailsWith(const Var& var, std::initializer_list<std::string> parts) {
+::testing::AssertionResult FailsWithInvalidArgument(const Var& var,
+                                                    std::initializer_list<std::string> parts) {
   if (var.ok()) return ::testing::AssertionFailure() << "the op succeeded";
   const absl::Status status = var.status();
   if (status.code() != absl::StatusCode::kInvalidArgument) {
@@ -445,19 +423,19 @@ TEST(TensorKernelTest, SplitThatDoesNotFitFails) {
 TEST(TensorKernelTest, IndexOutOfRangeFailsNamingTheIndex) {
   Graph g;
   const Var data = Const<float>(g, {1, 2, 3, 4, 5, 6}, {2, 3});
-  EXPECT_TRUE(FailsWith(Node("Gather", {data, Int64s(g, {0, 2})}),
-                        {"Gather", "input 1 (indices)", "index 2"}));
-  EXPECT_TRUE(FailsWith(Node("Gather", {data, Int64s(g, {-3})}), {"index -3"}));
-  EXPECT_TRUE(FailsWith(
+  EXPECT_TRUE(FailsWithInvalidArgument(Node("Gather", {data, Int64s(g, {0, 2})}),
+                                       {"Gather", "input 1 (indices)", "index 2"}));
+  EXPECT_TRUE(FailsWithInvalidArgument(Node("Gather", {data, Int64s(g, {-3})}), {"index -3"}));
+  EXPECT_TRUE(FailsWithInvalidArgument(
       Node("GatherElements", {data, Const<int64_t>(g, {0, 3}, {1, 2})}, {{"axis", int64_t{1}}}),
       {"input 1 (indices)", "index 3"}));
-  EXPECT_TRUE(FailsWith(Node("GatherND", {data, Const<int64_t>(g, {1, 5}, {1, 2})}),
-                        {"input 1 (indices)", "index 5"}));
-  EXPECT_TRUE(FailsWith(
+  EXPECT_TRUE(FailsWithInvalidArgument(Node("GatherND", {data, Const<int64_t>(g, {1, 5}, {1, 2})}),
+                                       {"input 1 (indices)", "index 5"}));
+  EXPECT_TRUE(FailsWithInvalidArgument(
       Node("ScatterElements", {data, Const<int64_t>(g, {-4}, {1, 1}), Const<float>(g, {9}, {1, 1})},
            {{"axis", int64_t{1}}}),
       {"input 1 (indices)", "index -4"}));
-  EXPECT_TRUE(FailsWith(
+  EXPECT_TRUE(FailsWithInvalidArgument(
       Node("ScatterND", {data, Const<int64_t>(g, {2}, {1, 1}), Const<float>(g, {7, 8, 9}, {1, 3})}),
       {"input 1 (indices)", "index 2"}));
 }
@@ -540,7 +518,7 @@ TEST(TensorKernelTest, PadCropsThenPads) {
   EXPECT_TRUE(HasValue<float>(Node("Pad", {x, Int64s(g, {-1, 2})}), {2, 3, 4, 0, 0}, {5}));
   EXPECT_TRUE(HasValue<float>(
       Node("Pad", {x, Int64s(g, {-1, 1})}, {{"mode", std::string("reflect")}}), {2, 3, 4, 3}, {4}));
-  EXPECT_TRUE(FailsWith(Node("Pad", {x, Int64s(g, {-3, -2})}), {"input 1 (pads)"}));
+  EXPECT_TRUE(FailsWithInvalidArgument(Node("Pad", {x, Int64s(g, {-3, -2})}), {"input 1 (pads)"}));
 }
 
 TEST(TensorKernelTest, PadReflectWiderThanTheDimHasNoValue) {
@@ -712,8 +690,8 @@ TEST(TensorKernelTest, BadShapesAndCountsFail) {
   EXPECT_FALSE(Node("Tile", {x, Int64s(g, {-1})}).ok());
   EXPECT_FALSE(Node("Expand", {x, Int64s(g, {2})}).ok());
   const Var steps = Const<float>(g, {1, 2, 3, 4}, {2, 2});
-  EXPECT_TRUE(FailsWith(Node("ReverseSequence", {steps, Int64s(g, {3, 1})}),
-                        {"input 1 (sequence_lens)", "length 3"}));
+  EXPECT_TRUE(FailsWithInvalidArgument(Node("ReverseSequence", {steps, Int64s(g, {3, 1})}),
+                                       {"input 1 (sequence_lens)", "length 3"}));
 }
 
 // --- The value budget ----------------------------------------------------------------------------

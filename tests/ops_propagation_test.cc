@@ -16,11 +16,13 @@
 
 #include "absl/strings/str_join.h"
 #include "graphgc/graphgc.h"
+#include "kernel_test_util.h"
 
 namespace {
 
 namespace gg = graphgc;
 namespace op = graphgc::op;
+using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
 using gg::BFloat16;
 using gg::DataType;
 using gg::Float16;
@@ -32,22 +34,9 @@ using Dims = std::vector<int64_t>;
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
-template <class T>
-constexpr bool kIsHalf = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
-
 // Bit patterns of 16-bit floats, written literally.
 Float16 F16(uint16_t bits) { return Float16{bits}; }
 BFloat16 BF16(uint16_t bits) { return BFloat16{bits}; }
-
-template <class T>
-Var Const(Graph& g, std::vector<T> values, const Dims& shape) {
-  return g.constant(Tensor::from_vector<T>(std::move(values), shape));
-}
-
-template <class T>
-Var Scalar(Graph& g, T value) {
-  return g.constant(Tensor::scalar<T>(value));
-}
 
 template <class T>
 std::string Show(const T& value) {
