@@ -50,8 +50,9 @@ Var Reshape(const Var& data, const Var& shape, const ReshapeAttributes& attribut
 struct CastAttributes {
   DataType to = DataType::kUndefined;
 };
-// Float to integer conversion truncates toward zero and saturates at the target's range (NaN
-// gives 0); casts from or to string are typed but not propagated.
+// Float to integer conversion truncates toward zero; a value outside the target's range (NaN and
+// infinities included), which ONNX leaves undefined, gives the output no value. Numbers print to
+// strings as ONNX Runtime does (8 significant digits for float); strings parse as numbers.
 Var Cast(const Var& input, const CastAttributes& attributes);
 inline Var Cast(const Var& input, DataType to) { return Cast(input, CastAttributes{.to = to}); }
 
