@@ -43,14 +43,6 @@ absl::Status Validate(const CustomOp& op) {
   return absl::OkStatus();
 }
 
-Attribute AttributeOf(const kernels::KernelAttribute& attribute) {
-  return std::visit(
-      [&](const auto& v) {
-        return Attribute{attribute.name, AttributeValue(v)};
-      },
-      attribute.value);
-}
-
 // The user's kernel behind the registry's contract. A value that does not match the output's
 // inferred type is dropped (the user's kernel is wrong; the var gets no value, never a lie).
 kernels::KernelResult RunCustomKernel(const CustomOp& op, const kernels::KernelContext& context) {
@@ -63,7 +55,7 @@ kernels::KernelResult RunCustomKernel(const CustomOp& op, const kernels::KernelC
   }
   custom.num_outputs = context.num_outputs();
   for (const kernels::KernelAttribute& a : context.attributes()) {
-    custom.attributes.push_back(AttributeOf(a));
+    custom.attributes.push_back(internal::ToAttribute(a));
   }
   std::optional<std::vector<Tensor>> values = op.kernel(custom);
   kernels::KernelOutputs outputs(static_cast<size_t>(context.num_outputs()));
@@ -71,12 +63,7 @@ kernels::KernelResult RunCustomKernel(const CustomOp& op, const kernels::KernelC
   for (size_t i = 0; i < outputs.size(); ++i) {
     const kernels::OutputSpec& spec = context.output(static_cast<int>(i));
     const Tensor& value = (*values)[i];
-    bool matches = value.dtype() == spec.dtype && spec.shape.has_value() &&
-                   spec.shape->size() == value.shape().size();
-    for (size_t d = 0; matches && d < value.shape().size(); ++d) {
-      matches = (*spec.shape)[d] < 0 || (*spec.shape)[d] == value.shape()[d];
-    }
-    if (matches) outputs[i] = value;
+    if (spec.shape.has_value() && kernels::Fits(value, spec.dtype, spec.shape)) outputs[i] = value;
   }
   return outputs;
 }

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "graphgc/ir/graph.h"
 #include "graphgc/opset/attribute_proto.h"
+#include "graphgc/opset/kernel_registry.h"
 #include "graphgc/opset/node.h"
 #include "graphgc/opset/tensor_proto.h"
 
@@ -28,14 +29,6 @@ Tensor Copy(const Tensor& tensor) {
   return std::move(*copy).freeze();
 }
 
-Attribute AttributeOf(const kernels::KernelAttribute& attribute) {
-  return std::visit(
-      [&](const auto& v) {
-        return Attribute{attribute.name, AttributeValue(v)};
-      },
-      attribute.value);
-}
-
 // The caller's node as ONNX sees it: inputs x<i> ("" when omitted), outputs y<i>, attributes.
 onnx::NodeProto CallerNode(const onnx::OpSchema& schema, const kernels::KernelContext& ctx) {
   onnx::NodeProto node;
@@ -45,7 +38,7 @@ onnx::NodeProto CallerNode(const onnx::OpSchema& schema, const kernels::KernelCo
     node.add_input(ctx.has_input(i) ? absl::StrCat("x", i) : "");
   for (int i = 0; i < ctx.num_outputs(); ++i) node.add_output(absl::StrCat("y", i));
   for (const kernels::KernelAttribute& a : ctx.attributes()) {
-    ToAttributeProto(AttributeOf(a), node.add_attribute());
+    ToAttributeProto(ToAttribute(a), node.add_attribute());
   }
   return node;
 }

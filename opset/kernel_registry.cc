@@ -103,6 +103,14 @@ void RegisterCustomKernel(absl::string_view domain, absl::string_view op_type, i
   registry.table.add(domain, op_type, version, version, std::move(kernel));
 }
 
+Attribute ToAttribute(const kernels::KernelAttribute& attribute) {
+  return std::visit(
+      [&](const auto& v) {
+        return Attribute{attribute.name, AttributeValue(v)};
+      },
+      attribute.value);
+}
+
 std::vector<std::string> OpsWithKernels() {
   Registry& registry = TheRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "graphgc/ir/attribute.h"
 #include "graphgc/opset/kernels/kernel.h"
 
 namespace graphgc::internal {
@@ -33,6 +34,9 @@ const ResolvedOp* ResolveOp(absl::string_view domain, absl::string_view op_type,
 // register_op's kernels join the same table, at exactly the op's version.
 void RegisterCustomKernel(absl::string_view domain, absl::string_view op_type, int version,
                           kernels::Kernel kernel);
+
+// A kernel attribute as a graph Attribute (for custom kernels and function bodies).
+Attribute ToAttribute(const kernels::KernelAttribute& attribute);
 
 // "domain:op_type" of every op with a builtin or custom kernel ("" domain for ai.onnx).
 std::vector<std::string> OpsWithKernels();

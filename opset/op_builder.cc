@@ -190,16 +190,8 @@ std::vector<kernels::KernelAttribute> KernelAttributes(const std::vector<Attribu
 }
 
 // The inferred type the value must have; unknown dims of `type` take the value's.
-absl::Status CheckValue(const OpSignature& signature, size_t index, const Tensor& value,
-                        OutputType& type) {
-  bool matches = value.dtype() == type.dtype;
-  if (matches && type.shape.has_value()) {
-    matches = type.shape->size() == value.shape().size();
-    for (size_t d = 0; matches && d < value.shape().size(); ++d) {
-      matches = (*type.shape)[d] < 0 || (*type.shape)[d] == value.shape()[d];
-    }
-  }
-  if (!matches) {
+absl::Status CheckValue(size_t index, const Tensor& value, OutputType& type) {
+  if (!kernels::Fits(value, type.dtype, type.shape)) {
     return absl::InternalError(absl::StrCat(
         "graphgc bug: the kernel's output ", index, " is ", DataTypeName(value.dtype()), " ",
         ShapeToString(value.shape()), " but inference gave ", DataTypeName(type.dtype), " ",
@@ -247,7 +239,7 @@ absl::Status RunKernel(const ResolvedOp& op, const OpSignature& signature,
   OutputTypes refined = types;
   for (size_t i = 0; i < result->size(); ++i) {
     if (!(*result)[i].has_value()) continue;
-    GRAPHGC_RETURN_IF_ERROR(CheckValue(signature, i, *(*result)[i], refined[i]));
+    GRAPHGC_RETURN_IF_ERROR(CheckValue(i, *(*result)[i], refined[i]));
   }
   types = std::move(refined);
   values.assign(std::make_move_iterator(result->begin()), std::make_move_iterator(result->end()));

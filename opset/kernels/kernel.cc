@@ -43,49 +43,36 @@ const KernelAttribute* KernelContext::find(absl::string_view name) const {
 }
 
 int64_t KernelContext::int_attribute(absl::string_view name, int64_t fallback) const {
-  const KernelAttribute* a = find(name);
-  const int64_t* value = a == nullptr ? nullptr : std::get_if<int64_t>(&a->value);
+  const int64_t* value = get<int64_t>(name);
   return value == nullptr ? fallback : *value;
 }
 
 float KernelContext::float_attribute(absl::string_view name, float fallback) const {
-  const KernelAttribute* a = find(name);
-  const float* value = a == nullptr ? nullptr : std::get_if<float>(&a->value);
+  const float* value = get<float>(name);
   return value == nullptr ? fallback : *value;
 }
 
 std::string KernelContext::string_attribute(absl::string_view name,
                                             absl::string_view fallback) const {
-  const KernelAttribute* a = find(name);
-  const std::string* value = a == nullptr ? nullptr : std::get_if<std::string>(&a->value);
+  const std::string* value = get<std::string>(name);
   return value == nullptr ? std::string(fallback) : *value;
 }
 
 std::optional<std::vector<int64_t>> KernelContext::ints_attribute(absl::string_view name) const {
-  const KernelAttribute* a = find(name);
-  const auto* value = a == nullptr ? nullptr : std::get_if<std::vector<int64_t>>(&a->value);
-  if (value == nullptr) return std::nullopt;
-  return *value;
+  return copy_of<std::vector<int64_t>>(name);
 }
 
 std::optional<std::vector<float>> KernelContext::floats_attribute(absl::string_view name) const {
-  const KernelAttribute* a = find(name);
-  const auto* value = a == nullptr ? nullptr : std::get_if<std::vector<float>>(&a->value);
-  if (value == nullptr) return std::nullopt;
-  return *value;
+  return copy_of<std::vector<float>>(name);
 }
 
 std::optional<std::vector<std::string>> KernelContext::strings_attribute(
     absl::string_view name) const {
-  const KernelAttribute* a = find(name);
-  const auto* value = a == nullptr ? nullptr : std::get_if<std::vector<std::string>>(&a->value);
-  if (value == nullptr) return std::nullopt;
-  return *value;
+  return copy_of<std::vector<std::string>>(name);
 }
 
 const Tensor* KernelContext::tensor_attribute(absl::string_view name) const {
-  const KernelAttribute* a = find(name);
-  return a == nullptr ? nullptr : std::get_if<Tensor>(&a->value);
+  return get<Tensor>(name);
 }
 
 bool KernelContext::within_budget(DataType dtype, int64_t count) const {
@@ -118,6 +105,16 @@ absl::StatusOr<MutableTensor> KernelContext::allocate_output(int index) const {
 
 absl::Status KernelContext::input_error(int index, absl::string_view why) const {
   return absl::InvalidArgumentError(absl::StrCat(input_label(index), ": ", why));
+}
+
+bool Fits(const Tensor& value, DataType dtype, const std::optional<Shape>& shape) {
+  if (value.dtype() != dtype) return false;
+  if (!shape.has_value()) return true;
+  if (shape->size() != value.shape().size()) return false;
+  for (size_t d = 0; d < shape->size(); ++d) {
+    if ((*shape)[d] >= 0 && (*shape)[d] != value.shape()[d]) return false;
+  }
+  return true;
 }
 
 absl::Status Decline(absl::string_view why) { return absl::UnimplementedError(why); }

@@ -92,6 +92,9 @@ class KernelContext {
   int num_inputs() const { return static_cast<int>(call_.inputs.size()); }
   bool has_input(int index) const;
   // The input's value; the input must be present (a kernel checks has_input for optional ones).
+  // Required inputs are always present: make_node rejects a call that omits one (schema ops by
+  // the schema, custom ops by InferCustom) before any kernel runs, so its check is unreachable
+  // from the public API.
   const Tensor& input(int index) const;
   // nullptr when the input is omitted.
   const Tensor* optional_input(int index) const;
@@ -130,9 +133,24 @@ class KernelContext {
 
  private:
   const KernelAttribute* find(absl::string_view name) const;
+  // The attribute's value if it is there with type T, else nullptr (or nullopt).
+  template <class T>
+  const T* get(absl::string_view name) const {
+    const KernelAttribute* attribute = find(name);
+    return attribute == nullptr ? nullptr : std::get_if<T>(&attribute->value);
+  }
+  template <class T>
+  std::optional<T> copy_of(absl::string_view name) const {
+    const T* value = get<T>(name);
+    return value == nullptr ? std::nullopt : std::optional<T>(*value);
+  }
 
   const KernelCall& call_;
 };
+
+// Whether `value` has element type `dtype` and a shape that `shape` allows: nullopt (unknown
+// rank) allows any, otherwise the same rank with every known (non-negative) dim equal.
+bool Fits(const Tensor& value, DataType dtype, const std::optional<Shape>& shape);
 
 // The status of a kernel that leaves its outputs without values (an element type or a case it
 // does not compute). The op succeeds; its outputs are typed, with no value.

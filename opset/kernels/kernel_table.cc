@@ -16,6 +16,9 @@ std::string Key(absl::string_view domain, absl::string_view op_type) {
 
 void KernelTable::add(absl::string_view domain, absl::string_view op_type, int first, int last,
                       Kernel kernel) {
+  // Builtin registrations are fixed; register_op (the public route here) refuses a version below
+  // 1, a missing kernel never reaches here, and a repeated (domain, op_type, version), so these
+  // checks guard the library's own tables only.
   GRAPHGC_CHECK(first >= 1 && first <= last && kernel, "kernel registration: bad range or kernel");
   std::vector<Entry>& entries = entries_[Key(domain, op_type)];
   for (const Entry& entry : entries) {
