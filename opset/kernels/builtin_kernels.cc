@@ -9,6 +9,14 @@ void RegisterBuiltinKernels(KernelTable& table) {
   RegisterLinalgKernels(table);
   RegisterQuantizeKernels(table);
   RegisterTextKernels(table);
+  RegisterConvKernels(table);
+  RegisterPoolKernels(table);
+  RegisterNormalizationKernels(table);
+  RegisterResampleKernels(table);
+  RegisterRecurrentKernels(table);
+  RegisterSignalKernels(table);
+  RegisterDetectionKernels(table);
+  RegisterMlKernels(table);
 }
 
 }  // namespace graphgc::kernels

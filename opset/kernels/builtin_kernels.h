@@ -16,6 +16,15 @@ void RegisterLinalgKernels(KernelTable& table);     // linalg/: MatMul, Gemm, Ei
 void RegisterQuantizeKernels(KernelTable& table);   // quantize/: (De)QuantizeLinear, *Integer
 void RegisterTextKernels(KernelTable& table);       // text/: StringNormalizer, TfIdfVectorizer
 
+void RegisterConvKernels(KernelTable& table);           // conv/: Conv, ConvTranspose, ...
+void RegisterPoolKernels(KernelTable& table);           // pool/: pooling, MaxUnpool, RoiAlign
+void RegisterNormalizationKernels(KernelTable& table);  // normalization/: BatchNorm, LRN, ...
+void RegisterResampleKernels(KernelTable& table);       // resample/: Resize, GridSample
+void RegisterRecurrentKernels(KernelTable& table);      // recurrent/: RNN, GRU, LSTM
+void RegisterSignalKernels(KernelTable& table);         // signal/: DFT, STFT, windows
+void RegisterDetectionKernels(KernelTable& table);      // detection/: NonMaxSuppression
+void RegisterMlKernels(KernelTable& table);             // ml/: the ai.onnx.ml domain
+
 // All of the above.
 void RegisterBuiltinKernels(KernelTable& table);
 
