@@ -178,13 +178,14 @@ BodyValuesFn ValuesFromBodies(const onnx::OpSchema& schema, const BuiltBodies& b
   if (bodies.empty()) return {};
   if (schema.Name() == "If") {
     return BodyValuesFn(
-        [&bodies](absl::Span<const OperandInfo> in, absl::Span<const OutputType> out) {
+        [&bodies](absl::Span<const OperandInfo> in,
+                  absl::Span<const OutputType> out) -> absl::StatusOr<OutputValues> {
           return PropagateIf(in, out, bodies);
         });
   }
-  return BodyValuesFn([](absl::Span<const OperandInfo>, absl::Span<const OutputType> out) {
-    return OutputValues(out.size());
-  });
+  return BodyValuesFn(
+      [](absl::Span<const OperandInfo>, absl::Span<const OutputType> out)
+          -> absl::StatusOr<OutputValues> { return OutputValues(out.size()); });
 }
 
 // A node of an ai.onnx or ai.onnx.ml schema: checked and inferred by the schema (reading the
@@ -277,7 +278,8 @@ bool has_kernel(absl::string_view op_type, const NodeOptions& options) {
     if (schema == nullptr) return false;
     since_version = schema->since_version();
   }
-  return internal::ResolveOp(domain, op_type, since_version)->kernel != nullptr;
+  const internal::ResolvedOp* op = internal::ResolveOp(domain, op_type, since_version);
+  return op->kernel != nullptr || op->value_kernel != nullptr;
 }
 
 std::vector<Var> make_node(absl::string_view op_type, absl::Span<const Var> inputs,

@@ -254,11 +254,9 @@ OutputValues PropagateIf(absl::Span<const OperandInfo> operands, absl::Span<cons
   for (const BuiltBody& body : bodies) {
     if (body.types.attribute != chosen || body.results.size() != types.size()) continue;
     for (size_t i = 0; i < types.size(); ++i) {
-      std::optional<Tensor> value = body.results[i].value();
-      const bool fits = value.has_value() && value->dtype() == types[i].dtype &&
-                        types[i].shape.has_value() &&
-                        value->shape() == absl::Span<const int64_t>(*types[i].shape);
-      if (fits) values[i] = std::move(value);  // never a lie
+      std::optional<Value> value = body.results[i].any_value();
+      OutputType type = types[i];
+      if (value.has_value() && CheckOutputValue(i, *value, type).ok()) values[i] = value;
     }
   }
   return values;
