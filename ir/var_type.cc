@@ -86,7 +86,7 @@ bool ValueHasType(const Value& value, const VarType& type) {
     case Value::Kind::kSequence:
     case Value::Kind::kOptional: {
       const VarType::Kind kind = value.kind() == Value::Kind::kSequence ? VarType::Kind::kSequence
-                                                                         : VarType::Kind::kOptional;
+                                                                        : VarType::Kind::kOptional;
       if (type.kind() != kind) return false;
       for (const Value& element : value.elements()) {
         if (!ValueHasType(element, type.element())) return false;

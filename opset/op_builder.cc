@@ -295,10 +295,10 @@ absl::Status CheckOutputValue(size_t index, const Value& value, OutputType& type
   if (type.non_tensor.has_value() && ValueHasType(value, *type.non_tensor)) {
     return absl::OkStatus();
   }
-  return absl::InternalError(absl::StrCat(
-      "graphgc bug: the kernel's output ", index, " is a ", value.KindName(),
-      " value but inference gave ",
-      type.non_tensor.has_value() ? type.non_tensor->ToString() : "a tensor"));
+  return absl::InternalError(
+      absl::StrCat("graphgc bug: the kernel's output ", index, " is a ", value.KindName(),
+                   " value but inference gave ",
+                   type.non_tensor.has_value() ? type.non_tensor->ToString() : "a tensor"));
 }
 
 OutputType OutputTypeOf(const VarType& type) {

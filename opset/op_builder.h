@@ -106,7 +106,7 @@ using MultiInferFn = absl::FunctionRef<absl::StatusOr<OutputTypes>(absl::Span<co
 // known inputs make a body op fail).
 
 using BodyValuesFn = std::function<absl::StatusOr<OutputValues>(absl::Span<const OperandInfo>,
-                                                                 absl::Span<const OutputType>)>;
+                                                                absl::Span<const OutputType>)>;
 
 // Whether every present operand has a value.
 bool AllValuesKnown(absl::Span<const OperandInfo> infos);
