@@ -69,7 +69,11 @@ absl::StatusOr<Shape> JoinedShape(const KernelContext& ctx, const std::vector<Va
                                   int64_t axis, bool new_axis) {
   const Tensor& first = elements[0].tensor();
   Shape shape(first.shape().begin(), first.shape().end());
-  if (new_axis) shape.insert(shape.begin() + axis, 0);
+  if (new_axis) {
+    shape.insert(shape.begin() + axis, 0);
+  } else {
+    shape[static_cast<size_t>(axis)] = 0;
+  }
   for (size_t i = 0; i < elements.size(); ++i) {
     const Tensor& element = elements[i].tensor();
     bool same = element.rank() == first.rank() && element.dtype() == first.dtype();
