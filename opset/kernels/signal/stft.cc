@@ -4,9 +4,10 @@
 // floor(n / 2) + 1 when onesided (kept as ONNX Runtime does for complex signals too).
 // n is frame_length, or the window's length; when both are given they must agree.
 //
-// ONNX 1.12's shape inference reads a missing onesided as 0 where the schema's default is 1, so a
-// node without the attribute is typed with n bins; such a node gets no value (the value of the
-// schema's semantics would not fit the type, and the full spectrum is not what ONNX specifies).
+// ONNX 1.12's shape inference disagrees with these semantics unless onesided is 0: it reads a
+// missing onesided as 0 (the schema's default is 1), typing the output with n bins, and with
+// onesided = 1 it counts frames as floor((length - bins) / frame_step) + 1. A node whose inferred
+// type does not fit [batch, frames, bins, 2] gets no value rather than a value of another shape.
 #include <complex>
 #include <cstdint>
 #include <optional>
@@ -37,6 +38,18 @@ absl::StatusOr<int64_t> ScalarInput(const KernelContext& ctx, int index) {
   const Tensor& t = ctx.input(index);
   if (t.size() != 1) return Decline(absl::StrCat(ctx.input_label(index), " is not a single value"));
   return ReadInt64s(t)[0];
+}
+
+// Whether the inferred output type allows [batches, frames, bins, 2].
+bool Fits(const KernelContext& ctx, const Framing& f) {
+  const std::optional<Shape>& typed = ctx.output(0).shape;
+  if (!typed.has_value()) return true;
+  const int64_t dims[4] = {f.batches, f.frames, f.bins, 2};
+  if (typed->size() != 4) return false;
+  for (size_t d = 0; d < 4; ++d) {
+    if ((*typed)[d] >= 0 && (*typed)[d] != dims[d]) return false;
+  }
+  return true;
 }
 
 absl::StatusOr<Framing> FramingOf(const KernelContext& ctx, const Tensor& signal) {
@@ -70,10 +83,10 @@ absl::StatusOr<Framing> FramingOf(const KernelContext& ctx, const Tensor& signal
   }
   f.frames = (f.samples - f.length) / f.step + 1;
   f.bins = ctx.int_attribute("onesided", 1) != 0 ? f.length / 2 + 1 : f.length;
-  const std::optional<Shape>& typed = ctx.output(0).shape;
-  if (typed.has_value() && typed->size() == 4 && (*typed)[2] >= 0 && (*typed)[2] != f.bins) {
-    return Decline(absl::StrCat("the output is typed with ", (*typed)[2], " bins, not ", f.bins,
-                                " (ONNX 1.12's inference of a missing onesided)"));
+  if (!Fits(ctx, f)) {
+    return Decline(absl::StrCat("the output is typed ", ShapeToString(*ctx.output(0).shape),
+                                ", not [", f.batches, ",", f.frames, ",", f.bins,
+                                ",2] (ONNX 1.12's STFT inference)"));
   }
   return f;
 }
