@@ -4,6 +4,7 @@
 // data covers the common cases; expected rows here are worked out by hand.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -22,10 +23,10 @@ using gg::Var;
 // from both, and 3 is box 2 given by its other diagonal (IOU 1 with it).
 Var Boxes(Graph& g) {
   return Const<float>(g,
-                      {0, 0, 1, 2,     // 0: area 2
-                       0, 0, 1, 1,     // 1: inside 0, IOU 0.5
-                       5, 5, 6, 6,     // 2: alone
-                       6, 5, 5, 6},    // 3: box 2 with its corners swapped (IOU 1)
+                      {0, 0, 1, 2,   // 0: area 2
+                       0, 0, 1, 1,   // 1: inside 0, IOU 0.5
+                       5, 5, 6, 6,   // 2: alone
+                       6, 5, 5, 6},  // 3: box 2 with its corners swapped (IOU 1)
                       {1, 4, 4});
 }
 
@@ -35,8 +36,8 @@ Var Scores(Graph& g, std::vector<float> scores) {
 }
 
 Var Nms(const std::vector<Var>& inputs, int64_t center_point_box = 0, int version = 11) {
-  return One(NodeAt("NonMaxSuppression", inputs, {{"center_point_box", center_point_box}},
-                    version));
+  return One(
+      NodeAt("NonMaxSuppression", inputs, {{"center_point_box", center_point_box}}, version));
 }
 
 TEST(NonMaxSuppressionTest, OmittedMaxOutputSelectsNothing) {
@@ -78,8 +79,8 @@ TEST(NonMaxSuppressionTest, ScoreThresholdIsStrictAndOmittedKeepsAll) {
   const Var iou = Const<float>(g, {0.6f}, {1});
   EXPECT_TRUE(HasValues<int64_t>(Nms({boxes, scores, max, iou, Const<float>(g, {0.8f}, {1})}),
                                  {0, 0, 0}, {1, 3}));
-  EXPECT_TRUE(HasValues<int64_t>(Nms({boxes, scores, max, iou, Var()}),
-                                 {0, 0, 0, 0, 0, 1, 0, 0, 2}, {3, 3}));
+  EXPECT_TRUE(HasValues<int64_t>(Nms({boxes, scores, max, iou, Var()}), {0, 0, 0, 0, 0, 1, 0, 0, 2},
+                                 {3, 3}));
 }
 
 TEST(NonMaxSuppressionTest, OrderIsByBatchThenClassThenDescendingScore) {
@@ -132,6 +133,33 @@ TEST(NonMaxSuppressionTest, EmptyInputsSelectNothing) {
   EXPECT_TRUE(HasValues<int64_t>(Nms({boxes, scores, Int64s(g, {5})}), {}, {0, 3}));
 }
 
+TEST(NonMaxSuppressionTest, EqualScoresInBoxOrderAsOrt) {
+  // Nine disjoint boxes, all scored 0.5 but box 4 (0.7): ONNX Runtime 1.30 gives 4, then 0 .. 8.
+  Graph g;
+  std::vector<float> boxes;
+  std::vector<float> scores;
+  for (int i = 0; i < 9; ++i) {
+    boxes.insert(boxes.end(), {0, static_cast<float>(2 * i), 1, static_cast<float>(2 * i + 1)});
+    scores.push_back(i == 4 ? 0.7f : 0.5f);
+  }
+  const Var y =
+      Nms({Const<float>(g, boxes, {1, 9, 4}), Const<float>(g, scores, {1, 1, 9}), Int64s(g, {9})});
+  EXPECT_TRUE(HasValues<int64_t>(
+      y, {0, 0, 4, 0, 0, 0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0, 5, 0, 0, 6, 0, 0, 7, 0, 0, 8},
+      {9, 3}));
+}
+
+TEST(NonMaxSuppressionTest, NaNScoreCandidateNoValue) {
+  Graph g;
+  const Var boxes = Boxes(g);
+  const Var scores = Scores(g, {0.9f, NAN, 0.7f, 0.6f});
+  EXPECT_TRUE(HasNoValue(Nms({boxes, scores, Int64s(g, {5})})));
+  // A score threshold drops the NaN (no comparison with it holds).
+  EXPECT_TRUE(HasValues<int64_t>(Nms({boxes, scores, Int64s(g, {5}), Const<float>(g, {0.5f}, {1}),
+                                      Const<float>(g, {0.1f}, {1})}),
+                                 {0, 0, 0, 0, 0, 2}, {2, 3}));
+}
+
 TEST(NonMaxSuppressionTest, IouThresholdOutsideZeroOneFails) {
   Graph g;
   const Var y = Nms({Boxes(g), Scores(g, {0.9f, 0.8f, 0.7f, 0.6f}), Int64s(g, {5}),
@@ -153,8 +181,8 @@ TEST(NonMaxSuppressionTest, PastTheBudgetNoValue) {
     boxes.insert(boxes.end(), {0, static_cast<float>(2 * i), 1, static_cast<float>(2 * i + 1)});
     scores.push_back(0.5f);
   }
-  const Var y = Nms({Const<float>(g, boxes, {1, 16, 4}), Const<float>(g, scores, {1, 1, 16}),
-                     Int64s(g, {16})});
+  const Var y = Nms(
+      {Const<float>(g, boxes, {1, 16, 4}), Const<float>(g, scores, {1, 1, 16}), Int64s(g, {16})});
   EXPECT_TRUE(HasNoValue(y));
 }
 

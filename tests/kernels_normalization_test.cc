@@ -46,8 +46,8 @@ TYPED_TEST(NormalizationTypedTest, BatchNormalizationInference) {
   const Var bias = Values<T>(g, {0, 1}, {2});
   const Var mean = Values<T>(g, {1.5, 3.5}, {2});
   const Var var = Values<T>(g, {0.25, 0.25}, {2});
-  const Var y = One(NodeAt("BatchNormalization", {x, scale, bias, mean, var},
-                           {{"epsilon", 0.0f}}, 15));
+  const Var y =
+      One(NodeAt("BatchNormalization", {x, scale, bias, mean, var}, {{"epsilon", 0.0f}}, 15));
   EXPECT_TRUE(HasValues<T>(y, {-1, 1, -1, 3}, {1, 2, 1, 2}, Tolerance<T>()));
 }
 
@@ -56,9 +56,9 @@ TYPED_TEST(NormalizationTypedTest, InstanceNormalization) {
   if constexpr (std::is_same_v<T, BFloat16>) GTEST_SKIP() << "bfloat16 is not in its schema";
   Graph g;
   const Var x = Values<T>(g, {1, 3, 2, 6}, {1, 2, 2});
-  const Var y = One(NodeAt("InstanceNormalization",
-                           {x, Values<T>(g, {2, 3}, {2}), Values<T>(g, {0, 1}, {2})},
-                           {{"epsilon", 0.0f}}, 6));
+  const Var y =
+      One(NodeAt("InstanceNormalization", {x, Values<T>(g, {2, 3}, {2}), Values<T>(g, {0, 1}, {2})},
+                 {{"epsilon", 0.0f}}, 6));
   EXPECT_TRUE(HasValues<T>(y, {-2, 2, -2, 4}, {1, 2, 2}, Tolerance<T>()));
 }
 

@@ -117,8 +117,8 @@ TEST(DftTest, DftLengthPadsAndTruncates) {
   Graph g;
   const std::vector<double> x = Ramp(6);
   const Var signal = Const<double>(g, x, {1, 6, 1});
-  EXPECT_TRUE(HasValues<double>(Dft(signal, Scalar<int64_t>(g, 8), {}), DefiningSum(AsComplex(x), 8, 8),
-                                {1, 8, 2}, 1e-12));
+  EXPECT_TRUE(HasValues<double>(Dft(signal, Scalar<int64_t>(g, 8), {}),
+                                DefiningSum(AsComplex(x), 8, 8), {1, 8, 2}, 1e-12));
   EXPECT_TRUE(HasValues<double>(Dft(signal, Const<int32_t>(g, {4}, {}), {}),
                                 DefiningSum(AsComplex(x), 4, 4), {1, 4, 2}, 1e-12));
   EXPECT_TRUE(HasValues<double>(Dft(signal, Scalar<int64_t>(g, 11), {}),
@@ -130,6 +130,12 @@ TEST(DftTest, OnesidedKeepsHalfTheBins) {
   const std::vector<double> x = Ramp(7);
   const Var y = Dft(Const<double>(g, x, {1, 7, 1}), Var(), {{"onesided", int64_t{1}}});
   EXPECT_TRUE(HasValues<double>(y, DefiningSum(AsComplex(x), 7, 4), {1, 4, 2}, 1e-12));
+}
+
+TEST(DftTest, OnesidedComplexInputNoValue) {
+  Graph g;
+  const Var y = Dft(Const<float>(g, {1, 2, 3, 4}, {1, 2, 2}), Var(), {{"onesided", int64_t{1}}});
+  EXPECT_TRUE(HasNoValue(y));
 }
 
 TEST(DftTest, InverseUndoesTheTransform) {
@@ -186,11 +192,11 @@ Var Stft(const std::vector<Var>& inputs, const std::vector<gg::Attribute>& attri
 TEST(StftTest, FramesWithFrameLength) {
   Graph g;
   const std::vector<double> x = Ramp(9);
-  const Var y = Stft({Const<double>(g, x, {1, 9, 1}), Scalar<int64_t>(g, 2), Var(),
-                      Scalar<int64_t>(g, 4)},
-                     {{"onesided", int64_t{0}}});
-  EXPECT_TRUE(HasValues<double>(y, StftWant(x, std::vector<double>(4, 1.0), 4), {1, 3, 4, 2},
-                                1e-12));
+  const Var y =
+      Stft({Const<double>(g, x, {1, 9, 1}), Scalar<int64_t>(g, 2), Var(), Scalar<int64_t>(g, 4)},
+           {{"onesided", int64_t{0}}});
+  EXPECT_TRUE(
+      HasValues<double>(y, StftWant(x, std::vector<double>(4, 1.0), 4), {1, 3, 4, 2}, 1e-12));
 }
 
 TEST(StftTest, ComplexSignal) {
@@ -211,9 +217,9 @@ TEST(StftTest, FramesWithWindow) {
   Graph g;
   const std::vector<double> x = Ramp(9);
   const std::vector<double> window = {0.1, 0.5, 1, 0.5};
-  const Var y = Stft({Const<double>(g, x, {1, 9, 1}), Const<int32_t>(g, {2}, {}),
-                      Const<double>(g, window, {4})},
-                     {{"onesided", int64_t{0}}});
+  const Var y = Stft(
+      {Const<double>(g, x, {1, 9, 1}), Const<int32_t>(g, {2}, {}), Const<double>(g, window, {4})},
+      {{"onesided", int64_t{0}}});
   EXPECT_TRUE(HasValues<double>(y, StftWant(x, window, 4), {1, 3, 4, 2}, 1e-12));
 }
 
@@ -229,10 +235,10 @@ TEST(StftTest, OnesidedGetsNoValueUnderOnnx112sInference) {
 
 TEST(StftTest, FrameLengthAndWindowDisagreeingFails) {
   Graph g;
-  const Var y = Stft({Const<float>(g, std::vector<float>(9, 1.0f), {1, 9, 1}),
-                      Scalar<int64_t>(g, 2), Const<float>(g, {1, 1, 1, 1}, {4}),
-                      Scalar<int64_t>(g, 3)},
-                     {{"onesided", int64_t{0}}});
+  const Var y =
+      Stft({Const<float>(g, std::vector<float>(9, 1.0f), {1, 9, 1}), Scalar<int64_t>(g, 2),
+            Const<float>(g, {1, 1, 1, 1}, {4}), Scalar<int64_t>(g, 3)},
+           {{"onesided", int64_t{0}}});
   EXPECT_TRUE(FailsWith(y, {"frame_length"}));
 }
 
@@ -250,15 +256,14 @@ TEST(StftTest, NonPositiveFrameStepFails) {
 // fall in spectrogram bins 0, 0, 1, 2 (floor(9 * hz / 8000) of 0, 427, 1114, 2220 Hz).
 std::vector<Var> MelInputs(Graph& g, double upper_hz) {
   return {Scalar<int64_t>(g, 2), Scalar<int64_t>(g, 8), Scalar<int64_t>(g, 8000),
-          Const<float>(g, {0}, {}),
-          Const<float>(g, {static_cast<float>(upper_hz)}, {})};
+          Const<float>(g, {0}, {}), Const<float>(g, {static_cast<float>(upper_hz)}, {})};
 }
 
 TEST(MelWeightMatrixTest, TrianglesByHand) {
   Graph g;
   const std::vector<double> want = {1, 0, 0, 1, 0, 0, 0, 0, 0, 0};
-  EXPECT_TRUE(HasValues<float>(One(NodeAt("MelWeightMatrix", MelInputs(g, 4000), {}, 17)), want,
-                               {5, 2}));
+  EXPECT_TRUE(
+      HasValues<float>(One(NodeAt("MelWeightMatrix", MelInputs(g, 4000), {}, 17)), want, {5, 2}));
   EXPECT_TRUE(HasValues<int32_t>(
       One(NodeAt("MelWeightMatrix", MelInputs(g, 4000),
                  {{"output_datatype", static_cast<int64_t>(gg::DataType::kInt32)}}, 17)),
@@ -273,8 +278,7 @@ TEST(MelWeightMatrixTest, RisingAndFallingEdges) {
                            {Scalar<int64_t>(g, 1), Scalar<int64_t>(g, 16), Scalar<int64_t>(g, 8000),
                             Const<float>(g, {0}, {}), Const<float>(g, {4000}, {})},
                            {}, 17));
-  EXPECT_TRUE(HasValues<float>(y, {0, 1, 0.5, 0, 0, 0, 0, 0, 0},
-                               {9, 1}));
+  EXPECT_TRUE(HasValues<float>(y, {0, 1, 0.5, 0, 0, 0, 0, 0, 0}, {9, 1}));
 }
 
 TEST(MelWeightMatrixTest, EdgeBeyondTheSpectrogramFails) {

@@ -2,15 +2,16 @@
 // greedily by descending score, each one kept unless its IOU with a box already kept exceeds
 // iou_threshold; the output lists (batch, class, box) rows in the order they were kept.
 //
-// ONNX leaves two things to the runtime, and this kernel follows ONNX Runtime on both:
-//   - the order of equal scores: ORT pops candidates from a std::priority_queue (a binary heap
-//     ordered by score only) filled in box order; the same heap here pops ties in the same order;
+// ONNX leaves two things to the runtime, and this kernel follows ONNX Runtime (1.30) on both:
+//   - the order of equal scores: the lower box index first (checked against ORT; older ORT
+//     versions popped ties from a binary heap in its own order);
 //   - the IOU arithmetic, in float, with boxes of zero area or no overlap never suppressing.
+// A NaN score among the candidates gets no value: its place in the order is not defined.
 // A negative max_output_boxes_per_class counts as 0, as in ORT; an iou_threshold outside [0, 1]
 // makes the op fail (ORT refuses it).
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
-#include <queue>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -64,8 +65,6 @@ bool Suppresses(const Extent& a, const Extent& b, float iou_threshold) {
 struct Candidate {
   float score;
   int64_t box;
-  // By score only: ties leave the heap in the order ORT's identical heap gives them.
-  bool operator<(const Candidate& other) const { return score < other.score; }
 };
 
 struct Thresholds {
@@ -108,8 +107,7 @@ absl::Status CheckShapes(const KernelContext& ctx, const Tensor& boxes, const Te
   if (scores.rank() != 3 || scores.shape()[0] != boxes.shape()[0] ||
       scores.shape()[2] != boxes.shape()[1]) {
     return ctx.input_error(1, absl::StrCat("shape ", ShapeToString(scores.shape()),
-                                           " does not match boxes ",
-                                           ShapeToString(boxes.shape())));
+                                           " does not match boxes ", ShapeToString(boxes.shape())));
   }
   return absl::OkStatus();
 }
@@ -127,11 +125,13 @@ KernelResult NonMaxSuppression(const KernelContext& ctx) {
   const int64_t batches = boxes.shape()[0];
   const int64_t classes = scores.shape()[1];
   const int64_t count = boxes.shape()[1];
-  // The extents of one batch's boxes, and the rows kept so far, sized against the budget.
-  if (!ctx.within_budget(DataType::kFloat, 4 * count)) {
+  // The extents and candidates of one batch's boxes (8 floats' worth each), and the rows kept
+  // so far, sized against the budget.
+  if (!ctx.within_budget(DataType::kFloat, 8 * count)) {
     return absl::ResourceExhaustedError("NonMaxSuppression's box extents exceed the value budget");
   }
   std::vector<Extent> extents(static_cast<size_t>(count));
+  std::vector<Candidate> candidates;
   std::vector<int64_t> rows;
   std::vector<int64_t> kept;
   const float* box_data = boxes.data<float>().data();
@@ -142,21 +142,28 @@ KernelResult NonMaxSuppression(const KernelContext& ctx) {
     }
     for (int64_t c = 0; c < classes; ++c) {
       const float* class_scores = score_data + (b * classes + c) * count;
-      std::priority_queue<Candidate> candidates;
+      candidates.clear();
       for (int64_t i = 0; i < count; ++i) {
-        if (!t.has_score || class_scores[i] > t.score) candidates.push({class_scores[i], i});
+        const float score = class_scores[i];
+        if (t.has_score && !(score > t.score)) continue;
+        if (std::isnan(score)) return Decline("a NaN score among the candidates");
+        candidates.push_back({score, i});
       }
+      // Descending score; stable, so equal scores keep ascending box order.
+      std::stable_sort(candidates.begin(), candidates.end(),
+                       [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
       kept.clear();
-      while (!candidates.empty() && static_cast<int64_t>(kept.size()) < t.max_per_class) {
-        const int64_t box = candidates.top().box;
-        candidates.pop();
+      for (const Candidate& candidate : candidates) {
+        if (static_cast<int64_t>(kept.size()) >= t.max_per_class) break;
+        const int64_t box = candidate.box;
         const Extent& e = extents[static_cast<size_t>(box)];
         const bool suppressed = std::any_of(kept.begin(), kept.end(), [&](int64_t k) {
           return Suppresses(extents[static_cast<size_t>(k)], e, t.iou);
         });
         if (suppressed) continue;
         if (!ctx.within_budget(DataType::kInt64, static_cast<int64_t>(rows.size()) + 3)) {
-          return absl::ResourceExhaustedError("NonMaxSuppression's output exceeds the value budget");
+          return absl::ResourceExhaustedError(
+              "NonMaxSuppression's output exceeds the value budget");
         }
         kept.push_back(box);
         rows.insert(rows.end(), {b, c, box});

@@ -47,8 +47,8 @@ absl::StatusOr<std::vector<std::vector<double>>> ReadParameters(const KernelCont
   for (int i = 1; i <= 4; ++i) {
     const Tensor& p = ctx.input(i);
     if (p.shape() != shape) {
-      return ctx.input_error(i, absl::StrCat("shape ", ShapeToString(p.shape()), " is not ",
-                                             ShapeToString(shape)));
+      return ctx.input_error(
+          i, absl::StrCat("shape ", ShapeToString(p.shape()), " is not ", ShapeToString(shape)));
     }
     GRAPHGC_ASSIGN_OR_RETURN(std::vector<double> values, ReadAsDoubles(ctx, p));
     parameters.push_back(std::move(values));
@@ -103,8 +103,8 @@ KernelResult BatchNormalization(const KernelContext& ctx) {
     statistics.push_back(used.mean);
     for (size_t i = 1; i < outputs.size() && i <= statistics.size(); ++i) {
       GRAPHGC_ASSIGN_OR_RETURN(
-          outputs[i], TensorFromDoubles(ctx, ctx.output(static_cast<int>(i)).dtype,
-                                        parameter_shape, statistics[i - 1]));
+          outputs[i], TensorFromDoubles(ctx, ctx.output(static_cast<int>(i)).dtype, parameter_shape,
+                                        statistics[i - 1]));
     }
     return outputs;
   });

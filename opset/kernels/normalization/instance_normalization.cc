@@ -21,8 +21,8 @@ KernelResult InstanceNormalization(const KernelContext& ctx) {
   for (int i = 1; i <= 2; ++i) {
     const Tensor& p = ctx.input(i);
     if (p.rank() != 1 || p.shape()[0] != dims[1]) {
-      return ctx.input_error(i, absl::StrCat("shape ", ShapeToString(p.shape()), " is not [",
-                                             dims[1], "]"));
+      return ctx.input_error(
+          i, absl::StrCat("shape ", ShapeToString(p.shape()), " is not [", dims[1], "]"));
     }
     GRAPHGC_ASSIGN_OR_RETURN(std::vector<double> values, ReadAsDoubles(ctx, p));
     parameters.push_back(std::move(values));

@@ -73,21 +73,19 @@ KernelResult Lrn(const KernelContext& ctx) {
   if (x.rank() < 2) return ctx.input_error(0, "has rank < 2; there is no channel dim");
   const int64_t size = ctx.int_attribute("size");
   if (size <= 0) {
-    return absl::InvalidArgumentError(absl::StrCat("attribute 'size' is ", size, "; it must be > 0"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("attribute 'size' is ", size, "; it must be > 0"));
   }
-  const LrnParameters p{(size - 1) / 2, size / 2,
-                        static_cast<double>(ctx.float_attribute("alpha", 1e-4f)) /
-                            static_cast<double>(size),
-                        ctx.float_attribute("beta", 0.75f), ctx.float_attribute("bias", 1.0f)};
-  return DispatchFloatingKernel(x.dtype(), [&](auto tag) {
-    return LrnOfType<typename decltype(tag)::type>(ctx, x, p);
-  });
+  const LrnParameters p{
+      (size - 1) / 2, size / 2,
+      static_cast<double>(ctx.float_attribute("alpha", 1e-4f)) / static_cast<double>(size),
+      ctx.float_attribute("beta", 0.75f), ctx.float_attribute("bias", 1.0f)};
+  return DispatchFloatingKernel(
+      x.dtype(), [&](auto tag) { return LrnOfType<typename decltype(tag)::type>(ctx, x, p); });
 }
 
 }  // namespace
 
-void RegisterLrnKernels(KernelTable& table) {
-  table.add("", "LRN", 1, KernelTable::kLatest, Lrn);
-}
+void RegisterLrnKernels(KernelTable& table) { table.add("", "LRN", 1, KernelTable::kLatest, Lrn); }
 
 }  // namespace graphgc::kernels

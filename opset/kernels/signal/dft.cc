@@ -2,10 +2,11 @@
 // [batch, d1, .., dk, 1 | 2] (real or complex), giving [batch, .., n', .., 2].
 //   - dft_length (a scalar, > 0) sets n: the signal is zero-padded or truncated along the axis;
 //   - inverse = 1 transforms with exp(+2 pi i jk / n) and divides by n;
-//   - onesided = 1 keeps bins 0 .. floor(n / 2), as ONNX Runtime does (for complex input too).
-// Declined (no value): inverse with onesided (a half spectrum's inverse is not defined by
-// opset 17), an axis outside [1, rank - 2] (ONNX 17 counts it from the first signal dim after the
-// batch and says nothing of negative values).
+//   - onesided = 1 keeps bins 0 .. floor(n / 2) of a real signal.
+// Declined (no value): onesided with complex input (ONNX: "not possible"; ONNX Runtime 1.30
+// refuses it) or with inverse (ONNX's inference refuses that), an axis outside [1, rank - 2]
+// (ONNX 17 counts it from the first signal dim after the batch and says nothing of negative
+// values).
 #include <complex>
 #include <cstdint>
 #include <vector>
@@ -68,14 +69,16 @@ KernelResult Dft(const KernelContext& ctx) {
   const absl::Span<const int64_t> dims = x.shape();
   const int64_t rank = x.rank();
   if (rank < 3 || (dims[rank - 1] != 1 && dims[rank - 1] != 2)) {
-    return ctx.input_error(0, absl::StrCat("shape ", ShapeToString(dims),
-                                           " is not [batch, signal dims.., 1 or 2]"));
+    return ctx.input_error(
+        0, absl::StrCat("shape ", ShapeToString(dims), " is not [batch, signal dims.., 1 or 2]"));
   }
   const int64_t axis = ctx.int_attribute("axis", 1);
-  if (axis < 1 || axis > rank - 2) return Decline(absl::StrCat("axis ", axis, " is not a signal dim"));
+  if (axis < 1 || axis > rank - 2)
+    return Decline(absl::StrCat("axis ", axis, " is not a signal dim"));
   const bool inverse = ctx.int_attribute("inverse") != 0;
   const bool onesided = ctx.int_attribute("onesided") != 0;
   if (inverse && onesided) return Decline("an inverse onesided DFT");
+  if (onesided && dims[rank - 1] == 2) return Decline("a onesided DFT of a complex signal");
   DftLayout l;
   for (int64_t d = 0; d < axis; ++d) l.outer *= dims[d];
   for (int64_t d = axis + 1; d < rank - 1; ++d) l.inner *= dims[d];

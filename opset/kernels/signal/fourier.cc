@@ -21,7 +21,8 @@ int64_t PowerOfTwoAtLeast(int64_t n) {
 
 // exp(sign * pi * i * numerator / denominator), accurate for any numerator < 2 * denominator.
 Complex Root(int64_t numerator, int64_t denominator, double sign) {
-  const double angle = sign * kPi * static_cast<double>(numerator) / static_cast<double>(denominator);
+  const double angle =
+      sign * kPi * static_cast<double>(numerator) / static_cast<double>(denominator);
   return Complex(std::cos(angle), std::sin(angle));
 }
 
@@ -44,7 +45,8 @@ absl::StatusOr<FourierTransform> FourierTransform::Plan(const KernelContext& ctx
         absl::StrCat("a Fourier transform of length ", length, " exceeds the value budget"));
   }
   t.roots_.resize(static_cast<size_t>(t.padded_ / 2));
-  for (int64_t k = 0; k < t.padded_ / 2; ++k) t.roots_[static_cast<size_t>(k)] = Root(2 * k, t.padded_, -1);
+  for (int64_t k = 0; k < t.padded_ / 2; ++k)
+    t.roots_[static_cast<size_t>(k)] = Root(2 * k, t.padded_, -1);
   if (!bluestein) return t;
   // chirp[j] = exp(-pi i j^2 / n) (forward); j^2 is reduced mod 2n so the angle stays exact.
   t.chirp_.resize(static_cast<size_t>(length));
@@ -101,12 +103,14 @@ void FourierTransform::Radix2(Complex* data) const {
 // a circular convolution of padded_ >= 2n - 1 elements, by FFT.
 void FourierTransform::Bluestein(Complex* data) {
   const int64_t n = length_;
-  for (int64_t j = 0; j < n; ++j) work_[static_cast<size_t>(j)] = data[j] * chirp_[static_cast<size_t>(j)];
+  for (int64_t j = 0; j < n; ++j)
+    work_[static_cast<size_t>(j)] = data[j] * chirp_[static_cast<size_t>(j)];
   std::fill(work_.begin() + n, work_.end(), Complex(0, 0));
   Radix2(work_.data());
   for (int64_t k = 0; k < padded_; ++k) {
     // The inverse FFT as the conjugate of the forward one of the conjugate.
-    work_[static_cast<size_t>(k)] = std::conj(work_[static_cast<size_t>(k)] * filter_[static_cast<size_t>(k)]);
+    work_[static_cast<size_t>(k)] =
+        std::conj(work_[static_cast<size_t>(k)] * filter_[static_cast<size_t>(k)]);
   }
   Radix2(work_.data());
   const double scale = 1.0 / static_cast<double>(padded_);

@@ -42,11 +42,11 @@ class FourierTransform {
 
   int64_t length_;
   bool inverse_;
-  int64_t padded_ = 0;            // the radix-2 length: length_, or >= 2 * length_ - 1
-  std::vector<Complex> roots_;    // exp(-2 pi i k / padded_), k < padded_ / 2
-  std::vector<Complex> chirp_;    // Bluestein: exp(-+pi i j^2 / n), j < n
-  std::vector<Complex> filter_;   // Bluestein: the FFT of the conjugate chirp, wrapped around
-  std::vector<Complex> work_;     // Bluestein: padded_ elements
+  int64_t padded_ = 0;           // the radix-2 length: length_, or >= 2 * length_ - 1
+  std::vector<Complex> roots_;   // exp(-2 pi i k / padded_), k < padded_ / 2
+  std::vector<Complex> chirp_;   // Bluestein: exp(-+pi i j^2 / n), j < n
+  std::vector<Complex> filter_;  // Bluestein: the FFT of the conjugate chirp, wrapped around
+  std::vector<Complex> work_;    // Bluestein: padded_ elements
 };
 
 // Samples j < count of a signal whose complex elements are `stride` apart (each `components`

@@ -39,15 +39,19 @@ absl::StatusOr<MelParameters> ReadParameters(const KernelContext& ctx) {
   MelParameters p{ReadInt64s(ctx.input(0))[0], ReadInt64s(ctx.input(1))[0],
                   ReadInt64s(ctx.input(2))[0], ScalarAsDouble(ctx.input(3)),
                   ScalarAsDouble(ctx.input(4))};
-  if (p.mel_bins < 0) return ctx.input_error(0, absl::StrCat("is ", p.mel_bins, "; it must be >= 0"));
-  if (p.dft_length <= 0) return ctx.input_error(1, absl::StrCat("is ", p.dft_length, "; it must be > 0"));
-  if (p.sample_rate <= 0) return ctx.input_error(2, absl::StrCat("is ", p.sample_rate, "; it must be > 0"));
+  if (p.mel_bins < 0)
+    return ctx.input_error(0, absl::StrCat("is ", p.mel_bins, "; it must be >= 0"));
+  if (p.dft_length <= 0)
+    return ctx.input_error(1, absl::StrCat("is ", p.dft_length, "; it must be > 0"));
+  if (p.sample_rate <= 0)
+    return ctx.input_error(2, absl::StrCat("is ", p.sample_rate, "; it must be > 0"));
   return p;
 }
 
 // The spectrogram bin of a frequency.
 double BinOf(const MelParameters& p, double hz) {
-  return std::floor(static_cast<double>(p.dft_length + 1) * hz / static_cast<double>(p.sample_rate));
+  return std::floor(static_cast<double>(p.dft_length + 1) * hz /
+                    static_cast<double>(p.sample_rate));
 }
 
 KernelResult MelWeightMatrix(const KernelContext& ctx) {
@@ -57,9 +61,9 @@ KernelResult MelWeightMatrix(const KernelContext& ctx) {
   for (int e = 0; e < 2; ++e) {
     const double bin = BinOf(p, edges[e]);
     if (!(bin >= 0 && bin < static_cast<double>(spectrogram_bins))) {
-      return ctx.input_error(3 + e, absl::StrCat(edges[e], " Hz falls in bin ", bin,
-                                                 ", outside the spectrogram's ",
-                                                 spectrogram_bins, " bins"));
+      return ctx.input_error(
+          3 + e, absl::StrCat(edges[e], " Hz falls in bin ", bin, ", outside the spectrogram's ",
+                              spectrogram_bins, " bins"));
     }
   }
   const DataType dtype = ctx.output(0).dtype;
@@ -96,7 +100,8 @@ KernelResult MelWeightMatrix(const KernelContext& ctx) {
     using T = typename decltype(tag)::type;
     using C = internal::ComputeType<T>;
     T* data = out.mutable_data<T>().data();
-    for (size_t k = 0; k < weights.size(); ++k) data[k] = internal::Store<T>(static_cast<C>(weights[k]));
+    for (size_t k = 0; k < weights.size(); ++k)
+      data[k] = internal::Store<T>(static_cast<C>(weights[k]));
   });
   if (!numeric) return Decline(absl::StrCat("output_datatype ", DataTypeName(dtype)));
   return KernelOutputs{std::move(out).freeze()};

@@ -1,7 +1,8 @@
 // STFT (opset 17): the DFT of each frame of a signal [batch, length, 1 | 2]: frame f holds
 // samples [f * frame_step, f * frame_step + n), multiplied by `window` when given; the output is
 // [batch, frames, bins, 2] with frames = floor((length - n) / frame_step) + 1 and bins = n, or
-// floor(n / 2) + 1 when onesided (kept as ONNX Runtime does for complex signals too).
+// floor(n / 2) + 1 when onesided (of a real signal only: ONNX calls a onesided transform of a
+// complex signal "not possible", so it gets no value).
 // n is frame_length, or the window's length; when both are given they must agree.
 //
 // ONNX 1.12's shape inference disagrees with these semantics unless onesided is 0: it reads a
@@ -55,21 +56,23 @@ bool Fits(const KernelContext& ctx, const Framing& f) {
 absl::StatusOr<Framing> FramingOf(const KernelContext& ctx, const Tensor& signal) {
   const absl::Span<const int64_t> dims = signal.shape();
   if (signal.rank() != 3 || (dims[2] != 1 && dims[2] != 2)) {
-    return ctx.input_error(0, absl::StrCat("shape ", ShapeToString(dims),
-                                           " is not [batch, length, 1 or 2]"));
+    return ctx.input_error(
+        0, absl::StrCat("shape ", ShapeToString(dims), " is not [batch, length, 1 or 2]"));
   }
   Framing f{dims[0], dims[1], dims[2]};
   GRAPHGC_ASSIGN_OR_RETURN(f.step, ScalarInput(ctx, 1));
-  if (f.step <= 0) return ctx.input_error(1, absl::StrCat("frame_step is ", f.step, "; it must be > 0"));
+  if (f.step <= 0)
+    return ctx.input_error(1, absl::StrCat("frame_step is ", f.step, "; it must be > 0"));
   const Tensor* window = ctx.optional_input(2);
   if (window != nullptr && window->rank() != 1) {
-    return ctx.input_error(2, absl::StrCat("shape ", ShapeToString(window->shape()), " is not 1-D"));
+    return ctx.input_error(2,
+                           absl::StrCat("shape ", ShapeToString(window->shape()), " is not 1-D"));
   }
   if (ctx.has_input(3)) {
     GRAPHGC_ASSIGN_OR_RETURN(f.length, ScalarInput(ctx, 3));
     if (window != nullptr && window->size() != f.length) {
-      return ctx.input_error(3, absl::StrCat("frame_length is ", f.length,
-                                             " but the window has ", window->size(), " values"));
+      return ctx.input_error(3, absl::StrCat("frame_length is ", f.length, " but the window has ",
+                                             window->size(), " values"));
     }
   } else if (window != nullptr) {
     f.length = window->size();
@@ -78,11 +81,13 @@ absl::StatusOr<Framing> FramingOf(const KernelContext& ctx, const Tensor& signal
   }
   if (f.length <= 0 || f.length > f.samples) {
     return ctx.input_error(ctx.has_input(3) ? 3 : 2,
-                           absl::StrCat("the frame length ", f.length, " is not in [1, ",
-                                        f.samples, "] (the signal's length)"));
+                           absl::StrCat("the frame length ", f.length, " is not in [1, ", f.samples,
+                                        "] (the signal's length)"));
   }
   f.frames = (f.samples - f.length) / f.step + 1;
-  f.bins = ctx.int_attribute("onesided", 1) != 0 ? f.length / 2 + 1 : f.length;
+  const bool onesided = ctx.int_attribute("onesided", 1) != 0;
+  if (onesided && f.components == 2) return Decline("a onesided STFT of a complex signal");
+  f.bins = onesided ? f.length / 2 + 1 : f.length;
   if (!Fits(ctx, f)) {
     return Decline(absl::StrCat("the output is typed ", ShapeToString(*ctx.output(0).shape),
                                 ", not [", f.batches, ",", f.frames, ",", f.bins,
@@ -96,7 +101,8 @@ KernelResult StftOfType(const KernelContext& ctx, const Tensor& signal, const Fr
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out,
                            ctx.allocate(signal.dtype(), {f.batches, f.frames, f.bins, 2}));
   if (out.size() == 0) return KernelOutputs{std::move(out).freeze()};
-  GRAPHGC_ASSIGN_OR_RETURN(FourierTransform transform, FourierTransform::Plan(ctx, f.length, false));
+  GRAPHGC_ASSIGN_OR_RETURN(FourierTransform transform,
+                           FourierTransform::Plan(ctx, f.length, false));
   std::vector<double> window;
   if (const Tensor* w = ctx.optional_input(2)) {
     for (const T& v : w->data<T>()) window.push_back(static_cast<double>(internal::Load(v)));
