@@ -132,6 +132,12 @@ TEST(DftTest, OnesidedKeepsHalfTheBins) {
   EXPECT_TRUE(HasValues<double>(y, DefiningSum(AsComplex(x), 7, 4), {1, 4, 2}, 1e-12));
 }
 
+TEST(DftTest, ComponentDimOtherThanOneOrTwoFails) {
+  Graph g;
+  const Var y = Dft(Const<float>(g, std::vector<float>(6, 1.0f), {1, 2, 3}), Var(), {});
+  EXPECT_TRUE(FailsWith(y, {"input 0", "[1,2,3]"}));
+}
+
 TEST(DftTest, OnesidedComplexInputNoValue) {
   Graph g;
   const Var y = Dft(Const<float>(g, {1, 2, 3, 4}, {1, 2, 2}), Var(), {{"onesided", int64_t{1}}});

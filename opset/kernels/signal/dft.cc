@@ -68,7 +68,9 @@ KernelResult Dft(const KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   const absl::Span<const int64_t> dims = x.shape();
   const int64_t rank = x.rank();
-  if (rank < 3 || (dims[rank - 1] != 1 && dims[rank - 1] != 2)) {
+  // ONNX Runtime reads a rank-2 input as a real [batch, n]; ONNX 17 does not define it.
+  if (rank < 3) return Decline("an input without its [.., 1 | 2] component dim");
+  if (dims[rank - 1] != 1 && dims[rank - 1] != 2) {
     return ctx.input_error(
         0, absl::StrCat("shape ", ShapeToString(dims), " is not [batch, signal dims.., 1 or 2]"));
   }

@@ -55,6 +55,8 @@ bool Fits(const KernelContext& ctx, const Framing& f) {
 
 absl::StatusOr<Framing> FramingOf(const KernelContext& ctx, const Tensor& signal) {
   const absl::Span<const int64_t> dims = signal.shape();
+  // ONNX Runtime reads a rank-2 signal as a real [batch, length]; ONNX 17 does not define it.
+  if (signal.rank() == 2) return Decline("a signal without its [.., 1 | 2] component dim");
   if (signal.rank() != 3 || (dims[2] != 1 && dims[2] != 2)) {
     return ctx.input_error(
         0, absl::StrCat("shape ", ShapeToString(dims), " is not [batch, length, 1 or 2]"));
