@@ -12,14 +12,15 @@ absl::StatusOr<std::vector<double>> ReadAsDoubles(const KernelContext& ctx, cons
     return absl::ResourceExhaustedError("per-channel values exceed the value budget");
   }
   std::vector<double> values(static_cast<size_t>(tensor.size()));
-  GRAPHGC_RETURN_IF_ERROR(DispatchFloatingKernel(tensor.dtype(), [&](auto tag) -> KernelResult {
-                            using T = typename decltype(tag)::type;
-                            const T* data = tensor.data<T>().data();
-                            for (size_t i = 0; i < values.size(); ++i) {
-                              values[i] = static_cast<double>(internal::Load(data[i]));
-                            }
-                            return KernelOutputs{};
-                          }).status());
+  auto read = [&](auto tag) -> KernelResult {
+    using T = typename decltype(tag)::type;
+    const T* data = tensor.data<T>().data();
+    for (size_t i = 0; i < values.size(); ++i) {
+      values[i] = static_cast<double>(internal::Load(data[i]));
+    }
+    return KernelOutputs{};
+  };
+  GRAPHGC_RETURN_IF_ERROR(DispatchFloatingKernel(tensor.dtype(), read).status());
   return values;
 }
 
@@ -27,15 +28,16 @@ absl::StatusOr<Tensor> TensorFromDoubles(const KernelContext& ctx, DataType dtyp
                                          absl::Span<const int64_t> shape,
                                          absl::Span<const double> values) {
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(dtype, shape));
-  GRAPHGC_RETURN_IF_ERROR(DispatchFloatingKernel(dtype, [&](auto tag) -> KernelResult {
-                            using T = typename decltype(tag)::type;
-                            using C = internal::ComputeType<T>;
-                            T* data = out.mutable_data<T>().data();
-                            for (size_t i = 0; i < values.size(); ++i) {
-                              data[i] = internal::Store<T>(static_cast<C>(values[i]));
-                            }
-                            return KernelOutputs{};
-                          }).status());
+  auto write = [&](auto tag) -> KernelResult {
+    using T = typename decltype(tag)::type;
+    using C = internal::ComputeType<T>;
+    T* data = out.mutable_data<T>().data();
+    for (size_t i = 0; i < values.size(); ++i) {
+      data[i] = internal::Store<T>(static_cast<C>(values[i]));
+    }
+    return KernelOutputs{};
+  };
+  GRAPHGC_RETURN_IF_ERROR(DispatchFloatingKernel(dtype, write).status());
   return std::move(out).freeze();
 }
 
