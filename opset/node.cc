@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/control_flow_values.h"
 #include "graphgc/opset/custom_op_registry.h"
+#include "graphgc/opset/inference_fixes.h"
 #include "graphgc/opset/kernel_registry.h"
 #include "graphgc/opset/native_ops.h"
 #include "graphgc/opset/op_builder.h"
@@ -202,8 +203,7 @@ BodyValuesFn ValuesFromBodies(GraphCore* core, const onnx::OpSchema& schema,
         });
   }
   const SubgraphId body = bodies.front().subgraph;
-  if (core == nullptr || bodies.size() != 1 ||
-      !ComputesFromBodies(name, schema.since_version())) {
+  if (core == nullptr || bodies.size() != 1 || !ComputesFromBodies(name, schema.since_version())) {
     return BodyValuesFn([](absl::Span<const OperandInfo>,
                            absl::Span<const OutputType> out) -> absl::StatusOr<OutputValues> {
       return OutputValues(out.size());
@@ -245,6 +245,9 @@ std::vector<Var> MakeSchemaNode(GraphCore* graph, const onnx::OpSchema& schema, 
             InferWithSchema(schema, in, attributes, num_outputs, body_types);
         if (types.ok() && schema.Name() == "Loop") RefineLoopOutputs(in, *bodies, *types);
         if (types.ok() && schema.Name() == "If") RefineIfOutputs(*bodies, *types);
+        if (types.ok() && schema.domain().empty()) {
+          FixInferredTypes(schema.Name(), schema.since_version(), in, attributes, *types);
+        }
         return types;
       },
       graph, ValuesFromBodies(BodyGraph(graph, signature, operands), schema, *bodies, attributes));
