@@ -136,6 +136,10 @@ AxisTaps MakeAxisTaps(const Sampling& sampling, const AxisExtent& extent) {
     any_outside = any_outside || !(x_ori >= 0 && x_ori <= static_cast<double>(extent.in - 1));
   }
   const bool crop = !sampling.legacy && sampling.coordinates == CoordinateMode::kTfCropAndResize;
+  // An axis the node does not resize is left alone, as ONNX Runtime and ONNX's later reference do
+  // (the 1.12 reference shifted it by half a pixel under tf_half_pixel_for_nn).
+  identity = identity || (extent.scale == 1.0 && extent.out == extent.in &&
+                          (!crop || (extent.roi_start == 0.0 && extent.roi_end == 1.0)));
   if (identity) {
     taps.identity = true;
     taps.index.resize(static_cast<size_t>(extent.out));

@@ -48,10 +48,10 @@ void BlendLastAxis(const C* row, const int64_t* index, const C* weight, int64_t 
   }
 }
 
-template <class T>
+// C: the type the blend is computed in.
+template <class T, class C>
 void Weighted(const Tensor& input, absl::Span<const AxisTaps> axes, double extrapolation,
               MutableTensor& out) {
-  using C = ComputeType<T>;
   const ResampleRows rows(input.shape(), axes);
   const AxisTaps& last = rows.last();
   const std::vector<C> last_weights(last.weight.begin(), last.weight.end());
@@ -66,7 +66,7 @@ void Weighted(const Tensor& input, absl::Span<const AxisTaps> axes, double extra
       return;
     }
     const C* source_row = blended.data();
-    if constexpr (std::is_same_v<T, C>) {
+    if constexpr (std::is_same_v<T, C>) {  // a lone input row is read where it is
       if (sources.size() == 1 && sources[0].weight == 1.0) source_row = in + sources[0].offset;
     }
     if (source_row == blended.data()) {
@@ -125,8 +125,16 @@ void ResampleNearest(const Tensor& input, absl::Span<const AxisTaps> axes,
 
 void ResampleWeighted(const Tensor& input, absl::Span<const AxisTaps> axes, double extrapolation,
                       MutableTensor& out) {
+  // Linear weights are convex: float keeps float's precision. Cubic weights are not: cancellation
+  // between large values would lose it, so cubic blends in double.
+  const bool cubic = axes.size() > 0 && ResampleRows(input.shape(), axes).last().count == 4;
   internal::TypeList<float, double, Float16, BFloat16>::Dispatch(input.dtype(), [&](auto tag) {
-    Weighted<typename decltype(tag)::type>(input, axes, extrapolation, out);
+    using T = typename decltype(tag)::type;
+    if (cubic) {
+      Weighted<T, double>(input, axes, extrapolation, out);
+    } else {
+      Weighted<T, ComputeType<T>>(input, axes, extrapolation, out);
+    }
   });
 }
 

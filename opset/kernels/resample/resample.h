@@ -16,7 +16,8 @@ namespace graphgc::kernels::resample {
 void ResampleNearest(const Tensor& input, absl::Span<const AxisTaps> axes,
                      const Tensor* extrapolation, MutableTensor& out);
 
-// The same with weights; the input is float16, bfloat16, float or double.
+// The same with weights; the input is float16, bfloat16, float or double (blended in float for
+// the 16-bit types and linear float, in double for cubic).
 void ResampleWeighted(const Tensor& input, absl::Span<const AxisTaps> axes, double extrapolation,
                       MutableTensor& out);
 
