@@ -5,13 +5,15 @@
 // As ONNX Runtime (whose results match ONNX's test data): padding applies to each tap, not to
 // the sampled location. A tap outside the image reads 0 (zeros), the nearest edge pixel
 // (border), or the pixel mirrored at the image's borders (reflection, about the pixel edges
-// -0.5 and size - 0.5, or about the corner centers with align_corners). Locations are computed
-// in the grid's type (float for 16-bit grids), values in X's (float for 16-bit X). Integer and
-// bool X take nearest sampling only; a grid with non-finite or huge values gets no value.
+// -0.5 and size - 0.5, or about the corner centers with align_corners). ONNX 1.12's schema gives
+// X and the grid one type: locations and values are computed in it (float for the 16-bit types),
+// locations of integer grids in double. Integers take nearest sampling only; bool and string get
+// no value, nor does a grid with non-finite or huge values.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
@@ -99,12 +101,12 @@ struct SampleOptions {
   bool align_corners;
 };
 
-// Samples every channel plane of X at every grid location. T: X's type, G: the grid's.
-template <class T, class G>
+// Samples every channel plane of X at every grid location, both of type T.
+template <class T>
 void SampleAll(const Tensor& x, const Tensor& grid, const SampleOptions& options,
                MutableTensor& out) {
   using C = ComputeType<T>;
-  using L = ComputeType<G>;
+  using L = std::conditional_t<internal::kIsFloatingPoint<T>, C, double>;  // locations
   const int64_t batch = x.shape()[0];
   const int64_t channels = x.shape()[1];
   const ImageAxis<L> rows(x.shape()[2], options.align_corners);
@@ -112,7 +114,7 @@ void SampleAll(const Tensor& x, const Tensor& grid, const SampleOptions& options
   const int64_t points = grid.shape()[1] * grid.shape()[2];
   const int64_t plane = rows.size * cols.size;
   const T* in = x.data<T>().data();
-  const G* locations = grid.data<G>().data();
+  const T* locations = grid.data<T>().data();
   T* dst = out.mutable_data<T>().data();
   for (int64_t n = 0; n < batch; ++n) {
     for (int64_t c = 0; c < channels; ++c) {
@@ -124,9 +126,9 @@ void SampleAll(const Tensor& x, const Tensor& grid, const SampleOptions& options
       };
       T* o = dst + (n * channels + c) * points;
       for (int64_t p = 0; p < points; ++p) {
-        const G* location = locations + (n * points + p) * 2;
-        const L px = cols.Denormalize(Load<G>(location[0]), options.align_corners);
-        const L py = rows.Denormalize(Load<G>(location[1]), options.align_corners);
+        const T* location = locations + (n * points + p) * 2;
+        const L px = cols.Denormalize(static_cast<L>(Load<T>(location[0])), options.align_corners);
+        const L py = rows.Denormalize(static_cast<L>(Load<T>(location[1])), options.align_corners);
         if (options.mode == SampleMode::kNearest) {
           const C v = pixel(static_cast<int64_t>(std::nearbyint(py)),
                             static_cast<int64_t>(std::nearbyint(px)));
@@ -166,7 +168,7 @@ void SampleAll(const Tensor& x, const Tensor& grid, const SampleOptions& options
 // Whether every grid value is finite and maps within kMaxLocation pixels of the image.
 bool GridFits(const Tensor& grid, int64_t largest_dim) {
   bool fits = true;
-  internal::TypeList<float, double, Float16, BFloat16>::Dispatch(grid.dtype(), [&](auto tag) {
+  internal::DispatchNumeric(grid.dtype(), [&](auto tag) {
     using G = typename decltype(tag)::type;
     for (const G& value : grid.data<G>()) {
       const double v = static_cast<double>(Load<G>(value));
@@ -203,17 +205,15 @@ KernelResult GridSampleKernel(const KernelContext& ctx) {
   if (x.shape()[2] == 0 || x.shape()[3] == 0) {
     if (options.padding != Padding::kZeros) return Decline("border or reflection of an empty image");
   }
+  if (!IsNumeric(x.dtype()) || grid.dtype() != x.dtype()) {
+    return Decline("GridSample of this element type");
+  }
   if (!GridFits(grid, std::max(x.shape()[2], x.shape()[3]))) {
     return Decline("a grid with non-finite or huge locations");
   }
-  bool computed = false;
-  internal::TypeList<float, double, Float16, BFloat16>::Dispatch(grid.dtype(), [&](auto grid_tag) {
-    using G = typename decltype(grid_tag)::type;
-    computed = internal::DispatchNumericOrBool(x.dtype(), [&](auto tag) {
-      SampleAll<typename decltype(tag)::type, G>(x, grid, options, out);
-    });
+  internal::DispatchNumeric(x.dtype(), [&](auto tag) {
+    SampleAll<typename decltype(tag)::type>(x, grid, options, out);
   });
-  if (!computed) return Decline("GridSample of this element type");
   return KernelOutputs{std::move(out).freeze()};
 }
 
