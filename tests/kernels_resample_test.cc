@@ -57,8 +57,8 @@ template <class T>
   const std::vector<double> got = Doubles<T>(var);
   if (got.size() != expected.size()) return ::testing::AssertionFailure() << "element count";
   for (size_t i = 0; i < got.size(); ++i) {
-    const bool same = std::isnan(expected[i]) ? std::isnan(got[i])
-                                              : std::abs(got[i] - expected[i]) <= tolerance;
+    const bool same =
+        std::isnan(expected[i]) ? std::isnan(got[i]) : std::abs(got[i] - expected[i]) <= tolerance;
     if (!same) {
       return ::testing::AssertionFailure()
              << "index " << i << ": got " << got[i] << ", expected " << expected[i];
@@ -102,9 +102,9 @@ TYPED_TEST(ResizeTypeTest, LinearComputesFloatsAndDeclinesIntegers) {
     // ONNX Runtime truncates the blend, ONNX's reference rounds it: no value.
     EXPECT_TRUE(HasNoValue(y));
   } else {
-    EXPECT_TRUE(HasValues<T>(y, {1, 1, 4, 4},
-                             {1, 1.25, 1.75, 2, 1.5, 1.75, 2.25, 2.5, 2.5, 2.75, 3.25, 3.5, 3,
-                              3.25, 3.75, 4}));
+    EXPECT_TRUE(HasValues<T>(
+        y, {1, 1, 4, 4},
+        {1, 1.25, 1.75, 2, 1.5, 1.75, 2.25, 2.5, 2.5, 2.75, 3.25, 3.5, 3, 3.25, 3.75, 4}));
   }
 }
 
@@ -135,7 +135,7 @@ TEST(ResizeTest, TrilinearOnEveryAxis) {
   ASSERT_TRUE(y.value().has_value());
   const std::vector<double> got = Doubles<float>(y);
   ASSERT_EQ(got.size(), 108u);
-  const std::vector<double> first_rows = {0, 2.0 / 3, 4.0 / 3, 2, 8.0 / 3, 3,
+  const std::vector<double> first_rows = {0, 2.0 / 3, 4.0 / 3,  2, 8.0 / 3,  3,
                                           2, 8.0 / 3, 10.0 / 3, 4, 14.0 / 3, 5};
   for (size_t i = 0; i < first_rows.size(); ++i) EXPECT_NEAR(got[i], first_rows[i], 1e-5) << i;
   EXPECT_NEAR(got[36 + 3], 10, 1e-5);  // [1, 0, 3]: two thirds of the way to the second batch
@@ -145,9 +145,8 @@ TEST(ResizeTest, TrilinearOnEveryAxis) {
 TEST(ResizeTest, CubicReproducesLinearDataAwayFromTheEdges) {
   Graph g;
   const Var x = Const<double>(g, {0, 1, 2, 3, 4, 5, 6, 7}, {1, 8, 1});
-  const Var y = gg::op::Resize(
-      x, Var(), Floats(g, {1, 2, 1}), Var(),
-      {.coordinate_transformation_mode = "asymmetric", .mode = "cubic"});
+  const Var y = gg::op::Resize(x, Var(), Floats(g, {1, 2, 1}), Var(),
+                               {.coordinate_transformation_mode = "asymmetric", .mode = "cubic"});
   ASSERT_TRUE(y.value().has_value());
   const std::vector<double> got = Doubles<double>(y);
   ASSERT_EQ(got.size(), 16u);
@@ -177,10 +176,9 @@ TEST(ResizeTest, EmptyTensors) {
 TEST(ResizeTest, TfHalfPixelForNnLeavesUnscaledAxesAlone) {
   Graph g;
   const Var x = Const<float>(g, {1, 2, 3, 4, 5, 6}, {3, 2});
-  const Var y = gg::op::Resize(
-      x, Var(), Floats(g, {1, 2}), Var(),
-      {.coordinate_transformation_mode = "tf_half_pixel_for_nn",
-       .nearest_mode = "round_prefer_ceil"});
+  const Var y = gg::op::Resize(x, Var(), Floats(g, {1, 2}), Var(),
+                               {.coordinate_transformation_mode = "tf_half_pixel_for_nn",
+                                .nearest_mode = "round_prefer_ceil"});
   // Rows sampled at j + 0.5 would round to j + 1: the unscaled axis is copied instead.
   EXPECT_TRUE(HasValues<float>(y, {3, 4}, {1, 2, 2, 2, 3, 4, 4, 4, 5, 6, 6, 6}));
 }
@@ -190,7 +188,7 @@ TEST(ResizeTest, CropAndResizeExtrapolatesIntegers) {
   const Var x = Const<uint8_t>(g, {10, 20, 30, 40}, {1, 4});
   const Var roi = Floats(g, {0, -0.5, 1, 1.5});
   const gg::op::ResizeAttributes crop{.coordinate_transformation_mode = "tf_crop_and_resize",
-                              .extrapolation_value = 7};
+                                      .extrapolation_value = 7};
   const Var y = gg::op::Resize(x, roi, Var(), Int64s(g, {1, 4}), crop);
   // Coordinates -1.5, 0.5, 2.5, 4.5: outside, then rounded down at ties.
   EXPECT_TRUE(HasValues<uint8_t>(y, {1, 4}, {7, 10, 30, 7}));
@@ -208,11 +206,11 @@ TEST(ResizeTest, EmptyScalesSelectSizes) {
   Graph g;
   const Var x = Const<float>(g, {1, 2}, {1, 2});
   const Var empty = Floats(g, {});
-  EXPECT_TRUE(HasValues<float>(gg::op::Resize(x, empty, empty, Int64s(g, {1, 3})), {1, 3},
-                               {1, 1, 2}));
+  EXPECT_TRUE(
+      HasValues<float>(gg::op::Resize(x, empty, empty, Int64s(g, {1, 3})), {1, 3}, {1, 1, 2}));
   // Resize-11 needs roi and scales present, possibly empty.
-  EXPECT_TRUE(HasValues<float>(Node("Resize", {x, empty, empty, Int64s(g, {1, 3})}, {}, 11),
-                               {1, 3}, {1, 1, 2}));
+  EXPECT_TRUE(HasValues<float>(Node("Resize", {x, empty, empty, Int64s(g, {1, 3})}, {}, 11), {1, 3},
+                               {1, 1, 2}));
 }
 
 TEST(ResizeTest, BadScalesAndSizesFail) {
@@ -269,17 +267,18 @@ TEST(GridSampleTest, NearestOfIntegersBilinearOfHalves) {
   const Var grid = Const<int32_t>(g, {-1, -1, 0, 0, 1, 1, 3, 0}, {1, 1, 4, 2});
   const Var ints = Const<int32_t>(g, {1, 2, 3, 4}, {1, 1, 2, 2});
   // align_corners: the corners' centers are -1 and 1; (0, 0) rounds half to even, onto pixel 0.
-  EXPECT_TRUE(HasValues<int32_t>(gg::op::GridSample(ints, grid, {.align_corners = 1,
-                                                                  .mode = "nearest"}),
-                                 {1, 1, 1, 4}, {1, 1, 4, 0}));
+  EXPECT_TRUE(
+      HasValues<int32_t>(gg::op::GridSample(ints, grid, {.align_corners = 1, .mode = "nearest"}),
+                         {1, 1, 1, 4}, {1, 1, 4, 0}));
   EXPECT_TRUE(HasNoValue(gg::op::GridSample(ints, grid)));  // bilinear integers
-  const Var halves = Const<Float16>(g, {Float16::FromFloat(1), Float16::FromFloat(2),
-                                        Float16::FromFloat(3), Float16::FromFloat(4)},
-                                    {1, 1, 2, 2});
+  const Var halves = Const<Float16>(
+      g,
+      {Float16::FromFloat(1), Float16::FromFloat(2), Float16::FromFloat(3), Float16::FromFloat(4)},
+      {1, 1, 2, 2});
   const Var half_grid = Const<Float16>(
-      g, {Float16::FromFloat(-1), Float16::FromFloat(-1), Float16::FromFloat(0),
-          Float16::FromFloat(0), Float16::FromFloat(1), Float16::FromFloat(1),
-          Float16::FromFloat(3), Float16::FromFloat(0)},
+      g,
+      {Float16::FromFloat(-1), Float16::FromFloat(-1), Float16::FromFloat(0), Float16::FromFloat(0),
+       Float16::FromFloat(1), Float16::FromFloat(1), Float16::FromFloat(3), Float16::FromFloat(0)},
       {1, 1, 4, 2});
   EXPECT_TRUE(HasValues<Float16>(gg::op::GridSample(halves, half_grid, {.align_corners = 1}),
                                  {1, 1, 1, 4}, {1, 2.5, 4, 0}));
@@ -292,10 +291,10 @@ TEST(GridSampleTest, ReflectionOfASinglePixel) {
   Graph g;
   const Var x = Const<double>(g, {5}, {1, 1, 1, 1});
   const Var grid = Const<double>(g, {-7, 3, 0.5, 0.25}, {1, 1, 2, 2});
-  EXPECT_TRUE(HasValues<double>(gg::op::GridSample(x, grid, {.align_corners = 1,
-                                                              .mode = "bicubic",
-                                                              .padding_mode = "reflection"}),
-                                {1, 1, 1, 2}, {5, 5}));
+  EXPECT_TRUE(HasValues<double>(
+      gg::op::GridSample(x, grid,
+                         {.align_corners = 1, .mode = "bicubic", .padding_mode = "reflection"}),
+      {1, 1, 1, 2}, {5, 5}));
 }
 
 TEST(GridSampleTest, NonFiniteGridGetsNoValue) {
@@ -308,8 +307,8 @@ TEST(GridSampleTest, NonFiniteGridGetsNoValue) {
 TEST(GridSampleTest, EmptyOutput) {
   Graph g;
   const Var x = Const<float>(g, {1, 2, 3, 4}, {1, 1, 2, 2});
-  EXPECT_TRUE(HasValues<float>(gg::op::GridSample(x, Const<float>(g, {}, {1, 0, 3, 2})),
-                               {1, 1, 0, 3}, {}));
+  EXPECT_TRUE(
+      HasValues<float>(gg::op::GridSample(x, Const<float>(g, {}, {1, 0, 3, 2})), {1, 1, 0, 3}, {}));
 }
 
 }  // namespace

@@ -184,9 +184,9 @@ KernelResult GridSampleKernel(const KernelContext& ctx) {
   const Tensor& grid = ctx.input(1);
   if (x.rank() != 4) return ctx.input_error(0, absl::StrCat("has rank ", x.rank(), ", not 4"));
   if (grid.rank() != 4 || grid.shape()[3] != 2 || grid.shape()[0] != x.shape()[0]) {
-    return ctx.input_error(1, absl::StrCat("has shape ", ShapeToString(grid.shape()),
-                                           "; GridSample needs [N, H_out, W_out, 2] with N = ",
-                                           x.shape()[0]));
+    return ctx.input_error(
+        1, absl::StrCat("has shape ", ShapeToString(grid.shape()),
+                        "; GridSample needs [N, H_out, W_out, 2] with N = ", x.shape()[0]));
   }
   GRAPHGC_ASSIGN_OR_RETURN(const size_t mode, ChooseAttribute(ctx, "mode", "bilinear",
                                                               {"bilinear", "nearest", "bicubic"}));
@@ -198,12 +198,13 @@ KernelResult GridSampleKernel(const KernelContext& ctx) {
   if (options.mode != SampleMode::kNearest && !IsFloatingPoint(x.dtype())) {
     return Decline("bilinear and bicubic GridSample of integers");
   }
-  GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out,
-                           ctx.allocate(x.dtype(), {x.shape()[0], x.shape()[1], grid.shape()[1],
-                                                    grid.shape()[2]}));
+  GRAPHGC_ASSIGN_OR_RETURN(
+      MutableTensor out,
+      ctx.allocate(x.dtype(), {x.shape()[0], x.shape()[1], grid.shape()[1], grid.shape()[2]}));
   if (out.size() == 0) return KernelOutputs{std::move(out).freeze()};
   if (x.shape()[2] == 0 || x.shape()[3] == 0) {
-    if (options.padding != Padding::kZeros) return Decline("border or reflection of an empty image");
+    if (options.padding != Padding::kZeros)
+      return Decline("border or reflection of an empty image");
   }
   if (!IsNumeric(x.dtype()) || grid.dtype() != x.dtype()) {
     return Decline("GridSample of this element type");
@@ -211,9 +212,8 @@ KernelResult GridSampleKernel(const KernelContext& ctx) {
   if (!GridFits(grid, std::max(x.shape()[2], x.shape()[3]))) {
     return Decline("a grid with non-finite or huge locations");
   }
-  internal::DispatchNumeric(x.dtype(), [&](auto tag) {
-    SampleAll<typename decltype(tag)::type>(x, grid, options, out);
-  });
+  internal::DispatchNumeric(
+      x.dtype(), [&](auto tag) { SampleAll<typename decltype(tag)::type>(x, grid, options, out); });
   return KernelOutputs{std::move(out).freeze()};
 }
 

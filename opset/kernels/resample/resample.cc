@@ -82,11 +82,11 @@ void Weighted(const Tensor& input, absl::Span<const AxisTaps> axes, double extra
       }
     }
     if (last.count == 2) {
-      BlendLastAxis<2>(source_row, last.index.data(), last_weights.data(), last.out,
-                       rows.block(), o);
+      BlendLastAxis<2>(source_row, last.index.data(), last_weights.data(), last.out, rows.block(),
+                       o);
     } else {
-      BlendLastAxis<4>(source_row, last.index.data(), last_weights.data(), last.out,
-                       rows.block(), o);
+      BlendLastAxis<4>(source_row, last.index.data(), last_weights.data(), last.out, rows.block(),
+                       o);
     }
     FillOutside(last, rows.block(), fill, o);
   });

@@ -26,10 +26,10 @@ class ResampleRows {
   ResampleRows(absl::Span<const int64_t> in_dims, absl::Span<const AxisTaps> axes);
 
   const AxisTaps& last() const { return axes_[last_axis_]; }
-  int64_t block() const { return block_; }        // elements per position of the last axis
-  int64_t in_row() const { return in_row_; }      // input row length
-  int64_t out_row() const { return out_row_; }    // output row length
-  int64_t rows() const { return rows_; }          // output rows
+  int64_t block() const { return block_; }      // elements per position of the last axis
+  int64_t in_row() const { return in_row_; }    // input row length
+  int64_t out_row() const { return out_row_; }  // output row length
+  int64_t rows() const { return rows_; }        // output rows
   // The most sources a row has.
   int64_t max_sources() const { return max_sources_; }
 
@@ -53,9 +53,9 @@ class ResampleRows {
         for (const RowSource& source : sources) {
           for (int t = 0; t < taps.count; ++t) {
             const size_t tap = j * static_cast<size_t>(taps.count) + static_cast<size_t>(t);
-            next.push_back(RowSource{
-                source.offset + taps.index[tap] * in_strides_[k],
-                taps.weight.empty() ? source.weight : source.weight * taps.weight[tap]});
+            next.push_back(
+                RowSource{source.offset + taps.index[tap] * in_strides_[k],
+                          taps.weight.empty() ? source.weight : source.weight * taps.weight[tap]});
           }
         }
         sources.swap(next);

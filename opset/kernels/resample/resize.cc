@@ -33,14 +33,14 @@ using resample::Sampling;
 
 // Where the node's scales come from: an input, or (Upsample-7) the `scales` attribute.
 struct ScaleSource {
-  int input = -1;  // -1: the attribute
+  int input = -1;             // -1: the attribute
   bool at_least_one = false;  // Upsample: every scale must be >= 1
 };
 
 // The scales as doubles, each finite and positive (>= 1 for Upsample); none when the input is
 // omitted or empty (Resize-11 and 13 then take `sizes`).
-absl::StatusOr<std::vector<double>> ReadScales(const KernelContext& ctx,
-                                                              ScaleSource source, int64_t rank) {
+absl::StatusOr<std::vector<double>> ReadScales(const KernelContext& ctx, ScaleSource source,
+                                               int64_t rank) {
   std::vector<double> scales;
   if (source.input < 0) {
     for (float s : ctx.floats_attribute("scales").value_or(std::vector<float>())) {
@@ -99,8 +99,8 @@ absl::StatusOr<std::vector<AxisExtent>> ReadExtents(const KernelContext& ctx, Sc
   if (sizes != nullptr) {
     const std::vector<int64_t> dims = ReadInt64s(*sizes);
     if (static_cast<int64_t>(dims.size()) != rank) {
-      return ctx.input_error(sizes_input, absl::StrCat("has ", dims.size(),
-                                                       " values for an input of rank ", rank));
+      return ctx.input_error(
+          sizes_input, absl::StrCat("has ", dims.size(), " values for an input of rank ", rank));
     }
     for (int64_t d = 0; d < rank; ++d) {
       AxisExtent& axis = extents[static_cast<size_t>(d)];
@@ -149,8 +149,8 @@ absl::StatusOr<Sampling> ReadSampling(const KernelContext& ctx, bool legacy) {
     sampling.coordinates = CoordinateMode::kAsymmetric;
     return sampling;
   }
-  GRAPHGC_ASSIGN_OR_RETURN(const size_t mode, ChooseAttribute(ctx, "mode", "nearest",
-                                                              {"nearest", "linear", "cubic"}));
+  GRAPHGC_ASSIGN_OR_RETURN(const size_t mode,
+                           ChooseAttribute(ctx, "mode", "nearest", {"nearest", "linear", "cubic"}));
   sampling.mode = static_cast<InterpolationMode>(mode);
   GRAPHGC_ASSIGN_OR_RETURN(
       const size_t coordinates,
@@ -181,8 +181,7 @@ absl::StatusOr<Tensor> ExtrapolationElement(DataType dtype, double value) {
         return;
       }
     }
-    element = Tensor::scalar<T>(
-        internal::Store<T>(static_cast<internal::ComputeType<T>>(value)));
+    element = Tensor::scalar<T>(internal::Store<T>(static_cast<internal::ComputeType<T>>(value)));
   });
   if (!element.has_value()) return Decline("an extrapolation value this type cannot hold");
   return *std::move(element);
