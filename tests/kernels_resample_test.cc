@@ -225,6 +225,16 @@ TEST(ResizeTest, BadScalesAndSizesFail) {
                         {"mode", "area"}));
 }
 
+TEST(ResizeTest, OutputDimsInferenceDisagreesWithGetNoValue) {
+  // 3 * float(5 / 3) is 4.9999998: ONNX's reference (in double) has 4 outputs, ONNX's inference
+  // (in float) 5. No value fits both.
+  Graph g;
+  const Var x = Const<float>(g, {1, 2, 3}, {1, 3});
+  const Var y = gg::op::Resize(x, Var(), Floats(g, {1, 5.0f / 3.0f}));
+  EXPECT_TRUE(HasNoValue(y));
+  EXPECT_EQ(y.shape(), std::optional<Dims>(Dims{1, 5}));
+}
+
 // --- Resize-10 and Upsample (ONNX Runtime's semantics) ----------------------------------------
 
 TEST(ResizeTest, Resize10NearestRoundsUpWhenShrinking) {
@@ -245,6 +255,14 @@ TEST(ResizeTest, UpsampleScalesAttributeAndInput) {
   const Var v9 = Node("Upsample", {x, Floats(g, {2, 1})}, {}, 9);
   EXPECT_TRUE(HasValues<int32_t>(v9, {2, 3}, {1, 2, 3, 1, 2, 3}));
   EXPECT_TRUE(FailsWith(Node("Upsample", {x, Floats(g, {1, 0.5})}, {}, 9), {"at least 1"}));
+}
+
+TEST(ResizeTest, UpsampleDimsAreComputedInFloat) {
+  // 3 * float(5 / 3) rounds to 5 in float, as ONNX Runtime and ONNX's inference compute it.
+  Graph g;
+  const Var x = Const<float>(g, {0, 1, 2}, {1, 3});
+  const Var y = Node("Upsample", {x, Floats(g, {1, 5.0f / 3.0f})}, {Str("mode", "linear")}, 9);
+  EXPECT_TRUE(HasValues<float>(y, {1, 5}, {0, 0.6, 1.2, 1.8, 2}));
 }
 
 // --- The value budget -------------------------------------------------------------------------

@@ -35,6 +35,8 @@ using resample::Sampling;
 struct ScaleSource {
   int input = -1;             // -1: the attribute
   bool at_least_one = false;  // Upsample: every scale must be >= 1
+  // Resize-10 and Upsample: output dims floor(in * scale) in float, as ONNX Runtime computes them.
+  bool float_dims = false;
 };
 
 // The scales as doubles, each finite and positive (>= 1 for Upsample); none when the input is
@@ -68,8 +70,8 @@ absl::StatusOr<std::vector<double>> ReadScales(const KernelContext& ctx, ScaleSo
   return scales;
 }
 
-// Each axis's extents from the scales (output dim floor(scale * in), as the reference computes
-// it in double) or from the sizes (scale out / in).
+// Each axis's extents from the scales (output dim floor(scale * in), computed in double as ONNX's
+// reference does, or in float) or from the sizes (scale out / in).
 absl::StatusOr<std::vector<AxisExtent>> ReadExtents(const KernelContext& ctx, ScaleSource scales,
                                                     int sizes_input) {
   const Tensor& x = ctx.input(0);
@@ -89,7 +91,10 @@ absl::StatusOr<std::vector<AxisExtent>> ReadExtents(const KernelContext& ctx, Sc
     axis.in = x.shape()[static_cast<size_t>(d)];
     if (has_scales) {
       axis.scale = scale_values[static_cast<size_t>(d)];
-      const double out = std::floor(axis.scale * static_cast<double>(axis.in));
+      const double out = scales.float_dims
+                             ? std::floor(static_cast<double>(static_cast<float>(axis.scale) *
+                                                              static_cast<float>(axis.in)))
+                             : std::floor(axis.scale * static_cast<double>(axis.in));
       if (out > static_cast<double>(int64_t{1} << 62)) {
         return absl::ResourceExhaustedError("Resize output dims past the value budget");
       }
@@ -256,7 +261,8 @@ KernelResult ResizeKernel(const KernelContext& ctx) {
 // Resize-10 (scales may shrink an axis), Upsample-9 (scales >= 1): X, scales.
 KernelResult LegacyResizeKernel(const KernelContext& ctx) {
   GRAPHGC_ASSIGN_OR_RETURN(const Sampling sampling, ReadSampling(ctx, /*legacy=*/true));
-  const ScaleSource scales{.input = 1, .at_least_one = ctx.op_type() == "Upsample"};
+  const ScaleSource scales{
+      .input = 1, .at_least_one = ctx.op_type() == "Upsample", .float_dims = true};
   GRAPHGC_ASSIGN_OR_RETURN(std::vector<AxisExtent> extents,
                            ReadExtents(ctx, scales, /*sizes_input=*/-1));
   return Resample(ctx, sampling, std::move(extents));
@@ -267,7 +273,8 @@ KernelResult Upsample7Kernel(const KernelContext& ctx) {
   GRAPHGC_ASSIGN_OR_RETURN(const Sampling sampling, ReadSampling(ctx, /*legacy=*/true));
   GRAPHGC_ASSIGN_OR_RETURN(
       std::vector<AxisExtent> extents,
-      ReadExtents(ctx, ScaleSource{.input = -1, .at_least_one = true}, /*sizes_input=*/-1));
+      ReadExtents(ctx, ScaleSource{.input = -1, .at_least_one = true, .float_dims = true},
+                  /*sizes_input=*/-1));
   return Resample(ctx, sampling, std::move(extents));
 }
 
