@@ -74,8 +74,18 @@ void Weighted(const Tensor& input, absl::Span<const AxisTaps> axes, double extra
       C* acc = blended.data();
       const T* first = in + sources[0].offset;
       const C w0 = static_cast<C>(sources[0].weight);
-      for (int64_t i = 0; i < n; ++i) acc[i] = w0 * internal::Load<T>(first[i]);
-      for (size_t s = 1; s < sources.size(); ++s) {
+      size_t next = 1;
+      if (sources.size() >= 2) {  // the common linear case: two rows blended in one pass
+        const T* second = in + sources[1].offset;
+        const C w1 = static_cast<C>(sources[1].weight);
+        for (int64_t i = 0; i < n; ++i) {
+          acc[i] = w0 * internal::Load<T>(first[i]) + w1 * internal::Load<T>(second[i]);
+        }
+        next = 2;
+      } else {
+        for (int64_t i = 0; i < n; ++i) acc[i] = w0 * internal::Load<T>(first[i]);
+      }
+      for (size_t s = next; s < sources.size(); ++s) {
         const T* src = in + sources[s].offset;
         const C w = static_cast<C>(sources[s].weight);
         for (int64_t i = 0; i < n; ++i) acc[i] += w * internal::Load<T>(src[i]);
