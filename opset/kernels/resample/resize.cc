@@ -4,6 +4,7 @@
 // Resize-11 and 13 follow ONNX's reference (the backend test data). Resize-10 and Upsample,
 // which the reference leaves undefined beyond integer nearest scales, follow ONNX Runtime:
 // asymmetric coordinates, nearest rounding down when an axis grows and up when it shrinks.
+// Axes with scale 1 (and, for tf_crop_and_resize, the full roi) are copied unchanged.
 // Linear and cubic interpolation of integers decline: ONNX Runtime truncates the blended value
 // while ONNX's reference rounds it.
 #include <cmath>
@@ -11,6 +12,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
