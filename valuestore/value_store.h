@@ -1,8 +1,9 @@
 // ValueStore: the generational slot store that owns propagated tensors, apart from the arena.
 //
-// Each slot holds one value: a Tensor, or a sequence, optional or map (value.h). Slots are addressed by ValueRef{slot, generation}; release() frees a
-// slot and bumps its generation, so stale references are detected, never followed. Freed slots are
-// reused through a free list (LIFO, which keeps reuse cache-warm).
+// Each slot holds one value: a Tensor, or a sequence, optional or map (value.h). Slots are
+// addressed by ValueRef{slot, generation}; release() frees a slot and bumps its generation, so
+// stale references are detected, never followed. Freed slots are reused through a free list (LIFO,
+// which keeps reuse cache-warm).
 //
 // Accounting is by buffer, not by slot: several slots may view one Buffer (Identity, Reshape), and
 // it is counted once, when its first slot takes it, and released when its last slot goes. Buffers
@@ -60,7 +61,7 @@ class ValueStore {
  private:
   static constexpr uint32_t kNoSlot = UINT32_MAX;
   struct Slot {
-    Tensor tensor;                             // a tensor value
+    Tensor tensor;                           // a tensor value
     std::shared_ptr<const Value> composite;  // a sequence, optional or map value
     uint32_t generation = 1;
     uint32_t next_free = kNoSlot;
