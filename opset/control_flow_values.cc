@@ -195,6 +195,86 @@ OutputValues PropagateLoop(GraphCore& core, SubgraphId body, absl::Span<const Op
   return Finish(loop, types, axes, options.max_value_bytes);
 }
 
+namespace {
+
+// The scan inputs of one Scan run: tensors, the axis each is scanned along, its direction.
+struct ScanInputs {
+  std::vector<Tensor> tensors;
+  std::vector<int64_t> axes;
+  std::vector<int64_t> directions;
+  int64_t length = 0;  // trips: the extent of every scanned axis
+};
+
+// Runs the trips of one Scan over `inputs` from the states in `loop`; false if a trip cannot be
+// computed (then nothing in `loop` is meaningful).
+bool RunScanTrips(GraphCore& core, BodyRunner& runner, const ScanInputs& inputs, LoopState& loop) {
+  const size_t states = loop.state.size();
+  for (int64_t trip = 0; trip < inputs.length; ++trip) {
+    std::vector<Value> arguments = loop.state;
+    for (size_t j = 0; j < inputs.tensors.size(); ++j) {
+      const int64_t index = inputs.directions[j] == 1 ? inputs.length - 1 - trip : trip;
+      std::optional<Tensor> slice = SliceAt(inputs.tensors[j], inputs.axes[j], index);
+      if (!slice.has_value()) return false;
+      arguments.emplace_back(*std::move(slice));
+    }
+    absl::StatusOr<BodyResults> results = runner.Run(arguments);
+    if (!results.ok() || results->size() != states + loop.scans.size()) return false;
+    for (size_t i = 0; i < states; ++i) {
+      if (!(*results)[i].has_value()) return false;
+      loop.state[i] = *(*results)[i];
+    }
+    if (!AppendScans(*results, states, core.options().max_value_bytes, loop)) return false;
+    core.note_transient_bytes(loop.bytes() + runner.peak_trip_bytes());
+  }
+  return true;
+}
+
+// The scan inputs `tensors`, scanned along `axes` (negative from the end); nullopt if an axis is
+// out of range or the scanned extents differ.
+std::optional<ScanInputs> ScanInputsOf(std::vector<Tensor> tensors,
+                                       const std::vector<int64_t>& axes,
+                                       std::vector<int64_t> directions) {
+  ScanInputs inputs;
+  inputs.length = -1;
+  for (size_t j = 0; j < tensors.size(); ++j) {
+    const int64_t rank = tensors[j].rank();
+    const int64_t axis = axes[j] < 0 ? axes[j] + rank : axes[j];
+    if (axis < 0 || axis >= rank) return std::nullopt;
+    const int64_t extent = tensors[j].shape()[static_cast<size_t>(axis)];
+    if (inputs.length >= 0 && extent != inputs.length) return std::nullopt;
+    inputs.length = extent;
+    inputs.axes.push_back(axis);
+  }
+  inputs.tensors = std::move(tensors);
+  inputs.directions = std::move(directions);
+  return inputs;
+}
+
+// The initial values of operands [first, first + count), or nullopt if one is unknown.
+std::optional<std::vector<Value>> KnownValues(absl::Span<const OperandInfo> operands, size_t first,
+                                              size_t count) {
+  std::vector<Value> values;
+  for (size_t i = first; i < first + count; ++i) {
+    std::optional<Value> value = OperandValue(operands[i]);
+    if (!value.has_value()) return std::nullopt;
+    values.push_back(*std::move(value));
+  }
+  return values;
+}
+
+// The tensors of operands [first, first + count), or nullopt if one is unknown.
+std::optional<std::vector<Tensor>> KnownTensors(absl::Span<const OperandInfo> operands,
+                                                size_t first, size_t count) {
+  std::vector<Tensor> tensors;
+  for (size_t i = first; i < first + count; ++i) {
+    if (!operands[i].value.has_value()) return std::nullopt;
+    tensors.push_back(*operands[i].value);
+  }
+  return tensors;
+}
+
+}  // namespace
+
 OutputValues PropagateScan(GraphCore& core, SubgraphId body, absl::Span<const OperandInfo> operands,
                            absl::Span<const OutputType> types,
                            const std::vector<Attribute>& attributes) {
@@ -203,63 +283,105 @@ OutputValues PropagateScan(GraphCore& core, SubgraphId body, absl::Span<const Op
   const size_t states = operands.size() - scan_inputs;
   if (types.size() < states) return NoValues(types);
   const size_t scan_outputs = types.size() - states;
-  const std::vector<int64_t> in_axes = IntsAttribute(attributes, "scan_input_axes", scan_inputs);
-  const std::vector<int64_t> in_directions =
-      IntsAttribute(attributes, "scan_input_directions", scan_inputs);
   std::vector<int64_t> out_axes = IntsAttribute(attributes, "scan_output_axes", scan_outputs);
   const std::vector<int64_t> out_directions =
       IntsAttribute(attributes, "scan_output_directions", scan_outputs);
+  const std::vector<int64_t> in_axes = IntsAttribute(attributes, "scan_input_axes", scan_inputs);
+  std::vector<int64_t> in_directions =
+      IntsAttribute(attributes, "scan_input_directions", scan_inputs);
   if (in_axes.size() != scan_inputs || in_directions.size() != scan_inputs ||
       out_axes.size() != scan_outputs || out_directions.size() != scan_outputs) {
     return NoValues(types);
   }
+  std::optional<std::vector<Value>> initial = KnownValues(operands, 0, states);
+  std::optional<std::vector<Tensor>> scanned = KnownTensors(operands, states, scan_inputs);
+  if (!initial.has_value() || !scanned.has_value()) return NoValues(types);
+  std::optional<ScanInputs> inputs =
+      ScanInputsOf(*std::move(scanned), in_axes, std::move(in_directions));
+  if (!inputs.has_value()) return NoValues(types);
   LoopState loop;
-  for (size_t i = 0; i < states; ++i) {
-    std::optional<Value> initial = OperandValue(operands[i]);
-    if (!initial.has_value()) return NoValues(types);
-    loop.state.push_back(*std::move(initial));
-  }
-  std::vector<Tensor> scanned;
-  std::vector<int64_t> axes;
-  int64_t length = -1;
-  for (size_t j = 0; j < scan_inputs; ++j) {
-    const OperandInfo& info = operands[states + j];
-    if (!info.value.has_value()) return NoValues(types);
-    const int64_t rank = info.value->rank();
-    const int64_t axis = in_axes[j] < 0 ? in_axes[j] + rank : in_axes[j];
-    if (axis < 0 || axis >= rank) return NoValues(types);
-    const int64_t extent = info.value->shape()[static_cast<size_t>(axis)];
-    if (length >= 0 && extent != length) return NoValues(types);
-    length = extent;
-    scanned.push_back(*info.value);
-    axes.push_back(axis);
-  }
+  loop.state = *std::move(initial);
   loop.scans.resize(scan_outputs);
-  const GraphOptions& options = core.options();
   BodyRunner runner(core, body);
-  for (int64_t trip = 0; trip < length; ++trip) {
-    std::vector<Value> arguments = loop.state;
-    for (size_t j = 0; j < scan_inputs; ++j) {
-      const int64_t index = in_directions[j] == 1 ? length - 1 - trip : trip;
-      std::optional<Tensor> slice = SliceAt(scanned[j], axes[j], index);
-      if (!slice.has_value()) return NoValues(types);
-      arguments.emplace_back(*std::move(slice));
-    }
-    absl::StatusOr<BodyResults> results = runner.Run(arguments);
-    if (!results.ok() || results->size() != states + scan_outputs) return NoValues(types);
-    for (size_t i = 0; i < states; ++i) {
-      if (!(*results)[i].has_value()) return NoValues(types);
-      loop.state[i] = *(*results)[i];
-    }
-    if (!AppendScans(*results, states, options.max_value_bytes, loop)) return NoValues(types);
-    core.note_transient_bytes(loop.bytes() + runner.peak_trip_bytes());
-  }
+  if (!RunScanTrips(core, runner, *inputs, loop)) return NoValues(types);
   for (size_t k = 0; k < scan_outputs; ++k) {
     if (out_directions[k] == 1) std::reverse(loop.scans[k].begin(), loop.scans[k].end());
     if (!loop.scans[k].empty() && out_axes[k] < 0) out_axes[k] += loop.scans[k][0].rank() + 1;
     if (out_axes[k] < 0) return NoValues(types);
   }
-  return Finish(loop, types, out_axes, options.max_value_bytes);
+  return Finish(loop, types, out_axes, core.options().max_value_bytes);
+}
+
+OutputValues PropagateScan8(GraphCore& core, SubgraphId body,
+                            absl::Span<const OperandInfo> operands,
+                            absl::Span<const OutputType> types,
+                            const std::vector<Attribute>& attributes) {
+  const auto scan_inputs = static_cast<size_t>(IntAttribute(attributes, "num_scan_inputs"));
+  if (operands.empty() || scan_inputs == 0 || scan_inputs + 1 > operands.size()) {
+    return NoValues(types);
+  }
+  const size_t states = operands.size() - 1 - scan_inputs;
+  if (types.size() < states) return NoValues(types);
+  const size_t scan_outputs = types.size() - states;
+  const std::vector<int64_t> directions = IntsAttribute(attributes, "directions", scan_inputs);
+  std::optional<std::vector<Tensor>> initial = KnownTensors(operands, 1, states);
+  std::optional<std::vector<Tensor>> scanned = KnownTensors(operands, 1 + states, scan_inputs);
+  if (!initial.has_value() || !scanned.has_value() || directions.size() != scan_inputs ||
+      scanned->empty() || (*scanned)[0].rank() < 2) {
+    return NoValues(types);
+  }
+  const int64_t batch = (*scanned)[0].shape()[0];
+  const int64_t length = (*scanned)[0].shape()[1];
+  if (operands[0].present) {  // sequence_lens: only the full length is computed
+    if (!operands[0].value.has_value()) return NoValues(types);
+    for (int64_t given : kernels::ReadInt64s(*operands[0].value)) {
+      if (given != length) return NoValues(types);
+    }
+  }
+  // Each batch entry is a Scan-9 run over its slices; the results stack along the batch axis.
+  std::vector<std::vector<Tensor>> finals(states);
+  std::vector<std::vector<Tensor>> scans(scan_outputs);
+  BodyRunner runner(core, body);
+  for (int64_t b = 0; b < batch; ++b) {
+    LoopState loop;
+    std::vector<Tensor> slices;
+    for (const Tensor& state : *initial) {
+      std::optional<Tensor> slice =
+          state.rank() > 0 && state.shape()[0] == batch ? SliceAt(state, 0, b) : std::nullopt;
+      if (!slice.has_value()) return NoValues(types);
+      loop.state.emplace_back(*std::move(slice));
+    }
+    for (const Tensor& input : *scanned) {
+      std::optional<Tensor> slice =
+          input.rank() >= 2 && input.shape()[0] == batch ? SliceAt(input, 0, b) : std::nullopt;
+      if (!slice.has_value()) return NoValues(types);
+      slices.push_back(*std::move(slice));
+    }
+    std::optional<ScanInputs> inputs =
+        ScanInputsOf(std::move(slices), std::vector<int64_t>(scan_inputs, 0), directions);
+    if (!inputs.has_value() || inputs->length != length) return NoValues(types);
+    loop.scans.resize(scan_outputs);
+    if (!RunScanTrips(core, runner, *inputs, loop)) return NoValues(types);
+    for (size_t i = 0; i < states; ++i) {
+      if (!loop.state[i].is_tensor()) return NoValues(types);
+      finals[i].push_back(loop.state[i].tensor());
+    }
+    for (size_t k = 0; k < scan_outputs; ++k) {
+      std::optional<Tensor> stacked = Stack(loop.scans[k], 0, OutputType(), INT64_MAX);
+      if (!stacked.has_value()) return NoValues(types);
+      scans[k].push_back(*std::move(stacked));
+    }
+  }
+  LoopState batched;
+  for (std::vector<Tensor>& per_batch : finals) {
+    std::optional<Tensor> stacked =
+        Stack(per_batch, 0, types[batched.state.size()], core.options().max_value_bytes);
+    if (!stacked.has_value()) return NoValues(types);
+    batched.state.emplace_back(*std::move(stacked));
+  }
+  batched.scans = std::move(scans);
+  return Finish(batched, types, std::vector<int64_t>(scan_outputs, 0),
+                core.options().max_value_bytes);
 }
 
 OutputValues PropagateSequenceMap(GraphCore& core, SubgraphId body,

@@ -4,7 +4,7 @@
 //   Loop         while (no trip count M or i < M) and (no condition or cond): run the body on
 //                (i, cond, state...), take (cond, state..., scan slices...) back; the scan
 //                outputs stack their slices along a new first axis.
-//   Scan (9+)    one trip per slice of the scan inputs along scan_input_axes (backwards where
+//   Scan         one trip per slice of the scan inputs along scan_input_axes (backwards where
 //                scan_input_directions is 1); scan outputs stack along scan_output_axes.
 //   SequenceMap  one trip per element of the sequence inputs; each output is the sequence of the
 //                trips' results.
@@ -33,6 +33,13 @@ OutputValues PropagateLoop(GraphCore& core, SubgraphId body, absl::Span<const Op
 OutputValues PropagateScan(GraphCore& core, SubgraphId body, absl::Span<const OperandInfo> operands,
                            absl::Span<const OutputType> types,
                            const std::vector<Attribute>& attributes);
+
+// Scan-8: sequence_lens, then states [batch, ...] and scan inputs [batch, sequence, ...]; each
+// batch entry scans on its own. A sequence_lens shorter than the sequence gives no value.
+OutputValues PropagateScan8(GraphCore& core, SubgraphId body,
+                            absl::Span<const OperandInfo> operands,
+                            absl::Span<const OutputType> types,
+                            const std::vector<Attribute>& attributes);
 
 OutputValues PropagateSequenceMap(GraphCore& core, SubgraphId body,
                                   absl::Span<const OperandInfo> operands,

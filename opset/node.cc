@@ -175,11 +175,9 @@ absl::StatusOr<BuiltBodies> BuildBodiesOf(GraphCore* graph, const onnx::OpSchema
                      DescribeOperands(*core, operands), with_bodies);
 }
 
-// Whether the op's values come from its bodies: If, Loop, Scan from opset 9 on (Scan 8's batch
-// axis is not supported), SequenceMap.
-bool ComputesFromBodies(absl::string_view op_type, int since_version) {
-  return op_type == "If" || op_type == "Loop" || op_type == "SequenceMap" ||
-         (op_type == "Scan" && since_version >= 9);
+// Whether the op's values come from its bodies: If, Loop, Scan, SequenceMap.
+bool ComputesFromBodies(absl::string_view op_type) {
+  return op_type == "If" || op_type == "Loop" || op_type == "SequenceMap" || op_type == "Scan";
 }
 
 // The graph a node with bodies is made in (nullptr if its operands have none).
@@ -203,16 +201,18 @@ BodyValuesFn ValuesFromBodies(GraphCore* core, const onnx::OpSchema& schema,
         });
   }
   const SubgraphId body = bodies.front().subgraph;
-  if (core == nullptr || bodies.size() != 1 || !ComputesFromBodies(name, schema.since_version())) {
+  if (core == nullptr || bodies.size() != 1 || !ComputesFromBodies(name)) {
     return BodyValuesFn([](absl::Span<const OperandInfo>,
                            absl::Span<const OutputType> out) -> absl::StatusOr<OutputValues> {
       return OutputValues(out.size());
     });
   }
-  return BodyValuesFn([core, body, &name, &attributes](
+  const int version = schema.since_version();
+  return BodyValuesFn([core, body, &name, &attributes, version](
                           absl::Span<const OperandInfo> in,
                           absl::Span<const OutputType> out) -> absl::StatusOr<OutputValues> {
     if (name == "Loop") return PropagateLoop(*core, body, in, out);
+    if (name == "Scan" && version < 9) return PropagateScan8(*core, body, in, out, attributes);
     if (name == "Scan") return PropagateScan(*core, body, in, out, attributes);
     return PropagateSequenceMap(*core, body, in, out);
   });
@@ -311,7 +311,7 @@ bool has_kernel(absl::string_view op_type, const NodeOptions& options) {
         onnx::OpSchemaRegistry::Schema(std::string(op_type), *version, std::string(domain));
     if (schema == nullptr) return false;
     since_version = schema->since_version();
-    if (domain.empty() && internal::ComputesFromBodies(schema->Name(), since_version)) return true;
+    if (domain.empty() && internal::ComputesFromBodies(schema->Name())) return true;
   }
   const internal::ResolvedOp* op = internal::ResolveOp(domain, op_type, since_version);
   return op->kernel != nullptr || op->value_kernel != nullptr;

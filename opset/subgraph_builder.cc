@@ -97,6 +97,42 @@ absl::StatusOr<ArgumentTypes> ScanArguments(absl::Span<const OperandInfo> operan
   return types;
 }
 
+// Scan-8: input 0 is sequence_lens (may be omitted), then the states [batch, ...] and the scan
+// inputs [batch, sequence, ...]; the body sees one batch entry: the states without their batch
+// axis, the scan inputs without their batch and sequence axes.
+absl::StatusOr<ArgumentTypes> Scan8Arguments(absl::Span<const OperandInfo> operands,
+                                             absl::Span<const Attribute> attributes) {
+  const AttributeValue* count = FindAttribute(attributes, "num_scan_inputs");
+  if (count == nullptr || !std::holds_alternative<int64_t>(*count)) {
+    return absl::InvalidArgumentError("missing required attribute 'num_scan_inputs' (INT)");
+  }
+  const int64_t scan_inputs = std::get<int64_t>(*count);
+  if (operands.empty() || scan_inputs < 1 ||
+      scan_inputs > static_cast<int64_t>(operands.size()) - 1) {
+    return absl::InvalidArgumentError(absl::StrCat("num_scan_inputs is ", scan_inputs, " but ",
+                                                   operands.size(), " inputs are given"));
+  }
+  const size_t first_scan = operands.size() - static_cast<size_t>(scan_inputs);
+  ArgumentTypes types;
+  for (size_t i = 1; i < operands.size(); ++i) {
+    if (!operands[i].present) {
+      return absl::InvalidArgumentError(absl::StrCat("input ", i, " is omitted"));
+    }
+    OutputType type = TensorOutput(operands[i].dtype, operands[i].shape);
+    const size_t dropped = i >= first_scan ? 2 : 1;  // batch (and sequence) axes
+    if (type.shape.has_value()) {
+      if (type.shape->size() < dropped) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("input ", i, " has rank ", type.shape->size(), ", less than its batch",
+                         dropped == 2 ? " and sequence axes" : " axis"));
+      }
+      type.shape->erase(type.shape->begin(), type.shape->begin() + static_cast<int64_t>(dropped));
+    }
+    types.push_back(std::move(type));
+  }
+  return types;
+}
+
 absl::StatusOr<ArgumentTypes> ArgumentTypesOf(absl::string_view op_type, int since_version,
                                               absl::string_view attribute,
                                               absl::Span<const OperandInfo> operands,
@@ -104,10 +140,8 @@ absl::StatusOr<ArgumentTypes> ArgumentTypesOf(absl::string_view op_type, int sin
   if (op_type == "If" && (attribute == "then_branch" || attribute == "else_branch")) {
     return ArgumentTypes{};
   }
-  if (op_type == "Scan" && since_version < 9) {
-    return absl::UnimplementedError(absl::StrCat("Scan of opset ", since_version,
-                                                 " (with sequence_lens and a batch axis) is not "
-                                                 "supported; Scan from opset 9 on is"));
+  if (op_type == "Scan" && since_version < 9 && attribute == "body") {
+    return Scan8Arguments(operands, attributes);
   }
   for (size_t i = 0; i < operands.size(); ++i) {
     if (op_type != "Loop" || i >= 2) {
