@@ -6,8 +6,10 @@
 // inputs and attributes; the cases that get no value; the value budget.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <variant>
@@ -453,6 +455,62 @@ TEST(RecurrentKernels, VersionsWithKernels) {
   n.version = 7;
   Graph g;
   EXPECT_TRUE(MakeNode(g, n)[0].value().has_value());
+}
+
+// Each activation on its own: an RNN with hidden_size 1, W = [[1]] and R = [[0]] gives f(x).
+// (RNN takes no default alphas: ONNX Runtime's differ from ONNX's there.)
+template <class T>
+std::vector<Var> ActivationOf(Graph& g, const std::string& name, const std::vector<double>& x,
+                              Floats alpha, Floats beta) {
+  const int64_t count = static_cast<int64_t>(x.size());
+  std::vector<Attribute> attributes = {{"hidden_size", int64_t{1}},
+                                       {"activations", Names{name}}};
+  if (!alpha.empty()) attributes.push_back({"activation_alpha", alpha});
+  if (!beta.empty()) attributes.push_back({"activation_beta", beta});
+  return gg::make_node("RNN",
+                       {Const<T>(g, std::vector<T>(x.begin(), x.end()), {1, count, 1}),
+                        Const<T>(g, {T{1}}, {1, 1, 1}), Const<T>(g, {T{0}}, {1, 1, 1})},
+                       attributes, {.num_outputs = 1});
+}
+
+TEST(RecurrentKernels, EachActivationAgainstItsFormula) {
+  std::vector<double> x = {0, 0.5, 0.8, -0.8, 1e-6, -1e-6, 1e-30, 20, -20, 85, -85, 0.625, -0.625};
+  for (double v = -12; v <= 12; v += 0.0137) x.push_back(v);
+  struct Case {
+    std::string name;
+    Floats alpha, beta;
+    std::function<double(double)> f;
+  };
+  const std::vector<Case> cases = {
+      {"Relu", {}, {}, [](double v) { return std::max(v, 0.0); }},
+      {"Tanh", {}, {}, [](double v) { return std::tanh(v); }},
+      {"Sigmoid", {}, {}, [](double v) { return 1 / (1 + std::exp(-v)); }},
+      {"Affine", {0.5f}, {-0.25f}, [](double v) { return 0.5 * v - 0.25; }},
+      {"LeakyRelu", {0.1f}, {}, [](double v) { return v >= 0 ? v : 0.1 * v; }},
+      {"ThresholdedRelu", {0.5f}, {}, [](double v) { return v > 0.5 ? v : 0; }},
+      {"ScaledTanh", {1.5f}, {0.5f}, [](double v) { return 1.5 * std::tanh(0.5 * v); }},
+      {"HardSigmoid", {0.25f}, {0.4f},
+       [](double v) { return std::min(1.0, std::max(0.0, 0.25 * v + 0.4)); }},
+      {"Elu", {0.7f}, {}, [](double v) { return v >= 0 ? v : 0.7 * (std::exp(v) - 1); }},
+      {"Softsign", {}, {}, [](double v) { return v / (1 + std::fabs(v)); }},
+      {"Softplus", {}, {}, [](double v) { return std::log1p(std::exp(v)); }},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    Graph g;
+    std::vector<double> expected;
+    std::vector<double> x_float;
+    for (double v : x) {
+      x_float.push_back(static_cast<float>(v));
+      expected.push_back(c.f(static_cast<float>(v)));
+    }
+    const int64_t count = static_cast<int64_t>(x.size());
+    // float: a few ulp (tanh and sigmoid are computed four lanes at a time, not by libm).
+    ExpectNear(ActivationOf<float>(g, c.name, x_float, c.alpha, c.beta)[0], {1, 1, count, 1},
+               expected, 3e-7);
+    ExpectNear(ActivationOf<double>(g, c.name, x_float, c.alpha, c.beta)[0], {1, 1, count, 1},
+               expected, 1e-7);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -18,10 +18,12 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "graphgc/opset/kernels/kernel.h"
+#include "graphgc/opset/kernels/recurrent/fast_math.h"
 
 namespace graphgc::kernels::recurrent {
 
@@ -59,11 +61,24 @@ absl::StatusOr<std::vector<Activation>> ReadActivations(const KernelContext& ctx
                                                         int directions,
                                                         const std::vector<std::string>& defaults);
 
-// x[i] = f(x[i]) for i < n. The switch is outside the loops, so each loop is a plain one.
+// x[i] = f(x[i]) for i < n. The switch is outside the loops, so each loop is a plain one; float's
+// Tanh, Sigmoid and ScaledTanh (most of a step's time) run four lanes at a time (fast_math.h).
 template <class W>
 void Activate(const Activation& f, W* x, int64_t n) {
   const W alpha = static_cast<W>(f.alpha);
   const W beta = static_cast<W>(f.beta);
+  if constexpr (std::is_same_v<W, float>) {
+    switch (f.kind) {
+      case ActivationKind::kTanh:
+        return Map4(x, n, [](Float4 v) { return Tanh4(v); });
+      case ActivationKind::kSigmoid:
+        return Map4(x, n, [](Float4 v) { return Sigmoid4(v); });
+      case ActivationKind::kScaledTanh:
+        return Map4(x, n, [=](Float4 v) { return alpha * Tanh4(beta * v); });
+      default:
+        break;
+    }
+  }
   switch (f.kind) {
     case ActivationKind::kRelu:
       for (int64_t i = 0; i < n; ++i) x[i] = std::max(x[i], W{0});
