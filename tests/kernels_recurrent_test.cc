@@ -93,7 +93,8 @@ std::vector<Var> Inputs(Graph& g, const Node& n) {
 std::vector<Var> Build(const Node& n, const std::vector<Var>& inputs) {
   std::vector<Attribute> attributes = {{"hidden_size", n.hidden}, {"direction", n.direction()}};
   attributes.insert(attributes.end(), n.attributes.begin(), n.attributes.end());
-  return gg::make_node(n.op, inputs, attributes, {.version = n.version, .num_outputs = n.num_outputs});
+  return gg::make_node(n.op, inputs, attributes,
+                       {.version = n.version, .num_outputs = n.num_outputs});
 }
 
 template <class T = float>
@@ -146,8 +147,8 @@ void ExpectSame(const Var& got, const Var& expected, double tolerance = 0) {
 Node LstmWithEverything() {
   Node n;
   n.attributes = {{"clip", 0.9f},
-                  {"activations", Names{"HardSigmoid", "LeakyRelu", "Softsign", "Sigmoid", "Elu",
-                                        "ScaledTanh"}},
+                  {"activations",
+                   Names{"HardSigmoid", "LeakyRelu", "Softsign", "Sigmoid", "Elu", "ScaledTanh"}},
                   {"activation_alpha", Floats{0.3f, 0.2f, 0.9f, 1.1f}},
                   {"activation_beta", Floats{0.4f, 0.8f}}};
   return n;
@@ -177,30 +178,31 @@ Node RnnWithEverything() {
 TEST(RecurrentKernels, LstmMatchesOnnxRuntime) {
   Graph g;
   const std::vector<Var> out = MakeNode(g, LstmWithEverything());
-  ExpectNear(out[0], {3, 2, 2, 2},
-             {-0.001168088, 0.000527275, 0.05290809, 0.03067439, 0.03564375,  -0.1310749,
-              -0.08436262,  -0.2283943,  -0.01573987, 0.02862812, 0.009912711, 0.0343199,
-              -0.05779963,  -0.07560855, -0.04534338, -0.2665699, -0.03245567, 0.05667619,
-              0,            0,           0.04579559,  0.02900126, 0,           0},
+  ExpectNear(out[0], {3, 2, 2, 2}, {-0.001168088, 0.000527275, 0.05290809,  0.03067439,
+                                    0.03564375,   -0.1310749,  -0.08436262, -0.2283943,
+                                    -0.01573987,  0.02862812,  0.009912711, 0.0343199,
+                                    -0.05779963,  -0.07560855, -0.04534338, -0.2665699,
+                                    -0.03245567,  0.05667619,  0,           0,
+                                    0.04579559,   0.02900126,  0,           0},
              1e-5);
   ExpectNear(out[1], {2, 2, 2},
-             {-0.03245567, 0.05667619, 0.009912711, 0.0343199, 0.03564375, -0.1310749,
-              -0.08436262, -0.2283943},
+             {-0.03245567, 0.05667619, 0.009912711, 0.0343199, 0.03564375, -0.1310749, -0.08436262,
+              -0.2283943},
              1e-5);
-  ExpectNear(out[2], {2, 2, 2},
-             {-0.06961551, 0.1707568, 0.01677413, 0.1649671, 0.05946095, -0.258635, -0.142846,
-              -0.5982595},
-             1e-5);
+  ExpectNear(
+      out[2], {2, 2, 2},
+      {-0.06961551, 0.1707568, 0.01677413, 0.1649671, 0.05946095, -0.258635, -0.142846, -0.5982595},
+      1e-5);
 }
 
 TEST(RecurrentKernels, GruMatchesOnnxRuntime) {
   Graph g;
   const std::vector<Var> out = MakeNode(g, GruWithEverything());
   ExpectNear(out[0], {3, 2, 2, 2},
-             {0.2924812,  -0.2091004, 0.309047,   0.03319259,  -0.08201707, -0.2638899,
-              0.01177725, -0.5632969, 0.3435636,  -0.03475258, 0.3521875,   0.0670022,
-              -0.05124566, -0.161394, 0.1579134,  -0.3274716,  0,           0,
-              0.3213018,  0.1171862,  0,          0,           -0.02976731, 0.01945572},
+             {0.2924812,   -0.2091004, 0.309047,  0.03319259,  -0.08201707, -0.2638899,
+              0.01177725,  -0.5632969, 0.3435636, -0.03475258, 0.3521875,   0.0670022,
+              -0.05124566, -0.161394,  0.1579134, -0.3274716,  0,           0,
+              0.3213018,   0.1171862,  0,         0,           -0.02976731, 0.01945572},
              1e-5);
   ExpectNear(out[1], {2, 2, 2},
              {0.3435636, -0.03475258, 0.3213018, 0.1171862, -0.08201707, -0.2638899, 0.01177725,
@@ -211,12 +213,11 @@ TEST(RecurrentKernels, GruMatchesOnnxRuntime) {
 TEST(RecurrentKernels, RnnMatchesOnnxRuntime) {
   Graph g;
   const std::vector<Var> out = MakeNode(g, RnnWithEverything());
-  ExpectNear(out[0], {3, 2, 2, 2},
-             {0.14, 0, 0, 0, 0.6209571, 1.327922, 1.068849, 0.8399531, 0, 0, 0, 0,
-              0,    0, 1.070408, 0.8431882, 0, 0, 0, 0, 0, 0, 0.7763438, 1.070055},
+  ExpectNear(out[0], {3, 2, 2, 2}, {0.14, 0, 0, 0, 0.6209571, 1.327922, 1.068849,  0.8399531,
+                                    0,    0, 0, 0, 0,         0,        1.070408,  0.8431882,
+                                    0,    0, 0, 0, 0,         0,        0.7763438, 1.070055},
              1e-5);
-  ExpectNear(out[1], {2, 2, 2},
-             {0.14, 0, 0, 0, 0.6209571, 1.327922, 1.068849, 0.8399531}, 1e-5);
+  ExpectNear(out[1], {2, 2, 2}, {0.14, 0, 0, 0, 0.6209571, 1.327922, 1.068849, 0.8399531}, 1e-5);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -248,7 +249,8 @@ std::vector<double> SwapFirstDims(const Var& var) {
   std::vector<double> out;
   for (int64_t j = 0; j < d1; ++j) {
     for (int64_t i = 0; i < d0; ++i) {
-      for (int64_t k = 0; k < inner; ++k) out.push_back(v[static_cast<size_t>((i * d1 + j) * inner + k)]);
+      for (int64_t k = 0; k < inner; ++k)
+        out.push_back(v[static_cast<size_t>((i * d1 + j) * inner + k)]);
     }
   }
   return out;
@@ -258,7 +260,8 @@ std::vector<double> SwapFirstDims(const Var& var) {
 std::vector<double> BatchMajorY(const Var& y) {
   const Tensor t = ValueOf(y);
   const std::vector<double> v = Values(y);
-  const int64_t seq = t.shape()[0], dirs = t.shape()[1], batch = t.shape()[2], hidden = t.shape()[3];
+  const int64_t seq = t.shape()[0], dirs = t.shape()[1], batch = t.shape()[2],
+                hidden = t.shape()[3];
   std::vector<double> out;
   for (int64_t b = 0; b < batch; ++b) {
     for (int64_t s = 0; s < seq; ++s) {
@@ -326,7 +329,8 @@ std::vector<Node> OneDirection() {
                      {"activation_beta", Floats{0.4f}}};
   Node gru = GruWithEverything();
   gru.directions = 1;
-  gru.attributes = {{"linear_before_reset", int64_t{1}}, {"activations", Names{"Sigmoid", "Softsign"}}};
+  gru.attributes = {{"linear_before_reset", int64_t{1}},
+                    {"activations", Names{"Sigmoid", "Softsign"}}};
   Node gru_reset_first = gru;
   gru_reset_first.attributes[0] = {"linear_before_reset", int64_t{0}};
   Node rnn = RnnWithEverything();
@@ -400,7 +404,8 @@ TEST(RecurrentKernels, BidirectionalIsForwardAndReverse) {
         }
       }
       if (n.op == "LSTM") {  // LSTM's alphas: 0.3, 0.2 | 0.9, 1.1; betas 0.4 | 0.8
-        one.attributes.push_back({"activation_alpha", d == 0 ? Floats{0.3f, 0.2f} : Floats{0.9f, 1.1f}});
+        one.attributes.push_back(
+            {"activation_alpha", d == 0 ? Floats{0.3f, 0.2f} : Floats{0.9f, 1.1f}});
         one.attributes.push_back({"activation_beta", d == 0 ? Floats{0.4f} : Floats{0.8f}});
       } else if (n.op == "GRU" && d == 1) {  // HardSigmoid 0.25, 0.45
         one.attributes.push_back({"activation_alpha", Floats{0.25f}});
@@ -463,8 +468,7 @@ template <class T>
 std::vector<Var> ActivationOf(Graph& g, const std::string& name, const std::vector<double>& x,
                               Floats alpha, Floats beta) {
   const int64_t count = static_cast<int64_t>(x.size());
-  std::vector<Attribute> attributes = {{"hidden_size", int64_t{1}},
-                                       {"activations", Names{name}}};
+  std::vector<Attribute> attributes = {{"hidden_size", int64_t{1}}, {"activations", Names{name}}};
   if (!alpha.empty()) attributes.push_back({"activation_alpha", alpha});
   if (!beta.empty()) attributes.push_back({"activation_beta", beta});
   return gg::make_node("RNN",
@@ -489,7 +493,9 @@ TEST(RecurrentKernels, EachActivationAgainstItsFormula) {
       {"LeakyRelu", {0.1f}, {}, [](double v) { return v >= 0 ? v : 0.1 * v; }},
       {"ThresholdedRelu", {0.5f}, {}, [](double v) { return v > 0.5 ? v : 0; }},
       {"ScaledTanh", {1.5f}, {0.5f}, [](double v) { return 1.5 * std::tanh(0.5 * v); }},
-      {"HardSigmoid", {0.25f}, {0.4f},
+      {"HardSigmoid",
+       {0.25f},
+       {0.4f},
        [](double v) { return std::min(1.0, std::max(0.0, 0.25 * v + 0.4)); }},
       {"Elu", {0.7f}, {}, [](double v) { return v >= 0 ? v : 0.7 * (std::exp(v) - 1); }},
       {"Softsign", {}, {}, [](double v) { return v / (1 + std::fabs(v)); }},
@@ -561,7 +567,8 @@ TEST(RecurrentKernels, NoValueWhereOnnxRuntimeDiffersOrTheResultIsUnsaid) {
   empty_sequence.lengths = {3, 0};
   EXPECT_TRUE(no_value(empty_sequence));
   Node affine;  // ONNX's Affine alpha defaults to 1, ONNX Runtime's to 0
-  affine.attributes = {{"activations", Names{"Sigmoid", "Affine", "Tanh", "Sigmoid", "Tanh", "Tanh"}}};
+  affine.attributes = {
+      {"activations", Names{"Sigmoid", "Affine", "Tanh", "Sigmoid", "Tanh", "Tanh"}}};
   EXPECT_TRUE(no_value(affine));
   Node rnn_alpha = RnnWithEverything();  // LeakyRelu's alpha: 0.5 in order, 0.7 by direction
   rnn_alpha.attributes = {{"activations", Names{"Tanh", "LeakyRelu"}},
@@ -582,17 +589,19 @@ TEST(RecurrentKernels, NoValueWhereOnnxRuntimeDiffersOrTheResultIsUnsaid) {
   in[0] = Const<float>(g, x, {3, 2, 2});
   EXPECT_TRUE(HasNoValue(Build(n, in)[0]));
   // Without hidden_size ONNX Runtime fails; ONNX only implies it.
-  std::vector<Var> no_hidden_size = gg::make_node("LSTM", Inputs<float>(g, n), {}, {.num_outputs = 1});
+  std::vector<Var> no_hidden_size =
+      gg::make_node("LSTM", Inputs<float>(g, n), {}, {.num_outputs = 1});
   EXPECT_TRUE(HasNoValue(no_hidden_size[0]));
 }
 
 TEST(RecurrentKernels, DefaultActivationAlphasFollowTheOperators) {
   // LeakyRelu 0.01, HardSigmoid 0.2 and 0.5, Elu 1: explicit values equal to them change nothing.
   Node implicit = LstmWithEverything();
-  implicit.attributes = {{"activations", Names{"HardSigmoid", "LeakyRelu", "Elu", "HardSigmoid",
-                                               "LeakyRelu", "Elu"}}};
+  implicit.attributes = {
+      {"activations", Names{"HardSigmoid", "LeakyRelu", "Elu", "HardSigmoid", "LeakyRelu", "Elu"}}};
   Node explicit_ = implicit;
-  explicit_.attributes.push_back({"activation_alpha", Floats{0.2f, 0.01f, 1.0f, 0.2f, 0.01f, 1.0f}});
+  explicit_.attributes.push_back(
+      {"activation_alpha", Floats{0.2f, 0.01f, 1.0f, 0.2f, 0.01f, 1.0f}});
   explicit_.attributes.push_back({"activation_beta", Floats{0.5f, 0.5f}});
   Graph g;
   const std::vector<Var> a = MakeNode(g, implicit);

@@ -1,3 +1,4 @@
+// Parsing the activations attributes of RNN, GRU and LSTM (see activation.h for the rules).
 #include "graphgc/opset/kernels/recurrent/activation.h"
 
 #include <optional>
@@ -82,19 +83,21 @@ absl::StatusOr<std::vector<Activation>> ReadActivations(const KernelContext& ctx
   if (std::optional<std::vector<std::string>> given = ctx.strings_attribute("activations")) {
     names = *std::move(given);
   } else {
-    for (int d = 0; d < directions; ++d) names.insert(names.end(), defaults.begin(), defaults.end());
+    for (int d = 0; d < directions; ++d)
+      names.insert(names.end(), defaults.begin(), defaults.end());
   }
   const size_t expected = static_cast<size_t>(per_direction * directions);
   if (rule == ActivationRule::kRnn && directions == 1 && names.size() == 2) {
     // RNN's schema default is {"Tanh", "Tanh"} whatever the direction; ONNX Runtime then takes
     // the first. Two different names for one direction mean nothing definite.
-    if (names[0] != names[1]) return Decline("RNN with two different activations for one direction");
+    if (names[0] != names[1])
+      return Decline("RNN with two different activations for one direction");
     names.resize(1);
   }
   if (names.size() != expected) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("attribute activations has ", names.size(), " names (",
-                     absl::StrJoin(names, ", "), "), expected ", expected));
+    return absl::InvalidArgumentError(absl::StrCat("attribute activations has ", names.size(),
+                                                   " names (", absl::StrJoin(names, ", "),
+                                                   "), expected ", expected));
   }
   Parameters alphas(ctx, "activation_alpha");
   Parameters betas(ctx, "activation_beta");

@@ -37,9 +37,9 @@ namespace graphgc::kernels::recurrent {
 // One direction's weights, as the cell reads them.
 template <class W>
 struct DirectionWeights {
-  const W* r = nullptr;  // R[d]: [gates * hidden, hidden]
-  const W* b = nullptr;  // B[d]: [2 * gates * hidden], nullptr when B is absent
-  const W* p = nullptr;  // LSTM's P[d]: [3 * hidden], nullptr when P is absent
+  const W* r = nullptr;                      // R[d]: [gates * hidden, hidden]
+  const W* b = nullptr;                      // B[d]: [2 * gates * hidden], nullptr when B is absent
+  const W* p = nullptr;                      // LSTM's P[d]: [3 * hidden], nullptr when P is absent
   absl::Span<const Activation> activations;  // this direction's
 };
 
@@ -52,8 +52,7 @@ struct ActiveRow {
 
 // c = a · b^T for row-major a [m, k] and b [n, k] (R and W are stored [gates*hidden, k]).
 template <class W>
-void GemmTransposedB(const W* a, int64_t m, int64_t k, const W* b, int64_t n, W* c,
-                     int threads) {
+void GemmTransposedB(const W* a, int64_t m, int64_t k, const W* b, int64_t n, W* c, int threads) {
   const int64_t zero = 0;
   linalg::BatchedGemm<W>({.m = m, .n = n, .k = k, .trans_b = true}, W{1}, a, {&zero, 1}, b,
                          {&zero, 1}, W{0}, c, threads);
@@ -97,8 +96,7 @@ absl::StatusOr<std::optional<linalg::WorkView<T>>> OptionalView(const KernelCont
 }
 
 template <class T>
-const linalg::WorkType<T>* DataOr(const std::optional<linalg::WorkView<T>>& view,
-                                  int64_t offset) {
+const linalg::WorkType<T>* DataOr(const std::optional<linalg::WorkView<T>>& view, int64_t offset) {
   return view.has_value() ? view->data() + offset : nullptr;
 }
 
@@ -155,8 +153,7 @@ KernelResult RunRecurrent(const KernelContext& ctx, const RecurrentPlan& plan, C
 
   for (int d = 0; d < plan.directions; ++d) {
     const W* b_d = DataOr(b, d * 2 * width);
-    cell.Start(DirectionWeights<W>{r->data() + d * width * hidden, b_d,
-                                   DataOr(p, d * 3 * hidden),
+    cell.Start(DirectionWeights<W>{r->data() + d * width * hidden, b_d, DataOr(p, d * 3 * hidden),
                                    ActivationsOf(activations, per_direction, d)});
     GemmTransposedB(x->data(), rows, plan.input_size, w->data() + d * width * plan.input_size,
                     width, x_gates.data(), ctx.threads());
@@ -219,8 +216,8 @@ KernelResult RunRecurrent(const KernelContext& ctx, const RecurrentPlan& plan, C
 template <class F>
 KernelResult DispatchRecurrent(const KernelContext& ctx, F&& f) {
   KernelResult result = Decline("this element type");
-  graphgc::internal::TypeList<float, double, Float16>::Dispatch(
-      ctx.input(kInputX).dtype(), [&](auto tag) { result = f(tag); });
+  graphgc::internal::TypeList<float, double, Float16>::Dispatch(ctx.input(kInputX).dtype(),
+                                                                [&](auto tag) { result = f(tag); });
   return result;
 }
 

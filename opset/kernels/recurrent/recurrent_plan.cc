@@ -1,3 +1,4 @@
+// The shapes and attributes RNN, GRU and LSTM share, read and checked once per node.
 #include "graphgc/opset/kernels/recurrent/recurrent_plan.h"
 
 #include <algorithm>
@@ -18,8 +19,8 @@ absl::Status ReadDirection(const KernelContext& ctx, RecurrentPlan& plan) {
   } else if (direction == "reverse") {
     plan.reverse = true;
   } else if (direction != "forward") {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "attribute direction is '", direction, "', not forward, reverse or bidirectional"));
+    return absl::InvalidArgumentError(absl::StrCat("attribute direction is '", direction,
+                                                   "', not forward, reverse or bidirectional"));
   }
   return absl::OkStatus();
 }
@@ -89,8 +90,8 @@ absl::StatusOr<RecurrentPlan> PlanRecurrent(const KernelContext& ctx, int64_t ga
 
   const Tensor& x = ctx.input(kInputX);
   if (x.rank() != 3) {
-    return ctx.input_error(kInputX, absl::StrCat("has shape ", ShapeToString(x.shape()),
-                                                 ", expected rank 3"));
+    return ctx.input_error(
+        kInputX, absl::StrCat("has shape ", ShapeToString(x.shape()), ", expected rank 3"));
   }
   plan.seq_length = x.shape()[plan.batch_major ? 1 : 0];
   plan.batch = x.shape()[plan.batch_major ? 0 : 1];
