@@ -588,6 +588,11 @@ TEST(RecurrentKernels, NoValueWhereOnnxRuntimeDiffersOrTheResultIsUnsaid) {
   x[3] = std::numeric_limits<float>::quiet_NaN();
   in[0] = Const<float>(g, x, {3, 2, 2});
   EXPECT_TRUE(HasNoValue(Build(n, in)[0]));
+  // Non-finite values anywhere, past the four-lane groups too.
+  for (double bad : {std::numeric_limits<double>::infinity(), std::nan("")}) {
+    EXPECT_TRUE(HasNoValue(ActivationOf<float>(g, "Tanh", {0, 1, 2, 3, bad}, {}, {})[0]));
+    EXPECT_TRUE(HasNoValue(ActivationOf<double>(g, "Tanh", {bad, 1, 2, 3, 4}, {}, {})[0]));
+  }
   // Without hidden_size ONNX Runtime fails; ONNX only implies it.
   std::vector<Var> no_hidden_size =
       gg::make_node("LSTM", Inputs<float>(g, n), {}, {.num_outputs = 1});

@@ -75,6 +75,21 @@ void Map4(float* x, int64_t n, F f) {
   std::memcpy(x + i, &v, rest);
 }
 
+// Whether x[0..n) are all finite: x * 0 is NaN exactly for an infinity or a NaN, and a NaN stays
+// in its lane's sum (the input checks run over every weight, so they should not cost a step).
+inline bool AllFinite4(const float* x, int64_t n) {
+  Float4 sum{};
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    Float4 v;
+    std::memcpy(&v, x + i, sizeof(v));
+    sum += v * 0.0f;
+  }
+  float total = sum[0] + sum[1] + sum[2] + sum[3];
+  for (; i < n; ++i) total += x[i] * 0.0f;
+  return total == 0.0f;
+}
+
 }  // namespace graphgc::kernels::recurrent
 
 #endif  // GRAPHGC_OPSET_KERNELS_RECURRENT_FAST_MATH_H_

@@ -31,7 +31,9 @@ class GruCell {
                              linalg::Scratch<W>(ctx, plan.batch * plan.hidden));
     GRAPHGC_ASSIGN_OR_RETURN(std::vector<W> hidden_gate,
                              linalg::Scratch<W>(ctx, plan.batch * plan.hidden));
-    return GruCell(plan, ctx.threads(), ctx.int_attribute("linear_before_reset") != 0,
+    GRAPHGC_ASSIGN_OR_RETURN(auto product,
+                             RecurrenceProduct<W>::Make(ctx, plan.batch, 3 * plan.hidden));
+    return GruCell(plan, std::move(product), ctx.int_attribute("linear_before_reset") != 0,
                    std::move(gates), std::move(reset_hidden), std::move(hidden_gate));
   }
 
@@ -52,7 +54,7 @@ class GruCell {
     W* h = states[0];
     // With linear_before_reset one product gives all three gates; otherwise z and r first.
     const int64_t recurrent_gates = linear_before_reset_ ? 3 : 2;
-    GemmTransposedB(h, plan_.batch, n, weights_.r, recurrent_gates * n, gates_.data(), threads_);
+    product_(h, n, weights_.r, recurrent_gates * n, gates_.data());
     const int64_t stride = recurrent_gates * n;
     for (const ActiveRow<W>& row : rows) {
       W* g = gates_.data() + row.row * stride;
@@ -74,8 +76,7 @@ class GruCell {
     }
     if (!linear_before_reset_) {
       // reset_hidden's rows of finished sequences hold stale values; their results go unused.
-      GemmTransposedB(reset_hidden_.data(), plan_.batch, n, weights_.r + 2 * n * n, n,
-                      hidden_gate_.data(), threads_);
+      product_(reset_hidden_.data(), n, weights_.r + 2 * n * n, n, hidden_gate_.data());
       for (const ActiveRow<W>& row : rows) {
         W* pre = reset_hidden_.data() + row.row * n;
         const W* product = hidden_gate_.data() + row.row * n;
@@ -94,17 +95,17 @@ class GruCell {
   }
 
  private:
-  GruCell(const RecurrentPlan& plan, int threads, bool linear_before_reset, std::vector<W> gates,
-          std::vector<W> reset_hidden, std::vector<W> hidden_gate)
+  GruCell(const RecurrentPlan& plan, RecurrenceProduct<W> product, bool linear_before_reset,
+          std::vector<W> gates, std::vector<W> reset_hidden, std::vector<W> hidden_gate)
       : plan_(plan),
-        threads_(threads),
+        product_(std::move(product)),
         linear_before_reset_(linear_before_reset),
         gates_(std::move(gates)),
         reset_hidden_(std::move(reset_hidden)),
         hidden_gate_(std::move(hidden_gate)) {}
 
   const RecurrentPlan& plan_;
-  int threads_;
+  RecurrenceProduct<W> product_;
   bool linear_before_reset_;
   DirectionWeights<W> weights_;
   const W* recurrence_bias_h_ = nullptr;  // Rbh, added inside the reset with linear_before_reset

@@ -31,7 +31,10 @@ class LstmCell {
   static absl::StatusOr<LstmCell> Make(const KernelContext& ctx, const RecurrentPlan& plan) {
     GRAPHGC_ASSIGN_OR_RETURN(std::vector<W> gates,
                              linalg::Scratch<W>(ctx, plan.batch * 4 * plan.hidden));
-    return LstmCell(plan, ctx.threads(), ctx.int_attribute("input_forget") != 0, std::move(gates));
+    GRAPHGC_ASSIGN_OR_RETURN(auto product,
+                             RecurrenceProduct<W>::Make(ctx, plan.batch, 4 * plan.hidden));
+    return LstmCell(plan, std::move(product), ctx.int_attribute("input_forget") != 0,
+                    std::move(gates));
   }
 
   void Start(const DirectionWeights<W>& weights) { weights_ = weights; }
@@ -44,7 +47,7 @@ class LstmCell {
   void Step(absl::Span<const ActiveRow<W>> rows, W* const* states) {
     const int64_t hidden = plan_.hidden;
     const int64_t width = 4 * hidden;
-    GemmTransposedB(states[0], plan_.batch, hidden, weights_.r, width, gates_.data(), threads_);
+    product_(states[0], hidden, weights_.r, width, gates_.data());
     for (const ActiveRow<W>& row : rows) {
       W* g = gates_.data() + row.row * width;
       for (int64_t j = 0; j < width; ++j) g[j] += row.x_gates[j];
@@ -53,8 +56,12 @@ class LstmCell {
   }
 
  private:
-  LstmCell(const RecurrentPlan& plan, int threads, bool input_forget, std::vector<W> gates)
-      : plan_(plan), threads_(threads), input_forget_(input_forget), gates_(std::move(gates)) {}
+  LstmCell(const RecurrentPlan& plan, RecurrenceProduct<W> product, bool input_forget,
+           std::vector<W> gates)
+      : plan_(plan),
+        product_(std::move(product)),
+        input_forget_(input_forget),
+        gates_(std::move(gates)) {}
 
   // One row: g holds the gate inputs (i, o, f, c) without peepholes; h and c are updated.
   void Update(W* g, W* h, W* c) const {
@@ -92,7 +99,7 @@ class LstmCell {
   }
 
   const RecurrentPlan& plan_;
-  int threads_;
+  RecurrenceProduct<W> product_;
   bool input_forget_;
   DirectionWeights<W> weights_;
   std::vector<W> gates_;  // H·R^T + X·W^T + bias, [batch, 4 * hidden]

@@ -21,6 +21,8 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "absl/types/span.h"
@@ -29,6 +31,7 @@
 #include "graphgc/opset/kernels/linalg/batched_gemm.h"
 #include "graphgc/opset/kernels/linalg/work_buffer.h"
 #include "graphgc/opset/kernels/recurrent/activation.h"
+#include "graphgc/opset/kernels/recurrent/fast_math.h"
 #include "graphgc/opset/kernels/recurrent/recurrent_plan.h"
 #include "graphgc/valuestore/status_macros.h"
 
@@ -58,6 +61,36 @@ void GemmTransposedB(const W* a, int64_t m, int64_t k, const W* b, int64_t n, W*
                          {&zero, 1}, W{0}, c, threads);
 }
 
+// One step's H·R^T: c [batch, n] = h [batch, k] · r^T for r [n, k]. OpenBLAS runs the few rows
+// of a batch faster as the weight-major r · h^T ([n, batch]) followed by a transpose of that small
+// result (about a third less per step at batch 8, hidden 128).
+template <class W>
+class RecurrenceProduct {
+ public:
+  // For products of up to `width` columns.
+  static absl::StatusOr<RecurrenceProduct> Make(const KernelContext& ctx, int64_t batch,
+                                                int64_t width) {
+    GRAPHGC_ASSIGN_OR_RETURN(std::vector<W> transposed, linalg::Scratch<W>(ctx, batch * width));
+    return RecurrenceProduct(batch, ctx.threads(), std::move(transposed));
+  }
+
+  void operator()(const W* h, int64_t k, const W* r, int64_t n, W* c) {
+    GemmTransposedB(r, n, k, h, batch_, transposed_.data(), threads_);
+    for (int64_t j = 0; j < n; ++j) {
+      const W* column = transposed_.data() + j * batch_;
+      for (int64_t b = 0; b < batch_; ++b) c[b * n + j] = column[b];
+    }
+  }
+
+ private:
+  RecurrenceProduct(int64_t batch, int threads, std::vector<W> transposed)
+      : batch_(batch), threads_(threads), transposed_(std::move(transposed)) {}
+
+  int64_t batch_;
+  int threads_;
+  std::vector<W> transposed_;  // r · h^T, [n, batch]
+};
+
 // x = clamp(x, -clip, clip) where the node has a clip.
 template <class W>
 void Clip(const std::optional<float>& clip, W* x, int64_t n) {
@@ -79,6 +112,7 @@ namespace internal_driver {
 // given (its clip) and keeps it otherwise, so non-finite inputs get no value.
 template <class W>
 bool AllFinite(const W* data, int64_t n) {
+  if constexpr (std::is_same_v<W, float>) return AllFinite4(data, n);
   bool finite = true;
   for (int64_t i = 0; i < n; ++i) finite &= std::isfinite(data[i]);
   return finite;
@@ -130,6 +164,10 @@ KernelResult RunRecurrent(const KernelContext& ctx, const RecurrentPlan& plan, C
     GRAPHGC_ASSIGN_OR_RETURN(initial[s], OptionalView<T>(ctx, kInputInitialH + s));
   }
 
+  // The temporaries first: past the budget, nothing else gets allocated.
+  const int64_t rows = plan.seq_length * plan.batch;
+  GRAPHGC_ASSIGN_OR_RETURN(std::vector<W> x_gates, linalg::Scratch<W>(ctx, rows * width));
+  GRAPHGC_ASSIGN_OR_RETURN(std::vector<W> states, linalg::Scratch<W>(ctx, kStates * frame));
   // Outputs: Y, then the final states; a node may ask for fewer.
   std::vector<MutableTensor> outputs;
   for (int i = 0; i < ctx.num_outputs() && i <= kStates; ++i) {
@@ -141,9 +179,6 @@ KernelResult RunRecurrent(const KernelContext& ctx, const RecurrentPlan& plan, C
   T* y = outputs.empty() ? nullptr : outputs[0].mutable_data<T>().data();
   if (y != nullptr) std::fill(y, y + outputs[0].size(), internal::Store<T>(W{0}));
 
-  const int64_t rows = plan.seq_length * plan.batch;
-  GRAPHGC_ASSIGN_OR_RETURN(std::vector<W> x_gates, linalg::Scratch<W>(ctx, rows * width));
-  GRAPHGC_ASSIGN_OR_RETURN(std::vector<W> states, linalg::Scratch<W>(ctx, kStates * frame));
   std::vector<W> bias(static_cast<size_t>(width));
   std::vector<ActiveRow<W>> active;
   active.reserve(static_cast<size_t>(plan.batch));

@@ -21,7 +21,9 @@ class RnnCell {
   static absl::StatusOr<RnnCell> Make(const KernelContext& ctx, const RecurrentPlan& plan) {
     GRAPHGC_ASSIGN_OR_RETURN(std::vector<W> gates,
                              linalg::Scratch<W>(ctx, plan.batch * plan.hidden));
-    return RnnCell(plan, ctx.threads(), std::move(gates));
+    GRAPHGC_ASSIGN_OR_RETURN(auto product,
+                             RecurrenceProduct<W>::Make(ctx, plan.batch, plan.hidden));
+    return RnnCell(plan, std::move(product), std::move(gates));
   }
 
   void Start(const DirectionWeights<W>& weights) { weights_ = weights; }
@@ -33,7 +35,7 @@ class RnnCell {
   void Step(absl::Span<const ActiveRow<W>> rows, W* const* states) {
     const int64_t hidden = plan_.hidden;
     W* h = states[0];
-    GemmTransposedB(h, plan_.batch, hidden, weights_.r, hidden, gates_.data(), threads_);
+    product_(h, hidden, weights_.r, hidden, gates_.data());
     for (const ActiveRow<W>& row : rows) {
       W* g = gates_.data() + row.row * hidden;
       for (int64_t j = 0; j < hidden; ++j) g[j] += row.x_gates[j];
@@ -44,11 +46,11 @@ class RnnCell {
   }
 
  private:
-  RnnCell(const RecurrentPlan& plan, int threads, std::vector<W> gates)
-      : plan_(plan), threads_(threads), gates_(std::move(gates)) {}
+  RnnCell(const RecurrentPlan& plan, RecurrenceProduct<W> product, std::vector<W> gates)
+      : plan_(plan), product_(std::move(product)), gates_(std::move(gates)) {}
 
   const RecurrentPlan& plan_;
-  int threads_;
+  RecurrenceProduct<W> product_;
   DirectionWeights<W> weights_;
   std::vector<W> gates_;  // H·R^T, [batch, hidden]
 };
