@@ -5,7 +5,6 @@
 // dilations, SAME_LOWER, 3-D, ConvTranspose's pad split and output_shape) are cross-checked
 // against ONNX Runtime when tests/ort_run.js and onnxruntime-node are found (skipped otherwise).
 #include <gtest/gtest.h>
-
 #include <sys/wait.h>
 
 #include <cmath>
@@ -158,6 +157,25 @@ TEST(ConvKernel, BadInputsFailTheOp) {
   EXPECT_FALSE(op::Conv(x, w, Var(), {.kernel_shape = {{3, 3}}}).ok());
 }
 
+// The pattern of Pattern() below, for tests that need equal inputs in two graphs.
+template <class T>
+Var Pattern(Graph& g, const Dims& shape, int seed);
+
+TEST(ConvKernel, ThreadsGiveTheSameValues) {
+  // Enough work (2.4M multiply-adds) for two threads; blocks of the column matrix too.
+  auto conv = [](Graph& g) {
+    return op::Conv(Pattern<float>(g, {2, 16, 32, 32}, 1), Pattern<float>(g, {16, 16, 3, 3}, 2),
+                    Var(), {.pads = {{1, 1, 1, 1}}});
+  };
+  Graph one;
+  Graph two(gg::GraphOptions{.kernel_threads = 2});
+  const std::optional<Tensor> serial = conv(one).value(), parallel = conv(two).value();
+  ASSERT_TRUE(serial.has_value() && parallel.has_value());
+  const auto a = serial->data<float>(), b = parallel->data<float>();
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], b[i], 1e-4) << i;
+}
+
 TEST(ConvKernel, ValueBudget) {
   // The output fits, the column matrix (9x as large) does not: no value at all.
   Graph g(gg::GraphOptions{.max_value_bytes = 64 * 64 * 4 * 2});
@@ -176,10 +194,9 @@ TEST(ConvIntegerKernel, ZeroPointsPerTensorAndPerChannel) {
   // x - 1 = 1..9 (uint8), pads 1: padding reads the zero point, i.e. adds nothing.
   Var x = Const<uint8_t>(g, Converted<uint8_t>(Iota(9, 2)), {1, 1, 3, 3});
   Var w = Const<uint8_t>(g, {1, 1, 1, 1}, {1, 1, 2, 2});
-  EXPECT_TRUE(Is<int32_t>(op::ConvInteger(x, w, Scalar<uint8_t>(g, 1), Var(),
-                                          {.pads = {{1, 1, 1, 1}}}),
-                          {1, 3, 5, 3, 5, 12, 16, 9, 11, 24, 28, 15, 7, 15, 17, 9},
-                          {1, 1, 4, 4}));
+  EXPECT_TRUE(
+      Is<int32_t>(op::ConvInteger(x, w, Scalar<uint8_t>(g, 1), Var(), {.pads = {{1, 1, 1, 1}}}),
+                  {1, 3, 5, 3, 5, 12, 16, 9, 11, 24, 28, 15, 7, 15, 17, 9}, {1, 1, 4, 4}));
   // int8 weights, a zero point per output channel: channel 0 sums w - 1 = 1, channel 1 w + 2 = -1.
   Var w2 = Const<int8_t>(g, {2, 2, 2, 2, -3, -3, -3, -3}, {2, 1, 2, 2});
   Var w_zero = Const<int8_t>(g, {1, -2}, {2});
@@ -237,11 +254,20 @@ std::string ValuesJson(const Tensor& t) {
     for (auto v : span) values.push_back(absl::StrCat(ToDouble(v)));
   };
   switch (t.dtype()) {
-    case DataType::kFloat: append(t.data<float>()); break;
-    case DataType::kInt32: append(t.data<int32_t>()); break;
-    case DataType::kInt8: append(t.data<int8_t>()); break;
-    case DataType::kUint8: append(t.data<uint8_t>()); break;
-    default: ADD_FAILURE() << "no JSON for " << gg::DataTypeName(t.dtype());
+    case DataType::kFloat:
+      append(t.data<float>());
+      break;
+    case DataType::kInt32:
+      append(t.data<int32_t>());
+      break;
+    case DataType::kInt8:
+      append(t.data<int8_t>());
+      break;
+    case DataType::kUint8:
+      append(t.data<uint8_t>());
+      break;
+    default:
+      ADD_FAILURE() << "no JSON for " << gg::DataTypeName(t.dtype());
   }
   return absl::StrCat("[", absl::StrJoin(values, ","), "]");
 }
@@ -262,9 +288,9 @@ void ExpectOrtAgrees(Graph& g, const Var& y, const std::string& name) {
                       << gg::DataTypeName(value.dtype()) << "\",\"shape\":["
                       << absl::StrJoin(value.shape(), ",") << "],\"values\":" << ValuesJson(value)
                       << "}]}";
-  const std::string command = absl::StrCat("node '", (*tests / "ort_run.js").string(), "' '",
-                                           model.string(), "' '", json.string(), "' '",
-                                           modules.string(), "' 2>&1");
+  const std::string command =
+      absl::StrCat("node '", (*tests / "ort_run.js").string(), "' '", model.string(), "' '",
+                   json.string(), "' '", modules.string(), "' 2>&1");
   std::string output;
   FILE* pipe = popen(command.c_str(), "r");
   ASSERT_NE(pipe, nullptr);
@@ -296,26 +322,29 @@ TEST(ConvOrtCrossCheck, Conv) {
   Var x = Pattern<float>(g, {2, 4, 7, 6}, 1);
   Var w = Pattern<float>(g, {6, 2, 3, 2}, 2);
   Var b = Pattern<float>(g, {6}, 3);
-  ExpectOrtAgrees(g, op::Conv(x, w, b, {.dilations = {{2, 1}}, .group = 2,
-                                        .pads = {{1, 0, 2, 1}}, .strides = {{2, 3}}}),
-                  "groups_dilations_strides");
-  ExpectOrtAgrees(g, op::Conv(x, w, Var(), {.auto_pad = "SAME_LOWER", .group = 2,
-                                            .strides = {{2, 2}}}),
-                  "same_lower");
-  ExpectOrtAgrees(g, op::Conv(x, w, Var(), {.auto_pad = "SAME_UPPER", .group = 2,
-                                            .strides = {{2, 2}}}),
-                  "same_upper");
+  ExpectOrtAgrees(
+      g,
+      op::Conv(x, w, b,
+               {.dilations = {{2, 1}}, .group = 2, .pads = {{1, 0, 2, 1}}, .strides = {{2, 3}}}),
+      "groups_dilations_strides");
+  ExpectOrtAgrees(
+      g, op::Conv(x, w, Var(), {.auto_pad = "SAME_LOWER", .group = 2, .strides = {{2, 2}}}),
+      "same_lower");
+  ExpectOrtAgrees(
+      g, op::Conv(x, w, Var(), {.auto_pad = "SAME_UPPER", .group = 2, .strides = {{2, 2}}}),
+      "same_upper");
   ExpectOrtAgrees(g, op::Conv(x, w, Var(), {.auto_pad = "VALID", .group = 2}), "valid");
   Var x3 = Pattern<float>(g, {1, 3, 5, 4, 6}, 4);
   Var w3 = Pattern<float>(g, {2, 3, 2, 3, 2}, 5);
-  ExpectOrtAgrees(g, op::Conv(x3, w3, Var(), {.dilations = {{1, 1, 2}},
-                                              .pads = {{0, 1, 1, 1, 0, 2}},
-                                              .strides = {{1, 2, 1}}}),
-                  "conv_3d");
+  ExpectOrtAgrees(
+      g,
+      op::Conv(x3, w3, Var(),
+               {.dilations = {{1, 1, 2}}, .pads = {{0, 1, 1, 1, 0, 2}}, .strides = {{1, 2, 1}}}),
+      "conv_3d");
   Var x1 = Pattern<float>(g, {2, 2, 9}, 6);
   Var w1 = Pattern<float>(g, {3, 2, 4}, 7);
-  ExpectOrtAgrees(g, op::Conv(x1, w1, Var(), {.dilations = {{2}}, .pads = {{3, 0}},
-                                              .strides = {{2}}}),
+  ExpectOrtAgrees(g,
+                  op::Conv(x1, w1, Var(), {.dilations = {{2}}, .pads = {{3, 0}}, .strides = {{2}}}),
                   "conv_1d");
 }
 
@@ -324,32 +353,39 @@ TEST(ConvOrtCrossCheck, ConvTranspose) {
   Var x = Pattern<float>(g, {2, 4, 3, 4}, 11);
   Var w = Pattern<float>(g, {4, 3, 3, 2}, 12);
   Var b = Pattern<float>(g, {6}, 13);
-  ExpectOrtAgrees(g, op::ConvTranspose(x, w, b, {.dilations = {{2, 1}}, .group = 2,
-                                                 .output_padding = {{1, 0}},
-                                                 .pads = {{1, 0, 0, 1}}, .strides = {{2, 3}}}),
+  ExpectOrtAgrees(g,
+                  op::ConvTranspose(x, w, b,
+                                    {.dilations = {{2, 1}},
+                                     .group = 2,
+                                     .output_padding = {{1, 0}},
+                                     .pads = {{1, 0, 0, 1}},
+                                     .strides = {{2, 3}}}),
                   "t_groups_dilations");
   Var w4 = Pattern<float>(g, {4, 3, 3, 4}, 16);  // odd total padding on both axes
   for (const char* mode : {"SAME_UPPER", "SAME_LOWER"}) {
-    ExpectOrtAgrees(g, op::ConvTranspose(x, w4, Var(), {.auto_pad = mode, .group = 2,
-                                                        .strides = {{2, 3}}}),
-                    absl::StrCat("t_", mode));
-    ExpectOrtAgrees(g, op::ConvTranspose(x, w, Var(), {.auto_pad = mode, .group = 2,
-                                                       .output_shape = {{6, 11}},
-                                                       .strides = {{2, 3}}}),
-                    absl::StrCat("t_shape_", mode));
+    ExpectOrtAgrees(
+        g, op::ConvTranspose(x, w4, Var(), {.auto_pad = mode, .group = 2, .strides = {{2, 3}}}),
+        absl::StrCat("t_", mode));
+    ExpectOrtAgrees(
+        g,
+        op::ConvTranspose(
+            x, w, Var(),
+            {.auto_pad = mode, .group = 2, .output_shape = {{6, 11}}, .strides = {{2, 3}}}),
+        absl::StrCat("t_shape_", mode));
     // in * stride (12) exceeds the full output (11) along the last axis: ONNX 1.12's inference
     // says 11 where ONNX and ONNX Runtime say 12, so the op declines rather than disagree.
-    EXPECT_TRUE(HasNoValue(op::ConvTranspose(x, w, Var(), {.auto_pad = mode, .group = 2,
-                                                           .strides = {{2, 3}}})));
+    EXPECT_TRUE(HasNoValue(
+        op::ConvTranspose(x, w, Var(), {.auto_pad = mode, .group = 2, .strides = {{2, 3}}})));
   }
-  ExpectOrtAgrees(g, op::ConvTranspose(x, w, Var(), {.group = 2, .output_shape = {{6, 13}},
-                                                     .strides = {{2, 3}}}),
-                  "t_output_shape");
+  ExpectOrtAgrees(
+      g,
+      op::ConvTranspose(x, w, Var(), {.group = 2, .output_shape = {{6, 13}}, .strides = {{2, 3}}}),
+      "t_output_shape");
   Var x3 = Pattern<float>(g, {1, 2, 2, 3, 2}, 14);
   Var w3 = Pattern<float>(g, {2, 2, 2, 2, 3}, 15);
-  ExpectOrtAgrees(g, op::ConvTranspose(x3, w3, Var(), {.dilations = {{1, 2, 1}},
-                                                       .strides = {{2, 1, 2}}}),
-                  "t_3d");
+  ExpectOrtAgrees(
+      g, op::ConvTranspose(x3, w3, Var(), {.dilations = {{1, 2, 1}}, .strides = {{2, 1, 2}}}),
+      "t_3d");
 }
 
 TEST(ConvOrtCrossCheck, Quantized) {
@@ -358,9 +394,9 @@ TEST(ConvOrtCrossCheck, Quantized) {
   Var w = Pattern<int8_t>(g, {4, 2, 3, 3}, 22);
   // ONNX Runtime takes W's zero points per channel only when they are all equal.
   Var w_zero = Const<int8_t>(g, {3, 3, 3, 3}, {4});
-  ExpectOrtAgrees(g, op::ConvInteger(x, Pattern<uint8_t>(g, {4, 2, 3, 3}, 23),
-                                     Scalar<uint8_t>(g, 7), Var(),
-                                     {.group = 2, .pads = {{1, 1, 0, 1}}, .strides = {{2, 1}}}),
+  ExpectOrtAgrees(g,
+                  op::ConvInteger(x, Pattern<uint8_t>(g, {4, 2, 3, 3}, 23), Scalar<uint8_t>(g, 7),
+                                  Var(), {.group = 2, .pads = {{1, 1, 0, 1}}, .strides = {{2, 1}}}),
                   "conv_integer");
   Var y = op::QLinearConv(x, Scalar<float>(g, 0.05f), Scalar<uint8_t>(g, 9), w,
                           Const<float>(g, {0.01f, 0.02f, 0.03f, 0.005f}, {4}), w_zero,

@@ -20,8 +20,7 @@ bool FitsGemm(const ConvPlan& plan, bool transpose);
 // y = Conv(x, w) without bias; padding reads 0. x, w and y are laid out as X, W and Y. The
 // column matrix is sized within the value budget (kResourceExhausted past it).
 template <class W>
-absl::Status Convolve(const KernelContext& ctx, const ConvPlan& plan, const W* x, const W* w,
-                      W* y);
+absl::Status Convolve(const KernelContext& ctx, const ConvPlan& plan, const W* x, const W* w, W* y);
 
 // y = ConvTranspose(x, w) without bias.
 template <class W>

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -40,13 +41,13 @@ struct SpatialAttributes {
 };
 
 // Integer list attribute `name` of `count` values each >= `minimum`; `fallback` when absent.
-absl::StatusOr<Shape> ListAttribute(const KernelContext& ctx, absl::string_view name,
-                                    size_t count, int64_t fallback, int64_t minimum) {
+absl::StatusOr<Shape> ListAttribute(const KernelContext& ctx, absl::string_view name, size_t count,
+                                    int64_t fallback, int64_t minimum) {
   std::optional<std::vector<int64_t>> values = ctx.ints_attribute(name);
   if (!values.has_value()) return Shape(count, fallback);
   if (values->size() != count) {
-    return absl::InvalidArgumentError(absl::StrCat("attribute ", name, " has ", values->size(),
-                                                   " values, expected ", count));
+    return absl::InvalidArgumentError(
+        absl::StrCat("attribute ", name, " has ", values->size(), " values, expected ", count));
   }
   for (int64_t v : *values) {
     if (v < minimum) {
@@ -57,8 +58,7 @@ absl::StatusOr<Shape> ListAttribute(const KernelContext& ctx, absl::string_view 
   return Shape(values->begin(), values->end());
 }
 
-absl::StatusOr<SpatialAttributes> ReadSpatial(const KernelContext& ctx, int x_input,
-                                              int w_input) {
+absl::StatusOr<SpatialAttributes> ReadSpatial(const KernelContext& ctx, int x_input, int w_input) {
   const Tensor& x = ctx.input(x_input);
   const Tensor& w = ctx.input(w_input);
   if (x.rank() < 3) {
@@ -75,17 +75,16 @@ absl::StatusOr<SpatialAttributes> ReadSpatial(const KernelContext& ctx, int x_in
   if (a.group < 1) {
     return absl::InvalidArgumentError(absl::StrCat("attribute group is ", a.group));
   }
-  static constexpr absl::string_view kAutoPads[] = {"NOTSET", "SAME_UPPER", "SAME_LOWER",
-                                                    "VALID"};
+  static constexpr absl::string_view kAutoPads[] = {"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"};
   GRAPHGC_ASSIGN_OR_RETURN(const size_t auto_pad,
                            ChooseAttribute(ctx, "auto_pad", "NOTSET", kAutoPads));
   a.auto_pad = static_cast<AutoPad>(auto_pad);
   a.kernel.assign(w.shape().begin() + 2, w.shape().end());
   if (std::optional<std::vector<int64_t>> kernel = ctx.ints_attribute("kernel_shape");
       kernel.has_value() && Shape(kernel->begin(), kernel->end()) != a.kernel) {
-    return ctx.input_error(w_input, absl::StrCat("has shape ", ShapeToString(w.shape()),
-                                                 ", whose kernel differs from kernel_shape ",
-                                                 ShapeToString(*kernel)));
+    return ctx.input_error(
+        w_input, absl::StrCat("has shape ", ShapeToString(w.shape()),
+                              ", whose kernel differs from kernel_shape ", ShapeToString(*kernel)));
   }
   GRAPHGC_ASSIGN_OR_RETURN(a.strides, ListAttribute(ctx, "strides", rank, 1, 1));
   GRAPHGC_ASSIGN_OR_RETURN(a.dilations, ListAttribute(ctx, "dilations", rank, 1, 1));
@@ -108,6 +107,15 @@ PatchGeometry Patches(const SpatialAttributes& a, int64_t channels) {
   return p;
 }
 
+// The plan, or no value where ONNX 1.12's inference gave output 0 another shape.
+absl::StatusOr<ConvPlan> AgreedWithInference(const KernelContext& ctx, ConvPlan plan) {
+  if (!AgreesWithInference(ctx, plan.output_shape)) {
+    return Decline(absl::StrCat("output shape ", ShapeToString(plan.output_shape),
+                                " differs from the inferred one"));
+  }
+  return plan;
+}
+
 }  // namespace
 
 absl::StatusOr<ConvPlan> PlanConv(const KernelContext& ctx, int x_input, int w_input) {
@@ -120,8 +128,9 @@ absl::StatusOr<ConvPlan> PlanConv(const KernelContext& ctx, int x_input, int w_i
   plan.in_channels = xs[1];
   plan.out_channels = ws[0];
   if (ws[1] * a.group != xs[1] || ws[0] % a.group != 0) {
-    return ctx.input_error(w_input, absl::StrCat("has shape ", ShapeToString(ws), ", which does not fit ",
-                                                 xs[1], " input channels in ", a.group, " groups"));
+    return ctx.input_error(
+        w_input, absl::StrCat("has shape ", ShapeToString(ws), ", which does not fit ", xs[1],
+                              " input channels in ", a.group, " groups"));
   }
   plan.patches = Patches(a, ws[1]);
   plan.output_shape = {plan.batch, plan.out_channels};
@@ -136,9 +145,9 @@ absl::StatusOr<ConvPlan> PlanConv(const KernelContext& ctx, int x_input, int w_i
     } else {
       const int64_t padded = in + a.pads[i] + a.pads[i + rank];
       if (padded < span) {
-        return ctx.input_error(x_input, absl::StrCat("has shape ", ShapeToString(xs), ": axis ",
-                                                     i + 2, " padded to ", padded,
-                                                     " is shorter than the kernel's ", span));
+        return ctx.input_error(
+            x_input, absl::StrCat("has shape ", ShapeToString(xs), ": axis ", i + 2, " padded to ",
+                                  padded, " is shorter than the kernel's ", span));
       }
       out = (padded - span) / stride + 1;
     }
@@ -147,7 +156,7 @@ absl::StatusOr<ConvPlan> PlanConv(const KernelContext& ctx, int x_input, int w_i
     plan.patches.pad_begin.push_back(begin);
     plan.output_shape.push_back(out);
   }
-  return plan;
+  return AgreedWithInference(ctx, std::move(plan));
 }
 
 absl::StatusOr<ConvPlan> PlanConvTranspose(const KernelContext& ctx) {
@@ -194,7 +203,7 @@ absl::StatusOr<ConvPlan> PlanConvTranspose(const KernelContext& ctx) {
     plan.patches.pad_begin.push_back(begin);
     plan.output_shape.push_back(out);
   }
-  return plan;
+  return AgreedWithInference(ctx, std::move(plan));
 }
 
 bool AgreesWithInference(const KernelContext& ctx, const Shape& shape) {

@@ -26,10 +26,10 @@ struct PatchGeometry {
   Shape dilations;
   Shape pad_begin;
 
-  int64_t image_size() const;     // elements of one channel of the image
-  int64_t kernel_size() const;    // elements of one channel of the kernel
+  int64_t image_size() const;   // elements of one channel of the image
+  int64_t kernel_size() const;  // elements of one channel of the kernel
   int64_t rows() const { return channels * kernel_size(); }  // of the column matrix
-  int64_t columns() const;        // patch positions
+  int64_t columns() const;                                   // patch positions
   // Whether every patch reads its image contiguously, with nothing to pad: a 1x1 kernel at
   // stride 1 without padding, where the column matrix is the image itself.
   bool is_pointwise() const;
@@ -54,7 +54,7 @@ absl::StatusOr<ConvPlan> PlanConv(const KernelContext& ctx, int x_input, int w_i
 absl::StatusOr<ConvPlan> PlanConvTranspose(const KernelContext& ctx);
 
 // Whether `shape` is what inference gave output 0 (where inference knows it). ONNX 1.12 infers
-// some ConvTranspose shapes unlike ONNX's definition; those get no value.
+// some ConvTranspose shapes unlike ONNX's definition: the plans above decline those (no value).
 bool AgreesWithInference(const KernelContext& ctx, const Shape& shape);
 
 }  // namespace graphgc::kernels::conv

@@ -15,17 +15,28 @@
 
 namespace graphgc::kernels::conv {
 
+// The lines of a column matrix: its columns grouped by the positions before the last axis, one
+// line per row of positions along it (`width` columns each).
+inline int64_t Lines(const PatchGeometry& g) {
+  return g.columns() / std::max<int64_t>(g.positions.back(), 1);
+}
+
 // Calls run(column, count, image_index, image_step) for each run of `count` consecutive columns
-// of the column matrix (flattened row-major, starting at `column`) along the last spatial axis:
-// column + i covers image element image_index + i * image_step, or padding when image_index is
-// -1. Runs come in column order, so the walk writes the matrix sequentially.
+// of the column matrix of lines [line_begin, line_end) (flattened row-major, starting at
+// `column`) along the last spatial axis: column + i covers image element image_index + i *
+// image_step, or padding when image_index is -1. Runs come in column order, so the walk writes
+// the matrix sequentially.
 template <class F>
-void ForEachRun(const PatchGeometry& g, F&& run) {
+void ForEachRun(const PatchGeometry& g, int64_t line_begin, int64_t line_end, F&& run) {
   const size_t rank = g.image.size();
   const size_t last = rank - 1;
   const int64_t width = g.positions[last], image_width = g.image[last], step = g.strides[last];
   const int64_t image_size = g.image_size(), kernel_size = g.kernel_size();
-  const int64_t lines = g.columns() / std::max<int64_t>(width, 1);  // positions per row / width
+  std::vector<int64_t> first_line(rank, 0);  // the positions of line_begin
+  for (size_t a = last, rest = static_cast<size_t>(line_begin); a-- > 0;) {
+    first_line[a] = static_cast<int64_t>(rest) % g.positions[a];
+    rest /= static_cast<size_t>(g.positions[a]);
+  }
   std::vector<int64_t> k(rank, 0), o(rank, 0);
   int64_t column = 0;
   for (int64_t c = 0; c < g.channels; ++c) {
@@ -34,11 +45,10 @@ void ForEachRun(const PatchGeometry& g, F&& run) {
       // Along the last axis, position p reads p * step + first: valid for p in [lo, hi).
       const int64_t first = k[last] * g.dilations[last] - g.pad_begin[last];
       const int64_t lo = std::min(width, first >= 0 ? 0 : (-first + step - 1) / step);
-      const int64_t hi =
-          std::clamp<int64_t>(image_width - first <= 0 ? 0 : (image_width - first + step - 1) / step,
-                              lo, width);
-      std::fill(o.begin(), o.end(), 0);
-      for (int64_t line = 0; line < lines; ++line) {
+      const int64_t hi = std::clamp<int64_t>(
+          image_width - first <= 0 ? 0 : (image_width - first + step - 1) / step, lo, width);
+      o = first_line;
+      for (int64_t line = line_begin; line < line_end; ++line) {
         int64_t offset = 0;  // of the line's image row, over the axes before the last
         bool inside = true;
         for (size_t a = 0; a < last; ++a) {
@@ -68,15 +78,19 @@ void ForEachRun(const PatchGeometry& g, F&& run) {
   }
 }
 
-// Fills `columns` (rows() x columns()) from one group's `image`; padding reads `pad`.
+// Fills `columns` (rows() x the columns of lines [line_begin, line_end)) from one group's
+// `image`; padding reads `pad`.
 template <class T>
-void Im2Col(const PatchGeometry& g, const T* image, T pad, T* columns) {
-  ForEachRun(g, [&](int64_t column, int64_t count, int64_t at, int64_t step) {
+void Im2Col(const PatchGeometry& g, int64_t line_begin, int64_t line_end, const T* image, T pad,
+            T* columns) {
+  ForEachRun(g, line_begin, line_end, [&](int64_t column, int64_t count, int64_t at, int64_t step) {
     T* out = columns + column;
+    // Plain loops: the runs are short (a row of the output), too short to pay for a call.
     if (at < 0) {
-      std::fill(out, out + count, pad);
+      for (int64_t i = 0; i < count; ++i) out[i] = pad;
     } else if (step == 1) {
-      std::copy(image + at, image + at + count, out);
+      const T* in = image + at;
+      for (int64_t i = 0; i < count; ++i) out[i] = in[i];
     } else {
       for (int64_t i = 0; i < count; ++i) out[i] = image[at + i * step];
     }
@@ -86,7 +100,7 @@ void Im2Col(const PatchGeometry& g, const T* image, T pad, T* columns) {
 // Adds each element of `columns` into the image element it covers (padding drops it).
 template <class T>
 void Col2Im(const PatchGeometry& g, const T* columns, T* image) {
-  ForEachRun(g, [&](int64_t column, int64_t count, int64_t at, int64_t step) {
+  ForEachRun(g, 0, Lines(g), [&](int64_t column, int64_t count, int64_t at, int64_t step) {
     if (at < 0) return;
     const T* in = columns + column;
     for (int64_t i = 0; i < count; ++i) image[at + i * step] += in[i];

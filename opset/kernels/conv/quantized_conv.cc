@@ -6,6 +6,7 @@
 // its int32 bias to the accumulator and requantizes like ONNX Runtime: y = saturate(
 // round_half_even(acc * multiplier[m]) + y_zero_point), multiplier[m] = x_scale * w_scale[m] /
 // y_scale in float.
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -35,14 +36,13 @@ absl::StatusOr<std::vector<V>> PerChannel(const KernelContext& ctx, int input, b
                                           std::vector<V> (*read)(const Tensor&)) {
   const Tensor* t = ctx.optional_input(input);
   if (t == nullptr) return fallback;
-  if (quantize::IsScalarLike(*t) ||
-      (per_channel && t->rank() == 1 && t->shape()[0] == channels)) {
+  if (quantize::IsScalarLike(*t) || (per_channel && t->rank() == 1 && t->shape()[0] == channels)) {
     return read(*t);
   }
-  return ctx.input_error(input, absl::StrCat("has shape ", ShapeToString(t->shape()),
-                                             per_channel ? absl::StrCat(", neither a scalar nor [",
-                                                                        channels, "]")
-                                                         : ", not a scalar"));
+  return ctx.input_error(
+      input, absl::StrCat("has shape ", ShapeToString(t->shape()),
+                          per_channel ? absl::StrCat(", neither a scalar nor [", channels, "]")
+                                      : ", not a scalar"));
 }
 
 std::vector<float> ReadFloats(const Tensor& t) {
@@ -70,8 +70,8 @@ absl::Status Accumulate(const KernelContext& ctx, const QuantizedInputs& in, con
       const std::vector<int32_t> x_zero,
       PerChannel<int32_t>(ctx, in.x_zero_point, false, 1, {0}, quantize::ReadInt32s));
   GRAPHGC_ASSIGN_OR_RETURN(const std::vector<int32_t> w_zero,
-                           PerChannel<int32_t>(ctx, in.w_zero_point, true, plan.out_channels,
-                                               {0}, quantize::ReadInt32s));
+                           PerChannel<int32_t>(ctx, in.w_zero_point, true, plan.out_channels, {0},
+                                               quantize::ReadInt32s));
   GRAPHGC_ASSIGN_OR_RETURN(const std::vector<uint32_t> x, Centered(ctx, in.x, x_zero));
   GRAPHGC_ASSIGN_OR_RETURN(const std::vector<uint32_t> w, Centered(ctx, in.w, w_zero));
   return Convolve<uint32_t>(ctx, plan, x.data(), w.data(), acc);
@@ -112,21 +112,22 @@ KernelResult QLinearConvKernel(const KernelContext& ctx) {
                            PerChannel<float>(ctx, 4, true, channels, {}, ReadFloats));
   GRAPHGC_ASSIGN_OR_RETURN(const std::vector<float> y_scale,
                            PerChannel<float>(ctx, 6, false, 1, {}, ReadFloats));
-  GRAPHGC_ASSIGN_OR_RETURN(
-      const std::vector<int32_t> y_zero,
-      PerChannel<int32_t>(ctx, 7, false, 1, {0}, quantize::ReadInt32s));
+  GRAPHGC_ASSIGN_OR_RETURN(const std::vector<int32_t> y_zero,
+                           PerChannel<int32_t>(ctx, 7, false, 1, {0}, quantize::ReadInt32s));
   const Tensor* b = ctx.optional_input(8);
   if (b != nullptr && (b->rank() != 1 || b->shape()[0] != channels)) {
-    return ctx.input_error(8, absl::StrCat("has shape ", ShapeToString(b->shape()), ", expected [",
-                                           channels, "]"));
+    return ctx.input_error(
+        8, absl::StrCat("has shape ", ShapeToString(b->shape()), ", expected [", channels, "]"));
   }
   const std::vector<int32_t> bias =
       b != nullptr ? quantize::ReadInt32s(*b) : std::vector<int32_t>{0};
   std::vector<float> multipliers;
-  for (float s : w_scale) multipliers.push_back(x_scale[0] * s / y_scale[0]);
+  for (float s : w_scale) {
+    multipliers.push_back(x_scale[0] * s / y_scale[0]);
+    if (!std::isfinite(multipliers.back())) return Decline("a scale ratio that is not finite");
+  }
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(ctx.output(0).dtype, plan.output_shape));
-  GRAPHGC_ASSIGN_OR_RETURN(std::vector<uint32_t> acc,
-                           linalg::Scratch<uint32_t>(ctx, out.size()));
+  GRAPHGC_ASSIGN_OR_RETURN(std::vector<uint32_t> acc, linalg::Scratch<uint32_t>(ctx, out.size()));
   GRAPHGC_RETURN_IF_ERROR(Accumulate(ctx, kQLinearConv, plan, acc.data()));
   if (out.dtype() == DataType::kInt8) {
     Requantize(plan, acc, bias, multipliers, y_zero[0], out.mutable_data<int8_t>().data());
