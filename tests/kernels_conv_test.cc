@@ -112,6 +112,18 @@ TEST(ConvKernel, OpsetOneGivesTheSameValues) {
                         {0, 1, 3, 2, 3, 8, 12, 7, 9, 20, 24, 13, 6, 13, 15, 8}, {1, 1, 4, 4}));
 }
 
+TEST(ConvKernel, SamePaddingOfADilatedKernel) {
+  // ONNX Runtime rejects auto_pad SAME with dilations; ONNX pads the dilated kernel's span (4
+  // here, 3 in all, the odd one at the end for SAME_UPPER, at the beginning for SAME_LOWER).
+  Graph g;
+  Var x = Const<float>(g, Converted<float>(Iota(5)), {1, 1, 5});
+  Var w = Const<float>(g, {1, 1}, {1, 1, 2});
+  EXPECT_TRUE(Is<float>(op::Conv(x, w, Var(), {.auto_pad = "SAME_UPPER", .dilations = {{3}}}),
+                        {2, 3, 5, 2, 3}, {1, 1, 5}));
+  EXPECT_TRUE(Is<float>(op::Conv(x, w, Var(), {.auto_pad = "SAME_LOWER", .dilations = {{3}}}),
+                        {1, 2, 3, 5, 2}, {1, 1, 5}));
+}
+
 TEST(ConvKernel, PointwiseGroupsAndBatches) {
   // 1x1 kernel, stride 1, no pads (the path that multiplies X directly): 2 images, 4 channels in
   // 2 groups; output channel m of group g mixes input channels 2g and 2g+1.
@@ -155,6 +167,10 @@ TEST(ConvKernel, BadInputsFailTheOp) {
   EXPECT_FALSE(op::Conv(x, Const<float>(g, {1, 1, 1, 1, 1, 1, 1, 1}, {1, 2, 2, 2})).ok());
   EXPECT_FALSE(op::Conv(x, w, Const<float>(g, {1, 2}, {2})).ok());
   EXPECT_FALSE(op::Conv(x, w, Var(), {.kernel_shape = {{3, 3}}}).ok());
+  EXPECT_FALSE(op::Conv(x, w, Var(), {.strides = {{0, 1}}}).ok());
+  // Negative pads crop: no value rather than a guess.
+  const Var cropped = op::Conv(x, w, Var(), {.pads = {{-1, 0, 0, 0}}});
+  EXPECT_TRUE(!cropped.ok() || HasNoValue(cropped));
 }
 
 // The pattern of Pattern() below, for tests that need equal inputs in two graphs.

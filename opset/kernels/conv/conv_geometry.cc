@@ -1,6 +1,7 @@
 #include "graphgc/opset/kernels/conv/conv_geometry.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -39,6 +40,8 @@ struct SpatialAttributes {
   Shape kernel, strides, dilations;
   Shape pads;  // begins then ends
 };
+
+constexpr int64_t kAnyValue = std::numeric_limits<int64_t>::min();
 
 // Integer list attribute `name` of `count` values each >= `minimum`; `fallback` when absent.
 absl::StatusOr<Shape> ListAttribute(const KernelContext& ctx, absl::string_view name, size_t count,
@@ -88,7 +91,10 @@ absl::StatusOr<SpatialAttributes> ReadSpatial(const KernelContext& ctx, int x_in
   }
   GRAPHGC_ASSIGN_OR_RETURN(a.strides, ListAttribute(ctx, "strides", rank, 1, 1));
   GRAPHGC_ASSIGN_OR_RETURN(a.dilations, ListAttribute(ctx, "dilations", rank, 1, 1));
-  GRAPHGC_ASSIGN_OR_RETURN(a.pads, ListAttribute(ctx, "pads", 2 * rank, 0, 0));
+  GRAPHGC_ASSIGN_OR_RETURN(a.pads, ListAttribute(ctx, "pads", 2 * rank, 0, kAnyValue));
+  if (std::any_of(a.pads.begin(), a.pads.end(), [](int64_t p) { return p < 0; })) {
+    return Decline("negative pads (cropping)");
+  }
   if (a.auto_pad == kValid) std::fill(a.pads.begin(), a.pads.end(), 0);
   return a;
 }
