@@ -243,6 +243,54 @@ void RefineLoopOutputs(absl::Span<const OperandInfo> operands, const BuiltBodies
   }
 }
 
+namespace {
+
+VarType VarTypeOf(const OutputType& type) {
+  if (type.non_tensor.has_value()) return *type.non_tensor;
+  if (!type.shape.has_value()) return VarType::Tensor(type.dtype);
+  return VarType::Tensor(type.dtype, std::vector<int64_t>(type.shape->begin(), type.shape->end()));
+}
+
+// The most precise type both `a` and `b` are of (`a` where they are of different kinds).
+VarType UnionType(const VarType& a, const VarType& b) {
+  if (a == b || a.kind() != b.kind()) return a;
+  switch (a.kind()) {
+    case VarType::Kind::kTensor: {
+      if (a.dtype() != b.dtype()) return a;
+      if (!a.shape().has_value() || !b.shape().has_value() ||
+          a.shape()->size() != b.shape()->size()) {
+        return VarType::Tensor(a.dtype());
+      }
+      std::vector<int64_t> dims = *a.shape();
+      for (size_t d = 0; d < dims.size(); ++d) {
+        if (dims[d] != (*b.shape())[d]) dims[d] = -1;
+      }
+      return VarType::Tensor(a.dtype(), dims);
+    }
+    case VarType::Kind::kSequence:
+      return VarType::Sequence(UnionType(a.element(), b.element()));
+    case VarType::Kind::kOptional:
+      return VarType::Optional(UnionType(a.element(), b.element()));
+    case VarType::Kind::kMap:
+      break;
+  }
+  return a;
+}
+
+}  // namespace
+
+void RefineIfOutputs(const BuiltBodies& bodies, OutputTypes& types) {
+  if (bodies.size() != 2) return;
+  const std::vector<OutputType>& then_results = bodies[0].types.results;
+  const std::vector<OutputType>& else_results = bodies[1].types.results;
+  for (size_t i = 0; i < types.size() && i < then_results.size() && i < else_results.size(); ++i) {
+    const VarType inferred = VarTypeOf(types[i]);
+    const VarType either = UnionType(VarTypeOf(then_results[i]), VarTypeOf(else_results[i]));
+    // ONNX 1.12 merges sequence branches by taking one of them; the union is never narrower.
+    if (either.kind() == inferred.kind() && either != inferred) types[i] = OutputTypeOf(either);
+  }
+}
+
 OutputValues PropagateIf(absl::Span<const OperandInfo> operands, absl::Span<const OutputType> types,
                          const BuiltBodies& bodies) {
   OutputValues values(types.size());
@@ -254,11 +302,9 @@ OutputValues PropagateIf(absl::Span<const OperandInfo> operands, absl::Span<cons
   for (const BuiltBody& body : bodies) {
     if (body.types.attribute != chosen || body.results.size() != types.size()) continue;
     for (size_t i = 0; i < types.size(); ++i) {
-      std::optional<Tensor> value = body.results[i].value();
-      const bool fits = value.has_value() && value->dtype() == types[i].dtype &&
-                        types[i].shape.has_value() &&
-                        value->shape() == absl::Span<const int64_t>(*types[i].shape);
-      if (fits) values[i] = std::move(value);  // never a lie
+      std::optional<Value> value = body.results[i].any_value();
+      OutputType type = types[i];
+      if (value.has_value() && CheckOutputValue(i, *value, type).ok()) values[i] = value;
     }
   }
   return values;
