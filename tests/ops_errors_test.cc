@@ -366,7 +366,8 @@ TEST_F(OpsErrorsTest, WindowsOfZeroStrideDilationOrSize) {
   EXPECT_TRUE(FailsCleanly(
       [&] {
         return op::MaxPool(x, {.kernel_shape = std::vector<int64_t>{2, 2},
-                               .strides = std::vector<int64_t>{0, 0}}).Y;
+                               .strides = std::vector<int64_t>{0, 0}})
+            .Y;
       },
       {"MaxPool", "'strides' has 0"}));
 }
