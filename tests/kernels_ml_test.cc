@@ -616,6 +616,7 @@ TEST(MlTrees, ClassifierBinary) {
   const std::vector<float> positive = {0.1f,  0.05f, 0.2f, 0.3f, 0.15f, 0.025f,
                                        0.05f, 0.4f,  0.2f, 0.1f, 0.1f};
   const std::vector<int64_t> class1(11, 1);
+  const std::vector<int64_t> class0(11, 0);
   const std::vector<int64_t> both = {0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1};
   struct Case {
     std::vector<int64_t> ids;
@@ -624,10 +625,20 @@ TEST(MlTrees, ClassifierBinary) {
     const char* transform;
   };
   const Case cases[] = {
-      {class1, positive, {}, "NONE"},     {class1, positive, {}, "LOGISTIC"},
-      {class1, kWeights, {}, "NONE"},     {class1, kWeights, {}, "LOGISTIC"},
-      {class1, kWeights, {0.5f}, "NONE"}, {class1, positive, {0.1f, 0.2f}, "SOFTMAX"},
-      {both, kWeights, {}, "SOFTMAX"},    {both, kWeights, {0.25f, -0.25f}, "NONE"},
+      {class1, positive, {}, "NONE"},
+      {class1, positive, {}, "LOGISTIC"},
+      {class1, kWeights, {}, "NONE"},
+      {class1, kWeights, {}, "LOGISTIC"},
+      {class1, kWeights, {0.5f}, "NONE"},
+      {class1, positive, {0.1f, 0.2f}, "SOFTMAX"},
+      {both, kWeights, {}, "SOFTMAX"},
+      {both, kWeights, {0.25f, -0.25f}, "NONE"},
+      // Class 0 only: class 1 is never reached, one score is left.
+      {class0, positive, {}, "NONE"},
+      {class0, positive, {}, "LOGISTIC"},
+      {class0, kWeights, {}, "NONE"},
+      {class0, kWeights, {}, "LOGISTIC"},
+      {class0, positive, {0.25f}, "SOFTMAX"},
   };
   for (const Case& c : cases) {
     std::vector<Attribute> attributes = Join(TreeNodes(), LeafWeights("class", c.ids, c.weights));
@@ -637,42 +648,321 @@ TEST(MlTrees, ClassifierBinary) {
     const std::vector<Var> out = gg::make_node("TreeEnsembleClassifier", {x}, attributes, Ml());
     outputs.insert(outputs.end(), out.begin(), out.end());
   }
-  ExpectOrt("tree_classifier_binary", g, outputs,
-            {I({4, 4, 4, 4, 4, 4, 4}, {7}),
-             F({0, 0.300000012f, 0, 0.350000024f, 0, 0.450000018f, 0, 0.37500003f, 0, 0.450000018f,
-                0, 0.350000024f, 0, 0.450000018f},
-               {7, 2}),
-             I({4, 4, 4, 4, 4, 4, 4}, {7}),
-             F({0.5f, 0.574442506f, 0.5f, 0.586617589f, 0.5f, 0.610639274f, 0.5f, 0.592666626f,
-                0.5f, 0.610639274f, 0.5f, 0.586617589f, 0.5f, 0.610639274f},
-               {7, 2}),
-             I({4, 6, 6, 6, 6, 6, 6}, {7}),
-             F({0, -1, 0, 0.5f, 0, 1.5f, 0, 3.75f, 0, 1.5f, 0, 0.5f, 0, 1.5f}, {7, 2}),
-             I({4, 6, 6, 6, 6, 6, 6}, {7}),
-             F({0.5f, 0.268941402f, 0.5f, 0.622459352f, 0.5f, 0.817574441f, 0.5f, 0.977022648f,
-                0.5f, 0.817574441f, 0.5f, 0.622459352f, 0.5f, 0.817574441f},
-               {7, 2}),
-             I({4, 6, 6, 6, 6, 6, 6}, {7}),
-             F({0, -1, 0, 0.5f, 0, 1.5f, 0, 3.75f, 0, 1.5f, 0, 0.5f, 0, 1.5f}, {7, 2}),
-             I({4, 4, 4, 4, 4, 4, 4}, {7}),
-             F({0.450165987f, 0.549833953f, 0.450165987f, 0.549833953f, 0.450165987f, 0.549833953f,
-                0.450165987f, 0.549833953f, 0.450165987f, 0.549833953f, 0.450165987f, 0.549833953f,
-                0.450165987f, 0.549833953f},
-               {7, 2}),
-             I({0, 1, 1, 1, 1, 1, 1}, {7}),
-             F({0.5f, 0.5f, -0.5f, 0.5f, 0.0109869428f, 0.989013076f, 0.0600866452f, 0.939913332f,
-                0.0109869428f, 0.989013076f, -0.5f, 0.5f, 0.0109869428f, 0.989013076f},
-               {7, 2}),
-             I({0, 1, 0, 1, 0, 1, 0}, {7}),
-             F({0.75f, -0.75f, 0.75f, 0, 1.75f, -1.75f, -0.25f, 0.25f, 1.75f, -1.75f, 0.75f, 0,
-                1.75f, -1.75f},
-               {7, 2})});
+  ExpectOrt(
+      "tree_classifier_binary", g, outputs,
+      {I({4, 4, 4, 4, 4, 4, 4}, {7}),
+       F({0, 0.300000012f, 0, 0.350000024f, 0, 0.450000018f, 0, 0.37500003f, 0, 0.450000018f, 0,
+          0.350000024f, 0, 0.450000018f},
+         {7, 2}),
+       I({4, 4, 4, 4, 4, 4, 4}, {7}),
+       F({0.5f, 0.574442506f, 0.5f, 0.586617589f, 0.5f, 0.610639274f, 0.5f, 0.592666626f, 0.5f,
+          0.610639274f, 0.5f, 0.586617589f, 0.5f, 0.610639274f},
+         {7, 2}),
+       I({4, 6, 6, 6, 6, 6, 6}, {7}),
+       F({0, -1, 0, 0.5f, 0, 1.5f, 0, 3.75f, 0, 1.5f, 0, 0.5f, 0, 1.5f}, {7, 2}),
+       I({4, 6, 6, 6, 6, 6, 6}, {7}),
+       F({0.5f, 0.268941402f, 0.5f, 0.622459352f, 0.5f, 0.817574441f, 0.5f, 0.977022648f, 0.5f,
+          0.817574441f, 0.5f, 0.622459352f, 0.5f, 0.817574441f},
+         {7, 2}),
+       I({4, 6, 6, 6, 6, 6, 6}, {7}),
+       F({0, -1, 0, 0.5f, 0, 1.5f, 0, 3.75f, 0, 1.5f, 0, 0.5f, 0, 1.5f}, {7, 2}),
+       I({4, 4, 4, 4, 4, 4, 4}, {7}),
+       F({0.450165987f, 0.549833953f, 0.450165987f, 0.549833953f, 0.450165987f, 0.549833953f,
+          0.450165987f, 0.549833953f, 0.450165987f, 0.549833953f, 0.450165987f, 0.549833953f,
+          0.450165987f, 0.549833953f},
+         {7, 2}),
+       I({0, 1, 1, 1, 1, 1, 1}, {7}),
+       F({0.5f, 0.5f, -0.5f, 0.5f, 0.0109869428f, 0.989013076f, 0.0600866452f, 0.939913332f,
+          0.0109869428f, 0.989013076f, -0.5f, 0.5f, 0.0109869428f, 0.989013076f},
+         {7, 2}),
+       I({0, 1, 0, 1, 0, 1, 0}, {7}),
+       F({0.75f, -0.75f, 0.75f, 0, 1.75f, -1.75f, -0.25f, 0.25f, 1.75f, -1.75f, 0.75f, 0, 1.75f,
+          -1.75f},
+         {7, 2}),
+       I({4, 4, 4, 4, 4, 4, 4}, {7}),
+       F({0.699999988f, 0.300000012f, 0.649999976f, 0.350000024f, 0.549999952f, 0.450000018f,
+          0.625f, 0.37500003f, 0.549999952f, 0.450000018f, 0.649999976f, 0.350000024f, 0.549999952f,
+          0.450000018f},
+         {7, 2}),
+       I({4, 4, 4, 4, 4, 4, 4}, {7}),
+       F({0.425557494f, 0.574442506f, 0.413382411f, 0.586617589f, 0.389360726f, 0.610639274f,
+          0.407333374f, 0.592666626f, 0.389360726f, 0.610639274f, 0.413382411f, 0.586617589f,
+          0.389360726f, 0.610639274f},
+         {7, 2}),
+       I({4, 6, 6, 6, 6, 6, 6}, {7}),
+       F({1, -1, -0.5f, 0.5f, -1.5f, 1.5f, -3.75f, 3.75f, -1.5f, 1.5f, -0.5f, 0.5f, -1.5f, 1.5f},
+         {7, 2}),
+       I({4, 6, 6, 6, 6, 6, 6}, {7}),
+       F({0.731058598f, 0.268941402f, 0.377540648f, 0.622459352f, 0.182425559f, 0.817574441f,
+          0.0229773521f, 0.977022648f, 0.182425559f, 0.817574441f, 0.377540648f, 0.622459352f,
+          0.182425559f, 0.817574441f},
+         {7, 2}),
+       I({6, 6, 6, 6, 6, 6, 6}, {7}),
+       F({0.449999988f, 0.550000012f, 0.399999976f, 0.600000024f, 0.299999952f, 0.700000048f,
+          0.375f, 0.625f, 0.299999952f, 0.700000048f, 0.399999976f, 0.600000024f, 0.299999952f,
+          0.700000048f},
+         {7, 2})});
   // Weights on both classes, one base value: where class 1 is not reached ONNX Runtime writes
   // only the first of the two scores, so the op gets no value.
   std::vector<Attribute> half = Join(TreeNodes(), LeafWeights("class", both, kWeights));
   half.push_back({"classlabels_int64s", std::vector<int64_t>{4, 6}});
   half.push_back({"base_values", std::vector<float>{0.5f}});
   EXPECT_TRUE(HasNoValue(gg::make_node("TreeEnsembleClassifier", {x}, half, Ml()).at(1)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Support vector machines.
+
+namespace svm {
+
+const char* const kKernels[] = {"LINEAR", "POLY", "RBF", "SIGMOID"};
+const std::vector<float> kParams = {0.5f, 0.2f, 2};  // gamma, coef0, degree
+
+// Five support vectors of two features: two of class 0, one of class 1, two of class 2.
+const std::vector<float> kSupportVectors = {0, 1, 1, 0.5f, -1, 0, 0.5f, -0.5f, 2, 1};
+const std::vector<int64_t> kPerClass = {2, 1, 2};
+// (classes - 1) rows of one coefficient per support vector.
+const std::vector<float> kCoefficients = {0.5f, -0.25f, 1,  -0.75f, 0.4f,
+                                          0.3f, 0.6f,   -1, 0.2f,   -0.5f};
+
+Var Rows(Graph& g) { return Const<float>(g, {0, 0, 1, 1, -0.5f, 2, 1.5f, -1}, {4, 2}); }
+
+}  // namespace svm
+
+TEST(MlSvm, RegressorEachKernel) {
+  Graph g;
+  Var x = svm::Rows(g);
+  std::vector<Var> outputs;
+  for (const char* kernel : svm::kKernels) {
+    outputs.push_back(
+        ml::SVMRegressor(x, {.coefficients = std::vector<float>{0.5f, -1, 0.25f, 0.75f, -0.5f},
+                             .kernel_params = svm::kParams,
+                             .kernel_type = kernel,
+                             .n_supports = 5,
+                             .post_transform = "LOGISTIC",  // ONNX Runtime does not apply it
+                             .rho = std::vector<float>{0.1f},
+                             .support_vectors = svm::kSupportVectors}));
+  }
+  outputs.push_back(ml::SVMRegressor(x, {.coefficients = std::vector<float>{1, -0.5f},
+                                         .kernel_params = svm::kParams,
+                                         .rho = std::vector<float>{0.3f}}));
+  outputs.push_back(ml::SVMRegressor(x, {.coefficients = std::vector<float>{1, -0.5f},
+                                         .kernel_params = svm::kParams,
+                                         .one_class = 1,
+                                         .rho = std::vector<float>{-0.3f}}));
+  ExpectOrt("svm_regressor", g, outputs,
+            {F({0.100000001f, -2.6500001f, -0.712499976f, -1.83749998f}, {4, 1}),
+             F({0.100000001f, -1.94999993f, 0.55859381f, -0.478906304f}, {4, 1}),
+             F({0.562694669f, -0.547097027f, 0.29875204f, 0.183855534f}, {4, 1}),
+             F({0.100000001f, -0.730100334f, -0.402631551f, -0.683644772f}, {4, 1}),
+             F({0.300000012f, 0.800000012f, -1.20000005f, 2.29999995f}, {4, 1}),
+             F({-1, 1, -1, 1}, {4, 1})});
+}
+
+TEST(MlSvm, ClassifierEachKernelAndTransform) {
+  Graph g;
+  Var x = svm::Rows(g);
+  std::vector<Var> outputs;
+  for (const char* kernel : svm::kKernels) {
+    for (const char* transform : kTransforms) {
+      auto out = ml::SVMClassifier(x, {.classlabels_ints = std::vector<int64_t>{5, 6, 7},
+                                       .coefficients = svm::kCoefficients,
+                                       .kernel_params = svm::kParams,
+                                       .kernel_type = kernel,
+                                       .post_transform = transform,
+                                       .rho = std::vector<float>{0.1f, -0.2f, 0.05f},
+                                       .support_vectors = svm::kSupportVectors,
+                                       .vectors_per_class = svm::kPerClass});
+      outputs.push_back(out.Y);
+      outputs.push_back(out.Z);
+    }
+  }
+  ExpectOrt(
+      "svm_classifier_kernels", g, outputs,
+      {I({5, 5, 5, 6}, {4}),
+       F({0.100000001f, -0.200000003f, 0.0500000007f, -0.774999976f, 2.20000005f, -0.449999988f,
+          1.47500002f, 2.03750014f, -1.20000005f, -2.1500001f, -0.0374999791f, 0.800000012f},
+         {4, 3}),
+       I({5, 5, 5, 6}, {4}),
+       F({0.371464461f, 0.275187641f, 0.353347927f, 0.0455090515f, 0.891505063f, 0.0629859045f,
+          0.354112446f, 0.621486783f, 0.0244007632f, 0.035242483f, 0.291416168f, 0.673341334f},
+         {4, 3}),
+       I({5, 5, 5, 6}, {4}),
+       F({0.524979174f, 0.450166017f, 0.512497365f, 0.315398514f, 0.9002496f, 0.389360785f,
+          0.81381619f, 0.884678483f, 0.231475204f, 0.104331195f, 0.490626097f, 0.689974427f},
+         {4, 3}),
+       I({5, 5, 5, 6}, {4}),
+       F({0.371464461f, 0.275187641f, 0.353347927f, 0.0455090515f, 0.891505063f, 0.0629859045f,
+          0.354112446f, 0.621486783f, 0.0244007632f, 0.035242483f, 0.291416168f, 0.673341334f},
+         {4, 3}),
+       I({5, 5, 5, 6}, {4}),
+       F({-1.28171289f, kNaN, -1.64466965f, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN,
+          0.841756105f},
+         {4, 3}),
+       I({7, 5, 5, 5}, {4}),
+       F({0.150000006f, -0.178000003f, -0.00200000312f, 0.209374994f, 1.61450005f, -1.477f,
+          0.971875012f, 0.414031267f, -0.361374974f, 0.325000018f, 0.186531305f, -0.836375058f},
+         {4, 3}),
+       I({7, 5, 5, 5}, {4}),
+       F({0.387694359f, 0.279280692f, 0.333024919f, 0.190069765f, 0.774731278f, 0.0351989493f,
+          0.544644177f, 0.311777234f, 0.143578604f, 0.457928747f, 0.398714185f, 0.143357083f},
+         {4, 3}),
+       I({7, 5, 5, 5}, {4}),
+       F({0.537429869f, 0.45561713f, 0.499500006f, 0.552153349f, 0.834035218f, 0.185880989f,
+          0.725493073f, 0.602054119f, 0.410626769f, 0.580542326f, 0.54649806f, 0.302298784f},
+         {4, 3}),
+       I({7, 5, 5, 5}, {4}),
+       F({0.387694359f, 0.279280692f, 0.333024919f, 0.190069765f, 0.774731278f, 0.0351989493f,
+          0.544644177f, 0.311777234f, 0.143578604f, 0.457928747f, 0.398714185f, 0.143357083f},
+         {4, 3}),
+       I({7, 5, 5, 5}, {4}),
+       F({-1.03661311f, kNaN, kNaN, -0.808716416f, kNaN, kNaN, 1.90832579f, -0.217190206f, kNaN,
+          -0.453792751f, -0.890900135f, kNaN},
+         {4, 3}),
+       I({7, 5, 5, 5}, {4}),
+       F({0.875980616f, -0.248150498f, -0.441813022f, 0.264726102f, 0.539191008f, -0.27804938f,
+          0.460713893f, 0.0144907944f, -0.0774277002f, 0.0769913644f, -0.368588954f, 0.0706867054f},
+         {4, 3}),
+       I({7, 5, 5, 5}, {4}),
+       F({0.627880394f, 0.204020113f, 0.168099493f, 0.345189482f, 0.454209447f, 0.200601041f,
+          0.449665934f, 0.287804604f, 0.262529463f, 0.379626542f, 0.243132785f, 0.377240658f},
+         {4, 3}),
+       I({7, 5, 5, 5}, {4}),
+       F({0.705988586f, 0.438278794f, 0.391309053f, 0.565797687f, 0.631624222f, 0.430932075f,
+          0.613183498f, 0.503622651f, 0.48065275f, 0.519238353f, 0.408882022f, 0.517664313f},
+         {4, 3}),
+       I({7, 5, 5, 5}, {4}),
+       F({0.627880394f, 0.204020113f, 0.168099493f, 0.345189482f, 0.454209447f, 0.200601041f,
+          0.449665934f, 0.287804604f, 0.262529463f, 0.379626542f, 0.243132785f, 0.377240658f},
+         {4, 3}),
+       I({7, 5, 5, 5}, {4}),
+       F({1.15531218f, kNaN, kNaN, -0.62891382f, 0.0983956382f, kNaN, -0.0986376479f, -2.18205476f,
+          kNaN, -1.42568386f, kNaN, -1.47073662f},
+         {4, 3}),
+       I({7, 5, 5, 6}, {4}),
+       F({0.346719116f, -0.0914435834f, -0.206587866f, -0.0740744695f, 0.651312351f, -0.0869168714f,
+          0.833251536f, 0.845833659f, -0.754309773f, -0.697268486f, -0.0996478572f, 0.26924938f},
+         {4, 3}),
+       I({7, 5, 5, 6}, {4}),
+       F({0.450396508f, 0.290605217f, 0.258998245f, 0.246744841f, 0.509658873f, 0.243596315f,
+          0.451042682f, 0.456753612f, 0.0922037363f, 0.18360202f, 0.333749652f, 0.482648343f},
+         {4, 3}),
+       I({7, 5, 5, 6}, {4}),
+       F({0.585821748f, 0.47715503f, 0.448535949f, 0.481489837f, 0.657306135f, 0.478284448f,
+          0.697041988f, 0.699692428f, 0.319882959f, 0.332418144f, 0.475108624f, 0.566908598f},
+         {4, 3}),
+       I({7, 5, 5, 6}, {4}),
+       F({0.450396508f, 0.290605217f, 0.258998245f, 0.246744841f, 0.509658873f, 0.243596315f,
+          0.451042682f, 0.456753612f, 0.0922037363f, 0.18360202f, 0.333749652f, 0.482648343f},
+         {4, 3}),
+       I({7, 5, 5, 6}, {4}),
+       F({-0.394214481f, kNaN, kNaN, kNaN, 0.388886511f, kNaN, 0.967261791f, 1.01890433f, kNaN,
+          kNaN, kNaN, -0.61515218f},
+         {4, 3})});
+}
+
+TEST(MlSvm, ClassifierProbabilities) {
+  Graph g;
+  Var x = svm::Rows(g);
+  std::vector<Var> outputs;
+  for (const char* transform : {"NONE", "SOFTMAX", "LOGISTIC"}) {
+    auto out = ml::SVMClassifier(x, {.classlabels_strings = Strings{"a", "b", "c"},
+                                     .coefficients = svm::kCoefficients,
+                                     .kernel_params = svm::kParams,
+                                     .kernel_type = "RBF",
+                                     .post_transform = transform,
+                                     .prob_a = std::vector<float>{-1.5f, -0.5f, -2},
+                                     .prob_b = std::vector<float>{0.1f, -0.2f, 0.3f},
+                                     .rho = std::vector<float>{0.1f, -0.2f, 0.05f},
+                                     .support_vectors = svm::kSupportVectors,
+                                     .vectors_per_class = svm::kPerClass});
+    outputs.push_back(out.Y);
+    outputs.push_back(out.Z);
+  }
+  ExpectOrt("svm_classifier_probabilities", g, outputs,
+            {S({"c", "a", "a", "a"}, {4}),
+             F({0.4501127f, 0.130901322f, 0.418985993f, 0.433888048f, 0.227174103f, 0.338937819f,
+                0.4230178f, 0.227953315f, 0.349029094f, 0.336604714f, 0.314568967f, 0.348826438f},
+               {4, 3}),
+             S({"c", "a", "a", "a"}, {4}),
+             F({0.370909601f, 0.269548148f, 0.359542221f, 0.367286444f, 0.298696548f, 0.334016979f,
+                0.363442898f, 0.299034148f, 0.337522954f, 0.334392011f, 0.327104032f, 0.338503957f},
+               {4, 3}),
+             S({"c", "a", "a", "a"}, {4}),
+             F({0.610666037f, 0.532678664f, 0.60324055f, 0.606801689f, 0.556550503f, 0.583932459f,
+                0.604205132f, 0.556742847f, 0.586382091f, 0.5833655f, 0.578000069f, 0.586332977f},
+               {4, 3})});
+}
+
+TEST(MlSvm, ClassifierBinaryAndLinear) {
+  Graph g;
+  Var x = svm::Rows(g);
+  std::vector<Var> outputs;
+  const std::vector<float> vectors = {0, 1, 1, 0.5f, -1, 0};
+  for (const char* transform : {"NONE", "LOGISTIC", "SOFTMAX"}) {
+    for (bool probabilities : {false, true}) {
+      ml::SVMClassifierAttributes binary = {.classlabels_ints = std::vector<int64_t>{0, 1},
+                                            .coefficients = std::vector<float>{0.5f, -0.25f, 1},
+                                            .kernel_params = svm::kParams,
+                                            .kernel_type = "POLY",
+                                            .post_transform = transform,
+                                            .rho = std::vector<float>{-0.1f},
+                                            .support_vectors = vectors,
+                                            .vectors_per_class = std::vector<int64_t>{2, 1}};
+      if (probabilities) {
+        binary.prob_a = std::vector<float>{-2};
+        binary.prob_b = std::vector<float>{0.25f};
+      }
+      auto out = ml::SVMClassifier(x, binary);
+      outputs.push_back(out.Y);
+      outputs.push_back(out.Z);
+    }
+  }
+  // Linear models: three classes; two classes with non-negative coefficients.
+  auto three = ml::SVMClassifier(x, {.classlabels_strings = Strings{"x", "y", "z"},
+                                     .coefficients = std::vector<float>{1, -1, 0.5f, 0.5f, -1, 2},
+                                     .kernel_params = svm::kParams,
+                                     .post_transform = "SOFTMAX",
+                                     .rho = std::vector<float>{0.25f}});
+  auto two = ml::SVMClassifier(x, {.classlabels_ints = std::vector<int64_t>{3, 4},
+                                   .coefficients = std::vector<float>{0.1f, 0.2f, 0.3f, 0.1f},
+                                   .kernel_params = svm::kParams,
+                                   .rho = std::vector<float>{0.2f}});
+  outputs.insert(outputs.end(), {three.Y, three.Z, two.Y, two.Z});
+  ExpectOrt("svm_classifier_binary_linear", g, outputs,
+            {I({1, 0, 0, 0}, {4}),
+             F({0.049999997f, -0.049999997f, -0.00937499851f, 0.00937499851f, -0.771875024f,
+                0.771875024f, -0.125000015f, 0.125000015f},
+               {4, 2}),
+             I({1, 0, 0, 0}, {4}),
+             F({0.412882835f, 0.587117136f, 0.442348331f, 0.557651699f, 0.784780979f, 0.215218991f,
+                0.5f, 0.5f},
+               {4, 2}),
+             I({1, 0, 0, 0}, {4}),
+             F({0.512497365f, 0.487502635f, 0.497656286f, 0.502343714f, 0.316073596f, 0.683926404f,
+                0.468790591f, 0.531209409f},
+               {4, 2}),
+             I({1, 0, 0, 0}, {4}),
+             F({0.601778924f, 0.642703414f, 0.608818471f, 0.635908961f, 0.686709583f, 0.553597987f,
+                0.622459292f, 0.622459292f},
+               {4, 2}),
+             I({1, 0, 0, 0}, {4}),
+             F({1.04999995f, -0.049999997f, 0.990625024f, 0.00937499851f, 0.228124976f,
+                0.771875024f, 0.875f, 0.125000015f},
+               {4, 2}),
+             I({1, 0, 0, 0}, {4}),
+             F({0.456551284f, 0.543448687f, 0.471206039f, 0.528793931f, 0.6386621f, 0.36133787f,
+                0.5f, 0.5f},
+               {4, 2}),
+             S({"x", "y", "z", "x"}, {4}),
+             F({0.333333343f, 0.333333343f, 0.333333343f, 0.155362412f, 0.422318816f, 0.422318816f,
+                0.000890136231f, 0.0229569171f, 0.976152897f, 0.902626514f, 0.0951361284f,
+                0.00223738747f},
+               {4, 3}),
+             I({3, 4, 4, 4}, {4}),
+             F({0.200000003f, 0.200000003f, 0.5f, 0.600000024f, 0.550000012f, 0.25f, 0.150000006f,
+                0.550000012f},
+               {4, 2})});
 }
 
 }  // namespace

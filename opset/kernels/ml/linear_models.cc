@@ -71,9 +71,7 @@ KernelResult Classify(const KernelContext& ctx, const std::vector<L>& labels, L 
     if (classes == 1) {
       label_out[r] = row[0] > 0 ? positive : negative;
       if (two_columns) {
-        const float p = transform == ml::PostTransform::kLogistic ? ml::Logistic(row[0]) : row[0];
-        out[0] = 1.0f - p;
-        out[1] = p;
+        ml::WriteBinaryScores(transform, ml::BinaryLayout::kComplement, row[0], out);
       } else {
         out[0] = ml::TransformSingleScore(transform, row[0]);
       }

@@ -106,6 +106,18 @@ float TransformSingleScore(PostTransform transform, float score) {
   return transform == PostTransform::kProbit ? Probit(score) : score;
 }
 
+void WriteBinaryScores(PostTransform transform, BinaryLayout layout, float score, float* out) {
+  const bool logistic = transform == PostTransform::kLogistic;
+  if (layout == BinaryLayout::kComplement) {
+    const float p = logistic ? Logistic(score) : score;
+    out[0] = 1.0f - p;
+    out[1] = p;
+  } else {
+    out[0] = logistic ? Logistic(-score) : -score;
+    out[1] = logistic ? Logistic(score) : score;
+  }
+}
+
 std::vector<float> FloatsOrEmpty(const KernelContext& ctx, absl::string_view name) {
   return ctx.floats_attribute(name).value_or(std::vector<float>{});
 }

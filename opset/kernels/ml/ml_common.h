@@ -41,6 +41,12 @@ void TransformScores(PostTransform transform, absl::Span<float> row);
 // undone).
 float TransformSingleScore(PostTransform transform, float score);
 
+// How ONNX Runtime turns a binary classifier's lone score s into two columns: [1 - p, p] with
+// p = logistic(s) for LOGISTIC and s otherwise, or [-s, s] ([logistic(-s), logistic(s)] for
+// LOGISTIC). No other transform is applied.
+enum class BinaryLayout { kComplement, kNegation };
+void WriteBinaryScores(PostTransform transform, BinaryLayout layout, float score, float* out);
+
 // A float attribute list, empty when absent.
 std::vector<float> FloatsOrEmpty(const KernelContext& ctx, absl::string_view name);
 std::vector<int64_t> IntsOrEmpty(const KernelContext& ctx, absl::string_view name);

@@ -13,6 +13,8 @@ void RegisterMlKernels(KernelTable& table) {
   RegisterLinearModelKernels(table);
   RegisterTreeEnsembleRegressorKernels(table);
   RegisterTreeEnsembleClassifierKernels(table);
+  RegisterSvmRegressorKernels(table);
+  RegisterSvmClassifierKernels(table);
 }
 
 }  // namespace graphgc::kernels

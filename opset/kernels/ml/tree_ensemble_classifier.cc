@@ -8,10 +8,10 @@
 //   - when base_values has two values and the leaves reach class 1, class 1 scores
 //     base_values[1] + class 0's sum and class 0 (if reached) the opposite;
 //   - when only one score is left (class 1 not reached, fewer than two base values), that score
-//     s decides alone and the scores become [1 - s, s] when every weight names one class and all
-//     are positive, [-s, s] (LOGISTIC: [logistic(-s), logistic(s)]) when they are not or there
-//     are no base values; otherwise ONNX Runtime writes one of the two scores only, and the case
-//     gets no value;
+//     s decides alone and the scores take ml_common.h's complement layout when every weight names
+//     one class and all are positive, its negation layout when they are not or there are no base
+//     values; otherwise (or with PROBIT) ONNX Runtime writes one of the two scores only, and the
+//     case gets no value;
 //   - the label is the second class where the deciding score is > 0.5 (all weights positive, one
 //     class named) or > 0 (one class named), else the first; when the weights name both classes
 //     it is the label value 1 or 0 (class index 1 or 0 for string labels).
@@ -29,7 +29,7 @@
 namespace graphgc::kernels {
 namespace {
 
-// How a lone binary score becomes two (ONNX Runtime's "add_second_class").
+// How a lone binary score becomes two (ONNX Runtime's "add_second_class"; kNone: it does not).
 enum class SecondScore { kNone, kOneMinus, kNegated };
 
 template <class T>
@@ -132,17 +132,13 @@ KernelResult Classify(const KernelContext& ctx, const std::vector<L>& labels,
     }
     if (scores.size() == 1) {
       // One score left: it becomes two, unless ONNX Runtime writes only one of them.
-      const float s = static_cast<float>(scores[0].value);
       if (transform == ml::PostTransform::kProbit || second == SecondScore::kNone) {
         return Decline("a binary score ONNX Runtime writes half of");
       }
-      if (second == SecondScore::kOneMinus) {
-        row = {1.0f - s, s};
-      } else if (transform == ml::PostTransform::kLogistic) {
-        row = {ml::Logistic(-s), ml::Logistic(s)};
-      } else {
-        row = {-s, s};
-      }
+      ml::WriteBinaryScores(transform,
+                            second == SecondScore::kOneMinus ? ml::BinaryLayout::kComplement
+                                                             : ml::BinaryLayout::kNegation,
+                            static_cast<float>(scores[0].value), row.data());
     } else {
       // ONNX Runtime reads a class no leaf reached (nor a base value in multiclass) as 0.
       for (size_t k = 0; k < scores.size(); ++k) {
