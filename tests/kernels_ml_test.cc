@@ -198,10 +198,9 @@ TEST(MlFeatures, ArrayFeatureExtractor) {
   Var row = ml::ArrayFeatureExtractor(Const<int64_t>(g, {10, 20, 30}, {3}), Int64s(g, {2, 1}));
   Var strings = ml::ArrayFeatureExtractor(Const<std::string>(g, {"a", "b", "c", "d"}, {2, 2}),
                                           Const<int64_t>(g, {1}, {1, 1}));
+  ExpectOrt("array_feature_extractor_strings", g, {strings}, {S({"b", "d"}, {2, 1})});
   ExpectOrt("array_feature_extractor", g, {picked, row},
             {F({4, 1, 4, 8, 5, 8}, {2, 3}), I({30, 20}, {1, 2})});
-  ASSERT_TRUE(strings.value().has_value());
-  EXPECT_EQ(*strings.value(), S({"b", "d"}, {2, 1}));
   EXPECT_TRUE(FailsWith(ml::ArrayFeatureExtractor(x, Int64s(g, {4})), {"index 4"}));
 }
 
@@ -226,7 +225,46 @@ TEST(MlCategories, CategoryMapper) {
   Var to_int = ml::CategoryMapper(Const<std::string>(g, {"nine", "ten", "five"}, {3}), cats);
   Var to_string = ml::CategoryMapper(Const<int64_t>(g, {7, 8, 9, 5}, {2, 2}), cats);
   ExpectOrt("category_mapper_to_int", g, {to_int}, {I({9, -5, 5}, {3})});
-  ASSERT_TRUE(to_string.value().has_value());
+  ExpectOrt("category_mapper_to_string", g, {to_string},
+            {S({"seven", "none", "nine", "five"}, {2, 2})});
+}
+
+TEST(MlCategories, RepeatedKeys) {
+  Graph g;
+  Var strings = Const<std::string>(g, {"a", "b"}, {2});
+  Var mapped = ml::CategoryMapper(strings, {.cats_int64s = std::vector<int64_t>{1, 2, 3},
+                                            .cats_strings = Strings{"a", "b", "a"}});
+  Var encoded = ml::LabelEncoder(strings, {.keys_strings = Strings{"b", "a", "b"},
+                                           .values_int64s = std::vector<int64_t>{1, 2, 3}});
+  Var one_hot = ml::OneHotEncoder(strings, {.cats_strings = Strings{"a", "b", "a"}});
+  ExpectOrt("repeated_keys", g, {mapped, encoded, one_hot},
+            {I({3, 2}, {2}), I({2, 1}, {2}), F({0, 0, 1, 0, 1, 0}, {2, 3})});
+}
+
+TEST(MlCategories, LabelEncoderTypePairs) {
+  Graph g;
+  Var strings = Const<std::string>(g, {"x", "y", "w"}, {3});
+  Var floats = Const<float>(g, {1.5f, -2, 7}, {3});
+  Var ints = Const<int64_t>(g, {4, -1, 9}, {3});
+  Var string_to_string = ml::LabelEncoder(
+      strings, {.keys_strings = Strings{"x", "y"}, .values_strings = Strings{"ex", "why"}});
+  Var float_to_float = ml::LabelEncoder(floats, {.keys_floats = std::vector<float>{-2, 1.5f},
+                                                 .values_floats = std::vector<float>{20, 15}});
+  Var float_to_string = ml::LabelEncoder(
+      floats, {.keys_floats = std::vector<float>{7}, .values_strings = Strings{"seven"}});
+  Var int_to_string = ml::LabelEncoder(ints, {.default_string = "?",
+                                              .keys_int64s = std::vector<int64_t>{9, 4},
+                                              .values_strings = Strings{"nine", "four"}});
+  Var int_to_float = ml::LabelEncoder(
+      ints, {.keys_int64s = std::vector<int64_t>{-1}, .values_floats = std::vector<float>{0.5f}});
+  Var string_to_float = ml::LabelEncoder(
+      strings, {.keys_strings = Strings{"w"}, .values_floats = std::vector<float>{3}});
+  ExpectOrt("label_encoder_pairs", g,
+            {string_to_string, float_to_float, float_to_string, int_to_string, int_to_float,
+             string_to_float},
+            {S({"ex", "why", "_Unused"}, {3}), F({15, 20, 0}, {3}),
+             S({"_Unused", "_Unused", "seven"}, {3}), S({"four", "?", "nine"}, {3}),
+             F({0, 0.5f, 0}, {3}), F({0, 0, 3}, {3})});
 }
 
 TEST(MlCategories, LabelEncoder) {
@@ -253,6 +291,15 @@ TEST(MlCategories, LabelEncoder1) {
   Var to_int = One(
       gg::make_node("LabelEncoder", {Const<std::string>(g, {"z", "q", "x"}, {3})}, classes, Ml(1)));
   ExpectOrt("label_encoder_1", g, {to_int}, {I({2, -7, 0}, {3})});
+  Graph g2;
+  const std::vector<Attribute> names = {{"classes_strings", Strings{"x", "y", "z", "x"}},
+                                        {"default_string", std::string("none")}};
+  Var to_string =
+      One(gg::make_node("LabelEncoder", {Const<int64_t>(g2, {2, 4, -1, 3}, {2, 2})}, names, Ml(1)));
+  Var repeated =
+      One(gg::make_node("LabelEncoder", {Const<std::string>(g2, {"x", "z"}, {2})}, names, Ml(1)));
+  ExpectOrt("label_encoder_1_more", g2, {to_string, repeated},
+            {S({"z", "none", "none", "x"}, {2, 2}), I({3, 2}, {2})});
 }
 
 TEST(MlCategories, OneHotEncoder) {
@@ -963,6 +1010,146 @@ TEST(MlSvm, ClassifierBinaryAndLinear) {
              F({0.200000003f, 0.200000003f, 0.5f, 0.600000024f, 0.550000012f, 0.25f, 0.150000006f,
                 0.550000012f},
                {4, 2})});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Element types, budgets and failures.
+
+TEST(MlTypes, NumericInputsAsFloat) {
+  Graph g;
+  Var doubles = Const<double>(g, {0.5, -1.25, 3, 2}, {2, 2});
+  Var int32s = Const<int32_t>(g, {3, -4, 0, 7}, {2, 2});
+  Var int64s = Const<int64_t>(g, {-3, 4, 10, 7}, {2, 2});
+  const ml::ScalerAttributes scale = {.offset = std::vector<float>{1, -1},
+                                      .scale = std::vector<float>{2, 0.5f}};
+  std::vector<Var> outputs;
+  for (const Var& x : {doubles, int32s, int64s}) {
+    outputs.push_back(ml::Scaler(x, scale));
+    outputs.push_back(ml::Normalizer(x, {.norm = "L2"}));
+    auto classified =
+        ml::LinearClassifier(x, {.classlabels_ints = std::vector<int64_t>{1, 2},
+                                 .coefficients = std::vector<float>{0.5f, -1, 1, 0.25f},
+                                 .intercepts = std::vector<float>{0.25f, -0.5f}});
+    outputs.push_back(classified.Y);
+    outputs.push_back(classified.Z);
+  }
+  ExpectOrt("numeric_inputs", g, outputs,
+            {F({-1, -0.125f, 4, 1.5f}, {2, 2}),
+             F({0.371390671f, -0.928476691f, 0.832050323f, 0.554700196f}, {2, 2}), I({1, 2}, {2}),
+             F({1.75f, -0.3125f, -0.25f, 3}, {2, 2}), F({4, -1.5f, -2, 4}, {2, 2}),
+             F({0.600000024f, -0.800000012f, 0, 1}, {2, 2}), I({1, 2}, {2}),
+             F({5.75f, 1.5f, -6.75f, 1.25f}, {2, 2}), F({-8, 2.5f, 18, 4}, {2, 2}),
+             F({-0.600000024f, 0.800000012f, 0.819231927f, 0.573462367f}, {2, 2}), I({2, 2}, {2}),
+             F({-5.25f, -2.5f, -1.75f, 11.25f}, {2, 2})});
+}
+
+TEST(MlTypes, BinarizerKeepsTheElementType) {
+  // ONNX Runtime computes Binarizer for float only; the others follow ONNX's definition.
+  Graph g;
+  Var ints = ml::Binarizer(Const<int64_t>(g, {-1, 2, 5}, {3}), {.threshold = 1.5f});
+  ASSERT_TRUE(ints.value().has_value());
+  EXPECT_EQ(*ints.value(), I({0, 1, 1}, {3}));
+  Var doubles = ml::Binarizer(Const<double>(g, {0.5, 1.5}, {2}), {.threshold = 1.0f});
+  ASSERT_TRUE(doubles.value().has_value());
+  EXPECT_EQ(*doubles.value(), Tensor::from_vector<double>({0, 1}, {2}));
+}
+
+TEST(MlTypes, EmptyInputs) {
+  Graph g;
+  Var empty = Const<float>(g, {}, {0, 2});
+  Var scaled =
+      ml::Scaler(empty, {.offset = std::vector<float>{1, 2}, .scale = std::vector<float>{1, 1}});
+  ASSERT_TRUE(scaled.value().has_value());
+  EXPECT_EQ(scaled.value()->shape(), (absl::Span<const int64_t>{0, 2}));
+  Var regressed = ml::LinearRegressor(empty, {.coefficients = std::vector<float>{1, 1}});
+  ASSERT_TRUE(regressed.value().has_value());
+  EXPECT_EQ(regressed.value()->shape(), (absl::Span<const int64_t>{0, 1}));
+}
+
+TEST(MlTypes, ValueBudget) {
+  Graph g(gg::GraphOptions{.max_value_bytes = 64});
+  Var x = Const<float>(g, std::vector<float>(8, 1.0f), {4, 2});
+  // 4 x 100 scores of 4 bytes exceed 64 bytes: no value, and the op succeeds.
+  Var y = ml::LinearRegressor(x, {.coefficients = std::vector<float>(200, 0.5f), .targets = 100});
+  EXPECT_TRUE(HasNoValue(y));
+  auto classified =
+      ml::TreeEnsembleClassifier(x, {.class_ids = std::vector<int64_t>{0, 1},
+                                     .class_nodeids = std::vector<int64_t>{1, 2},
+                                     .class_treeids = std::vector<int64_t>{0, 0},
+                                     .class_weights = std::vector<float>{1, 1},
+                                     .classlabels_int64s = std::vector<int64_t>(20, 1),
+                                     .nodes_falsenodeids = std::vector<int64_t>{2, 0, 0},
+                                     .nodes_featureids = std::vector<int64_t>{0, 0, 0},
+                                     .nodes_modes = Strings{"BRANCH_LEQ", "LEAF", "LEAF"},
+                                     .nodes_nodeids = std::vector<int64_t>{0, 1, 2},
+                                     .nodes_treeids = std::vector<int64_t>{0, 0, 0},
+                                     .nodes_truenodeids = std::vector<int64_t>{1, 0, 0},
+                                     .nodes_values = std::vector<float>{0.5f, 0, 0}});
+  EXPECT_TRUE(HasNoValue(classified.Z));
+}
+
+TEST(MlFailures, BadKnownInputs) {
+  Graph g;
+  Var x = Const<float>(g, {1, 2, 3, 4}, {2, 2});
+  // A tree reading feature 5 of 2.
+  auto regressed =
+      ml::TreeEnsembleRegressor(x, {.n_targets = 1,
+                                    .nodes_falsenodeids = std::vector<int64_t>{2, 0, 0},
+                                    .nodes_featureids = std::vector<int64_t>{5, 0, 0},
+                                    .nodes_modes = Strings{"BRANCH_LEQ", "LEAF", "LEAF"},
+                                    .nodes_nodeids = std::vector<int64_t>{0, 1, 2},
+                                    .nodes_treeids = std::vector<int64_t>{0, 0, 0},
+                                    .nodes_truenodeids = std::vector<int64_t>{1, 0, 0},
+                                    .nodes_values = std::vector<float>{0.5f, 0, 0},
+                                    .target_ids = std::vector<int64_t>{0, 0},
+                                    .target_nodeids = std::vector<int64_t>{1, 2},
+                                    .target_treeids = std::vector<int64_t>{0, 0},
+                                    .target_weights = std::vector<float>{1, 2}});
+  EXPECT_TRUE(FailsWith(regressed, {"input 0", "feature 5"}));
+  // Support vectors of 3 features against 2.
+  Var svr = ml::SVMRegressor(x, {.coefficients = std::vector<float>{1},
+                                 .kernel_params = std::vector<float>{1, 0, 1},
+                                 .n_supports = 1,
+                                 .rho = std::vector<float>{0},
+                                 .support_vectors = std::vector<float>{1, 2, 3}});
+  EXPECT_TRUE(FailsWith(svr, {"input 0", "2 features"}));
+  // Imputed values neither single nor one per feature.
+  EXPECT_TRUE(FailsWith(ml::Imputer(x, {.imputed_value_floats = std::vector<float>{1, 2, 3}}),
+                        {"imputed values"}));
+}
+
+TEST(MlFailures, ModelsOnnxRuntimeRejectsGetNoValue) {
+  Graph g;
+  Var x = Const<float>(g, {1, 2, 3, 4}, {2, 2});
+  // A cycle: node 1 sends both ways back to node 0.
+  Var cycle =
+      ml::TreeEnsembleRegressor(x, {.n_targets = 1,
+                                    .nodes_falsenodeids = std::vector<int64_t>{1, 0, 0},
+                                    .nodes_featureids = std::vector<int64_t>{0, 0, 0},
+                                    .nodes_modes = Strings{"BRANCH_LEQ", "BRANCH_LEQ", "LEAF"},
+                                    .nodes_nodeids = std::vector<int64_t>{0, 1, 2},
+                                    .nodes_treeids = std::vector<int64_t>{0, 0, 0},
+                                    .nodes_truenodeids = std::vector<int64_t>{1, 0, 0},
+                                    .nodes_values = std::vector<float>{9, 9, 0},
+                                    .target_ids = std::vector<int64_t>{0},
+                                    .target_nodeids = std::vector<int64_t>{2},
+                                    .target_treeids = std::vector<int64_t>{0},
+                                    .target_weights = std::vector<float>{1}});
+  EXPECT_TRUE(HasNoValue(cycle));
+  // A target id past n_targets.
+  Var past = ml::TreeEnsembleRegressor(x, {.n_targets = 1,
+                                           .nodes_falsenodeids = std::vector<int64_t>{0},
+                                           .nodes_featureids = std::vector<int64_t>{0},
+                                           .nodes_modes = Strings{"LEAF"},
+                                           .nodes_nodeids = std::vector<int64_t>{0},
+                                           .nodes_treeids = std::vector<int64_t>{0},
+                                           .nodes_truenodeids = std::vector<int64_t>{0},
+                                           .nodes_values = std::vector<float>{0},
+                                           .target_ids = std::vector<int64_t>{1},
+                                           .target_nodeids = std::vector<int64_t>{0},
+                                           .target_treeids = std::vector<int64_t>{0},
+                                           .target_weights = std::vector<float>{1}});
+  EXPECT_TRUE(HasNoValue(past));
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // LabelEncoder 1 (strings <-> their index in classes_strings) and LabelEncoder 2 (keys_* to
 // values_* for string, int64 and float). A value not found maps to the default attribute.
 //
-// When a key repeats, its last pairing wins, as in ONNX Runtime's maps. Float keys match by ==
+// When a key repeats, ONNX Runtime keeps its last pairing in CategoryMapper and LabelEncoder 1, its
+// first in LabelEncoder 2; so do these kernels. Float keys match by ==
 // (-0 finds 0, NaN finds nothing), as ONNX Runtime's hash maps do.
 #include <cmath>
 #include <cstdint>
@@ -25,14 +26,20 @@ K NormalizedKey(K key) {
   return key;
 }
 
+enum class RepeatedKey { kLastWins, kFirstWins };
+
 // Maps every element of input 0 (of type K) through keys -> values, `fallback` where not found.
 template <class K, class V>
 KernelResult MapValues(const KernelContext& ctx, const std::vector<K>& keys,
-                       const std::vector<V>& values, const V& fallback) {
+                       const std::vector<V>& values, const V& fallback,
+                       RepeatedKey repeated = RepeatedKey::kLastWins) {
   if (keys.size() != values.size()) return Decline("keys and values of different lengths");
   const Tensor& x = ctx.input(0);
   absl::flat_hash_map<K, size_t> index;
-  for (size_t i = 0; i < keys.size(); ++i) index[NormalizedKey(keys[i])] = i;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const auto [at, inserted] = index.try_emplace(NormalizedKey(keys[i]), i);
+    if (!inserted && repeated == RepeatedKey::kLastWins) at->second = i;
+  }
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(DataTypeOf<V>::value, x.shape()));
   const auto in = x.data<K>();
   auto y = out.mutable_data<V>();
@@ -110,7 +117,7 @@ KernelResult LabelEncoder2Kernel(const KernelContext& ctx) {
       using V = typename decltype(value_tag)::type;
       result = MapValues<K, V>(ctx, EncoderAttributes<K>::Read(ctx, "keys"),
                                EncoderAttributes<V>::Read(ctx, "values"),
-                               EncoderAttributes<V>::Default(ctx));
+                               EncoderAttributes<V>::Default(ctx), RepeatedKey::kFirstWins);
     });
   });
   if (!result.has_value()) return Decline("LabelEncoder of these element types");
