@@ -138,6 +138,42 @@ std::vector<KernelCase> Cases() {
                        for (int c = 0; c < 16; ++c) out[i * 16 + c] = table[index[i] * 16 + c];
                      }
                    }});
+  cases.push_back({"LSTM seq 32 batch 8 in 128 hidden 128",
+                   {RandomFloats({32, 8, 128}, 10), RandomFloats({1, 512, 128}, 11),
+                    RandomFloats({1, 512, 128}, 12), RandomFloats({1, 1024}, 13)},
+                   {},
+                   [](const std::vector<Var>& v) {
+                     return make_node("LSTM", v, {{"hidden_size", int64_t{128}}})[0];
+                   },
+                   [](const std::vector<Tensor>& in, float* out) {
+                     constexpr int64_t kSeq = 32, kBatch = 8, kIn = 128, kHidden = 128;
+                     auto x = in[0].data<float>(), w = in[1].data<float>();
+                     auto r = in[2].data<float>(), b = in[3].data<float>();
+                     std::vector<float> h(kBatch * kHidden), c(kBatch * kHidden);
+                     std::vector<float> g(4 * kHidden);
+                     const auto sigmoid = [](float v) { return 1.0f / (1.0f + std::exp(-v)); };
+                     for (int64_t s = 0; s < kSeq; ++s) {
+                       for (int64_t n = 0; n < kBatch; ++n) {
+                         const float* xt = x.data() + (s * kBatch + n) * kIn;
+                         float* ht = h.data() + n * kHidden;
+                         float* ct = c.data() + n * kHidden;
+                         for (int64_t j = 0; j < 4 * kHidden; ++j) {  // gates i, o, f, c
+                           float sum = b[j] + b[4 * kHidden + j];
+                           for (int64_t k = 0; k < kIn; ++k) sum += xt[k] * w[j * kIn + k];
+                           for (int64_t k = 0; k < kHidden; ++k) sum += ht[k] * r[j * kHidden + k];
+                           g[j] = sum;
+                         }
+                         for (int64_t j = 0; j < kHidden; ++j) {
+                           ct[j] = sigmoid(g[2 * kHidden + j]) * ct[j] +
+                                   sigmoid(g[j]) * std::tanh(g[3 * kHidden + j]);
+                           ht[j] = sigmoid(g[kHidden + j]) * std::tanh(ct[j]);
+                           out[(s * kBatch + n) * kHidden + j] = ht[j];
+                         }
+                       }
+                     }
+                   },
+                   0,
+                   5});
   return cases;
 }
 

@@ -409,10 +409,6 @@ Outcome RunNodeTest(const fs::path& dir) {
       return Failed("load", node.op_type(),
                     absl::StrCat("the model imports no opset for domain '", domain, "'"));
     }
-    if (node.op_type() == "Scan" && domain.empty() && opset->second < 9) {
-      return Unsupported("Scan of opset 8 (sequence_lens and a batch axis; make_node reports it)",
-                         node.op_type());
-    }
     const int supported = gg::SupportedOpsetVersion(domain);
     if (supported == 0) {
       return Unsupported(absl::StrCat("op of domain '", domain, "', which graphgc does not know"),

@@ -17,6 +17,7 @@ void RegisterBuiltinKernels(KernelTable& table) {
   RegisterSignalKernels(table);
   RegisterDetectionKernels(table);
   RegisterMlKernels(table);
+  RegisterSequenceKernels(table);
 }
 
 }  // namespace graphgc::kernels

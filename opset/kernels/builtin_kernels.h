@@ -24,6 +24,7 @@ void RegisterRecurrentKernels(KernelTable& table);      // recurrent/: RNN, GRU,
 void RegisterSignalKernels(KernelTable& table);         // signal/: DFT, STFT, windows
 void RegisterDetectionKernels(KernelTable& table);      // detection/: NonMaxSuppression
 void RegisterMlKernels(KernelTable& table);             // ml/: the ai.onnx.ml domain
+void RegisterSequenceKernels(KernelTable& table);       // sequence/: sequences, optionals
 
 // All of the above.
 void RegisterBuiltinKernels(KernelTable& table);
