@@ -202,6 +202,7 @@ TEST(MlFeatures, ArrayFeatureExtractor) {
   ExpectOrt("array_feature_extractor", g, {picked, row},
             {F({4, 1, 4, 8, 5, 8}, {2, 3}), I({30, 20}, {1, 2})});
   EXPECT_TRUE(FailsWith(ml::ArrayFeatureExtractor(x, Int64s(g, {4})), {"index 4"}));
+  EXPECT_TRUE(HasNoValue(ml::ArrayFeatureExtractor(x, Int64s(g, {-1}))));
 }
 
 TEST(MlFeatures, FeatureVectorizer) {
@@ -1041,6 +1042,28 @@ TEST(MlTypes, NumericInputsAsFloat) {
              F({5.75f, 1.5f, -6.75f, 1.25f}, {2, 2}), F({-8, 2.5f, 18, 4}, {2, 2}),
              F({-0.600000024f, 0.800000012f, 0.819231927f, 0.573462367f}, {2, 2}), I({2, 2}, {2}),
              F({-5.25f, -2.5f, -1.75f, 11.25f}, {2, 2})});
+}
+
+TEST(MlTypes, OneDimensionalFeaturesAreOneRow) {
+  Graph g;
+  Var x = Const<float>(g, {0.25f, -0.5f, 1}, {3});
+  auto linear = ml::LinearClassifier(x, {.classlabels_strings = Strings{"p", "q"},
+                                         .coefficients = std::vector<float>{1, 2, 3, -1, 0, 1},
+                                         .intercepts = std::vector<float>{0, 0.5f},
+                                         .post_transform = "SOFTMAX"});
+  Var regressed = ml::LinearRegressor(x, {.coefficients = std::vector<float>{1, 2, 3}});
+  Var normalized = ml::Normalizer(x, {.norm = "L1"});
+  auto svm = ml::SVMClassifier(x, {.classlabels_ints = std::vector<int64_t>{0, 1},
+                                   .coefficients = std::vector<float>{0.5f, -1},
+                                   .kernel_params = svm::kParams,
+                                   .kernel_type = "RBF",
+                                   .rho = std::vector<float>{0.1f},
+                                   .support_vectors = std::vector<float>{0, 0, 1, 1, 1, 0},
+                                   .vectors_per_class = std::vector<int64_t>{1, 1}});
+  ExpectOrt("one_dimensional", g, {linear.Y, linear.Z, regressed, normalized, svm.Y, svm.Z},
+            {S({"p"}, {1}), F({0.731058598f, 0.268941432f}, {1, 2}), F({2.25f}, {1, 1}),
+             F({0.142857149f, -0.285714298f, 0.571428597f}, {3}), I({0}, {1}),
+             F({-0.37903592f, 0.37903592f}, {1, 2})});
 }
 
 TEST(MlTypes, BinarizerKeepsTheElementType) {

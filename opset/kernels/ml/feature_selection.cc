@@ -23,7 +23,9 @@ KernelResult ArrayFeatureExtractorKernel(const KernelContext& ctx) {
   const auto picked = indices.data<int64_t>();
   if (picked.empty()) return Decline("no indices (ONNX Runtime rejects them)");
   for (int64_t index : picked) {
-    if (index < 0 || index >= width) {
+    // ONNX leaves negative indices undefined and ONNX Runtime reads outside the row with them.
+    if (index < 0) return Decline("a negative index");
+    if (index >= width) {
       return ctx.input_error(1, absl::StrCat("holds index ", index, ", outside [0, ", width,
                                              ") of input 0's last axis"));
     }

@@ -79,6 +79,9 @@ template <class T>
 KernelResult Impute(const KernelContext& ctx, const std::vector<T>& imputed, T replaced) {
   const Tensor& x = ctx.input(0);
   const std::optional<int64_t> stride = ParameterStride(x, imputed.size());
+  if (!stride.has_value() && x.rank() > 2) {
+    return Decline("per-feature imputed values for an input of rank above 2");
+  }
   if (!stride.has_value()) {
     return absl::InvalidArgumentError(
         "the imputed values are neither one value nor one per feature of input 0 (X)");

@@ -20,9 +20,13 @@ namespace graphgc::kernels {
 namespace {
 
 // rows.rows x targets scores; intercepts may be empty (no bias).
-std::vector<float> LinearScores(const ml::FeatureRows& rows, int64_t targets,
-                                const std::vector<float>& coefficients,
-                                const std::vector<float>& intercepts) {
+absl::StatusOr<std::vector<float>> LinearScores(const KernelContext& ctx,
+                                                const ml::FeatureRows& rows, int64_t targets,
+                                                const std::vector<float>& coefficients,
+                                                const std::vector<float>& intercepts) {
+  if (!ctx.within_budget(DataType::kFloat, rows.rows * targets)) {
+    return absl::ResourceExhaustedError("the scores exceed the value budget");
+  }
   std::vector<float> scores(static_cast<size_t>(rows.rows * targets));
   for (int64_t r = 0; r < rows.rows; ++r) {
     const float* x = rows.values.data() + r * rows.width;
@@ -59,7 +63,8 @@ KernelResult Classify(const KernelContext& ctx, const std::vector<L>& labels, L 
     negative = labels[0];
     positive = labels[1];
   }
-  const std::vector<float> scores = LinearScores(rows, classes, coefficients, intercepts);
+  GRAPHGC_ASSIGN_OR_RETURN(const std::vector<float> scores,
+                           LinearScores(ctx, rows, classes, coefficients, intercepts));
   const int64_t columns = two_columns ? 2 : classes;
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor y, ctx.allocate(DataTypeOf<L>::value, {rows.rows}));
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor z, ctx.allocate(DataType::kFloat, {rows.rows, columns}));
@@ -109,7 +114,8 @@ KernelResult LinearRegressorKernel(const KernelContext& ctx) {
   if (!intercepts.empty() && static_cast<int64_t>(intercepts.size()) != targets) {
     return Decline("intercepts that are not one per target");
   }
-  std::vector<float> scores = LinearScores(rows, targets, coefficients, intercepts);
+  GRAPHGC_ASSIGN_OR_RETURN(std::vector<float> scores,
+                           LinearScores(ctx, rows, targets, coefficients, intercepts));
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor y, ctx.allocate(DataType::kFloat, {rows.rows, targets}));
   auto out = y.mutable_data<float>();
   for (int64_t r = 0; r < rows.rows; ++r) {
