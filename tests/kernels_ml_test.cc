@@ -506,6 +506,26 @@ TEST(MlTrees, RegressorEachAggregate) {
        F({1.5f, -1.5f, 2.5f, 0, -1, 2, 1, 2, -1, 2, 2.5f, 0, -1, 2}, {7, 2})});
 }
 
+TEST(MlTrees, RegressorOneTargetEachAggregate) {
+  Graph g;
+  Var x = TreeRows(g);
+  std::vector<Var> outputs;
+  for (const char* aggregate : {"SUM", "AVERAGE", "MIN", "MAX"}) {
+    std::vector<Attribute> attributes =
+        Join(TreeNodes(), LeafWeights("target", std::vector<int64_t>(11, 0), kWeights));
+    attributes.push_back({"n_targets", int64_t{1}});
+    attributes.push_back({"aggregate_function", std::string(aggregate)});
+    attributes.push_back({"base_values", std::vector<float>{0.75f}});
+    attributes.push_back({"post_transform", std::string("LOGISTIC")});  // not applied
+    outputs.push_back(One(gg::make_node("TreeEnsembleRegressor", {x}, attributes, Ml())));
+  }
+  ExpectOrt("tree_regressor_one_target", g, outputs,
+            {F({0.25f, 1.25f, 2.25f, 4, 2.25f, 1.25f, 2.25f}, {7, 1}),
+             F({0.5f, 1, 1.5f, 2.375f, 1.5f, 1, 1.5f}, {7, 1}),
+             F({-0.75f, -0.75f, -0.75f, 1, -0.75f, -0.75f, -0.75f}, {7, 1}),
+             F({1.75f, 2.75f, 3.75f, 3.75f, 3.75f, 2.75f, 3.75f}, {7, 1})});
+}
+
 TEST(MlTrees, RegressorEachTransform) {
   Graph g;
   Var x = TreeRows(g);
