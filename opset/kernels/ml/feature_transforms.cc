@@ -5,6 +5,7 @@
 //
 // Per-feature parameters follow ONNX Runtime: the features are the last dim of a [C] or [N, C]
 // input; other ranks compute only with single parameters.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -37,7 +38,7 @@ KernelResult BinarizerKernel(const KernelContext& ctx) {
     T* y = out.mutable_data<T>().data();
     const int64_t n = x.size();
     for (int64_t i = 0; i < n; ++i) {
-      has_nan = has_nan || in[i] != in[i];
+      has_nan |= in[i] != in[i];
       y[i] = static_cast<T>(in[i] > threshold ? 1 : 0);
     }
   });
@@ -91,10 +92,16 @@ KernelResult Impute(const KernelContext& ctx, const std::vector<T>& imputed, T r
   T* y = out.mutable_data<T>().data();
   bool replace_nan = false;
   if constexpr (std::is_floating_point_v<T>) replace_nan = std::isnan(replaced);
-  for (int64_t i = 0; i < x.size(); ++i) {
-    bool missing = in[i] == replaced;
-    if constexpr (std::is_floating_point_v<T>) missing = replace_nan ? std::isnan(in[i]) : missing;
-    y[i] = missing ? imputed[static_cast<size_t>(i % *stride)] : in[i];
+  // One value for all: the whole input is one row.
+  const bool single = *stride == 1;
+  const int64_t width = single ? std::max<int64_t>(x.size(), 1) : *stride;
+  for (int64_t row = 0; row < x.size(); row += width) {
+    for (int64_t j = 0; j < width; ++j) {
+      const T v = in[row + j];
+      bool missing = v == replaced;
+      if constexpr (std::is_floating_point_v<T>) missing = replace_nan ? std::isnan(v) : missing;
+      y[row + j] = missing ? imputed[single ? 0 : static_cast<size_t>(j)] : v;
+    }
   }
   return KernelOutputs{std::move(out).freeze()};
 }
