@@ -1,0 +1,76 @@
+// The windowed pools: AveragePool (1-17), MaxPool (1-17, with the Indices output from 8) and
+// LpPool (1-17), over 1 to 3 spatial axes. The geometry (pads, auto_pad, ceil_mode, dilations)
+// is pool_plan's; what each window computes is pool_reducers'.
+#include <cstdint>
+
+#include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/pool/pool_dispatch.h"
+#include "graphgc/opset/kernels/pool/pool_kernels.h"
+#include "graphgc/opset/kernels/pool/pool_plan.h"
+#include "graphgc/opset/kernels/pool/pool_reducers.h"
+#include "graphgc/valuestore/status_macros.h"
+
+namespace graphgc::kernels {
+namespace {
+
+// Row-major flat indices of input elements rewritten column-major within each plane (MaxPool's
+// storage_order = 1): (d, h, w) goes to d + h * D + w * D * H.
+void ToColumnMajor(const PoolPlan& plan, absl::Span<int64_t> indices) {
+  const int64_t depth = plan.axes[0].in;
+  const int64_t height = plan.axes[1].in;
+  const int64_t width = plan.axes[2].in;
+  const int64_t in_plane = plan.in_plane();
+  for (int64_t& index : indices) {
+    const int64_t within = index % in_plane;
+    const int64_t w = within % width;
+    const int64_t h = (within / width) % height;
+    const int64_t d = within / (width * height);
+    index += d + (h + w * height) * depth - within;
+  }
+}
+
+KernelResult AveragePool(const KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  GRAPHGC_ASSIGN_OR_RETURN(const PoolPlan plan, MakeWindowPlan(ctx, x.shape()));
+  const bool count_include_pad = ctx.int_attribute("count_include_pad", 0) != 0;
+  return RunPool<FloatTypes>(ctx, x, plan, [count_include_pad](auto* y) {
+    return AverageReducer{y, count_include_pad};
+  });
+}
+
+KernelResult MaxPool(const KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  GRAPHGC_ASSIGN_OR_RETURN(const PoolPlan plan, MakeWindowPlan(ctx, x.shape()));
+  if (ctx.num_outputs() < 2) {
+    return RunPool<MaxPoolTypes>(ctx, x, plan, [](auto* y) { return MaxReducer{y}; });
+  }
+  return DispatchPoolType<MaxPoolTypes>(x.dtype(), [&](auto tag) -> KernelResult {
+    using T = typename decltype(tag)::type;
+    GRAPHGC_ASSIGN_OR_RETURN(MutableTensor y, ctx.allocate(x.dtype(), plan.output_shape));
+    GRAPHGC_ASSIGN_OR_RETURN(MutableTensor indices,
+                             ctx.allocate(DataType::kInt64, plan.output_shape));
+    ArgMaxReducer<T> reducer{y.mutable_data<T>().data(), indices.mutable_data<int64_t>().data()};
+    WalkWindows(plan, x.data<T>().data(), reducer);
+    if (ctx.int_attribute("storage_order", 0) != 0) {
+      ToColumnMajor(plan, indices.mutable_data<int64_t>());
+    }
+    return KernelOutputs{std::move(y).freeze(), std::move(indices).freeze()};
+  });
+}
+
+KernelResult LpPool(const KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  GRAPHGC_ASSIGN_OR_RETURN(const PoolPlan plan, MakeWindowPlan(ctx, x.shape()));
+  GRAPHGC_ASSIGN_OR_RETURN(const double p, LpPoolExponent(ctx));
+  return RunPool<FloatTypes>(ctx, x, plan, LpReducerMaker(p));
+}
+
+}  // namespace
+
+void RegisterWindowPoolKernels(KernelTable& table) {
+  table.add("", "AveragePool", 1, kLastPoolOpset, AveragePool);
+  table.add("", "MaxPool", 1, kLastPoolOpset, MaxPool);
+  table.add("", "LpPool", 1, kLastPoolOpset, LpPool);
+}
+
+}  // namespace graphgc::kernels
