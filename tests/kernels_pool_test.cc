@@ -205,6 +205,13 @@ TEST(MaxPoolTest, NaNPropagatesAndItsIndexIsTheFirstNaN) {
   EXPECT_TRUE(HasValue<float>(y[0], {kNaN, kNaN}, {1, 1, 2}));
   EXPECT_TRUE(HasValue<int64_t>(y[1], {1, 5}, {1, 1, 2}));
   EXPECT_TRUE(HasValue<float>(Pool("GlobalMaxPool", x, {}), {kNaN}, {1, 1, 1}));
+  // Without Indices, NaN is tracked per plane: only the plane that holds one.
+  const Var planes = Const<float>(g, {1, kNaN, 3, 4, 5, 6}, {1, 2, 3});
+  EXPECT_TRUE(HasValue<float>(Pool("MaxPool", planes, {{"kernel_shape", Dims{2}}}),
+                              {kNaN, kNaN, 5, 6}, {1, 2, 2}));
+  const Var half = Const<Float16>(g, Values<Float16>({1, kNaN, 3}), {1, 1, 3});
+  EXPECT_TRUE(HasValue<Float16>(Pool("MaxPool", half, {{"kernel_shape", Dims{1}}}),
+                                {1, kNaN, 3}, {1, 1, 3}));
 }
 
 // --- LpPool --------------------------------------------------------------------------------

@@ -11,15 +11,21 @@
 namespace graphgc::kernels {
 namespace {
 
+// One window over each plane of x.
+absl::StatusOr<PoolPlan> PlanOverPlanes(const KernelContext& ctx, const Tensor& x) {
+  if (x.rank() < 2) return ctx.input_error(0, "a global pool needs at least [N, C]");
+  PoolPlan plan = MakeGlobalPlan(x.shape());
+  if (plan.planes > 0 && plan.in_plane() == 0) {
+    return Decline("a global pool over an empty spatial extent");
+  }
+  return plan;
+}
+
 // Runs the reducer make_reducer(T* y) makes over each plane of input 0.
 template <class MakeReducer>
 KernelResult GlobalPool(const KernelContext& ctx, MakeReducer make_reducer) {
   const Tensor& x = ctx.input(0);
-  if (x.rank() < 2) return ctx.input_error(0, "a global pool needs at least [N, C]");
-  const PoolPlan plan = MakeGlobalPlan(x.shape());
-  if (plan.planes > 0 && plan.in_plane() == 0) {
-    return Decline("a global pool over an empty spatial extent");
-  }
+  GRAPHGC_ASSIGN_OR_RETURN(const PoolPlan plan, PlanOverPlanes(ctx, x));
   return RunPool<FloatTypes>(ctx, x, plan, make_reducer);
 }
 
@@ -28,7 +34,9 @@ KernelResult GlobalAveragePool(const KernelContext& ctx) {
 }
 
 KernelResult GlobalMaxPool(const KernelContext& ctx) {
-  return GlobalPool(ctx, [](auto* y) { return MaxReducer{y}; });
+  const Tensor& x = ctx.input(0);
+  GRAPHGC_ASSIGN_OR_RETURN(const PoolPlan plan, PlanOverPlanes(ctx, x));
+  return RunMaxPool<FloatTypes>(ctx, x, plan);
 }
 
 KernelResult GlobalLpPool(const KernelContext& ctx) {

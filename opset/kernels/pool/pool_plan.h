@@ -56,40 +56,75 @@ absl::StatusOr<PoolPlan> MakeWindowPlan(const KernelContext& ctx, absl::Span<con
 // The plan of a global pool: one window over each whole plane (the spatial axes flattened).
 PoolPlan MakeGlobalPlan(absl::Span<const int64_t> shape);
 
-// Walks every window of the plan. For each output element it calls
-//   acc = reducer.Begin();
-//   reducer.Add(acc, x[i], i)  for each tap i inside the input (i: the row-major flat index)
-//   reducer.End(acc, out, taps, padded_taps)  with `out` the flat output index.
-template <class T, class Reducer>
-void WalkWindows(const PoolPlan& plan, const T* x, Reducer& reducer) {
+// The taps of one window along the innermost axis, from `row` (a pointer to the window's first
+// tap inside the input, at flat index `index`): contiguous when the dilation is 1, so that loop
+// is a plain run the compiler keeps in registers.
+template <bool kContiguous, class T, class Reducer, class Acc>
+inline void AddRow(const Reducer& reducer, Acc& acc, const T* row, int64_t index, int64_t taps,
+                   int64_t dilation) {
+  if constexpr (kContiguous) {
+    if (taps == 3) {  // the most common kernel width, unrolled
+      reducer.Add(acc, row[0], index);
+      reducer.Add(acc, row[1], index + 1);
+      reducer.Add(acc, row[2], index + 2);
+      return;
+    }
+    for (int64_t k = 0; k < taps; ++k) reducer.Add(acc, row[k], index + k);
+  } else {
+    for (int64_t k = 0; k < taps; ++k) reducer.Add(acc, row[k * dilation], index + k * dilation);
+  }
+}
+
+template <bool kContiguous, class T, class Reducer>
+void WalkWindowsOf(const PoolPlan& plan, const T* x, Reducer& reducer, int64_t first_plane,
+                   int64_t end_plane) {
   const PoolAxis& ad = plan.axes[0];
   const PoolAxis& ah = plan.axes[1];
   const PoolAxis& aw = plan.axes[2];
-  const int64_t width = aw.in;
   const int64_t dw = aw.dilation;
   const int64_t in_plane = plan.in_plane();
-  int64_t out = 0;
-  for (int64_t p = 0; p < plan.planes; ++p) {
+  // The flat offsets (within a plane) of the input rows one (d, h) window covers.
+  std::vector<int64_t> rows;
+  int64_t out = first_plane * plan.out_plane();
+  for (int64_t p = first_plane; p < end_plane; ++p) {
     const int64_t plane = p * in_plane;
     for (const AxisWindow& wd : ad.windows) {
       for (const AxisWindow& wh : ah.windows) {
+        rows.clear();
+        for (int64_t kd = 0; kd < wd.taps; ++kd) {
+          for (int64_t kh = 0; kh < wh.taps; ++kh) {
+            const int64_t d = wd.first + kd * ad.dilation;
+            rows.push_back(plane + (d * ah.in + wh.first + kh * ah.dilation) * aw.in);
+          }
+        }
         const int64_t taps_dh = wd.taps * wh.taps;
         const int64_t padded_dh = wd.padded_taps * wh.padded_taps;
         for (const AxisWindow& ww : aw.windows) {
           auto acc = reducer.Begin();
-          for (int64_t kd = 0; kd < wd.taps; ++kd) {
-            const int64_t d = wd.first + kd * ad.dilation;
-            for (int64_t kh = 0; kh < wh.taps; ++kh) {
-              const int64_t row = plane + (d * ah.in + wh.first + kh * ah.dilation) * width;
-              const int64_t begin = row + ww.first;
-              const int64_t end = begin + ww.taps * dw;
-              for (int64_t i = begin; i < end; i += dw) reducer.Add(acc, x[i], i);
-            }
+          for (const int64_t row : rows) {
+            const int64_t index = row + ww.first;
+            AddRow<kContiguous>(reducer, acc, x + index, index, ww.taps, dw);
           }
           reducer.End(acc, out++, taps_dh * ww.taps, padded_dh * ww.padded_taps);
         }
       }
     }
+  }
+}
+
+// Walks every window of the plan's planes [first_plane, end_plane) (by default all). For each
+// output element it calls
+//   acc = reducer.Begin();
+//   reducer.Add(acc, x[i], i)  for each tap i inside the input (i: the row-major flat index)
+//   reducer.End(acc, out, taps, padded_taps)  with `out` the flat output index.
+template <class T, class Reducer>
+void WalkWindows(const PoolPlan& plan, const T* x, Reducer& reducer, int64_t first_plane = 0,
+                 int64_t end_plane = -1) {
+  if (end_plane < 0) end_plane = plan.planes;
+  if (plan.axes[2].dilation == 1) {
+    WalkWindowsOf<true>(plan, x, reducer, first_plane, end_plane);
+  } else {
+    WalkWindowsOf<false>(plan, x, reducer, first_plane, end_plane);
   }
 }
 

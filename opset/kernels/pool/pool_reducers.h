@@ -5,10 +5,12 @@
 #define GRAPHGC_OPSET_KERNELS_POOL_POOL_REDUCERS_H_
 
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
 
+#include "absl/types/span.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
 
 namespace graphgc::kernels {
@@ -39,18 +41,68 @@ bool Exceeds(C a, C b) {
   }
 }
 
-template <class T>
+// The running maximum is branch-free (a select the compiler makes a max instruction): random
+// data would mispredict a branch on most taps. With kNaN a NaN tap is remembered apart and wins
+// at the end; that costs as much as the maximum itself, so RunMaxPool uses it only for inputs
+// that hold a NaN.
+template <class T, bool kNaN>
 struct MaxReducer {
   using C = internal::ComputeType<T>;
+  struct Acc {
+    C max;
+    bool nan;
+  };
   T* y;
 
-  C Begin() const { return std::numeric_limits<C>::lowest(); }
-  void Add(C& max, T v, int64_t) const {
+  Acc Begin() const { return {std::numeric_limits<C>::lowest(), false}; }
+  void Add(Acc& acc, T v, int64_t) const {
     const C value = internal::Load(v);
-    if (Exceeds(value, max)) max = value;
+    acc.max = acc.max < value ? value : acc.max;
+    if constexpr (kNaN) acc.nan |= value != value;
   }
-  void End(C max, int64_t out, int64_t, int64_t) const { y[out] = internal::Store<T>(max); }
+  void End(const Acc& acc, int64_t out, int64_t, int64_t) const {
+    y[out] = internal::Store<T>(acc.nan ? std::numeric_limits<C>::quiet_NaN() : acc.max);
+  }
 };
+
+// The bits of a floating-point value above which (sign cleared) it is a NaN: an integer test
+// the compiler vectorizes, where it keeps a floating-point unordered compare scalar.
+template <class T>
+struct NaNBits;
+template <>
+struct NaNBits<float> {
+  using Bits = uint32_t;
+  static constexpr Bits kMagnitude = 0x7fffffffu, kInfinity = 0x7f800000u;
+};
+template <>
+struct NaNBits<double> {
+  using Bits = uint64_t;
+  static constexpr Bits kMagnitude = 0x7fffffffffffffffu, kInfinity = 0x7ff0000000000000u;
+};
+template <>
+struct NaNBits<Float16> {
+  using Bits = uint16_t;
+  static constexpr Bits kMagnitude = 0x7fff, kInfinity = 0x7c00;
+};
+
+// Whether any of the values is a NaN (false for integer types).
+template <class T>
+bool AnyNaN(absl::Span<const T> values) {
+  if constexpr (internal::kIsFloatingPoint<T>) {
+    using Traits = NaNBits<T>;
+    using Bits = typename Traits::Bits;
+    static_assert(sizeof(Bits) == sizeof(T));
+    int found = 0;
+    for (const T& v : values) {
+      Bits bits;
+      std::memcpy(&bits, &v, sizeof(bits));
+      found |= (bits & Traits::kMagnitude) > Traits::kInfinity;
+    }
+    return found != 0;
+  } else {
+    return false;
+  }
+}
 
 // The maximum and the row-major flat index of its first occurrence.
 template <class T>

@@ -42,7 +42,7 @@ KernelResult MaxPool(const KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   GRAPHGC_ASSIGN_OR_RETURN(const PoolPlan plan, MakeWindowPlan(ctx, x.shape()));
   if (ctx.num_outputs() < 2) {
-    return RunPool<MaxPoolTypes>(ctx, x, plan, [](auto* y) { return MaxReducer{y}; });
+    return RunMaxPool<MaxPoolTypes>(ctx, x, plan);
   }
   return DispatchPoolType<MaxPoolTypes>(x.dtype(), [&](auto tag) -> KernelResult {
     using T = typename decltype(tag)::type;
