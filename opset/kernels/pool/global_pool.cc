@@ -36,7 +36,10 @@ KernelResult GlobalAveragePool(const KernelContext& ctx) {
 KernelResult GlobalMaxPool(const KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   GRAPHGC_ASSIGN_OR_RETURN(const PoolPlan plan, PlanOverPlanes(ctx, x));
-  return RunMaxPool<FloatTypes>(ctx, x, plan);
+  // ONNX Runtime's GlobalMaxPool leaves NaN to a vectorized maximum whose result depends on
+  // where the NaN falls.
+  if (HoldsNaN(x)) return Decline("GlobalMaxPool of an input holding NaN");
+  return RunPool<FloatTypes>(ctx, x, plan, [](auto* y) { return MaxReducer{y}; });
 }
 
 KernelResult GlobalLpPool(const KernelContext& ctx) {

@@ -1,8 +1,9 @@
-// MaxUnpool (9, 11): the partial inverse of MaxPool. X's values are scattered into zeros of the
-// unpooled shape, (in - 1) * stride + kernel - pad_begin - pad_end per spatial axis:
-// unpooled.flat[I.flat[j]] = X.flat[j]. Given an output_shape input (no smaller on any axis),
-// the unpooled tensor sits at the origin of zeros of that shape, as in ONNX Runtime and ONNX's
-// reference implementation.
+// MaxUnpool (9, 11): the partial inverse of MaxPool. X's values are scattered into zeros:
+// output.flat[I.flat[j]] = X.flat[j]. The output's shape is the output_shape input when given,
+// else (in - 1) * stride + kernel - pad_begin - pad_end per spatial axis. With output_shape the
+// indices address that output directly, as in ONNX Runtime (MaxPool's indices into the input it
+// pooled); ONNX's reference implementation instead scatters into the attribute-derived shape and
+// pads that at the end (test_maxunpool_export_with_output_shape follows it).
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -18,7 +19,7 @@
 namespace graphgc::kernels {
 namespace {
 
-// The unpooled shape from the attributes.
+// The output shape from the attributes (no output_shape input).
 absl::StatusOr<Shape> UnpooledShape(const KernelContext& ctx, absl::Span<const int64_t> x) {
   const size_t spatial = x.size() - 2;
   const std::vector<int64_t> kernel = ctx.ints_attribute("kernel_shape").value_or(std::vector<int64_t>{});
@@ -40,31 +41,6 @@ absl::StatusOr<Shape> UnpooledShape(const KernelContext& ctx, absl::Span<const i
   return shape;
 }
 
-// Maps a flat index of the unpooled tensor to the same position in the output (which is larger
-// on some axes when output_shape is given).
-class UnpooledToOutput {
- public:
-  UnpooledToOutput(absl::Span<const int64_t> unpooled, absl::Span<const int64_t> output)
-      : unpooled_(unpooled.begin(), unpooled.end()),
-        output_strides_(ContiguousStrides(output)),
-        same_(unpooled == output) {}
-
-  int64_t operator()(int64_t index) const {
-    if (same_) return index;
-    int64_t at = 0;
-    for (size_t axis = unpooled_.size(); axis-- > 0;) {
-      at += (index % unpooled_[axis]) * output_strides_[axis];
-      index /= unpooled_[axis];
-    }
-    return at;
-  }
-
- private:
-  Shape unpooled_;
-  Shape output_strides_;
-  bool same_;
-};
-
 KernelResult MaxUnpool(const KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   const Tensor& indices = ctx.input(1);
@@ -73,35 +49,35 @@ KernelResult MaxUnpool(const KernelContext& ctx) {
     return ctx.input_error(1, absl::StrCat("has shape [", absl::StrJoin(indices.shape(), ","),
                                            "], X has [", absl::StrJoin(x.shape(), ","), "]"));
   }
-  GRAPHGC_ASSIGN_OR_RETURN(const Shape unpooled, UnpooledShape(ctx, x.shape()));
-  Shape shape = unpooled;
+  GRAPHGC_ASSIGN_OR_RETURN(Shape shape, UnpooledShape(ctx, x.shape()));
   if (ctx.has_input(2)) {
-    GRAPHGC_ASSIGN_OR_RETURN(shape, ReadDims(ctx, 2));
-    if (static_cast<int64_t>(shape.size()) != x.rank()) {
-      return ctx.input_error(2, absl::StrCat("has ", shape.size(), " values; X has rank ",
+    GRAPHGC_ASSIGN_OR_RETURN(const Shape given, ReadDims(ctx, 2));
+    if (given.size() != shape.size()) {
+      return ctx.input_error(2, absl::StrCat("has ", given.size(), " values; X has rank ",
                                              x.rank()));
     }
+    // Smaller than the attributes make it, the runtimes' behaviours are not known to agree.
     for (size_t i = 0; i < shape.size(); ++i) {
-      if (shape[i] < unpooled[i]) return Decline("an output_shape smaller than the unpooled one");
+      if (given[i] < shape[i]) return Decline("an output_shape smaller than kernel_shape makes");
     }
+    shape = given;
   }
-  const UnpooledToOutput place(unpooled, shape);
   return DispatchPoolType<FloatTypes>(x.dtype(), [&](auto tag) -> KernelResult {
     using T = typename decltype(tag)::type;
     GRAPHGC_ASSIGN_OR_RETURN(MutableTensor y, ctx.allocate(x.dtype(), shape));
     absl::Span<T> out = y.mutable_data<T>();
     std::fill(out.begin(), out.end(), internal::Store<T>(0));
-    const int64_t size = Product(unpooled);
+    const int64_t size = static_cast<int64_t>(out.size());
     const T* values = x.data<T>().data();
     const absl::Span<const int64_t> where = indices.data<int64_t>();
     for (size_t j = 0; j < where.size(); ++j) {
       const int64_t index = where[j];
       if (index < 0 || index >= size) {
         return ctx.input_error(1, absl::StrCat("index ", index,
-                                               " is out of range for the ", size,
-                                               " unpooled elements"));
+                                               " is out of range for an output of ", size,
+                                               " elements"));
       }
-      out[static_cast<size_t>(place(index))] = values[j];
+      out[static_cast<size_t>(index)] = values[j];
     }
     return KernelOutputs{std::move(y).freeze()};
   });

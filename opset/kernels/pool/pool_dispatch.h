@@ -1,11 +1,10 @@
 // The element types of the pooling ops and the dispatch on them: the typed body runs for a type
 // of the list, any other type declines (no value). RunPool is the whole of a single-output pool
-// once its plan is made (RunMaxPool of a max pool); LpPoolExponent reads the Lp pools' p.
+// once its plan is made; HoldsNaN guards the max pools; LpPoolExponent reads the Lp pools' p.
 #ifndef GRAPHGC_OPSET_KERNELS_POOL_POOL_DISPATCH_H_
 #define GRAPHGC_OPSET_KERNELS_POOL_POOL_DISPATCH_H_
 
 #include <cstdint>
-#include <type_traits>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -41,26 +40,13 @@ KernelResult RunPool(const KernelContext& ctx, const Tensor& x, const PoolPlan& 
   });
 }
 
-// MaxPool without Indices and GlobalMaxPool: the maximum of each window. NaN is tracked only in
-// the planes that hold one; each plane is checked just before it is pooled, while it is in cache.
-template <class Types>
-KernelResult RunMaxPool(const KernelContext& ctx, const Tensor& x, const PoolPlan& plan) {
-  return DispatchPoolType<Types>(x.dtype(), [&](auto tag) -> KernelResult {
-    using T = typename decltype(tag)::type;
-    GRAPHGC_ASSIGN_OR_RETURN(MutableTensor y, ctx.allocate(x.dtype(), plan.output_shape));
-    MaxReducer<T, false> fast{y.mutable_data<T>().data()};
-    MaxReducer<T, true> with_nan{y.mutable_data<T>().data()};
-    const T* px = x.data<T>().data();
-    const int64_t in_plane = plan.in_plane();
-    for (int64_t p = 0; p < plan.planes; ++p) {
-      if (AnyNaN(absl::Span<const T>(px + p * in_plane, static_cast<size_t>(in_plane)))) {
-        WalkWindows(plan, px, with_nan, p, p + 1);
-      } else {
-        WalkWindows(plan, px, fast, p, p + 1);
-      }
-    }
-    return KernelOutputs{std::move(y).freeze()};
+// Whether a floating-point tensor holds a NaN.
+inline bool HoldsNaN(const Tensor& x) {
+  bool nan = false;
+  FloatTypes::Dispatch(x.dtype(), [&](auto tag) {
+    nan = AnyNaN(x.data<typename decltype(tag)::type>());
   });
+  return nan;
 }
 
 // LpPool's and GlobalLpPool's p: a float attribute in version 1, an int one from version 2.

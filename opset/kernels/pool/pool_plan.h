@@ -76,8 +76,7 @@ inline void AddRow(const Reducer& reducer, Acc& acc, const T* row, int64_t index
 }
 
 template <bool kContiguous, class T, class Reducer>
-void WalkWindowsOf(const PoolPlan& plan, const T* x, Reducer& reducer, int64_t first_plane,
-                   int64_t end_plane) {
+void WalkWindowsOf(const PoolPlan& plan, const T* x, Reducer& reducer) {
   const PoolAxis& ad = plan.axes[0];
   const PoolAxis& ah = plan.axes[1];
   const PoolAxis& aw = plan.axes[2];
@@ -85,8 +84,8 @@ void WalkWindowsOf(const PoolPlan& plan, const T* x, Reducer& reducer, int64_t f
   const int64_t in_plane = plan.in_plane();
   // The flat offsets (within a plane) of the input rows one (d, h) window covers.
   std::vector<int64_t> rows;
-  int64_t out = first_plane * plan.out_plane();
-  for (int64_t p = first_plane; p < end_plane; ++p) {
+  int64_t out = 0;
+  for (int64_t p = 0; p < plan.planes; ++p) {
     const int64_t plane = p * in_plane;
     for (const AxisWindow& wd : ad.windows) {
       for (const AxisWindow& wh : ah.windows) {
@@ -112,19 +111,16 @@ void WalkWindowsOf(const PoolPlan& plan, const T* x, Reducer& reducer, int64_t f
   }
 }
 
-// Walks every window of the plan's planes [first_plane, end_plane) (by default all). For each
-// output element it calls
+// Walks every window of the plan. For each output element it calls
 //   acc = reducer.Begin();
 //   reducer.Add(acc, x[i], i)  for each tap i inside the input (i: the row-major flat index)
 //   reducer.End(acc, out, taps, padded_taps)  with `out` the flat output index.
 template <class T, class Reducer>
-void WalkWindows(const PoolPlan& plan, const T* x, Reducer& reducer, int64_t first_plane = 0,
-                 int64_t end_plane = -1) {
-  if (end_plane < 0) end_plane = plan.planes;
+void WalkWindows(const PoolPlan& plan, const T* x, Reducer& reducer) {
   if (plan.axes[2].dilation == 1) {
-    WalkWindowsOf<true>(plan, x, reducer, first_plane, end_plane);
+    WalkWindowsOf<true>(plan, x, reducer);
   } else {
-    WalkWindowsOf<false>(plan, x, reducer, first_plane, end_plane);
+    WalkWindowsOf<false>(plan, x, reducer);
   }
 }
 

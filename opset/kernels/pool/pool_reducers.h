@@ -1,4 +1,4 @@
-// What a pooling window computes (average, max, max with its index, Lp norm), as the reducers
+// What a pooling window computes (average, max in ONNX Runtime's two ways, Lp norm), as the reducers
 // WalkWindows drives: Begin() an accumulator, Add() each tap, End() writes the output element.
 // Values are accumulated in ComputeType<T> (float for the 16-bit floats).
 #ifndef GRAPHGC_OPSET_KERNELS_POOL_POOL_REDUCERS_H_
@@ -30,38 +30,42 @@ struct AverageReducer {
   }
 };
 
-// Whether a replaces b as a running maximum: a larger value, or a NaN (a NaN maximum then stays
-// NaN, since nothing compares greater: the maximum propagates NaN like numpy's max).
-template <class C>
-bool Exceeds(C a, C b) {
-  if constexpr (std::is_floating_point_v<C>) {
-    return a > b || a != a;
-  } else {
-    return a > b;
-  }
-}
-
-// The running maximum is branch-free (a select the compiler makes a max instruction): random
-// data would mispredict a branch on most taps. With kNaN a NaN tap is remembered apart and wins
-// at the end; that costs as much as the maximum itself, so RunMaxPool uses it only for inputs
-// that hold a NaN.
-template <class T, bool kNaN>
+// The maximum of a window without NaN: a branch-free running maximum (a select the compiler makes
+// a max instruction; random data would mispredict a branch on most taps) from the lowest value.
+template <class T>
 struct MaxReducer {
+  using C = internal::ComputeType<T>;
+  T* y;
+
+  C Begin() const { return std::numeric_limits<C>::lowest(); }
+  void Add(C& max, T v, int64_t) const {
+    const C value = internal::Load(v);
+    max = max < value ? value : max;
+  }
+  void End(C max, int64_t out, int64_t, int64_t) const { y[out] = internal::Store<T>(max); }
+};
+
+// The maximum as ONNX Runtime's generic pooling loops find it, with the row-major flat index of
+// its first occurrence (when `indices` is set): the first tap, then each strictly greater one. A
+// NaN first tap therefore stays; later NaN taps are skipped.
+template <class T>
+struct FirstTapMaxReducer {
   using C = internal::ComputeType<T>;
   struct Acc {
     C max;
-    bool nan;
+    int64_t index;
   };
   T* y;
+  int64_t* indices;  // nullptr: no Indices output
 
-  Acc Begin() const { return {std::numeric_limits<C>::lowest(), false}; }
-  void Add(Acc& acc, T v, int64_t) const {
+  Acc Begin() const { return {C{}, -1}; }
+  void Add(Acc& acc, T v, int64_t i) const {
     const C value = internal::Load(v);
-    acc.max = acc.max < value ? value : acc.max;
-    if constexpr (kNaN) acc.nan |= value != value;
+    if (acc.index < 0 || value > acc.max) acc = {value, i};
   }
   void End(const Acc& acc, int64_t out, int64_t, int64_t) const {
-    y[out] = internal::Store<T>(acc.nan ? std::numeric_limits<C>::quiet_NaN() : acc.max);
+    y[out] = internal::Store<T>(acc.max);
+    if (indices != nullptr) indices[out] = acc.index;
   }
 };
 
@@ -103,28 +107,6 @@ bool AnyNaN(absl::Span<const T> values) {
     return false;
   }
 }
-
-// The maximum and the row-major flat index of its first occurrence.
-template <class T>
-struct ArgMaxReducer {
-  using C = internal::ComputeType<T>;
-  struct Acc {
-    C max;
-    int64_t index;
-  };
-  T* y;
-  int64_t* indices;
-
-  Acc Begin() const { return {std::numeric_limits<C>::lowest(), -1}; }
-  void Add(Acc& acc, T v, int64_t i) const {
-    const C value = internal::Load(v);
-    if (acc.index < 0 || Exceeds(value, acc.max)) acc = {value, i};
-  }
-  void End(const Acc& acc, int64_t out, int64_t, int64_t) const {
-    y[out] = internal::Store<T>(acc.max);
-    indices[out] = acc.index;
-  }
-};
 
 // (sum of |x|^p)^(1/p) over the taps inside the input (padding adds 0).
 template <class T>

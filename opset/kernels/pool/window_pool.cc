@@ -1,6 +1,6 @@
-// The windowed pools: AveragePool (1-17), MaxPool (1-17, with the Indices output from 8) and
-// LpPool (1-17), over 1 to 3 spatial axes. The geometry (pads, auto_pad, ceil_mode, dilations)
-// is pool_plan's; what each window computes is pool_reducers'.
+// The windowed pools: AveragePool (1-17), MaxPool (1-17, with the Indices output from 8; NaN as
+// ONNX Runtime treats it) and LpPool (1-17), over 1 to 3 spatial axes. The geometry (pads,
+// auto_pad, ceil_mode, dilations) is pool_plan's; what each window computes is pool_reducers'.
 #include <cstdint>
 
 #include "graphgc/opset/kernels/common/dispatch.h"
@@ -38,18 +38,41 @@ KernelResult AveragePool(const KernelContext& ctx) {
   });
 }
 
+// ONNX Runtime pools float and float16 without Indices, dilations or storage_order with MLAS,
+// whose result for a window holding NaN depends on where the NaN falls (MaxPool gives those no
+// value); everything else with loops that keep a NaN first tap (which MaxPool follows).
+// 8-bit integers have no NaN: both ways agree.
+bool PoolsLikeMlas(const KernelContext& ctx, DataType dtype, const PoolPlan& plan) {
+  if (dtype == DataType::kInt8 || dtype == DataType::kUint8) return true;
+  if (dtype != DataType::kFloat && dtype != DataType::kFloat16) return false;
+  if (ctx.num_outputs() > 1) return false;
+  if (ctx.int_attribute("storage_order", 0) != 0) return false;
+  for (const PoolAxis& axis : plan.axes) {
+    if (axis.dilation != 1) return false;
+  }
+  return true;
+}
+
 KernelResult MaxPool(const KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   GRAPHGC_ASSIGN_OR_RETURN(const PoolPlan plan, MakeWindowPlan(ctx, x.shape()));
-  if (ctx.num_outputs() < 2) {
-    return RunMaxPool<MaxPoolTypes>(ctx, x, plan);
+  if (PoolsLikeMlas(ctx, x.dtype(), plan)) {
+    if (HoldsNaN(x)) return Decline("MaxPool of a NaN where ONNX Runtime's result depends on order");
+    return RunPool<MaxPoolTypes>(ctx, x, plan, [](auto* y) { return MaxReducer{y}; });
   }
+  const bool with_indices = ctx.num_outputs() > 1;
   return DispatchPoolType<MaxPoolTypes>(x.dtype(), [&](auto tag) -> KernelResult {
     using T = typename decltype(tag)::type;
     GRAPHGC_ASSIGN_OR_RETURN(MutableTensor y, ctx.allocate(x.dtype(), plan.output_shape));
+    if (!with_indices) {
+      FirstTapMaxReducer<T> reducer{y.mutable_data<T>().data(), nullptr};
+      WalkWindows(plan, x.data<T>().data(), reducer);
+      return KernelOutputs{std::move(y).freeze()};
+    }
     GRAPHGC_ASSIGN_OR_RETURN(MutableTensor indices,
                              ctx.allocate(DataType::kInt64, plan.output_shape));
-    ArgMaxReducer<T> reducer{y.mutable_data<T>().data(), indices.mutable_data<int64_t>().data()};
+    FirstTapMaxReducer<T> reducer{y.mutable_data<T>().data(),
+                                  indices.mutable_data<int64_t>().data()};
     WalkWindows(plan, x.data<T>().data(), reducer);
     if (ctx.int_attribute("storage_order", 0) != 0) {
       ToColumnMajor(plan, indices.mutable_data<int64_t>());
