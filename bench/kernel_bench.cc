@@ -160,7 +160,8 @@ std::vector<KernelCase> Cases() {
                            const int64_t w1 = std::min<int64_t>(ow * 2 + 2, kIn);
                            float max = -INFINITY;
                            for (int64_t h = h0; h < h1; ++h) {
-                             for (int64_t w = w0; w < w1; ++w) max = std::max(max, plane[h * kIn + w]);
+                             for (int64_t w = w0; w < w1; ++w)
+                               max = std::max(max, plane[h * kIn + w]);
                            }
                            *out++ = max;
                          }

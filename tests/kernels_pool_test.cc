@@ -85,8 +85,7 @@ std::vector<Var> Node(absl::string_view op_type, const std::vector<Var>& inputs,
                        {.version = version, .num_outputs = num_outputs});
 }
 
-Var Pool(absl::string_view op_type, const Var& x, const Attributes& attributes,
-         int version = 17) {
+Var Pool(absl::string_view op_type, const Var& x, const Attributes& attributes, int version = 17) {
   return One(Node(op_type, {x}, attributes, version));
 }
 
@@ -104,15 +103,15 @@ TYPED_TEST(PoolTypedTest, AveragePoolCountsPaddingOnlyWhenAsked) {
   const Var x = Const<T>(g, Values<T>({1, 2, 3, 4, 5, 6, 7, 8, 9}), {1, 1, 3, 3});
   const Attributes window = {{"kernel_shape", Dims{2, 2}}, {"pads", Dims{1, 1, 0, 0}}};
   const Dims shape = {1, 1, 3, 3};
-  EXPECT_TRUE(HasValue<T>(Pool("AveragePool", x, window),
-                          {1, 1.5, 2.5, 2.5, 3, 4, 5.5, 6, 7}, shape, 1e-3));
+  EXPECT_TRUE(HasValue<T>(Pool("AveragePool", x, window), {1, 1.5, 2.5, 2.5, 3, 4, 5.5, 6, 7},
+                          shape, 1e-3));
   Attributes include = window;
   include.push_back({"count_include_pad", int64_t{1}});
   EXPECT_TRUE(HasValue<T>(Pool("AveragePool", x, include),
                           {0.25, 0.75, 1.25, 1.25, 3, 4, 2.75, 6, 7}, shape, 1e-3));
   // AveragePool-1 has no count_include_pad: padding is never counted.
-  EXPECT_TRUE(HasValue<T>(Pool("AveragePool", x, window, 1),
-                          {1, 1.5, 2.5, 2.5, 3, 4, 5.5, 6, 7}, shape, 1e-3));
+  EXPECT_TRUE(HasValue<T>(Pool("AveragePool", x, window, 1), {1, 1.5, 2.5, 2.5, 3, 4, 5.5, 6, 7},
+                          shape, 1e-3));
 }
 
 TYPED_TEST(PoolTypedTest, MaxAndLpPoolAndTheGlobalPools) {
@@ -171,8 +170,8 @@ TYPED_TEST(MaxPoolIntegerTest, EightBitMaxPoolFromVersion12) {
 // Two channels of 3x3: 1..9 and 9..1; 2x2 windows.
 TEST(MaxPoolTest, IndicesInBothStorageOrdersCountWholePlanes) {
   Graph g;
-  const Var x = Const<float>(g, {1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 8, 7, 6, 5, 4, 3, 2, 1},
-                             {1, 2, 3, 3});
+  const Var x =
+      Const<float>(g, {1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 8, 7, 6, 5, 4, 3, 2, 1}, {1, 2, 3, 3});
   const Dims shape = {1, 2, 2, 2};
   const std::vector<Var> row_major = Node("MaxPool", {x}, {{"kernel_shape", Dims{2, 2}}}, 17, 2);
   ASSERT_EQ(row_major.size(), 2u);
@@ -189,7 +188,8 @@ TEST(MaxPoolTest, IndicesInBothStorageOrdersCountWholePlanes) {
 TEST(MaxPoolTest, DilationsAndCeilMode) {
   Graph g;
   const Var x = Const<float>(g, {1, 2, 3, 4, 5, 6, 7, 8}, {1, 1, 8});
-  const Attributes floor = {{"kernel_shape", Dims{2}}, {"strides", Dims{2}}, {"dilations", Dims{2}}};
+  const Attributes floor = {
+      {"kernel_shape", Dims{2}}, {"strides", Dims{2}}, {"dilations", Dims{2}}};
   EXPECT_TRUE(HasValue<float>(Pool("MaxPool", x, floor), {3, 5, 7}, {1, 1, 3}));
   Attributes ceil = floor;
   ceil.push_back({"ceil_mode", int64_t{1}});
@@ -207,8 +207,9 @@ TEST(MaxPoolTest, NaNAsOnnxRuntimeTreatsIt) {
   const Dims shape = {1, 1, 7};
   const Var x = Const<float>(g, Values<float>(values), {1, 1, 9});
   EXPECT_TRUE(HasNoValue(Pool("MaxPool", x, window)));
-  EXPECT_TRUE(HasValue<float>(Pool("MaxPool", x, {{"kernel_shape", Dims{3}}, {"storage_order", int64_t{1}}}),
-                              {3, kNaN, 5, 5, 5, kNaN, kNaN}, shape));
+  EXPECT_TRUE(HasValue<float>(
+      Pool("MaxPool", x, {{"kernel_shape", Dims{3}}, {"storage_order", int64_t{1}}}),
+      {3, kNaN, 5, 5, 5, kNaN, kNaN}, shape));
   const std::vector<Var> y = Node("MaxPool", {x}, window, 17, 2);
   EXPECT_TRUE(HasValue<float>(y[0], {3, kNaN, 5, 5, 5, kNaN, kNaN}, shape));
   EXPECT_TRUE(HasValue<int64_t>(y[1], {2, 1, 4, 4, 4, 5, 6}, shape));
@@ -274,11 +275,11 @@ TEST(MaxRoiPoolTest, BinsOfTheRegionAndABadBatchIndex) {
   const Var x = Const<float>(g, image, {1, 1, 4, 4});
   const Var rois = Const<float>(g, {0, 0, 0, 3, 3}, {1, 5});
   const Attributes pooled = {{"pooled_shape", Dims{2, 2}}};
-  EXPECT_TRUE(HasValue<float>(One(Node("MaxRoiPool", {x, rois}, pooled)), {5, 7, 13, 15},
-                              {1, 1, 2, 2}));
+  EXPECT_TRUE(
+      HasValue<float>(One(Node("MaxRoiPool", {x, rois}, pooled)), {5, 7, 13, 15}, {1, 1, 2, 2}));
   const Var negative = Const<float>(g, std::vector<float>(16, -1), {1, 1, 4, 4});
-  EXPECT_TRUE(HasValue<float>(One(Node("MaxRoiPool", {negative, rois}, pooled)),
-                              {-1, -1, -1, -1}, {1, 1, 2, 2}));
+  EXPECT_TRUE(HasValue<float>(One(Node("MaxRoiPool", {negative, rois}, pooled)), {-1, -1, -1, -1},
+                              {1, 1, 2, 2}));
   const Var elsewhere = Const<float>(g, {1, 0, 0, 3, 3}, {1, 5});
   EXPECT_TRUE(FailsWith(One(Node("MaxRoiPool", {x, elsewhere}, pooled)), {"input 1", "batch 1"}));
 }
@@ -308,8 +309,8 @@ TEST(RoiAlignTest, HalfPixelFromVersion16AndMaxModeAsOnnxRuntime) {
   EXPECT_TRUE(
       HasValue<Float16>(One(Node("RoiAlign", {half, half_rois, batch}, once, 16)), {2.5}, shape));
   const Var bad_batch = Const<int64_t>(g, {3}, {1});
-  EXPECT_TRUE(
-      FailsWith(One(Node("RoiAlign", {x, rois, bad_batch}, once, 16)), {"input 2", "batch index 3"}));
+  EXPECT_TRUE(FailsWith(One(Node("RoiAlign", {x, rois, bad_batch}, once, 16)),
+                        {"input 2", "batch index 3"}));
 }
 
 // --- Empty tensors, declined cases, the budget ----------------------------------------------
@@ -317,8 +318,8 @@ TEST(RoiAlignTest, HalfPixelFromVersion16AndMaxModeAsOnnxRuntime) {
 TEST(PoolEdgeTest, EmptyBatchGivesAnEmptyValue) {
   Graph g;
   const Var x = g.constant(Tensor::zeros(gg::DataType::kFloat, {0, 2, 4, 4}));
-  EXPECT_TRUE(HasValue<float>(Pool("MaxPool", x, {{"kernel_shape", Dims{2, 2}}}), {},
-                              {0, 2, 3, 3}));
+  EXPECT_TRUE(
+      HasValue<float>(Pool("MaxPool", x, {{"kernel_shape", Dims{2, 2}}}), {}, {0, 2, 3, 3}));
   EXPECT_TRUE(HasValue<float>(Pool("GlobalAveragePool", x, {}), {}, {0, 2, 1, 1}));
 }
 
@@ -342,8 +343,9 @@ TEST(PoolBudgetTest, OutputsPastTheBudgetGetNoValue) {
   EXPECT_TRUE(HasValue<float>(Pool("MaxPool", x, {{"kernel_shape", Dims{3}}, {"strides", Dims{3}}}),
                               {3, 6, 9}, {1, 1, 3}));
   EXPECT_TRUE(HasNoValue(Pool("MaxPool", x, {{"kernel_shape", Dims{2}}})));
-  EXPECT_TRUE(HasNoValue(One(Node("MaxUnpool", {x, Const<int64_t>(g, std::vector<int64_t>(9, 0), {1, 1, 9})},
-                                  {{"kernel_shape", Dims{2}}}))));
+  EXPECT_TRUE(HasNoValue(
+      One(Node("MaxUnpool", {x, Const<int64_t>(g, std::vector<int64_t>(9, 0), {1, 1, 9})},
+               {{"kernel_shape", Dims{2}}}))));
 }
 
 }  // namespace

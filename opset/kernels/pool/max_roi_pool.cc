@@ -28,9 +28,9 @@ struct BinRange {
 
 BinRange Bin(int64_t bin, float bin_size, int64_t roi_start, int64_t extent) {
   const auto clip = [extent](int64_t v) { return std::min(std::max(v, int64_t{0}), extent); };
-  return {clip(static_cast<int64_t>(std::floor(static_cast<float>(bin) * bin_size)) + roi_start),
-          clip(static_cast<int64_t>(std::ceil(static_cast<float>(bin + 1) * bin_size)) +
-               roi_start)};
+  return {
+      clip(static_cast<int64_t>(std::floor(static_cast<float>(bin) * bin_size)) + roi_start),
+      clip(static_cast<int64_t>(std::ceil(static_cast<float>(bin + 1) * bin_size)) + roi_start)};
 }
 
 template <class T>
@@ -45,8 +45,8 @@ absl::Status PoolRegions(const KernelContext& ctx, const Tensor& x, const Tensor
     const C batch_value = Load(region[0]);
     const int64_t n = static_cast<int64_t>(batch_value);
     if (!(batch_value >= 0) || n >= batch) {
-      return ctx.input_error(1, absl::StrCat("region ", r, " names batch ", batch_value,
-                                             " of ", batch));
+      return ctx.input_error(
+          1, absl::StrCat("region ", r, " names batch ", batch_value, " of ", batch));
     }
     const auto scaled = [&](int i) {
       return static_cast<int64_t>(std::round(static_cast<float>(Load(region[i])) * scale));
@@ -65,7 +65,8 @@ absl::Status PoolRegions(const KernelContext& ctx, const Tensor& x, const Tensor
           const bool empty = rows.end <= rows.begin || cols.end <= cols.begin;
           C max = empty ? C{0} : std::numeric_limits<C>::lowest();
           for (int64_t h = rows.begin; h < rows.end; ++h) {
-            for (int64_t w = cols.begin; w < cols.end; ++w) max = std::max(max, Load(plane[h * width + w]));
+            for (int64_t w = cols.begin; w < cols.end; ++w)
+              max = std::max(max, Load(plane[h * width + w]));
           }
           *y++ = Store<T>(max);
         }
@@ -82,7 +83,8 @@ KernelResult MaxRoiPool(const KernelContext& ctx) {
   if (rois.rank() != 2 || rois.shape()[1] != 5) {
     return ctx.input_error(1, "must be [num_rois, 5]");
   }
-  const std::vector<int64_t> pooled = ctx.ints_attribute("pooled_shape").value_or(std::vector<int64_t>{});
+  const std::vector<int64_t> pooled =
+      ctx.ints_attribute("pooled_shape").value_or(std::vector<int64_t>{});
   if (pooled.size() != 2 || pooled[0] <= 0 || pooled[1] <= 0) {
     return absl::InvalidArgumentError("attribute 'pooled_shape' must be two positive sizes");
   }

@@ -22,7 +22,8 @@ namespace {
 // The output shape from the attributes (no output_shape input).
 absl::StatusOr<Shape> UnpooledShape(const KernelContext& ctx, absl::Span<const int64_t> x) {
   const size_t spatial = x.size() - 2;
-  const std::vector<int64_t> kernel = ctx.ints_attribute("kernel_shape").value_or(std::vector<int64_t>{});
+  const std::vector<int64_t> kernel =
+      ctx.ints_attribute("kernel_shape").value_or(std::vector<int64_t>{});
   const std::vector<int64_t> strides =
       ctx.ints_attribute("strides").value_or(std::vector<int64_t>(spatial, 1));
   const std::vector<int64_t> pads =
@@ -53,8 +54,8 @@ KernelResult MaxUnpool(const KernelContext& ctx) {
   if (ctx.has_input(2)) {
     GRAPHGC_ASSIGN_OR_RETURN(const Shape given, ReadDims(ctx, 2));
     if (given.size() != shape.size()) {
-      return ctx.input_error(2, absl::StrCat("has ", given.size(), " values; X has rank ",
-                                             x.rank()));
+      return ctx.input_error(2,
+                             absl::StrCat("has ", given.size(), " values; X has rank ", x.rank()));
     }
     // Smaller than the attributes make it, the runtimes' behaviours are not known to agree.
     for (size_t i = 0; i < shape.size(); ++i) {
@@ -73,9 +74,9 @@ KernelResult MaxUnpool(const KernelContext& ctx) {
     for (size_t j = 0; j < where.size(); ++j) {
       const int64_t index = where[j];
       if (index < 0 || index >= size) {
-        return ctx.input_error(1, absl::StrCat("index ", index,
-                                               " is out of range for an output of ", size,
-                                               " elements"));
+        return ctx.input_error(
+            1,
+            absl::StrCat("index ", index, " is out of range for an output of ", size, " elements"));
       }
       out[static_cast<size_t>(index)] = values[j];
     }

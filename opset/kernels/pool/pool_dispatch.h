@@ -43,9 +43,8 @@ KernelResult RunPool(const KernelContext& ctx, const Tensor& x, const PoolPlan& 
 // Whether a floating-point tensor holds a NaN.
 inline bool HoldsNaN(const Tensor& x) {
   bool nan = false;
-  FloatTypes::Dispatch(x.dtype(), [&](auto tag) {
-    nan = AnyNaN(x.data<typename decltype(tag)::type>());
-  });
+  FloatTypes::Dispatch(x.dtype(),
+                       [&](auto tag) { nan = AnyNaN(x.data<typename decltype(tag)::type>()); });
   return nan;
 }
 

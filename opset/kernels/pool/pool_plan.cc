@@ -60,8 +60,7 @@ std::optional<PoolAxis> MakeAxis(int64_t in, int64_t out, int64_t kernel, int64_
 
 }  // namespace
 
-absl::StatusOr<PoolPlan> MakeWindowPlan(const KernelContext& ctx,
-                                        absl::Span<const int64_t> shape) {
+absl::StatusOr<PoolPlan> MakeWindowPlan(const KernelContext& ctx, absl::Span<const int64_t> shape) {
   const size_t spatial = shape.size() < 2 ? 0 : shape.size() - 2;
   if (spatial == 0 || spatial > kPoolAxes) {
     return Decline(absl::StrCat("pooling over ", spatial, " spatial axes"));
@@ -119,8 +118,8 @@ absl::StatusOr<PoolPlan> MakeWindowPlan(const KernelContext& ctx,
                        : room / strides[i]);
     plan.output_shape.push_back(out);
     // With no planes there is nothing to walk (and an empty axis has no window to check).
-    std::optional<PoolAxis> axis = MakeAxis(in, plan.planes == 0 ? 0 : out, kernel[i],
-                                            strides[i], dilations[i], pads[i], pads[i + spatial]);
+    std::optional<PoolAxis> axis = MakeAxis(in, plan.planes == 0 ? 0 : out, kernel[i], strides[i],
+                                            dilations[i], pads[i], pads[i + spatial]);
     if (!axis.has_value()) return Decline("a pooling window lies wholly in the padding");
     plan.axes[missing + i] = *std::move(axis);
   }

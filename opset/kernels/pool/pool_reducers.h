@@ -1,12 +1,12 @@
-// What a pooling window computes (average, max in ONNX Runtime's two ways, Lp norm), as the reducers
-// WalkWindows drives: Begin() an accumulator, Add() each tap, End() writes the output element.
-// Values are accumulated in ComputeType<T> (float for the 16-bit floats).
+// What a pooling window computes (average, max in ONNX Runtime's two ways, Lp norm), as the
+// reducers WalkWindows drives: Begin() an accumulator, Add() each tap, End() writes the output
+// element. Values are accumulated in ComputeType<T> (float for the 16-bit floats).
 #ifndef GRAPHGC_OPSET_KERNELS_POOL_POOL_REDUCERS_H_
 #define GRAPHGC_OPSET_KERNELS_POOL_POOL_REDUCERS_H_
 
 #include <cmath>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 

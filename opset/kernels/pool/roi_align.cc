@@ -105,12 +105,13 @@ absl::Status AlignRegions(const KernelContext& ctx, const Tensor& x, const Tenso
     for (int64_t ph = 0; ph < out_h; ++ph) {
       for (int64_t pw = 0; pw < out_w; ++pw) {
         for (int64_t iy = 0; iy < grid_h; ++iy) {
-          const C sy = start_h + static_cast<C>(ph) * bin_h +
-                       static_cast<C>(static_cast<float>(iy) + .5f) * bin_h / static_cast<C>(grid_h);
+          const C sy =
+              start_h + static_cast<C>(ph) * bin_h +
+              static_cast<C>(static_cast<float>(iy) + .5f) * bin_h / static_cast<C>(grid_h);
           for (int64_t ix = 0; ix < grid_w; ++ix) {
-            const C sx = start_w + static_cast<C>(pw) * bin_w +
-                         static_cast<C>(static_cast<float>(ix) + .5f) * bin_w /
-                             static_cast<C>(grid_w);
+            const C sx =
+                start_w + static_cast<C>(pw) * bin_w +
+                static_cast<C>(static_cast<float>(ix) + .5f) * bin_w / static_cast<C>(grid_w);
             samples.push_back(Interpolate(sy, sx, height, width));
           }
         }
@@ -127,8 +128,8 @@ absl::Status AlignRegions(const KernelContext& ctx, const Tensor& x, const Tenso
           C corners[4];
           for (int i = 0; i < 4; ++i) corners[i] = s->weight[i] * Load(plane[s->position[i]]);
           if (params.max_mode) {
-            const C largest = std::max(std::max(std::max(corners[0], corners[1]), corners[2]),
-                                       corners[3]);
+            const C largest =
+                std::max(std::max(std::max(corners[0], corners[1]), corners[2]), corners[3]);
             value = k == 0 ? largest : std::max(value, largest);
           } else {
             value += corners[0] + corners[1] + corners[2] + corners[3];
@@ -153,10 +154,9 @@ KernelResult RoiAlign(const KernelContext& ctx) {
   GRAPHGC_ASSIGN_OR_RETURN(const size_t mode, ChooseAttribute(ctx, "mode", "avg", {"avg", "max"}));
   bool half_pixel = false;
   if (ctx.version() >= 16) {
-    GRAPHGC_ASSIGN_OR_RETURN(
-        const size_t transform,
-        ChooseAttribute(ctx, "coordinate_transformation_mode", "half_pixel",
-                        {"half_pixel", "output_half_pixel"}));
+    GRAPHGC_ASSIGN_OR_RETURN(const size_t transform,
+                             ChooseAttribute(ctx, "coordinate_transformation_mode", "half_pixel",
+                                             {"half_pixel", "output_half_pixel"}));
     half_pixel = transform == 0;
   }
   const RoiAlignParams params{.out_h = ctx.int_attribute("output_height", 1),

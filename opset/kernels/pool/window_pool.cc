@@ -57,7 +57,8 @@ KernelResult MaxPool(const KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   GRAPHGC_ASSIGN_OR_RETURN(const PoolPlan plan, MakeWindowPlan(ctx, x.shape()));
   if (PoolsLikeMlas(ctx, x.dtype(), plan)) {
-    if (HoldsNaN(x)) return Decline("MaxPool of a NaN where ONNX Runtime's result depends on order");
+    if (HoldsNaN(x))
+      return Decline("MaxPool of a NaN where ONNX Runtime's result depends on order");
     return RunPool<MaxPoolTypes>(ctx, x, plan, [](auto* y) { return MaxReducer{y}; });
   }
   const bool with_indices = ctx.num_outputs() > 1;
