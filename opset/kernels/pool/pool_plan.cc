@@ -62,7 +62,7 @@ std::optional<PoolAxis> MakeAxis(int64_t in, int64_t out, int64_t kernel, int64_
 
 absl::StatusOr<PoolPlan> MakeWindowPlan(const KernelContext& ctx, absl::Span<const int64_t> shape) {
   const size_t spatial = shape.size() < 2 ? 0 : shape.size() - 2;
-  if (spatial == 0 || spatial > kPoolAxes) {
+  if (spatial == 0) {
     return Decline(absl::StrCat("pooling over ", spatial, " spatial axes"));
   }
   if (!ctx.has_attribute("kernel_shape")) {
@@ -106,8 +106,6 @@ absl::StatusOr<PoolPlan> MakeWindowPlan(const KernelContext& ctx, absl::Span<con
   PoolPlan plan;
   plan.planes = shape[0] * shape[1];
   plan.output_shape = {shape[0], shape[1]};
-  const size_t missing = kPoolAxes - spatial;
-  for (size_t a = 0; a < missing; ++a) plan.axes[a].windows = {AxisWindow{0, 1, 1}};
   for (size_t i = 0; i < spatial; ++i) {
     const int64_t in = shape[2 + i];
     const int64_t effective_kernel = (kernel[i] - 1) * dilations[i] + 1;
@@ -121,7 +119,7 @@ absl::StatusOr<PoolPlan> MakeWindowPlan(const KernelContext& ctx, absl::Span<con
     std::optional<PoolAxis> axis = MakeAxis(in, plan.planes == 0 ? 0 : out, kernel[i], strides[i],
                                             dilations[i], pads[i], pads[i + spatial]);
     if (!axis.has_value()) return Decline("a pooling window lies wholly in the padding");
-    plan.axes[missing + i] = *std::move(axis);
+    plan.axes.push_back(*std::move(axis));
   }
   return plan;
 }
@@ -135,9 +133,7 @@ PoolPlan MakeGlobalPlan(absl::Span<const int64_t> shape) {
     extent *= shape[i];
     plan.output_shape.push_back(1);
   }
-  plan.axes[0].windows = {AxisWindow{0, 1, 1}};
-  plan.axes[1].windows = {AxisWindow{0, 1, 1}};
-  plan.axes[2] = PoolAxis{.in = extent, .dilation = 1, .windows = {AxisWindow{0, extent, extent}}};
+  plan.axes = {PoolAxis{.in = extent, .dilation = 1, .windows = {AxisWindow{0, extent, extent}}}};
   return plan;
 }
 

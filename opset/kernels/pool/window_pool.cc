@@ -14,18 +14,22 @@ namespace graphgc::kernels {
 namespace {
 
 // Row-major flat indices of input elements rewritten column-major within each plane (MaxPool's
-// storage_order = 1): (d, h, w) goes to d + h * D + w * D * H.
+// storage_order = 1): spatial position (i1, ..., ik) goes to i1 + i2 * D1 + i3 * D1 * D2 + ...
 void ToColumnMajor(const PoolPlan& plan, absl::Span<int64_t> indices) {
-  const int64_t depth = plan.axes[0].in;
-  const int64_t height = plan.axes[1].in;
-  const int64_t width = plan.axes[2].in;
   const int64_t in_plane = plan.in_plane();
   for (int64_t& index : indices) {
-    const int64_t within = index % in_plane;
-    const int64_t w = within % width;
-    const int64_t h = (within / width) % height;
-    const int64_t d = within / (width * height);
-    index += d + (h + w * height) * depth - within;
+    int64_t rest = index % in_plane;
+    int64_t column_major = 0;
+    int64_t row_stride = in_plane;  // of the current axis, row-major
+    int64_t column_stride = 1;      // of the current axis, column-major
+    index -= rest;
+    for (const PoolAxis& axis : plan.axes) {  // outermost first
+      row_stride /= axis.in;
+      column_major += rest / row_stride * column_stride;
+      rest %= row_stride;
+      column_stride *= axis.in;
+    }
+    index += column_major;
   }
 }
 
