@@ -338,6 +338,18 @@ TEST(PoolEdgeTest, EmptyBatchGivesAnEmptyValue) {
   EXPECT_TRUE(HasValue<float>(Pool("GlobalAveragePool", x, {}), {}, {0, 2, 1, 1}));
 }
 
+TEST(PoolEdgeTest, RegionsTooLargeOrNaNGetNoValue) {
+  Graph g;
+  const Var x = Const<float>(g, {1, 2, 3, 4}, {1, 1, 2, 2});
+  const Var batch = Const<int64_t>(g, {0}, {1});
+  EXPECT_TRUE(
+      HasNoValue(One(Node("RoiAlign", {x, Const<float>(g, {0, 0, 1e30f, 2}, {1, 4}), batch}, {}))));
+  EXPECT_TRUE(
+      HasNoValue(One(Node("RoiAlign", {x, Const<float>(g, {0, kNaN, 2, 2}, {1, 4}), batch}, {}))));
+  EXPECT_TRUE(HasNoValue(One(Node("MaxRoiPool", {x, Const<float>(g, {0, 0, 0, 1e30f, 1}, {1, 5})},
+                                  {{"pooled_shape", Dims{1, 1}}}))));
+}
+
 TEST(PoolEdgeTest, DeclinedCasesGetNoValue) {
   Graph g;
   const Var x = Const<float>(g, {1, 2, 3, 4}, {1, 1, 4});

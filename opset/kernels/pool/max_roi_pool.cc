@@ -43,11 +43,16 @@ absl::Status PoolRegions(const KernelContext& ctx, const Tensor& x, const Tensor
   const T* region = rois.data<T>().data();
   for (int64_t r = 0; r < rois.shape()[0]; ++r, region += 5) {
     const C batch_value = Load(region[0]);
-    const int64_t n = static_cast<int64_t>(batch_value);
-    if (!(batch_value >= 0) || n >= batch) {
+    if (!(batch_value >= 0 && batch_value < static_cast<C>(batch))) {
       return ctx.input_error(
           1, absl::StrCat("region ", r, " names batch ", batch_value, " of ", batch));
     }
+    for (int i = 1; i < 5; ++i) {
+      if (!(std::abs(static_cast<float>(Load(region[i])) * scale) < 1e9f)) {
+        return Decline(absl::StrCat("region ", r, " has a coordinate too large (or NaN)"));
+      }
+    }
+    const int64_t n = static_cast<int64_t>(batch_value);  // truncated, as ONNX Runtime does
     const auto scaled = [&](int i) {
       return static_cast<int64_t>(std::round(static_cast<float>(Load(region[i])) * scale));
     };

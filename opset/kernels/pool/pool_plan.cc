@@ -25,12 +25,16 @@ absl::StatusOr<std::vector<int64_t>> IntsOr(const KernelContext& ctx, absl::stri
   return *std::move(values);
 }
 
+// Past this, window arithmetic could overflow int64; no real model comes near it.
+constexpr int64_t kLargestExtent = int64_t{1} << 31;
+
 absl::Status CheckPositive(absl::string_view name, absl::Span<const int64_t> values) {
   for (int64_t v : values) {
     if (v <= 0) {
       return absl::InvalidArgumentError(
           absl::StrCat("attribute '", name, "' has the value ", v, "; it must be positive"));
     }
+    if (v > kLargestExtent) return Decline(absl::StrCat("attribute '", name, "' of ", v));
   }
   return absl::OkStatus();
 }
@@ -88,7 +92,7 @@ absl::StatusOr<PoolPlan> MakeWindowPlan(const KernelContext& ctx, absl::Span<con
   if (explicit_pads.has_value()) {
     GRAPHGC_ASSIGN_OR_RETURN(pads, IntsOr(ctx, "pads", 2 * spatial, 0));
     for (int64_t p : pads) {
-      if (p < 0) return Decline("negative pads");
+      if (p < 0 || p > kLargestExtent) return Decline(absl::StrCat("pads of ", p));
     }
     if (auto_pad != "NOTSET") return Decline("explicit pads together with auto_pad");
   } else if (same) {
@@ -107,17 +111,28 @@ absl::StatusOr<PoolPlan> MakeWindowPlan(const KernelContext& ctx, absl::Span<con
   plan.planes = shape[0] * shape[1];
   plan.output_shape = {shape[0], shape[1]};
   for (size_t i = 0; i < spatial; ++i) {
-    const int64_t in = shape[2 + i];
     const int64_t effective_kernel = (kernel[i] - 1) * dilations[i] + 1;
-    const int64_t room = in + pads[i] + pads[i + spatial] - effective_kernel;
+    const int64_t room = shape[2 + i] + pads[i] + pads[i + spatial] - effective_kernel;
     if (room < 0) return Decline("a kernel larger than the padded input");
-    const int64_t out =
+    plan.output_shape.push_back(
         1 + (ceil_mode ? static_cast<int64_t>(std::ceil(room / static_cast<float>(strides[i])))
-                       : room / strides[i]);
-    plan.output_shape.push_back(out);
+                       : room / strides[i]));
+  }
+  // The windows take a few words per output position of each axis: with an output within the
+  // budget they stay within a small multiple of it.
+  int64_t outputs = 1;
+  for (const int64_t dim : plan.output_shape) {
+    outputs = dim > 0 && outputs > kLargestExtent * kLargestExtent / dim ? -1 : outputs * dim;
+    if (outputs < 0) break;
+  }
+  if (outputs < 0 || !ctx.within_budget(DataType::kUint8, outputs)) {
+    return absl::ResourceExhaustedError("the pooled output exceeds the value budget");
+  }
+  for (size_t i = 0; i < spatial; ++i) {
     // With no planes there is nothing to walk (and an empty axis has no window to check).
-    std::optional<PoolAxis> axis = MakeAxis(in, plan.planes == 0 ? 0 : out, kernel[i], strides[i],
-                                            dilations[i], pads[i], pads[i + spatial]);
+    const int64_t out = plan.planes == 0 ? 0 : plan.output_shape[2 + i];
+    std::optional<PoolAxis> axis = MakeAxis(shape[2 + i], out, kernel[i], strides[i], dilations[i],
+                                            pads[i], pads[i + spatial]);
     if (!axis.has_value()) return Decline("a pooling window lies wholly in the padding");
     plan.axes.push_back(*std::move(axis));
   }

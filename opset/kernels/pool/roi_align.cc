@@ -34,7 +34,10 @@ struct Sample {
 template <class C>
 Sample<C> Interpolate(C y, C x, int64_t height, int64_t width) {
   Sample<C> s;
-  if (y < C{-1} || y > static_cast<C>(height) || x < C{-1} || x > static_cast<C>(width)) return s;
+  // Outside the input (a NaN coordinate too): all weights 0.
+  if (!(y >= C{-1} && y <= static_cast<C>(height) && x >= C{-1} && x <= static_cast<C>(width))) {
+    return s;
+  }
   y = std::max(y, C{0});
   x = std::max(x, C{0});
   int64_t y_low = static_cast<int64_t>(y), x_low = static_cast<int64_t>(x);
@@ -96,6 +99,11 @@ absl::Status AlignRegions(const KernelContext& ctx, const Tensor& x, const Tenso
                  ? params.sampling_ratio
                  : static_cast<int64_t>(std::ceil(roi / static_cast<C>(bins)));
     };
+    // A huge or NaN region would make the adaptive grid overflow (ONNX Runtime's cast is
+    // undefined there).
+    if (!(roi_h / static_cast<C>(out_h) < C{1e6} && roi_w / static_cast<C>(out_w) < C{1e6})) {
+      return Decline("a region too large (or NaN) to sample");
+    }
     const int64_t grid_h = grid(roi_h, out_h), grid_w = grid(roi_w, out_w);
     const int64_t count = grid_h * grid_w * out_h * out_w;
     if (!ctx.within_budget(DataType::kInt64, count * 8)) {
