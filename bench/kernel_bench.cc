@@ -124,6 +124,35 @@ std::vector<KernelCase> Cases() {
                        for (int64_t c = 0; c < kN; ++c) out[c * kN + r] = x[r * kN + c];
                      }
                    }});
+  cases.push_back({"Conv 3x3 64->64 [1,64,56,56]",
+                   {RandomFloats({1, 64, 56, 56}, 10), RandomFloats({64, 64, 3, 3}, 11)},
+                   {},
+                   [](const std::vector<Var>& v) {
+                     return op::Conv(v[0], v[1], Var(), {.pads = {{1, 1, 1, 1}}});
+                   },
+                   [](const std::vector<Tensor>& in, float* out) {
+                     auto x = in[0].data<float>(), w = in[1].data<float>();
+                     constexpr int64_t c = 64, h = 56, wd = 56;
+                     std::fill(out, out + c * h * wd, 0.0f);
+                     for (int64_t m = 0; m < c; ++m) {
+                       for (int64_t ci = 0; ci < c; ++ci) {
+                         for (int64_t ky = 0; ky < 3; ++ky) {
+                           for (int64_t kx = 0; kx < 3; ++kx) {
+                             const float k = w[((m * c + ci) * 3 + ky) * 3 + kx];
+                             for (int64_t y = std::max<int64_t>(0, 1 - ky);
+                                  y < std::min<int64_t>(h, h + 1 - ky); ++y) {
+                               const float* row = x.data() + (ci * h + y + ky - 1) * wd + kx - 1;
+                               float* o = out + (m * h + y) * wd;
+                               for (int64_t i = std::max<int64_t>(0, 1 - kx);
+                                    i < std::min<int64_t>(wd, wd + 1 - kx); ++i)
+                                 o[i] += k * row[i];
+                             }
+                           }
+                         }
+                       }
+                     }
+                   },
+                   5});
   std::vector<int64_t> rows(100000);
   std::mt19937 rng(8);
   for (int64_t& r : rows) r = std::uniform_int_distribution<int64_t>(0, 99999)(rng);
@@ -168,6 +197,42 @@ std::vector<KernelCase> Cases() {
                        }
                      }
                    }});
+  cases.push_back({"LSTM seq 32 batch 8 in 128 hidden 128",
+                   {RandomFloats({32, 8, 128}, 10), RandomFloats({1, 512, 128}, 11),
+                    RandomFloats({1, 512, 128}, 12), RandomFloats({1, 1024}, 13)},
+                   {},
+                   [](const std::vector<Var>& v) {
+                     return make_node("LSTM", v, {{"hidden_size", int64_t{128}}})[0];
+                   },
+                   [](const std::vector<Tensor>& in, float* out) {
+                     constexpr int64_t kSeq = 32, kBatch = 8, kIn = 128, kHidden = 128;
+                     auto x = in[0].data<float>(), w = in[1].data<float>();
+                     auto r = in[2].data<float>(), b = in[3].data<float>();
+                     std::vector<float> h(kBatch * kHidden), c(kBatch * kHidden);
+                     std::vector<float> g(4 * kHidden);
+                     const auto sigmoid = [](float v) { return 1.0f / (1.0f + std::exp(-v)); };
+                     for (int64_t s = 0; s < kSeq; ++s) {
+                       for (int64_t n = 0; n < kBatch; ++n) {
+                         const float* xt = x.data() + (s * kBatch + n) * kIn;
+                         float* ht = h.data() + n * kHidden;
+                         float* ct = c.data() + n * kHidden;
+                         for (int64_t j = 0; j < 4 * kHidden; ++j) {  // gates i, o, f, c
+                           float sum = b[j] + b[4 * kHidden + j];
+                           for (int64_t k = 0; k < kIn; ++k) sum += xt[k] * w[j * kIn + k];
+                           for (int64_t k = 0; k < kHidden; ++k) sum += ht[k] * r[j * kHidden + k];
+                           g[j] = sum;
+                         }
+                         for (int64_t j = 0; j < kHidden; ++j) {
+                           ct[j] = sigmoid(g[2 * kHidden + j]) * ct[j] +
+                                   sigmoid(g[j]) * std::tanh(g[3 * kHidden + j]);
+                           ht[j] = sigmoid(g[kHidden + j]) * std::tanh(ct[j]);
+                           out[(s * kBatch + n) * kHidden + j] = ht[j];
+                         }
+                       }
+                     }
+                   },
+                   0,
+                   5});
   return cases;
 }
 

@@ -16,5 +16,6 @@
 #include "graphgc/opset/ops.h"             // IWYU pragma: export
 #include "graphgc/valuestore/data_type.h"  // IWYU pragma: export
 #include "graphgc/valuestore/tensor.h"     // IWYU pragma: export
+#include "graphgc/valuestore/value.h"      // IWYU pragma: export
 
 #endif  // GRAPHGC_GRAPHGC_H_

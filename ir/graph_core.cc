@@ -69,6 +69,14 @@ std::optional<Tensor> GraphCore::value(VarId var) const {
   return std::get<Tensor>(std::move(*attr));
 }
 
+std::optional<Value> GraphCore::any_value(VarId var) const {
+  const ValueRef ref = values_[var.value()];
+  if (!ref.is_null()) return store_->get_value(ref);
+  std::optional<Tensor> constant = value(var);
+  if (!constant.has_value()) return std::nullopt;
+  return Value(*std::move(constant));
+}
+
 bool GraphCore::has_value(VarId var) const {
   return !values_[var.value()].is_null() || arena_->var_kind(var) == VarKind::kConstant;
 }
@@ -77,6 +85,14 @@ void GraphCore::set_value(VarId var, Tensor tensor) {
   ValueRef& ref = values_[var.value()];
   GRAPHGC_CHECK(ref.is_null(), "a var's value is set once");
   ref = store_->insert(std::move(tensor));
+  if (!options_.keep_all_values) young_.push_back(var);
+}
+
+void GraphCore::set_value(VarId var, Value value) {
+  if (value.is_tensor()) return set_value(var, value.tensor());
+  ValueRef& ref = values_[var.value()];
+  GRAPHGC_CHECK(ref.is_null(), "a var's value is set once");
+  ref = store_->insert(std::move(value));
   if (!options_.keep_all_values) young_.push_back(var);
 }
 

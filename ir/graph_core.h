@@ -74,8 +74,13 @@ class GraphCore {
 
   // The var's propagated value: a constant's tensor, or the value store's, if it is still held.
   std::optional<Tensor> value(VarId var) const;
+  // The same for a value of any kind (sequence, optional, map values are never constants).
+  std::optional<Value> any_value(VarId var) const;
   bool has_value(VarId var) const;
   void set_value(VarId var, Tensor tensor);
+  void set_value(VarId var, Value value);
+  // Values a computation holds outside the store for a while count towards the peak.
+  void note_transient_bytes(int64_t bytes) { store_->note_transient_bytes(bytes); }
 
   // Runs an automatic collection if the policy says so. Callers make sure that every value they
   // still need is rooted first (op constructors call it after wrapping their outputs in Vars).

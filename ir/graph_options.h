@@ -43,6 +43,10 @@ struct GraphOptions {
   // inferred): propagation must never be what exhausts memory. Default: 1 GiB.
   int64_t max_value_bytes = int64_t{1} << 30;
 
+  // Trips a Loop may make while computing its value. A Loop that has not finished by then (its
+  // condition never turns false, or its trip count is larger) gets no value, its type is still
+  // inferred: propagation must never be what hangs a program.
+  int64_t max_loop_trips = 1'000'000;
   // Threads a kernel may use to compute one value (MatMul, Gemm, Conv). The library never starts
   // a thread the user did not ask for: 1 computes on the calling thread.
   int kernel_threads = 1;

@@ -9,7 +9,7 @@ namespace graphgc::internal {
 SubgraphId SubgraphTable::open(uint32_t next_node) {
   GRAPHGC_CHECK(records_.size() < SubgraphId::kInvalidValue, "too many subgraphs");
   const SubgraphId subgraph(static_cast<uint32_t>(records_.size()));
-  records_.push_back(Record{current(), {}, {}, false});
+  records_.push_back(Record{current(), {}, {}, false, next_node, next_node});
   open_.push_back(subgraph);
   transitions_.emplace_back(next_node, subgraph);
   return subgraph;
@@ -21,6 +21,7 @@ void SubgraphTable::close(SubgraphId subgraph, uint32_t next_node,
   Record& closing = record(subgraph);
   closing.results.assign(results.begin(), results.end());
   closing.closed = true;
+  closing.end_node = next_node;
   open_.pop_back();
   transitions_.emplace_back(next_node, current());
 }

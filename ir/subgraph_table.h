@@ -45,6 +45,11 @@ class SubgraphTable {
   VarIds arguments(SubgraphId subgraph) const { return record(subgraph).arguments; }
   VarIds results(SubgraphId subgraph) const { return record(subgraph).results; }
   bool closed(SubgraphId subgraph) const { return record(subgraph).closed; }
+  // The nodes appended while `subgraph` was open: [first, end). Those of nested subgraphs are
+  // among them (of_node tells them apart); a body's own nodes are in the order they were made.
+  std::pair<uint32_t, uint32_t> node_range(SubgraphId subgraph) const {
+    return {record(subgraph).first_node, record(subgraph).end_node};
+  }
 
   int64_t bytes() const;
 
@@ -54,6 +59,8 @@ class SubgraphTable {
     VarIds arguments;
     VarIds results;
     bool closed = false;
+    uint32_t first_node = 0;
+    uint32_t end_node = 0;  // set when closed
   };
   const Record& record(SubgraphId subgraph) const;
   Record& record(SubgraphId subgraph);

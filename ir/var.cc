@@ -94,4 +94,8 @@ VarType Var::type() const {
 
 std::optional<Tensor> Var::value() const { return attached() ? core_->value(id_) : std::nullopt; }
 
+std::optional<Value> Var::any_value() const {
+  return attached() ? core_->any_value(id_) : std::nullopt;
+}
+
 }  // namespace graphgc

@@ -24,6 +24,7 @@
 #include "graphgc/ir/var_type.h"
 #include "graphgc/valuestore/data_type.h"
 #include "graphgc/valuestore/tensor.h"
+#include "graphgc/valuestore/value.h"
 
 namespace graphgc {
 
@@ -50,7 +51,10 @@ class Var {
   // dtype() is kUndefined and shape() nullopt. A Var that is not ok() has an undefined tensor type.
   VarType type() const;
   // The propagated value, when every input of its node had one (and propagation is on).
+  // A tensor only: see any_value() for the others.
   std::optional<Tensor> value() const;
+  // The propagated value of any type: a tensor, or a sequence, optional or map (value.h).
+  std::optional<Value> any_value() const;
 
   // True for a default-constructed (or moved-from) Var.
   bool empty() const { return core_ == nullptr && detached_.ok(); }

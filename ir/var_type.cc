@@ -64,4 +64,40 @@ std::string VarType::Describe(bool with_shapes) const {
   return "";
 }
 
+namespace {
+
+bool TensorHasType(const Tensor& tensor, DataType dtype,
+                   const std::optional<std::vector<int64_t>>& shape) {
+  if (tensor.dtype() != dtype) return false;
+  if (!shape.has_value()) return true;
+  if (shape->size() != tensor.shape().size()) return false;
+  for (size_t i = 0; i < shape->size(); ++i) {
+    if ((*shape)[i] >= 0 && (*shape)[i] != tensor.shape()[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool ValueHasType(const Value& value, const VarType& type) {
+  switch (value.kind()) {
+    case Value::Kind::kTensor:
+      return type.is_tensor() && TensorHasType(value.tensor(), type.dtype(), type.shape());
+    case Value::Kind::kSequence:
+    case Value::Kind::kOptional: {
+      const VarType::Kind kind = value.kind() == Value::Kind::kSequence ? VarType::Kind::kSequence
+                                                                        : VarType::Kind::kOptional;
+      if (type.kind() != kind) return false;
+      for (const Value& element : value.elements()) {
+        if (!ValueHasType(element, type.element())) return false;
+      }
+      return true;
+    }
+    case Value::Kind::kMap:
+      return type.kind() == VarType::Kind::kMap && value.keys().dtype() == type.key() &&
+             type.element().is_tensor() && value.map_values().dtype() == type.element().dtype();
+  }
+  return false;
+}
+
 }  // namespace graphgc

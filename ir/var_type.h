@@ -16,6 +16,7 @@
 
 #include "graphgc/valuestore/data_type.h"
 #include "graphgc/valuestore/tensor.h"
+#include "graphgc/valuestore/value.h"
 
 namespace graphgc {
 
@@ -58,6 +59,10 @@ class VarType {
   DataType key_ = DataType::kUndefined;
   std::shared_ptr<const VarType> element_;
 };
+
+// Whether `value` is a value of `type`: the same kind, element types equal, and every tensor's
+// shape allowed by the type's (an unknown rank allows any, a -1 dim any size).
+bool ValueHasType(const Value& value, const VarType& type);
 
 }  // namespace graphgc
 

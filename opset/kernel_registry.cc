@@ -90,6 +90,7 @@ const ResolvedOp* ResolveOp(absl::string_view domain, absl::string_view op_type,
   if (slot == nullptr) {
     auto op = std::make_unique<ResolvedOp>();
     op->kernel = registry.table.find(domain, op_type, since_version);
+    op->value_kernel = registry.table.find_value_kernel(domain, op_type, since_version);
     AddSchemaFacts(domain, op_type, since_version, *op);
     slot = std::move(op);
   }

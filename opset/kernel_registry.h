@@ -21,6 +21,8 @@ namespace graphgc::internal {
 // What BuildNode needs to run an op's kernel.
 struct ResolvedOp {
   const kernels::Kernel* kernel = nullptr;  // nullptr: no kernel, outputs get no values
+  // For sequences, optionals and maps (kernel.h); nullptr: such operands get no values.
+  const kernels::ValueKernel* value_kernel = nullptr;
   // For a function op without a kernel of its own: the expansion of its body (function_kernel.h),
   // which `kernel` then points to.
   kernels::Kernel function_body;

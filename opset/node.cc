@@ -5,7 +5,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "graphgc/opset/control_flow_values.h"
 #include "graphgc/opset/custom_op_registry.h"
+#include "graphgc/opset/inference_fixes.h"
 #include "graphgc/opset/kernel_registry.h"
 #include "graphgc/opset/native_ops.h"
 #include "graphgc/opset/op_builder.h"
@@ -173,17 +175,46 @@ absl::StatusOr<BuiltBodies> BuildBodiesOf(GraphCore* graph, const onnx::OpSchema
                      DescribeOperands(*core, operands), with_bodies);
 }
 
-// If takes the value of its chosen branch; Loop, Scan and SequenceMap compute none (yet).
-BodyValuesFn ValuesFromBodies(const onnx::OpSchema& schema, const BuiltBodies& bodies) {
+// Whether the op's values come from its bodies: If, Loop, Scan, SequenceMap.
+bool ComputesFromBodies(absl::string_view op_type) {
+  return op_type == "If" || op_type == "Loop" || op_type == "SequenceMap" || op_type == "Scan";
+}
+
+// The graph a node with bodies is made in (nullptr if its operands have none).
+GraphCore* BodyGraph(GraphCore* graph, const OpSignature& signature,
+                     absl::Span<const Var* const> operands) {
+  absl::StatusOr<GraphCore*> core = ResolveGraph(signature, operands, graph);
+  return core.ok() ? *core : nullptr;
+}
+
+// If takes the value of its chosen branch; Loop, Scan (from opset 9) and SequenceMap run their
+// body trip by trip (control_flow_values.h).
+BodyValuesFn ValuesFromBodies(GraphCore* core, const onnx::OpSchema& schema,
+                              const BuiltBodies& bodies, const std::vector<Attribute>& attributes) {
   if (bodies.empty()) return {};
-  if (schema.Name() == "If") {
+  const std::string& name = schema.Name();
+  if (name == "If") {
     return BodyValuesFn(
-        [&bodies](absl::Span<const OperandInfo> in, absl::Span<const OutputType> out) {
+        [&bodies](absl::Span<const OperandInfo> in,
+                  absl::Span<const OutputType> out) -> absl::StatusOr<OutputValues> {
           return PropagateIf(in, out, bodies);
         });
   }
-  return BodyValuesFn([](absl::Span<const OperandInfo>, absl::Span<const OutputType> out) {
-    return OutputValues(out.size());
+  const SubgraphId body = bodies.front().subgraph;
+  if (core == nullptr || bodies.size() != 1 || !ComputesFromBodies(name)) {
+    return BodyValuesFn([](absl::Span<const OperandInfo>,
+                           absl::Span<const OutputType> out) -> absl::StatusOr<OutputValues> {
+      return OutputValues(out.size());
+    });
+  }
+  const int version = schema.since_version();
+  return BodyValuesFn([core, body, &name, &attributes, version](
+                          absl::Span<const OperandInfo> in,
+                          absl::Span<const OutputType> out) -> absl::StatusOr<OutputValues> {
+    if (name == "Loop") return PropagateLoop(*core, body, in, out);
+    if (name == "Scan" && version < 9) return PropagateScan8(*core, body, in, out, attributes);
+    if (name == "Scan") return PropagateScan(*core, body, in, out, attributes);
+    return PropagateSequenceMap(*core, body, in, out);
   });
 }
 
@@ -213,9 +244,13 @@ std::vector<Var> MakeSchemaNode(GraphCore* graph, const onnx::OpSchema& schema, 
         absl::StatusOr<OutputTypes> types =
             InferWithSchema(schema, in, attributes, num_outputs, body_types);
         if (types.ok() && schema.Name() == "Loop") RefineLoopOutputs(in, *bodies, *types);
+        if (types.ok() && schema.Name() == "If") RefineIfOutputs(*bodies, *types);
+        if (types.ok() && schema.domain().empty()) {
+          FixInferredTypes(schema.Name(), schema.since_version(), in, attributes, *types);
+        }
         return types;
       },
-      graph, ValuesFromBodies(schema, *bodies));
+      graph, ValuesFromBodies(BodyGraph(graph, signature, operands), schema, *bodies, attributes));
   return std::vector<Var>(std::make_move_iterator(outputs.begin()),
                           std::make_move_iterator(outputs.end()));
 }
@@ -276,8 +311,10 @@ bool has_kernel(absl::string_view op_type, const NodeOptions& options) {
         onnx::OpSchemaRegistry::Schema(std::string(op_type), *version, std::string(domain));
     if (schema == nullptr) return false;
     since_version = schema->since_version();
+    if (domain.empty() && internal::ComputesFromBodies(schema->Name())) return true;
   }
-  return internal::ResolveOp(domain, op_type, since_version)->kernel != nullptr;
+  const internal::ResolvedOp* op = internal::ResolveOp(domain, op_type, since_version);
+  return op->kernel != nullptr || op->value_kernel != nullptr;
 }
 
 std::vector<Var> make_node(absl::string_view op_type, absl::Span<const Var> inputs,

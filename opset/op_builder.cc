@@ -79,6 +79,7 @@ OperandInfos DescribeOperandsOf(const GraphCore& core, absl::Span<const Var* con
     const VarId id = inputs[i]->id();
     if (!core.arena().var_is_tensor(id)) {
       infos[i].non_tensor = core.arena().var_type(id);
+      infos[i].non_tensor_value = core.any_value(id);
       continue;
     }
     infos[i].dtype = core.arena().var_dtype(id);
@@ -87,13 +88,6 @@ OperandInfos DescribeOperandsOf(const GraphCore& core, absl::Span<const Var* con
     if (!infos[i].value.has_value()) infos[i].shape_data = core.arena().var_shape_data(id);
   }
   return infos;
-}
-
-bool AllValuesKnown(absl::Span<const OperandInfo> infos) {
-  for (const OperandInfo& info : infos) {
-    if (info.present && !info.value.has_value()) return false;
-  }
-  return true;
 }
 
 // Whether the output's value may be computed: known shape and within the size budget.
@@ -135,11 +129,11 @@ void KeepShapeData(GraphCore& core, VarId var, const OutputType& type) {
 }
 
 // Whether every output's value may be computed: within the size budget where its shape is
-// known (a kernel allocating an output of data-dependent size checks the budget itself).
+// known (a kernel allocating an output of data-dependent size, or a sequence, checks the budget
+// itself).
 bool OutputsFitBudget(absl::Span<const OutputType> types, int64_t max_bytes) {
   for (const OutputType& type : types) {
-    if (type.non_tensor.has_value()) return false;
-    if (!type.shape.has_value()) continue;
+    if (type.non_tensor.has_value() || !type.shape.has_value()) continue;
     bool known = true;
     for (int64_t dim : *type.shape) known = known && dim >= 0;
     if (known && !WithinValueBudget(type, max_bytes)) return false;
@@ -201,6 +195,33 @@ absl::Status CheckValue(size_t index, const Tensor& value, OutputType& type) {
   return absl::OkStatus();
 }
 
+bool HasNonTensors(absl::Span<const OperandInfo> infos, absl::Span<const OutputType> types) {
+  for (const OperandInfo& info : infos) {
+    if (info.present && info.non_tensor.has_value()) return true;
+  }
+  for (const OutputType& type : types) {
+    if (type.non_tensor.has_value()) return true;
+  }
+  return false;
+}
+
+// Checks and stores the kernel's values (tensors or any kind) for `types`.
+template <class Results>
+absl::Status TakeValues(Results& results, OutputTypes& types, OutputValues& values) {
+  if (results.size() != types.size()) {
+    return absl::InternalError(absl::StrCat("graphgc bug: the kernel returned ", results.size(),
+                                            " values for ", types.size(), " outputs"));
+  }
+  OutputTypes refined = types;
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (!results[i].has_value()) continue;
+    GRAPHGC_RETURN_IF_ERROR(CheckOutputValue(i, Value(*results[i]), refined[i]));
+  }
+  types = std::move(refined);
+  values.assign(std::make_move_iterator(results.begin()), std::make_move_iterator(results.end()));
+  return absl::OkStatus();
+}
+
 // Runs the op's kernel on known inputs. Values it leaves out stay nullopt; an error status means
 // the op fails (the inputs break ONNX's semantics, or a kernel broke its contract).
 absl::Status RunKernel(const ResolvedOp& op, const OpSignature& signature,
@@ -219,7 +240,17 @@ absl::Status RunKernel(const ResolvedOp& op, const OpSignature& signature,
                                                   signature.input_names.end());
   if (names.empty()) names.assign(op.input_names.begin(), op.input_names.end());
   const std::vector<kernels::KernelAttribute> kernel_attributes = KernelAttributes(attributes, op);
+  absl::InlinedVector<std::optional<Value>, 3> any_values;
+  // Sequences, optionals and maps need a value kernel; tensors take the tensor kernel if any.
+  const bool use_value_kernel = HasNonTensors(infos, types) || op.kernel == nullptr;
+  if (use_value_kernel && op.value_kernel == nullptr) return absl::OkStatus();
+  if (use_value_kernel) {
+    for (const OperandInfo& info : infos) {
+      any_values.push_back(info.present ? OperandValue(info) : std::nullopt);
+    }
+  }
   kernels::KernelCall call;
+  call.values = any_values;
   call.op_type = signature.op_type;
   call.version = signature.since_version;
   call.inputs = inputs;
@@ -229,23 +260,46 @@ absl::Status RunKernel(const ResolvedOp& op, const OpSignature& signature,
   call.outputs = outputs;
   call.max_value_bytes = options.max_value_bytes;
   call.threads = std::max(options.kernel_threads, 1);
+  if (use_value_kernel) {
+    kernels::ValueKernelResult result = (*op.value_kernel)(kernels::KernelContext(call));
+    if (!result.ok())
+      return kernels::MeansNoValue(result.status()) ? absl::OkStatus() : result.status();
+    return TakeValues(*result, types, values);
+  }
   kernels::KernelResult result = (*op.kernel)(kernels::KernelContext(call));
   if (!result.ok())
     return kernels::MeansNoValue(result.status()) ? absl::OkStatus() : result.status();
-  if (result->size() != types.size()) {
-    return absl::InternalError(absl::StrCat("graphgc bug: the kernel returned ", result->size(),
-                                            " values for ", types.size(), " outputs"));
-  }
-  OutputTypes refined = types;
-  for (size_t i = 0; i < result->size(); ++i) {
-    if (!(*result)[i].has_value()) continue;
-    GRAPHGC_RETURN_IF_ERROR(CheckValue(i, *(*result)[i], refined[i]));
-  }
-  types = std::move(refined);
-  values.assign(std::make_move_iterator(result->begin()), std::make_move_iterator(result->end()));
-  return absl::OkStatus();
+  return TakeValues(*result, types, values);
 }
 }  // namespace
+
+bool AllValuesKnown(absl::Span<const OperandInfo> infos) {
+  for (const OperandInfo& info : infos) {
+    if (info.present && !info.value.has_value() && !info.non_tensor_value.has_value()) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<Value> OperandValue(const OperandInfo& info) {
+  if (info.non_tensor.has_value()) return info.non_tensor_value;
+  if (info.value.has_value()) return Value(*info.value);
+  return std::nullopt;
+}
+
+absl::Status CheckOutputValue(size_t index, const Value& value, OutputType& type) {
+  if (value.is_tensor() && !type.non_tensor.has_value()) {
+    return CheckValue(index, value.tensor(), type);
+  }
+  if (type.non_tensor.has_value() && ValueHasType(value, *type.non_tensor)) {
+    return absl::OkStatus();
+  }
+  return absl::InternalError(
+      absl::StrCat("graphgc bug: the kernel's output ", index, " is a ", value.KindName(),
+                   " value but inference gave ",
+                   type.non_tensor.has_value() ? type.non_tensor->ToString() : "a tensor"));
+}
 
 OutputType OutputTypeOf(const VarType& type) {
   if (!type.is_tensor()) return AnyOutput(DataType::kUndefined, std::nullopt, type);
@@ -298,10 +352,13 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
   if (core.options().propagate_values && inputs_known &&
       OutputsFitBudget(*types, core.options().max_value_bytes)) {
     if (body_values) {
-      values = body_values(infos, *types);
-      values.resize(types->size());
+      absl::StatusOr<OutputValues> body = body_values(infos, *types);
+      if (!body.ok()) return fail(prefixed(body.status()));
+      body->resize(types->size());
+      const absl::Status checked = TakeValues(*body, *types, values);
+      if (!checked.ok()) return fail(prefixed(checked));
     } else if (const ResolvedOp& resolution = ResolveFor(arena, op, signature);
-               resolution.kernel != nullptr) {
+               resolution.kernel != nullptr || resolution.value_kernel != nullptr) {
       const absl::Status ran =
           RunKernel(resolution, signature, infos, attributes, core.options(), *types, values);
       if (!ran.ok()) return fail(prefixed(ran));

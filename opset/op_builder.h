@@ -28,6 +28,7 @@
 #include "graphgc/ir/var_type.h"
 #include "graphgc/valuestore/data_type.h"
 #include "graphgc/valuestore/tensor.h"
+#include "graphgc/valuestore/value.h"
 
 namespace graphgc::internal {
 
@@ -49,13 +50,14 @@ struct OpSignature {
 
 // What inference and kernels see of one input.
 // A tensor is described by dtype and shape; a sequence, optional or map by `non_tensor` (its dtype
-// then kUndefined, shape nullopt). Only tensors have values.
+// then kUndefined, shape nullopt) and its value, if known, by `non_tensor_value`.
 struct OperandInfo {
   bool present = true;  // false for an omitted optional input
   DataType dtype = DataType::kUndefined;
   std::optional<Shape> shape;
   std::optional<Tensor> value;
   std::optional<VarType> non_tensor;
+  std::optional<Value> non_tensor_value;
   // Without a value: the partly known elements of a shape computation (Arena::kUnknownElement).
   std::optional<Shape> shape_data;
 };
@@ -96,13 +98,23 @@ Var BuildOp(const OpSignature& signature, absl::Span<const Var* const> inputs,
 
 // The general form: any number of outputs; a nullptr input is an omitted optional input.
 using OutputTypes = absl::InlinedVector<OutputType, 1>;
-using OutputValues = absl::InlinedVector<std::optional<Tensor>, 1>;
+using OutputValues = absl::InlinedVector<std::optional<Value>, 1>;
 using OutputVars = absl::InlinedVector<Var, 1>;
 using MultiInferFn = absl::FunctionRef<absl::StatusOr<OutputTypes>(absl::Span<const OperandInfo>)>;
-// Values that do not come from a tensor kernel (If's chosen branch): called only when every
-// present input has a value; may leave any output without one.
-using BodyValuesFn =
-    std::function<OutputValues(absl::Span<const OperandInfo>, absl::Span<const OutputType>)>;
+// Values that do not come from a kernel (If's chosen branch, Loop's trips): called only when every
+// present input has a value; may leave any output without one, and may fail the op (a Loop whose
+// known inputs make a body op fail).
+
+using BodyValuesFn = std::function<absl::StatusOr<OutputValues>(absl::Span<const OperandInfo>,
+                                                                absl::Span<const OutputType>)>;
+
+// Whether every present operand has a value.
+bool AllValuesKnown(absl::Span<const OperandInfo> infos);
+// The value of an operand of any kind, if known.
+std::optional<Value> OperandValue(const OperandInfo& info);
+// Checks a value computed for output `index` against its inferred type; a tensor's unknown dims
+// take the value's. A mismatch is an internal error (a library bug), never a silently wrong value.
+absl::Status CheckOutputValue(size_t index, const Value& value, OutputType& type);
 
 using OperandInfos = absl::InlinedVector<OperandInfo, 3>;
 

@@ -52,7 +52,8 @@ struct CastAttributes {
 };
 // Float to integer conversion truncates toward zero; a value outside the target's range (NaN and
 // infinities included), which ONNX leaves undefined, gives the output no value. Numbers print to
-// strings as ONNX Runtime does (8 significant digits for float); strings parse as numbers.
+// strings in the shortest form that reads back as the same number ("0.6048455", as ONNX's
+// reference; ONNX Runtime prints 8 significant digits); strings parse as numbers.
 Var Cast(const Var& input, const CastAttributes& attributes);
 inline Var Cast(const Var& input, DataType to) { return Cast(input, CastAttributes{.to = to}); }
 

@@ -97,6 +97,42 @@ absl::StatusOr<ArgumentTypes> ScanArguments(absl::Span<const OperandInfo> operan
   return types;
 }
 
+// Scan-8: input 0 is sequence_lens (may be omitted), then the states [batch, ...] and the scan
+// inputs [batch, sequence, ...]; the body sees one batch entry: the states without their batch
+// axis, the scan inputs without their batch and sequence axes.
+absl::StatusOr<ArgumentTypes> Scan8Arguments(absl::Span<const OperandInfo> operands,
+                                             absl::Span<const Attribute> attributes) {
+  const AttributeValue* count = FindAttribute(attributes, "num_scan_inputs");
+  if (count == nullptr || !std::holds_alternative<int64_t>(*count)) {
+    return absl::InvalidArgumentError("missing required attribute 'num_scan_inputs' (INT)");
+  }
+  const int64_t scan_inputs = std::get<int64_t>(*count);
+  if (operands.empty() || scan_inputs < 1 ||
+      scan_inputs > static_cast<int64_t>(operands.size()) - 1) {
+    return absl::InvalidArgumentError(absl::StrCat("num_scan_inputs is ", scan_inputs, " but ",
+                                                   operands.size(), " inputs are given"));
+  }
+  const size_t first_scan = operands.size() - static_cast<size_t>(scan_inputs);
+  ArgumentTypes types;
+  for (size_t i = 1; i < operands.size(); ++i) {
+    if (!operands[i].present) {
+      return absl::InvalidArgumentError(absl::StrCat("input ", i, " is omitted"));
+    }
+    OutputType type = TensorOutput(operands[i].dtype, operands[i].shape);
+    const size_t dropped = i >= first_scan ? 2 : 1;  // batch (and sequence) axes
+    if (type.shape.has_value()) {
+      if (type.shape->size() < dropped) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("input ", i, " has rank ", type.shape->size(), ", less than its batch",
+                         dropped == 2 ? " and sequence axes" : " axis"));
+      }
+      type.shape->erase(type.shape->begin(), type.shape->begin() + static_cast<int64_t>(dropped));
+    }
+    types.push_back(std::move(type));
+  }
+  return types;
+}
+
 absl::StatusOr<ArgumentTypes> ArgumentTypesOf(absl::string_view op_type, int since_version,
                                               absl::string_view attribute,
                                               absl::Span<const OperandInfo> operands,
@@ -104,10 +140,8 @@ absl::StatusOr<ArgumentTypes> ArgumentTypesOf(absl::string_view op_type, int sin
   if (op_type == "If" && (attribute == "then_branch" || attribute == "else_branch")) {
     return ArgumentTypes{};
   }
-  if (op_type == "Scan" && since_version < 9) {
-    return absl::UnimplementedError(absl::StrCat("Scan of opset ", since_version,
-                                                 " (with sequence_lens and a batch axis) is not "
-                                                 "supported; Scan from opset 9 on is"));
+  if (op_type == "Scan" && since_version < 9 && attribute == "body") {
+    return Scan8Arguments(operands, attributes);
   }
   for (size_t i = 0; i < operands.size(); ++i) {
     if (op_type != "Loop" || i >= 2) {
@@ -243,6 +277,54 @@ void RefineLoopOutputs(absl::Span<const OperandInfo> operands, const BuiltBodies
   }
 }
 
+namespace {
+
+VarType VarTypeOf(const OutputType& type) {
+  if (type.non_tensor.has_value()) return *type.non_tensor;
+  if (!type.shape.has_value()) return VarType::Tensor(type.dtype);
+  return VarType::Tensor(type.dtype, std::vector<int64_t>(type.shape->begin(), type.shape->end()));
+}
+
+// The most precise type both `a` and `b` are of (`a` where they are of different kinds).
+VarType UnionType(const VarType& a, const VarType& b) {
+  if (a == b || a.kind() != b.kind()) return a;
+  switch (a.kind()) {
+    case VarType::Kind::kTensor: {
+      if (a.dtype() != b.dtype()) return a;
+      if (!a.shape().has_value() || !b.shape().has_value() ||
+          a.shape()->size() != b.shape()->size()) {
+        return VarType::Tensor(a.dtype());
+      }
+      std::vector<int64_t> dims = *a.shape();
+      for (size_t d = 0; d < dims.size(); ++d) {
+        if (dims[d] != (*b.shape())[d]) dims[d] = -1;
+      }
+      return VarType::Tensor(a.dtype(), dims);
+    }
+    case VarType::Kind::kSequence:
+      return VarType::Sequence(UnionType(a.element(), b.element()));
+    case VarType::Kind::kOptional:
+      return VarType::Optional(UnionType(a.element(), b.element()));
+    case VarType::Kind::kMap:
+      break;
+  }
+  return a;
+}
+
+}  // namespace
+
+void RefineIfOutputs(const BuiltBodies& bodies, OutputTypes& types) {
+  if (bodies.size() != 2) return;
+  const std::vector<OutputType>& then_results = bodies[0].types.results;
+  const std::vector<OutputType>& else_results = bodies[1].types.results;
+  for (size_t i = 0; i < types.size() && i < then_results.size() && i < else_results.size(); ++i) {
+    const VarType inferred = VarTypeOf(types[i]);
+    const VarType either = UnionType(VarTypeOf(then_results[i]), VarTypeOf(else_results[i]));
+    // ONNX 1.12 merges sequence branches by taking one of them; the union is never narrower.
+    if (either.kind() == inferred.kind() && either != inferred) types[i] = OutputTypeOf(either);
+  }
+}
+
 OutputValues PropagateIf(absl::Span<const OperandInfo> operands, absl::Span<const OutputType> types,
                          const BuiltBodies& bodies) {
   OutputValues values(types.size());
@@ -254,11 +336,9 @@ OutputValues PropagateIf(absl::Span<const OperandInfo> operands, absl::Span<cons
   for (const BuiltBody& body : bodies) {
     if (body.types.attribute != chosen || body.results.size() != types.size()) continue;
     for (size_t i = 0; i < types.size(); ++i) {
-      std::optional<Tensor> value = body.results[i].value();
-      const bool fits = value.has_value() && value->dtype() == types[i].dtype &&
-                        types[i].shape.has_value() &&
-                        value->shape() == absl::Span<const int64_t>(*types[i].shape);
-      if (fits) values[i] = std::move(value);  // never a lie
+      std::optional<Value> value = body.results[i].any_value();
+      OutputType type = types[i];
+      if (value.has_value() && CheckOutputValue(i, *value, type).ok()) values[i] = value;
     }
   }
   return values;

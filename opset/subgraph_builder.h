@@ -54,6 +54,9 @@ int OutputCountFromBodies(absl::string_view op_type, const BuiltBodies& bodies);
 void RefineLoopOutputs(absl::Span<const OperandInfo> operands, const BuiltBodies& bodies,
                        OutputTypes& types);
 
+// ONNX 1.12's If inference takes one branch's type for a sequence output even where the other
+// branch's elements differ; the output is given the union of the branches' types instead.
+void RefineIfOutputs(const BuiltBodies& bodies, OutputTypes& types);
 // If's value: with a known condition, the values of the chosen branch's results.
 OutputValues PropagateIf(absl::Span<const OperandInfo> operands, absl::Span<const OutputType> types,
                          const BuiltBodies& bodies);

@@ -782,15 +782,18 @@ TEST(CastTest, BoolAndIntegers) {
 
 TEST(CastTest, NumbersToStrings) {
   Graph g;
-  EXPECT_THAT(Elements<std::string>(op::Cast(
-                  In<float>(g, {0.6048455238342285, 1e-5, 1e20, -0.0, kNaN, kInf, -kInf, 100}, {8}),
-                  DataType::kString)),
-              Optional(ElementsAre("0.60484552", "9.9999997e-06", "1e+20", "-0", "NaN", "INF",
-                                   "-INF", "100")));
+  EXPECT_THAT(
+      Elements<std::string>(op::Cast(
+          In<float>(g, {0.6048455238342285, 1e-5, 1e20, -0.0, kNaN, kInf, -kInf, 100}, {8}),
+          DataType::kString)),
+      Optional(ElementsAre("0.6048455", "1e-05", "1e+20", "-0", "NaN", "INF", "-INF", "100")));
   EXPECT_THAT(Elements<std::string>(op::Cast(In<double>(g, {0.1}, {1}), DataType::kString)),
               Optional(ElementsAre("0.1")));
   EXPECT_THAT(Elements<std::string>(op::Cast(In<Float16>(g, {1.0 / 3}, {1}), DataType::kString)),
               Optional(ElementsAre("0.33325195")));
+  // The shortest form that reads back as the same double, not 8 digits.
+  EXPECT_THAT(Elements<std::string>(op::Cast(In<double>(g, {1.0 / 3}, {1}), DataType::kString)),
+              Optional(ElementsAre("0.3333333333333333")));
   EXPECT_THAT(Elements<std::string>(op::Cast(g.constant(Tensor::from_vector<int64_t>(
                                                  {-5, std::numeric_limits<int64_t>::max()}, {2})),
                                              DataType::kString)),

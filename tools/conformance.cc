@@ -16,6 +16,8 @@
 #include "graphgc/graphgc.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
 #include "graphgc/opset/tensor_proto.h"
+#include "graphgc/valuestore/status_macros.h"
+#include "onnx/onnx-data.pb.h"
 #include "onnx/onnx_pb.h"
 
 namespace graphgc::conformance {
@@ -100,6 +102,30 @@ std::string Compare(const std::string& output, const Tensor& got, const Tensor& 
   return "";
 }
 
+// The same for values of any kind: sequences element by element, optionals by their element.
+std::string CompareValues(const std::string& output, const Value& got, const Value& expected) {
+  if (got.kind() != expected.kind()) {
+    return absl::StrCat("output ", output, ": a ", got.KindName(), ", expected a ",
+                        expected.KindName());
+  }
+  if (got.is_tensor()) return Compare(output, got.tensor(), expected.tensor());
+  if (got.kind() == Value::Kind::kMap) {
+    std::string keys = Compare(output + " (keys)", got.keys(), expected.keys());
+    return keys.empty() ? Compare(output + " (values)", got.map_values(), expected.map_values())
+                        : keys;
+  }
+  if (got.elements().size() != expected.elements().size()) {
+    return absl::StrCat("output ", output, ": ", got.elements().size(), " element(s), expected ",
+                        expected.elements().size());
+  }
+  for (size_t i = 0; i < got.elements().size(); ++i) {
+    std::string difference =
+        CompareValues(absl::StrCat(output, "[", i, "]"), got.elements()[i], expected.elements()[i]);
+    if (!difference.empty()) return difference;
+  }
+  return "";
+}
+
 std::vector<fs::path> SortedFiles(const fs::path& dir, const std::string& prefix) {
   std::vector<fs::path> files;
   std::error_code error;
@@ -146,12 +172,95 @@ std::vector<std::string> OpsWithoutKernels(const onnx::ModelProto& model) {
 
 // ONNX 1.12's test data stores bfloat16 tensors with data_type UINT16 (the same bits): read
 // them as the element type the model declares.
-absl::StatusOr<Tensor> ReadTensor(onnx::TensorProto proto, const onnx::ValueInfoProto& declared) {
-  const int32_t elem_type = declared.type().tensor_type().elem_type();
+absl::StatusOr<Tensor> ReadTensor(onnx::TensorProto proto, const onnx::TypeProto& declared) {
+  const int32_t elem_type = declared.tensor_type().elem_type();
   if (elem_type == onnx::TensorProto::BFLOAT16 && proto.data_type() == onnx::TensorProto::UINT16) {
     proto.set_data_type(onnx::TensorProto::BFLOAT16);
   }
   return internal::FromTensorProto(proto);
+}
+
+absl::StatusOr<Value> ReadSequence(const onnx::SequenceProto& proto,
+                                   const onnx::TypeProto& declared) {
+  if (proto.elem_type() != onnx::SequenceProto::TENSOR && proto.tensor_values_size() == 0 &&
+      proto.elem_type() != onnx::SequenceProto::UNDEFINED) {
+    return absl::UnimplementedError("a sequence of non-tensors");
+  }
+  std::vector<Value> elements;
+  for (const onnx::TensorProto& tensor : proto.tensor_values()) {
+    GRAPHGC_ASSIGN_OR_RETURN(Tensor element,
+                             ReadTensor(tensor, declared.sequence_type().elem_type()));
+    elements.emplace_back(std::move(element));
+  }
+  return Value::Sequence(std::move(elements));
+}
+
+// A value file (TensorProto, SequenceProto or OptionalProto) as the type `declared` says.
+absl::StatusOr<Value> ReadValue(const fs::path& path, const onnx::TypeProto& declared) {
+  if (declared.has_tensor_type()) {
+    onnx::TensorProto proto;
+    if (!ParseFile(path, &proto) || proto.data_type() == 0) {
+      return absl::UnimplementedError("not a TensorProto");
+    }
+    GRAPHGC_ASSIGN_OR_RETURN(Tensor tensor, ReadTensor(std::move(proto), declared));
+    return Value(std::move(tensor));
+  }
+  if (declared.has_sequence_type()) {
+    onnx::SequenceProto proto;
+    if (!ParseFile(path, &proto)) return absl::UnimplementedError("not a SequenceProto");
+    return ReadSequence(proto, declared);
+  }
+  if (declared.has_optional_type()) {
+    onnx::OptionalProto proto;
+    if (!ParseFile(path, &proto)) return absl::UnimplementedError("not an OptionalProto");
+    const onnx::TypeProto& element = declared.optional_type().elem_type();
+    if (proto.has_tensor_value()) {
+      GRAPHGC_ASSIGN_OR_RETURN(Tensor tensor, ReadTensor(proto.tensor_value(), element));
+      return Value::Optional(std::move(tensor));
+    }
+    if (proto.has_sequence_value()) {
+      GRAPHGC_ASSIGN_OR_RETURN(Value sequence, ReadSequence(proto.sequence_value(), element));
+      return Value::Optional(std::move(sequence));
+    }
+    return Value::EmptyOptional();
+  }
+  return absl::UnimplementedError("a map or sparse tensor");
+}
+
+// A var of `graph` holding `value` of type `declared`: a constant, or the sequence and optional
+// ops that make the value from constants.
+absl::StatusOr<Var> Bind(Graph& graph, const Value& value, const onnx::TypeProto& declared) {
+  GRAPHGC_ASSIGN_OR_RETURN(VarType type, internal::FromTypeProto(declared, "input"));
+  std::vector<Var> made;
+  switch (value.kind()) {
+    case Value::Kind::kTensor:
+      return graph.constant(value.tensor());
+    case Value::Kind::kSequence: {
+      std::vector<Var> elements;
+      for (const Value& element : value.elements())
+        elements.push_back(graph.constant(element.tensor()));
+      made = elements.empty() ? make_node(graph, "SequenceEmpty", {},
+                                          {{"dtype", static_cast<int64_t>(type.element().dtype())}})
+                              : make_node(graph, "SequenceConstruct", elements);
+      break;
+    }
+    case Value::Kind::kOptional: {
+      if (!value.has_element()) {
+        made = make_node(graph, "Optional", {}, {{"type", type.element()}});
+        break;
+      }
+      GRAPHGC_ASSIGN_OR_RETURN(
+          Var element, Bind(graph, value.elements()[0], declared.optional_type().elem_type()));
+      made = make_node(graph, "Optional", {element});
+      break;
+    }
+    case Value::Kind::kMap:
+      return absl::UnimplementedError("map inputs");
+  }
+  if (made.empty() || !made[0].ok()) {
+    return absl::UnimplementedError(made.empty() ? "no var" : made[0].status().message());
+  }
+  return made[0];
 }
 
 // The first domain the model imports that this library does not support, if any.
@@ -177,14 +286,12 @@ std::optional<CaseResult> RunDataSet(const std::string& name, const onnx::ModelP
   std::map<std::string, Var> bindings;
   const std::vector<fs::path> inputs = SortedFiles(data_set, "input_");
   for (size_t i = 0; i < inputs.size() && i < model_inputs.size(); ++i) {
-    onnx::TensorProto proto;
-    if (!model_inputs[i]->type().has_tensor_type() || !ParseFile(inputs[i], &proto) ||
-        proto.data_type() == 0) {
-      return Skip(name, absl::StrCat("input ", i, " is not a tensor (a sequence or optional)"));
-    }
-    absl::StatusOr<Tensor> value = ReadTensor(std::move(proto), *model_inputs[i]);
+    const onnx::TypeProto& declared = model_inputs[i]->type();
+    absl::StatusOr<Value> value = ReadValue(inputs[i], declared);
     if (!value.ok()) return Skip(name, absl::StrCat("input ", i, ": ", value.status().message()));
-    bindings[model_inputs[i]->name()] = graph.constant(*value);
+    absl::StatusOr<Var> bound = Bind(graph, *value, declared);
+    if (!bound.ok()) return Skip(name, absl::StrCat("input ", i, ": ", bound.status().message()));
+    bindings[model_inputs[i]->name()] = *std::move(bound);
   }
   absl::StatusOr<std::map<std::string, Var>> outputs = inline_model(graph, model, bindings);
   if (!outputs.ok()) {
@@ -196,26 +303,21 @@ std::optional<CaseResult> RunDataSet(const std::string& name, const onnx::ModelP
   for (size_t i = 0; i < expected_files.size(); ++i) {
     if (i >= static_cast<size_t>(model.graph().output_size())) break;
     const std::string& output = model.graph().output(static_cast<int>(i)).name();
-    onnx::TensorProto proto;
-    if (!model.graph().output(static_cast<int>(i)).type().has_tensor_type() ||
-        !ParseFile(expected_files[i], &proto) || proto.data_type() == 0) {
-      return Skip(name, absl::StrCat("output ", output, " is not a tensor"));
-    }
-    absl::StatusOr<Tensor> expected =
-        ReadTensor(std::move(proto), model.graph().output(static_cast<int>(i)));
+    absl::StatusOr<Value> expected =
+        ReadValue(expected_files[i], model.graph().output(static_cast<int>(i)).type());
     if (!expected.ok()) {
       return Skip(name, absl::StrCat("output ", output, ": ", expected.status().message()));
     }
     const Var& var = outputs->at(output);
     if (!var.ok()) return Fail(name, absl::StrCat("output ", output, ": ", var.status().message()));
-    std::optional<Tensor> got = var.value();
+    std::optional<Value> got = var.any_value();
     if (!got.has_value()) {
       const std::vector<std::string> missing = OpsWithoutKernels(model);
       return Skip(name, missing.empty()
                             ? absl::StrCat("output ", output, " has no value")
                             : absl::StrCat("no kernel for ", absl::StrJoin(missing, ", ")));
     }
-    std::string difference = Compare(output, *got, *expected);
+    std::string difference = CompareValues(output, *got, *expected);
     if (!difference.empty()) return Fail(name, std::move(difference));
   }
   return std::nullopt;

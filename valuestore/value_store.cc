@@ -28,22 +28,48 @@ ValueRef ValueStore::insert(Tensor tensor) {
   return ValueRef{index, slot.generation};
 }
 
+ValueRef ValueStore::insert(Value value) {
+  if (value.is_tensor()) return insert(value.tensor());
+  for (const Tensor& tensor : value.tensors()) count_buffer(tensor);
+  const uint32_t index = take_free_slot();
+  Slot& slot = slots_[index];
+  slot.composite = std::make_shared<const Value>(std::move(value));
+  ++live_values_;
+  return ValueRef{index, slot.generation};
+}
+
 bool ValueStore::contains(ValueRef ref) const {
   return !ref.is_null() && ref.slot < slots_.size() &&
-         slots_[ref.slot].generation == ref.generation &&
-         slots_[ref.slot].tensor.dtype() != DataType::kUndefined;
+         slots_[ref.slot].generation == ref.generation && occupied(slots_[ref.slot]);
 }
 
 std::optional<Tensor> ValueStore::get(ValueRef ref) const {
-  if (!contains(ref)) return std::nullopt;
+  if (!contains(ref) || slots_[ref.slot].composite != nullptr) return std::nullopt;
   return slots_[ref.slot].tensor;
+}
+
+std::optional<Value> ValueStore::get_value(ValueRef ref) const {
+  if (!contains(ref)) return std::nullopt;
+  const Slot& slot = slots_[ref.slot];
+  if (slot.composite != nullptr) return *slot.composite;
+  return Value(slot.tensor);
+}
+
+void ValueStore::note_transient_bytes(int64_t bytes) {
+  peak_bytes_ = std::max(peak_bytes_, live_bytes_ + bytes);
 }
 
 size_t ValueStore::release(ValueRef ref) {
   GRAPHGC_CHECK(contains(ref), "ValueStore::release of a stale or null reference");
   Slot& slot = slots_[ref.slot];
-  const size_t freed = uncount_buffer(slot.tensor);
-  slot.tensor = Tensor();
+  size_t freed = 0;
+  if (slot.composite != nullptr) {
+    for (const Tensor& tensor : slot.composite->tensors()) freed += uncount_buffer(tensor);
+    slot.composite.reset();
+  } else {
+    freed = uncount_buffer(slot.tensor);
+    slot.tensor = Tensor();
+  }
   --live_values_;
   if (slot.generation == UINT32_MAX) return freed;  // retired: its generations are used up
   ++slot.generation;

@@ -1,8 +1,9 @@
 // ValueStore: the generational slot store that owns propagated tensors, apart from the arena.
 //
-// Each slot holds one Tensor. Slots are addressed by ValueRef{slot, generation}; release() frees a
-// slot and bumps its generation, so stale references are detected, never followed. Freed slots are
-// reused through a free list (LIFO, which keeps reuse cache-warm).
+// Each slot holds one value: a Tensor, or a sequence, optional or map (value.h). Slots are
+// addressed by ValueRef{slot, generation}; release() frees a slot and bumps its generation, so
+// stale references are detected, never followed. Freed slots are reused through a free list (LIFO,
+// which keeps reuse cache-warm).
 //
 // Accounting is by buffer, not by slot: several slots may view one Buffer (Identity, Reshape), and
 // it is counted once, when its first slot takes it, and released when its last slot goes. Buffers
@@ -14,11 +15,13 @@
 #define GRAPHGC_VALUE_STORE_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "graphgc/valuestore/tensor.h"
+#include "graphgc/valuestore/value.h"
 #include "graphgc/valuestore/value_ref.h"
 
 namespace graphgc {
@@ -31,8 +34,11 @@ class ValueStore {
   ValueStore& operator=(const ValueStore&) = delete;
 
   ValueRef insert(Tensor tensor);
-  // The tensor behind `ref`, or nullopt if `ref` is null or stale.
+  ValueRef insert(Value value);
+  // The tensor behind `ref`, or nullopt if `ref` is null or stale or holds another kind of value.
   std::optional<Tensor> get(ValueRef ref) const;
+  // The value behind `ref` of any kind, or nullopt if `ref` is null or stale.
+  std::optional<Value> get_value(ValueRef ref) const;
   bool contains(ValueRef ref) const;
   // Frees the slot of a valid reference; returns the bytes this released (0 if its buffer is still
   // viewed by another slot or owned by the arena). Aborts on a stale reference: the collector must
@@ -44,6 +50,9 @@ class ValueStore {
 
   int64_t live_bytes() const { return live_bytes_; }
   int64_t peak_bytes() const { return peak_bytes_; }
+  // Values held outside the store for a while (a Loop's state and its body's temporaries while
+  // the loop runs) count towards the peak as if they were live: the peak is live + `bytes`.
+  void note_transient_bytes(int64_t bytes);
   int64_t live_values() const { return live_values_; }
   int64_t live_buffers() const { return static_cast<int64_t>(buffer_uses_.size()) - external_; }
   // Bytes of the store's own bookkeeping (slot table and buffer table capacity).
@@ -52,7 +61,8 @@ class ValueStore {
  private:
   static constexpr uint32_t kNoSlot = UINT32_MAX;
   struct Slot {
-    Tensor tensor;
+    Tensor tensor;                           // a tensor value
+    std::shared_ptr<const Value> composite;  // a sequence, optional or map value
     uint32_t generation = 1;
     uint32_t next_free = kNoSlot;
   };
@@ -62,6 +72,9 @@ class ValueStore {
   };
 
   uint32_t take_free_slot();
+  bool occupied(const Slot& slot) const {
+    return slot.tensor.dtype() != DataType::kUndefined || slot.composite != nullptr;
+  }
   void count_buffer(const Tensor& tensor);
   size_t uncount_buffer(const Tensor& tensor);
 

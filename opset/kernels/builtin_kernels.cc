@@ -17,6 +17,8 @@ void RegisterBuiltinKernels(KernelTable& table) {
   RegisterSignalKernels(table);
   RegisterDetectionKernels(table);
   RegisterMlKernels(table);
+  RegisterSequenceKernels(table);
+  RegisterMapKernels(table);
 }
 
 }  // namespace graphgc::kernels

@@ -19,6 +19,12 @@ const Tensor* KernelContext::optional_input(int index) const {
   return has_input(index) ? &*call_.inputs[static_cast<size_t>(index)] : nullptr;
 }
 
+const Value* KernelContext::value_input(int index) const {
+  if (index < 0 || static_cast<size_t>(index) >= call_.values.size()) return nullptr;
+  const std::optional<Value>& value = call_.values[static_cast<size_t>(index)];
+  return value.has_value() ? &*value : nullptr;
+}
+
 std::optional<absl::Span<const int64_t>> KernelContext::input_shape(int index) const {
   if (has_input(index)) return input(index).shape();
   const size_t i = static_cast<size_t>(index);

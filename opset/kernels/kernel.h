@@ -42,6 +42,7 @@
 #include "absl/types/span.h"
 #include "graphgc/valuestore/data_type.h"
 #include "graphgc/valuestore/tensor.h"
+#include "graphgc/valuestore/value.h"
 
 namespace graphgc::kernels {
 
@@ -66,11 +67,21 @@ using KernelResult = absl::StatusOr<KernelOutputs>;
 class KernelContext;
 using Kernel = std::function<KernelResult(const KernelContext&)>;
 
+// A value kernel computes ops whose inputs or outputs are sequences, optionals or maps
+// (SequenceAt, Optional, ZipMap, ...): it reads value_input() and returns values of any kind.
+// An op may have both kinds; its value kernel runs when an input or an output is not a tensor.
+using ValueOutputs = absl::InlinedVector<std::optional<Value>, 1>;
+using ValueKernelResult = absl::StatusOr<ValueOutputs>;
+using ValueKernel = std::function<ValueKernelResult(const KernelContext&)>;
+
 // Everything a context is made of; the caller keeps it alive while the kernel runs.
 struct KernelCall {
   absl::string_view op_type;
   int version = 0;                                 // the opset version the node is made at
   absl::Span<const std::optional<Tensor>> inputs;  // nullopt: omitted (or not given)
+  // For value kernels: every input as a Value (nullopt: omitted). Tensor inputs are in `inputs`
+  // too. Empty for tensor kernels.
+  absl::Span<const std::optional<Value>> values;
   // Only for ops whose value follows from their inputs' shapes (Shape, Size): the inputs' fully
   // known shapes, when the inputs have no values. Empty otherwise.
   absl::Span<const std::optional<Shape>> input_shapes;
@@ -98,6 +109,8 @@ class KernelContext {
   const Tensor& input(int index) const;
   // nullptr when the input is omitted.
   const Tensor* optional_input(int index) const;
+  // Value kernels: the input's value of any kind; nullptr when the input is omitted.
+  const Value* value_input(int index) const;
   // The input's shape: its value's, or (Shape, Size) its inferred one; nullopt if neither.
   std::optional<absl::Span<const int64_t>> input_shape(int index) const;
   // "input 1 (indices)", for messages.

@@ -28,19 +28,37 @@ class KernelTable {
   // Versions first..last (inclusive) of the op compute with `kernel`. Ranges of one op must not
   // overlap (an invariant of the registrations, checked).
   void add(absl::string_view domain, absl::string_view op_type, int first, int last, Kernel kernel);
+  // The same for a value kernel (kernel.h); an op may have both kinds.
+  void add_value_kernel(absl::string_view domain, absl::string_view op_type, int first, int last,
+                        ValueKernel kernel);
   // The kernel covering `version`, or nullptr.
   const Kernel* find(absl::string_view domain, absl::string_view op_type, int version) const;
+  const ValueKernel* find_value_kernel(absl::string_view domain, absl::string_view op_type,
+                                       int version) const;
   // Every (domain, op_type) with at least one kernel, "domain:op_type" for ai.onnx as ":op".
   std::vector<std::string> keys() const;
 
  private:
-  struct Entry {
-    int first;
-    int last;
-    const Kernel* kernel;
+  // One kind of kernel by (domain, op_type) and version range.
+  template <class K>
+  struct Kinds {
+    struct Entry {
+      int first;
+      int last;
+      const K* kernel;
+    };
+    std::deque<K> kernels;                                         // stable addresses
+    absl::flat_hash_map<std::string, std::vector<Entry>> entries;  // key: domain \0 op_type
   };
-  std::deque<Kernel> kernels_;                                    // stable addresses
-  absl::flat_hash_map<std::string, std::vector<Entry>> entries_;  // key: domain \0 op_type
+  template <class K>
+  static void Add(Kinds<K>& kinds, absl::string_view domain, absl::string_view op_type, int first,
+                  int last, K kernel);
+  template <class K>
+  static const K* Find(const Kinds<K>& kinds, absl::string_view domain, absl::string_view op_type,
+                       int version);
+
+  Kinds<Kernel> tensor_kernels_;
+  Kinds<ValueKernel> value_kernels_;
 };
 
 }  // namespace graphgc::kernels

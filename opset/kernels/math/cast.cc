@@ -49,7 +49,7 @@ std::string FormatNumber(From x) {
   if constexpr (std::is_same_v<From, bool>) {
     return x ? "1" : "0";
   } else if constexpr (kIsFloatingPoint<From>) {
-    return FormatReal(static_cast<double>(Load(x)));
+    return FormatReal(static_cast<double>(Load(x)), !std::is_same_v<From, double>);
   } else if constexpr (std::is_signed_v<From>) {
     return FormatSigned(x);
   } else {

@@ -1,5 +1,6 @@
 #include "graphgc/opset/kernels/math/cast_string.h"
 
+#include <charconv>
 #include <cmath>
 #include <system_error>
 
@@ -22,10 +23,14 @@ absl::string_view Unsigned(absl::string_view text, bool& negative) {
 
 }  // namespace
 
-std::string FormatReal(double value) {
+std::string FormatReal(double value, bool single) {
   if (std::isnan(value)) return "NaN";
   if (std::isinf(value)) return value < 0 ? "-INF" : "INF";
-  return absl::StrFormat("%.8g", value);
+  char text[64];
+  const std::to_chars_result written =
+      single ? std::to_chars(text, text + sizeof(text), static_cast<float>(value))
+             : std::to_chars(text, text + sizeof(text), value);
+  return std::string(text, written.ptr);
 }
 
 std::string FormatSigned(int64_t value) { return absl::StrCat(value); }

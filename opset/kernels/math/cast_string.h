@@ -1,8 +1,10 @@
-// Cast's conversions between numbers and strings, as ONNX Runtime writes and reads them.
+// Cast's conversions between numbers and strings.
 //
-// To string: integers in decimal, bool as "1" / "0", floating point (the 16-bit floats through
-// float) with printf's "%.8g" — "0.60484552", "1e+20" — and "NaN", "INF", "-INF". (ONNX 1.12's test
-// data expects numpy's shortest round-trip form instead, "0.6048455": a known difference.)
+// To string: integers in decimal, bool as "1" / "0", floating point in the shortest form that reads
+// back as the same number of its type (the 16-bit floats through float) — "0.6048455", "1e+20",
+// "1e-05" — and "NaN", "INF", "-INF", as ONNX's reference and test data have them. (ONNX Runtime
+// prints "%.8g", "0.60484552", which does not read back as the same float for every float, and
+// cuts doubles to 8 digits.)
 // From string: the text must be one number and nothing else (surrounding ASCII whitespace aside);
 // anything else is the undefined behaviour of ONNX's Cast and gives nullopt. Reals: decimal or
 // scientific notation, or INF, INFINITY, NAN in any case, optionally signed; they are read as
@@ -21,7 +23,8 @@
 
 namespace graphgc::kernels {
 
-std::string FormatReal(double value);
+// `single`: the shortest form that reads back as the same float; otherwise as the same double.
+std::string FormatReal(double value, bool single);
 std::string FormatSigned(int64_t value);
 std::string FormatUnsigned(uint64_t value);
 

@@ -1,8 +1,13 @@
 // The recurrent family's registrations (RNN, GRU, LSTM).
 #include "graphgc/opset/kernels/builtin_kernels.h"
+#include "graphgc/opset/kernels/recurrent/recurrent_kernels.h"
 
 namespace graphgc::kernels {
 
-void RegisterRecurrentKernels(KernelTable& table) { (void)table; }
+void RegisterRecurrentKernels(KernelTable& table) {
+  RegisterRnnKernels(table);
+  RegisterGruKernels(table);
+  RegisterLstmKernels(table);
+}
 
 }  // namespace graphgc::kernels

@@ -1,8 +1,12 @@
 // The resample family's registrations (Resize, Upsample, GridSample).
 #include "graphgc/opset/kernels/builtin_kernels.h"
+#include "graphgc/opset/kernels/resample/resample_kernels.h"
 
 namespace graphgc::kernels {
 
-void RegisterResampleKernels(KernelTable& table) { (void)table; }
+void RegisterResampleKernels(KernelTable& table) {
+  RegisterResizeKernels(table);
+  RegisterGridSampleKernels(table);
+}
 
 }  // namespace graphgc::kernels

@@ -1,0 +1,65 @@
+#include "graphgc/opset/inference_fixes.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace graphgc::internal {
+namespace {
+
+// The single integer value of an operand, if known.
+std::optional<int64_t> ScalarValue(absl::Span<const OperandInfo> operands, size_t index) {
+  if (index >= operands.size() || !operands[index].present || !operands[index].value.has_value()) {
+    return std::nullopt;
+  }
+  const Tensor& value = *operands[index].value;
+  if (value.size() != 1) return std::nullopt;
+  if (value.dtype() == DataType::kInt64) return value.data<int64_t>()[0];
+  if (value.dtype() == DataType::kInt32) return value.data<int32_t>()[0];
+  return std::nullopt;
+}
+
+std::optional<int64_t> Dim(absl::Span<const OperandInfo> operands, size_t index, size_t axis) {
+  if (index >= operands.size() || !operands[index].present) return std::nullopt;
+  const std::optional<Shape>& shape = operands[index].shape;
+  if (!shape.has_value() || axis >= shape->size() || (*shape)[axis] < 0) return std::nullopt;
+  return (*shape)[axis];
+}
+
+int64_t IntAttribute(const std::vector<Attribute>& attributes, absl::string_view name,
+                     int64_t fallback) {
+  for (const Attribute& attribute : attributes) {
+    if (attribute.name != name) continue;
+    if (const auto* value = std::get_if<int64_t>(&attribute.value)) return *value;
+  }
+  return fallback;
+}
+
+// STFT-17: signal [batch, length, 1 or 2], frame_step, window [frame_length]?, frame_length?.
+void FixStft(absl::Span<const OperandInfo> operands, const std::vector<Attribute>& attributes,
+             OutputTypes& types) {
+  if (types.size() != 1 || operands.empty()) return;
+  const std::optional<int64_t> step = ScalarValue(operands, 1);
+  std::optional<int64_t> frame = ScalarValue(operands, 3);
+  if (!frame.has_value()) frame = Dim(operands, 2, 0);
+  const std::optional<int64_t> batch = Dim(operands, 0, 0);
+  const std::optional<int64_t> length = Dim(operands, 0, 1);
+  int64_t frames = -1;
+  int64_t bins = -1;
+  if (frame.has_value() && *frame > 0) {
+    bins = IntAttribute(attributes, "onesided", 1) != 0 ? *frame / 2 + 1 : *frame;
+    if (step.has_value() && *step > 0 && length.has_value() && *length >= *frame) {
+      frames = (*length - *frame) / *step + 1;
+    }
+  }
+  types[0].shape = Shape{batch.value_or(-1), frames, bins, 2};
+}
+
+}  // namespace
+
+void FixInferredTypes(absl::string_view op_type, int since_version,
+                      absl::Span<const OperandInfo> operands,
+                      const std::vector<Attribute>& attributes, OutputTypes& types) {
+  if (op_type == "STFT" && since_version == 17) FixStft(operands, attributes, types);
+}
+
+}  // namespace graphgc::internal

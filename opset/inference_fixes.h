@@ -1,0 +1,29 @@
+// Where ONNX 1.12's own shape inference is wrong, the shapes graphgc gives instead.
+//
+//   STFT  ONNX 1.12 reads an absent `onesided` as 0 (its default is 1) and, when onesided is 1,
+//         counts frames from the number of frequency bins instead of the frame length. The
+//         output is [batch, frames, bins, 2] with frames = (signal_length - frame_length) /
+//         frame_step + 1 and bins = frame_length / 2 + 1 (onesided) or frame_length.
+//
+// Each fix replaces what it can compute from the operands and leaves the rest unknown (-1).
+// Internal to the opset module.
+#ifndef GRAPHGC_OPSET_INFERENCE_FIXES_H_
+#define GRAPHGC_OPSET_INFERENCE_FIXES_H_
+
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "graphgc/ir/attribute.h"
+#include "graphgc/opset/op_builder.h"
+
+namespace graphgc::internal {
+
+// Corrects `types` (as ONNX inferred them) for ai.onnx `op_type` at `since_version`.
+void FixInferredTypes(absl::string_view op_type, int since_version,
+                      absl::Span<const OperandInfo> operands,
+                      const std::vector<Attribute>& attributes, OutputTypes& types);
+
+}  // namespace graphgc::internal
+
+#endif  // GRAPHGC_OPSET_INFERENCE_FIXES_H_

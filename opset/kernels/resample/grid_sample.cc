@@ -1,0 +1,227 @@
+// GridSample (16): Y[n, c, h, w] samples X[n, c] at the normalized location grid[n, h, w] =
+// (x, y) in [-1, 1] (align_corners: the corner pixels' centers; otherwise their outer edges),
+// by nearest (half to even), bilinear or bicubic (Keys, a = -0.75) interpolation.
+//
+// As ONNX Runtime (whose results match ONNX's test data): padding applies to each tap, not to
+// the sampled location. A tap outside the image reads 0 (zeros), the nearest edge pixel
+// (border), or the pixel mirrored at the image's borders (reflection, about the pixel edges
+// -0.5 and size - 0.5, or about the corner centers with align_corners). ONNX 1.12's schema gives
+// X and the grid one type: locations and values are computed in it (float for the 16-bit types),
+// locations of integer grids in double. Integers take nearest sampling only; bool and string get
+// no value, nor does a grid with non-finite or huge values.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <type_traits>
+
+#include "absl/strings/str_cat.h"
+#include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/resample/resample_kernels.h"
+#include "graphgc/opset/kernels/tensor/tensor_util.h"
+#include "graphgc/valuestore/status_macros.h"
+
+namespace graphgc::kernels {
+namespace {
+
+using internal::ComputeType;
+using internal::Load;
+
+enum class SampleMode { kBilinear, kNearest, kBicubic };  // as listed to ChooseAttribute
+enum class Padding { kZeros, kBorder, kReflection };      // as listed to ChooseAttribute
+
+// Locations beyond this many pixels get no value (their tap indices would not fit).
+constexpr double kMaxLocation = 1e9;
+
+// One spatial axis of the image: its extent and the borders reflection mirrors about.
+template <class G>
+struct ImageAxis {
+  int64_t size;
+  G low;
+  G high;
+
+  ImageAxis(int64_t extent, bool align_corners)
+      : size(extent),
+        low(align_corners ? G(0) : G(-0.5)),
+        high(align_corners ? static_cast<G>(extent - 1) : static_cast<G>(extent) - G(0.5)) {}
+
+  // The pixel location of normalized coordinate `n`.
+  G Denormalize(G n, bool align_corners) const {
+    if (align_corners) return (n + 1) / G(2) * static_cast<G>(size - 1);
+    return ((n + 1) * static_cast<G>(size) - 1) / G(2);
+  }
+
+  // `x` mirrored at the borders until it lies between them.
+  G Reflect(G x) const {
+    const G range = high - low;
+    if (range <= 0) return low;
+    if (x < low) {
+      const G dx = low - x;
+      const int64_t n = static_cast<int64_t>(dx / range);
+      const G r = dx - static_cast<G>(n) * range;
+      return n % 2 == 0 ? low + r : high - r;
+    }
+    if (x > high) {
+      const G dx = x - high;
+      const int64_t n = static_cast<int64_t>(dx / range);
+      const G r = dx - static_cast<G>(n) * range;
+      return n % 2 == 0 ? high - r : low + r;
+    }
+    return x;
+  }
+
+  // The pixel tap `i` reads under `padding`, or -1 for a zero (zeros padding outside).
+  int64_t Tap(int64_t i, Padding padding) const {
+    switch (padding) {
+      case Padding::kZeros:
+        return i >= 0 && i < size ? i : -1;
+      case Padding::kBorder:
+        return std::clamp<int64_t>(i, 0, size - 1);
+      case Padding::kReflection:
+        return std::clamp<int64_t>(static_cast<int64_t>(Reflect(static_cast<G>(i))), 0, size - 1);
+    }
+    return -1;
+  }
+};
+
+// Keys' cubic convolution weights of the taps at floor(x) - 1 .. floor(x) + 2, t = x - floor(x).
+template <class C>
+void CubicWeights(C t, C weights[4]) {
+  constexpr C a = C(-0.75);
+  t = std::abs(t);
+  weights[0] = ((a * (t + 1) - 5 * a) * (t + 1) + 8 * a) * (t + 1) - 4 * a;
+  weights[1] = ((a + 2) * t - (a + 3)) * t * t + 1;
+  weights[2] = ((a + 2) * (1 - t) - (a + 3)) * (1 - t) * (1 - t) + 1;
+  weights[3] = ((a * (2 - t) - 5 * a) * (2 - t) + 8 * a) * (2 - t) - 4 * a;
+}
+
+struct SampleOptions {
+  SampleMode mode;
+  Padding padding;
+  bool align_corners;
+};
+
+// Samples every channel plane of X at every grid location, both of type T.
+template <class T>
+void SampleAll(const Tensor& x, const Tensor& grid, const SampleOptions& options,
+               MutableTensor& out) {
+  using C = ComputeType<T>;
+  using L = std::conditional_t<internal::kIsFloatingPoint<T>, C, double>;  // locations
+  const int64_t batch = x.shape()[0];
+  const int64_t channels = x.shape()[1];
+  const ImageAxis<L> rows(x.shape()[2], options.align_corners);
+  const ImageAxis<L> cols(x.shape()[3], options.align_corners);
+  const int64_t points = grid.shape()[1] * grid.shape()[2];
+  const int64_t plane = rows.size * cols.size;
+  const T* in = x.data<T>().data();
+  const T* locations = grid.data<T>().data();
+  T* dst = out.mutable_data<T>().data();
+  for (int64_t n = 0; n < batch; ++n) {
+    for (int64_t c = 0; c < channels; ++c) {
+      const T* image = in + (n * channels + c) * plane;
+      const auto pixel = [&](int64_t r, int64_t col) -> C {
+        const int64_t rr = rows.Tap(r, options.padding);
+        const int64_t cc = cols.Tap(col, options.padding);
+        return rr < 0 || cc < 0 ? C{} : static_cast<C>(Load<T>(image[rr * cols.size + cc]));
+      };
+      T* o = dst + (n * channels + c) * points;
+      for (int64_t p = 0; p < points; ++p) {
+        const T* location = locations + (n * points + p) * 2;
+        const L px = cols.Denormalize(static_cast<L>(Load<T>(location[0])), options.align_corners);
+        const L py = rows.Denormalize(static_cast<L>(Load<T>(location[1])), options.align_corners);
+        if (options.mode == SampleMode::kNearest) {
+          const C v = pixel(static_cast<int64_t>(std::nearbyint(py)),
+                            static_cast<int64_t>(std::nearbyint(px)));
+          o[p] = internal::Store<T>(v);
+          continue;
+        }
+        const L fx = std::floor(px);
+        const L fy = std::floor(py);
+        const int64_t x1 = static_cast<int64_t>(fx);
+        const int64_t y1 = static_cast<int64_t>(fy);
+        const C dx = static_cast<C>(px - fx);
+        const C dy = static_cast<C>(py - fy);
+        if constexpr (internal::kIsFloatingPoint<T>) {
+          if (options.mode == SampleMode::kBilinear) {
+            const C top = (1 - dx) * pixel(y1, x1) + dx * pixel(y1, x1 + 1);
+            const C bottom = (1 - dx) * pixel(y1 + 1, x1) + dx * pixel(y1 + 1, x1 + 1);
+            o[p] = internal::Store<T>((1 - dy) * top + dy * bottom);
+            continue;
+          }
+          C wx[4];
+          C wy[4];
+          CubicWeights(dx, wx);
+          CubicWeights(dy, wy);
+          C sum = 0;
+          for (int i = 0; i < 4; ++i) {
+            C row = 0;
+            for (int j = 0; j < 4; ++j) row += wx[j] * pixel(y1 - 1 + i, x1 - 1 + j);
+            sum += wy[i] * row;
+          }
+          o[p] = internal::Store<T>(sum);
+        }
+      }
+    }
+  }
+}
+
+// Whether every grid value is finite and maps within kMaxLocation pixels of the image.
+bool GridFits(const Tensor& grid, int64_t largest_dim) {
+  bool fits = true;
+  internal::DispatchNumeric(grid.dtype(), [&](auto tag) {
+    using G = typename decltype(tag)::type;
+    for (const G& value : grid.data<G>()) {
+      const double v = static_cast<double>(Load<G>(value));
+      fits = fits && std::isfinite(v) &&
+             std::abs(v) * static_cast<double>(largest_dim + 1) < kMaxLocation;
+    }
+  });
+  return fits;
+}
+
+KernelResult GridSampleKernel(const KernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const Tensor& grid = ctx.input(1);
+  if (x.rank() != 4) return ctx.input_error(0, absl::StrCat("has rank ", x.rank(), ", not 4"));
+  if (grid.rank() != 4 || grid.shape()[3] != 2 || grid.shape()[0] != x.shape()[0]) {
+    return ctx.input_error(
+        1, absl::StrCat("has shape ", ShapeToString(grid.shape()),
+                        "; GridSample needs [N, H_out, W_out, 2] with N = ", x.shape()[0]));
+  }
+  GRAPHGC_ASSIGN_OR_RETURN(const size_t mode, ChooseAttribute(ctx, "mode", "bilinear",
+                                                              {"bilinear", "nearest", "bicubic"}));
+  GRAPHGC_ASSIGN_OR_RETURN(
+      const size_t padding,
+      ChooseAttribute(ctx, "padding_mode", "zeros", {"zeros", "border", "reflection"}));
+  const SampleOptions options{static_cast<SampleMode>(mode), static_cast<Padding>(padding),
+                              ctx.int_attribute("align_corners", 0) != 0};
+  if (options.mode != SampleMode::kNearest && !IsFloatingPoint(x.dtype())) {
+    return Decline("bilinear and bicubic GridSample of integers");
+  }
+  GRAPHGC_ASSIGN_OR_RETURN(
+      MutableTensor out,
+      ctx.allocate(x.dtype(), {x.shape()[0], x.shape()[1], grid.shape()[1], grid.shape()[2]}));
+  if (out.size() == 0) return KernelOutputs{std::move(out).freeze()};
+  if (x.shape()[2] == 0 || x.shape()[3] == 0) {
+    if (options.padding != Padding::kZeros)
+      return Decline("border or reflection of an empty image");
+  }
+  if (!IsNumeric(x.dtype()) || grid.dtype() != x.dtype()) {
+    return Decline("GridSample of this element type");
+  }
+  if (!GridFits(grid, std::max(x.shape()[2], x.shape()[3]))) {
+    return Decline("a grid with non-finite or huge locations");
+  }
+  internal::DispatchNumeric(
+      x.dtype(), [&](auto tag) { SampleAll<typename decltype(tag)::type>(x, grid, options, out); });
+  return KernelOutputs{std::move(out).freeze()};
+}
+
+}  // namespace
+
+void RegisterGridSampleKernels(KernelTable& table) {
+  // GridSample-20 renames the modes and allows N-D images: no kernel past ONNX 1.12's 17.
+  table.add("", "GridSample", 16, 17, GridSampleKernel);
+}
+
+}  // namespace graphgc::kernels

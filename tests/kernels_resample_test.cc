@@ -1,0 +1,332 @@
+// Value propagation of the resample kernels (opset/kernels/resample/) where ONNX's node data does
+// not reach: every element type, empty tensors, NaN, omitted and empty optional inputs, the
+// older Resize and Upsample schemas, N-D interpolation, the ops failing on bad known inputs,
+// the cases that get no value, and the value budget.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "graphgc/graphgc.h"
+#include "kernel_test_util.h"
+
+namespace {
+
+namespace gg = graphgc;
+using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
+using gg::Attribute;
+using gg::BFloat16;
+using gg::Float16;
+using gg::Graph;
+using gg::Tensor;
+using gg::Var;
+using Dims = std::vector<int64_t>;
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+Var Node(const std::string& type, std::vector<Var> inputs, std::vector<Attribute> attributes = {},
+         int version = 0) {
+  return gg::make_node(type, inputs, attributes, {.version = version})[0];
+}
+
+Var Floats(Graph& g, const std::vector<float>& values) {
+  return Const<float>(g, values, {static_cast<int64_t>(values.size())});
+}
+
+Attribute Str(const std::string& name, const std::string& value) { return {name, value}; }
+
+// The values of a var as doubles (16-bit floats converted), with its dims.
+template <class T>
+std::vector<double> Doubles(const Var& var) {
+  std::vector<double> out;
+  for (const T& v : var.value()->template data<T>()) out.push_back(ToDouble(v));
+  return out;
+}
+
+template <class T>
+::testing::AssertionResult HasValues(const Var& var, const Dims& dims,
+                                     const std::vector<double>& expected, double tolerance = 1e-5) {
+  if (!var.ok()) return ::testing::AssertionFailure() << "the var failed: " << var.status();
+  if (!var.value().has_value()) return ::testing::AssertionFailure() << "no value";
+  const auto shape = var.value()->shape();
+  if (Dims(shape.begin(), shape.end()) != dims) return ::testing::AssertionFailure() << "dims";
+  const std::vector<double> got = Doubles<T>(var);
+  if (got.size() != expected.size()) return ::testing::AssertionFailure() << "element count";
+  for (size_t i = 0; i < got.size(); ++i) {
+    const bool same =
+        std::isnan(expected[i]) ? std::isnan(got[i]) : std::abs(got[i] - expected[i]) <= tolerance;
+    if (!same) {
+      return ::testing::AssertionFailure()
+             << "index " << i << ": got " << got[i] << ", expected " << expected[i];
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// --- Resize: every element type ---------------------------------------------------------------
+
+template <class T>
+class ResizeTypeTest : public ::testing::Test {};
+
+using NumericTypes = ::testing::Types<float, double, Float16, BFloat16, int8_t, int16_t, int32_t,
+                                      int64_t, uint8_t, uint16_t, uint32_t, uint64_t>;
+TYPED_TEST_SUITE(ResizeTypeTest, NumericTypes);
+
+template <class T>
+T From(int v) {
+  if constexpr (kIsHalf<T>) {
+    return T::FromFloat(static_cast<float>(v));
+  } else {
+    return static_cast<T>(v);
+  }
+}
+
+TYPED_TEST(ResizeTypeTest, NearestCopiesEveryType) {
+  using T = TypeParam;
+  Graph g;
+  const Var x = Const<T>(g, {From<T>(1), From<T>(2), From<T>(3), From<T>(4)}, {1, 1, 2, 2});
+  const Var y = gg::op::Resize(x, Var(), Floats(g, {1, 1, 2, 1.5}));
+  EXPECT_TRUE(HasValues<T>(y, {1, 1, 4, 3}, {1, 1, 2, 1, 1, 2, 3, 3, 4, 3, 3, 4}));
+}
+
+TYPED_TEST(ResizeTypeTest, LinearComputesFloatsAndDeclinesIntegers) {
+  using T = TypeParam;
+  Graph g;
+  const Var x = Const<T>(g, {From<T>(1), From<T>(2), From<T>(3), From<T>(4)}, {1, 1, 2, 2});
+  const Var y = gg::op::Resize(x, Var(), Floats(g, {1, 1, 2, 2}), Var(), {.mode = "linear"});
+  if constexpr (std::is_integral_v<T>) {
+    // ONNX Runtime truncates the blend, ONNX's reference rounds it: no value.
+    EXPECT_TRUE(HasNoValue(y));
+  } else {
+    EXPECT_TRUE(HasValues<T>(
+        y, {1, 1, 4, 4},
+        {1, 1.25, 1.75, 2, 1.5, 1.75, 2.25, 2.5, 2.5, 2.75, 3.25, 3.5, 3, 3.25, 3.75, 4}));
+  }
+}
+
+TEST(ResizeTest, BoolAndStringNearest) {
+  Graph g;
+  const Var b = gg::op::Resize(Const<bool>(g, {true, false}, {1, 2}), Var(), Floats(g, {1, 2}));
+  ASSERT_TRUE(b.value().has_value());
+  const auto bools = b.value()->data<bool>();
+  EXPECT_EQ(std::vector<bool>(bools.begin(), bools.end()),
+            (std::vector<bool>{true, true, false, false}));
+  const Var s =
+      gg::op::Resize(Const<std::string>(g, {"a", "b"}, {2, 1}), Var(), Floats(g, {1.5, 1}));
+  ASSERT_TRUE(s.value().has_value());
+  const auto strings = s.value()->data<std::string>();
+  EXPECT_EQ(std::vector<std::string>(strings.begin(), strings.end()),
+            (std::vector<std::string>{"a", "a", "b"}));
+}
+
+// --- Resize: N-D, NaN, empty tensors ----------------------------------------------------------
+
+TEST(ResizeTest, TrilinearOnEveryAxis) {
+  // ONNX Runtime's Resize-10 of arange(24) [2, 3, 4] by [1.5, 2, 1.5] (asymmetric).
+  Graph g;
+  std::vector<float> values(24);
+  for (int i = 0; i < 24; ++i) values[static_cast<size_t>(i)] = static_cast<float>(i);
+  const Var x = Const<float>(g, values, {2, 3, 4});
+  const Var y = Node("Resize", {x, Floats(g, {1.5, 2, 1.5})}, {Str("mode", "linear")}, 10);
+  ASSERT_TRUE(y.value().has_value());
+  const std::vector<double> got = Doubles<float>(y);
+  ASSERT_EQ(got.size(), 108u);
+  const std::vector<double> first_rows = {0, 2.0 / 3, 4.0 / 3,  2, 8.0 / 3,  3,
+                                          2, 8.0 / 3, 10.0 / 3, 4, 14.0 / 3, 5};
+  for (size_t i = 0; i < first_rows.size(); ++i) EXPECT_NEAR(got[i], first_rows[i], 1e-5) << i;
+  EXPECT_NEAR(got[36 + 3], 10, 1e-5);  // [1, 0, 3]: two thirds of the way to the second batch
+  EXPECT_NEAR(got[107], 23, 1e-5);     // the last element clamps to the input's last
+}
+
+TEST(ResizeTest, CubicReproducesLinearDataAwayFromTheEdges) {
+  Graph g;
+  const Var x = Const<double>(g, {0, 1, 2, 3, 4, 5, 6, 7}, {1, 8, 1});
+  const Var y = gg::op::Resize(x, Var(), Floats(g, {1, 2, 1}), Var(),
+                               {.coordinate_transformation_mode = "asymmetric", .mode = "cubic"});
+  ASSERT_TRUE(y.value().has_value());
+  const std::vector<double> got = Doubles<double>(y);
+  ASSERT_EQ(got.size(), 16u);
+  // Output j samples j / 2; its four taps lie inside the input for j in [2, 11].
+  for (size_t j = 2; j <= 11; ++j) EXPECT_NEAR(got[j], static_cast<double>(j) / 2, 1e-12) << j;
+}
+
+TEST(ResizeTest, NaNPropagates) {
+  Graph g;
+  const Var x = Const<float>(g, {1, kNaN, 3, 4}, {1, 4});
+  const Var linear = gg::op::Resize(x, Var(), Floats(g, {1, 0.5}), Var(), {.mode = "linear"});
+  EXPECT_TRUE(HasValues<float>(linear, {1, 2}, {kNaN, 3.5}));
+  const Var nearest = gg::op::Resize(x, Var(), Floats(g, {1, 2}));
+  EXPECT_TRUE(HasValues<float>(nearest, {1, 8}, {1, 1, kNaN, kNaN, 3, 3, 4, 4}));
+}
+
+TEST(ResizeTest, EmptyTensors) {
+  Graph g;
+  const Var x = Const<float>(g, {}, {0, 2});
+  EXPECT_TRUE(HasValues<float>(gg::op::Resize(x, Var(), Floats(g, {1, 2})), {0, 4}, {}));
+  const Var y = Const<float>(g, {1, 2}, {1, 2});
+  EXPECT_TRUE(HasValues<float>(gg::op::Resize(y, Var(), Var(), Int64s(g, {1, 0})), {1, 0}, {}));
+}
+
+// --- Resize: coordinate modes the node data leaves out ----------------------------------------
+
+TEST(ResizeTest, TfHalfPixelForNnLeavesUnscaledAxesAlone) {
+  Graph g;
+  const Var x = Const<float>(g, {1, 2, 3, 4, 5, 6}, {3, 2});
+  const Var y = gg::op::Resize(x, Var(), Floats(g, {1, 2}), Var(),
+                               {.coordinate_transformation_mode = "tf_half_pixel_for_nn",
+                                .nearest_mode = "round_prefer_ceil"});
+  // Rows sampled at j + 0.5 would round to j + 1: the unscaled axis is copied instead.
+  EXPECT_TRUE(HasValues<float>(y, {3, 4}, {1, 2, 2, 2, 3, 4, 4, 4, 5, 6, 6, 6}));
+}
+
+TEST(ResizeTest, CropAndResizeExtrapolatesIntegers) {
+  Graph g;
+  const Var x = Const<uint8_t>(g, {10, 20, 30, 40}, {1, 4});
+  const Var roi = Floats(g, {0, -0.5, 1, 1.5});
+  const gg::op::ResizeAttributes crop{.coordinate_transformation_mode = "tf_crop_and_resize",
+                                      .extrapolation_value = 7};
+  const Var y = gg::op::Resize(x, roi, Var(), Int64s(g, {1, 4}), crop);
+  // Coordinates -1.5, 0.5, 2.5, 4.5: outside, then rounded down at ties.
+  EXPECT_TRUE(HasValues<uint8_t>(y, {1, 4}, {7, 10, 30, 7}));
+  // 7.5 is not a uint8: no value, rather than a guess at the conversion.
+  gg::op::ResizeAttributes fractional = crop;
+  fractional.extrapolation_value = 7.5f;
+  EXPECT_TRUE(HasNoValue(gg::op::Resize(x, roi, Var(), Int64s(g, {1, 4}), fractional)));
+  // Without a roi there is nothing to crop to.
+  EXPECT_TRUE(HasNoValue(gg::op::Resize(x, Var(), Var(), Int64s(g, {1, 4}), crop)));
+}
+
+// --- Resize: scales and sizes -----------------------------------------------------------------
+
+TEST(ResizeTest, EmptyScalesSelectSizes) {
+  Graph g;
+  const Var x = Const<float>(g, {1, 2}, {1, 2});
+  const Var empty = Floats(g, {});
+  EXPECT_TRUE(
+      HasValues<float>(gg::op::Resize(x, empty, empty, Int64s(g, {1, 3})), {1, 3}, {1, 1, 2}));
+  // Resize-11 needs roi and scales present, possibly empty.
+  EXPECT_TRUE(HasValues<float>(Node("Resize", {x, empty, empty, Int64s(g, {1, 3})}, {}, 11), {1, 3},
+                               {1, 1, 2}));
+}
+
+TEST(ResizeTest, BadScalesAndSizesFail) {
+  Graph g;
+  const Var x = Const<float>(g, {1, 2}, {1, 2});
+  EXPECT_TRUE(FailsWith(gg::op::Resize(x, Var(), Floats(g, {1, 2}), Int64s(g, {1, 4})),
+                        {"exactly one of 'scales' and 'sizes'"}));
+  EXPECT_TRUE(FailsWith(gg::op::Resize(x, Var(), Floats(g, {1, -2})), {"scales", "-2"}));
+  EXPECT_TRUE(FailsWith(gg::op::Resize(x, Var(), Floats(g, {2})), {"scales"}));
+  EXPECT_TRUE(FailsWith(gg::op::Resize(x, Var(), Var(), Int64s(g, {1, -4})), {"sizes", "-4"}));
+  EXPECT_TRUE(FailsWith(gg::op::Resize(x, Var(), Floats(g, {1, 2}), Var(), {.mode = "area"}),
+                        {"mode", "area"}));
+}
+
+TEST(ResizeTest, OutputDimsInferenceDisagreesWithGetNoValue) {
+  // 3 * float(5 / 3) is 4.9999998: ONNX's reference (in double) has 4 outputs, ONNX's inference
+  // (in float) 5. No value fits both.
+  Graph g;
+  const Var x = Const<float>(g, {1, 2, 3}, {1, 3});
+  const Var y = gg::op::Resize(x, Var(), Floats(g, {1, 5.0f / 3.0f}));
+  EXPECT_TRUE(HasNoValue(y));
+  EXPECT_EQ(y.shape(), std::optional<Dims>(Dims{1, 5}));
+}
+
+// --- Resize-10 and Upsample (ONNX Runtime's semantics) ----------------------------------------
+
+TEST(ResizeTest, Resize10NearestRoundsUpWhenShrinking) {
+  Graph g;
+  const Var x = Const<float>(g, {0, 1, 2, 3, 4, 5, 6}, {1, 7});
+  const Var y = Node("Resize", {x, Floats(g, {1, 0.6f})}, {}, 10);
+  EXPECT_TRUE(HasValues<float>(y, {1, 4}, {0, 2, 4, 5}));
+  const Var grown = Node("Resize", {x, Floats(g, {1, 1.7f})}, {}, 10);
+  EXPECT_TRUE(HasValues<float>(grown, {1, 11}, {0, 0, 1, 1, 2, 2, 3, 4, 4, 5, 5}));
+}
+
+TEST(ResizeTest, UpsampleScalesAttributeAndInput) {
+  Graph g;
+  const Var x = Const<int32_t>(g, {1, 2, 3}, {1, 3});
+  const Var v7 =
+      Node("Upsample", {x}, {{"scales", std::vector<float>{1, 2}}, Str("mode", "nearest")}, 7);
+  EXPECT_TRUE(HasValues<int32_t>(v7, {1, 6}, {1, 1, 2, 2, 3, 3}));
+  const Var v9 = Node("Upsample", {x, Floats(g, {2, 1})}, {}, 9);
+  EXPECT_TRUE(HasValues<int32_t>(v9, {2, 3}, {1, 2, 3, 1, 2, 3}));
+  EXPECT_TRUE(FailsWith(Node("Upsample", {x, Floats(g, {1, 0.5})}, {}, 9), {"at least 1"}));
+}
+
+TEST(ResizeTest, UpsampleDimsAreComputedInFloat) {
+  // 3 * float(5 / 3) rounds to 5 in float, as ONNX Runtime and ONNX's inference compute it.
+  Graph g;
+  const Var x = Const<float>(g, {0, 1, 2}, {1, 3});
+  const Var y = Node("Upsample", {x, Floats(g, {1, 5.0f / 3.0f})}, {Str("mode", "linear")}, 9);
+  EXPECT_TRUE(HasValues<float>(y, {1, 5}, {0, 0.6, 1.2, 1.8, 2}));
+}
+
+// --- The value budget -------------------------------------------------------------------------
+
+TEST(ResizeTest, HugeOutputsGetNoValue) {
+  Graph g(gg::GraphOptions{.max_value_bytes = 1 << 20});
+  const Var x = Const<float>(g, {1, 2}, {1, 2});
+  EXPECT_TRUE(HasNoValue(gg::op::Resize(x, Var(), Var(), Int64s(g, {1000000, 1000000}))));
+  EXPECT_TRUE(HasNoValue(gg::op::Resize(x, Var(), Floats(g, {1e6f, 1e6f}))));
+  // An empty output has a value however long its other dims.
+  EXPECT_TRUE(HasValues<float>(gg::op::Resize(x, Var(), Var(), Int64s(g, {0, 1000000000000})),
+                               {0, 1000000000000}, {}));
+}
+
+// --- GridSample -------------------------------------------------------------------------------
+
+TEST(GridSampleTest, NearestOfIntegersBilinearOfHalves) {
+  Graph g;
+  // ONNX 1.12 gives the grid X's type.
+  const Var grid = Const<int32_t>(g, {-1, -1, 0, 0, 1, 1, 3, 0}, {1, 1, 4, 2});
+  const Var ints = Const<int32_t>(g, {1, 2, 3, 4}, {1, 1, 2, 2});
+  // align_corners: the corners' centers are -1 and 1; (0, 0) rounds half to even, onto pixel 0.
+  EXPECT_TRUE(
+      HasValues<int32_t>(gg::op::GridSample(ints, grid, {.align_corners = 1, .mode = "nearest"}),
+                         {1, 1, 1, 4}, {1, 1, 4, 0}));
+  EXPECT_TRUE(HasNoValue(gg::op::GridSample(ints, grid)));  // bilinear integers
+  const Var halves = Const<Float16>(
+      g,
+      {Float16::FromFloat(1), Float16::FromFloat(2), Float16::FromFloat(3), Float16::FromFloat(4)},
+      {1, 1, 2, 2});
+  const Var half_grid = Const<Float16>(
+      g,
+      {Float16::FromFloat(-1), Float16::FromFloat(-1), Float16::FromFloat(0), Float16::FromFloat(0),
+       Float16::FromFloat(1), Float16::FromFloat(1), Float16::FromFloat(3), Float16::FromFloat(0)},
+      {1, 1, 4, 2});
+  EXPECT_TRUE(HasValues<Float16>(gg::op::GridSample(halves, half_grid, {.align_corners = 1}),
+                                 {1, 1, 1, 4}, {1, 2.5, 4, 0}));
+  EXPECT_TRUE(HasValues<Float16>(
+      gg::op::GridSample(halves, half_grid, {.align_corners = 1, .padding_mode = "border"}),
+      {1, 1, 1, 4}, {1, 2.5, 4, 3}));
+}
+
+TEST(GridSampleTest, ReflectionOfASinglePixel) {
+  Graph g;
+  const Var x = Const<double>(g, {5}, {1, 1, 1, 1});
+  const Var grid = Const<double>(g, {-7, 3, 0.5, 0.25}, {1, 1, 2, 2});
+  EXPECT_TRUE(HasValues<double>(
+      gg::op::GridSample(x, grid,
+                         {.align_corners = 1, .mode = "bicubic", .padding_mode = "reflection"}),
+      {1, 1, 1, 2}, {5, 5}));
+}
+
+TEST(GridSampleTest, NonFiniteGridGetsNoValue) {
+  Graph g;
+  const Var x = Const<float>(g, {1, 2, 3, 4}, {1, 1, 2, 2});
+  EXPECT_TRUE(HasNoValue(gg::op::GridSample(x, Const<float>(g, {kNaN, 0}, {1, 1, 1, 2}))));
+  EXPECT_TRUE(HasNoValue(gg::op::GridSample(x, Const<float>(g, {1e30f, 0}, {1, 1, 1, 2}))));
+}
+
+TEST(GridSampleTest, EmptyOutput) {
+  Graph g;
+  const Var x = Const<float>(g, {1, 2, 3, 4}, {1, 1, 2, 2});
+  EXPECT_TRUE(
+      HasValues<float>(gg::op::GridSample(x, Const<float>(g, {}, {1, 0, 3, 2})), {1, 1, 0, 3}, {}));
+}
+
+}  // namespace
