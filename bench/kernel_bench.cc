@@ -167,6 +167,36 @@ std::vector<KernelCase> Cases() {
                        for (int c = 0; c < 16; ++c) out[i * 16 + c] = table[index[i] * 16 + c];
                      }
                    }});
+  cases.push_back({"MaxPool 3x3/2 [1,64,112,112]",
+                   {RandomFloats({1, 64, 112, 112}, 10)},
+                   {},
+                   [](const std::vector<Var>& v) {
+                     return make_node("MaxPool", {v[0]},
+                                      {{"kernel_shape", std::vector<int64_t>{3, 3}},
+                                       {"strides", std::vector<int64_t>{2, 2}},
+                                       {"pads", std::vector<int64_t>{1, 1, 1, 1}}})[0];
+                   },
+                   [](const std::vector<Tensor>& in, float* out) {
+                     auto x = in[0].data<float>();
+                     constexpr int64_t kIn = 112, kOut = 56;
+                     for (int64_t c = 0; c < 64; ++c) {
+                       const float* plane = x.data() + c * kIn * kIn;
+                       for (int64_t oh = 0; oh < kOut; ++oh) {
+                         const int64_t h0 = std::max<int64_t>(oh * 2 - 1, 0);
+                         const int64_t h1 = std::min<int64_t>(oh * 2 + 2, kIn);
+                         for (int64_t ow = 0; ow < kOut; ++ow) {
+                           const int64_t w0 = std::max<int64_t>(ow * 2 - 1, 0);
+                           const int64_t w1 = std::min<int64_t>(ow * 2 + 2, kIn);
+                           float max = -INFINITY;
+                           for (int64_t h = h0; h < h1; ++h) {
+                             for (int64_t w = w0; w < w1; ++w)
+                               max = std::max(max, plane[h * kIn + w]);
+                           }
+                           *out++ = max;
+                         }
+                       }
+                     }
+                   }});
   cases.push_back({"LSTM seq 32 batch 8 in 128 hidden 128",
                    {RandomFloats({32, 8, 128}, 10), RandomFloats({1, 512, 128}, 11),
                     RandomFloats({1, 512, 128}, 12), RandomFloats({1, 1024}, 13)},
