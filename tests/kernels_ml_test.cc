@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
@@ -465,9 +466,24 @@ std::vector<Attribute> LeafWeights(const std::string& prefix, const std::vector<
           {absl::StrCat(prefix, "_weights"), weights}};
 }
 
-std::vector<Attribute> Join(std::vector<Attribute> a, const std::vector<Attribute>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
+// TreeNodes() with the leaves' weights under `prefix` (see LeafWeights), then `more`.
+std::vector<Attribute> TreeAttributes(const std::string& prefix, const std::vector<int64_t>& ids,
+                                      const std::vector<float>& weights,
+                                      const std::vector<Attribute>& more = {}) {
+  std::vector<Attribute> attributes = TreeNodes();
+  for (const std::vector<Attribute>& part : {LeafWeights(prefix, ids, weights), more}) {
+    attributes.insert(attributes.end(), part.begin(), part.end());
+  }
+  return attributes;
+}
+
+Var TreeRegressor(const Var& x, const std::vector<Attribute>& attributes, int version = 0) {
+  return One(gg::make_node("TreeEnsembleRegressor", {x}, attributes, Ml(version)));
+}
+
+std::vector<Var> TreeClassifier(const Var& x, const std::vector<Attribute>& attributes,
+                                int version = 0) {
+  return gg::make_node("TreeEnsembleClassifier", {x}, attributes, Ml(version));
 }
 
 Var TreeRows(Graph& g) {
@@ -475,6 +491,9 @@ Var TreeRows(Graph& g) {
 }
 
 const std::vector<float> kWeights = {1, -0.5f, 2, 3, -1.5f, 0.25f, 0.5f, 4, -2, 1, 1};
+// The leaves' target ids: all on target 0, or spread over two targets.
+const std::vector<int64_t> kOneTarget(11, 0);
+const std::vector<int64_t> kTwoTargets = {0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1};
 
 TEST(MlTrees, RegressorEachAggregate) {
   Graph g;
@@ -482,12 +501,11 @@ TEST(MlTrees, RegressorEachAggregate) {
   std::vector<Var> outputs;
   for (const char* aggregate : {"SUM", "AVERAGE", "MIN", "MAX"}) {
     for (bool base : {false, true}) {
-      std::vector<Attribute> attributes =
-          Join(TreeNodes(), LeafWeights("target", {0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1}, kWeights));
-      attributes.push_back({"n_targets", int64_t{2}});
-      attributes.push_back({"aggregate_function", std::string(aggregate)});
+      std::vector<Attribute> attributes = TreeAttributes(
+          "target", kTwoTargets, kWeights,
+          {{"n_targets", int64_t{2}}, {"aggregate_function", std::string(aggregate)}});
       if (base) attributes.push_back({"base_values", std::vector<float>{0.5f, -1}});
-      outputs.push_back(One(gg::make_node("TreeEnsembleRegressor", {x}, attributes, Ml())));
+      outputs.push_back(TreeRegressor(x, attributes));
     }
   }
   ExpectOrt(
@@ -511,13 +529,12 @@ TEST(MlTrees, RegressorOneTargetEachAggregate) {
   Var x = TreeRows(g);
   std::vector<Var> outputs;
   for (const char* aggregate : {"SUM", "AVERAGE", "MIN", "MAX"}) {
-    std::vector<Attribute> attributes =
-        Join(TreeNodes(), LeafWeights("target", std::vector<int64_t>(11, 0), kWeights));
-    attributes.push_back({"n_targets", int64_t{1}});
-    attributes.push_back({"aggregate_function", std::string(aggregate)});
-    attributes.push_back({"base_values", std::vector<float>{0.75f}});
-    attributes.push_back({"post_transform", std::string("LOGISTIC")});  // not applied
-    outputs.push_back(One(gg::make_node("TreeEnsembleRegressor", {x}, attributes, Ml())));
+    outputs.push_back(TreeRegressor(
+        x, TreeAttributes("target", kOneTarget, kWeights,
+                          {{"n_targets", int64_t{1}},
+                           {"aggregate_function", std::string(aggregate)},
+                           {"base_values", std::vector<float>{0.75f}},
+                           {"post_transform", std::string("LOGISTIC")}})));  // not applied
   }
   ExpectOrt("tree_regressor_one_target", g, outputs,
             {F({0.25f, 1.25f, 2.25f, 4, 2.25f, 1.25f, 2.25f}, {7, 1}),
@@ -535,16 +552,12 @@ TEST(MlTrees, RegressorEachTransform) {
                                     0.05f, 0.4f,  0.2f, 0.1f, 0.1f};
   for (const char* transform : kTransforms) {
     for (int64_t targets : {1, 2}) {
-      std::vector<Attribute> attributes =
-          Join(TreeNodes(),
-               LeafWeights("target",
-                           targets == 1 ? std::vector<int64_t>(11, 0)
-                                        : std::vector<int64_t>{0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1},
-                           small));
-      attributes.push_back({"n_targets", targets});
-      attributes.push_back({"post_transform", std::string(transform)});
-      attributes.push_back({"base_values", std::vector<float>(static_cast<size_t>(targets), 0.1f)});
-      outputs.push_back(One(gg::make_node("TreeEnsembleRegressor", {x}, attributes, Ml())));
+      outputs.push_back(TreeRegressor(
+          x, TreeAttributes(
+                 "target", targets == 1 ? kOneTarget : kTwoTargets, small,
+                 {{"n_targets", targets},
+                  {"post_transform", std::string(transform)},
+                  {"base_values", std::vector<float>(static_cast<size_t>(targets), 0.1f)}})));
     }
   }
   ExpectOrt(
@@ -585,16 +598,14 @@ TEST(MlTrees, RegressorEachTransform) {
 
 TEST(MlTrees, RegressorVersion1AndDoubleTensors) {
   Graph g1;
-  std::vector<Attribute> attributes =
-      Join(TreeNodes(), LeafWeights("target", {0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1}, kWeights));
-  attributes.push_back({"n_targets", int64_t{2}});
-  Var v1 = One(gg::make_node("TreeEnsembleRegressor",
-                             {Const<float>(g1, {0, 1, 3, 0, 2, 5}, {3, 2})}, attributes, Ml(1)));
+  const std::vector<Attribute> attributes =
+      TreeAttributes("target", kTwoTargets, kWeights, {{"n_targets", int64_t{2}}});
+  Var v1 = TreeRegressor(Const<float>(g1, {0, 1, 3, 0, 2, 5}, {3, 2}), attributes, 1);
   ExpectOrt("tree_regressor_version_1", g1, {v1},
             {F({-0.5f, -0.5f, 0.5f, 3.25f, -1.5f, 3}, {3, 2})});
   // Version 3 with the reals as double tensors, on double features.
   std::vector<Attribute> doubles;
-  for (Attribute& a : attributes) {
+  for (const Attribute& a : attributes) {
     if (a.name == "nodes_values" || a.name == "target_weights") {
       const auto& floats = std::get<std::vector<float>>(a.value);
       doubles.push_back(
@@ -606,7 +617,7 @@ TEST(MlTrees, RegressorVersion1AndDoubleTensors) {
   }
   Graph g3;
   Var xd = Const<double>(g3, {0, 1, 1, std::nan(""), 3, 0, -1, 5}, {4, 2});
-  Var v3 = One(gg::make_node("TreeEnsembleRegressor", {xd}, doubles, Ml()));
+  Var v3 = TreeRegressor(xd, doubles);
   ExpectOrt("tree_regressor_double_tensors", g3, {v3},
             {F({-0.5f, -0.5f, -1.5f, 3, 0.5f, 3.25f, 0.5f, 0}, {4, 2})});
 }
@@ -617,10 +628,10 @@ TEST(MlTrees, ClassifierMulticlass) {
   std::vector<Var> outputs;
   const std::vector<int64_t> classes = {0, 1, 0, 2, 0, 1, 0, 0, 2, 0, 1};
   for (const char* transform : {"NONE", "SOFTMAX", "LOGISTIC", "SOFTMAX_ZERO"}) {
-    std::vector<Attribute> attributes = Join(TreeNodes(), LeafWeights("class", classes, kWeights));
-    attributes.push_back({"classlabels_int64s", std::vector<int64_t>{10, 20, 30}});
-    attributes.push_back({"post_transform", std::string(transform)});
-    const std::vector<Var> out = gg::make_node("TreeEnsembleClassifier", {x}, attributes, Ml());
+    const std::vector<Var> out =
+        TreeClassifier(x, TreeAttributes("class", classes, kWeights,
+                                         {{"classlabels_int64s", std::vector<int64_t>{10, 20, 30}},
+                                          {"post_transform", std::string(transform)}}));
     outputs.insert(outputs.end(), out.begin(), out.end());
   }
   ExpectOrt(
@@ -666,11 +677,11 @@ TEST(MlTrees, ClassifierMulticlass) {
          {7, 3})});
   // Version 1, string labels, base values.
   Graph g1;
-  std::vector<Attribute> strings = Join(TreeNodes(), LeafWeights("class", classes, kWeights));
-  strings.push_back({"classlabels_strings", Strings{"a", "b", "c"}});
-  strings.push_back({"base_values", std::vector<float>{0.5f, 0, -0.5f}});
-  ExpectOrt("tree_classifier_strings", g1,
-            gg::make_node("TreeEnsembleClassifier", {TreeRows(g1)}, strings, Ml(1)),
+  const std::vector<Attribute> strings =
+      TreeAttributes("class", classes, kWeights,
+                     {{"classlabels_strings", Strings{"a", "b", "c"}},
+                      {"base_values", std::vector<float>{0.5f, 0, -0.5f}}});
+  ExpectOrt("tree_classifier_strings", g1, TreeClassifier(TreeRows(g1), strings, 1),
             {S({"a", "a", "c", "c", "c", "a", "c"}, {7}),
              F({0,    -0.5f, -0.5f, 1,    0, -0.5f, -1,    0,  2.5f, 1,   0.25f,
                 2.5f, -1,    0,     2.5f, 1, 0,     -0.5f, -1, 0,    2.5f},
@@ -709,11 +720,12 @@ TEST(MlTrees, ClassifierBinary) {
       {class0, positive, {0.25f}, "SOFTMAX"},
   };
   for (const Case& c : cases) {
-    std::vector<Attribute> attributes = Join(TreeNodes(), LeafWeights("class", c.ids, c.weights));
-    attributes.push_back({"classlabels_int64s", std::vector<int64_t>{4, 6}});
-    attributes.push_back({"post_transform", std::string(c.transform)});
+    std::vector<Attribute> attributes =
+        TreeAttributes("class", c.ids, c.weights,
+                       {{"classlabels_int64s", std::vector<int64_t>{4, 6}},
+                        {"post_transform", std::string(c.transform)}});
     if (!c.base.empty()) attributes.push_back({"base_values", c.base});
-    const std::vector<Var> out = gg::make_node("TreeEnsembleClassifier", {x}, attributes, Ml());
+    const std::vector<Var> out = TreeClassifier(x, attributes);
     outputs.insert(outputs.end(), out.begin(), out.end());
   }
   ExpectOrt(
@@ -772,10 +784,11 @@ TEST(MlTrees, ClassifierBinary) {
          {7, 2})});
   // Weights on both classes, one base value: where class 1 is not reached ONNX Runtime writes
   // only the first of the two scores, so the op gets no value.
-  std::vector<Attribute> half = Join(TreeNodes(), LeafWeights("class", both, kWeights));
-  half.push_back({"classlabels_int64s", std::vector<int64_t>{4, 6}});
-  half.push_back({"base_values", std::vector<float>{0.5f}});
-  EXPECT_TRUE(HasNoValue(gg::make_node("TreeEnsembleClassifier", {x}, half, Ml()).at(1)));
+  const std::vector<Attribute> half =
+      TreeAttributes("class", both, kWeights,
+                     {{"classlabels_int64s", std::vector<int64_t>{4, 6}},
+                      {"base_values", std::vector<float>{0.5f}}});
+  EXPECT_TRUE(HasNoValue(TreeClassifier(x, half).at(1)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1036,6 +1049,54 @@ TEST(MlSvm, ClassifierBinaryAndLinear) {
 // ---------------------------------------------------------------------------------------------
 // Element types, budgets and failures.
 
+// One tree (id 0), its nodes numbered from 0: node i compares feature `features[i]` with
+// `values[i]` by `modes[i]` and goes on to node `true_ids[i]` or `false_ids[i]`.
+struct OneTree {
+  Strings modes;
+  std::vector<int64_t> features;
+  std::vector<float> values;
+  std::vector<int64_t> true_ids;
+  std::vector<int64_t> false_ids;
+};
+
+// A stump: node 0 sends feature `feature` <= `threshold` to leaf 1, the rest to leaf 2.
+OneTree Stump(int64_t feature = 0, float threshold = 0.5f) {
+  return {.modes = {"BRANCH_LEQ", "LEAF", "LEAF"},
+          .features = {feature, 0, 0},
+          .values = {threshold, 0, 0},
+          .true_ids = {1, 0, 0},
+          .false_ids = {2, 0, 0}};
+}
+
+// `attributes` (of a tree ensemble regressor or classifier) with the nodes of `tree`.
+template <class Attributes>
+Attributes WithNodes(Attributes attributes, const OneTree& tree) {
+  std::vector<int64_t> ids(tree.modes.size());
+  std::iota(ids.begin(), ids.end(), 0);
+  attributes.nodes_falsenodeids = tree.false_ids;
+  attributes.nodes_featureids = tree.features;
+  attributes.nodes_modes = tree.modes;
+  attributes.nodes_nodeids = ids;
+  attributes.nodes_treeids = std::vector<int64_t>(ids.size(), 0);
+  attributes.nodes_truenodeids = tree.true_ids;
+  attributes.nodes_values = tree.values;
+  return attributes;
+}
+
+// A one-target regressor over `tree`: leaf `leaves[i]` adds `weights[i]` to target `target`.
+ml::TreeEnsembleRegressorAttributes OneTreeRegressor(const OneTree& tree,
+                                                     const std::vector<int64_t>& leaves,
+                                                     const std::vector<float>& weights,
+                                                     int64_t target = 0) {
+  return WithNodes(
+      ml::TreeEnsembleRegressorAttributes{.n_targets = 1,
+                                          .target_ids = std::vector<int64_t>(leaves.size(), target),
+                                          .target_nodeids = leaves,
+                                          .target_treeids = std::vector<int64_t>(leaves.size(), 0),
+                                          .target_weights = weights},
+      tree);
+}
+
 TEST(MlTypes, NumericInputsAsFloat) {
   Graph g;
   Var doubles = Const<double>(g, {0.5, -1.25, 3, 2}, {2, 2});
@@ -1115,19 +1176,14 @@ TEST(MlTypes, ValueBudget) {
   // 4 x 100 scores of 4 bytes exceed 64 bytes: no value, and the op succeeds.
   Var y = ml::LinearRegressor(x, {.coefficients = std::vector<float>(200, 0.5f), .targets = 100});
   EXPECT_TRUE(HasNoValue(y));
-  auto classified =
-      ml::TreeEnsembleClassifier(x, {.class_ids = std::vector<int64_t>{0, 1},
-                                     .class_nodeids = std::vector<int64_t>{1, 2},
-                                     .class_treeids = std::vector<int64_t>{0, 0},
-                                     .class_weights = std::vector<float>{1, 1},
-                                     .classlabels_int64s = std::vector<int64_t>(20, 1),
-                                     .nodes_falsenodeids = std::vector<int64_t>{2, 0, 0},
-                                     .nodes_featureids = std::vector<int64_t>{0, 0, 0},
-                                     .nodes_modes = Strings{"BRANCH_LEQ", "LEAF", "LEAF"},
-                                     .nodes_nodeids = std::vector<int64_t>{0, 1, 2},
-                                     .nodes_treeids = std::vector<int64_t>{0, 0, 0},
-                                     .nodes_truenodeids = std::vector<int64_t>{1, 0, 0},
-                                     .nodes_values = std::vector<float>{0.5f, 0, 0}});
+  auto classified = ml::TreeEnsembleClassifier(
+      x, WithNodes(ml::TreeEnsembleClassifierAttributes{.class_ids = std::vector<int64_t>{0, 1},
+                                                        .class_nodeids = std::vector<int64_t>{1, 2},
+                                                        .class_treeids = std::vector<int64_t>{0, 0},
+                                                        .class_weights = std::vector<float>{1, 1},
+                                                        .classlabels_int64s =
+                                                            std::vector<int64_t>(20, 1)},
+                   Stump()));
   EXPECT_TRUE(HasNoValue(classified.Z));
 }
 
@@ -1136,18 +1192,7 @@ TEST(MlFailures, BadKnownInputs) {
   Var x = Const<float>(g, {1, 2, 3, 4}, {2, 2});
   // A tree reading feature 5 of 2.
   auto regressed =
-      ml::TreeEnsembleRegressor(x, {.n_targets = 1,
-                                    .nodes_falsenodeids = std::vector<int64_t>{2, 0, 0},
-                                    .nodes_featureids = std::vector<int64_t>{5, 0, 0},
-                                    .nodes_modes = Strings{"BRANCH_LEQ", "LEAF", "LEAF"},
-                                    .nodes_nodeids = std::vector<int64_t>{0, 1, 2},
-                                    .nodes_treeids = std::vector<int64_t>{0, 0, 0},
-                                    .nodes_truenodeids = std::vector<int64_t>{1, 0, 0},
-                                    .nodes_values = std::vector<float>{0.5f, 0, 0},
-                                    .target_ids = std::vector<int64_t>{0, 0},
-                                    .target_nodeids = std::vector<int64_t>{1, 2},
-                                    .target_treeids = std::vector<int64_t>{0, 0},
-                                    .target_weights = std::vector<float>{1, 2}});
+      ml::TreeEnsembleRegressor(x, OneTreeRegressor(Stump(/*feature=*/5), {1, 2}, {1, 2}));
   EXPECT_TRUE(FailsWith(regressed, {"input 0", "feature 5"}));
   // Support vectors of 3 features against 2.
   Var svr = ml::SVMRegressor(x, {.coefficients = std::vector<float>{1},
@@ -1165,33 +1210,17 @@ TEST(MlFailures, ModelsOnnxRuntimeRejectsGetNoValue) {
   Graph g;
   Var x = Const<float>(g, {1, 2, 3, 4}, {2, 2});
   // A cycle: node 1 sends both ways back to node 0.
-  Var cycle =
-      ml::TreeEnsembleRegressor(x, {.n_targets = 1,
-                                    .nodes_falsenodeids = std::vector<int64_t>{1, 0, 0},
-                                    .nodes_featureids = std::vector<int64_t>{0, 0, 0},
-                                    .nodes_modes = Strings{"BRANCH_LEQ", "BRANCH_LEQ", "LEAF"},
-                                    .nodes_nodeids = std::vector<int64_t>{0, 1, 2},
-                                    .nodes_treeids = std::vector<int64_t>{0, 0, 0},
-                                    .nodes_truenodeids = std::vector<int64_t>{1, 0, 0},
-                                    .nodes_values = std::vector<float>{9, 9, 0},
-                                    .target_ids = std::vector<int64_t>{0},
-                                    .target_nodeids = std::vector<int64_t>{2},
-                                    .target_treeids = std::vector<int64_t>{0},
-                                    .target_weights = std::vector<float>{1}});
+  const OneTree cycle_tree = {.modes = {"BRANCH_LEQ", "BRANCH_LEQ", "LEAF"},
+                              .features = {0, 0, 0},
+                              .values = {9, 9, 0},
+                              .true_ids = {1, 0, 0},
+                              .false_ids = {1, 0, 0}};
+  Var cycle = ml::TreeEnsembleRegressor(x, OneTreeRegressor(cycle_tree, {2}, {1}));
   EXPECT_TRUE(HasNoValue(cycle));
   // A target id past n_targets.
-  Var past = ml::TreeEnsembleRegressor(x, {.n_targets = 1,
-                                           .nodes_falsenodeids = std::vector<int64_t>{0},
-                                           .nodes_featureids = std::vector<int64_t>{0},
-                                           .nodes_modes = Strings{"LEAF"},
-                                           .nodes_nodeids = std::vector<int64_t>{0},
-                                           .nodes_treeids = std::vector<int64_t>{0},
-                                           .nodes_truenodeids = std::vector<int64_t>{0},
-                                           .nodes_values = std::vector<float>{0},
-                                           .target_ids = std::vector<int64_t>{1},
-                                           .target_nodeids = std::vector<int64_t>{0},
-                                           .target_treeids = std::vector<int64_t>{0},
-                                           .target_weights = std::vector<float>{1}});
+  const OneTree leaf = {
+      .modes = {"LEAF"}, .features = {0}, .values = {0}, .true_ids = {0}, .false_ids = {0}};
+  Var past = ml::TreeEnsembleRegressor(x, OneTreeRegressor(leaf, {0}, {1}, /*target=*/1));
   EXPECT_TRUE(HasNoValue(past));
 }
 
