@@ -1,17 +1,23 @@
 // Helpers the value tests share (kernels_*_test.cc, ops_propagation_test.cc): constants of any
-// element type, 16-bit floats as doubles, and assertions on what an op gave.
+// element type, values of any element type from doubles and back, nodes at a given opset, and
+// assertions on what an op gave.
 #ifndef GRAPHGC_TESTS_KERNEL_TEST_UTIL_H_
 #define GRAPHGC_TESTS_KERNEL_TEST_UTIL_H_
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
 #include "graphgc/graphgc.h"
 
 namespace graphgc::kernel_test {
@@ -27,6 +33,29 @@ double ToDouble(T v) {
     return static_cast<double>(v);
   }
 }
+
+// A value of T from a double (16-bit floats rounded to nearest).
+template <class T>
+T FromDouble(double v) {
+  if constexpr (kIsHalf<T>) {
+    return T::FromDouble(v);
+  } else {
+    return static_cast<T>(v);
+  }
+}
+
+template <class T>
+std::vector<T> ValuesOf(const std::vector<double>& values) {
+  std::vector<T> out;
+  for (double v : values) out.push_back(FromDouble<T>(v));
+  return out;
+}
+
+inline constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+inline constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// The floating-point element types (each test skips those its op's schema does not allow).
+using FloatElementTypes = ::testing::Types<float, double, Float16, BFloat16>;
 
 template <class T>
 Var Const(Graph& g, std::vector<T> values, const std::vector<int64_t>& shape) {
@@ -47,6 +76,56 @@ inline Var Int64s(Graph& g, const std::vector<int64_t>& values) {
 inline ::testing::AssertionResult HasNoValue(const Var& var) {
   if (!var.ok()) return ::testing::AssertionFailure() << "the var failed: " << var.status();
   if (var.value().has_value()) return ::testing::AssertionFailure() << "the var has a value";
+  return ::testing::AssertionSuccess();
+}
+
+// One node of `op_type` at opset `version`, with `num_outputs` outputs (-1: the required ones).
+inline std::vector<Var> NodeAt(absl::string_view op_type, const std::vector<Var>& inputs,
+                               const std::vector<Attribute>& attributes, int version,
+                               int num_outputs = -1) {
+  return make_node(op_type, inputs, attributes, {.version = version, .num_outputs = num_outputs});
+}
+
+// The var has a value of element type T and shape `shape`; what its elements are is left to
+// the caller.
+template <class T>
+::testing::AssertionResult HasValueOfShape(const Var& var, const std::vector<int64_t>& shape) {
+  if (!var.ok()) return ::testing::AssertionFailure() << "the var failed: " << var.status();
+  const std::optional<Tensor> value = var.value();
+  if (!value.has_value()) return ::testing::AssertionFailure() << "the var has no value";
+  if (value->dtype() != DataTypeOf<T>::value) {
+    return ::testing::AssertionFailure() << "element type " << DataTypeName(value->dtype());
+  }
+  const std::vector<int64_t> value_shape(value->shape().begin(), value->shape().end());
+  if (value_shape != shape) {
+    return ::testing::AssertionFailure() << "shape [" << absl::StrJoin(value_shape, ",")
+                                         << "], expected [" << absl::StrJoin(shape, ",") << "]";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// The var has element type T, shape `shape` and values within `tolerance` (relative, and as much
+// absolute) of `expected`; NaN matches NaN, an infinity only the same infinity.
+template <class T>
+::testing::AssertionResult HasValues(const Var& var, const std::vector<double>& expected,
+                                     const std::vector<int64_t>& shape, double tolerance = 1e-6) {
+  if (::testing::AssertionResult typed = HasValueOfShape<T>(var, shape); !typed) return typed;
+  const std::optional<Tensor> value = var.value();
+  const auto actual = value->template data<T>();
+  if (actual.size() != expected.size()) {
+    return ::testing::AssertionFailure() << actual.size() << " elements";
+  }
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const double got = ToDouble(actual[i]);
+    const double want = expected[i];
+    const bool same =
+        (std::isnan(got) && std::isnan(want)) || got == want ||
+        (std::isfinite(want) && std::abs(got - want) <= tolerance * (1 + std::abs(want)));
+    if (!same) {
+      return ::testing::AssertionFailure()
+             << "element " << i << " is " << got << ", expected " << want;
+    }
+  }
   return ::testing::AssertionSuccess();
 }
 

@@ -39,16 +39,8 @@ using Dims = std::vector<int64_t>;
 template <class T>
 ::testing::AssertionResult Is(const Var& var, const std::vector<double>& expected,
                               const Dims& shape) {
-  if (!var.ok()) return ::testing::AssertionFailure() << "the var failed: " << var.status();
+  if (::testing::AssertionResult typed = HasValueOfShape<T>(var, shape); !typed) return typed;
   const std::optional<Tensor> value = var.value();
-  if (!value.has_value()) return ::testing::AssertionFailure() << "no value";
-  if (value->dtype() != gg::DataTypeOf<T>::value) {
-    return ::testing::AssertionFailure() << "element type " << gg::DataTypeName(value->dtype());
-  }
-  const Dims value_shape(value->shape().begin(), value->shape().end());
-  if (value_shape != shape) {
-    return ::testing::AssertionFailure() << "shape [" << absl::StrJoin(value_shape, ",") << "]";
-  }
   const auto actual = value->data<T>();
   if (actual.size() != expected.size()) return ::testing::AssertionFailure() << "element count";
   for (size_t i = 0; i < expected.size(); ++i) {
@@ -58,19 +50,6 @@ template <class T>
     }
   }
   return ::testing::AssertionSuccess();
-}
-
-template <class T>
-std::vector<T> Converted(const std::vector<double>& values) {
-  std::vector<T> out;
-  for (double v : values) {
-    if constexpr (kIsHalf<T>) {
-      out.push_back(T::FromFloat(static_cast<float>(v)));
-    } else {
-      out.push_back(static_cast<T>(v));
-    }
-  }
-  return out;
 }
 
 std::vector<double> Iota(int64_t count, double start = 0) {
@@ -83,9 +62,9 @@ std::vector<double> Iota(int64_t count, double start = 0) {
 template <class T>
 void ExpectSmallConv() {
   Graph g;
-  Var x = Const<T>(g, Converted<T>(Iota(9)), {1, 1, 3, 3});
-  Var w = Const<T>(g, Converted<T>({1, 1, 1, 1}), {1, 1, 2, 2});
-  Var b = Const<T>(g, Converted<T>({10}), {1});
+  Var x = Const<T>(g, ValuesOf<T>(Iota(9)), {1, 1, 3, 3});
+  Var w = Const<T>(g, ValuesOf<T>({1, 1, 1, 1}), {1, 1, 2, 2});
+  Var b = Const<T>(g, ValuesOf<T>({10}), {1});
   EXPECT_TRUE(Is<T>(op::Conv(x, w, b), {18, 22, 30, 34}, {1, 1, 2, 2}));
   // pads 1: the full 4x4 of window sums, no bias.
   EXPECT_TRUE(Is<T>(op::Conv(x, w, Var(), {.pads = {{1, 1, 1, 1}}}),
@@ -104,7 +83,7 @@ TEST(ConvKernel, EachElementType) {
 
 TEST(ConvKernel, OpsetOneGivesTheSameValues) {
   Graph g;
-  Var x = Const<float>(g, Converted<float>(Iota(9)), {1, 1, 3, 3});
+  Var x = Const<float>(g, ValuesOf<float>(Iota(9)), {1, 1, 3, 3});
   Var w = Const<float>(g, {1, 1, 1, 1}, {1, 1, 2, 2});
   EXPECT_TRUE(Is<float>(One(gg::make_node("Conv", {x, w}, {}, {.version = 1})), {8, 12, 20, 24},
                         {1, 1, 2, 2}));
@@ -116,7 +95,7 @@ TEST(ConvKernel, SamePaddingOfADilatedKernel) {
   // ONNX Runtime rejects auto_pad SAME with dilations; ONNX pads the dilated kernel's span (4
   // here, 3 in all, the odd one at the end for SAME_UPPER, at the beginning for SAME_LOWER).
   Graph g;
-  Var x = Const<float>(g, Converted<float>(Iota(5)), {1, 1, 5});
+  Var x = Const<float>(g, ValuesOf<float>(Iota(5)), {1, 1, 5});
   Var w = Const<float>(g, {1, 1}, {1, 1, 2});
   EXPECT_TRUE(Is<float>(op::Conv(x, w, Var(), {.auto_pad = "SAME_UPPER", .dilations = {{3}}}),
                         {2, 3, 5, 2, 3}, {1, 1, 5}));
@@ -128,7 +107,7 @@ TEST(ConvKernel, PointwiseGroupsAndBatches) {
   // 1x1 kernel, stride 1, no pads (the path that multiplies X directly): 2 images, 4 channels in
   // 2 groups; output channel m of group g mixes input channels 2g and 2g+1.
   Graph g;
-  Var x = Const<float>(g, Converted<float>(Iota(16)), {2, 4, 2, 1});
+  Var x = Const<float>(g, ValuesOf<float>(Iota(16)), {2, 4, 2, 1});
   Var w = Const<float>(g, {1, 10, 2, 20, 3, 30, 4, 40}, {4, 2, 1, 1});
   std::vector<double> expected;
   for (int n = 0; n < 2; ++n) {
@@ -151,7 +130,7 @@ TEST(ConvKernel, EmptyBatchAndNaN) {
   EXPECT_TRUE(Is<float>(op::Conv(empty, w), {}, {0, 1, 2, 2}));
   EXPECT_TRUE(Is<float>(op::ConvTranspose(empty, w), {}, {0, 1, 4, 4}));
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  Var x = Const<float>(g, Converted<float>({0, 1, 2, 3, nan, 5, 6, 7, 8}), {1, 1, 3, 3});
+  Var x = Const<float>(g, ValuesOf<float>({0, 1, 2, 3, nan, 5, 6, 7, 8}), {1, 1, 3, 3});
   EXPECT_TRUE(Is<float>(op::Conv(x, w), {nan, nan, nan, nan}, {1, 1, 2, 2}));
   // A zero weight times NaN is NaN too; a 1x1 kernel keeps NaN where it is.
   EXPECT_TRUE(Is<float>(op::Conv(x, Const<float>(g, {0, 0, 0, 0}, {1, 1, 2, 2})),
@@ -162,7 +141,7 @@ TEST(ConvKernel, EmptyBatchAndNaN) {
 
 TEST(ConvKernel, BadInputsFailTheOp) {
   Graph g;
-  Var x = Const<float>(g, Converted<float>(Iota(9)), {1, 1, 3, 3});
+  Var x = Const<float>(g, ValuesOf<float>(Iota(9)), {1, 1, 3, 3});
   Var w = Const<float>(g, {1, 1, 1, 1}, {1, 1, 2, 2});
   EXPECT_FALSE(op::Conv(x, Const<float>(g, {1, 1, 1, 1, 1, 1, 1, 1}, {1, 2, 2, 2})).ok());
   EXPECT_FALSE(op::Conv(x, w, Const<float>(g, {1, 2}, {2})).ok());
@@ -240,7 +219,7 @@ TEST(ConvKernel, ValueBudget) {
 TEST(ConvIntegerKernel, ZeroPointsPerTensorAndPerChannel) {
   Graph g;
   // x - 1 = 1..9 (uint8), pads 1: padding reads the zero point, i.e. adds nothing.
-  Var x = Const<uint8_t>(g, Converted<uint8_t>(Iota(9, 2)), {1, 1, 3, 3});
+  Var x = Const<uint8_t>(g, ValuesOf<uint8_t>(Iota(9, 2)), {1, 1, 3, 3});
   Var w = Const<uint8_t>(g, {1, 1, 1, 1}, {1, 1, 2, 2});
   EXPECT_TRUE(
       Is<int32_t>(op::ConvInteger(x, w, Scalar<uint8_t>(g, 1), Var(), {.pads = {{1, 1, 1, 1}}}),
@@ -362,7 +341,7 @@ Var Pattern(Graph& g, const Dims& shape, int seed) {
     values.push_back(std::is_integral_v<T> ? v * 4 + (std::is_signed_v<T> ? -64 : 0)
                                            : (v - 16) / 8.0);
   }
-  return Const<T>(g, Converted<T>(values), shape);
+  return Const<T>(g, ValuesOf<T>(values), shape);
 }
 
 TEST(ConvOrtCrossCheck, Conv) {

@@ -10,7 +10,6 @@
 
 #include "graphgc/graphgc.h"
 #include "kernel_test_util.h"
-#include "kernels_nn_test_util.h"
 
 namespace {
 

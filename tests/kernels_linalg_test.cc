@@ -34,17 +34,6 @@ using gg::Tensor;
 using gg::Var;
 using Dims = std::vector<int64_t>;
 
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-
-template <class T>
-T FromDouble(double value) {
-  if constexpr (kIsHalf<T>) {
-    return T::FromFloat(static_cast<float>(value));
-  } else {
-    return static_cast<T>(value);
-  }
-}
-
 int64_t Count(const Dims& shape) {
   int64_t count = 1;
   for (int64_t d : shape) count *= d;
@@ -67,9 +56,7 @@ std::vector<double> RandomFor(std::mt19937& rng, int64_t count, int magnitude = 
 
 template <class T>
 Tensor MakeTensor(const std::vector<double>& values, const Dims& shape) {
-  std::vector<T> typed;
-  for (double v : values) typed.push_back(FromDouble<T>(v));
-  return Tensor::from_vector<T>(std::move(typed), shape);
+  return Tensor::from_vector<T>(ValuesOf<T>(values), shape);
 }
 
 template <class T>
@@ -84,17 +71,8 @@ std::vector<double> Doubles(const Tensor& tensor) {
 template <class T>
 ::testing::AssertionResult Near(const Var& var, const std::vector<double>& expected,
                                 const Dims& shape, double tolerance = 0) {
-  if (!var.ok()) return ::testing::AssertionFailure() << "the var failed: " << var.status();
+  if (::testing::AssertionResult typed = HasValueOfShape<T>(var, shape); !typed) return typed;
   const std::optional<Tensor> value = var.value();
-  if (!value.has_value()) return ::testing::AssertionFailure() << "no value";
-  if (value->dtype() != gg::DataTypeOf<T>::value) {
-    return ::testing::AssertionFailure() << "element type " << gg::DataTypeName(value->dtype());
-  }
-  const Dims value_shape(value->shape().begin(), value->shape().end());
-  if (value_shape != shape) {
-    return ::testing::AssertionFailure() << "shape [" << absl::StrJoin(value_shape, ",")
-                                         << "], expected [" << absl::StrJoin(shape, ",") << "]";
-  }
   const std::vector<double> actual = Doubles<T>(*value);
   double scale = 1;
   for (double e : expected) scale = std::max(scale, std::fabs(e));

@@ -37,9 +37,6 @@ using gg::Var;
 using Dims = std::vector<int64_t>;
 using Strings = std::vector<std::string>;
 
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-constexpr float kInf = std::numeric_limits<float>::infinity();
-
 Tensor F(std::vector<float> values, const Dims& shape) {
   return Tensor::from_vector<float>(std::move(values), shape);
 }

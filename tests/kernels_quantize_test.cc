@@ -27,22 +27,12 @@ using gg::Tensor;
 using gg::Var;
 using Dims = std::vector<int64_t>;
 
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-
 // The var's value has element type T, shape `shape` and elements `expected` (floats within a
 // relative 1e-6).
 template <class T>
 ::testing::AssertionResult Is(const Var& var, const std::vector<T>& expected, const Dims& shape) {
-  if (!var.ok()) return ::testing::AssertionFailure() << "the var failed: " << var.status();
+  if (::testing::AssertionResult typed = HasValueOfShape<T>(var, shape); !typed) return typed;
   const std::optional<Tensor> value = var.value();
-  if (!value.has_value()) return ::testing::AssertionFailure() << "no value";
-  if (value->dtype() != gg::DataTypeOf<T>::value) {
-    return ::testing::AssertionFailure() << "element type " << gg::DataTypeName(value->dtype());
-  }
-  const Dims value_shape(value->shape().begin(), value->shape().end());
-  if (value_shape != shape) {
-    return ::testing::AssertionFailure() << "shape [" << absl::StrJoin(value_shape, ",") << "]";
-  }
   const auto actual = value->data<T>();
   for (size_t i = 0; i < expected.size(); ++i) {
     bool same = actual[i] == expected[i];

@@ -32,83 +32,24 @@ using gg::Tensor;
 using gg::Var;
 using Dims = std::vector<int64_t>;
 
-constexpr float kInf = std::numeric_limits<float>::infinity();
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-
-template <class T>
-T From(double v) {
-  if constexpr (kIsHalf<T>) {
-    return T::FromDouble(v);
-  } else {
-    return static_cast<T>(v);
-  }
-}
-
-template <class T>
-std::vector<T> Values(std::initializer_list<double> values) {
-  std::vector<T> out;
-  for (double v : values) out.push_back(From<T>(v));
-  return out;
-}
-
-// The var has element type T, shape `shape` and a value within `tolerance` (relative, and as
-// much absolute) of `expected`, element by element; NaN matches NaN, infinities match exactly.
+// Exact unless given a tolerance.
 template <class T>
 ::testing::AssertionResult HasValue(const Var& var, const std::vector<double>& expected,
                                     const Dims& shape, double tolerance = 0) {
-  if (!var.ok()) return ::testing::AssertionFailure() << "the var failed: " << var.status();
-  if (var.dtype() != gg::DataTypeOf<T>::value) {
-    return ::testing::AssertionFailure() << "element type " << gg::DataTypeName(var.dtype());
-  }
-  const std::optional<Tensor> value = var.value();
-  if (!value.has_value()) return ::testing::AssertionFailure() << "the var has no value";
-  const Dims value_shape(value->shape().begin(), value->shape().end());
-  if (value_shape != shape) {
-    return ::testing::AssertionFailure() << "shape [" << absl::StrJoin(value_shape, ",") << "]";
-  }
-  const auto actual = value->data<T>();
-  if (actual.size() != expected.size()) {
-    return ::testing::AssertionFailure() << actual.size() << " elements";
-  }
-  for (size_t i = 0; i < expected.size(); ++i) {
-    const double got = ToDouble(actual[i]);
-    const double want = expected[i];
-    const bool same =
-        (std::isnan(got) && std::isnan(want)) || got == want ||
-        (std::isfinite(want) && std::abs(got - want) <= tolerance * (1 + std::abs(want)));
-    if (!same) {
-      return ::testing::AssertionFailure()
-             << "element " << i << " is " << got << ", expected " << want;
-    }
-  }
-  return ::testing::AssertionSuccess();
+  return HasValues<T>(var, expected, shape, tolerance);
 }
 
 // Exact int64 values (indices), which doubles could not hold past 2^53.
 ::testing::AssertionResult HasIndices(const Var& var, const std::vector<int64_t>& expected,
                                       const Dims& shape) {
-  if (!var.ok()) return ::testing::AssertionFailure() << "the var failed: " << var.status();
+  if (::testing::AssertionResult typed = HasValueOfShape<int64_t>(var, shape); !typed) return typed;
   const std::optional<Tensor> value = var.value();
-  if (!value.has_value()) return ::testing::AssertionFailure() << "the var has no value";
-  if (value->dtype() != DataType::kInt64) return ::testing::AssertionFailure() << "not int64";
-  const Dims value_shape(value->shape().begin(), value->shape().end());
-  if (value_shape != shape) {
-    return ::testing::AssertionFailure() << "shape [" << absl::StrJoin(value_shape, ",") << "]";
-  }
   const auto actual = value->data<int64_t>();
   const std::vector<int64_t> got(actual.begin(), actual.end());
   if (got != expected) {
     return ::testing::AssertionFailure() << "values [" << absl::StrJoin(got, ",") << "]";
   }
   return ::testing::AssertionSuccess();
-}
-
-// One node of `op_type` at opset `version`.
-std::vector<Var> Node(absl::string_view op_type, const std::vector<Var>& inputs,
-                      const std::vector<gg::Attribute>& attributes, int version,
-                      int num_outputs = -1) {
-  return gg::make_node(op_type, inputs, attributes,
-                       {.version = version, .num_outputs = num_outputs});
 }
 
 // --- Reduce*: every element type -----------------------------------------------------------
@@ -122,7 +63,7 @@ TYPED_TEST_SUITE(ReduceTypedTest, ReduceTypes);
 TYPED_TEST(ReduceTypedTest, EveryReductionOverTheLastAxis) {
   using T = TypeParam;
   Graph g;
-  const Var x = Const<T>(g, Values<T>({1, 2, 3, 4, 5, 6}), {2, 3});
+  const Var x = Const<T>(g, ValuesOf<T>({1, 2, 3, 4, 5, 6}), {2, 3});
   const Dims shape = {2, 1};
   EXPECT_TRUE(HasValue<T>(op::ReduceSum(x, Int64s(g, {1})), {6, 15}, shape));
   EXPECT_TRUE(HasValue<T>(op::ReduceProd(x, {.axes = Dims{1}}), {6, 120}, shape));
@@ -151,7 +92,7 @@ TYPED_TEST(ReduceTypedTest, EveryReductionOverTheLastAxis) {
 TYPED_TEST(ReduceTypedTest, OuterAxisAccumulatesRows) {
   using T = TypeParam;
   Graph g;
-  const Var x = Const<T>(g, Values<T>({1, 2, 3, 4, 5, 6}), {2, 3});
+  const Var x = Const<T>(g, ValuesOf<T>({1, 2, 3, 4, 5, 6}), {2, 3});
   EXPECT_TRUE(HasValue<T>(op::ReduceSum(x, Int64s(g, {0}), {.keepdims = 0}), {5, 7, 9}, {3}));
   EXPECT_TRUE(HasValue<T>(op::ReduceMax(x, {.axes = Dims{0}, .keepdims = 0}), {4, 5, 6}, {3}));
   EXPECT_TRUE(HasValue<T>(op::ReduceProd(x, {.axes = Dims{-2}}), {4, 10, 18}, {1, 3}));
@@ -211,9 +152,9 @@ TEST(ReduceTest, NoopWithEmptyAxesReturnsTheInput) {
 TEST(ReduceTest, ReduceSumBefore13TakesAxesAsAnAttribute) {
   Graph g;
   const Var x = Const<float>(g, {1, 2, 3, 4, 5, 6}, {2, 3});
-  const auto sum = Node("ReduceSum", {x}, {{"axes", Dims{-1}}, {"keepdims", int64_t{0}}}, 11);
+  const auto sum = NodeAt("ReduceSum", {x}, {{"axes", Dims{-1}}, {"keepdims", int64_t{0}}}, 11);
   EXPECT_TRUE(HasValue<float>(sum[0], {6, 15}, {2}));
-  const auto all = Node("ReduceSum", {x}, {}, 1);
+  const auto all = NodeAt("ReduceSum", {x}, {}, 1);
   EXPECT_TRUE(HasValue<float>(all[0], {21}, {1, 1}));
 }
 
@@ -323,7 +264,7 @@ TYPED_TEST_SUITE(ArgTypedTest, ArgTypes);
 TYPED_TEST(ArgTypedTest, FirstOrLastIndexOfTheExtreme) {
   using T = TypeParam;
   Graph g;
-  const Var x = Const<T>(g, Values<T>({3, 7, 7, 1, 1, 5}), {2, 3});
+  const Var x = Const<T>(g, ValuesOf<T>({3, 7, 7, 1, 1, 5}), {2, 3});
   EXPECT_TRUE(HasIndices(op::ArgMax(x, {.axis = 1}), {1, 2}, {2, 1}));
   EXPECT_TRUE(HasIndices(op::ArgMax(x, {.axis = 1, .select_last_index = 1}), {2, 2}, {2, 1}));
   EXPECT_TRUE(HasIndices(op::ArgMin(x, {.axis = -1, .keepdims = 0}), {0, 0}, {2}));
@@ -354,22 +295,21 @@ TEST(ArgTest, EmptyTensors) {
 TEST(ArgTest, Opset11HasNoSelectLastIndex) {
   Graph g;
   const Var x = Const<int32_t>(g, {4, 9, 9}, {3});
-  EXPECT_TRUE(HasIndices(Node("ArgMax", {x}, {{"axis", int64_t{-1}}}, 11)[0], {1}, {1}));
+  EXPECT_TRUE(HasIndices(NodeAt("ArgMax", {x}, {{"axis", int64_t{-1}}}, 11)[0], {1}, {1}));
 }
 
 // --- Softmax, LogSoftmax, Hardmax -------------------------------------------------------------
 
 template <class T>
 class SoftmaxTypedTest : public ::testing::Test {};
-using FloatingTypes = ::testing::Types<float, double, Float16, BFloat16>;
 using FloatingTypesBefore13 = ::testing::Types<float, double, Float16>;  // no bfloat16
-TYPED_TEST_SUITE(SoftmaxTypedTest, FloatingTypes);
+TYPED_TEST_SUITE(SoftmaxTypedTest, FloatElementTypes);
 
 TYPED_TEST(SoftmaxTypedTest, AlongTheLastAndAnOuterAxis) {
   using T = TypeParam;
   const double tolerance = kIsHalf<T> ? 1e-2 : 1e-6;
   Graph g;
-  const Var x = Const<T>(g, Values<T>({0, 1, 2, 2, 2, 2}), {2, 3});
+  const Var x = Const<T>(g, ValuesOf<T>({0, 1, 2, 2, 2, 2}), {2, 3});
   const double e = std::exp(1.0);
   const double s = 1 + e + e * e;
   EXPECT_TRUE(HasValue<T>(op::Softmax(x), {1 / s, e / s, e * e / s, 1. / 3, 1. / 3, 1. / 3}, {2, 3},
@@ -424,16 +364,16 @@ TEST(SoftmaxTest, Before13TheInputIsCoercedTo2D) {
   Graph g;
   const Var x = Const<float>(g, {0, 0, 0, 0, 1, 1, 1, 1}, {2, 2, 2});
   // Opset 11, axis 1: each row of shape[1:] = 4 elements is one lane.
-  EXPECT_TRUE(HasValue<float>(Node("Softmax", {x}, {{"axis", int64_t{1}}}, 11)[0],
+  EXPECT_TRUE(HasValue<float>(NodeAt("Softmax", {x}, {{"axis", int64_t{1}}}, 11)[0],
                               {0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25}, {2, 2, 2}, 1e-6));
   // Opset 13, axis 1: lanes of 2 along dim 1.
-  EXPECT_TRUE(HasValue<float>(Node("Softmax", {x}, {{"axis", int64_t{1}}}, 13)[0],
+  EXPECT_TRUE(HasValue<float>(NodeAt("Softmax", {x}, {{"axis", int64_t{1}}}, 13)[0],
                               {0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5}, {2, 2, 2}, 1e-6));
   const Var y = Const<float>(g, {0, 1, 2, 3}, {2, 2});
   EXPECT_TRUE(
-      HasValue<float>(Node("Hardmax", {y}, {{"axis", int64_t{0}}}, 1)[0], {0, 0, 0, 1}, {2, 2}));
+      HasValue<float>(NodeAt("Hardmax", {y}, {{"axis", int64_t{0}}}, 1)[0], {0, 0, 0, 1}, {2, 2}));
   const double s = 1 + std::exp(1.0) + std::exp(2.0) + std::exp(3.0);
-  EXPECT_TRUE(HasValue<float>(Node("LogSoftmax", {y}, {{"axis", int64_t{0}}}, 11)[0],
+  EXPECT_TRUE(HasValue<float>(NodeAt("LogSoftmax", {y}, {{"axis", int64_t{0}}}, 11)[0],
                               {-std::log(s), 1 - std::log(s), 2 - std::log(s), 3 - std::log(s)},
                               {2, 2}, 1e-6));
 }
@@ -454,7 +394,7 @@ TYPED_TEST_SUITE(CumSumTypedTest, ReduceTypes);  // the same types: the sums' do
 TYPED_TEST(CumSumTypedTest, ExclusiveAndReverse) {
   using T = TypeParam;
   Graph g;
-  const Var x = Const<T>(g, Values<T>({1, 2, 3, 4, 5, 6}), {2, 3});
+  const Var x = Const<T>(g, ValuesOf<T>({1, 2, 3, 4, 5, 6}), {2, 3});
   const Var last = g.constant(Tensor::scalar<int64_t>(-1));
   const Var first = g.constant(Tensor::scalar<int32_t>(0));
   EXPECT_TRUE(HasValue<T>(op::CumSum(x, last), {1, 3, 6, 4, 9, 15}, {2, 3}));
@@ -487,7 +427,7 @@ TYPED_TEST(LpNormalizationTypedTest, L1AndL2) {
   using T = TypeParam;
   const double tolerance = kIsHalf<T> ? 1e-2 : 1e-6;
   Graph g;
-  const Var x = Const<T>(g, Values<T>({3, -4, 0, 0}), {2, 2});
+  const Var x = Const<T>(g, ValuesOf<T>({3, -4, 0, 0}), {2, 2});
   EXPECT_TRUE(HasValue<T>(op::LpNormalization(x), {0.6, -0.8, 0, 0}, {2, 2}, tolerance));
   EXPECT_TRUE(HasValue<T>(op::LpNormalization(x, {.axis = 1, .p = 1}), {3. / 7, -4. / 7, 0, 0},
                           {2, 2}, tolerance));
@@ -512,7 +452,7 @@ TYPED_TEST_SUITE(TopKTypedTest, TopKTypes);
 TYPED_TEST(TopKTypedTest, LargestAndSmallestWithTiesInIndexOrder) {
   using T = TypeParam;
   Graph g;
-  const Var x = Const<T>(g, Values<T>({1, 5, 3, 4, 2, 5, 9, 0}), {1, 8});
+  const Var x = Const<T>(g, ValuesOf<T>({1, 5, 3, 4, 2, 5, 9, 0}), {1, 8});
   auto [values, indices] = op::TopK(x, Int64s(g, {3}));
   EXPECT_TRUE(HasValue<T>(values, {9, 5, 5}, {1, 3}));
   EXPECT_TRUE(HasIndices(indices, {6, 1, 5}, {1, 3}));
@@ -552,7 +492,7 @@ TEST(TopKTest, NoValueWhereTheRuntimeChoosesTheOrder) {
 TEST(TopKTest, Opset1TakesKAsAnAttribute) {
   Graph g;
   const Var x = Const<float>(g, {1, 5, 3}, {3});
-  const auto outputs = Node("TopK", {x}, {{"k", int64_t{2}}}, 1, 2);
+  const auto outputs = NodeAt("TopK", {x}, {{"k", int64_t{2}}}, 1, 2);
   EXPECT_TRUE(HasValue<float>(outputs[0], {5, 3}, {2}));
   EXPECT_TRUE(HasIndices(outputs[1], {1, 2}, {2}));
 }
@@ -623,7 +563,7 @@ TEST_F(LossTest, SoftmaxCrossEntropyWithAndWithoutLogProb) {
       op::SoftmaxCrossEntropyLoss(scores, labels, Var(), {.ignore_index = 0, .reduction = "none"})
           .output,
       {loss0, 0}, {2}, 1e-12));
-  const Var half_scores = Const<Float16>(g_, Values<Float16>({1, 2, 3, 1, 1, 1}), {2, 3});
+  const Var half_scores = Const<Float16>(g_, ValuesOf<Float16>({1, 2, 3, 1, 1, 1}), {2, 3});
   EXPECT_TRUE(HasValue<Float16>(
       op::SoftmaxCrossEntropyLoss(half_scores, labels, Var(), {.reduction = "sum"}).output,
       {loss0 + loss1}, {}, 1e-2));

@@ -26,8 +26,6 @@ using gg::Tensor;
 using gg::Var;
 using Dims = std::vector<int64_t>;
 
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-
 Var Node(const std::string& type, std::vector<Var> inputs, std::vector<Attribute> attributes = {},
          int version = 0) {
   return gg::make_node(type, inputs, attributes, {.version = version})[0];
@@ -50,10 +48,7 @@ std::vector<double> Doubles(const Var& var) {
 template <class T>
 ::testing::AssertionResult HasValues(const Var& var, const Dims& dims,
                                      const std::vector<double>& expected, double tolerance = 1e-5) {
-  if (!var.ok()) return ::testing::AssertionFailure() << "the var failed: " << var.status();
-  if (!var.value().has_value()) return ::testing::AssertionFailure() << "no value";
-  const auto shape = var.value()->shape();
-  if (Dims(shape.begin(), shape.end()) != dims) return ::testing::AssertionFailure() << "dims";
+  if (::testing::AssertionResult typed = HasValueOfShape<T>(var, dims); !typed) return typed;
   const std::vector<double> got = Doubles<T>(var);
   if (got.size() != expected.size()) return ::testing::AssertionFailure() << "element count";
   for (size_t i = 0; i < got.size(); ++i) {
@@ -76,19 +71,10 @@ using NumericTypes = ::testing::Types<float, double, Float16, BFloat16, int8_t, 
                                       int64_t, uint8_t, uint16_t, uint32_t, uint64_t>;
 TYPED_TEST_SUITE(ResizeTypeTest, NumericTypes);
 
-template <class T>
-T From(int v) {
-  if constexpr (kIsHalf<T>) {
-    return T::FromFloat(static_cast<float>(v));
-  } else {
-    return static_cast<T>(v);
-  }
-}
-
 TYPED_TEST(ResizeTypeTest, NearestCopiesEveryType) {
   using T = TypeParam;
   Graph g;
-  const Var x = Const<T>(g, {From<T>(1), From<T>(2), From<T>(3), From<T>(4)}, {1, 1, 2, 2});
+  const Var x = Const<T>(g, ValuesOf<T>({1, 2, 3, 4}), {1, 1, 2, 2});
   const Var y = gg::op::Resize(x, Var(), Floats(g, {1, 1, 2, 1.5}));
   EXPECT_TRUE(HasValues<T>(y, {1, 1, 4, 3}, {1, 1, 2, 1, 1, 2, 3, 3, 4, 3, 3, 4}));
 }
@@ -96,7 +82,7 @@ TYPED_TEST(ResizeTypeTest, NearestCopiesEveryType) {
 TYPED_TEST(ResizeTypeTest, LinearComputesFloatsAndDeclinesIntegers) {
   using T = TypeParam;
   Graph g;
-  const Var x = Const<T>(g, {From<T>(1), From<T>(2), From<T>(3), From<T>(4)}, {1, 1, 2, 2});
+  const Var x = Const<T>(g, ValuesOf<T>({1, 2, 3, 4}), {1, 1, 2, 2});
   const Var y = gg::op::Resize(x, Var(), Floats(g, {1, 1, 2, 2}), Var(), {.mode = "linear"});
   if constexpr (std::is_integral_v<T>) {
     // ONNX Runtime truncates the blend, ONNX's reference rounds it: no value.

@@ -12,7 +12,6 @@
 
 #include "graphgc/graphgc.h"
 #include "kernel_test_util.h"
-#include "kernels_nn_test_util.h"
 
 namespace {
 
@@ -60,8 +59,7 @@ Var Dft(const Var& x, const Var& dft_length, const std::vector<gg::Attribute>& a
 
 template <class T>
 class DftTypedTest : public ::testing::Test {};
-using FloatTypes = ::testing::Types<float, double, Float16, BFloat16>;
-TYPED_TEST_SUITE(DftTypedTest, FloatTypes);
+TYPED_TEST_SUITE(DftTypedTest, FloatElementTypes);
 
 TYPED_TEST(DftTypedTest, RealSignalOfLengthFive) {
   using T = TypeParam;
