@@ -121,10 +121,10 @@ KernelResult QLinearConvKernel(const KernelContext& ctx) {
   }
   const std::vector<int32_t> bias =
       b != nullptr ? quantize::ReadInt32s(*b) : std::vector<int32_t>{0};
-  std::vector<float> multipliers;
-  for (float s : w_scale) {
-    multipliers.push_back(x_scale[0] * s / y_scale[0]);
-    if (!std::isfinite(multipliers.back())) return Decline("a scale ratio that is not finite");
+  const std::vector<float> multipliers =
+      quantize::RequantizeMultipliers(x_scale[0], w_scale, y_scale[0]);
+  for (float m : multipliers) {
+    if (!std::isfinite(m)) return Decline("a scale ratio that is not finite");
   }
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(ctx.output(0).dtype, plan.output_shape));
   GRAPHGC_ASSIGN_OR_RETURN(std::vector<uint32_t> acc, linalg::Scratch<uint32_t>(ctx, out.size()));

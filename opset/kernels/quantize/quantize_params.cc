@@ -64,4 +64,12 @@ absl::StatusOr<AxisBlocks> PlanAxisParams(const KernelContext& ctx,
   return blocks;
 }
 
+std::vector<float> RequantizeMultipliers(float a_scale, absl::Span<const float> b_scales,
+                                         float y_scale) {
+  std::vector<float> multipliers;
+  multipliers.reserve(b_scales.size());
+  for (float b_scale : b_scales) multipliers.push_back(a_scale * b_scale / y_scale);
+  return multipliers;
+}
+
 }  // namespace graphgc::kernels::quantize

@@ -1,5 +1,6 @@
 // What the quantize kernels share: reading 8-bit and 32-bit integer tensors as int32, where a
-// scale or zero point applies (per tensor or per axis), and rounding to a saturated 8-bit value.
+// scale or zero point applies (per tensor or per axis), the requantizing multipliers of integer
+// products, and rounding to a saturated 8-bit value.
 #ifndef GRAPHGC_OPSET_KERNELS_QUANTIZE_QUANTIZE_PARAMS_H_
 #define GRAPHGC_OPSET_KERNELS_QUANTIZE_QUANTIZE_PARAMS_H_
 
@@ -37,6 +38,12 @@ struct AxisBlocks {
 absl::StatusOr<AxisBlocks> PlanAxisParams(const KernelContext& ctx,
                                           absl::Span<const int64_t> x_shape, int scale_input,
                                           bool per_axis);
+
+// The factors that take a sum of products of a and b (quantized with scales `a_scale` and
+// `b_scales`, one or one per output channel) to y's scale: a_scale * b_scales[i] / y_scale, in
+// float as ONNX Runtime computes them.
+std::vector<float> RequantizeMultipliers(float a_scale, absl::Span<const float> b_scales,
+                                         float y_scale);
 
 // round(value) to the nearest, ties to even, then saturated to Q's range. `value` is not NaN.
 template <class Q, class F>

@@ -152,8 +152,8 @@ KernelResult QLinearMatMulKernel(const KernelContext& ctx) {
   }
   const float a_scale = ctx.input(1).data<float>()[0];
   const float y_scale = ctx.input(6).data<float>()[0];
-  std::vector<float> multipliers;
-  for (float b : ctx.input(4).data<float>()) multipliers.push_back(a_scale * b / y_scale);
+  const std::vector<float> multipliers =
+      RequantizeMultipliers(a_scale, ctx.input(4).data<float>(), y_scale);
   const int32_t y_zero = ReadInt32s(ctx.input(7))[0];
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate_output(0));
   GRAPHGC_ASSIGN_OR_RETURN(
