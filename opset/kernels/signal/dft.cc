@@ -35,8 +35,7 @@ struct DftLayout {
 absl::StatusOr<int64_t> TransformLength(const KernelContext& ctx, int64_t samples) {
   const Tensor* dft_length = ctx.optional_input(1);
   if (dft_length == nullptr) return samples;
-  if (dft_length->size() != 1) return Decline("dft_length is not a single value");
-  const int64_t n = ReadInt64s(*dft_length)[0];
+  GRAPHGC_ASSIGN_OR_RETURN(const int64_t n, SingleInt64Input(ctx, 1));
   if (n <= 0) return ctx.input_error(1, absl::StrCat("dft_length is ", n, "; it must be > 0"));
   return n;
 }

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "graphgc/opset/kernels/tensor/tensor_util.h"
 
 namespace graphgc::kernels {
 namespace {
@@ -117,6 +118,12 @@ void FourierTransform::Bluestein(Complex* data) {
   for (int64_t k = 0; k < n; ++k) {
     data[k] = std::conj(work_[static_cast<size_t>(k)]) * scale * chirp_[static_cast<size_t>(k)];
   }
+}
+
+absl::StatusOr<int64_t> SingleInt64Input(const KernelContext& ctx, int index) {
+  const Tensor& t = ctx.input(index);
+  if (t.size() != 1) return Decline(absl::StrCat(ctx.input_label(index), " is not a single value"));
+  return ReadInt64s(t)[0];
 }
 
 }  // namespace graphgc::kernels

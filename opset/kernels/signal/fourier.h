@@ -7,8 +7,9 @@
 // algorithm (the transform as a convolution, done by radix-2 FFTs of a padded power-of-two
 // length), so every length costs O(n log n) and stays accurate to double rounding.
 //
-// Also the lane helpers both kernels share: reading samples of a real ([.., 1]) or complex
-// ([.., 2]) signal into complex numbers, and writing a spectrum as [.., 2] pairs.
+// Also the helpers both kernels share: reading samples of a real ([.., 1]) or complex ([.., 2])
+// signal into complex numbers, writing a spectrum as [.., 2] pairs, and reading their
+// single-valued integer inputs (dft_length, frame_step, frame_length).
 #ifndef GRAPHGC_OPSET_KERNELS_SIGNAL_FOURIER_H_
 #define GRAPHGC_OPSET_KERNELS_SIGNAL_FOURIER_H_
 
@@ -48,6 +49,9 @@ class FourierTransform {
   std::vector<Complex> filter_;  // Bluestein: the FFT of the conjugate chirp, wrapped around
   std::vector<Complex> work_;    // Bluestein: padded_ elements
 };
+
+// The value of integer input `index`, or Decline when it does not hold exactly one value.
+absl::StatusOr<int64_t> SingleInt64Input(const KernelContext& ctx, int index);
 
 // Samples j < count of a signal whose complex elements are `stride` apart (each `components`
 // values: 1 real, 2 real and imaginary), multiplied by window[j] when a window is given, into

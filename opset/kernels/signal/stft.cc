@@ -34,13 +34,6 @@ struct Framing {
   int64_t bins = 0;
 };
 
-// A single-valued integer input, or Decline when it is not one value.
-absl::StatusOr<int64_t> ScalarInput(const KernelContext& ctx, int index) {
-  const Tensor& t = ctx.input(index);
-  if (t.size() != 1) return Decline(absl::StrCat(ctx.input_label(index), " is not a single value"));
-  return ReadInt64s(t)[0];
-}
-
 // Whether the inferred output type allows [batches, frames, bins, 2].
 bool Fits(const KernelContext& ctx, const Framing& f) {
   const std::optional<Shape>& typed = ctx.output(0).shape;
@@ -62,7 +55,7 @@ absl::StatusOr<Framing> FramingOf(const KernelContext& ctx, const Tensor& signal
         0, absl::StrCat("shape ", ShapeToString(dims), " is not [batch, length, 1 or 2]"));
   }
   Framing f{dims[0], dims[1], dims[2]};
-  GRAPHGC_ASSIGN_OR_RETURN(f.step, ScalarInput(ctx, 1));
+  GRAPHGC_ASSIGN_OR_RETURN(f.step, SingleInt64Input(ctx, 1));
   if (f.step <= 0)
     return ctx.input_error(1, absl::StrCat("frame_step is ", f.step, "; it must be > 0"));
   const Tensor* window = ctx.optional_input(2);
@@ -71,7 +64,7 @@ absl::StatusOr<Framing> FramingOf(const KernelContext& ctx, const Tensor& signal
                            absl::StrCat("shape ", ShapeToString(window->shape()), " is not 1-D"));
   }
   if (ctx.has_input(3)) {
-    GRAPHGC_ASSIGN_OR_RETURN(f.length, ScalarInput(ctx, 3));
+    GRAPHGC_ASSIGN_OR_RETURN(f.length, SingleInt64Input(ctx, 3));
     if (window != nullptr && window->size() != f.length) {
       return ctx.input_error(3, absl::StrCat("frame_length is ", f.length, " but the window has ",
                                              window->size(), " values"));
