@@ -332,24 +332,22 @@ TEST(MlLinear, ClassifierEachTransform) {
     outputs.push_back(out.Y);
     outputs.push_back(out.Z);
   }
+  // The labels under every transform.
+  const Tensor labels = I({8, 8, 7}, {3});
+  // SOFTMAX_ZERO gives the same scores.
+  const Tensor softmax = F({0.33618769f, 0.371544838f, 0.292267501f, 0.349423677f, 0.367339015f,
+                            0.283237308f, 0.367383152f, 0.308402359f, 0.324214488f},
+                           {3, 3});
   ExpectOrt("linear_classifier_transforms", g, outputs,
-            {I({8, 8, 7}, {3}),
+            {labels,
              F({0.200000003f, 0.300000012f, 0.0600000024f, 0.349999994f, 0.400000036f, 0.140000001f,
                 0.224999994f, 0.0500000119f, 0.100000001f},
                {3, 3}),
-             I({8, 8, 7}, {3}),
-             F({0.33618769f, 0.371544838f, 0.292267501f, 0.349423677f, 0.367339015f, 0.283237308f,
-                0.367383152f, 0.308402359f, 0.324214488f},
-               {3, 3}),
-             I({8, 8, 7}, {3}),
+             labels, softmax, labels,
              F({0.549834013f, 0.574442506f, 0.514995515f, 0.586617589f, 0.598687649f, 0.534942925f,
                 0.556013882f, 0.512497425f, 0.524979174f},
                {3, 3}),
-             I({8, 8, 7}, {3}),
-             F({0.33618769f, 0.371544838f, 0.292267501f, 0.349423677f, 0.367339015f, 0.283237308f,
-                0.367383152f, 0.308402359f, 0.324214488f},
-               {3, 3}),
-             I({8, 8, 7}, {3}),
+             labels, softmax, labels,
              F({-0.841756105f, -0.524445891f, -1.55472088f, -0.385340244f, -0.253353506f,
                 -1.08050406f, -0.755523622f, -1.64466965f, -1.28171289f},
                {3, 3})});
@@ -379,23 +377,24 @@ TEST(MlLinear, ClassifierStringLabelsAndBinary) {
     outputs.push_back(unlabeled.Y);
     outputs.push_back(unlabeled.Z);
   }
+  const Tensor unlabeled_labels = I({1, 1, 1}, {3});
+  // Every transform but PROBIT leaves a single score as it is.
+  const Tensor unlabeled_scores = F({0.5f, 0.800000012f, 0.449999988f}, {3, 1});
   ExpectOrt("linear_classifier_labels", g, outputs,
             {S({"dog", "cat", "dog"}, {3}), F({-3, -1.5f, 3, -2.5f, 1, 2}, {3, 2}),
-             I({1, 1, 1}, {3}), F({0.5f, 0.800000012f, 0.449999988f}, {3, 1}), I({1, 1, 1}, {3}),
-             F({0.5f, 0.800000012f, 0.449999988f}, {3, 1}), I({1, 1, 1}, {3}),
-             F({0.5f, 0.800000012f, 0.449999988f}, {3, 1}), I({1, 1, 1}, {3}),
-             F({0.5f, 0.800000012f, 0.449999988f}, {3, 1}), I({1, 1, 1}, {3}),
-             F({0, 0.841756105f, -0.125662014f}, {3, 1})});
+             unlabeled_labels, unlabeled_scores, unlabeled_labels, unlabeled_scores,
+             unlabeled_labels, unlabeled_scores, unlabeled_labels, unlabeled_scores,
+             unlabeled_labels, F({0, 0.841756105f, -0.125662014f}, {3, 1})});
+  // The labels under every transform.
+  const Tensor yes = S({"yes", "yes", "yes"}, {3});
+  // NONE, SOFTMAX and SOFTMAX_ZERO give the same scores.
+  const Tensor binary_scores =
+      F({0.75f, 0.25f, 0.449999988f, 0.550000012f, 0.800000012f, 0.200000003f}, {3, 2});
   ExpectOrt("linear_classifier_binary", g, binaries,
-            {S({"yes", "yes", "yes"}, {3}),
-             F({0.75f, 0.25f, 0.449999988f, 0.550000012f, 0.800000012f, 0.200000003f}, {3, 2}),
-             S({"yes", "yes", "yes"}, {3}),
-             F({0.75f, 0.25f, 0.449999988f, 0.550000012f, 0.800000012f, 0.200000003f}, {3, 2}),
-             S({"yes", "yes", "yes"}, {3}),
+            {yes, binary_scores, yes, binary_scores, yes,
              F({0.437823474f, 0.562176526f, 0.365864396f, 0.634135604f, 0.450166047f, 0.549833953f},
                {3, 2}),
-             S({"yes", "yes", "yes"}, {3}),
-             F({0.75f, 0.25f, 0.449999988f, 0.550000012f, 0.800000012f, 0.200000003f}, {3, 2})});
+             yes, binary_scores});
   // PROBIT: ONNX Runtime writes the transformed scores packed into the first half of Z.
   auto probit = ml::LinearClassifier(x, {.classlabels_strings = Strings{"no", "yes"},
                                          .coefficients = std::vector<float>{0.1f, 0.05f},
@@ -418,17 +417,16 @@ TEST(MlLinear, Regressor) {
                                               .intercepts = std::vector<float>{0.2f},
                                               .post_transform = transform}));
   }
-  ExpectOrt("linear_regressor", g, outputs,
-            {F({0.200000003f, 0.300000012f, 0.349999994f, 0.400000036f}, {2, 2}),
-             F({0.449999988f, 0.75f}, {2, 1}),
-             F({0.475020826f, 0.524979174f, 0.487502605f, 0.512497425f}, {2, 2}),
-             F({0.449999988f, 0.75f}, {2, 1}),
-             F({0.549834013f, 0.574442506f, 0.586617589f, 0.598687649f}, {2, 2}),
-             F({0.449999988f, 0.75f}, {2, 1}),
-             F({0.475020826f, 0.524979174f, 0.487502605f, 0.512497425f}, {2, 2}),
-             F({0.449999988f, 0.75f}, {2, 1}),
-             F({-0.841756105f, -0.524445891f, -0.385340244f, -0.253353506f}, {2, 2}),
-             F({-0.125662014f, 0.674574316f}, {2, 1})});
+  // Every transform but PROBIT leaves a single score as it is.
+  const Tensor one_target = F({0.449999988f, 0.75f}, {2, 1});
+  // SOFTMAX_ZERO gives the same scores.
+  const Tensor softmax = F({0.475020826f, 0.524979174f, 0.487502605f, 0.512497425f}, {2, 2});
+  ExpectOrt(
+      "linear_regressor", g, outputs,
+      {F({0.200000003f, 0.300000012f, 0.349999994f, 0.400000036f}, {2, 2}), one_target, softmax,
+       one_target, F({0.549834013f, 0.574442506f, 0.586617589f, 0.598687649f}, {2, 2}), one_target,
+       softmax, one_target, F({-0.841756105f, -0.524445891f, -0.385340244f, -0.253353506f}, {2, 2}),
+       F({-0.125662014f, 0.674574316f}, {2, 1})});
 }
 
 // ---------------------------------------------------------------------------------------------
