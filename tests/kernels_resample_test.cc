@@ -41,7 +41,8 @@ Attribute Str(const std::string& name, const std::string& value) { return {name,
 template <class T>
 std::vector<double> Doubles(const Var& var) {
   std::vector<double> out;
-  for (const T& v : var.value()->template data<T>()) out.push_back(ToDouble(v));
+  const std::optional<Tensor> value = var.value();  // a copy: keep it while reading it
+  for (const T& v : value->template data<T>()) out.push_back(ToDouble(v));
   return out;
 }
 
