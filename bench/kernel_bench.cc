@@ -124,6 +124,35 @@ std::vector<KernelCase> Cases() {
                        for (int64_t c = 0; c < kN; ++c) out[c * kN + r] = x[r * kN + c];
                      }
                    }});
+  cases.push_back({"Conv 3x3 64->64 [1,64,56,56]",
+                   {RandomFloats({1, 64, 56, 56}, 10), RandomFloats({64, 64, 3, 3}, 11)},
+                   {},
+                   [](const std::vector<Var>& v) {
+                     return op::Conv(v[0], v[1], Var(), {.pads = {{1, 1, 1, 1}}});
+                   },
+                   [](const std::vector<Tensor>& in, float* out) {
+                     auto x = in[0].data<float>(), w = in[1].data<float>();
+                     constexpr int64_t c = 64, h = 56, wd = 56;
+                     std::fill(out, out + c * h * wd, 0.0f);
+                     for (int64_t m = 0; m < c; ++m) {
+                       for (int64_t ci = 0; ci < c; ++ci) {
+                         for (int64_t ky = 0; ky < 3; ++ky) {
+                           for (int64_t kx = 0; kx < 3; ++kx) {
+                             const float k = w[((m * c + ci) * 3 + ky) * 3 + kx];
+                             for (int64_t y = std::max<int64_t>(0, 1 - ky);
+                                  y < std::min<int64_t>(h, h + 1 - ky); ++y) {
+                               const float* row = x.data() + (ci * h + y + ky - 1) * wd + kx - 1;
+                               float* o = out + (m * h + y) * wd;
+                               for (int64_t i = std::max<int64_t>(0, 1 - kx);
+                                    i < std::min<int64_t>(wd, wd + 1 - kx); ++i)
+                                 o[i] += k * row[i];
+                             }
+                           }
+                         }
+                       }
+                     }
+                   },
+                   5});
   std::vector<int64_t> rows(100000);
   std::mt19937 rng(8);
   for (int64_t& r : rows) r = std::uniform_int_distribution<int64_t>(0, 99999)(rng);
@@ -136,6 +165,36 @@ std::vector<KernelCase> Cases() {
                      auto index = in[1].data<int64_t>();
                      for (size_t i = 0; i < index.size(); ++i) {
                        for (int c = 0; c < 16; ++c) out[i * 16 + c] = table[index[i] * 16 + c];
+                     }
+                   }});
+  cases.push_back({"MaxPool 3x3/2 [1,64,112,112]",
+                   {RandomFloats({1, 64, 112, 112}, 10)},
+                   {},
+                   [](const std::vector<Var>& v) {
+                     return make_node("MaxPool", {v[0]},
+                                      {{"kernel_shape", std::vector<int64_t>{3, 3}},
+                                       {"strides", std::vector<int64_t>{2, 2}},
+                                       {"pads", std::vector<int64_t>{1, 1, 1, 1}}})[0];
+                   },
+                   [](const std::vector<Tensor>& in, float* out) {
+                     auto x = in[0].data<float>();
+                     constexpr int64_t kIn = 112, kOut = 56;
+                     for (int64_t c = 0; c < 64; ++c) {
+                       const float* plane = x.data() + c * kIn * kIn;
+                       for (int64_t oh = 0; oh < kOut; ++oh) {
+                         const int64_t h0 = std::max<int64_t>(oh * 2 - 1, 0);
+                         const int64_t h1 = std::min<int64_t>(oh * 2 + 2, kIn);
+                         for (int64_t ow = 0; ow < kOut; ++ow) {
+                           const int64_t w0 = std::max<int64_t>(ow * 2 - 1, 0);
+                           const int64_t w1 = std::min<int64_t>(ow * 2 + 2, kIn);
+                           float max = -INFINITY;
+                           for (int64_t h = h0; h < h1; ++h) {
+                             for (int64_t w = w0; w < w1; ++w)
+                               max = std::max(max, plane[h * kIn + w]);
+                           }
+                           *out++ = max;
+                         }
+                       }
                      }
                    }});
   cases.push_back({"LSTM seq 32 batch 8 in 128 hidden 128",

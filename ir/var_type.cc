@@ -79,6 +79,31 @@ bool TensorHasType(const Tensor& tensor, DataType dtype,
 
 }  // namespace
 
+VarType CommonType(const VarType& a, const VarType& b) {
+  if (a == b || a.kind() != b.kind()) return a;
+  switch (a.kind()) {
+    case VarType::Kind::kTensor: {
+      if (a.dtype() != b.dtype()) return a;
+      if (!a.shape().has_value() || !b.shape().has_value() ||
+          a.shape()->size() != b.shape()->size()) {
+        return VarType::Tensor(a.dtype());
+      }
+      std::vector<int64_t> dims = *a.shape();
+      for (size_t d = 0; d < dims.size(); ++d) {
+        if (dims[d] != (*b.shape())[d]) dims[d] = -1;
+      }
+      return VarType::Tensor(a.dtype(), dims);
+    }
+    case VarType::Kind::kSequence:
+      return VarType::Sequence(CommonType(a.element(), b.element()));
+    case VarType::Kind::kOptional:
+      return VarType::Optional(CommonType(a.element(), b.element()));
+    case VarType::Kind::kMap:
+      break;
+  }
+  return a;
+}
+
 bool ValueHasType(const Value& value, const VarType& type) {
   switch (value.kind()) {
     case Value::Kind::kTensor:

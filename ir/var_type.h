@@ -60,6 +60,11 @@ class VarType {
   std::shared_ptr<const VarType> element_;
 };
 
+// The most precise type that both `a` and `b` are: dims that differ become -1, ranks that differ
+// an unknown rank, element types likewise inside sequences and optionals. `a` where the two are
+// of different kinds or element types.
+VarType CommonType(const VarType& a, const VarType& b);
+
 // Whether `value` is a value of `type`: the same kind, element types equal, and every tensor's
 // shape allowed by the type's (an unknown rank allows any, a -1 dim any size).
 bool ValueHasType(const Value& value, const VarType& type);

@@ -34,21 +34,8 @@ VarType TypeOf(const Value& value, const VarType& declared) {
       for (const Value& element : value.elements()) {
         if (!element.is_tensor()) return declared;
         const VarType type = TensorTypeOf(element.tensor());
-        if (!common.has_value()) {
-          common = type;
-        } else if (common->dtype() != type.dtype()) {
-          return declared;
-        } else if (!common->shape().has_value()) {
-          continue;
-        } else if (common->shape()->size() != type.shape()->size()) {
-          common = VarType::Tensor(common->dtype());
-        } else {
-          std::vector<int64_t> dims = *common->shape();
-          for (size_t d = 0; d < dims.size(); ++d) {
-            if (dims[d] != (*type.shape())[d]) dims[d] = -1;
-          }
-          common = VarType::Tensor(common->dtype(), dims);
-        }
+        if (common.has_value() && common->dtype() != type.dtype()) return declared;
+        common = common.has_value() ? CommonType(*common, type) : type;
       }
       return VarType::Sequence(*common);
     }

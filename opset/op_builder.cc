@@ -215,7 +215,11 @@ absl::Status TakeValues(Results& results, OutputTypes& types, OutputValues& valu
   OutputTypes refined = types;
   for (size_t i = 0; i < results.size(); ++i) {
     if (!results[i].has_value()) continue;
-    GRAPHGC_RETURN_IF_ERROR(CheckOutputValue(i, Value(*results[i]), refined[i]));
+    if constexpr (std::is_same_v<typename Results::value_type, std::optional<Tensor>>) {
+      GRAPHGC_RETURN_IF_ERROR(CheckValue(i, *results[i], refined[i]));  // the common case
+    } else {
+      GRAPHGC_RETURN_IF_ERROR(CheckOutputValue(i, *results[i], refined[i]));
+    }
   }
   types = std::move(refined);
   values.assign(std::make_move_iterator(results.begin()), std::make_move_iterator(results.end()));

@@ -410,6 +410,31 @@ absl::Status CheckAttributes(const OpSchema& schema, absl::Span<const Attribute>
   return absl::OkStatus();
 }
 
+namespace {
+
+// ONNX 1.12's inference of the convolution and pooling ops divides by strides and dilations
+// (a zero kills the process with SIGFPE) and sizes windows from kernel_shape: all three must be
+// positive, as ONNX requires, before that inference runs.
+absl::Status CheckWindowAttributes(absl::Span<const Attribute> attributes) {
+  for (const Attribute& attribute : attributes) {
+    if (attribute.name != "strides" && attribute.name != "dilations" &&
+        attribute.name != "kernel_shape") {
+      continue;
+    }
+    const auto* values = std::get_if<std::vector<int64_t>>(&attribute.value);
+    if (values == nullptr) continue;
+    for (int64_t value : *values) {
+      if (value <= 0) {
+        return absl::InvalidArgumentError(absl::StrCat("attribute '", attribute.name, "' has ",
+                                                       value, "; every entry must be positive"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<OutputTypes> InferWithSchema(const OpSchema& schema,
                                             absl::Span<const OperandInfo> inputs,
                                             absl::Span<const Attribute> attributes, int num_outputs,
@@ -417,6 +442,7 @@ absl::StatusOr<OutputTypes> InferWithSchema(const OpSchema& schema,
   GRAPHGC_RETURN_IF_ERROR(CheckInputCount(schema, inputs.size()));
   GRAPHGC_RETURN_IF_ERROR(CheckInputTypes(schema, inputs));
   GRAPHGC_RETURN_IF_ERROR(CheckAttributes(schema, attributes));
+  GRAPHGC_RETURN_IF_ERROR(CheckWindowAttributes(attributes));
   if (num_outputs < schema.min_output() || num_outputs > schema.max_output()) {
     return absl::InvalidArgumentError(absl::StrCat(
         num_outputs,

@@ -285,32 +285,6 @@ VarType VarTypeOf(const OutputType& type) {
   return VarType::Tensor(type.dtype, std::vector<int64_t>(type.shape->begin(), type.shape->end()));
 }
 
-// The most precise type both `a` and `b` are of (`a` where they are of different kinds).
-VarType UnionType(const VarType& a, const VarType& b) {
-  if (a == b || a.kind() != b.kind()) return a;
-  switch (a.kind()) {
-    case VarType::Kind::kTensor: {
-      if (a.dtype() != b.dtype()) return a;
-      if (!a.shape().has_value() || !b.shape().has_value() ||
-          a.shape()->size() != b.shape()->size()) {
-        return VarType::Tensor(a.dtype());
-      }
-      std::vector<int64_t> dims = *a.shape();
-      for (size_t d = 0; d < dims.size(); ++d) {
-        if (dims[d] != (*b.shape())[d]) dims[d] = -1;
-      }
-      return VarType::Tensor(a.dtype(), dims);
-    }
-    case VarType::Kind::kSequence:
-      return VarType::Sequence(UnionType(a.element(), b.element()));
-    case VarType::Kind::kOptional:
-      return VarType::Optional(UnionType(a.element(), b.element()));
-    case VarType::Kind::kMap:
-      break;
-  }
-  return a;
-}
-
 }  // namespace
 
 void RefineIfOutputs(const BuiltBodies& bodies, OutputTypes& types) {
@@ -319,7 +293,7 @@ void RefineIfOutputs(const BuiltBodies& bodies, OutputTypes& types) {
   const std::vector<OutputType>& else_results = bodies[1].types.results;
   for (size_t i = 0; i < types.size() && i < then_results.size() && i < else_results.size(); ++i) {
     const VarType inferred = VarTypeOf(types[i]);
-    const VarType either = UnionType(VarTypeOf(then_results[i]), VarTypeOf(else_results[i]));
+    const VarType either = CommonType(VarTypeOf(then_results[i]), VarTypeOf(else_results[i]));
     // ONNX 1.12 merges sequence branches by taking one of them; the union is never narrower.
     if (either.kind() == inferred.kind() && either != inferred) types[i] = OutputTypeOf(either);
   }

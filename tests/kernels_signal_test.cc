@@ -229,14 +229,20 @@ TEST(StftTest, FramesWithWindow) {
   EXPECT_TRUE(HasValues<double>(y, StftWant(x, window, 4), {1, 3, 4, 2}, 1e-12));
 }
 
-TEST(StftTest, OnesidedGetsNoValueUnderOnnx112sInference) {
-  // ONNX 1.12 types a missing onesided as 0 (the schema's default is 1: 3 bins, typed 4), and
-  // onesided = 1 with floor((9 - 3) / 2) + 1 = 4 frames instead of 3.
+TEST(StftTest, OnesidedIsTypedAsItsDefaultSays) {
+  // ONNX 1.12 types a missing onesided as 0 (the schema's default is 1) and counts onesided
+  // frames from the bins; graphgc infers STFT's shape itself (opset/inference_fixes.h):
+  // floor((9 - 4) / 2) + 1 = 3 frames of 4 / 2 + 1 = 3 bins.
   Graph g;
   const std::vector<Var> inputs = {Const<float>(g, std::vector<float>(9, 1.0f), {1, 9, 1}),
                                    Scalar<int64_t>(g, 2), Var(), Scalar<int64_t>(g, 4)};
-  EXPECT_TRUE(HasNoValue(Stft(inputs, {})));
-  EXPECT_TRUE(HasNoValue(Stft(inputs, {{"onesided", int64_t{1}}})));
+  for (const Var& y : {Stft(inputs, {}), Stft(inputs, {{"onesided", int64_t{1}}})}) {
+    ASSERT_TRUE(y.value().has_value()) << y.status();
+    EXPECT_EQ(y.value()->shape(), (absl::Span<const int64_t>{1, 3, 3, 2}));
+  }
+  const Var two_sided = Stft(inputs, {{"onesided", int64_t{0}}});
+  ASSERT_TRUE(two_sided.value().has_value());
+  EXPECT_EQ(two_sided.value()->shape(), (absl::Span<const int64_t>{1, 3, 4, 2}));
 }
 
 TEST(StftTest, FrameLengthAndWindowDisagreeingFails) {

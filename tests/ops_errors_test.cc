@@ -344,6 +344,34 @@ TEST_F(OpsErrorsTest, ConstantOfAnEmptyTensor) {
   EXPECT_TRUE(FailsCleanly([&] { return g_.constant(Tensor()); }, {"Constant"}));
 }
 
+TEST_F(OpsErrorsTest, WindowsOfZeroStrideDilationOrSize) {
+  // ONNX 1.12's inference divides by these: without the check, SIGFPE.
+  const Var x = g_.argument("image", DataType::kFloat, {1, 1, 5, 5});
+  const Var w = g_.argument("weights", DataType::kFloat, {1, 1, 3, 3});
+  EXPECT_TRUE(FailsCleanly(
+      [&] {
+        return op::Conv(x, w, Var(), {.strides = std::vector<int64_t>{0, 1}});
+      },
+      {"Conv", "'strides' has 0"}));
+  EXPECT_TRUE(FailsCleanly(
+      [&] {
+        return op::Conv(x, w, Var(), {.dilations = std::vector<int64_t>{1, 0}});
+      },
+      {"Conv", "'dilations' has 0"}));
+  EXPECT_TRUE(FailsCleanly(
+      [&] {
+        return op::AveragePool(x, {.kernel_shape = std::vector<int64_t>{2, -1}});
+      },
+      {"AveragePool", "'kernel_shape' has -1"}));
+  EXPECT_TRUE(FailsCleanly(
+      [&] {
+        return op::MaxPool(x, {.kernel_shape = std::vector<int64_t>{2, 2},
+                               .strides = std::vector<int64_t>{0, 0}})
+            .Y;
+      },
+      {"MaxPool", "'strides' has 0"}));
+}
+
 TEST(GraphErrorsTest, MovedFromGraph) {
   Graph g;
   Graph taker = std::move(g);

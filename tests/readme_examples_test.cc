@@ -92,4 +92,28 @@ TEST(ReadmeExamplesTest, ControlFlowAndSequences) {
   EXPECT_TRUE(model.ok()) << model.status();
 }
 
+TEST(ReadmeExamplesTest, SequencesAndLoopsCarryValues) {
+  namespace op = graphgc::op;
+  gg::Graph g;
+  gg::Var x = g.constant(gg::Tensor::from_vector<float>({1, 2, 3, 4}, {2, 2}));
+  gg::Var pieces = op::SplitToSequence(x, gg::Var(), {.axis = 0});  // one value per row
+  std::optional<gg::Value> v = pieces.any_value();                  // v->elements().size()
+  gg::Var back = op::ConcatFromSequence(pieces, {.axis = 0});       // a tensor value again
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->elements().size(), 2u);
+  ASSERT_TRUE(back.value().has_value());
+  EXPECT_EQ(back.value()->data<float>()[3], 4.0f);
+
+  using Vars = std::vector<gg::Var>;
+  gg::Var trips = g.constant(gg::Tensor::scalar<int64_t>(10000));
+  gg::Var state = g.constant(gg::Tensor::zeros(gg::DataType::kFloat, {1000}));
+  gg::Var one = g.constant(gg::Tensor::scalar<float>(1));
+  Vars sum = op::Loop(trips, gg::Var(), {state}, {.body = [&](absl::Span<const gg::Var> a) {
+                        return Vars{a[1], op::Add(a[2], one)};
+                      }});
+  ASSERT_TRUE(sum[0].value().has_value());
+  EXPECT_EQ(sum[0].value()->data<float>()[999], 10000.0f);
+  EXPECT_LT(g.stats().peak_value_bytes, int64_t{1} << 20);
+}
+
 }  // namespace

@@ -18,6 +18,7 @@ void RegisterBuiltinKernels(KernelTable& table) {
   RegisterDetectionKernels(table);
   RegisterMlKernels(table);
   RegisterSequenceKernels(table);
+  RegisterMapKernels(table);
 }
 
 }  // namespace graphgc::kernels

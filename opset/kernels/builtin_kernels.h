@@ -25,6 +25,7 @@ void RegisterSignalKernels(KernelTable& table);         // signal/: DFT, STFT, w
 void RegisterDetectionKernels(KernelTable& table);      // detection/: NonMaxSuppression
 void RegisterMlKernels(KernelTable& table);             // ml/: the ai.onnx.ml domain
 void RegisterSequenceKernels(KernelTable& table);       // sequence/: sequences, optionals
+void RegisterMapKernels(KernelTable& table);            // maps/: ZipMap, CastMap, DictVectorizer
 
 // All of the above.
 void RegisterBuiltinKernels(KernelTable& table);

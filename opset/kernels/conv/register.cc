@@ -1,8 +1,12 @@
 // The conv family's registrations (Conv, ConvTranspose, ConvInteger, QLinearConv).
 #include "graphgc/opset/kernels/builtin_kernels.h"
+#include "graphgc/opset/kernels/conv/conv_kernels.h"
 
 namespace graphgc::kernels {
 
-void RegisterConvKernels(KernelTable& table) { (void)table; }
+void RegisterConvKernels(KernelTable& table) {
+  RegisterConvFloatKernels(table);
+  RegisterQuantizedConvKernels(table);
+}
 
 }  // namespace graphgc::kernels
