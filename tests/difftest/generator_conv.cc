@@ -110,7 +110,8 @@ void Generator::ConvTranspose() {
     pads[static_cast<size_t>(d)] = begin;
     pads[static_cast<size_t>(d + rank)] = end;
     output_padding.push_back(extra);
-    output_shape.push_back(full - begin - end);
+    // output_shape goes without output_padding (ONNX Runtime takes the total padding from it).
+    output_shape.push_back(std::max<int64_t>(1, full - extra - begin - end));
   }
   std::vector<std::optional<Ref>> inputs = {FreshLeaf(DataType::kFloat, x_shape, Domain::kHalves),
                                             FreshLeaf(DataType::kFloat, w_shape, Domain::kHalves)};
@@ -119,7 +120,8 @@ void Generator::ConvTranspose() {
   }
   std::vector<Attribute> attributes = {{"strides", strides}};
   if (Chance(0.5)) attributes.push_back({"kernel_shape", kernel});
-  if (Chance(0.5)) attributes.push_back({"dilations", dilations});
+  if (std::count(dilations.begin(), dilations.end(), 1) < rank || Chance(0.5))
+    attributes.push_back({"dilations", dilations});
   if (group != 1) attributes.push_back({"group", group});
   const int form = Uniform(0, 3);
   if (form == 0) {  // the output's shape, from which ONNX derives the pads
