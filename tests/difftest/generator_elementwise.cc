@@ -17,7 +17,11 @@ using graphgc::Shape;
 using graphgc::Tensor;
 
 void Generator::Unary(const std::string& op, Domain domain, bool jumps) {
-  const PoolEntry x = Operand(SchemaTypes(op, 0), !jumps && domain == Domain::kAny, domain);
+  std::vector<DataType> types = SchemaTypes(op, 0);
+  // ONNX Runtime computes double Shrink in float: a result near 0 (the input less the bias)
+  // keeps a float rounding of the input (ort_difftest --graph-seed 10000126).
+  if (op == "Shrink") types.erase(std::remove(types.begin(), types.end(), DataType::kDouble));
+  const PoolEntry x = Operand(types, !jumps && domain == Domain::kAny, domain);
   std::vector<Attribute> attributes;
   if (op == "Elu" || op == "Celu" || op == "LeakyRelu" || op == "HardSigmoid" ||
       op == "ThresholdedRelu") {
@@ -193,10 +197,12 @@ void Generator::AddElementwiseRecipes(Recipes& recipes) {
   for (const char* op : {"Ceil", "Floor", "Sign", "IsNaN", "IsInf", "Not"})
     unary(op, Domain::kAny, true);
   unary("Round", Domain::kHalves, true);
-  for (const char* op : {"Add", "Sub", "Mul", "Div", "Pow", "Mod", "PRelu"}) {
+  for (const char* op : {"Add", "Sub", "Mul", "Div", "Pow", "PRelu"}) {
     recipes.push_back({op, [=](Generator& g) { g.Binary(op, false); }});
   }
-  for (const char* op : {"And", "Or", "Xor", "Equal", "Greater", "Less", "GreaterOrEqual",
+  // Mod jumps by the divisor where the dividend crosses a multiple of it: a float16 dividend one
+  // rounding apart upstream gave 0.324 against 0.328 (ort_difftest --graph-seed 12000611).
+  for (const char* op : {"Mod", "And", "Or", "Xor", "Equal", "Greater", "Less", "GreaterOrEqual",
                          "LessOrEqual", "BitShift"}) {
     recipes.push_back({op, [=](Generator& g) { g.Binary(op, true); }});
   }
