@@ -4,9 +4,9 @@
 // pools.
 //
 // Inputs and weights are multiples of 0.5 (Domain::kHalves), so that every sum of products is
-// exact in float whatever order a runtime adds them in. Pads stay below the kernel (ONNX
-// Runtime refuses larger ones for pooling), and windows are sized so that each output has at
-// least one element.
+// exact in float whatever order a runtime adds them in. Kept to windows ONNX Runtime takes: pads
+// below the kernel (pooling refuses larger ones), auto_pad SAME without dilations and with a
+// stride within the kernel, windows that fit the input, and no empty images for the global pools.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -23,8 +23,8 @@ struct Generator::Window {
   std::vector<int64_t> kernel, strides, dilations, pads;  // pads: all begins, then all ends
   std::string auto_pad = "NOTSET";
 
-  // kernel_shape, strides, pads or auto_pad, and dilations when asked; each now and then left
-  // to its default when the default gives the same window.
+  // kernel_shape (first), strides, pads or auto_pad, and dilations when asked; each but
+  // kernel_shape now and then left to its default when the default gives the same window.
   std::vector<Attribute> Attributes(bool with_dilations, Generator& g) const {
     std::vector<Attribute> attributes = {{"kernel_shape", kernel}};
     auto all_ones = [](const std::vector<int64_t>& v) {
@@ -83,6 +83,7 @@ void Generator::Conv() {
                                             FreshLeaf(DataType::kFloat, w_shape, Domain::kHalves)};
   if (Chance(0.6)) inputs.push_back(FreshLeaf(DataType::kFloat, {w_shape[0]}, Domain::kHalves));
   std::vector<Attribute> attributes = w.Attributes(/*with_dilations=*/true, *this);
+  if (Chance(0.3)) attributes.erase(attributes.begin());  // kernel_shape, which W's shape gives
   if (group != 1 || Chance(0.3)) attributes.push_back({"group", group});
   TryStep(MakeStep("Conv", std::move(inputs), std::move(attributes)));
 }
