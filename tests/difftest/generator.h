@@ -11,13 +11,17 @@
 #define GRAPHGC_TESTS_DIFFTEST_GENERATOR_H_
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "plan.h"
 
 namespace difftest {
 
-// The plan of graph `seed`; the same seed gives the same plan.
-Plan GeneratePlan(uint64_t seed);
+// The plan of graph `seed`; the same seed gives the same plan. Its steps are ops with a kernel,
+// or (when `ops` is not empty) the ops named there, kernel or not: a recipe can then be checked
+// against ONNX Runtime before its kernel exists (its outputs count as without a value).
+Plan GeneratePlan(uint64_t seed, const std::vector<std::string>& ops = {});
 
 }  // namespace difftest
 

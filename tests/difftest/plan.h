@@ -5,6 +5,7 @@
 #ifndef GRAPHGC_TESTS_DIFFTEST_PLAN_H_
 #define GRAPHGC_TESTS_DIFFTEST_PLAN_H_
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,15 +22,20 @@ struct Leaf {
 
 struct Ref {
   bool is_leaf = true;
-  int index = 0;   // into Plan::leaves or Plan::steps
-  int output = 0;  // a step's output
+  int index = 0;          // into Plan::leaves or Plan::steps (or a body's arguments)
+  int output = 0;         // a step's output
+  bool argument = false;  // inside a body: its argument `index`
 };
+
+struct Body;
 
 struct Step {
   std::string op_type;
   std::vector<std::optional<Ref>> inputs;  // nullopt: an omitted optional input
   std::vector<graphgc::Attribute> attributes;
   int num_outputs = 1;
+  // Loop's or Scan's body, given to the node as the graph attribute "body".
+  std::shared_ptr<const Body> body;
 };
 
 struct Plan {
@@ -37,10 +43,20 @@ struct Plan {
   std::vector<Step> steps;
 };
 
-// The vars of a built plan: leaves[i], steps[s][o].
+// A body as a plan of its own: its leaves are constants made inside the body, its refs with
+// `argument` set name the body's arguments, and it returns `results`. Self-contained (no refs to
+// the enclosing plan), so that a step with a body can be isolated like any other.
+struct Body {
+  Plan plan;
+  std::vector<Ref> results;
+};
+
+// The vars of a built plan: leaves[i], steps[s][o], and a body's arguments.
 struct BuiltPlan {
+  graphgc::Graph* graph = nullptr;  // where a body's constants are made
   std::vector<graphgc::Var> leaves;
   std::vector<std::vector<graphgc::Var>> steps;
+  std::vector<graphgc::Var> arguments;
 };
 
 // Builds the leaves (as arguments "in_<i>" or as constants) and every step, at opset 17.

@@ -21,8 +21,10 @@ std::optional<graphgc::Tensor> FromRawBytes(const std::string& type,
                                             const std::string& bytes);
 
 // "" when `got` (graphgc) matches `ort`, else the first difference. Floating point within a
-// relative tolerance of the type's precision, NaN only equal to NaN; others exactly.
-std::string CompareTensors(const graphgc::Tensor& got, const graphgc::Tensor& ort);
+// relative tolerance of the type's precision (and an absolute one of at least `min_atol`), NaN
+// only equal to NaN; others exactly.
+std::string CompareTensors(const graphgc::Tensor& got, const graphgc::Tensor& ort,
+                           double min_atol = 0);
 
 }  // namespace difftest
 
