@@ -200,6 +200,17 @@ TEST(ResizeTest, EmptyScalesSelectSizes) {
                                {1, 1, 2}));
 }
 
+TEST(ResizeTest, PytorchHalfPixelToOneSampleTakesTheFirst) {
+  // ONNX's text and ONNX Runtime sample at 0 (ONNX 1.12's reference at -0.5: another value).
+  Graph g;
+  const Var x = Const<float>(g, {1, 2, 3, 4}, {1, 4});
+  const Var empty = Floats(g, {});
+  EXPECT_TRUE(HasValues<float>(
+      Node("Resize", {x, empty, empty, Int64s(g, {1, 1})},
+           {Str("mode", "cubic"), Str("coordinate_transformation_mode", "pytorch_half_pixel")}, 13),
+      {1, 1}, {1}));
+}
+
 TEST(ResizeTest, BadScalesAndSizesFail) {
   Graph g;
   const Var x = Const<float>(g, {1, 2}, {1, 2});

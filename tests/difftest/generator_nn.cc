@@ -131,10 +131,6 @@ void Generator::Resize() {
   const bool width_from_scale = coordinates == "align_corners" ||
                                 coordinates == "pytorch_half_pixel" ||
                                 coordinates == "tf_crop_and_resize";
-  // pytorch_half_pixel samples a single output at 0 (ONNX's text, ONNX Runtime) or at -0.5
-  // (ONNX's reference, which graphgc follows): only cubic tells them apart, so cubic resizes to
-  // 2 or more there.
-  const bool single_sample = mode == "cubic" && coordinates == "pytorch_half_pixel";
   const bool by_sizes = Chance(0.4);
   std::vector<float> scales, roi_start, roi_end;
   std::vector<int64_t> sizes;
@@ -144,12 +140,11 @@ void Generator::Resize() {
     int64_t out = in;
     if (!(outer_fixed && d < 2)) {
       if (by_sizes) {
-        out = Uniform(single_sample ? 2 : 1, 6);
+        out = Uniform(1, 6);
         scale = static_cast<float>(out) / static_cast<float>(in);
       } else {
         scale = Pick(std::vector<float>{0.5f, 0.75f, 1.0f, 1.25f, 1.5f, 2.0f, 2.5f, 3.0f});
         if (width_from_scale && scale * in != std::floor(scale * in)) scale = 2.0f;
-        if (single_sample && std::floor(scale * in) < 2) scale = 2.0f;
         out = static_cast<int64_t>(std::floor(scale * in));
       }
       if (out == in) scale = 1.0f;

@@ -7,7 +7,8 @@
 namespace graphgc::kernels::resample {
 namespace {
 
-// ONNX's reference transformation of output position x into an input coordinate.
+// ONNX's transformation of output position x into an input coordinate, as its reference computes
+// it (but for pytorch_half_pixel to a single sample, below).
 double OriginalCoordinate(const Sampling& sampling, const AxisExtent& axis, int64_t x) {
   if (sampling.legacy) {
     return static_cast<double>(static_cast<float>(x) / static_cast<float>(axis.scale));
@@ -19,7 +20,9 @@ double OriginalCoordinate(const Sampling& sampling, const AxisExtent& axis, int6
     case CoordinateMode::kHalfPixel:
       return (position + 0.5) / axis.scale - 0.5;
     case CoordinateMode::kPytorchHalfPixel:
-      return width == 1.0 ? -0.5 : (position + 0.5) / axis.scale - 0.5;
+      // An output of one sample takes the input's first, as ONNX's text and ONNX Runtime say
+      // (the 1.12 reference samples at -0.5, which only cubic can tell apart).
+      return axis.out == 1 ? 0.0 : (position + 0.5) / axis.scale - 0.5;
     case CoordinateMode::kAlignCorners:
       return width == 1.0 ? 0.0 : position * (in - 1) / (width - 1);
     case CoordinateMode::kAsymmetric:
