@@ -1,6 +1,7 @@
 // collect(): exactness against the bytes reachable from live handles, incrementality, and the
 // automatic policies.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <optional>
@@ -187,13 +188,22 @@ TEST(CollectTest, IncrementalCollectionLooksOnlyAtChanges) {
 }
 
 TEST(CollectTest, AutomaticCollectionBoundsMemory) {
-  Graph g;  // default: adaptive, 4 MiB floor
+  Graph g;  // default: adaptive, floored at the L2 size
   Var a = SeedChain(g, 2000);
   const GraphStats stats = g.stats();
   EXPECT_GT(stats.collections, 0);
   EXPECT_LE(stats.peak_value_bytes, g.options().min_trigger_bytes + kSeedBytes);
   EXPECT_LE(stats.live_value_bytes, g.options().min_trigger_bytes + kSeedBytes);
   EXPECT_EQ(g.collect().live_bytes, kSeedBytes);
+}
+
+TEST(CollectTest, TheDefaultFloorIsTheCacheSize) {
+  const int64_t floor = GraphOptions{}.min_trigger_bytes;
+  EXPECT_EQ(floor, DefaultMinTriggerBytes());
+  EXPECT_GE(floor, int64_t{256} << 10);
+  EXPECT_LE(floor, int64_t{16} << 20);
+  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  if (l2 >= (256 << 10) && l2 <= (16 << 20)) EXPECT_EQ(floor, l2);
 }
 
 TEST(CollectTest, AdaptiveTriggerFollowsLiveBytes) {
