@@ -278,8 +278,9 @@ std::optional<std::vector<Tensor>> KnownTensors(absl::Span<const OperandInfo> op
 OutputValues PropagateScan(GraphCore& core, SubgraphId body, absl::Span<const OperandInfo> operands,
                            absl::Span<const OutputType> types,
                            const std::vector<Attribute>& attributes) {
-  const auto scan_inputs = static_cast<size_t>(IntAttribute(attributes, "num_scan_inputs"));
-  if (scan_inputs == 0 || scan_inputs > operands.size()) return NoValues(types);
+  const int64_t given = IntAttribute(attributes, "num_scan_inputs");
+  if (given <= 0 || given > static_cast<int64_t>(operands.size())) return NoValues(types);
+  const auto scan_inputs = static_cast<size_t>(given);
   const size_t states = operands.size() - scan_inputs;
   if (types.size() < states) return NoValues(types);
   const size_t scan_outputs = types.size() - states;
@@ -316,10 +317,9 @@ OutputValues PropagateScan8(GraphCore& core, SubgraphId body,
                             absl::Span<const OperandInfo> operands,
                             absl::Span<const OutputType> types,
                             const std::vector<Attribute>& attributes) {
-  const auto scan_inputs = static_cast<size_t>(IntAttribute(attributes, "num_scan_inputs"));
-  if (operands.empty() || scan_inputs == 0 || scan_inputs + 1 > operands.size()) {
-    return NoValues(types);
-  }
+  const int64_t given = IntAttribute(attributes, "num_scan_inputs");
+  if (given <= 0 || given + 1 > static_cast<int64_t>(operands.size())) return NoValues(types);
+  const auto scan_inputs = static_cast<size_t>(given);
   const size_t states = operands.size() - 1 - scan_inputs;
   if (types.size() < states) return NoValues(types);
   const size_t scan_outputs = types.size() - states;

@@ -264,6 +264,17 @@ TEST(SequenceValues, BudgetLeavesPiecesWithoutValue) {
   EXPECT_EQ(g.stats().live_value_bytes, 0);
 }
 
+TEST(ValueAccessors, TheWrongKindGivesNothingNeverAborts) {
+  const Value tensor = Tensor::scalar<float>(1.0f);
+  const Value sequence = Value::Sequence({tensor});
+  EXPECT_TRUE(tensor.elements().empty());
+  EXPECT_EQ(tensor.keys().dtype(), DataType::kUndefined);
+  EXPECT_EQ(sequence.tensor().dtype(), DataType::kUndefined);
+  EXPECT_EQ(sequence.map_values().dtype(), DataType::kUndefined);
+  EXPECT_EQ(sequence.elements().size(), 1u);
+  EXPECT_FALSE(Value::Map(Tensor::scalar<float>(1.0f), Tensor::scalar<float>(1.0f)).ok());
+}
+
 TEST(OptionalValues, HoldOrNot) {
   Graph g;
   const Var x = Scalar<float>(g, 2.5f);

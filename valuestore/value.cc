@@ -4,13 +4,17 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "graphgc/valuestore/check.h"
 
 namespace graphgc {
 namespace {
 
 const std::vector<Value>& NoElements() {
   static const auto* none = new std::vector<Value>();
+  return *none;
+}
+
+const Tensor& NoTensor() {
+  static const auto* none = new Tensor();
   return *none;
 }
 
@@ -55,26 +59,15 @@ absl::StatusOr<Value> Value::Map(Tensor keys, Tensor values) {
   return value;
 }
 
-const Tensor& Value::tensor() const {
-  GRAPHGC_CHECK(kind_ == Kind::kTensor, "Value::tensor() of a value that is not a tensor");
-  return tensor_;
-}
+const Tensor& Value::tensor() const { return kind_ == Kind::kTensor ? tensor_ : NoTensor(); }
 
 const std::vector<Value>& Value::elements() const {
-  GRAPHGC_CHECK(kind_ == Kind::kSequence || kind_ == Kind::kOptional,
-                "Value::elements() of a value that is not a sequence or an optional");
   return elements_ == nullptr ? NoElements() : *elements_;
 }
 
-const Tensor& Value::keys() const {
-  GRAPHGC_CHECK(kind_ == Kind::kMap, "Value::keys() of a value that is not a map");
-  return tensor_;
-}
+const Tensor& Value::keys() const { return kind_ == Kind::kMap ? tensor_ : NoTensor(); }
 
-const Tensor& Value::map_values() const {
-  GRAPHGC_CHECK(kind_ == Kind::kMap, "Value::map_values() of a value that is not a map");
-  return map_values_;
-}
+const Tensor& Value::map_values() const { return kind_ == Kind::kMap ? map_values_ : NoTensor(); }
 
 std::vector<Tensor> Value::tensors() const {
   switch (kind_) {

@@ -35,13 +35,13 @@ class Value {
 
   Kind kind() const { return kind_; }
   bool is_tensor() const { return kind_ == Kind::kTensor; }
-  // The tensor of a kTensor value; aborts for the other kinds (a programming error, like a wrong
-  // Tensor::data<T>()).
+  // The tensor of a kTensor value; for the other kinds the empty tensor (dtype kUndefined).
   const Tensor& tensor() const;
-  // A sequence's elements; an optional's element, if it has one (zero or one entries).
+  // A sequence's elements; an optional's element, if it has one (zero or one entries); none for
+  // a tensor or a map.
   const std::vector<Value>& elements() const;
   bool has_element() const { return kind_ == Kind::kOptional && !elements().empty(); }
-  // A map's keys and values (aborts for the other kinds).
+  // A map's keys and values (the empty tensor for the other kinds).
   const Tensor& keys() const;
   const Tensor& map_values() const;
 
