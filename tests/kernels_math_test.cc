@@ -280,6 +280,31 @@ TEST(BroadcastTest, WhereOnStrings) {
   EXPECT_THAT(Elements<std::string>(chosen), Optional(ElementsAre("a", "z", "c")));
 }
 
+// One operand twice (x * x) reads it once; the result is what two operands give, also for the
+// elements where f(x, x) is not x-like (0 / 0, NaN == NaN), for views and for mixed operands.
+TEST(BroadcastTest, OneOperandTwiceMatchesTwoCopies) {
+  Graph g;
+  const Doubles elements = {0, -1.5, 2, kNaN, kInf, -0.0};
+  const Var x = In<double>(g, elements, {2, 3});
+  const Var copy = In<double>(g, elements, {2, 3});
+  for (const char* op_type : {"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min"}) {
+    const auto once = Numbers(Node(op_type, {x, x}, {}, 17));
+    const auto twice = Numbers(Node(op_type, {x, copy}, {}, 17));
+    ASSERT_TRUE(once.has_value() && twice.has_value()) << op_type;
+    EXPECT_THAT(*once, ::testing::Pointwise(::testing::NanSensitiveDoubleEq(), *twice)) << op_type;
+  }
+  EXPECT_THAT(Numbers(gg::op::Equal(x, x)), Optional(ElementsAre(1, 1, 1, 0, 1, 1)));
+  EXPECT_THAT(Numbers(gg::op::Div(x, x)),
+              Optional(ElementsAre(::testing::IsNan(), 1, 1, ::testing::IsNan(), ::testing::IsNan(),
+                                   ::testing::IsNan())));
+  // The same buffer in another shape broadcasts as two operands.
+  const Var row = gg::op::Reshape(x, In<int64_t>(g, {1, 6}, {2}));
+  const Var column = gg::op::Reshape(x, In<int64_t>(g, {6, 1}, {2}));
+  EXPECT_EQ(ValueShape(gg::op::Mul(row, column)), (Dims{6, 6}));
+  EXPECT_THAT(Numbers(gg::op::Mul(row, row)),
+              Optional(ElementsAre(0, 2.25, 4, ::testing::IsNan(), kInf, 0)));
+}
+
 TEST(BroadcastTest, LegacyBroadcastBeforeOpset7) {
   Graph g;
   const Var a = In<float>(g, Iota(24, 1), {2, 3, 4});
