@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
+#include "graphgc/ir/graph_options.h"
 
 namespace graphgc::bench {
 namespace {
@@ -117,8 +118,10 @@ std::string CollectCostJson(const std::vector<CollectCostRow>& rows) {
 void PrintScenarioHeader() {
   absl::PrintF(
       "Seed scenario: a = Mul(a, a) on %d doubles (%d B per value), n times; "
-      "one child process per row\n",
-      kSeedElements, kSeedValueBytes);
+      "one child process per row\n"
+      "automatic: the default trigger floor is %d B (L2 / 4); correct means the final value is\n"
+      "right and, for automatic, peak val B <= floor + one value\n",
+      kSeedElements, kSeedValueBytes, DefaultMinTriggerBytes());
   absl::PrintF(kRowFormat, "mode", "n", "nodes", "colls", "live B end", "live B coll", "peak val B",
                "arena B/n", "RSS0 KiB", "peak KiB", "ns/op", "correct");
 }

@@ -79,8 +79,10 @@ SeedChainRun RunSeedChain(SeedMode mode, int64_t n) {
   SeedChainRun run;
   run.loop_ns =
       static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(loop).count());
-  run.correct = HasSeedResult(a);
   run.at_end = graph.stats();
+  run.correct = HasSeedResult(a) && (mode != SeedMode::kAutomatic ||
+                                     run.at_end.peak_value_bytes <=
+                                         graph.options().min_trigger_bytes + kSeedValueBytes);
   graph.collect();
   run.live_bytes_after_collect = graph.stats().live_value_bytes;
   return run;

@@ -37,8 +37,8 @@ int64_t L2Bytes() {
 int64_t DefaultMinTriggerBytes() {
   static const int64_t bytes = [] {
     const int64_t l2 = L2Bytes();
-    if (l2 <= 0) return int64_t{1} << 20;
-    return std::clamp<int64_t>(l2, int64_t{256} << 10, int64_t{16} << 20);
+    const int64_t cache = l2 > 0 ? l2 : int64_t{1} << 20;
+    return std::clamp<int64_t>(cache / 4, int64_t{64} << 10, int64_t{4} << 20);
   }();
   return bytes;
 }

@@ -10,7 +10,7 @@ namespace graphgc {
 
 enum class CollectPolicy {
   // Collect when live value bytes reach growth_factor times what survived the last collection,
-  // but never below min_trigger_bytes (like Go's GOGC=100 with a floor the size of the L2 cache).
+  // but never below min_trigger_bytes (like Go's GOGC=100 with a floor sized by the L2 cache).
   kAdaptive,
   // Collect whenever live value bytes reach threshold_bytes.
   kFixedThreshold,
@@ -23,17 +23,19 @@ enum class CollectMode {
   kFull,         // look at every var (a reference for the incremental form)
 };
 
-// The default floor of the adaptive trigger: the per-core L2 cache size (sysconf, then sysfs;
-// 1 MiB when neither tells; kept within [256 KiB, 16 MiB]), computed once.
+// The default floor of the adaptive trigger: a quarter of the per-core L2 cache (sysconf, then
+// sysfs; a 1 MiB cache when neither tells; kept within [64 KiB, 4 MiB]), computed once.
 //
-// Why the cache: dead values pile up between collections, and once they outgrow L2 every new value
-// lands in memory the cache has evicted. The seed chain (a = Mul(a, a) on 10 000 doubles, one
-// 80 kB value per op; a collection costs 60-100 ns), measured in one process on a machine with a
-// 1 MiB L2: collect() after every op 4386-4741 ns/op; automatic with a 4 MiB floor 6133-6141
-// (about 50 dead buffers cycle through the cache); with 1 MiB 4536-4751, 512 KiB 4631-4697,
-// 256 KiB 4562-4655. graphgc-bench's "automatic / collect-each-step" line prints the ratio for
-// the default (1.03x with this floor, the day it was set). Collecting sooner costs almost nothing;
-// the growth factor keeps a program with large live state from collecting after every op.
+// Why the cache: dead values pile up between collections, and once they and the live values
+// outgrow L2 every new value lands in memory the cache has evicted. Why a quarter: the op's inputs,
+// its output and what the program keeps share the cache with the dead values. The seed chain
+// (a = Mul(a, a) on 10 000 doubles, one 80 kB value per op; a collection costs 60-100 ns), on a
+// machine with a 1 MiB L2, best of 5 in one process: collect() after every op 1569 ns/op;
+// automatic with a floor of 2 MiB 2048, 1 MiB 1899, 512 KiB 1696, 256 KiB 1553, 128 KiB 1588,
+// 64 KiB 1559. A floor of the whole L2 was 1.2x collect-each; a quarter of it matches it.
+// graphgc-bench's "automatic / collect-each-step" line prints the ratio for the default.
+// Collecting sooner costs almost nothing; the growth factor keeps a program with large live state
+// from collecting after every op.
 int64_t DefaultMinTriggerBytes();
 
 struct GraphOptions {
@@ -45,7 +47,7 @@ struct GraphOptions {
 
   CollectPolicy collect_policy = CollectPolicy::kAdaptive;
   double growth_factor = 2.0;                            // kAdaptive
-  int64_t min_trigger_bytes = DefaultMinTriggerBytes();  // kAdaptive floor: the L2 size
+  int64_t min_trigger_bytes = DefaultMinTriggerBytes();  // kAdaptive floor: L2 / 4
   int64_t threshold_bytes = int64_t{64} << 20;           // kFixedThreshold
   // Automatic collection (any policy but kManual) also runs once this many new values or dropped
   // roots await a look, so that the collector's own bookkeeping stays bounded when values are tiny

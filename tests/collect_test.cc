@@ -188,7 +188,7 @@ TEST(CollectTest, IncrementalCollectionLooksOnlyAtChanges) {
 }
 
 TEST(CollectTest, AutomaticCollectionBoundsMemory) {
-  Graph g;  // default: adaptive, floored at the L2 size
+  Graph g;  // default: adaptive, floored at a quarter of the L2 size
   Var a = SeedChain(g, 2000);
   const GraphStats stats = g.stats();
   EXPECT_GT(stats.collections, 0);
@@ -197,13 +197,13 @@ TEST(CollectTest, AutomaticCollectionBoundsMemory) {
   EXPECT_EQ(g.collect().live_bytes, kSeedBytes);
 }
 
-TEST(CollectTest, TheDefaultFloorIsTheCacheSize) {
+TEST(CollectTest, TheDefaultFloorIsAQuarterOfTheCache) {
   const int64_t floor = GraphOptions{}.min_trigger_bytes;
   EXPECT_EQ(floor, DefaultMinTriggerBytes());
-  EXPECT_GE(floor, int64_t{256} << 10);
-  EXPECT_LE(floor, int64_t{16} << 20);
+  EXPECT_GE(floor, int64_t{64} << 10);
+  EXPECT_LE(floor, int64_t{4} << 20);
   const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-  if (l2 >= (256 << 10) && l2 <= (16 << 20)) EXPECT_EQ(floor, l2);
+  if (l2 >= (256 << 10) && l2 <= (16 << 20)) EXPECT_EQ(floor, l2 / 4);
 }
 
 TEST(CollectTest, AdaptiveTriggerFollowsLiveBytes) {
@@ -250,6 +250,30 @@ TEST(CollectTest, PendingBookkeepingTriggersCollectionForTinyValues) {
   for (int i = 0; i < 1000; ++i) a = op::Add(a, a);
   EXPECT_GE(g.stats().collections, 5);
   EXPECT_LE(g.stats().live_values, 201);
+}
+
+// The small default floor does not replace the pending bound. Scalars reach the byte trigger
+// before max_pending; ops without values never reach it, so only max_pending keeps the collector's
+// bookkeeping (a dropped root per op) bounded.
+TEST(CollectTest, PendingBookkeepingStaysBoundedUnderTheDefaultFloor) {
+  Graph scalars;
+  const int64_t max_pending = scalars.options().max_pending;
+  Var a = scalars.constant(Tensor::scalar<double>(1));
+  int64_t most_values = 0;
+  for (int64_t i = 0; i < 3 * max_pending; ++i) {
+    a = op::Add(a, a);
+    most_values = std::max(most_values, scalars.stats().live_values);
+  }
+  EXPECT_GE(scalars.stats().collections, 3);
+  EXPECT_LE(most_values, max_pending + 1);
+
+  GraphOptions without_values;
+  without_values.propagate_values = false;
+  Graph types_only(without_values);
+  Var x = types_only.constant(Tensor::scalar<double>(1));
+  for (int64_t i = 0; i < 3 * max_pending; ++i) x = op::Add(x, x);
+  EXPECT_EQ(types_only.stats().live_value_bytes, 0);
+  EXPECT_GE(types_only.stats().collections, 2);
 }
 
 TEST(CollectTest, KeepAllValuesFreesNothing) {
