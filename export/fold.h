@@ -1,0 +1,91 @@
+// fold: constant-folds an existing ONNX model in bounded memory, and never grows it.
+//
+//   absl::StatusOr<graphgc::FoldResult> folded = graphgc::fold(model, {.model_dir = "models/"});
+//   if (folded.ok()) graphgc::save_model(folded->model, "folded.onnx");
+//
+// The model is imported with its graph inputs left as arguments; every node whose inputs all have
+// values is computed by graphgc's kernels. Each var the outputs still need whose value is known is
+// written as an initializer, and the nodes that only fed it disappear, as does every node no
+// output needs. If, Loop and Scan fold as far as their kernels go.
+//
+// What is kept: producer, doc strings, metadata_props, opset imports, model-local functions, the
+// names and declared types of the graph's inputs and outputs. Nodes of domains graphgc does not
+// know (and calls of model-local functions) pass through as opaque nodes whose outputs are typed
+// from the model's value_info, and through which no value flows (options.unknown_ops_are_errors
+// makes them an error). An unknown op of the ai.onnx domain stays an error: it is a typo.
+//
+// Size policy: a value becomes an initializer only if it is at most max_fold_bytes, or no larger
+// than the initializers its folding makes unneeded; otherwise the nodes that make it stay.
+// fold_anyway turns this off. Memory: the importer lets go of each var once its last consumer is
+// built, unless the var is to be written, so values die as the walk goes; memory_budget_bytes caps
+// the live value bytes (past it, values are not computed and their nodes stay).
+//
+// Errors (a non-OK status, nothing written): a model graphgc cannot import (see inline_model.h),
+// an opset newer than supported, a missing or escaping external data file.
+// Threading: each call builds its own Graph; calls on different threads are independent.
+#ifndef GRAPHGC_FOLD_H_
+#define GRAPHGC_FOLD_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "onnx/onnx_pb.h"
+
+namespace graphgc {
+
+struct FoldOptions {
+  // The folder the model was read from: external data files resolve inside it and nowhere else
+  // (no absolute paths, no "..", no symlink out). Empty: the model may not use external data.
+  std::string model_dir;
+  // A computed value larger than this is written only if it is no larger than the initializers it
+  // replaces (1 MiB).
+  int64_t max_fold_bytes = int64_t{1} << 20;
+  // Write every known value the outputs need, whatever its size.
+  bool fold_anyway = false;
+  // Live value bytes past which values are not computed (their nodes stay); 0: no cap.
+  int64_t memory_budget_bytes = 0;
+  // Make an op of an unknown domain (or a model-local function call) an error instead of an
+  // opaque node.
+  bool unknown_ops_are_errors = false;
+  // The rewrites that turn work on constants into constants: BatchNormalization into the Conv,
+  // ConvTranspose or Gemm before it; Mul/Add by a constant into Conv or MatMul weights; Identity
+  // and inference Dropout removed.
+  bool fuse = true;
+  // ONNX external data for the result: tensors of more than external_data_threshold bytes are
+  // written, while exporting, to `external_data_file` (a bare file name) in `output_dir` (the
+  // folder the result will be saved in) instead of into the model. Empty: no external data.
+  std::string external_data_file;
+  std::string output_dir;
+  int64_t external_data_threshold = 1024;
+  // Called with (phase, done, total) while importing and folding; may be empty.
+  std::function<void(const char* phase, int64_t done, int64_t total)> progress;
+};
+
+struct FoldStats {
+  int64_t nodes_before = 0;
+  int64_t nodes_after = 0;
+  int64_t initializer_bytes_before = 0;
+  int64_t initializer_bytes_after = 0;
+  int64_t nodes_folded = 0;           // nodes of the input model that no longer run
+  int64_t nodes_kept_for_size = 0;    // nodes kept because their value was too large to write
+  int64_t nodes_kept_for_budget = 0;  // nodes kept because the memory budget was reached
+  int64_t nodes_fused = 0;            // nodes removed by the fusions
+  int64_t opaque_nodes = 0;           // nodes of unknown domains passed through
+  int64_t peak_live_value_bytes = 0;
+  double import_seconds = 0;
+  double fold_seconds = 0;
+  double export_seconds = 0;
+};
+
+struct FoldResult {
+  onnx::ModelProto model;
+  FoldStats stats;
+};
+
+absl::StatusOr<FoldResult> fold(const onnx::ModelProto& model, const FoldOptions& options = {});
+
+}  // namespace graphgc
+
+#endif  // GRAPHGC_FOLD_H_
