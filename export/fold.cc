@@ -54,9 +54,28 @@ void KeepModelFacts(const onnx::ModelProto& original, onnx::ModelProto& folded) 
   *graph->mutable_output() = original.graph().output();
 }
 
-// An input that the original also lists as an initializer (IR < 4 style) is written as one
-// again only if it is still needed; an input list entry without its initializer would become a
-// required feed, so such entries go.
+void DropInputsOfRemovedInitializers(const onnx::ModelProto& original, onnx::ModelProto& folded);
+
+// An input that is also an initializer: under IR >= 4 the initializer is the input's default,
+// which the folded model keeps beside the input; under IR < 4 (every initializer is listed as an
+// input) it is a constant, and its input entry goes when the constant was folded away — the entry
+// alone would make it a required feed.
+void KeepInitializerInputs(const onnx::ModelProto& original, onnx::ModelProto& folded) {
+  absl::flat_hash_set<std::string> inputs;
+  for (const auto& input : original.graph().input()) inputs.insert(input.name());
+  absl::flat_hash_set<std::string> written;
+  for (const auto& initializer : folded.graph().initializer()) written.insert(initializer.name());
+  if (original.ir_version() >= 4) {
+    for (const auto& initializer : original.graph().initializer()) {
+      if (inputs.contains(initializer.name()) && !written.contains(initializer.name())) {
+        *folded.mutable_graph()->add_initializer() = initializer;
+      }
+    }
+    return;
+  }
+  DropInputsOfRemovedInitializers(original, folded);
+}
+
 void DropInputsOfRemovedInitializers(const onnx::ModelProto& original, onnx::ModelProto& folded) {
   absl::flat_hash_set<std::string> original_initializers;
   for (const auto& initializer : original.graph().initializer()) {
@@ -132,6 +151,7 @@ absl::Status Folder::Import(Graph& graph, internal::FoldPlan& plan) {
   auto hooks = std::make_shared<internal::InlineHooks>();
   hooks->opaque_unknown_ops = !options_.unknown_ops_are_errors;
   hooks->release_after_last_use = true;
+  hooks->inputs_override_initializers = model_.ir_version() >= 4;
   hooks->on_initializer = [&plan](const std::string& name, const Var& var) {
     plan.NoteInitializer(name, var);
   };
@@ -165,7 +185,7 @@ absl::StatusOr<onnx::ModelProto> Folder::Export(Graph& graph, const internal::Fo
   absl::StatusOr<onnx::ModelProto> folded = to_onnx(graph, outputs, export_options);
   if (!folded.ok()) return FoldError(folded.status());
   KeepModelFacts(model_, *folded);
-  DropInputsOfRemovedInitializers(model_, *folded);
+  KeepInitializerInputs(model_, *folded);
   GRAPHGC_RETURN_IF_ERROR(internal::CheckFoldedModel(*folded));
   return folded;
 }

@@ -215,7 +215,7 @@ absl::StatusOr<std::map<std::string, Var>> GraphInliner::RunMain(
     }
     vars_[input.name()] = it->second;
   }
-  GRAPHGC_RETURN_IF_ERROR(BindInitializers());
+  if (!hooks_->inputs_override_initializers) GRAPHGC_RETURN_IF_ERROR(BindInitializers());
   for (int i = 0; i < proto_.input_size(); ++i) {
     const std::string& name = proto_.input(i).name();
     if (vars_.contains(name)) continue;
@@ -223,6 +223,7 @@ absl::StatusOr<std::map<std::string, Var>> GraphInliner::RunMain(
     if (!argument.ok()) return ModelError(argument.status().message());
     vars_[name] = std::move(argument);
   }
+  if (hooks_->inputs_override_initializers) GRAPHGC_RETURN_IF_ERROR(BindInitializers());
   GRAPHGC_RETURN_IF_ERROR(BuildNodes());
   std::map<std::string, Var> outputs;
   for (const auto& output : proto_.output()) {

@@ -42,6 +42,9 @@ struct InlineHooks {
   std::set<std::pair<std::string, std::string>> functions;
   // Reads an initializer (external data too); default FromTensorProto.
   std::function<absl::StatusOr<Tensor>(const onnx::TensorProto&)> load_initializer;
+  // Main graph: a graph input that shares its name with an initializer is an argument, the
+  // initializer only its default (ONNX IR >= 4), so nothing folds through it.
+  bool inputs_override_initializers = false;
   // Main graph: let go of a name's Var once the last node reading it is built (graph outputs are
   // kept), so that values no later node needs can be collected during the import.
   bool release_after_last_use = false;

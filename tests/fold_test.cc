@@ -279,6 +279,34 @@ TEST(FoldTest, InlineModelKeepsUnknownOpsOpaque) {
   EXPECT_FALSE(strict.ok());
 }
 
+// Under IR >= 4 an initializer that is also a graph input is only the input's default: a caller
+// may feed another value, so nothing folds through it. Under IR 3 it is a constant.
+TEST(FoldTest, AnInitializerThatIsAlsoAnInputFoldsOnlyBeforeIr4) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {2});
+  Var w = g.argument("w", DataType::kFloat, {2});
+  onnx::ModelProto model = Export(g, {{"y", op::Add(x, op::Neg(w))}});
+  onnx::TensorProto* initializer = model.mutable_graph()->add_initializer();
+  initializer->set_name("w");
+  initializer->set_data_type(onnx::TensorProto::FLOAT);
+  initializer->add_dims(2);
+  initializer->add_float_data(1);
+  initializer->add_float_data(2);
+
+  const gg::FoldResult overridable = Fold(model);
+  EXPECT_THAT(OpTypes(overridable.model), ::testing::ElementsAre("Neg", "Add"));
+  ASSERT_EQ(overridable.model.graph().initializer_size(), 1);
+  EXPECT_EQ(overridable.model.graph().initializer(0).name(), "w");
+  EXPECT_EQ(overridable.model.graph().input_size(), 2);
+
+  model.set_ir_version(3);
+  model.mutable_opset_import(0)->set_version(8);
+  const gg::FoldResult constant = Fold(model);
+  EXPECT_THAT(OpTypes(constant.model), ::testing::ElementsAre("Add"));
+  ASSERT_EQ(constant.model.graph().input_size(), 1);
+  EXPECT_EQ(constant.model.graph().input(0).name(), "x");
+}
+
 TEST(FoldTest, BadModelsGiveErrors) {
   onnx::ModelProto empty;
   EXPECT_FALSE(gg::fold(empty).ok());

@@ -75,7 +75,7 @@ int Run(const FoldCommand& command) {
   if (absl::Status saved = save_model(folded->model, temporary); !saved.ok()) {
     std::error_code ignored;
     fs::remove(temporary, ignored);
-    return Fail(saved.message());
+    return Fail(absl::StrCat(command.output_path, ": cannot write (", saved.message(), ")"));
   }
   std::error_code renamed;
   fs::rename(temporary, command.output_path, renamed);
