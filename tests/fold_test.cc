@@ -307,6 +307,85 @@ TEST(FoldTest, AnInitializerThatIsAlsoAnInputFoldsOnlyBeforeIr4) {
   EXPECT_EQ(constant.model.graph().input(0).name(), "x");
 }
 
+// Shape computations fold as far as the known dims allow: the batch dim is unknown, the others
+// are not, so everything but the Reshape (and the MatMul on the input) folds.
+TEST(FoldTest, ShapeComputationsOnPartlyKnownShapesFold) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {-1, 16, 64});
+  Var shape = op::Shape(x);
+  auto dim = [&](int64_t d) {
+    return op::Unsqueeze(op::Gather(shape, g.constant(Tensor::scalar<int64_t>(d))),
+                         g.constant(Tensor::from_vector<int64_t>({0})));
+  };
+  Var flat = op::Concat({g.constant(Tensor::from_vector<int64_t>({-1})), op::Mul(dim(1), dim(2))},
+                        {.axis = 0});
+  Var weight = g.constant(Tensor::zeros(DataType::kFloat, {1024, 8}));
+  Var y = op::MatMul(op::Reshape(x, flat), weight);
+  const onnx::ModelProto model = Export(g, {{"y", y}});
+
+  const gg::FoldResult folded = Fold(model);
+  EXPECT_THAT(OpTypes(folded.model), ::testing::ElementsAre("Reshape", "MatMul"));
+}
+
+// If with a known condition folds to the branch it takes; with an unknown one it stays whole.
+TEST(FoldTest, IfWithAKnownConditionFolds) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {2});
+  Var c = g.constant(Floats({1, 2}, {2}));
+  auto branch = [&](float k) {
+    return gg::Subgraph([&, k]() -> std::vector<Var> {
+      return {op::Mul(c, g.constant(Floats({k, k}, {2})))};
+    });
+  };
+  Var known = g.constant(Tensor::scalar<bool>(true));
+  Var chosen = op::If(known, {.else_branch = branch(3), .then_branch = branch(2)})[0];
+  Var unknown =
+      op::Greater(op::ReduceSum(x, Var(), {.keepdims = 0}), g.constant(Tensor::scalar<float>(0)));
+  Var kept = op::If(unknown, {.else_branch = branch(5), .then_branch = branch(7)})[0];
+  const onnx::ModelProto model = Export(g, {{"y", op::Add(op::Add(x, chosen), kept)}});
+
+  const gg::FoldResult folded = Fold(model);
+  EXPECT_THAT(OpTypes(folded.model),
+              ::testing::ElementsAre("ReduceSum", "Greater", "If", "Add", "Add"));
+  for (const Tensor& feed : {Floats({1, 2}, {2}), Floats({-5, 1}, {2})}) {
+    EXPECT_EQ(Evaluate(folded.model, {{"x", feed}}, "y"), Evaluate(model, {{"x", feed}}, "y"));
+  }
+}
+
+// A call of a model-local function is kept, with the function, as the model had them.
+TEST(FoldTest, ModelLocalFunctionsAreKept) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {2});
+  onnx::ModelProto model = Export(g, {{"y", op::Neg(x)}});
+  onnx::FunctionProto* function = model.add_functions();
+  function->set_name("Twice");
+  function->set_domain("local");
+  function->add_input("a");
+  function->add_output("b");
+  onnx::NodeProto* body = function->add_node();
+  body->set_op_type("Add");
+  body->add_input("a");
+  body->add_input("a");
+  body->add_output("b");
+  *function->add_opset_import() = model.opset_import(0);
+  auto* local = model.add_opset_import();
+  local->set_domain("local");
+  local->set_version(1);
+  onnx::NodeProto* call = model.mutable_graph()->add_node();
+  call->set_op_type("Twice");
+  call->set_domain("local");
+  call->add_input("y");
+  call->add_output("z");
+  *model.mutable_graph()->add_output() = model.graph().output(0);
+  model.mutable_graph()->mutable_output(1)->set_name("z");
+
+  const gg::FoldResult folded = Fold(model);
+  EXPECT_THAT(OpTypes(folded.model), ::testing::ElementsAre("Neg", "Twice"));
+  ASSERT_EQ(folded.model.functions_size(), 1);
+  EXPECT_EQ(folded.model.functions(0).name(), "Twice");
+  EXPECT_EQ(folded.stats.opaque_nodes, 1);
+}
+
 TEST(FoldTest, BadModelsGiveErrors) {
   onnx::ModelProto empty;
   EXPECT_FALSE(gg::fold(empty).ok());
