@@ -228,6 +228,7 @@ absl::StatusOr<std::map<std::string, Var>> GraphInliner::RunMain(
   std::map<std::string, Var> outputs;
   for (const auto& output : proto_.output()) {
     GRAPHGC_ASSIGN_OR_RETURN(outputs[output.name()], Output(output));
+    if (output.type().has_tensor_type()) SharpenToDeclared(outputs[output.name()], output.type());
   }
   return outputs;
 }
