@@ -217,6 +217,23 @@ struct ChannelMap {
   }
 };
 
+// `weight` with each element times the scale of its channel, computed in double and stored as T
+// (a weight may be large: no widened copy of it is made); nullopt if a result is not finite.
+template <class T>
+absl::StatusOr<std::optional<Tensor>> Scaled(const Tensor& weight, const ChannelMap& map,
+                                             absl::Span<const double> scale) {
+  GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out,
+                           MutableTensor::allocate(weight.dtype(), weight.shape()));
+  auto source = weight.data<T>();
+  auto target = out.mutable_data<T>();
+  for (size_t i = 0; i < source.size(); ++i) {
+    const double channel_scale = scale[static_cast<size_t>(map(static_cast<int64_t>(i)))];
+    target[i] = static_cast<T>(static_cast<double>(source[i]) * channel_scale);
+    if (!std::isfinite(target[i])) return std::nullopt;
+  }
+  return std::move(out).freeze();
+}
+
 // Output channel c becomes c * scale[c] + shift[c]; an empty vector is 1 (scale) or 0 (shift).
 struct ChannelAffine {
   std::vector<double> scale;
@@ -767,11 +784,11 @@ class Fuser {
     std::optional<Tensor> weight;
     if (!affine.scale.empty()) {
       GRAPHGC_ASSIGN_OR_RETURN(Tensor original, Load(weight_proto));
-      std::vector<double> values = Widened(original);
-      for (size_t i = 0; i < values.size(); ++i) {
-        values[i] *= affine.scale[target.map(static_cast<int64_t>(i))];
+      if (dtype == DataType::kDouble) {
+        GRAPHGC_ASSIGN_OR_RETURN(weight, Scaled<double>(original, target.map, affine.scale));
+      } else {
+        GRAPHGC_ASSIGN_OR_RETURN(weight, Scaled<float>(original, target.map, affine.scale));
       }
-      GRAPHGC_ASSIGN_OR_RETURN(weight, Narrowed(values, dtype, original.shape()));
       if (!weight.has_value()) return false;
     }
     std::optional<Tensor> bias;

@@ -295,7 +295,7 @@ TEST(FusionsTest, BatchNormInTrainingModeStays) {
   builder.Input("x", {1, 3, 6, 6})
       .Output("y", {1, 4, 6, 6})
       .Initializer("W", Random({4, 3, 3, 3}, 1));
-  builder.Node("Conv", {"x", "W"}, {"conv"});
+  SetInts(builder.Node("Conv", {"x", "W"}, {"conv"}), "pads", {1, 1, 1, 1});
   AddBatchNormParams(builder, "bn", 4, 10);
   onnx::NodeProto& bn =
       builder.Node("BatchNormalization", {"conv", "bn.scale", "bn.bias", "bn.mean", "bn.var"},
@@ -311,10 +311,17 @@ TEST(FusionsTest, BatchNormWithTrainingOutputsBeforeOpset14Stays) {
   builder.Input("x", {1, 3, 6, 6})
       .Output("y", {1, 4, 6, 6})
       .Initializer("W", Random({4, 3, 3, 3}, 1));
-  builder.Node("Conv", {"x", "W"}, {"conv"});
+  SetInts(builder.Node("Conv", {"x", "W"}, {"conv"}), "pads", {1, 1, 1, 1});
   AddBatchNormParams(builder, "bn", 4, 10);
   builder.Node("BatchNormalization", {"conv", "bn.scale", "bn.bias", "bn.mean", "bn.var"},
                {"y", "m", "v", "sm", "sv"});
+  ExpectUnchanged(builder.model());
+}
+
+TEST(FusionsTest, BatchNormNotSpatialStays) {
+  // Opsets 7 and 8: spatial=0 normalizes per element, not per channel.
+  ModelBuilder builder = ConvBatchNormModel(7, true);
+  SetInt(*builder.model().mutable_graph()->mutable_node(1), "spatial", 0);
   ExpectUnchanged(builder.model());
 }
 
@@ -339,7 +346,7 @@ TEST(FusionsTest, WeightThatIsAGraphInputStays) {
 TEST(FusionsTest, SharedWeightIsCopiedNotModified) {
   ModelBuilder builder = ConvBatchNormModel(15, true);
   builder.Output("z", {1, 4, 6, 6});
-  builder.Node("Conv", {"x", "W", "B"}, {"z"});
+  SetInts(builder.Node("Conv", {"x", "W", "B"}, {"z"}), "pads", {1, 1, 1, 1});
   onnx::ModelProto original = builder.model();
   onnx::ModelProto fused = original;
   absl::StatusOr<FusionCounts> counts = Fuse(fused);
@@ -422,7 +429,7 @@ TEST(FusionsTest, BatchNormWithWrongChannelCountStays) {
   builder.Input("x", {1, 3, 6, 6})
       .Output("y", {1, 4, 6, 6})
       .Initializer("W", Random({4, 3, 3, 3}, 1));
-  builder.Node("Conv", {"x", "W"}, {"conv"});
+  SetInts(builder.Node("Conv", {"x", "W"}, {"conv"}), "pads", {1, 1, 1, 1});
   AddBatchNormParams(builder, "bn", 3, 10);
   AddBatchNorm(builder, "bn", "conv", "y");
   ExpectUnchanged(builder.model());
@@ -437,7 +444,7 @@ ModelBuilder ConvMulAddModel(std::vector<int64_t> scale_shape, std::vector<int64
       .Initializer("W", Random({4, 3, 3, 3}, 1));
   builder.Initializer("scale", Random(scale_shape, 3, 0.5f, 2))
       .Initializer("shift", Random(shift_shape, 4));
-  builder.Node("Conv", {"x", "W"}, {"conv"});
+  SetInts(builder.Node("Conv", {"x", "W"}, {"conv"}), "pads", {1, 1, 1, 1});
   if (constant_first) {
     builder.Node("Mul", {"scale", "conv"}, {"scaled"});
   } else {
@@ -707,6 +714,24 @@ TEST(FusionsTest, InferenceDropoutIsRemoved) {
       .Initializer("training", Tensor::scalar<bool>(false));
   ExpectDropoutRemoved(constant_false);
   ExpectDropoutRemoved(DropoutModel(10, {}, true));
+}
+
+TEST(FusionsTest, DropoutWithConstantNodeFalseTrainingModeIsRemoved) {
+  ModelBuilder builder = DropoutModel(13, {"", "training"}, false);
+  onnx::NodeProto& constant = builder.Node("Constant", {}, {"training"});
+  onnx::AttributeProto* value = constant.add_attribute();
+  value->set_name("value");
+  value->set_type(onnx::AttributeProto::TENSOR);
+  *value->mutable_t() = internal::ToTensorProto(Tensor::scalar<bool>(false));
+  onnx::GraphProto& graph = *builder.model().mutable_graph();
+  graph.mutable_node()->SwapElements(1, 2);  // the Constant before the Dropout
+  onnx::ModelProto original = builder.model();
+  onnx::ModelProto fused = original;
+  ASSERT_EQ(Fuse(fused)->dropout_removed, 1);
+  // The Constant is dead now; the folder drops what no output needs.
+  EXPECT_EQ(OpTypes(fused), (std::vector<std::string>{"Relu", "Constant"}));
+  ExpectCheckerValid(fused);
+  ExpectSameOutputs(original, fused, {{"x", Random({2, 3}, 91)}});
 }
 
 TEST(FusionsTest, DropoutThatMayTrainOrWhoseMaskIsReadStays) {
