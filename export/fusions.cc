@@ -313,14 +313,13 @@ class Fuser {
       }
     }
     for (const auto& output : graph_.output()) ++graph_outputs_[output.name()];
-    auto declare = [&](const onnx::ValueInfoProto& info) {
+    // Only a graph input's declared rank binds (a caller must feed that rank); value_info is a
+    // hint a wrong model may get wrong.
+    for (const auto& info : graph_.input()) {
       if (info.type().has_tensor_type() && info.type().tensor_type().has_shape()) {
-        declared_rank_[info.name()] = info.type().tensor_type().shape().dim_size();
+        input_rank_[info.name()] = info.type().tensor_type().shape().dim_size();
       }
-    };
-    for (const auto& info : graph_.input()) declare(info);
-    for (const auto& info : graph_.value_info()) declare(info);
-    for (const auto& info : graph_.output()) declare(info);
+    }
     CollectNames(graph_, all_names_);
     return true;
   }
@@ -660,12 +659,13 @@ class Fuser {
 
   // The rank of a MatMul's output with a [K, N] right operand, as far as a constant of rank
   // `constant_rank` needs to know it: a constant of rank <= 1 broadcasts along the last axis
-  // whatever the rank; a longer one needs the left operand's declared rank. 0: unknown.
+  // whatever the rank; a longer one needs the left operand's rank, known when it is a graph input
+  // with a shape or a constant. 0: unknown.
   int64_t MatMulOutputRank(int n, int constant_rank) const {
     if (constant_rank <= 1) return 1;
     const std::string& left = graph_.node(n).input(0);
-    auto it = declared_rank_.find(left);
-    if (it != declared_rank_.end()) return it->second;
+    auto it = input_rank_.find(left);
+    if (it != input_rank_.end()) return it->second;
     if (const onnx::TensorProto* proto = FloatConstant(left)) return proto->dims_size();
     return 0;
   }
@@ -879,7 +879,7 @@ class Fuser {
   absl::flat_hash_map<std::string, std::vector<Slot>> readers_;
   absl::flat_hash_map<std::string, int> graph_outputs_;  // name -> how many outputs name it
   absl::flat_hash_map<std::string, int> initializers_;   // name -> index in graph_.initializer
-  absl::flat_hash_map<std::string, int> declared_rank_;
+  absl::flat_hash_map<std::string, int> input_rank_;     // graph inputs with a declared shape
   NameSet graph_inputs_;
   NameSet body_reads_;  // names the bodies of If, Loop, Scan read from the main graph
   NameSet all_names_;

@@ -533,6 +533,17 @@ TEST(FusionsTest, MulByConstantOfUnknownRankPartnerStays) {
       ->mutable_tensor_type()
       ->clear_shape();
   ExpectUnchanged(builder.model());
+
+  // value_info is only a hint: a rank it claims for an intermediate does not count.
+  ModelBuilder hinted(13);
+  hinted.Input("x", {2, 5}).Output("y", {2, 3});
+  hinted.Initializer("W", Random({5, 3}, 1)).Initializer("c", Random({1, 3}, 2));
+  hinted.Node("Relu", {"x"}, {"r"});
+  hinted.Node("MatMul", {"r", "W"}, {"mm"});
+  hinted.Node("Mul", {"mm", "c"}, {"y"});
+  DeclareTensor(hinted.model().mutable_graph()->add_value_info(), "r", onnx::TensorProto::FLOAT,
+                {2, 5});
+  ExpectUnchanged(hinted.model());
 }
 
 TEST(FusionsTest, AddAfterMatMulStays) {
