@@ -14,6 +14,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "graphgc/export/fold_plan.h"
+#include "graphgc/export/fusions.h"
 #include "graphgc/export/graph_inliner.h"
 #include "graphgc/export/to_onnx.h"
 #include "graphgc/ir/graph_core.h"
@@ -99,14 +100,20 @@ class Folder {
   Folder(const onnx::ModelProto& model, const FoldOptions& options)
       : model_(model), options_(options) {}
 
+  // Folds the model given to the constructor as it is (no fusions).
   absl::StatusOr<FoldResult> Run();
+  // Fuses `model` in place (FoldOptions::fuse), then folds it.
+  absl::StatusOr<FoldResult> RunConsuming(onnx::ModelProto& model);
 
  private:
+  absl::StatusOr<FoldResult> RunOn(const onnx::ModelProto& model);
   absl::Status Import(Graph& graph, internal::FoldPlan& plan);
   absl::StatusOr<onnx::ModelProto> Export(Graph& graph, const internal::FoldPlan& plan);
 
   const onnx::ModelProto& model_;
+  const onnx::ModelProto* current_ = nullptr;  // the model being folded: model_ or a fused one
   const FoldOptions& options_;
+  internal::InitializerLoader load_;
   FoldStats stats_;
   std::map<std::string, Var> outputs_;
 };
@@ -114,6 +121,22 @@ class Folder {
 absl::StatusOr<FoldResult> Folder::Run() {
   stats_.nodes_before = model_.graph().node_size();
   stats_.initializer_bytes_before = internal::InitializerBytes(model_.graph());
+  return RunOn(model_);
+}
+
+absl::StatusOr<FoldResult> Folder::RunConsuming(onnx::ModelProto& model) {
+  stats_.nodes_before = model.graph().node_size();
+  stats_.initializer_bytes_before = internal::InitializerBytes(model.graph());
+  if (options_.fuse) {
+    absl::StatusOr<internal::FusionCounts> fused = internal::ApplyFusions(model, load_);
+    if (!fused.ok()) return FoldError(fused.status());
+    stats_.nodes_fused = fused->nodes_removed();
+  }
+  return RunOn(model);
+}
+
+absl::StatusOr<FoldResult> Folder::RunOn(const onnx::ModelProto& model) {
+  current_ = &model;
 
   GraphOptions graph_options;
   graph_options.max_live_value_bytes = options_.memory_budget_bytes;
@@ -121,7 +144,7 @@ absl::StatusOr<FoldResult> Folder::Run() {
   // promises to hold nothing downstream nodes no longer need, and a collection costs ~100 ns.
   graph_options.growth_factor = 1.0;
   Graph graph(graph_options);
-  internal::FoldPlan plan(graph, model_, options_);
+  internal::FoldPlan plan(graph, *current_, options_);
 
   const Clock::time_point import_start = Clock::now();
   GRAPHGC_RETURN_IF_ERROR(Import(graph, plan));
@@ -151,7 +174,7 @@ absl::Status Folder::Import(Graph& graph, internal::FoldPlan& plan) {
   auto hooks = std::make_shared<internal::InlineHooks>();
   hooks->opaque_unknown_ops = !options_.unknown_ops_are_errors;
   hooks->release_after_last_use = true;
-  hooks->inputs_override_initializers = model_.ir_version() >= 4;
+  hooks->inputs_override_initializers = current_->ir_version() >= 4;
   hooks->on_initializer = [&plan](const std::string& name, const Var& var) {
     plan.NoteInitializer(name, var);
   };
@@ -164,7 +187,7 @@ absl::Status Folder::Import(Graph& graph, internal::FoldPlan& plan) {
     };
   }
   absl::StatusOr<std::map<std::string, Var>> outputs =
-      internal::InlineModel(graph, model_, {}, std::move(hooks));
+      internal::InlineModel(graph, *current_, {}, std::move(hooks));
   if (!outputs.ok()) return FoldError(outputs.status());
   outputs_ = *std::move(outputs);
   return absl::OkStatus();
@@ -172,7 +195,7 @@ absl::Status Folder::Import(Graph& graph, internal::FoldPlan& plan) {
 
 absl::StatusOr<onnx::ModelProto> Folder::Export(Graph& graph, const internal::FoldPlan& plan) {
   NamedVars outputs;
-  for (const auto& output : model_.graph().output()) {
+  for (const auto& output : current_->graph().output()) {
     outputs.emplace_back(output.name(), outputs_.at(output.name()));
   }
   ExportOptions export_options;
@@ -184,8 +207,8 @@ absl::StatusOr<onnx::ModelProto> Folder::Export(Graph& graph, const internal::Fo
   export_options.check = false;  // checked below, once the model's own facts are back
   absl::StatusOr<onnx::ModelProto> folded = to_onnx(graph, outputs, export_options);
   if (!folded.ok()) return FoldError(folded.status());
-  KeepModelFacts(model_, *folded);
-  KeepInitializerInputs(model_, *folded);
+  KeepModelFacts(*current_, *folded);
+  KeepInitializerInputs(*current_, *folded);
   GRAPHGC_RETURN_IF_ERROR(internal::CheckFoldedModel(*folded));
   return folded;
 }
@@ -193,8 +216,20 @@ absl::StatusOr<onnx::ModelProto> Folder::Export(Graph& graph, const internal::Fo
 }  // namespace
 
 absl::StatusOr<FoldResult> fold(const onnx::ModelProto& model, const FoldOptions& options) {
+  if (!options.fuse) {
+    try {
+      return Folder(model, options).Run();
+    } catch (const std::exception& e) {  // the public API never throws
+      return absl::InternalError(absl::StrCat("fold: ", e.what()));
+    }
+  }
+  onnx::ModelProto copy = model;  // the fusions rewrite their model
+  return fold(std::move(copy), options);
+}
+
+absl::StatusOr<FoldResult> fold(onnx::ModelProto&& model, const FoldOptions& options) {
   try {
-    return Folder(model, options).Run();
+    return Folder(model, options).RunConsuming(model);
   } catch (const std::exception& e) {  // the public API never throws
     return absl::InternalError(absl::StrCat("fold: ", e.what()));
   }

@@ -85,6 +85,9 @@ struct FoldResult {
 };
 
 absl::StatusOr<FoldResult> fold(const onnx::ModelProto& model, const FoldOptions& options = {});
+// The same, consuming `model`: the fusions rewrite it in place instead of in a copy, which saves
+// a copy of its initializers.
+absl::StatusOr<FoldResult> fold(onnx::ModelProto&& model, const FoldOptions& options = {});
 
 }  // namespace graphgc
 

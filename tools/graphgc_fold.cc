@@ -10,6 +10,7 @@
 #include <fstream>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -66,7 +67,7 @@ int Run(const FoldCommand& command) {
       !command.quiet && isatty(STDERR_FILENO) && model->graph().node_size() > 10'000;
   if (show_progress) options.progress = DrawProgress;
 
-  absl::StatusOr<FoldResult> folded = fold(*model, options);
+  absl::StatusOr<FoldResult> folded = fold(std::move(*model), options);
   if (!folded.ok()) return Fail(absl::StrCat(command.input_path, ": ", folded.status().message()));
   model->Clear();  // the input's initializers are not needed any more
 
