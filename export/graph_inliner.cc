@@ -1,6 +1,7 @@
 #include "graphgc/export/graph_inliner.h"
 
-#include <deque>
+#include <functional>
+#include <queue>
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
@@ -8,6 +9,8 @@
 #include "graphgc/ir/graph_core.h"
 #include "graphgc/opset/attribute_proto.h"
 #include "graphgc/opset/node.h"
+#include "graphgc/opset/opaque_node.h"
+#include "graphgc/opset/subgraph_builder.h"
 #include "graphgc/opset/tensor_proto.h"
 #include "graphgc/valuestore/status_macros.h"
 
@@ -32,6 +35,20 @@ absl::StatusOr<VarType> DeclaredType(const onnx::ValueInfoProto& info) {
 }
 
 NameSet FreeNames(const onnx::GraphProto& graph);
+std::vector<const onnx::GraphProto*> BodiesOf(const onnx::NodeProto& node);
+
+}  // namespace
+
+// What a node reads: its inputs, and the names its bodies take from outside them.
+std::vector<std::string> ReadNames(const onnx::NodeProto& node) {
+  std::vector<std::string> names(node.input().begin(), node.input().end());
+  for (const onnx::GraphProto* body : BodiesOf(node)) {
+    for (const std::string& name : FreeNames(*body)) names.push_back(name);
+  }
+  return names;
+}
+
+namespace {
 
 // The bodies a node carries (GRAPH and GRAPHS attributes).
 std::vector<const onnx::GraphProto*> BodiesOf(const onnx::NodeProto& node) {
@@ -41,15 +58,6 @@ std::vector<const onnx::GraphProto*> BodiesOf(const onnx::NodeProto& node) {
     for (const onnx::GraphProto& g : attribute.graphs()) bodies.push_back(&g);
   }
   return bodies;
-}
-
-// What a node reads: its inputs, and the names its bodies take from outside them.
-std::vector<std::string> ReadNames(const onnx::NodeProto& node) {
-  std::vector<std::string> names(node.input().begin(), node.input().end());
-  for (const onnx::GraphProto* body : BodiesOf(node)) {
-    for (const std::string& name : FreeNames(*body)) names.push_back(name);
-  }
-  return names;
 }
 
 // The names a graph reads but does not define: what it takes from the enclosing scopes.
@@ -100,17 +108,20 @@ absl::StatusOr<std::vector<int>> TopologicalOrder(const onnx::GraphProto& graph,
       consumers[it->second].push_back(n);
     }
   }
-  std::deque<int> ready;
+  // The model's own order wherever it allows (ONNX requires nodes to be sorted, so usually
+  // everywhere): an intermediate is then consumed where the model's author put its consumers,
+  // not after every other ready node, which keeps few values alive at once.
+  std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
   for (int n = 0; n < graph.node_size(); ++n) {
-    if (pending[n] == 0) ready.push_back(n);
+    if (pending[n] == 0) ready.push(n);
   }
   std::vector<int> order;
   while (!ready.empty()) {
-    const int n = ready.front();
-    ready.pop_front();
+    const int n = ready.top();
+    ready.pop();
     order.push_back(n);
     for (int consumer : consumers[n]) {
-      if (--pending[consumer] == 0) ready.push_back(consumer);
+      if (--pending[consumer] == 0) ready.push(consumer);
     }
   }
   if (static_cast<int>(order.size()) != graph.node_size()) {
@@ -148,8 +159,12 @@ absl::Status NodeError(const onnx::NodeProto& node, const absl::Status& cause) {
 }  // namespace
 
 GraphInliner::GraphInliner(Graph& graph, const onnx::GraphProto& proto, ImportedOpsets opsets,
-                           OuterLookup outer)
-    : graph_(graph), proto_(proto), opsets_(std::move(opsets)), outer_(std::move(outer)) {}
+                           OuterLookup outer, std::shared_ptr<const InlineHooks> hooks)
+    : graph_(graph),
+      proto_(proto),
+      opsets_(std::move(opsets)),
+      outer_(std::move(outer)),
+      hooks_(std::move(hooks)) {}
 
 // Everything that can fail without touching the graph is checked before anything is built.
 absl::Status GraphInliner::Prepare() {
@@ -160,8 +175,12 @@ absl::Status GraphInliner::Prepare() {
   for (const auto& input : proto_.input()) sources.insert(input.name());
   for (const auto& initializer : proto_.initializer()) sources.insert(initializer.name());
   GRAPHGC_ASSIGN_OR_RETURN(order_, TopologicalOrder(proto_, sources, outer_));
+  for (const auto* infos : {&proto_.input(), &proto_.output(), &proto_.value_info()}) {
+    for (const onnx::ValueInfoProto& info : *infos) declared_types_[info.name()] = &info.type();
+  }
   for (const onnx::TensorProto& proto : proto_.initializer()) {
-    absl::StatusOr<Tensor> tensor = FromTensorProto(proto);
+    absl::StatusOr<Tensor> tensor =
+        hooks_->load_initializer ? hooks_->load_initializer(proto) : FromTensorProto(proto);
     if (!tensor.ok()) {
       return absl::Status(tensor.status().code(),
                           absl::StrCat("inline_model: ", tensor.status().message()));
@@ -182,6 +201,7 @@ absl::StatusOr<std::map<std::string, Var>> GraphInliner::RunMain(
       return ModelError(absl::StrCat("input '", name, "' belongs to another Graph"));
     }
   }
+  is_main_ = true;
   GRAPHGC_RETURN_IF_ERROR(Prepare());
   std::vector<VarType> declared;
   for (const auto& input : proto_.input()) {
@@ -195,7 +215,7 @@ absl::StatusOr<std::map<std::string, Var>> GraphInliner::RunMain(
     }
     vars_[input.name()] = it->second;
   }
-  GRAPHGC_RETURN_IF_ERROR(BindInitializers());
+  if (!hooks_->inputs_override_initializers) GRAPHGC_RETURN_IF_ERROR(BindInitializers());
   for (int i = 0; i < proto_.input_size(); ++i) {
     const std::string& name = proto_.input(i).name();
     if (vars_.contains(name)) continue;
@@ -203,6 +223,7 @@ absl::StatusOr<std::map<std::string, Var>> GraphInliner::RunMain(
     if (!argument.ok()) return ModelError(argument.status().message());
     vars_[name] = std::move(argument);
   }
+  if (hooks_->inputs_override_initializers) GRAPHGC_RETURN_IF_ERROR(BindInitializers());
   GRAPHGC_RETURN_IF_ERROR(BuildNodes());
   std::map<std::string, Var> outputs;
   for (const auto& output : proto_.output()) {
@@ -249,14 +270,52 @@ absl::StatusOr<std::vector<Var>> GraphInliner::RunBody(absl::Span<const Var> arg
 absl::Status GraphInliner::BindInitializers() {
   for (int i = 0; i < proto_.initializer_size(); ++i) {
     const std::string& name = proto_.initializer(i).name();
-    if (!vars_.contains(name)) vars_[name] = graph_.constant(initializers_[i]);
+    if (vars_.contains(name)) continue;  // a graph input of that name overrides it
+    vars_[name] = graph_.constant(initializers_[i]);
+    if (is_main_ && hooks_->on_initializer) hooks_->on_initializer(name, vars_[name]);
   }
+  // The constants hold the tensors now; a second handle would outlive a released constant.
+  initializers_.clear();
   return absl::OkStatus();
 }
 
 absl::Status GraphInliner::BuildNodes() {
-  for (int n : order_) GRAPHGC_RETURN_IF_ERROR(BuildNode(proto_.node(n)));
+  const bool releasing = is_main_ && hooks_->release_after_last_use;
+  if (releasing) CountReads();
+  const int64_t total = static_cast<int64_t>(order_.size());
+  int64_t done = 0;
+  for (int n : order_) {
+    GRAPHGC_RETURN_IF_ERROR(BuildNode(proto_.node(n)));
+    if (releasing) ReleaseReads(proto_.node(n));
+    ++done;
+    if (is_main_ && hooks_->progress && (done % 256 == 0 || done == total)) {
+      hooks_->progress(done, total);
+    }
+  }
   return absl::OkStatus();
+}
+
+void GraphInliner::CountReads() {
+  NameSet outputs;
+  for (const auto& output : proto_.output()) outputs.insert(output.name());
+  for (int n : order_) {
+    NameSet counted;
+    for (const std::string& name : ReadNames(proto_.node(n))) {
+      if (name.empty() || outputs.contains(name) || !counted.insert(name).second) continue;
+      ++reads_left_[name];
+    }
+  }
+}
+
+void GraphInliner::ReleaseReads(const onnx::NodeProto& node) {
+  NameSet counted;
+  for (const std::string& name : ReadNames(node)) {
+    if (name.empty() || !counted.insert(name).second) continue;
+    auto it = reads_left_.find(name);
+    if (it == reads_left_.end() || --it->second > 0) continue;
+    reads_left_.erase(it);
+    vars_.erase(name);
+  }
 }
 
 std::optional<Var> GraphInliner::Lookup(const std::string& name) const {
@@ -270,8 +329,8 @@ absl::StatusOr<std::vector<Attribute>> GraphInliner::Attributes(const onnx::Node
   for (const onnx::AttributeProto& proto : node.attribute()) {
     if (proto.type() == onnx::AttributeProto::GRAPH && proto.ref_attr_name().empty()) {
       OuterLookup enclosing = [this](const std::string& name) { return Lookup(name); };
-      attributes.push_back(
-          Attribute{proto.name(), SubgraphFromGraphProto(graph_, proto.g(), opsets_, enclosing)});
+      attributes.push_back(Attribute{
+          proto.name(), SubgraphFromGraphProto(graph_, proto.g(), opsets_, enclosing, hooks_)});
       continue;
     }
     absl::StatusOr<Attribute> attribute = FromAttributeProto(proto);
@@ -281,14 +340,73 @@ absl::StatusOr<std::vector<Attribute>> GraphInliner::Attributes(const onnx::Node
   return attributes;
 }
 
+bool GraphInliner::IsOpaqueOp(const onnx::NodeProto& node, const std::string& domain) const {
+  if (hooks_->functions.contains({node.domain(), node.op_type()})) return true;
+  return !domain.empty() && domain != "ai.onnx.ml" && SupportedOpsetVersion(domain) == 0;
+}
+
+absl::StatusOr<std::vector<Var>> GraphInliner::BuildOpaque(const onnx::NodeProto& node,
+                                                           const std::vector<Var>& inputs,
+                                                           const std::vector<Attribute>& attributes,
+                                                           const absl::Status& why) {
+  if (!hooks_->opaque_unknown_ops) return NodeError(node, why);
+  OpaqueNodeOptions options;
+  options.domain = node.domain();
+  auto opset = opsets_.find(node.domain());
+  options.version = opset == opsets_.end() ? 1 : opset->second;
+  for (const std::string& output : node.output()) {
+    std::optional<VarType> type;
+    auto declared = declared_types_.find(output);
+    if (declared != declared_types_.end()) {
+      absl::StatusOr<VarType> parsed = FromTypeProto(*declared->second, output);
+      if (parsed.ok()) type = *std::move(parsed);
+    }
+    options.output_types.push_back(std::move(type));
+  }
+  std::vector<Var> outputs =
+      internal::MakeOpaqueNode(graph_, node.op_type(), inputs, attributes, options);
+  for (const Var& output : outputs) {
+    if (!output.ok()) return NodeError(node, output.status());
+  }
+  return outputs;
+}
+
+namespace {
+
+// Whether some input came out of an opaque node untyped: ops after it cannot be typed either.
+bool HasUntypedInput(const std::vector<Var>& inputs) {
+  for (const Var& input : inputs) {
+    if (input.ok() && !input.empty() && input.type().is_tensor() &&
+        input.dtype() == DataType::kUndefined) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 absl::Status GraphInliner::BuildNode(const onnx::NodeProto& node) {
   std::vector<Var> inputs;
   for (const std::string& name : node.input()) {
     inputs.push_back(name.empty() ? Var() : Lookup(name).value_or(Var()));
   }
+  const std::string domain = node.domain() == "ai.onnx" ? "" : node.domain();
+  if (IsOpaqueOp(node, domain)) {
+    const absl::Status unknown =
+        absl::InvalidArgumentError(absl::StrCat("domain '", domain, "' is not known to graphgc"));
+    if (!hooks_->opaque_unknown_ops) return NodeError(node, unknown);
+    std::vector<Attribute> plain;
+    for (const onnx::AttributeProto& proto : node.attribute()) {
+      absl::StatusOr<Attribute> attribute = FromAttributeProto(proto);
+      if (!attribute.ok()) return NodeError(node, attribute.status());
+      plain.push_back(*std::move(attribute));
+    }
+    GRAPHGC_ASSIGN_OR_RETURN(std::vector<Var> outputs, BuildOpaque(node, inputs, plain, unknown));
+    return Bind(node, inputs, outputs, /*opaque=*/true);
+  }
   absl::StatusOr<std::vector<Attribute>> attributes = Attributes(node);
   if (!attributes.ok()) return NodeError(node, attributes.status());
-  const std::string domain = node.domain() == "ai.onnx" ? "" : node.domain();
   auto opset = opsets_.find(domain);
   if (opset == opsets_.end()) {
     return ModelError(absl::StrCat("node '", node.name(), "' uses domain '", domain,
@@ -298,18 +416,32 @@ absl::Status GraphInliner::BuildNode(const onnx::NodeProto& node) {
       graph_, node.op_type(), inputs, *attributes,
       NodeOptions{.domain = domain, .version = opset->second, .num_outputs = node.output_size()});
   for (int i = 0; i < node.output_size(); ++i) {
-    if (!outputs[i].ok()) return NodeError(node, outputs[i].status());
+    if (outputs[i].ok()) continue;
+    if (HasUntypedInput(inputs) && !HasSubgraphAttributes(*attributes)) {
+      GRAPHGC_ASSIGN_OR_RETURN(outputs,
+                               BuildOpaque(node, inputs, *attributes, outputs[i].status()));
+      return Bind(node, inputs, outputs, /*opaque=*/true);
+    }
+    return NodeError(node, outputs[i].status());
+  }
+  return Bind(node, inputs, outputs, /*opaque=*/false);
+}
+
+absl::Status GraphInliner::Bind(const onnx::NodeProto& node, const std::vector<Var>& inputs,
+                                const std::vector<Var>& outputs, bool opaque) {
+  for (int i = 0; i < node.output_size(); ++i) {
     if (!node.output(i).empty()) vars_[node.output(i)] = outputs[i];
   }
+  if (is_main_ && hooks_->after_node) hooks_->after_node(node, inputs, outputs, opaque);
   return absl::OkStatus();
 }
 
 Subgraph SubgraphFromGraphProto(Graph& graph, const onnx::GraphProto& body, ImportedOpsets opsets,
-                                OuterLookup outer) {
-  return Subgraph([&graph, &body, opsets = std::move(opsets),
-                   outer = std::move(outer)](absl::Span<const Var> arguments) -> std::vector<Var> {
+                                OuterLookup outer, std::shared_ptr<const InlineHooks> hooks) {
+  return Subgraph([&graph, &body, opsets = std::move(opsets), outer = std::move(outer),
+                   hooks = std::move(hooks)](absl::Span<const Var> arguments) -> std::vector<Var> {
     absl::StatusOr<std::vector<Var>> results =
-        GraphInliner(graph, body, opsets, outer).RunBody(arguments);
+        GraphInliner(graph, body, opsets, outer, hooks).RunBody(arguments);
     if (!results.ok()) return {Var::Detached(results.status())};
     return *std::move(results);
   });

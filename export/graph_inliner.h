@@ -11,7 +11,9 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,19 +23,48 @@
 #include "graphgc/ir/attribute.h"
 #include "graphgc/ir/graph.h"
 #include "graphgc/ir/var.h"
+#include "graphgc/valuestore/tensor.h"
 #include "onnx/onnx_pb.h"
 
 namespace graphgc::internal {
 
 // Domain ("" for ai.onnx) -> opset version the model imports.
 using ImportedOpsets = std::map<std::string, int>;
+
+// How a model is imported, beyond what inline_model's callers choose; shared by the main graph and
+// the bodies inside it (the fields marked "main graph" apply to the main graph only).
+struct InlineHooks {
+  // An op of a domain graphgc does not know, a call of one of the model's functions, and an op
+  // made untypeable by such an op's untyped output become opaque nodes (opaque_node.h), typed
+  // from the graph's value_info; false makes them errors.
+  bool opaque_unknown_ops = true;
+  // Model-local functions, as (domain, name).
+  std::set<std::pair<std::string, std::string>> functions;
+  // Reads an initializer (external data too); default FromTensorProto.
+  std::function<absl::StatusOr<Tensor>(const onnx::TensorProto&)> load_initializer;
+  // Main graph: a graph input that shares its name with an initializer is an argument, the
+  // initializer only its default (ONNX IR >= 4), so nothing folds through it.
+  bool inputs_override_initializers = false;
+  // Main graph: let go of a name's Var once the last node reading it is built (graph outputs are
+  // kept), so that values no later node needs can be collected during the import.
+  bool release_after_last_use = false;
+  // Main graph: after each node is built, its proto, input Vars (empty for omitted) and outputs.
+  std::function<void(const onnx::NodeProto&, absl::Span<const Var>, absl::Span<const Var>,
+                     bool opaque)>
+      after_node;
+  // Main graph: an initializer's name and its constant Var, once bound.
+  std::function<void(const std::string&, const Var&)> on_initializer;
+  // Main graph: (nodes built, nodes in all) every so often.
+  std::function<void(int64_t, int64_t)> progress;
+};
 // The Var an enclosing graph holds under a name, if any.
 using OuterLookup = std::function<std::optional<Var>(const std::string& name)>;
 
 class GraphInliner {
  public:
   GraphInliner(Graph& graph, const onnx::GraphProto& proto, ImportedOpsets opsets,
-               OuterLookup outer = nullptr);
+               OuterLookup outer = nullptr,
+               std::shared_ptr<const InlineHooks> hooks = std::make_shared<InlineHooks>());
 
   // A main graph: its inputs bound by name to `given` (the rest become arguments of the graph),
   // its outputs returned by name.
@@ -46,6 +77,18 @@ class GraphInliner {
   absl::Status BindInitializers();
   absl::Status BuildNodes();
   absl::Status BuildNode(const onnx::NodeProto& node);
+  // The node as an opaque node; `why` is the error when opaque nodes are not allowed.
+  absl::StatusOr<std::vector<Var>> BuildOpaque(const onnx::NodeProto& node,
+                                               const std::vector<Var>& inputs,
+                                               const std::vector<Attribute>& attributes,
+                                               const absl::Status& why);
+  bool IsOpaqueOp(const onnx::NodeProto& node, const std::string& domain) const;
+  // Binds the node's output names and tells hooks_->after_node.
+  absl::Status Bind(const onnx::NodeProto& node, const std::vector<Var>& inputs,
+                    const std::vector<Var>& outputs, bool opaque);
+  // Main graph: how many nodes still read each name; graph outputs are not counted (never freed).
+  void CountReads();
+  void ReleaseReads(const onnx::NodeProto& node);
   absl::StatusOr<std::vector<Attribute>> Attributes(const onnx::NodeProto& node);
   std::optional<Var> Lookup(const std::string& name) const;
   // A graph output's Var, or an error naming the undefined output.
@@ -55,14 +98,28 @@ class GraphInliner {
   const onnx::GraphProto& proto_;
   const ImportedOpsets opsets_;
   OuterLookup outer_;
+  std::shared_ptr<const InlineHooks> hooks_;
+  bool is_main_ = false;
+  absl::flat_hash_map<std::string, int64_t> reads_left_;
+  // The types the graph's value_info, inputs and outputs declare, by name.
+  absl::flat_hash_map<std::string, const onnx::TypeProto*> declared_types_;
   std::vector<int> order_;
   std::vector<Tensor> initializers_;
   absl::flat_hash_map<std::string, Var> vars_;
 };
 
+// What a node reads: its inputs, and the names its bodies take from outside them.
+std::vector<std::string> ReadNames(const onnx::NodeProto& node);
+
+// inline_model with hooks (the fold's import).
+absl::StatusOr<std::map<std::string, Var>> InlineModel(Graph& graph, const onnx::ModelProto& model,
+                                                       const std::map<std::string, Var>& inputs,
+                                                       std::shared_ptr<InlineHooks> hooks);
+
 // A Subgraph that builds `body` (which must outlive the Subgraph's use) with a GraphInliner.
-Subgraph SubgraphFromGraphProto(Graph& graph, const onnx::GraphProto& body, ImportedOpsets opsets,
-                                OuterLookup outer);
+Subgraph SubgraphFromGraphProto(
+    Graph& graph, const onnx::GraphProto& body, ImportedOpsets opsets, OuterLookup outer,
+    std::shared_ptr<const InlineHooks> hooks = std::make_shared<InlineHooks>());
 
 }  // namespace graphgc::internal
 

@@ -2,6 +2,7 @@
 #ifndef GRAPHGC_GRAPHGC_H_
 #define GRAPHGC_GRAPHGC_H_
 
+#include "graphgc/export/fold.h"           // IWYU pragma: export
 #include "graphgc/export/inline_model.h"   // IWYU pragma: export
 #include "graphgc/export/to_onnx.h"        // IWYU pragma: export
 #include "graphgc/ir/attribute.h"          // IWYU pragma: export
@@ -13,6 +14,7 @@
 #include "graphgc/opset/ml_ops.h"          // IWYU pragma: export
 #include "graphgc/opset/node.h"            // IWYU pragma: export
 #include "graphgc/opset/onnx_ops.h"        // IWYU pragma: export
+#include "graphgc/opset/opaque_node.h"     // IWYU pragma: export
 #include "graphgc/opset/ops.h"             // IWYU pragma: export
 #include "graphgc/valuestore/data_type.h"  // IWYU pragma: export
 #include "graphgc/valuestore/tensor.h"     // IWYU pragma: export

@@ -1,6 +1,8 @@
 #include "graphgc/export/inline_model.h"
 
+#include <limits>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -17,11 +19,17 @@ absl::Status ModelError(absl::string_view why) {
 }
 
 // Domain -> opset version the model imports, each one this library supports.
-absl::StatusOr<std::map<std::string, int>> ImportedOpsets(const onnx::ModelProto& model) {
+absl::StatusOr<std::map<std::string, int>> ReadOpsetImports(const onnx::ModelProto& model) {
   std::map<std::string, int> opsets;
   for (const onnx::OperatorSetIdProto& opset : model.opset_import()) {
     const std::string domain = opset.domain() == "ai.onnx" ? "" : opset.domain();
+    const bool reserved = domain.empty() || domain == "ai.onnx.ml";
     const int supported = SupportedOpsetVersion(domain);
+    if (!reserved && supported == 0 && opset.version() >= 1 &&
+        opset.version() <= std::numeric_limits<int>::max()) {
+      opsets[domain] = static_cast<int>(opset.version());  // a domain for opaque nodes
+      continue;
+    }
     if (opset.version() < 1 || opset.version() > supported) {
       return ModelError(
           absl::StrCat("the model imports opset ", opset.version(), " of domain '", domain,
@@ -35,19 +43,36 @@ absl::StatusOr<std::map<std::string, int>> ImportedOpsets(const onnx::ModelProto
 
 }  // namespace
 
-absl::StatusOr<std::map<std::string, Var>> inline_model(Graph& graph, const onnx::ModelProto& model,
-                                                        const std::map<std::string, Var>& inputs) {
+namespace internal {
+
+absl::StatusOr<std::map<std::string, Var>> InlineModel(Graph& graph, const onnx::ModelProto& model,
+                                                       const std::map<std::string, Var>& inputs,
+                                                       std::shared_ptr<InlineHooks> hooks) {
   if (graph.core() == nullptr) {
     return absl::FailedPreconditionError("inline_model: the Graph was moved from");
   }
   using Opsets = std::map<std::string, int>;
-  GRAPHGC_ASSIGN_OR_RETURN(Opsets opsets, ImportedOpsets(model));
+  GRAPHGC_ASSIGN_OR_RETURN(Opsets opsets, ReadOpsetImports(model));
   if (opsets.empty()) opsets[""] = kNewestOnnxOpset;
+  for (const onnx::FunctionProto& function : model.functions()) {
+    hooks->functions.emplace(function.domain(), function.name());
+  }
   try {
-    return internal::GraphInliner(graph, model.graph(), std::move(opsets)).RunMain(inputs);
+    return GraphInliner(graph, model.graph(), std::move(opsets), nullptr, std::move(hooks))
+        .RunMain(inputs);
   } catch (const std::exception& e) {  // the public API never throws
     return absl::InternalError(absl::StrCat("inline_model: ", e.what()));
   }
+}
+
+}  // namespace internal
+
+absl::StatusOr<std::map<std::string, Var>> inline_model(Graph& graph, const onnx::ModelProto& model,
+                                                        const std::map<std::string, Var>& inputs,
+                                                        const InlineOptions& options) {
+  auto hooks = std::make_shared<internal::InlineHooks>();
+  hooks->opaque_unknown_ops = options.opaque_unknown_ops;
+  return internal::InlineModel(graph, model, inputs, std::move(hooks));
 }
 
 }  // namespace graphgc

@@ -8,6 +8,12 @@
 // The bodies of If, Loop and Scan nodes are built the same way, as Subgraphs
 // (graphgc/ir/attribute.h) whose names not defined in the body resolve in the enclosing graphs.
 //
+// Ops of a domain graphgc does not know (e.g. com.microsoft), and calls of the model's own
+// functions, become opaque nodes (graphgc/opset/opaque_node.h): typed from the model's value_info,
+// without values, exported as they came — as spox's inline never needs to know the ops it inlines.
+// An op of an ai.onnx or ai.onnx.ml opset graphgc supports that it does not know stays an error
+// (a typo, not an extension); options.opaque_unknown_ops = false makes unknown domains errors too.
+//
 // A malformed model — cycles, dangling names, tensors whose data does not match their shape,
 // absurd dimensions, an opset newer than this library supports, unsupported types — gives a non-OK
 // status; every existing Var of `graph` and every export of them stay as they were.
@@ -25,8 +31,13 @@
 
 namespace graphgc {
 
+struct InlineOptions {
+  bool opaque_unknown_ops = true;
+};
+
 absl::StatusOr<std::map<std::string, Var>> inline_model(
-    Graph& graph, const onnx::ModelProto& model, const std::map<std::string, Var>& inputs = {});
+    Graph& graph, const onnx::ModelProto& model, const std::map<std::string, Var>& inputs = {},
+    const InlineOptions& options = {});
 
 }  // namespace graphgc
 

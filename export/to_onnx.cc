@@ -98,7 +98,23 @@ struct Needed {
   std::vector<bool> nodes;
   std::vector<bool> vars;
   std::vector<SubgraphId> bodies;
+  // Vars written as initializers (ExportOptions::values_as_initializers), with their values.
+  absl::flat_hash_map<VarId, Tensor> initializers;
 };
+
+// The value `var` is written as, if the options write it as an initializer.
+std::optional<Tensor> InitializerValue(const GraphCore& core, VarId var,
+                                       const ExportOptions& options) {
+  const Arena& arena = core.arena();
+  if (!options.values_as_initializers || arena.var_kind(var) == VarKind::kArgument ||
+      arena.var_subgraph(var).valid() || !arena.var_is_tensor(var)) {
+    return std::nullopt;
+  }
+  std::optional<Tensor> value = core.value(var);
+  if (!value.has_value()) return std::nullopt;
+  if (options.write_value && !options.write_value(var, *value)) return std::nullopt;
+  return value;
+}
 
 std::vector<SubgraphId> BodiesOf(const Arena& arena, NodeId node) {
   std::vector<SubgraphId> bodies;
@@ -109,8 +125,9 @@ std::vector<SubgraphId> BodiesOf(const Arena& arena, NodeId node) {
   return bodies;
 }
 
-Needed FindNeeded(const Arena& arena, const NamedVars& outputs) {
-  Needed needed{std::vector<bool>(arena.num_nodes()), std::vector<bool>(arena.num_vars()), {}};
+Needed FindNeeded(const GraphCore& core, const NamedVars& outputs, const ExportOptions& options) {
+  const Arena& arena = core.arena();
+  Needed needed{std::vector<bool>(arena.num_nodes()), std::vector<bool>(arena.num_vars()), {}, {}};
   std::vector<VarId> work;
   for (const auto& output : outputs) work.push_back(output.second.id());
   while (!work.empty()) {
@@ -118,6 +135,10 @@ Needed FindNeeded(const Arena& arena, const NamedVars& outputs) {
     work.pop_back();
     if (!var.valid() || needed.vars[var.value()]) continue;
     needed.vars[var.value()] = true;
+    if (std::optional<Tensor> value = InitializerValue(core, var, options)) {
+      needed.initializers.emplace(var, *std::move(value));
+      continue;
+    }
     const NodeId producer = arena.var_producer(var);
     if (!producer.valid() || needed.nodes[producer.value()]) continue;
     needed.nodes[producer.value()] = true;
@@ -135,7 +156,8 @@ Needed FindNeeded(const Arena& arena, const NamedVars& outputs) {
 // the rest get "_v<id>" (suffixed if that clashes with a user's name).
 class Namer {
  public:
-  Namer(const Arena& arena, const NamedVars& outputs) : arena_(arena) {
+  Namer(const Arena& arena, const NamedVars& outputs, std::function<std::string(VarId)> name_of)
+      : arena_(arena), name_of_(std::move(name_of)) {
     for (const auto& output : outputs) reserved_.insert(output.first);
   }
 
@@ -161,7 +183,9 @@ class Namer {
   const std::string& NameOf(VarId var) {
     auto it = names_.find(var);
     if (it != names_.end()) return it->second;
-    return names_[var] = Fresh(absl::StrCat("_v", var.value()));
+    std::string preferred = name_of_ ? name_of_(var) : std::string();
+    if (preferred.empty()) preferred = absl::StrCat("_v", var.value());
+    return names_[var] = Fresh(std::move(preferred));
   }
 
   // A name no var has or will get: `base`, suffixed until unique.
@@ -180,6 +204,7 @@ class Namer {
   }
 
   const Arena& arena_;
+  std::function<std::string(VarId)> name_of_;
   absl::flat_hash_set<std::string> reserved_;
   absl::flat_hash_map<VarId, std::string> names_;
 };
@@ -249,7 +274,7 @@ class GraphWriter {
  public:
   // Sorts the needed nodes, and the typed vars they make, by the graph they belong to, once.
   GraphWriter(const Arena& arena, const Needed& needed, int onnx_opset, Namer& namer)
-      : arena_(arena), onnx_opset_(onnx_opset), namer_(namer) {
+      : arena_(arena), needed_(needed), onnx_opset_(onnx_opset), namer_(namer) {
     for (size_t i = 0; i < needed.nodes.size(); ++i) {
       const NodeId node(static_cast<uint32_t>(i));
       if (needed.nodes[i]) scopes_[ScopeOf(node)].nodes.push_back(node);
@@ -257,6 +282,7 @@ class GraphWriter {
     for (size_t i = 0; i < needed.vars.size(); ++i) {
       const VarId var(static_cast<uint32_t>(i));
       if (!needed.vars[i] || arena.var_kind(var) == VarKind::kArgument) continue;
+      if (needed.initializers.contains(var)) continue;
       if (arena.var_is_tensor(var) && arena.var_dtype(var) == DataType::kUndefined) continue;
       scopes_[ScopeOf(arena.var_producer(var))].typed_vars.push_back(var);
     }
@@ -307,7 +333,11 @@ class GraphWriter {
       proto->add_input(input.valid() ? namer_.NameOf(input) : std::string());
     }
     for (int i = 0; i < arena_.node_num_outputs(node); ++i) {
-      proto->add_output(namer_.NameOf(arena_.node_output(node, i)));
+      const VarId output = arena_.node_output(node, i);
+      // An output written as an initializer is defined there; the node's copy goes unread.
+      proto->add_output(needed_.initializers.contains(output)
+                            ? namer_.Fresh(absl::StrCat(namer_.NameOf(output), "_unread"))
+                            : namer_.NameOf(output));
     }
     for (const Attribute& attribute : arena_.node_attributes(node)) {
       onnx::AttributeProto* attribute_proto = proto->add_attribute();
@@ -353,16 +383,40 @@ class GraphWriter {
   }
 
   const Arena& arena_;
+  const Needed& needed_;
   int onnx_opset_;
   Namer& namer_;
   absl::flat_hash_map<SubgraphId, Scope> scopes_;
 };
 
-absl::StatusOr<onnx::ModelProto> BuildModel(const Arena& arena, const NamedVars& outputs) {
-  const Needed needed = FindNeeded(arena, outputs);
+// The initializers of the main graph, in var order (a stable order for a given graph).
+absl::Status WriteInitializers(const Arena& arena, const Needed& needed, Namer& namer,
+                               const ExportOptions& options, onnx::GraphProto* graph) {
+  std::vector<VarId> vars;
+  for (const auto& entry : needed.initializers) vars.push_back(entry.first);
+  std::sort(vars.begin(), vars.end());
+  for (VarId var : vars) {
+    const Tensor& value = needed.initializers.at(var);
+    onnx::TensorProto* proto = graph->add_initializer();
+    proto->set_data_type(static_cast<int32_t>(value.dtype()));
+    for (int64_t dim : value.shape()) proto->add_dims(dim);
+    bool stored_elsewhere = false;
+    if (options.store_elements) {
+      GRAPHGC_ASSIGN_OR_RETURN(stored_elsewhere, options.store_elements(value, proto));
+    }
+    if (!stored_elsewhere) *proto = internal::ToTensorProto(value);
+    proto->set_name(namer.NameOf(var));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<onnx::ModelProto> BuildModel(const GraphCore& core, const NamedVars& outputs,
+                                            const ExportOptions& options) {
+  const Arena& arena = core.arena();
+  const Needed needed = FindNeeded(core, outputs, options);
   GRAPHGC_RETURN_IF_ERROR(CheckArgumentRanks(arena, needed.vars));
   GRAPHGC_RETURN_IF_ERROR(CheckBodyResultRanks(arena, needed.bodies));
-  Namer namer(arena, outputs);
+  Namer namer(arena, outputs, options.name_of);
   GRAPHGC_RETURN_IF_ERROR(namer.NameArgumentsAndOutputs(needed, outputs));
 
   onnx::ModelProto model;
@@ -386,6 +440,7 @@ absl::StatusOr<onnx::ModelProto> BuildModel(const Arena& arena, const NamedVars&
   }
   NameSet output_names;
   for (const auto& output : outputs) output_names.insert(output.first);
+  GRAPHGC_RETURN_IF_ERROR(WriteInitializers(arena, needed, namer, options, graph));
   GraphWriter(arena, needed, imports.at(""), namer).WriteNodes(SubgraphId(), output_names, graph);
   for (const auto& [name, var] : outputs) {
     if (namer.NameOf(var.id()) != name) {  // the var is already named otherwise: alias it
@@ -413,9 +468,14 @@ absl::Status CheckModel(const onnx::ModelProto& model) {
 }  // namespace
 
 absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& outputs) {
+  return to_onnx(graph, outputs, ExportOptions());
+}
+
+absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& outputs,
+                                         const ExportOptions& options) {
   GRAPHGC_RETURN_IF_ERROR(CheckOutputs(graph, outputs));
-  GRAPHGC_ASSIGN_OR_RETURN(onnx::ModelProto model, BuildModel(graph.core()->arena(), outputs));
-  GRAPHGC_RETURN_IF_ERROR(CheckModel(model));
+  GRAPHGC_ASSIGN_OR_RETURN(onnx::ModelProto model, BuildModel(*graph.core(), outputs, options));
+  if (options.check) GRAPHGC_RETURN_IF_ERROR(CheckModel(model));
   return model;
 }
 

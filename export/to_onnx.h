@@ -10,6 +10,7 @@
 #define GRAPHGC_TO_ONNX_H_
 
 #include <concepts>
+#include <functional>
 #include <iterator>
 #include <string>
 #include <type_traits>
@@ -31,6 +32,29 @@ inline constexpr int64_t kOnnxIrVersion = 8;
 inline constexpr int64_t kOnnxOpsetVersion = kNewestOnnxOpset;
 
 absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& outputs);
+
+struct ExportOptions {
+  // Write every var whose value the graph still holds (and constants) as an initializer instead
+  // of the nodes that made it — the export of a constant-folded graph. Values inside the bodies of
+  // If, Loop and Scan, and values that are not tensors, are not written this way.
+  bool values_as_initializers = false;
+  // With values_as_initializers: which held values to write (default: all); a var left out is
+  // made by its nodes as usual.
+  std::function<bool(VarId, const Tensor&)> write_value;
+  // Called for each initializer with its name, dims and data_type already set; returning true
+  // means it stored the elements elsewhere (ONNX external data) and set the proto's external
+  // fields; false, that the elements go into the proto. An error aborts the export.
+  std::function<absl::StatusOr<bool>(const Tensor&, onnx::TensorProto*)> store_elements;
+  // The name a var should have in the model (e.g. the one it had in an imported model); empty or
+  // no function: "_v<id>". Clashes are resolved by suffixes; arguments and outputs keep theirs.
+  std::function<std::string(VarId)> name_of;
+  // Run onnx::checker::check_model on the result (a model with external data is checked from its
+  // file instead, once saved).
+  bool check = true;
+};
+
+absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& outputs,
+                                         const ExportOptions& options);
 
 // Any other range of {name, Var} pairs, e.g. a std::map<std::string, Var>.
 template <class Outputs>

@@ -1,6 +1,7 @@
 #include "graphgc/ir/graph_core.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "graphgc/valuestore/check.h"
@@ -157,6 +158,15 @@ void GraphCore::maybe_collect() {
   if (bytes_due || pending_due) collect(CollectMode::kIncremental);
 }
 
+int64_t GraphCore::live_budget_left() {
+  const int64_t cap = options_.max_live_value_bytes;
+  if (cap <= 0) return std::numeric_limits<int64_t>::max();
+  if (store_->live_bytes() >= cap && options_.collect_policy != CollectPolicy::kManual) {
+    collect(CollectMode::kIncremental);
+  }
+  return std::max<int64_t>(cap - store_->live_bytes(), 0);
+}
+
 GraphStats GraphCore::stats() const {
   GraphStats stats;
   stats.nodes = static_cast<int64_t>(arena_->num_nodes());
@@ -167,6 +177,7 @@ GraphStats GraphCore::stats() const {
   stats.peak_value_bytes = store_->peak_bytes();
   stats.live_values = store_->live_values();
   stats.collections = collections_;
+  stats.values_skipped_for_budget = skipped_for_budget_;
   return stats;
 }
 

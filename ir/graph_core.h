@@ -87,6 +87,10 @@ class GraphCore {
   void maybe_collect();
   CollectStats collect(CollectMode mode);
   GraphStats stats() const;
+  // Bytes new values may still take under GraphOptions::max_live_value_bytes (collecting first
+  // when the cap is reached); INT64_MAX without a cap.
+  int64_t live_budget_left();
+  void note_skipped_for_budget() { ++skipped_for_budget_; }
 
  private:
   ~GraphCore() = default;
@@ -107,6 +111,7 @@ class GraphCore {
   std::vector<VarId> dropped_;
   int64_t next_trigger_bytes_ = 0;
   int64_t collections_ = 0;
+  int64_t skipped_for_budget_ = 0;
 };
 
 }  // namespace internal

@@ -57,6 +57,10 @@ struct GraphOptions {
   // A value larger than this is not propagated (the var gets no value, its type is still
   // inferred): propagation must never be what exhausts memory. Default: 1 GiB.
   int64_t max_value_bytes = int64_t{1} << 30;
+  // Live value bytes past which no more values are computed (ops still get their types); 0: no
+  // cap. An op whose outputs would not fit under the cap after a collection gets no values, so
+  // the graph never holds more than this (plus the one op's output that was computed last).
+  int64_t max_live_value_bytes = 0;
 
   // Trips a Loop may make while computing its value. A Loop that has not finished by then (its
   // condition never turns false, or its trip count is larger) gets no value, its type is still

@@ -29,6 +29,8 @@ struct GraphStats {
   int64_t peak_value_bytes = 0;  // the largest live_value_bytes ever reached
   int64_t live_values = 0;       // value slots now held
   int64_t collections = 0;       // collections run so far, explicit and automatic
+  // Ops whose values were not computed because of GraphOptions::max_live_value_bytes.
+  int64_t values_skipped_for_budget = 0;
 };
 
 }  // namespace graphgc

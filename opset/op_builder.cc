@@ -1,6 +1,7 @@
 #include "graphgc/opset/op_builder.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "absl/container/inlined_vector.h"
@@ -141,6 +142,35 @@ bool OutputsFitBudget(absl::Span<const OutputType> types, int64_t max_bytes) {
   return true;
 }
 
+// The bytes the outputs of fully known shape take together (saturating).
+int64_t KnownOutputBytes(absl::Span<const OutputType> types) {
+  int64_t total = 0;
+  for (const OutputType& type : types) {
+    if (type.non_tensor.has_value() || !type.shape.has_value()) continue;
+    absl::StatusOr<int64_t> count = ElementCount(*type.shape);
+    if (!count.ok()) continue;
+    const int64_t element_size = static_cast<int64_t>(ElementSize(type.dtype));
+    if (element_size > 0 && *count > (std::numeric_limits<int64_t>::max() - total) / element_size) {
+      return std::numeric_limits<int64_t>::max();
+    }
+    total += *count * element_size;
+  }
+  return total;
+}
+
+// The most a value of this op may take: the per-value budget, and what the live cap has left
+// (GraphOptions::max_live_value_bytes). 0 when the outputs cannot fit, which counts as skipped.
+int64_t ValueBytesAllowed(GraphCore& core, absl::Span<const OutputType> types) {
+  const int64_t per_value = core.options().max_value_bytes;
+  if (!OutputsFitBudget(types, per_value)) return 0;
+  const int64_t left = core.live_budget_left();
+  if (left == 0 || KnownOutputBytes(types) > left) {
+    core.note_skipped_for_budget();
+    return 0;
+  }
+  return std::min(per_value, left);
+}
+
 const ResolvedOp& ResolveFor(Arena& arena, OpKindId op, const OpSignature& signature) {
   const void* cached = arena.op_resolution(op);
   if (cached == nullptr) {
@@ -231,7 +261,7 @@ absl::Status TakeValues(Results& results, OutputTypes& types, OutputValues& valu
 absl::Status RunKernel(const ResolvedOp& op, const OpSignature& signature,
                        absl::Span<const OperandInfo> infos,
                        const std::vector<Attribute>& attributes, const GraphOptions& options,
-                       OutputTypes& types, OutputValues& values) {
+                       int64_t max_value_bytes, OutputTypes& types, OutputValues& values) {
   absl::InlinedVector<std::optional<Tensor>, 3> inputs;
   absl::InlinedVector<std::optional<Shape>, 1> shapes;
   for (const OperandInfo& info : infos) inputs.push_back(info.present ? info.value : std::nullopt);
@@ -262,7 +292,7 @@ absl::Status RunKernel(const ResolvedOp& op, const OpSignature& signature,
   call.input_names = names;
   call.attributes = kernel_attributes;
   call.outputs = outputs;
-  call.max_value_bytes = options.max_value_bytes;
+  call.max_value_bytes = max_value_bytes;
   call.threads = std::max(options.kernel_threads, 1);
   if (use_value_kernel) {
     kernels::ValueKernelResult result = (*op.value_kernel)(kernels::KernelContext(call));
@@ -353,8 +383,9 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
   OutputValues values(types->size());
   const bool inputs_known =
       signature.kernel_reads_shapes_only ? AllShapesKnown(infos) : AllValuesKnown(infos);
-  if (core.options().propagate_values && inputs_known &&
-      OutputsFitBudget(*types, core.options().max_value_bytes)) {
+  const int64_t allowed_bytes =
+      core.options().propagate_values && inputs_known ? ValueBytesAllowed(core, *types) : 0;
+  if (allowed_bytes > 0) {
     if (body_values) {
       absl::StatusOr<OutputValues> body = body_values(infos, *types);
       if (!body.ok()) return fail(prefixed(body.status()));
@@ -363,8 +394,8 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
       if (!checked.ok()) return fail(prefixed(checked));
     } else if (const ResolvedOp& resolution = ResolveFor(arena, op, signature);
                resolution.kernel != nullptr || resolution.value_kernel != nullptr) {
-      const absl::Status ran =
-          RunKernel(resolution, signature, infos, attributes, core.options(), *types, values);
+      const absl::Status ran = RunKernel(resolution, signature, infos, attributes, core.options(),
+                                         allowed_bytes, *types, values);
       if (!ran.ok()) return fail(prefixed(ran));
     }
   }

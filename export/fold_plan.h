@@ -1,0 +1,73 @@
+// FoldPlan: which computed values a fold writes as initializers, decided while the model is
+// imported (graphgc::fold, fold.h).
+//
+// A known var is decided when a node that keeps running reads it (a node with an output without
+// value), and for each graph output: it is written if it is at most max_fold_bytes, or no larger
+// than the model bytes its folding makes unneeded (the initializers and Constant nodes only its
+// cone reads), or with fold_anyway; the plan then holds its Var so that its value survives the
+// import's collections. A refused var is made by its nodes in the folded model. Everything else
+// is let go as the import walks on, so values die once no later node needs them.
+// Internal to the export module; thread-compatible, used on the fold's thread only.
+#ifndef GRAPHGC_FOLD_PLAN_H_
+#define GRAPHGC_FOLD_PLAN_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+#include "graphgc/export/fold.h"
+#include "graphgc/ir/graph.h"
+#include "graphgc/ir/ids.h"
+#include "graphgc/ir/var.h"
+#include "graphgc/valuestore/tensor.h"
+#include "onnx/onnx_pb.h"
+
+namespace graphgc::internal {
+
+class FoldPlan {
+ public:
+  FoldPlan(Graph& graph, const onnx::ModelProto& model, const FoldOptions& options);
+
+  // Import hooks (graph_inliner.h).
+  void NoteInitializer(const std::string& name, const Var& var);
+  void AfterNode(const onnx::NodeProto& node, absl::Span<const Var> inputs,
+                 absl::Span<const Var> outputs, bool opaque);
+  // A graph output is read by whoever runs the folded model.
+  void DecideOutput(const Var& var);
+
+  // Export hooks (to_onnx.h): whether a held value is written, and the name a var had.
+  bool Writes(VarId var, const Tensor& value) const;
+  std::string NameOf(VarId var) const;
+
+  // Nodes the folded model runs only because a value they make was refused for its size.
+  int64_t NodesKeptForSize() const;
+  int64_t opaque_nodes() const { return opaque_nodes_; }
+
+ private:
+  void Decide(const Var& var);
+  bool IsConstant(VarId var) const;
+  // Model bytes (initializers, Constant nodes) that only the nodes making `var` read.
+  int64_t ReplacedBytes(VarId var) const;
+
+  Graph& graph_;
+  const FoldOptions& options_;
+  // Name -> how many main-graph nodes read it (a body's outer read and a graph output count too).
+  absl::flat_hash_map<std::string, int64_t> model_reads_;
+  absl::flat_hash_map<VarId, std::string> names_;
+  absl::flat_hash_map<VarId, Var> held_;
+  absl::flat_hash_set<VarId> refused_;
+  int64_t opaque_nodes_ = 0;
+};
+
+// Bytes of the elements of a graph's initializers (external ones by their declared length).
+int64_t InitializerBytes(const onnx::GraphProto& graph);
+
+// onnx::checker::check_model, as a status.
+absl::Status CheckFoldedModel(const onnx::ModelProto& model);
+
+}  // namespace graphgc::internal
+
+#endif  // GRAPHGC_FOLD_PLAN_H_

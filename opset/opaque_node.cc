@@ -1,0 +1,89 @@
+#include "graphgc/opset/opaque_node.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "graphgc/ir/graph_core.h"
+#include "graphgc/opset/op_builder.h"
+
+namespace graphgc {
+namespace {
+
+std::vector<Var> Failed(absl::string_view op_type, absl::string_view why, size_t num_outputs) {
+  const absl::Status status = absl::InvalidArgumentError(absl::StrCat(op_type, " (opaque): ", why));
+  return std::vector<Var>(std::max<size_t>(num_outputs, 1), Var::Detached(status));
+}
+
+bool IsReservedDomain(absl::string_view domain) {
+  return domain.empty() || domain == "ai.onnx" || domain == "ai.onnx.ml";
+}
+
+absl::string_view Problem(absl::string_view op_type, const std::vector<Attribute>& attributes,
+                          const OpaqueNodeOptions& options) {
+  if (op_type.empty()) return "the op type is empty";
+  if (options.version < 1) return "the domain's version must be at least 1";
+  if (options.output_types.empty()) return "an opaque node needs at least one output";
+  for (const Attribute& attribute : attributes) {
+    if (std::holds_alternative<Subgraph>(attribute.value) ||
+        std::holds_alternative<SubgraphId>(attribute.value)) {
+      return "graph attributes are not supported on opaque nodes";
+    }
+  }
+  return "";
+}
+
+internal::OutputType OutputOf(const std::optional<VarType>& type) {
+  if (!type.has_value()) return internal::TensorOutput(DataType::kUndefined, std::nullopt);
+  return internal::OutputTypeOf(*type);
+}
+
+}  // namespace
+
+std::vector<Var> make_opaque_node(Graph& graph, absl::string_view op_type,
+                                  absl::Span<const Var> inputs,
+                                  const std::vector<Attribute>& attributes,
+                                  const OpaqueNodeOptions& options) {
+  if (IsReservedDomain(options.domain)) {
+    return Failed(op_type, "an opaque node needs a domain other than ai.onnx and ai.onnx.ml",
+                  options.output_types.size());
+  }
+  return internal::MakeOpaqueNode(graph, op_type, inputs, attributes, options);
+}
+
+std::vector<Var> internal::MakeOpaqueNode(Graph& graph, absl::string_view op_type,
+                                          absl::Span<const Var> inputs,
+                                          const std::vector<Attribute>& attributes,
+                                          const OpaqueNodeOptions& options) {
+  const absl::string_view problem = Problem(op_type, attributes, options);
+  if (!problem.empty()) return Failed(op_type, problem, options.output_types.size());
+  if (graph.core() == nullptr) {
+    return Failed(op_type, "the Graph was moved from", options.output_types.size());
+  }
+  std::vector<const Var*> operands;
+  for (const Var& input : inputs) operands.push_back(input.empty() ? nullptr : &input);
+  const internal::OpSignature signature{
+      .op_type = op_type,
+      .since_version = options.version,
+      .input_names = {},
+      .domain = options.domain,
+      .opset_version = options.version,
+      .takes_non_tensors = true,
+  };
+  const int num_outputs = static_cast<int>(options.output_types.size());
+  internal::OutputVars outputs = internal::BuildNode(
+      signature, operands, attributes, num_outputs,
+      [&](absl::Span<const internal::OperandInfo>) -> absl::StatusOr<internal::OutputTypes> {
+        internal::OutputTypes types;
+        for (const auto& type : options.output_types) types.push_back(OutputOf(type));
+        return types;
+      },
+      graph.core(),
+      // No kernel may compute an opaque op's outputs, whatever is registered under its name.
+      [](absl::Span<const internal::OperandInfo>, absl::Span<const internal::OutputType>)
+          -> absl::StatusOr<internal::OutputValues> { return internal::OutputValues(); });
+  return std::vector<Var>(std::make_move_iterator(outputs.begin()),
+                          std::make_move_iterator(outputs.end()));
+}
+
+}  // namespace graphgc

@@ -1,0 +1,78 @@
+#!/bin/sh
+# graphgc-fold on bad input: exit status 1, a message naming the file and the problem, and no
+# output file (or temporary) left behind; bad arguments exit 2; a good run writes OUT and --stats.
+# Usage: fold_cli_test.sh GRAPHGC_FOLD
+set -u
+fold="$1"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+# model.txt -> model.onnx with protoc, from ONNX's own schema file.
+encode() {
+  (cd /usr/include && protoc --encode=onnx.ModelProto onnx/onnx.proto) < "$1" > "$2"
+}
+
+good_model() {  # y = x + (c * c): the product folds
+  cat <<'MODEL'
+ir_version: 8
+opset_import { domain: "" version: $OPSET }
+graph {
+  name: "g"
+  node { input: "c" input: "c" output: "cc" op_type: "Mul" }
+  node { input: "x" input: "cc" output: "y" op_type: "Add" }
+  initializer { name: "c" data_type: 1 dims: 2 float_data: 1 float_data: 2 }
+  input { name: "x" type { tensor_type { elem_type: 1 shape { dim { dim_value: 2 } } } } }
+  output { name: "y" type { tensor_type { elem_type: 1 shape { dim { dim_value: 2 } } } } }
+}
+MODEL
+}
+
+good_model | sed 's/\$OPSET/17/' > "$work/good.txt" && encode "$work/good.txt" "$work/good.onnx"
+good_model | sed 's/\$OPSET/99/' > "$work/new.txt" && encode "$work/new.txt" "$work/new.onnx"
+head -c 40 "$work/good.onnx" > "$work/truncated.onnx"
+printf 'this is not an onnx model at all\n' > "$work/text.onnx"
+: > "$work/empty.onnx"
+
+# expect_failure NAME STATUS PATTERN ARGS...: the run exits STATUS, says PATTERN, leaves no output.
+expect_failure() {
+  name="$1" status="$2" pattern="$3"
+  shift 3
+  rm -f "$work/out.onnx"
+  "$fold" "$@" 2> "$work/stderr"
+  got=$?
+  if [ "$got" -ne "$status" ]; then
+    echo "FAIL $name: exit $got, expected $status"; cat "$work/stderr"; failures=$((failures + 1))
+  elif ! grep -q -- "$pattern" "$work/stderr"; then
+    echo "FAIL $name: message lacks '$pattern':"; cat "$work/stderr"; failures=$((failures + 1))
+  elif ls "$work" | grep -q '^out\.onnx'; then
+    echo "FAIL $name: left $(ls "$work" | grep '^out\.onnx')"; failures=$((failures + 1))
+  else
+    echo "ok   $name: $(head -n 1 "$work/stderr")"
+  fi
+}
+
+expect_failure "missing file" 1 "$work/absent.onnx" "$work/absent.onnx" "$work/out.onnx"
+expect_failure "not a model" 1 "text.onnx" "$work/text.onnx" "$work/out.onnx"
+expect_failure "truncated" 1 "truncated.onnx" "$work/truncated.onnx" "$work/out.onnx"
+expect_failure "empty file" 1 "empty.onnx" "$work/empty.onnx" "$work/out.onnx"
+expect_failure "opset too new" 1 "opset 99" "$work/new.onnx" "$work/out.onnx"
+expect_failure "output folder missing" 1 "cannot" "$work/good.onnx" "$work/no/such/out.onnx"
+expect_failure "unknown option" 2 "--frobnicate" "$work/good.onnx" "$work/out.onnx" --frobnicate
+expect_failure "bad byte count" 2 "max-fold-bytes" "$work/good.onnx" "$work/out.onnx" --max-fold-bytes=-3
+expect_failure "one path" 2 "one input and one output" "$work/good.onnx"
+
+if "$fold" "$work/good.onnx" "$work/out.onnx" --quiet --stats="$work/stats.json" 2> "$work/stderr"; then
+  if [ ! -s "$work/out.onnx" ] || ls "$work" | grep -q 'tmp-'; then
+    echo "FAIL good run: no output, or a temporary left"; failures=$((failures + 1))
+  elif ! grep -q '"nodes_after": 1' "$work/stats.json" || ! grep -q '"peak_rss_bytes": [1-9]' "$work/stats.json"; then
+    echo "FAIL good run: stats"; cat "$work/stats.json"; failures=$((failures + 1))
+  else
+    echo "ok   good run: 2 -> 1 nodes, stats written"
+  fi
+else
+  echo "FAIL good run:"; cat "$work/stderr"; failures=$((failures + 1))
+fi
+
+[ "$failures" -eq 0 ] && echo "all graphgc-fold CLI checks passed"
+exit "$failures"

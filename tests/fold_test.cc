@@ -1,0 +1,322 @@
+// graphgc::fold: folded models compute what the originals compute (checked by running both with
+// graphgc itself), pass the checker, never grow past the size policy, keep the model's own facts,
+// pass unknown ops through, and hold only what later nodes need while folding.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "graphgc/graphgc.h"
+#include "onnx/checker.h"
+#include "onnx/onnx_pb.h"
+
+namespace {
+
+namespace gg = graphgc;
+namespace op = graphgc::op;
+using gg::DataType;
+using gg::Graph;
+using gg::Tensor;
+using gg::Var;
+using Dims = std::vector<int64_t>;
+
+onnx::ModelProto Export(const Graph& g, const gg::NamedVars& outputs) {
+  absl::StatusOr<onnx::ModelProto> model = gg::to_onnx(g, outputs);
+  EXPECT_TRUE(model.ok()) << model.status();
+  return model.ok() ? *std::move(model) : onnx::ModelProto();
+}
+
+gg::FoldResult Fold(const onnx::ModelProto& model, const gg::FoldOptions& options = {}) {
+  absl::StatusOr<gg::FoldResult> folded = gg::fold(model, options);
+  EXPECT_TRUE(folded.ok()) << folded.status();
+  if (!folded.ok()) return gg::FoldResult();
+  EXPECT_NO_THROW(onnx::checker::check_model(folded->model));
+  return *std::move(folded);
+}
+
+// The model's output `name` for the given inputs, computed by graphgc's kernels.
+std::vector<float> Evaluate(const onnx::ModelProto& model,
+                            const std::map<std::string, Tensor>& feeds, const std::string& name) {
+  Graph g;
+  std::map<std::string, Var> inputs;
+  for (const auto& [input, tensor] : feeds) inputs[input] = g.constant(tensor);
+  absl::StatusOr<std::map<std::string, Var>> outputs = gg::inline_model(g, model, inputs);
+  EXPECT_TRUE(outputs.ok()) << outputs.status();
+  if (!outputs.ok() || !outputs->contains(name)) return {};
+  std::optional<Tensor> value = outputs->at(name).value();
+  EXPECT_TRUE(value.has_value()) << name << " has no value";
+  if (!value.has_value()) return {};
+  const auto elements = value->data<float>();
+  return std::vector<float>(elements.begin(), elements.end());
+}
+
+std::vector<std::string> OpTypes(const onnx::ModelProto& model) {
+  std::vector<std::string> types;
+  for (const onnx::NodeProto& node : model.graph().node()) types.push_back(node.op_type());
+  return types;
+}
+
+Tensor Floats(const std::vector<float>& values, const Dims& shape) {
+  return Tensor::from_vector<float>(values, shape);
+}
+
+TEST(FoldTest, ConstantWorkBecomesInitializersAndOutputsAgree) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {2, 3});
+  Var c = g.constant(Floats({1, 2, 3}, {3}));
+  Var scale = op::Add(op::Mul(c, c), op::Sqrt(c));  // constant work: folds
+  Var y = op::Relu(op::Sub(op::Mul(x, scale), c));
+  const onnx::ModelProto model = Export(g, {{"y", y}});
+  ASSERT_EQ(model.graph().node_size(), 7);  // c is a Constant node
+
+  const gg::FoldResult folded = Fold(model);
+  EXPECT_THAT(OpTypes(folded.model), ::testing::ElementsAre("Mul", "Sub", "Relu"));
+  EXPECT_EQ(folded.stats.nodes_before, 7);
+  EXPECT_EQ(folded.stats.nodes_after, 3);
+  EXPECT_EQ(folded.stats.nodes_folded, 4);
+  EXPECT_EQ(folded.model.graph().initializer_size(), 2);  // scale and c
+  const Tensor feed = Floats({-1, 0, 1, 2, 3, 4}, {2, 3});
+  EXPECT_EQ(Evaluate(folded.model, {{"x", feed}}, "y"), Evaluate(model, {{"x", feed}}, "y"));
+}
+
+TEST(FoldTest, KeepsTheModelsOwnFacts) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {4});
+  Var unused = g.argument("unused", DataType::kFloat, {1});
+  Var y = op::Add(x, op::Neg(g.constant(Floats({1, 2, 3, 4}, {4}))));
+  onnx::ModelProto model = Export(g, {{"y", y}, {"also_unused", unused}});
+  model.set_producer_name("exporter");
+  model.set_producer_version("9.9");
+  model.set_doc_string("a model");
+  model.mutable_graph()->set_doc_string("its graph");
+  auto* prop = model.add_metadata_props();
+  prop->set_key("author");
+  prop->set_value("someone");
+  model.mutable_opset_import(0)->set_version(13);
+  (*model.mutable_graph()
+        ->mutable_output(0)
+        ->mutable_type()
+        ->mutable_tensor_type()
+        ->mutable_shape()
+        ->mutable_dim(0))
+      .set_dim_param("four");  // a declared type less precise than inferred: kept as declared
+
+  const gg::FoldResult folded = Fold(model);
+  EXPECT_EQ(folded.model.producer_name(), "exporter");
+  EXPECT_EQ(folded.model.producer_version(), "9.9");
+  EXPECT_EQ(folded.model.doc_string(), "a model");
+  EXPECT_EQ(folded.model.graph().doc_string(), "its graph");
+  ASSERT_EQ(folded.model.metadata_props_size(), 1);
+  EXPECT_EQ(folded.model.metadata_props(0).value(), "someone");
+  ASSERT_EQ(folded.model.opset_import_size(), 1);
+  EXPECT_EQ(folded.model.opset_import(0).version(), 13);
+  ASSERT_EQ(folded.model.graph().input_size(), 2);
+  EXPECT_EQ(folded.model.graph().input(0).name(), "x");
+  EXPECT_EQ(folded.model.graph().input(1).name(), "unused");
+  EXPECT_EQ(folded.model.graph().output(0).type().tensor_type().shape().dim(0).dim_param(), "four");
+  EXPECT_THAT(OpTypes(folded.model), ::testing::Contains("Add"));
+}
+
+TEST(FoldTest, RefusesToGrowTheModel) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {1000, 1000});
+  Var small = g.constant(Floats({1, 2, 3, 4}, {4, 1}));
+  Var shape = g.constant(Tensor::from_vector<int64_t>({1000, 1000}));
+  Var big = op::Expand(op::Tile(small, g.constant(Tensor::from_vector<int64_t>({250, 1}))),
+                       shape);  // 4 MB from 16 bytes
+  Var y = op::Add(x, big);
+  const onnx::ModelProto model = Export(g, {{"y", y}});
+
+  const gg::FoldResult folded = Fold(model);
+  EXPECT_LE(folded.model.ByteSizeLong(), model.ByteSizeLong());
+  EXPECT_THAT(OpTypes(folded.model), ::testing::ElementsAre("Tile", "Expand", "Add"));
+  EXPECT_EQ(folded.stats.nodes_kept_for_size, 2);
+
+  gg::FoldOptions anyway;
+  anyway.fold_anyway = true;
+  const gg::FoldResult grown = Fold(model, anyway);
+  EXPECT_THAT(OpTypes(grown.model), ::testing::ElementsAre("Add"));
+  EXPECT_GT(grown.model.ByteSizeLong(), 4'000'000u);
+}
+
+TEST(FoldTest, ALargeValueThatReplacesAsManyInitializerBytesIsWritten) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {512, 1024});
+  Tensor weight = Tensor::zeros(DataType::kFloat, {1024, 512});  // 2 MiB, read only here
+  Var w = g.constant(weight);
+  Var y = op::Add(x, op::Transpose(w));
+  const onnx::ModelProto model = Export(g, {{"y", y}});
+  const gg::FoldResult folded = Fold(model);
+  EXPECT_THAT(OpTypes(folded.model), ::testing::ElementsAre("Add"));
+  EXPECT_EQ(folded.stats.initializer_bytes_after, 2 << 20);
+  EXPECT_LE(folded.model.ByteSizeLong(), model.ByteSizeLong());
+
+  // The same weight read by a second node stays in the model: the transpose would add to it.
+  Var z = op::Mul(x, op::ReduceSum(w, Var(), {.keepdims = 0}));
+  const gg::FoldResult shared = Fold(Export(g, {{"y", y}, {"z", z}}));
+  EXPECT_THAT(OpTypes(shared.model), ::testing::ElementsAre("Transpose", "Add", "Mul"));
+}
+
+TEST(FoldTest, IntermediatesDieOnceReduced) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {1});
+  Var shape = g.constant(Tensor::from_vector<int64_t>({1 << 20}));  // 4 MiB floats
+  Var sum = g.constant(Floats({0}, {1}));
+  for (int i = 0; i < 16; ++i) {
+    Var big = op::ConstantOfShape(shape, {.value = Floats({static_cast<float>(i)}, {1})});
+    sum = op::Add(sum, op::ReduceSum(op::Mul(big, big), Var(), {.keepdims = 0}));
+  }
+  Var y = op::Add(x, sum);
+  const onnx::ModelProto model = Export(g, {{"y", y}});
+
+  const gg::FoldResult folded = Fold(model);
+  EXPECT_THAT(OpTypes(folded.model), ::testing::ElementsAre("Add"));
+  // 16 x 2 intermediates of 4 MiB were made; at most an op's input and output were alive at once.
+  EXPECT_LE(folded.stats.peak_live_value_bytes, 2 * (int64_t{4} << 20) + 4096);
+  EXPECT_GT(folded.stats.peak_live_value_bytes, int64_t{4} << 20);
+}
+
+TEST(FoldTest, AMemoryBudgetKeepsNodesInsteadOfFailing) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {1});
+  Var shape = g.constant(Tensor::from_vector<int64_t>({1 << 20}));
+  Var big = op::ConstantOfShape(shape, {.value = Floats({2}, {1})});
+  Var y = op::Add(x, op::ReduceSum(big, Var(), {.keepdims = 0}));
+  const onnx::ModelProto model = Export(g, {{"y", y}});
+
+  gg::FoldOptions tight;
+  tight.memory_budget_bytes = 1 << 20;  // the 4 MiB intermediate does not fit
+  const gg::FoldResult folded = Fold(model, tight);
+  EXPECT_THAT(OpTypes(folded.model), ::testing::ElementsAre("ConstantOfShape", "ReduceSum", "Add"));
+  EXPECT_GE(folded.stats.nodes_kept_for_budget, 1);
+  EXPECT_LE(folded.stats.peak_live_value_bytes, 1 << 20);
+  const Tensor feed = Floats({1}, {1});
+  EXPECT_EQ(Evaluate(folded.model, {{"x", feed}}, "y"), Evaluate(model, {{"x", feed}}, "y"));
+}
+
+// A node of a domain graphgc does not know, as a model exported by another tool holds it.
+onnx::ModelProto ModelWithAContribOp(bool with_value_info) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {2, 2});
+  Var y = op::Add(x, op::Neg(g.constant(Floats({1, 1, 1, 1}, {2, 2}))));
+  onnx::ModelProto model = Export(g, {{"y", y}});
+  onnx::GraphProto* graph = model.mutable_graph();
+  // y = Add(FusedGelu(x), Neg(c)): the contrib op reads x and feeds the Add.
+  onnx::NodeProto* gelu = graph->add_node();
+  gelu->set_op_type("FusedGelu");
+  gelu->set_domain("com.example.contrib");
+  gelu->add_input("x");
+  gelu->add_output("g");
+  auto* alpha = gelu->add_attribute();
+  alpha->set_name("alpha");
+  alpha->set_type(onnx::AttributeProto::FLOAT);
+  alpha->set_f(0.5f);
+  for (onnx::NodeProto& node : *graph->mutable_node()) {
+    if (node.op_type() == "Add") node.set_input(0, "g");
+  }
+  // Keep the nodes in topological order: move the contrib node first.
+  graph->mutable_node()->SwapElements(0, graph->node_size() - 1);
+  if (with_value_info) {
+    onnx::ValueInfoProto* info = graph->add_value_info();
+    info->set_name("g");
+    *info->mutable_type() = graph->input(0).type();
+  }
+  auto* opset = model.add_opset_import();
+  opset->set_domain("com.example.contrib");
+  opset->set_version(1);
+  return model;
+}
+
+TEST(FoldTest, UnknownDomainsPassThroughAsOpaqueNodes) {
+  for (bool with_value_info : {true, false}) {
+    const onnx::ModelProto model = ModelWithAContribOp(with_value_info);
+    const gg::FoldResult folded = Fold(model);
+    EXPECT_EQ(folded.stats.opaque_nodes, with_value_info ? 1 : 2) << with_value_info;
+    EXPECT_THAT(OpTypes(folded.model), ::testing::ElementsAre("FusedGelu", "Add"));
+    bool kept_attribute = false;
+    for (const onnx::NodeProto& node : folded.model.graph().node()) {
+      if (node.op_type() != "FusedGelu") continue;
+      EXPECT_EQ(node.domain(), "com.example.contrib");
+      kept_attribute = node.attribute_size() == 1 && node.attribute(0).f() == 0.5f;
+    }
+    EXPECT_TRUE(kept_attribute);
+
+    gg::FoldOptions strict;
+    strict.unknown_ops_are_errors = true;
+    const absl::StatusOr<gg::FoldResult> refused = gg::fold(model, strict);
+    EXPECT_FALSE(refused.ok());
+    EXPECT_THAT(std::string(refused.status().message()), ::testing::HasSubstr("com.example"));
+  }
+}
+
+TEST(FoldTest, AnUnknownOpOfAiOnnxIsAnError) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {2});
+  onnx::ModelProto model = Export(g, {{"y", op::Neg(x)}});
+  model.mutable_graph()->mutable_node(0)->set_op_type("Negg");
+  const absl::StatusOr<gg::FoldResult> folded = gg::fold(model);
+  EXPECT_FALSE(folded.ok());
+  EXPECT_THAT(std::string(folded.status().message()), ::testing::HasSubstr("Negg"));
+}
+
+TEST(FoldTest, InlineModelKeepsUnknownOpsOpaque) {
+  const onnx::ModelProto model = ModelWithAContribOp(true);
+  Graph g;
+  absl::StatusOr<std::map<std::string, Var>> outputs = gg::inline_model(g, model);
+  ASSERT_TRUE(outputs.ok()) << outputs.status();
+  EXPECT_EQ(outputs->at("y").shape(), (Dims{2, 2}));
+  EXPECT_FALSE(outputs->at("y").value().has_value());
+  absl::StatusOr<onnx::ModelProto> again = gg::to_onnx(g, *outputs);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_THAT(OpTypes(*again), ::testing::Contains("FusedGelu"));
+  const absl::StatusOr<std::map<std::string, Var>> strict =
+      gg::inline_model(g, model, {}, {.opaque_unknown_ops = false});
+  EXPECT_FALSE(strict.ok());
+}
+
+// Under IR >= 4 an initializer that is also a graph input is only the input's default: a caller
+// may feed another value, so nothing folds through it. Under IR 3 it is a constant.
+TEST(FoldTest, AnInitializerThatIsAlsoAnInputFoldsOnlyBeforeIr4) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {2});
+  Var w = g.argument("w", DataType::kFloat, {2});
+  onnx::ModelProto model = Export(g, {{"y", op::Add(x, op::Neg(w))}});
+  onnx::TensorProto* initializer = model.mutable_graph()->add_initializer();
+  initializer->set_name("w");
+  initializer->set_data_type(onnx::TensorProto::FLOAT);
+  initializer->add_dims(2);
+  initializer->add_float_data(1);
+  initializer->add_float_data(2);
+
+  const gg::FoldResult overridable = Fold(model);
+  EXPECT_THAT(OpTypes(overridable.model), ::testing::ElementsAre("Neg", "Add"));
+  ASSERT_EQ(overridable.model.graph().initializer_size(), 1);
+  EXPECT_EQ(overridable.model.graph().initializer(0).name(), "w");
+  EXPECT_EQ(overridable.model.graph().input_size(), 2);
+
+  model.set_ir_version(3);
+  model.mutable_opset_import(0)->set_version(8);
+  const gg::FoldResult constant = Fold(model);
+  EXPECT_THAT(OpTypes(constant.model), ::testing::ElementsAre("Add"));
+  ASSERT_EQ(constant.model.graph().input_size(), 1);
+  EXPECT_EQ(constant.model.graph().input(0).name(), "x");
+}
+
+TEST(FoldTest, BadModelsGiveErrors) {
+  onnx::ModelProto empty;
+  EXPECT_FALSE(gg::fold(empty).ok());
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {2});
+  onnx::ModelProto model = Export(g, {{"y", op::Neg(x)}});
+  model.mutable_opset_import(0)->set_version(99);
+  const absl::StatusOr<gg::FoldResult> too_new = gg::fold(model);
+  EXPECT_FALSE(too_new.ok());
+  EXPECT_THAT(std::string(too_new.status().message()), ::testing::HasSubstr("opset 99"));
+}
+
+}  // namespace

@@ -1,0 +1,137 @@
+#include "fold_cli.h"
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
+
+namespace graphgc::tools {
+namespace {
+
+absl::Status UsageError(absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat(why, "\n", kFoldUsage));
+}
+
+// "--name=value" or "--name value": the value, consuming the next argument in the second form.
+absl::StatusOr<std::string> ValueOf(absl::string_view flag, absl::string_view name,
+                                    absl::Span<const char* const> args, size_t& i) {
+  if (flag.size() > name.size() && flag[name.size()] == '=') {
+    return std::string(flag.substr(name.size() + 1));
+  }
+  if (i + 1 >= args.size()) return UsageError(absl::StrCat(name, " needs a value"));
+  return std::string(args[++i]);
+}
+
+absl::StatusOr<int64_t> ByteCount(absl::string_view name, const std::string& text) {
+  int64_t bytes = 0;
+  if (!absl::SimpleAtoi(text, &bytes) || bytes < 0) {
+    return UsageError(
+        absl::StrCat(name, " takes a byte count (a non-negative integer), not '", text, "'"));
+  }
+  return bytes;
+}
+
+bool IsFlag(absl::string_view arg, absl::string_view name) {
+  return arg == name ||
+         (absl::StartsWith(arg, name) && arg.size() > name.size() && arg[name.size()] == '=');
+}
+
+}  // namespace
+
+absl::StatusOr<FoldCommand> ParseFoldCommand(absl::Span<const char* const> args) {
+  FoldCommand command;
+  std::vector<std::string> paths;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const absl::string_view arg = args[i];
+    if (arg == "--help" || arg == "-h") return UsageError("");
+    if (IsFlag(arg, "--max-fold-bytes")) {
+      auto text = ValueOf(arg, "--max-fold-bytes", args, i);
+      if (!text.ok()) return text.status();
+      auto bytes = ByteCount("--max-fold-bytes", *text);
+      if (!bytes.ok()) return bytes.status();
+      command.options.max_fold_bytes = *bytes;
+    } else if (IsFlag(arg, "--memory-budget")) {
+      auto text = ValueOf(arg, "--memory-budget", args, i);
+      if (!text.ok()) return text.status();
+      auto bytes = ByteCount("--memory-budget", *text);
+      if (!bytes.ok()) return bytes.status();
+      command.options.memory_budget_bytes = *bytes;
+    } else if (IsFlag(arg, "--stats")) {
+      auto text = ValueOf(arg, "--stats", args, i);
+      if (!text.ok()) return text.status();
+      command.stats_path = *text;
+    } else if (arg == "--external-data") {
+      command.external_data_threshold = 1024;
+    } else if (absl::StartsWith(arg, "--external-data=")) {
+      auto bytes = ByteCount("--external-data", std::string(arg.substr(16)));
+      if (!bytes.ok()) return bytes.status();
+      command.external_data_threshold = *bytes;
+    } else if (arg == "--fold-anyway") {
+      command.options.fold_anyway = true;
+    } else if (arg == "--no-fuse") {
+      command.options.fuse = false;
+    } else if (arg == "--unknown-ops-are-errors") {
+      command.options.unknown_ops_are_errors = true;
+    } else if (arg == "--quiet") {
+      command.quiet = true;
+    } else if (absl::StartsWith(arg, "--")) {
+      return UsageError(absl::StrCat("unknown option '", arg, "'"));
+    } else {
+      paths.emplace_back(arg);
+    }
+  }
+  if (paths.size() != 2) return UsageError("give one input and one output path");
+  command.input_path = paths[0];
+  command.output_path = paths[1];
+  return command;
+}
+
+void DrawProgress(const char* phase, int64_t done, int64_t total) {
+  constexpr int kWidth = 40;
+  const int filled = total > 0 ? static_cast<int>(kWidth * done / total) : kWidth;
+  std::string bar(static_cast<size_t>(filled), '=');
+  bar.resize(kWidth, ' ');
+  absl::FPrintF(stderr, "\r%-7s [%s] %d/%d", phase, bar, done, total);
+  if (done >= total) absl::FPrintF(stderr, "\n");
+  std::fflush(stderr);
+}
+
+std::string FoldStatsJson(const FoldStats& stats, int64_t peak_rss_bytes, double write_seconds) {
+  return absl::StrFormat(
+      "{\n"
+      "  \"nodes_before\": %d,\n  \"nodes_after\": %d,\n"
+      "  \"initializer_bytes_before\": %d,\n  \"initializer_bytes_after\": %d,\n"
+      "  \"nodes_folded\": %d,\n  \"nodes_kept_for_size\": %d,\n"
+      "  \"nodes_kept_for_budget\": %d,\n  \"nodes_fused\": %d,\n  \"opaque_nodes\": %d,\n"
+      "  \"peak_live_value_bytes\": %d,\n  \"peak_rss_bytes\": %d,\n"
+      "  \"import_seconds\": %.6f,\n  \"fold_seconds\": %.6f,\n  \"export_seconds\": %.6f,\n"
+      "  \"write_seconds\": %.6f\n"
+      "}\n",
+      stats.nodes_before, stats.nodes_after, stats.initializer_bytes_before,
+      stats.initializer_bytes_after, stats.nodes_folded, stats.nodes_kept_for_size,
+      stats.nodes_kept_for_budget, stats.nodes_fused, stats.opaque_nodes,
+      stats.peak_live_value_bytes, peak_rss_bytes, stats.import_seconds, stats.fold_seconds,
+      stats.export_seconds, write_seconds);
+}
+
+int64_t PeakRssBytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (!absl::StartsWith(line, "VmHWM:")) continue;
+    int64_t kib = 0;
+    absl::string_view rest = absl::StripAsciiWhitespace(absl::string_view(line).substr(6));
+    rest = rest.substr(0, rest.find(' '));
+    if (absl::SimpleAtoi(rest, &kib)) return kib * 1024;
+  }
+  return -1;
+}
+
+}  // namespace graphgc::tools

@@ -1,0 +1,54 @@
+// The command line of graphgc-fold: its arguments, its progress bar and its --stats report.
+// Plain functions over plain values; used by graphgc_fold.cc only.
+#ifndef GRAPHGC_TOOLS_FOLD_CLI_H_
+#define GRAPHGC_TOOLS_FOLD_CLI_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "graphgc/export/fold.h"
+
+namespace graphgc::tools {
+
+struct FoldCommand {
+  std::string input_path;
+  std::string output_path;
+  FoldOptions options;
+  std::optional<int64_t> external_data_threshold;  // --external-data[=BYTES]
+  bool quiet = false;
+  std::string stats_path;
+};
+
+inline constexpr char kFoldUsage[] =
+    "usage: graphgc-fold IN.onnx OUT.onnx [options]\n"
+    "Constant-folds an ONNX model in bounded memory; the result is never larger than the input\n"
+    "unless --fold-anyway.\n"
+    "  --max-fold-bytes=N        write a computed value larger than N bytes only if it replaces\n"
+    "                            at least as many initializer bytes (default 1048576)\n"
+    "  --fold-anyway             write every computed value the outputs need\n"
+    "  --memory-budget=BYTES     cap on live computed values; past it, nodes stay (default none)\n"
+    "  --external-data[=BYTES]   write tensors over BYTES (default 1024) to OUT.onnx.data\n"
+    "  --no-fuse                 no BatchNormalization/Mul/Add fusions, no Identity/Dropout "
+    "removal\n"
+    "  --unknown-ops-are-errors  fail on ops of unknown domains instead of keeping them\n"
+    "  --quiet                   no progress bar\n"
+    "  --stats=FILE.json         write node counts, bytes, peak memory and time per phase\n";
+
+// The arguments after the program name; an error says which one is wrong.
+absl::StatusOr<FoldCommand> ParseFoldCommand(absl::Span<const char* const> args);
+
+// Draws "phase [=====     ] done/total" on stderr, in place.
+void DrawProgress(const char* phase, int64_t done, int64_t total);
+
+// The --stats document.
+std::string FoldStatsJson(const FoldStats& stats, int64_t peak_rss_bytes, double write_seconds);
+
+// The process's peak resident set (VmHWM) in bytes, or -1 if unreadable.
+int64_t PeakRssBytes();
+
+}  // namespace graphgc::tools
+
+#endif  // GRAPHGC_TOOLS_FOLD_CLI_H_
