@@ -50,7 +50,8 @@ trap 'rm -rf "$work"' EXIT
 failures=()
 fail() { failures+=("$*"); }
 
-# The values of KEYS in a JSON file, tab-separated; "null" for a missing key or a bad file.
+# The values of KEYS in a JSON file, tab-separated; "null" for a missing key or a bad file, "-"
+# for an empty string or list (an empty field would vanish in `read`).
 json_values() {
   node -e '
     let o = {};
@@ -58,7 +59,7 @@ json_values() {
     console.log(process.argv.slice(2).map((k) => {
       const v = o[k];
       return v === undefined || v === null ? "null" :
-             Array.isArray(v) ? (v.join("; ") || "-") : String(v);
+             (Array.isArray(v) ? v.join("; ") : String(v)) || "-";
     }).join("\t"));' "$@"
 }
 
