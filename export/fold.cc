@@ -34,25 +34,42 @@ absl::Status FoldError(const absl::Status& cause) {
   return absl::Status(cause.code(), absl::StrCat("fold: ", cause.message()));
 }
 
+// value_info only for the names the original typed: what the export infers for the others is
+// correct, but the original's size is the bound.
+void KeepDeclaredValueInfo(const onnx::GraphProto& original, onnx::GraphProto& folded) {
+  absl::flat_hash_set<std::string> declared;
+  for (const auto& info : original.value_info()) declared.insert(info.name());
+  auto* infos = folded.mutable_value_info();
+  int kept = 0;
+  for (int i = 0; i < infos->size(); ++i) {
+    if (declared.contains(infos->Get(i).name())) infos->SwapElements(kept++, i);
+  }
+  infos->DeleteSubrange(kept, infos->size() - kept);
+}
+
 // The model-level facts the fold keeps: everything but the graph's nodes, initializers and
 // value_info, which the export writes anew.
 void KeepModelFacts(const onnx::ModelProto& original, onnx::ModelProto& folded) {
   folded.set_ir_version(std::max<int64_t>(original.ir_version(), folded.ir_version()));
-  folded.set_producer_name(original.producer_name());
-  folded.set_producer_version(original.producer_version());
-  folded.set_domain(original.domain());
-  folded.set_model_version(original.model_version());
-  folded.set_doc_string(original.doc_string());
+  // Fields the original leaves unset stay unset: a fold never adds bytes of its own.
+  folded.clear_producer_name();
+  if (original.has_producer_name()) folded.set_producer_name(original.producer_name());
+  if (original.has_producer_version()) folded.set_producer_version(original.producer_version());
+  if (original.has_domain()) folded.set_domain(original.domain());
+  if (original.has_model_version()) folded.set_model_version(original.model_version());
+  if (original.has_doc_string()) folded.set_doc_string(original.doc_string());
   *folded.mutable_metadata_props() = original.metadata_props();
   *folded.mutable_functions() = original.functions();
   *folded.mutable_opset_import() = original.opset_import();
   onnx::GraphProto* graph = folded.mutable_graph();
-  graph->set_name(original.graph().name());
-  graph->set_doc_string(original.graph().doc_string());
+  graph->clear_name();
+  if (original.graph().has_name()) graph->set_name(original.graph().name());
+  if (original.graph().has_doc_string()) graph->set_doc_string(original.graph().doc_string());
   // Every input stays, used or not, so that a caller's feeds still fit; outputs keep their
   // declared types.
   *graph->mutable_input() = original.graph().input();
   *graph->mutable_output() = original.graph().output();
+  KeepDeclaredValueInfo(original.graph(), *graph);
 }
 
 void DropInputsOfRemovedInitializers(const onnx::ModelProto& original, onnx::ModelProto& folded);
@@ -204,6 +221,7 @@ absl::StatusOr<onnx::ModelProto> Folder::Export(Graph& graph, const internal::Fo
     return plan.Writes(var, value);
   };
   export_options.name_of = [&plan](VarId var) { return plan.NameOf(var); };
+  export_options.node_name_of = [&plan](NodeId node) { return plan.NodeNameOf(node); };
   export_options.check = false;  // checked below, once the model's own facts are back
   absl::StatusOr<onnx::ModelProto> folded = to_onnx(graph, outputs, export_options);
   if (!folded.ok()) return FoldError(folded.status());

@@ -90,6 +90,10 @@ void FoldPlan::AfterNode(const onnx::NodeProto& node, absl::Span<const Var> inpu
                          absl::Span<const Var> outputs, bool opaque) {
   if (opaque) ++opaque_nodes_;
   const GraphCore& core = *graph_.core();
+  if (!outputs.empty() && outputs[0].ok() && !node.name().empty()) {
+    const NodeId made_by = core.arena().var_producer(outputs[0].id());
+    if (made_by.valid()) node_names_[made_by] = node.name();
+  }
   bool keeps_running = false;
   for (int i = 0; i < node.output_size() && i < static_cast<int>(outputs.size()); ++i) {
     if (node.output(i).empty()) continue;
@@ -160,6 +164,11 @@ int64_t FoldPlan::ReplacedBytes(VarId var) const {
 
 bool FoldPlan::Writes(VarId var, const Tensor& value) const {
   return IsConstant(var) || held_.contains(var);
+}
+
+std::string FoldPlan::NodeNameOf(NodeId node) const {
+  auto it = node_names_.find(node);
+  return it == node_names_.end() ? std::string() : it->second;
 }
 
 std::string FoldPlan::NameOf(VarId var) const {

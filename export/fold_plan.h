@@ -41,6 +41,7 @@ class FoldPlan {
   // Export hooks (to_onnx.h): whether a held value is written, and the name a var had.
   bool Writes(VarId var, const Tensor& value) const;
   std::string NameOf(VarId var) const;
+  std::string NodeNameOf(NodeId node) const;
 
   // Nodes the folded model runs only because a value they make was refused for its size.
   int64_t NodesKeptForSize() const;
@@ -57,6 +58,7 @@ class FoldPlan {
   // Name -> how many main-graph nodes read it (a body's outer read and a graph output count too).
   absl::flat_hash_map<std::string, int64_t> model_reads_;
   absl::flat_hash_map<VarId, std::string> names_;
+  absl::flat_hash_map<NodeId, std::string> node_names_;
   absl::flat_hash_map<VarId, Var> held_;
   absl::flat_hash_set<VarId> refused_;
   int64_t opaque_nodes_ = 0;

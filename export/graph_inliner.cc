@@ -310,13 +310,17 @@ void GraphInliner::CountReads() {
 
 void GraphInliner::ReleaseReads(const onnx::NodeProto& node) {
   NameSet counted;
+  bool released = false;
   for (const std::string& name : ReadNames(node)) {
     if (name.empty() || !counted.insert(name).second) continue;
     auto it = reads_left_.find(name);
     if (it == reads_left_.end() || --it->second > 0) continue;
     reads_left_.erase(it);
-    vars_.erase(name);
+    released = vars_.erase(name) > 0 || released;
   }
+  // The op's own collection ran while its inputs were still held; what they alone kept alive
+  // may go now, before the next op allocates beside it.
+  if (released) graph_.core()->maybe_collect();
 }
 
 std::optional<Var> GraphInliner::Lookup(const std::string& name) const {

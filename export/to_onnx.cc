@@ -273,8 +273,13 @@ using NameSet = absl::flat_hash_set<std::string>;
 class GraphWriter {
  public:
   // Sorts the needed nodes, and the typed vars they make, by the graph they belong to, once.
-  GraphWriter(const Arena& arena, const Needed& needed, int onnx_opset, Namer& namer)
-      : arena_(arena), needed_(needed), onnx_opset_(onnx_opset), namer_(namer) {
+  GraphWriter(const Arena& arena, const Needed& needed, int onnx_opset, Namer& namer,
+              std::function<std::string(NodeId)> node_name_of)
+      : arena_(arena),
+        needed_(needed),
+        onnx_opset_(onnx_opset),
+        namer_(namer),
+        node_name_of_(std::move(node_name_of)) {
     for (size_t i = 0; i < needed.nodes.size(); ++i) {
       const NodeId node(static_cast<uint32_t>(i));
       if (needed.nodes[i]) scopes_[ScopeOf(node)].nodes.push_back(node);
@@ -328,7 +333,11 @@ class GraphWriter {
     onnx::NodeProto* proto = graph->add_node();
     proto->set_op_type(kind.op_type);
     if (!kind.domain.empty()) proto->set_domain(kind.domain);
-    proto->set_name(absl::StrCat(kind.op_type, "_", node.value()));
+    if (!node_name_of_) {
+      proto->set_name(absl::StrCat(kind.op_type, "_", node.value()));
+    } else if (std::string name = node_name_of_(node); !name.empty()) {
+      proto->set_name(std::move(name));
+    }
     for (VarId input : arena_.node_inputs(node)) {
       proto->add_input(input.valid() ? namer_.NameOf(input) : std::string());
     }
@@ -386,6 +395,7 @@ class GraphWriter {
   const Needed& needed_;
   int onnx_opset_;
   Namer& namer_;
+  std::function<std::string(NodeId)> node_name_of_;
   absl::flat_hash_map<SubgraphId, Scope> scopes_;
 };
 
@@ -441,7 +451,8 @@ absl::StatusOr<onnx::ModelProto> BuildModel(const GraphCore& core, const NamedVa
   NameSet output_names;
   for (const auto& output : outputs) output_names.insert(output.first);
   GRAPHGC_RETURN_IF_ERROR(WriteInitializers(arena, needed, namer, options, graph));
-  GraphWriter(arena, needed, imports.at(""), namer).WriteNodes(SubgraphId(), output_names, graph);
+  GraphWriter(arena, needed, imports.at(""), namer, options.node_name_of)
+      .WriteNodes(SubgraphId(), output_names, graph);
   for (const auto& [name, var] : outputs) {
     if (namer.NameOf(var.id()) != name) {  // the var is already named otherwise: alias it
       onnx::NodeProto* alias = graph->add_node();

@@ -48,6 +48,9 @@ struct ExportOptions {
   // The name a var should have in the model (e.g. the one it had in an imported model); empty or
   // no function: "_v<id>". Clashes are resolved by suffixes; arguments and outputs keep theirs.
   std::function<std::string(VarId)> name_of;
+  // The name a node should have (e.g. the one it had in an imported model, possibly none); no
+  // function: "<op_type>_<id>".
+  std::function<std::string(NodeId)> node_name_of;
   // Run onnx::checker::check_model on the result (a model with external data is checked from its
   // file instead, once saved).
   bool check = true;
