@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <new>
 #include <string>
+#include <utility>
 
 namespace graphgc {
 namespace internal {
@@ -36,7 +37,8 @@ Buffer* Buffer::Allocate(DataType type, int64_t count) {
   const size_t nbytes = static_cast<size_t>(count) * ElementSize(type);
   void* memory = AllocateBlock(kDataOffset + nbytes);
   if (memory == nullptr) return nullptr;
-  Buffer* buffer = new (memory) Buffer(type, count, nbytes);
+  Buffer* buffer = new (memory)
+      Buffer(type, count, nbytes, static_cast<char*>(memory) + kDataOffset, /*owner=*/nullptr);
   if (type == DataType::kString) {
     auto* strings = static_cast<std::string*>(buffer->data());
     for (int64_t i = 0; i < count; ++i) new (strings + i) std::string();
@@ -44,9 +46,19 @@ Buffer* Buffer::Allocate(DataType type, int64_t count) {
   return buffer;
 }
 
+Buffer* Buffer::WrapExternal(DataType type, int64_t count, const void* data,
+                             std::shared_ptr<const void> owner) {
+  const size_t nbytes = static_cast<size_t>(count) * ElementSize(type);
+  void* memory = AllocateBlock(kDataOffset);
+  if (memory == nullptr) return nullptr;
+  // The pointer loses its const only to share the field with owned buffers: nothing writes
+  // through it, since a MutableTensor never holds an external buffer.
+  return new (memory) Buffer(type, count, nbytes, const_cast<void*>(data), std::move(owner));
+}
+
 void Buffer::Unref() {
   if (refs_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-  if (type_ == DataType::kString) {
+  if (type_ == DataType::kString && !is_external()) {
     auto* strings = static_cast<std::string*>(data());
     for (int64_t i = 0; i < count_; ++i) strings[i].~basic_string();
   }

@@ -1,7 +1,12 @@
-// Buffer: one immutable, reference-counted block of tensor elements, allocated from mimalloc.
+// Buffer: one immutable, reference-counted block of tensor elements.
 //
-// Layout of one allocation (64-byte aligned):
-//   [ Buffer header (refcount, byte size, element type) | padding to 64 | elements ... ]
+// Two kinds, told apart only when the last reference goes:
+//   owned     one mimalloc allocation (64-byte aligned) holding header and elements:
+//             [ Buffer header (refcount, sizes, element type) | padding to 64 | elements ... ]
+//   external  the header alone, viewing elements in memory someone else owns (a memory-mapped
+//             file region); `owner` keeps that memory alive until the buffer is freed. Never
+//             strings, never written to.
+// Both store the element pointer, so reading the elements costs the same.
 // Ownership: shared by every Tensor that views it; freed when the last reference goes. The count is
 // atomic because a Tensor may be handed to several graphs built on different threads. String
 // elements are constructed in place and destroyed with the buffer.
@@ -11,6 +16,8 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <utility>
 
 #include "graphgc/valuestore/data_type.h"
 
@@ -22,24 +29,38 @@ class Buffer {
   // Allocates room for `count` elements of `type` (strings default-constructed, others
   // uninitialized), with one reference held by the caller. Returns nullptr if the allocator fails.
   static Buffer* Allocate(DataType type, int64_t count);
+  // A buffer over `count` elements of `type` at `data`, which `owner` keeps alive; one reference
+  // held by the caller. The caller has checked the type (not string), size and alignment. Returns
+  // nullptr if the allocator fails.
+  static Buffer* WrapExternal(DataType type, int64_t count, const void* data,
+                              std::shared_ptr<const void> owner);
 
   void Ref() { refs_.fetch_add(1, std::memory_order_relaxed); }
   void Unref();
 
   size_t nbytes() const { return nbytes_; }
-  void* data() { return reinterpret_cast<char*>(this) + kDataOffset; }
-  const void* data() const { return reinterpret_cast<const char*>(this) + kDataOffset; }
+  bool is_external() const { return owner_ != nullptr; }
+  // Writable only for an owned buffer, and only through a MutableTensor that has not been frozen.
+  void* data() { return data_; }
+  const void* data() const { return data_; }
 
  private:
   static constexpr size_t kDataOffset = 64;
-  Buffer(DataType type, int64_t count, size_t nbytes)
-      : refs_(1), count_(count), nbytes_(nbytes), type_(type) {}
+  Buffer(DataType type, int64_t count, size_t nbytes, void* data, std::shared_ptr<const void> owner)
+      : refs_(1),
+        type_(type),
+        count_(count),
+        nbytes_(nbytes),
+        data_(data),
+        owner_(std::move(owner)) {}
   ~Buffer() = default;
 
   std::atomic<int32_t> refs_;
+  DataType type_;
   int64_t count_;
   size_t nbytes_;
-  DataType type_;
+  void* data_;
+  std::shared_ptr<const void> owner_;  // external buffers only
 };
 static_assert(sizeof(Buffer) <= 64, "Buffer header must fit before the data offset");
 

@@ -86,6 +86,38 @@ Tensor Tensor::zeros(DataType dtype, absl::Span<const int64_t> shape) {
   return *std::move(tensor);
 }
 
+absl::StatusOr<Tensor> Tensor::view_external(DataType dtype, absl::Span<const int64_t> shape,
+                                             const void* data, size_t bytes,
+                                             std::shared_ptr<const void> owner) {
+  if (!IsSupportedDataType(static_cast<int32_t>(dtype)) || dtype == DataType::kString) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Tensor::view_external: element type ", DataTypeName(dtype), " cannot be viewed in place"));
+  }
+  auto count = ElementCount(shape);
+  if (!count.ok()) return count.status();
+  const size_t element_size = ElementSize(dtype);
+  if (bytes != static_cast<size_t>(*count) * element_size) {
+    return absl::InvalidArgumentError(absl::StrCat("Tensor::view_external: ", bytes, " bytes for ",
+                                                   DataTypeName(dtype), ShapeToString(shape),
+                                                   " of ", *count * element_size, " bytes"));
+  }
+  if (*count == 0) return zeros_checked(dtype, shape);  // no element to view; owner not needed
+  if (data == nullptr || owner == nullptr) {
+    return absl::InvalidArgumentError("Tensor::view_external: no data or no owner");
+  }
+  // Every supported non-string element size is its own alignment (1, 2, 4 or 8).
+  if (reinterpret_cast<uintptr_t>(data) % element_size != 0) {
+    return absl::InvalidArgumentError(absl::StrCat("Tensor::view_external: data of ",
+                                                   DataTypeName(dtype), ShapeToString(shape),
+                                                   " is not aligned to ", element_size, " bytes"));
+  }
+  internal::Buffer* buffer = internal::Buffer::WrapExternal(dtype, *count, data, std::move(owner));
+  if (buffer == nullptr) {
+    return absl::ResourceExhaustedError("Tensor::view_external: cannot allocate a buffer header");
+  }
+  return Tensor(buffer, dtype, Shape(shape.begin(), shape.end()), *count);
+}
+
 Tensor Tensor::reshaped(absl::Span<const int64_t> shape) const {
   auto count = ElementCount(shape);
   GRAPHGC_CHECK(count.ok() && *count == size_, "Tensor::reshaped to a different element count");

@@ -2,8 +2,10 @@
 //
 // Ownership: a Tensor is a cheap handle (buffer pointer + shape); copies share one
 // reference-counted Buffer and its contents never change after creation, so sharing is always safe.
-// Views with another shape over the same buffer (Reshape) are made with reshaped(). Threading: a
-// Tensor may be copied and read from any thread.
+// Views with another shape over the same buffer (Reshape) are made with reshaped(). A tensor may
+// also view elements it does not own (view_external: a memory-mapped file region), kept alive by
+// a shared owner for as long as any copy of the tensor lives. Threading: a Tensor may be copied
+// and read from any thread.
 //
 // Element access is typed: data<T>() with a T that does not match dtype() is a programming error
 // and aborts. from_vector() with a value count that does not match the shape aborts likewise;
@@ -15,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,6 +64,14 @@ class Tensor {
   // failure; zeros_checked() reports them instead.
   static Tensor zeros(DataType dtype, absl::Span<const int64_t> shape);
   static absl::StatusOr<Tensor> zeros_checked(DataType dtype, absl::Span<const int64_t> shape);
+  // A tensor whose elements are the `bytes` bytes at `data` (host byte order), not copied; `owner`
+  // keeps them alive and unchanged while the tensor or any copy of it lives. Errors: strings or an
+  // unsupported type, a bad shape, `bytes` not the shape's element count times the element size,
+  // `data` not aligned for the element type (the caller copies instead), no owner. Bool elements
+  // must be 0 or 1 bytes: the caller checks.
+  static absl::StatusOr<Tensor> view_external(DataType dtype, absl::Span<const int64_t> shape,
+                                              const void* data, size_t bytes,
+                                              std::shared_ptr<const void> owner);
 
   DataType dtype() const { return dtype_; }
   absl::Span<const int64_t> shape() const { return shape_; }
@@ -82,6 +93,8 @@ class Tensor {
   const internal::Buffer* buffer() const { return buffer_; }
   // Bytes of the underlying buffer (can exceed nbytes() of a view only in future slicing views).
   size_t buffer_bytes() const { return buffer_ == nullptr ? 0 : buffer_->nbytes(); }
+  // True if the elements live in memory the tensor does not own (view_external).
+  bool is_external_view() const { return buffer_ != nullptr && buffer_->is_external(); }
 
   // Same dtype, shape and elements (bitwise for floating point, so NaN equals the same NaN).
   friend bool operator==(const Tensor& a, const Tensor& b);
