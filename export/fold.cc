@@ -13,6 +13,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "graphgc/export/external_data.h"
 #include "graphgc/export/fold_plan.h"
 #include "graphgc/export/fusions.h"
 #include "graphgc/export/graph_inliner.h"
@@ -115,7 +116,9 @@ void DropInputsOfRemovedInitializers(const onnx::ModelProto& original, onnx::Mod
 class Folder {
  public:
   Folder(const onnx::ModelProto& model, const FoldOptions& options)
-      : model_(model), options_(options) {}
+      : model_(model), options_(options), reader_(options.model_dir) {
+    load_ = [this](const onnx::TensorProto& tensor) { return reader_.Load(tensor); };
+  }
 
   // Folds the model given to the constructor as it is (no fusions).
   absl::StatusOr<FoldResult> Run();
@@ -130,6 +133,7 @@ class Folder {
   const onnx::ModelProto& model_;
   const onnx::ModelProto* current_ = nullptr;  // the model being folded: model_ or a fused one
   const FoldOptions& options_;
+  internal::ExternalDataReader reader_;
   internal::InitializerLoader load_;
   FoldStats stats_;
   std::map<std::string, Var> outputs_;
@@ -191,6 +195,7 @@ absl::Status Folder::Import(Graph& graph, internal::FoldPlan& plan) {
   auto hooks = std::make_shared<internal::InlineHooks>();
   hooks->opaque_unknown_ops = !options_.unknown_ops_are_errors;
   hooks->release_after_last_use = true;
+  hooks->load_initializer = load_;
   hooks->inputs_override_initializers = current_->ir_version() >= 4;
   hooks->on_initializer = [&plan](const std::string& name, const Var& var) {
     plan.NoteInitializer(name, var);
@@ -223,10 +228,29 @@ absl::StatusOr<onnx::ModelProto> Folder::Export(Graph& graph, const internal::Fo
   export_options.name_of = [&plan](VarId var) { return plan.NameOf(var); };
   export_options.node_name_of = [&plan](NodeId node) { return plan.NodeNameOf(node); };
   export_options.check = false;  // checked below, once the model's own facts are back
+  std::optional<internal::ExternalDataWriter> writer;
+  if (!options_.external_data_file.empty()) {
+    writer.emplace(options_.output_dir, options_.external_data_file);
+    export_options.store_elements = [&](const Tensor& value,
+                                        onnx::TensorProto* proto) -> absl::StatusOr<bool> {
+      if (!internal::ExternalDataWriter::ShouldWrite(value, options_.external_data_threshold)) {
+        return false;
+      }
+      GRAPHGC_RETURN_IF_ERROR(writer->Write(value, proto));
+      return true;
+    };
+  }
   absl::StatusOr<onnx::ModelProto> folded = to_onnx(graph, outputs, export_options);
   if (!folded.ok()) return FoldError(folded.status());
   KeepModelFacts(*current_, *folded);
   KeepInitializerInputs(*current_, *folded);
+  if (writer.has_value()) {
+    // The defaults of overridable inputs came over as they were; they move out like the rest.
+    GRAPHGC_RETURN_IF_ERROR(
+        internal::MoveToExternalData(*folded, *writer, options_.external_data_threshold));
+    if (absl::Status finished = writer->Finish(); !finished.ok()) return FoldError(finished);
+    return folded;  // checked from its file once saved (check_model(path)); see fold.h
+  }
   GRAPHGC_RETURN_IF_ERROR(internal::CheckFoldedModel(*folded));
   return folded;
 }

@@ -56,6 +56,8 @@ struct FoldOptions {
   // ONNX external data for the result: tensors of more than external_data_threshold bytes are
   // written, while exporting, to `external_data_file` (a bare file name) in `output_dir` (the
   // folder the result will be saved in) instead of into the model. Empty: no external data.
+  // Such a result is not checked in memory (ONNX's checker looks for the side file relative to
+  // the current folder); check it from its file once saved: onnx::checker::check_model(path).
   std::string external_data_file;
   std::string output_dir;
   int64_t external_data_threshold = 1024;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "graphgc/export/external_data.h"
 #include "graphgc/export/graph_inliner.h"
 #include "graphgc/opset/node.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -72,6 +73,10 @@ absl::StatusOr<std::map<std::string, Var>> inline_model(Graph& graph, const onnx
                                                         const InlineOptions& options) {
   auto hooks = std::make_shared<internal::InlineHooks>();
   hooks->opaque_unknown_ops = options.opaque_unknown_ops;
+  auto reader = std::make_shared<internal::ExternalDataReader>(options.model_dir);
+  hooks->load_initializer = [reader](const onnx::TensorProto& tensor) {
+    return reader->Load(tensor);
+  };
   return internal::InlineModel(graph, model, inputs, std::move(hooks));
 }
 

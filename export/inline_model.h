@@ -33,6 +33,10 @@ namespace graphgc {
 
 struct InlineOptions {
   bool opaque_unknown_ops = true;
+  // The folder the model was read from: initializers in ONNX external data are mapped from files
+  // inside it (never outside: no absolute paths, no "..", no symlink out). Empty: a model with
+  // external data is refused.
+  std::string model_dir;
 };
 
 absl::StatusOr<std::map<std::string, Var>> inline_model(

@@ -5,7 +5,7 @@
 set -u
 fold="$1"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work" "$work/../outside.bin"' EXIT
 failures=0
 
 # model.txt -> model.onnx with protoc, from ONNX's own schema file.
@@ -30,6 +30,13 @@ MODEL
 
 good_model | sed 's/\$OPSET/17/' > "$work/good.txt" && encode "$work/good.txt" "$work/good.onnx"
 good_model | sed 's/\$OPSET/99/' > "$work/new.txt" && encode "$work/new.txt" "$work/new.onnx"
+# c's elements in a side file: missing, and outside the model's folder.
+external_model() {
+  good_model | sed 's/\$OPSET/17/' | sed "s|initializer { name: \"c\" data_type: 1 dims: 2 float_data: 1 float_data: 2 }|initializer { name: \"c\" data_type: 1 dims: 2 data_location: EXTERNAL external_data { key: \"location\" value: \"$1\" } }|"
+}
+external_model "missing.bin" > "$work/missing.txt" && encode "$work/missing.txt" "$work/missing.onnx"
+external_model "../outside.bin" > "$work/escape.txt" && encode "$work/escape.txt" "$work/escape.onnx"
+printf '\000\000\200\077\000\000\000\100' > "$work/../outside.bin" 2>/dev/null || true
 head -c 40 "$work/good.onnx" > "$work/truncated.onnx"
 printf 'this is not an onnx model at all\n' > "$work/text.onnx"
 : > "$work/empty.onnx"
@@ -57,6 +64,8 @@ expect_failure "not a model" 1 "text.onnx" "$work/text.onnx" "$work/out.onnx"
 expect_failure "truncated" 1 "truncated.onnx" "$work/truncated.onnx" "$work/out.onnx"
 expect_failure "empty file" 1 "empty.onnx" "$work/empty.onnx" "$work/out.onnx"
 expect_failure "opset too new" 1 "opset 99" "$work/new.onnx" "$work/out.onnx"
+expect_failure "missing external data" 1 "missing.bin" "$work/missing.onnx" "$work/out.onnx"
+expect_failure "external data outside" 1 "outside.bin" "$work/escape.onnx" "$work/out.onnx"
 expect_failure "output folder missing" 1 "cannot" "$work/good.onnx" "$work/no/such/out.onnx"
 expect_failure "unknown option" 2 "--frobnicate" "$work/good.onnx" "$work/out.onnx" --frobnicate
 expect_failure "bad byte count" 2 "max-fold-bytes" "$work/good.onnx" "$work/out.onnx" --max-fold-bytes=-3
@@ -72,6 +81,15 @@ if "$fold" "$work/good.onnx" "$work/out.onnx" --quiet --stats="$work/stats.json"
   fi
 else
   echo "FAIL good run:"; cat "$work/stderr"; failures=$((failures + 1))
+fi
+
+# --external-data=0: every tensor goes to OUT.data, and the tool checks the result from its file.
+rm -f "$work/out.onnx" "$work/out.onnx.data"
+if "$fold" "$work/good.onnx" "$work/out.onnx" --quiet --no-fuse --external-data=0 2> "$work/stderr" &&
+   [ -s "$work/out.onnx.data" ] && grep -q "out.onnx.data" "$work/out.onnx"; then
+  echo "ok   external data written: $(wc -c < "$work/out.onnx.data") bytes in out.onnx.data"
+else
+  echo "FAIL external data:"; cat "$work/stderr"; failures=$((failures + 1))
 fi
 
 [ "$failures" -eq 0 ] && echo "all graphgc-fold CLI checks passed"

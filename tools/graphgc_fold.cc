@@ -8,43 +8,22 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "fold_cli.h"
-#include "google/protobuf/io/coded_stream.h"
-#include "google/protobuf/io/zero_copy_stream_impl.h"
+#include "graphgc/export/external_data.h"
 #include "graphgc/export/fold.h"
 #include "graphgc/export/to_onnx.h"
+#include "onnx/checker.h"
 
 namespace graphgc::tools {
 namespace {
 
 namespace fs = std::filesystem;
-
-absl::StatusOr<onnx::ModelProto> LoadModel(const std::string& path) {
-  std::error_code error;
-  if (!fs::is_regular_file(path, error)) {
-    return absl::NotFoundError(absl::StrCat(path, ": no such file"));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::UnavailableError(absl::StrCat(path, ": cannot open"));
-  google::protobuf::io::IstreamInputStream stream(&in);
-  google::protobuf::io::CodedInputStream coded(&stream);
-  coded.SetTotalBytesLimit(std::numeric_limits<int>::max());
-  onnx::ModelProto model;
-  if (!model.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": not an ONNX model (it does not parse as a ModelProto; truncated?)"));
-  }
-  if (!model.has_graph()) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": not an ONNX model (no graph)"));
-  }
-  return model;
-}
 
 // The folder a path's file is in ("." for a bare name).
 std::string FolderOf(const std::string& path) {
@@ -58,11 +37,20 @@ int Fail(absl::string_view message) {
 }
 
 int Run(const FoldCommand& command) {
-  absl::StatusOr<onnx::ModelProto> model = LoadModel(command.input_path);
+  absl::StatusOr<onnx::ModelProto> model = internal::LoadModelFile(command.input_path);
   if (!model.ok()) return Fail(model.status().message());
 
   FoldOptions options = command.options;
   options.model_dir = FolderOf(command.input_path);
+  // A model that keeps its tensors outside stays that way (it may be past protobuf's 2 GB).
+  std::optional<int64_t> threshold = command.external_data_threshold;
+  if (!threshold.has_value() && internal::UsesExternalData(*model)) threshold = 1024;
+  if (threshold.has_value()) {
+    options.external_data_file =
+        absl::StrCat(fs::path(command.output_path).filename().string(), ".data");
+    options.output_dir = FolderOf(command.output_path);
+    options.external_data_threshold = *threshold;
+  }
   const bool show_progress =
       !command.quiet && isatty(STDERR_FILENO) && model->graph().node_size() > 10'000;
   if (show_progress) options.progress = DrawProgress;
@@ -83,6 +71,13 @@ int Run(const FoldCommand& command) {
   if (renamed) {
     fs::remove(temporary, renamed);
     return Fail(absl::StrCat(command.output_path, ": cannot write: ", renamed.message()));
+  }
+  if (!options.external_data_file.empty()) {
+    try {
+      onnx::checker::check_model(command.output_path);
+    } catch (const std::exception& e) {
+      return Fail(absl::StrCat(command.output_path, ": the ONNX checker rejected it: ", e.what()));
+    }
   }
   const double write_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - write_start).count();
