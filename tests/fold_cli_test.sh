@@ -92,5 +92,26 @@ else
   echo "FAIL external data:"; cat "$work/stderr"; failures=$((failures + 1))
 fi
 
+# The progress bar: on a terminal (script(1) gives one) for a model of more than 10 000 nodes;
+# never with --quiet or without a terminal.
+{
+  echo 'ir_version: 8 opset_import { domain: "" version: 17 } graph { name: "chain"'
+  i=0 prev=x
+  while [ $i -lt 10001 ]; do echo "node { input: \"$prev\" output: \"t$i\" op_type: \"Neg\" }"; prev=t$i; i=$((i + 1)); done
+  echo 'input { name: "x" type { tensor_type { elem_type: 1 shape { dim { dim_value: 2 } } } } }'
+  echo "output { name: \"$prev\" type { tensor_type { elem_type: 1 shape { dim { dim_value: 2 } } } } } }"
+} > "$work/chain.txt"
+encode "$work/chain.txt" "$work/chain.onnx"
+script -qc "'$fold' '$work/chain.onnx' '$work/chain_out.onnx'" /dev/null > "$work/tty.txt" 2>&1
+script -qc "'$fold' '$work/chain.onnx' '$work/chain_out.onnx' --quiet" /dev/null > "$work/quiet.txt" 2>&1
+"$fold" "$work/chain.onnx" "$work/chain_out.onnx" 2> "$work/notty.txt"
+if grep -q "10001/10001" "$work/tty.txt" && ! grep -q "/10001" "$work/quiet.txt" &&
+   ! grep -q "/10001" "$work/notty.txt"; then
+  echo "ok   progress bar: on a terminal only, not with --quiet"
+else
+  echo "FAIL progress bar"; cat "$work/tty.txt" "$work/quiet.txt" "$work/notty.txt"
+  failures=$((failures + 1))
+fi
+
 [ "$failures" -eq 0 ] && echo "all graphgc-fold CLI checks passed"
 exit "$failures"
