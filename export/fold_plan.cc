@@ -6,7 +6,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "graphgc/export/graph_inliner.h"
+#include "graphgc/export/graph_names.h"
 #include "graphgc/ir/graph_core.h"
 #include "onnx/checker.h"
 

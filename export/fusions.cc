@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "graphgc/export/graph_names.h"
 #include "graphgc/opset/tensor_proto.h"
 #include "graphgc/valuestore/status_macros.h"
 
@@ -23,8 +24,6 @@ int64_t FusionCounts::nodes_removed() const {
 }
 
 namespace {
-
-using NameSet = absl::flat_hash_set<std::string>;
 
 bool IsOnnxDomain(const std::string& domain) { return domain.empty() || domain == "ai.onnx"; }
 
@@ -82,37 +81,6 @@ void SetFloatAttribute(onnx::NodeProto& node, absl::string_view name, float valu
 }
 
 // ---- Names across scopes.
-
-std::vector<const onnx::GraphProto*> BodiesOf(const onnx::NodeProto& node) {
-  std::vector<const onnx::GraphProto*> bodies;
-  for (const onnx::AttributeProto& attribute : node.attribute()) {
-    if (attribute.has_g()) bodies.push_back(&attribute.g());
-    for (const onnx::GraphProto& body : attribute.graphs()) bodies.push_back(&body);
-  }
-  return bodies;
-}
-
-// The names a graph reads but does not define: what it takes from the enclosing scopes. Nesting
-// depth is bounded by protobuf's parse recursion limit.
-NameSet FreeNames(const onnx::GraphProto& graph) {
-  NameSet defined;
-  for (const auto& input : graph.input()) defined.insert(input.name());
-  for (const auto& initializer : graph.initializer()) defined.insert(initializer.name());
-  for (const auto& sparse : graph.sparse_initializer()) defined.insert(sparse.values().name());
-  for (const auto& node : graph.node()) defined.insert(node.output().begin(), node.output().end());
-  NameSet free;
-  auto read = [&](const std::string& name) {
-    if (!name.empty() && !defined.contains(name)) free.insert(name);
-  };
-  for (const auto& node : graph.node()) {
-    for (const std::string& name : node.input()) read(name);
-    for (const onnx::GraphProto* body : BodiesOf(node)) {
-      for (const std::string& name : FreeNames(*body)) read(name);
-    }
-  }
-  for (const auto& output : graph.output()) read(output.name());
-  return free;
-}
 
 // Every name a graph or its bodies mention, so that a new name clashes with none of them.
 void CollectNames(const onnx::GraphProto& graph, NameSet& names) {

@@ -6,6 +6,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "graphgc/export/graph_names.h"
 #include "graphgc/ir/graph_core.h"
 #include "graphgc/opset/attribute_proto.h"
 #include "graphgc/opset/node.h"
@@ -16,8 +17,6 @@
 
 namespace graphgc::internal {
 namespace {
-
-using NameSet = absl::flat_hash_set<std::string>;
 
 absl::Status ModelError(absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat("inline_model: ", why));
@@ -32,49 +31,6 @@ absl::StatusOr<VarType> DeclaredType(const onnx::ValueInfoProto& info) {
                         absl::StrCat("inline_model: ", type.status().message()));
   }
   return type;
-}
-
-NameSet FreeNames(const onnx::GraphProto& graph);
-std::vector<const onnx::GraphProto*> BodiesOf(const onnx::NodeProto& node);
-
-}  // namespace
-
-// What a node reads: its inputs, and the names its bodies take from outside them.
-std::vector<std::string> ReadNames(const onnx::NodeProto& node) {
-  std::vector<std::string> names(node.input().begin(), node.input().end());
-  for (const onnx::GraphProto* body : BodiesOf(node)) {
-    for (const std::string& name : FreeNames(*body)) names.push_back(name);
-  }
-  return names;
-}
-
-namespace {
-
-// The bodies a node carries (GRAPH and GRAPHS attributes).
-std::vector<const onnx::GraphProto*> BodiesOf(const onnx::NodeProto& node) {
-  std::vector<const onnx::GraphProto*> bodies;
-  for (const onnx::AttributeProto& attribute : node.attribute()) {
-    if (attribute.has_g()) bodies.push_back(&attribute.g());
-    for (const onnx::GraphProto& g : attribute.graphs()) bodies.push_back(&g);
-  }
-  return bodies;
-}
-
-// The names a graph reads but does not define: what it takes from the enclosing scopes.
-NameSet FreeNames(const onnx::GraphProto& graph) {
-  NameSet defined;
-  for (const auto& input : graph.input()) defined.insert(input.name());
-  for (const auto& initializer : graph.initializer()) defined.insert(initializer.name());
-  for (const auto& node : graph.node()) defined.insert(node.output().begin(), node.output().end());
-  NameSet free;
-  auto read = [&](const std::string& name) {
-    if (!name.empty() && !defined.contains(name)) free.insert(name);
-  };
-  for (const auto& node : graph.node()) {
-    for (const std::string& name : ReadNames(node)) read(name);
-  }
-  for (const auto& output : graph.output()) read(output.name());
-  return free;
 }
 
 // Node indices in an order where every node comes after the producers of what it reads (Kahn's

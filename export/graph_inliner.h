@@ -108,9 +108,6 @@ class GraphInliner {
   absl::flat_hash_map<std::string, Var> vars_;
 };
 
-// What a node reads: its inputs, and the names its bodies take from outside them.
-std::vector<std::string> ReadNames(const onnx::NodeProto& node);
-
 // inline_model with hooks (the fold's import).
 absl::StatusOr<std::map<std::string, Var>> InlineModel(Graph& graph, const onnx::ModelProto& model,
                                                        const std::map<std::string, Var>& inputs,
