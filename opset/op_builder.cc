@@ -163,6 +163,7 @@ int64_t KnownOutputBytes(absl::Span<const OutputType> types) {
 int64_t ValueBytesAllowed(GraphCore& core, absl::Span<const OutputType> types) {
   const int64_t per_value = core.options().max_value_bytes;
   if (!OutputsFitBudget(types, per_value)) return 0;
+  if (core.options().max_live_value_bytes <= 0) return per_value;  // no cap: nothing to add up
   const int64_t left = core.live_budget_left();
   if (left == 0 || KnownOutputBytes(types) > left) {
     core.note_skipped_for_budget();
