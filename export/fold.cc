@@ -251,7 +251,7 @@ absl::StatusOr<onnx::ModelProto> Folder::Export(Graph& graph, const internal::Fo
     if (absl::Status finished = writer->Finish(); !finished.ok()) return FoldError(finished);
     return folded;  // checked from its file once saved (check_model(path)); see fold.h
   }
-  GRAPHGC_RETURN_IF_ERROR(internal::CheckFoldedModel(*folded));
+  GRAPHGC_RETURN_IF_ERROR(internal::CheckWithOnnxChecker(*folded, "fold"));
   return folded;
 }
 

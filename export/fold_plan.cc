@@ -1,6 +1,5 @@
 #include "graphgc/export/fold_plan.h"
 
-#include <exception>
 #include <limits>
 #include <vector>
 
@@ -8,7 +7,6 @@
 #include "absl/strings/str_cat.h"
 #include "graphgc/export/graph_names.h"
 #include "graphgc/ir/graph_core.h"
-#include "onnx/checker.h"
 
 namespace graphgc::internal {
 namespace {
@@ -61,16 +59,6 @@ int64_t InitializerBytes(const onnx::GraphProto& graph) {
     bytes = SaturatingAdd(bytes, TensorProtoBytes(tensor));
   }
   return bytes;
-}
-
-absl::Status CheckFoldedModel(const onnx::ModelProto& model) {
-  try {
-    onnx::checker::check_model(model);
-  } catch (const std::exception& e) {
-    return absl::InternalError(
-        absl::StrCat("fold: the ONNX checker rejected the folded model: ", e.what()));
-  }
-  return absl::OkStatus();
 }
 
 FoldPlan::FoldPlan(Graph& graph, const onnx::ModelProto& model, const FoldOptions& options)

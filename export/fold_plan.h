@@ -67,9 +67,6 @@ class FoldPlan {
 // Bytes of the elements of a graph's initializers (external ones by their declared length).
 int64_t InitializerBytes(const onnx::GraphProto& graph);
 
-// onnx::checker::check_model, as a status.
-absl::Status CheckFoldedModel(const onnx::ModelProto& model);
-
 }  // namespace graphgc::internal
 
 #endif  // GRAPHGC_FOLD_PLAN_H_

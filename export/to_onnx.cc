@@ -466,17 +466,17 @@ absl::StatusOr<onnx::ModelProto> BuildModel(const GraphCore& core, const NamedVa
   return model;
 }
 
-absl::Status CheckModel(const onnx::ModelProto& model) {
+}  // namespace
+
+absl::Status internal::CheckWithOnnxChecker(const onnx::ModelProto& model, absl::string_view who) {
   try {
     onnx::checker::check_model(model);
   } catch (const std::exception& e) {
     return absl::InternalError(
-        absl::StrCat("to_onnx: the ONNX checker rejected the model: ", e.what()));
+        absl::StrCat(who, ": the ONNX checker rejected the model: ", e.what()));
   }
   return absl::OkStatus();
 }
-
-}  // namespace
 
 absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& outputs) {
   return to_onnx(graph, outputs, ExportOptions());
@@ -486,7 +486,7 @@ absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& ou
                                          const ExportOptions& options) {
   GRAPHGC_RETURN_IF_ERROR(CheckOutputs(graph, outputs));
   GRAPHGC_ASSIGN_OR_RETURN(onnx::ModelProto model, BuildModel(*graph.core(), outputs, options));
-  if (options.check) GRAPHGC_RETURN_IF_ERROR(CheckModel(model));
+  if (options.check) GRAPHGC_RETURN_IF_ERROR(internal::CheckWithOnnxChecker(model, "to_onnx"));
   return model;
 }
 

@@ -73,6 +73,11 @@ absl::Status save_model(const onnx::ModelProto& model, const std::string& path);
 // to_onnx, then save_model.
 absl::Status save_onnx(const Graph& graph, const NamedVars& outputs, const std::string& path);
 
+namespace internal {
+// onnx::checker::check_model as a status whose message starts with `who` (to_onnx, fold).
+absl::Status CheckWithOnnxChecker(const onnx::ModelProto& model, absl::string_view who);
+}  // namespace internal
+
 }  // namespace graphgc
 
 #endif  // GRAPHGC_TO_ONNX_H_

@@ -1,6 +1,7 @@
 #include "graphgc/opset/opaque_node.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -24,6 +25,9 @@ absl::string_view Problem(absl::string_view op_type, const std::vector<Attribute
   if (op_type.empty()) return "the op type is empty";
   if (options.version < 1) return "the domain's version must be at least 1";
   if (options.output_types.empty()) return "an opaque node needs at least one output";
+  if (options.output_types.size() > static_cast<size_t>(std::numeric_limits<int>::max())) {
+    return "too many outputs";
+  }
   for (const Attribute& attribute : attributes) {
     if (std::holds_alternative<Subgraph>(attribute.value) ||
         std::holds_alternative<SubgraphId>(attribute.value)) {

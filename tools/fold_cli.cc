@@ -38,6 +38,14 @@ absl::StatusOr<int64_t> ByteCount(absl::string_view name, const std::string& tex
   return bytes;
 }
 
+// The byte count a "--name=N" or "--name N" flag gives.
+absl::StatusOr<int64_t> ByteFlag(absl::string_view flag, absl::string_view name,
+                                 absl::Span<const char* const> args, size_t& i) {
+  absl::StatusOr<std::string> text = ValueOf(flag, name, args, i);
+  if (!text.ok()) return text.status();
+  return ByteCount(name, *text);
+}
+
 bool IsFlag(absl::string_view arg, absl::string_view name) {
   return arg == name ||
          (absl::StartsWith(arg, name) && arg.size() > name.size() && arg[name.size()] == '=');
@@ -52,15 +60,11 @@ absl::StatusOr<FoldCommand> ParseFoldCommand(absl::Span<const char* const> args)
     const absl::string_view arg = args[i];
     if (arg == "--help" || arg == "-h") return UsageError("");
     if (IsFlag(arg, "--max-fold-bytes")) {
-      auto text = ValueOf(arg, "--max-fold-bytes", args, i);
-      if (!text.ok()) return text.status();
-      auto bytes = ByteCount("--max-fold-bytes", *text);
+      auto bytes = ByteFlag(arg, "--max-fold-bytes", args, i);
       if (!bytes.ok()) return bytes.status();
       command.options.max_fold_bytes = *bytes;
     } else if (IsFlag(arg, "--memory-budget")) {
-      auto text = ValueOf(arg, "--memory-budget", args, i);
-      if (!text.ok()) return text.status();
-      auto bytes = ByteCount("--memory-budget", *text);
+      auto bytes = ByteFlag(arg, "--memory-budget", args, i);
       if (!bytes.ok()) return bytes.status();
       command.options.memory_budget_bytes = *bytes;
     } else if (IsFlag(arg, "--stats")) {
