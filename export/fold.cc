@@ -218,7 +218,12 @@ absl::Status Folder::Import(Graph& graph, internal::FoldPlan& plan) {
 absl::StatusOr<onnx::ModelProto> Folder::Export(Graph& graph, const internal::FoldPlan& plan) {
   NamedVars outputs;
   for (const auto& output : current_->graph().output()) {
-    outputs.emplace_back(output.name(), outputs_.at(output.name()));
+    auto it = outputs_.find(output.name());
+    if (it == outputs_.end()) {
+      return FoldError(absl::InvalidArgumentError(
+          absl::StrCat("the model's output '", output.name(), "' was not made")));
+    }
+    outputs.emplace_back(output.name(), it->second);
   }
   ExportOptions export_options;
   export_options.values_as_initializers = true;

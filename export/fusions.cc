@@ -166,10 +166,12 @@ bool BroadcastsAlongAxis(absl::Span<const int64_t> dims, int64_t rank, int64_t a
 
 // The value for each channel of a constant BroadcastsAlongAxis accepted: one value for all, or
 // one per channel.
-std::vector<double> PerChannel(const Tensor& constant, int64_t channels) {
+// nullopt for any other element count (a malformed model's bias, say).
+std::optional<std::vector<double>> PerChannel(const Tensor& constant, int64_t channels) {
   std::vector<double> values = Widened(constant);
   if (static_cast<int64_t>(values.size()) == channels) return values;
-  return std::vector<double>(static_cast<size_t>(channels), values.at(0));
+  if (values.size() != 1) return std::nullopt;
+  return std::vector<double>(static_cast<size_t>(channels), values[0]);
 }
 
 // Which output channel the element at a flat index of a weight feeds:
@@ -611,8 +613,10 @@ class Fuser {
       if (!dims.has_value() || !BroadcastsAlongAxis(*dims, rank, axis, target->channels)) continue;
       if (Product(*dims) < 1) continue;
       GRAPHGC_ASSIGN_OR_RETURN(Tensor tensor, Load(*constant));
+      std::optional<std::vector<double>> per_channel = PerChannel(tensor, target->channels);
+      if (!per_channel.has_value()) continue;
       ChannelAffine affine;
-      (mul ? affine.scale : affine.shift) = PerChannel(tensor, target->channels);
+      (mul ? affine.scale : affine.shift) = *std::move(per_channel);
       GRAPHGC_ASSIGN_OR_RETURN(bool fused, FoldAffine(*target, affine, node.output(0), n));
       if (fused) ++counts_.mul_add_into_weights;
       return fused;
@@ -787,7 +791,13 @@ class Fuser {
     if (!target.bias.empty()) {
       const onnx::TensorProto& proto = graph_.initializer(initializers_.at(target.bias));
       GRAPHGC_ASSIGN_OR_RETURN(Tensor tensor, Load(proto));
-      values = PerChannel(tensor, target.channels);
+      std::optional<std::vector<double>> per_channel = PerChannel(tensor, target.channels);
+      if (!per_channel.has_value()) {
+        return absl::InvalidArgumentError(absl::StrCat("bias '", target.bias, "' holds ",
+                                                       tensor.size(), " values for ",
+                                                       target.channels, " channels"));
+      }
+      values = *std::move(per_channel);
       if (target.gemm) {
         for (double& value : values) value *= static_cast<double>(target.gemm_beta);
       }

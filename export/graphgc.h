@@ -9,6 +9,7 @@
 #include "graphgc/ir/graph.h"              // IWYU pragma: export
 #include "graphgc/ir/graph_options.h"      // IWYU pragma: export
 #include "graphgc/ir/graph_stats.h"        // IWYU pragma: export
+#include "graphgc/ir/limits.h"             // IWYU pragma: export
 #include "graphgc/ir/var.h"                // IWYU pragma: export
 #include "graphgc/opset/custom_op.h"       // IWYU pragma: export
 #include "graphgc/opset/ml_ops.h"          // IWYU pragma: export

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "graphgc/ir/limits.h"
 #include "graphgc/valuestore/check.h"
 
 namespace graphgc {
@@ -38,7 +39,11 @@ StringId Arena::intern(absl::string_view text) {
   return StringId(id);
 }
 
-absl::string_view Arena::string(StringId id) const { return strings_.at(id.value()); }
+// IDs come only from intern(), so every one indexes the deque.
+absl::string_view Arena::string(StringId id) const {
+  GRAPHGC_CHECK(id.value() < strings_.size(), "a StringId this arena never made");
+  return strings_[id.value()];
+}
 
 std::optional<StringId> Arena::find_string(absl::string_view text) const {
   auto it = string_index_.find(text);
@@ -46,7 +51,8 @@ std::optional<StringId> Arena::find_string(absl::string_view text) const {
   return StringId(it->second);
 }
 
-OpKindId Arena::intern_op(absl::string_view op_type, absl::string_view domain, int version) {
+std::optional<OpKindId> Arena::intern_op(absl::string_view op_type, absl::string_view domain,
+                                         int version) {
   auto cached = op_kind_by_address_.find(op_type.data());
   if (cached != op_kind_by_address_.end()) {
     const OpKind& kind = op_kinds_[cached->second];
@@ -54,17 +60,18 @@ OpKindId Arena::intern_op(absl::string_view op_type, absl::string_view domain, i
       return OpKindId(cached->second);
     }
   }
-  const OpKindId id = intern_op_slow(op_type, domain, version);
-  op_kind_by_address_[op_type.data()] = static_cast<uint16_t>(id.value());
+  const std::optional<OpKindId> id = intern_op_slow(op_type, domain, version);
+  if (id.has_value()) op_kind_by_address_[op_type.data()] = static_cast<uint16_t>(id->value());
   return id;
 }
 
-OpKindId Arena::intern_op_slow(absl::string_view op_type, absl::string_view domain, int version) {
+std::optional<OpKindId> Arena::intern_op_slow(absl::string_view op_type, absl::string_view domain,
+                                              int version) {
   std::string key = absl::StrCat(domain, absl::string_view("\0", 1), op_type,
                                  absl::string_view("\0", 1), version);
   auto it = op_kind_index_.find(key);
   if (it != op_kind_index_.end()) return OpKindId(it->second);
-  GRAPHGC_CHECK(op_kinds_.size() < UINT16_MAX, "too many distinct op kinds in one graph");
+  if (op_kinds_.size() >= kMaxOpKinds) return std::nullopt;
   const uint16_t id = static_cast<uint16_t>(op_kinds_.size());
   op_kinds_.push_back(OpKind{std::string(op_type), std::string(domain), version,
                              op_type == "Constant" && domain.empty()});
@@ -73,7 +80,11 @@ OpKindId Arena::intern_op_slow(absl::string_view op_type, absl::string_view doma
   return OpKindId(id);
 }
 
-const OpKind& Arena::op_kind(OpKindId id) const { return op_kinds_.at(id.value()); }
+// IDs come only from intern_op(), so every one indexes the deque.
+const OpKind& Arena::op_kind(OpKindId id) const {
+  GRAPHGC_CHECK(id.value() < op_kinds_.size(), "an OpKindId this arena never made");
+  return op_kinds_[id.value()];
+}
 
 uint32_t Arena::intern_shape(absl::Span<const int64_t> shape) {
   Shape key(shape.begin(), shape.end());
@@ -85,12 +96,22 @@ uint32_t Arena::intern_shape(absl::Span<const int64_t> shape) {
   return begin;
 }
 
+bool Arena::full() const {
+  for (size_t size :
+       {nodes_.size(), vars_.size(), input_pool_.size(), dims_pool_.size(), attr_pool_.size(),
+        int_list_pool_.size(), float_list_pool_.size(), string_list_pool_.size(), strings_.size(),
+        other_types_.size(), subgraphs_.size()}) {
+    if (size >= kMaxArenaEntries) return true;
+  }
+  return false;
+}
+
 uint32_t Arena::new_var(VarRecord record) { return vars_.push_back(record); }
 
 NodeId Arena::add_node(OpKindId op, absl::Span<const VarId> inputs,
                        absl::Span<const Attribute> attrs, int num_outputs) {
-  GRAPHGC_CHECK(inputs.size() <= UINT16_MAX && attrs.size() <= UINT16_MAX && num_outputs >= 0 &&
-                    num_outputs <= UINT16_MAX,
+  // Graph::constant and BuildNode run CheckNodeArity before they make a node.
+  GRAPHGC_CHECK(CheckNodeArity(inputs.size(), attrs.size(), num_outputs).ok(),
                 "node arity out of range (callers validate it)");
   NodeRecord node{};
   node.op = static_cast<uint16_t>(op.value());
@@ -143,7 +164,8 @@ void Arena::set_var_type(VarId var, DataType dtype,
   VarRecord& record = vars_[var.value()];
   record.dtype = static_cast<int8_t>(dtype);
   if (shape.has_value()) {
-    GRAPHGC_CHECK(shape->size() <= INT16_MAX, "rank out of range (callers validate it)");
+    // Every public way to a type checks its rank first (CheckRank, CheckTypeLimits).
+    GRAPHGC_CHECK(shape->size() <= kMaxRank, "rank out of range (callers validate it)");
     record.rank = static_cast<int16_t>(shape->size());
     record.shape_begin = intern_shape(*shape);
   } else {

@@ -65,7 +65,9 @@ class Arena {
   // The ID of `text` if it was ever interned.
   std::optional<StringId> find_string(absl::string_view text) const;
 
-  OpKindId intern_op(absl::string_view op_type, absl::string_view domain, int version);
+  // nullopt once the graph holds kMaxOpKinds distinct kinds and this is a new one.
+  std::optional<OpKindId> intern_op(absl::string_view op_type, absl::string_view domain,
+                                    int version);
   const OpKind& op_kind(OpKindId id) const;  // stable: op kinds live in a deque
   // A slot per op kind for what the opset module resolves once (its kernel); ir only keeps it.
   const void* op_resolution(OpKindId id) const { return op_resolutions_[id.value()]; }
@@ -101,6 +103,9 @@ class Arena {
   // The subgraph a var belongs to; SubgraphId() for the main graph.
   SubgraphId var_subgraph(VarId var) const;
 
+  // True once any of the arena's tables holds kMaxArenaEntries: callers refuse new nodes and vars
+  // then, so that no table can reach its 32-bit index limit (one node adds far fewer entries).
+  bool full() const;
   size_t num_nodes() const { return nodes_.size(); }
   size_t num_vars() const { return vars_.size(); }
 
@@ -174,7 +179,8 @@ class Arena {
   static_assert(sizeof(NodeRecord) == 20, "NodeRecord layout");
   static_assert(sizeof(VarRecord) == 16, "VarRecord layout");
 
-  OpKindId intern_op_slow(absl::string_view op_type, absl::string_view domain, int version);
+  std::optional<OpKindId> intern_op_slow(absl::string_view op_type, absl::string_view domain,
+                                         int version);
   uint32_t intern_shape(absl::Span<const int64_t> shape);
   AttrRecord store_attribute(const Attribute& attr);
   AttributeValue load_attribute(const AttrRecord& record) const;

@@ -26,6 +26,7 @@ class ChunkedVector {
 
   // Index of the appended element.
   uint32_t push_back(T value) {
+    // The arena refuses new nodes once a table holds kMaxArenaEntries (Arena::full), far below.
     GRAPHGC_CHECK(size_ < UINT32_MAX, "ChunkedVector index space exhausted");
     if ((size_ & (kChunkSize - 1)) == 0 && (size_ >> kChunkBits) == chunks_.size()) {
       chunks_.push_back(std::make_unique<T[]>(kChunkSize));
@@ -42,6 +43,7 @@ class ChunkedVector {
     return first;
   }
 
+  // Indices come from the arena's own records, never from a caller.
   T& operator[](size_t index) {
     GRAPHGC_CHECK(index < size_, "ChunkedVector index out of range");
     return chunks_[index >> kChunkBits][index & (kChunkSize - 1)];

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/ir/graph_core.h"
+#include "graphgc/ir/limits.h"
 
 namespace graphgc {
 namespace {
@@ -51,9 +52,15 @@ Var Graph::add_argument(absl::string_view name, DataType dtype,
       if (dim < -1)
         return fail(absl::StrCat("dimension ", dim, " in shape ", ShapeToString(*shape)));
     }
-    if (shape->size() > INT16_MAX) return fail("rank is too large");
+    if (absl::Status rank = CheckRank(shape->size(), "the shape"); !rank.ok()) {
+      return fail(rank.message());
+    }
+    if (absl::Status count = CheckElementCount(*shape, "the type"); !count.ok()) {
+      return fail(count.message());
+    }
   }
   internal::Arena& arena = core_->arena();
+  if (arena.full()) return Var::Detached(ArenaFullError(absl::StrCat("argument '", name, "'")));
   const std::optional<StringId> existing = arena.find_string(name);
   if (existing.has_value() && arena.is_argument_name(*existing)) {
     return fail("an argument of this name already exists");
@@ -99,6 +106,10 @@ absl::Status Graph::CheckArgumentType(const VarType& type) const {
 }
 
 Var Graph::argument(absl::string_view name, const VarType& type) {
+  if (absl::Status limits = CheckTypeLimits(type, "the type"); !limits.ok()) {
+    return Var::Detached(
+        absl::Status(limits.code(), absl::StrCat("argument '", name, "': ", limits.message())));
+  }
   if (type.is_tensor()) {
     if (!type.shape().has_value()) return add_argument(name, type.dtype(), std::nullopt);
     return add_argument(name, type.dtype(), absl::Span<const int64_t>(*type.shape()));
@@ -116,13 +127,20 @@ Var Graph::argument(absl::string_view name, const VarType& type) {
 Var Graph::constant(const Tensor& tensor) {
   if (core_ == nullptr) return Var::Detached(MovedFromError("Constant"));
   if (tensor.dtype() == DataType::kUndefined) {
-    return Var::Detached(
-        absl::InvalidArgumentError("Constant: the tensor is empty (element type undefined)"));
+    return Var::Detached(absl::InvalidArgumentError(
+        "Constant: the tensor is empty (element type undefined); Tensor::from_vector, zeros "
+        "and reshaped return it for a bad shape or value count, and Tensor::create and "
+        "zeros_checked say why"));
+  }
+  if (absl::Status rank = CheckRank(tensor.shape().size(), "the tensor"); !rank.ok()) {
+    return Var::Detached(absl::Status(rank.code(), absl::StrCat("Constant: ", rank.message())));
   }
   internal::Arena& arena = core_->arena();
-  const OpKindId op = arena.intern_op("Constant", "", kNewestOnnxOpset);
+  if (arena.full()) return Var::Detached(ArenaFullError("Constant"));
+  const std::optional<OpKindId> op = arena.intern_op("Constant", "", kNewestOnnxOpset);
+  if (!op.has_value()) return Var::Detached(TooManyOpKindsError("Constant"));
   const Attribute value{"value", tensor};
-  const NodeId node = core_->add_node(op, {}, absl::Span<const Attribute>(&value, 1), 1);
+  const NodeId node = core_->add_node(*op, {}, absl::Span<const Attribute>(&value, 1), 1);
   const VarId out = arena.node_output(node, 0);
   arena.set_var_type(out, tensor.dtype(), tensor.shape());
   return Var(core_, out);

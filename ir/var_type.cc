@@ -4,7 +4,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "graphgc/valuestore/check.h"
 
 namespace graphgc {
 
@@ -38,8 +37,9 @@ VarType VarType::Map(DataType key, VarType value) {
 }
 
 const VarType& VarType::element() const {
-  GRAPHGC_CHECK(element_ != nullptr, "a tensor type has no element type");
-  return *element_;
+  if (element_ != nullptr) return *element_;
+  static const VarType* const kUndefined = new VarType(Tensor(DataType::kUndefined));
+  return *kUndefined;  // a tensor type has no element: asking is a mistake, never a crash
 }
 
 std::string VarType::ToString() const { return Describe(/*with_shapes=*/false); }

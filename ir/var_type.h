@@ -38,7 +38,7 @@ class VarType {
   // Tensor: the element type and shape. Other kinds: kUndefined and nullopt.
   DataType dtype() const { return dtype_; }
   const std::optional<std::vector<int64_t>>& shape() const { return shape_; }
-  // Sequence and optional: the element; map: the value type. Aborts for a tensor.
+  // Sequence and optional: the element; map: the value type. For a tensor: an undefined tensor.
   const VarType& element() const;
   DataType key() const { return key_; }  // map: the key type; kUndefined otherwise
 

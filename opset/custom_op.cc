@@ -57,7 +57,12 @@ kernels::KernelResult RunCustomKernel(const CustomOp& op, const kernels::KernelC
   for (const kernels::KernelAttribute& a : context.attributes()) {
     custom.attributes.push_back(internal::ToAttribute(a));
   }
-  std::optional<std::vector<Tensor>> values = op.kernel(custom);
+  std::optional<std::vector<Tensor>> values;
+  try {
+    values = op.kernel(custom);
+  } catch (...) {
+    values.reset();  // a kernel that throws declines: the outputs get no value
+  }
   kernels::KernelOutputs outputs(static_cast<size_t>(context.num_outputs()));
   if (!values.has_value() || values->size() != outputs.size()) return outputs;
   for (size_t i = 0; i < outputs.size(); ++i) {

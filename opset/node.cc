@@ -1,5 +1,6 @@
 #include "graphgc/opset/node.h"
 
+#include <exception>
 #include <string>
 #include <utility>
 #include <vector>
@@ -112,7 +113,14 @@ absl::StatusOr<OutputTypes> InferCustom(const CustomOp& op, absl::Span<const Ope
           "input ", i, " is a ", in[i].non_tensor->ToString(), "; custom ops take tensors"));
     }
   }
-  absl::StatusOr<std::vector<TensorType>> types = op.infer(ContextOf(in, attributes, num_outputs));
+  absl::StatusOr<std::vector<TensorType>> types = absl::InternalError("");
+  try {
+    types = op.infer(ContextOf(in, attributes, num_outputs));
+  } catch (const std::exception& thrown) {
+    return absl::InternalError(absl::StrCat("the inference function threw: ", thrown.what()));
+  } catch (...) {
+    return absl::InternalError("the inference function threw");
+  }
   if (!types.ok()) return types.status();
   if (types->size() != static_cast<size_t>(num_outputs)) {
     return absl::InternalError(absl::StrCat("the inference function returned ", types->size(),
@@ -261,6 +269,14 @@ std::vector<Var> MakeNode(GraphCore* graph, absl::string_view op_type, absl::Spa
   if (domain == "ai.onnx") domain = "";
   const absl::StatusOr<int> version = ResolveVersion(op_type, domain, options.version);
   if (!version.ok()) return Failed(version.status(), options.num_outputs);
+  for (const Attribute& attribute : attributes) {
+    if (std::holds_alternative<SubgraphId>(attribute.value)) {
+      return Failed(NodeError(op_type, absl::StrCat("attribute '", attribute.name,
+                                                    "': give a body as a Subgraph; a SubgraphId "
+                                                    "names one already built in an arena")),
+                    options.num_outputs);
+    }
+  }
   if (!domain.empty() && HasSubgraphAttributes(attributes)) {
     return Failed(NodeError(op_type,
                             "graph attributes are supported for ai.onnx If, Loop, Scan "
@@ -297,7 +313,9 @@ std::vector<Var> MakeNode(GraphCore* graph, absl::string_view op_type, absl::Spa
 }  // namespace internal
 
 bool has_kernel(absl::string_view op_type, const NodeOptions& options) {
-  absl::string_view domain = options.domain == "ai.onnx" ? "" : options.domain;
+  // Not a conditional expression: `cond ? "" : options.domain` is a temporary std::string.
+  absl::string_view domain = options.domain;
+  if (domain == "ai.onnx") domain = "";
   const absl::StatusOr<int> version = ResolveVersion(op_type, domain, options.version);
   if (!version.ok()) return false;
   int since_version = 0;

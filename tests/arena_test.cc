@@ -11,7 +11,7 @@ namespace {
 TEST(ArenaTest, NodesAndVarsGetConsecutiveIds) {
   Arena arena;
   const VarId x = arena.add_argument(arena.intern("x"), DataType::kFloat, Shape{2, 3});
-  const OpKindId add = arena.intern_op("Add", "", 14);
+  const OpKindId add = *arena.intern_op("Add", "", 14);
   const VarId inputs[] = {x, x};
   const NodeId n0 = arena.add_node(add, inputs, {}, 1);
   const NodeId n1 = arena.add_node(add, inputs, {}, 2);
@@ -53,6 +53,15 @@ TEST(ArenaTest, InterningIsStable) {
   EXPECT_NE(arena.intern_op("Mul", "", 14), arena.intern_op("Mul", "custom", 14));
 }
 
+TEST(ArenaTest, OpKindsStopAtTheLimitWithoutAborting) {
+  Arena arena;
+  for (size_t i = 0; i < kMaxOpKinds; ++i) {
+    ASSERT_TRUE(arena.intern_op("Op" + std::to_string(i), "d", 1).has_value()) << i;
+  }
+  EXPECT_FALSE(arena.intern_op("OneMore", "d", 1).has_value());
+  EXPECT_TRUE(arena.intern_op("Op7", "d", 1).has_value());  // an existing kind still resolves
+}
+
 TEST(ArenaTest, AttributesRoundTrip) {
   Arena arena;
   const Tensor t = Tensor::from_vector<int32_t>({1, 2});
@@ -65,7 +74,7 @@ TEST(ArenaTest, AttributesRoundTrip) {
       {"floats", std::vector<float>{0.5f}},
       {"strings", std::vector<std::string>{"a", "b"}},
   };
-  const NodeId node = arena.add_node(arena.intern_op("Custom", "my", 1), {}, attrs, 1);
+  const NodeId node = arena.add_node(*arena.intern_op("Custom", "my", 1), {}, attrs, 1);
   const std::vector<Attribute> back = arena.node_attributes(node);
   ASSERT_EQ(back.size(), attrs.size());
   for (size_t i = 0; i < attrs.size(); ++i) {
@@ -87,7 +96,7 @@ TEST(ArenaTest, ConstantBytesAreCountedOnce) {
   const int64_t empty = arena.bytes();
   const Tensor t = Tensor::zeros(DataType::kDouble, {10000});
   const Attribute value{"value", t};
-  const OpKindId constant = arena.intern_op("Constant", "", 13);
+  const OpKindId constant = *arena.intern_op("Constant", "", 13);
   arena.add_node(constant, {}, absl::Span<const Attribute>(&value, 1), 1);
   const int64_t one = arena.bytes();
   EXPECT_GE(one - empty, 80000);

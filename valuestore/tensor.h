@@ -7,9 +7,10 @@
 // a shared owner for as long as any copy of the tensor lives. Threading: a Tensor may be copied
 // and read from any thread.
 //
-// Element access is typed: data<T>() with a T that does not match dtype() is a programming error
-// and aborts. from_vector() with a value count that does not match the shape aborts likewise;
-// create() is the checked form that returns a status instead.
+// Nothing here aborts: data<T>() with a T that does not match dtype() returns an empty span, and
+// from_vector(), zeros() and reshaped() given a bad shape or value count return the empty tensor
+// (dtype kUndefined), which Graph::constant refuses. create() and zeros_checked() are the forms
+// that say why.
 #ifndef GRAPHGC_TENSOR_H_
 #define GRAPHGC_TENSOR_H_
 
@@ -60,8 +61,8 @@ class Tensor {
   // Checked form of from_vector(): an error if the value count does not match the shape.
   template <class T>
   static absl::StatusOr<Tensor> create(std::vector<T> values, absl::Span<const int64_t> shape);
-  // All elements zero (false for bool, "" for string). Aborts on a negative dim or an allocation
-  // failure; zeros_checked() reports them instead.
+  // All elements zero (false for bool, "" for string). The empty tensor on a negative dim, an
+  // overflowing shape or an allocation failure; zeros_checked() reports them instead.
   static Tensor zeros(DataType dtype, absl::Span<const int64_t> shape);
   static absl::StatusOr<Tensor> zeros_checked(DataType dtype, absl::Span<const int64_t> shape);
   // A tensor whose elements are the `bytes` bytes at `data` (host byte order), not copied; `owner`
@@ -79,14 +80,16 @@ class Tensor {
   int64_t size() const { return size_; }
   size_t nbytes() const { return static_cast<size_t>(size_) * ElementSize(dtype_); }
 
+  // The elements; empty if T is not the element type of dtype().
   template <class T>
   absl::Span<const T> data() const {
-    GRAPHGC_CHECK(DataTypeOf<T>::value == dtype_, "Tensor::data<T>() with a T that is not dtype()");
+    if (DataTypeOf<T>::value != dtype_) return {};
     return absl::Span<const T>(static_cast<const T*>(raw_data()), static_cast<size_t>(size_));
   }
   const void* raw_data() const;
 
   // The same elements viewed with another shape of the same element count; shares the buffer.
+  // The empty tensor if the counts differ.
   Tensor reshaped(absl::Span<const int64_t> shape) const;
 
   // Identity of the underlying buffer (for accounting shared buffers once); nullptr if none.
@@ -123,9 +126,10 @@ class MutableTensor {
   MutableTensor(MutableTensor&&) noexcept = default;
   MutableTensor& operator=(MutableTensor&&) noexcept = default;
 
+  // The elements; empty if T is not the element type of dtype().
   template <class T>
   absl::Span<T> mutable_data() {
-    GRAPHGC_CHECK(DataTypeOf<T>::value == tensor_.dtype_, "MutableTensor::mutable_data<T>() type");
+    if (DataTypeOf<T>::value != tensor_.dtype_) return {};
     return absl::Span<T>(static_cast<T*>(raw_mutable_data()), static_cast<size_t>(tensor_.size_));
   }
   void* raw_mutable_data() {
@@ -174,12 +178,8 @@ absl::StatusOr<Tensor> Tensor::create(std::vector<T> values, absl::Span<const in
 
 template <class T>
 Tensor Tensor::from_vector(std::vector<T> values, absl::Span<const int64_t> shape) {
-  auto tensor = FromValues<T>(std::move(values), shape);
-  if (!tensor.ok()) {
-    std::fprintf(stderr, "graphgc: %s\n", std::string(tensor.status().message()).c_str());
-  }
-  GRAPHGC_CHECK(tensor.ok(), "Tensor::from_vector: values do not match the shape");
-  return *std::move(tensor);
+  absl::StatusOr<Tensor> tensor = FromValues<T>(std::move(values), shape);
+  return tensor.ok() ? *std::move(tensor) : Tensor();
 }
 
 template <class T>

@@ -82,9 +82,10 @@ void ValueStore::adopt_external(const Tensor& tensor) {
   if (tensor.buffer() == nullptr) return;
   BufferUse& use = buffer_uses_[tensor.buffer()];
   if (use.external) return;
-  GRAPHGC_CHECK(use.slots == 0, "a counted buffer cannot become external");
   use.external = true;
   ++external_;
+  // A propagated value turned into a constant: its buffer is the arena's from now on.
+  if (use.slots > 0) live_bytes_ -= static_cast<int64_t>(tensor.buffer_bytes());
 }
 
 void ValueStore::count_buffer(const Tensor& tensor) {

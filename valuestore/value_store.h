@@ -46,6 +46,7 @@ class ValueStore {
   size_t release(ValueRef ref);
 
   // Marks a buffer as owned by someone else (the arena): slots may view it, it is never counted.
+  // A buffer already counted (a value made a constant) stops counting here.
   void adopt_external(const Tensor& tensor);
 
   int64_t live_bytes() const { return live_bytes_; }

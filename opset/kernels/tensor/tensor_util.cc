@@ -92,6 +92,8 @@ absl::StatusOr<Shape> ReadDims(const KernelContext& ctx, int input) {
   return Shape(values.begin(), values.end());
 }
 
+// Every caller checks the element count first, and the op's type constraints, checked by inference
+// before any kernel runs, make the element numeric or bool.
 double ScalarAsDouble(const Tensor& tensor) {
   GRAPHGC_CHECK(tensor.size() == 1, "ScalarAsDouble of a tensor without exactly one element");
   double value = 0;
