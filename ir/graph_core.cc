@@ -16,6 +16,15 @@ GraphCore::GraphCore(const GraphOptions& options)
 
 void GraphCore::shutdown() {
   alive_ = false;
+  if (busy_ > 0) {
+    shutdown_pending_ = true;
+    return;
+  }
+  free_storage();
+}
+
+void GraphCore::free_storage() {
+  shutdown_pending_ = false;
   young_ = {};
   dropped_ = {};
   store_.reset();
@@ -158,10 +167,11 @@ void GraphCore::maybe_collect() {
   if (bytes_due || pending_due) collect(CollectMode::kIncremental);
 }
 
-int64_t GraphCore::live_budget_left() {
+int64_t GraphCore::live_budget_left(int64_t wanted) {
   const int64_t cap = options_.max_live_value_bytes;
   if (cap <= 0) return std::numeric_limits<int64_t>::max();
-  if (store_->live_bytes() >= cap && options_.collect_policy != CollectPolicy::kManual) {
+  const int64_t live = store_->live_bytes();
+  if ((live >= cap || wanted > cap - live) && options_.collect_policy != CollectPolicy::kManual) {
     collect(CollectMode::kIncremental);
   }
   return std::max<int64_t>(cap - store_->live_bytes(), 0);

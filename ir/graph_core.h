@@ -48,7 +48,29 @@ class GraphCore {
     if (--refs_ == 0) delete this;
   }
   bool alive() const { return alive_; }
+  // The Graph is gone: frees the arena and every value, or, while a node is being made, marks the
+  // graph dead and frees them once that is done.
   void shutdown();
+
+  // Held while a node (or a body) is being made. User code runs meanwhile — a body builder, a
+  // custom op's functions — and may destroy the Graph; the core and its storage stay until the
+  // outermost scope ends, so the code making the node never touches freed memory.
+  class BusyScope {
+   public:
+    explicit BusyScope(GraphCore& core) : core_(core) {
+      core_.ref();
+      ++core_.busy_;
+    }
+    BusyScope(const BusyScope&) = delete;
+    BusyScope& operator=(const BusyScope&) = delete;
+    ~BusyScope() {
+      if (--core_.busy_ == 0 && core_.shutdown_pending_) core_.free_storage();
+      core_.unref();
+    }
+
+   private:
+    GraphCore& core_;
+  };
 
   Arena& arena() { return *arena_; }
   const Arena& arena() const { return *arena_; }
@@ -87,9 +109,10 @@ class GraphCore {
   void maybe_collect();
   CollectStats collect(CollectMode mode);
   GraphStats stats() const;
-  // Bytes new values may still take under GraphOptions::max_live_value_bytes (collecting first
-  // when the cap is reached); INT64_MAX without a cap.
-  int64_t live_budget_left();
+  // Bytes new values may still take under GraphOptions::max_live_value_bytes; INT64_MAX without a
+  // cap. When `wanted` more bytes would pass the cap, collects first (unless the policy is
+  // kManual, which leaves freeing to the user).
+  int64_t live_budget_left(int64_t wanted);
   void note_skipped_for_budget() { ++skipped_for_budget_; }
 
  private:
@@ -100,8 +123,12 @@ class GraphCore {
   bool sweep(VarId var, CollectStats& stats);
   void update_trigger();
 
+  void free_storage();
+
   int64_t refs_ = 0;
   bool alive_ = true;
+  int busy_ = 0;  // open BusyScopes
+  bool shutdown_pending_ = false;
   GraphOptions options_;
   std::unique_ptr<Arena> arena_;
   std::unique_ptr<ValueStore> store_;

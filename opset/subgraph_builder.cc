@@ -1,6 +1,7 @@
 #include "graphgc/opset/subgraph_builder.h"
 
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <utility>
 
@@ -157,8 +158,8 @@ absl::StatusOr<ArgumentTypes> ArgumentTypesOf(absl::string_view op_type, int sin
       "graphgc builds the graph attributes of ai.onnx If, Loop, Scan and SequenceMap only");
 }
 
-// Closes the subgraph even when the builder throws: the user's exception passes through, and
-// the nodes made after it land in the enclosing graph again.
+// Closes the subgraph on every way out, so that the nodes made after it land in the enclosing
+// graph again.
 class OpenSubgraph {
  public:
   explicit OpenSubgraph(Arena& arena) : arena_(arena), id_(arena.begin_subgraph()) {}
@@ -196,6 +197,7 @@ absl::Status CheckResult(const GraphCore& core, size_t index, const Var& result)
 
 absl::StatusOr<BuiltBody> BuildBody(GraphCore& core, const std::string& attribute,
                                     const Subgraph& builder, ArgumentTypes argument_types) {
+  const GraphCore::BusyScope busy(core);  // the builder is user code: it may destroy the Graph
   OpenSubgraph open(core.arena());
   std::vector<Var> arguments;
   for (const OutputType& type : argument_types) {
@@ -203,7 +205,15 @@ absl::StatusOr<BuiltBody> BuildBody(GraphCore& core, const std::string& attribut
     if (type.non_tensor.has_value()) core.arena().set_var_type(argument, *type.non_tensor);
     arguments.emplace_back(&core, argument);
   }
-  std::vector<Var> results = builder.build(arguments);
+  std::vector<Var> results;
+  try {
+    results = builder.build(arguments);
+  } catch (const std::exception& thrown) {
+    return absl::InvalidArgumentError(absl::StrCat("the body builder threw: ", thrown.what()));
+  } catch (...) {
+    return absl::InvalidArgumentError("the body builder threw");
+  }
+  if (!core.alive()) return absl::FailedPreconditionError("the Graph was destroyed by its body");
   if (results.empty()) return absl::InvalidArgumentError("the builder returned no results");
   std::vector<VarId> ids;
   BodyTypes types{attribute, std::move(argument_types), {}};
