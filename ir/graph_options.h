@@ -58,8 +58,10 @@ struct GraphOptions {
   // inferred): propagation must never be what exhausts memory. Default: 1 GiB.
   int64_t max_value_bytes = int64_t{1} << 30;
   // Live value bytes past which no more values are computed (ops still get their types); 0: no
-  // cap. An op whose outputs would not fit under the cap after a collection gets no values, so
-  // the graph never holds more than this (plus the one op's output that was computed last).
+  // cap. When an op's outputs would pass the cap, the graph collects first (under any policy but
+  // kManual); outputs that still do not fit are not computed, and GraphStats counts the op. So
+  // propagation never holds more than this (an output of unknown size is computed under what the
+  // cap has left, and dropped if it would not fit).
   int64_t max_live_value_bytes = 0;
 
   // Trips a Loop may make while computing its value. A Loop that has not finished by then (its
