@@ -4,9 +4,11 @@
 #include <limits>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "graphgc/ir/graph_core.h"
+#include "graphgc/ir/limits.h"
 #include "graphgc/opset/kernel_registry.h"
 #include "graphgc/opset/kernels/kernel.h"
 #include "graphgc/valuestore/check.h"
@@ -164,8 +166,9 @@ int64_t ValueBytesAllowed(GraphCore& core, absl::Span<const OutputType> types) {
   const int64_t per_value = core.options().max_value_bytes;
   if (!OutputsFitBudget(types, per_value)) return 0;
   if (core.options().max_live_value_bytes <= 0) return per_value;  // no cap: nothing to add up
-  const int64_t left = core.live_budget_left();
-  if (left == 0 || KnownOutputBytes(types) > left) {
+  const int64_t wanted = KnownOutputBytes(types);
+  const int64_t left = core.live_budget_left(wanted);
+  if (left == 0 || wanted > left) {
     core.note_skipped_for_budget();
     return 0;
   }
@@ -361,6 +364,56 @@ OperandInfos DescribeOperands(const GraphCore& core, absl::Span<const Var* const
   return DescribeOperandsOf(core, inputs);
 }
 
+namespace {
+// Each output was allocated within what the live cap had left, but together they may pass it
+// (outputs of unknown size): then none is kept. Buffers of the inputs (views) add nothing.
+void DropValuesOverTheLiveCap(GraphCore& core, absl::Span<const OperandInfo> infos,
+                              OutputValues& values) {
+  if (core.options().max_live_value_bytes <= 0) return;
+  absl::flat_hash_set<const void*> buffers;
+  for (const OperandInfo& info : infos) {
+    if (info.value.has_value()) buffers.insert(info.value->buffer());
+  }
+  int64_t added = 0;
+  for (const std::optional<Value>& value : values) {
+    if (!value.has_value() || !value->is_tensor()) continue;
+    const Tensor& tensor = value->tensor();
+    if (tensor.buffer() != nullptr && buffers.insert(tensor.buffer()).second) {
+      added += static_cast<int64_t>(tensor.buffer_bytes());
+    }
+  }
+  if (added <= core.live_budget_left(0)) return;
+  for (std::optional<Value>& value : values) value.reset();
+  core.note_skipped_for_budget();
+}
+
+// Inference functions (user ones too: custom ops) may give any types; the arena takes only those
+// within its limits.
+absl::Status CheckOutputTypes(const OutputTypes& types, int num_outputs) {
+  if (types.size() != static_cast<size_t>(num_outputs)) {
+    return absl::InternalError(absl::StrCat("inference gave ", types.size(), " output types for ",
+                                            num_outputs, " outputs"));
+  }
+  for (size_t i = 0; i < types.size(); ++i) {
+    const std::string what = absl::StrCat("output ", i);
+    if (types[i].non_tensor.has_value()) {
+      GRAPHGC_RETURN_IF_ERROR(CheckTypeLimits(*types[i].non_tensor, what));
+      continue;
+    }
+    if (!types[i].shape.has_value()) continue;
+    GRAPHGC_RETURN_IF_ERROR(CheckRank(types[i].shape->size(), what));
+    GRAPHGC_RETURN_IF_ERROR(CheckElementCount(*types[i].shape, what));
+    for (int64_t dim : types[i].shape.value_or(Shape{})) {
+      if (dim < -1) {
+        return absl::InvalidArgumentError(absl::StrCat(what, " would have the dimension ", dim,
+                                                       " in ", ShapeToString(*types[i].shape)));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+}  // namespace
+
 OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> inputs,
                      std::vector<Attribute> attributes, int num_outputs, MultiInferFn infer,
                      GraphCore* graph, const BodyValuesFn& body_values) {
@@ -370,17 +423,31 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
   auto prefixed = [&](const absl::Status& status) {
     return absl::Status(status.code(), absl::StrCat(signature.op_type, ": ", status.message()));
   };
+  if (absl::Status arity = CheckNodeArity(inputs.size(), attributes.size(), num_outputs);
+      !arity.ok()) {
+    return fail(prefixed(arity));
+  }
+  if (absl::Status lists = CheckAttributeLists(attributes); !lists.ok()) {
+    return fail(prefixed(lists));
+  }
   absl::StatusOr<GraphCore*> resolved = ResolveGraph(signature, inputs, graph);
   if (!resolved.ok()) return fail(resolved.status());
   GraphCore& core = **resolved;
+  const GraphCore::BusyScope busy(core);  // user code (custom ops) may destroy the Graph
   OperandInfos infos = DescribeOperandsOf(core, inputs);
   absl::StatusOr<OutputTypes> types = infer(infos);
   if (!types.ok()) return fail(prefixed(types.status()));
-  GRAPHGC_CHECK(types->size() == static_cast<size_t>(num_outputs), "inference output count");
+  if (absl::Status fits = CheckOutputTypes(*types, num_outputs); !fits.ok()) {
+    return fail(prefixed(fits));
+  }
 
   Arena& arena = core.arena();
+  if (arena.full()) return fail(ArenaFullError(signature.op_type));
   const int version = signature.opset_version > 0 ? signature.opset_version : kNewestOnnxOpset;
-  const OpKindId op = arena.intern_op(signature.op_type, signature.domain, version);
+  const std::optional<OpKindId> interned =
+      arena.intern_op(signature.op_type, signature.domain, version);
+  if (!interned.has_value()) return fail(TooManyOpKindsError(signature.op_type));
+  const OpKindId op = *interned;
   OutputValues values(types->size());
   const bool inputs_known =
       signature.kernel_reads_shapes_only ? AllShapesKnown(infos) : AllValuesKnown(infos);
@@ -399,6 +466,7 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
                                          allowed_bytes, *types, values);
       if (!ran.ok()) return fail(prefixed(ran));
     }
+    DropValuesOverTheLiveCap(core, infos, values);
   }
 
   absl::InlinedVector<VarId, 4> input_ids;

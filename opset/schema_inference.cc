@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graphgc/ir/arena.h"
+#include "graphgc/opset/inference_guards.h"
 #include "graphgc/opset/tensor_proto.h"
 #include "graphgc/valuestore/status_macros.h"
 #include "onnx/defs/data_type_utils.h"
@@ -36,6 +37,43 @@ std::string TensorTypeString(DataType dtype) {
 std::string TypeString(const OperandInfo& operand) {
   return operand.non_tensor.has_value() ? operand.non_tensor->ToString()
                                         : TensorTypeString(operand.dtype);
+}
+
+// "float[2,3], (omitted), int64[?]; axis=-3, perm=[1,0]": what an inference error was given.
+std::string DescribeCall(absl::Span<const OperandInfo> inputs,
+                         absl::Span<const Attribute> attributes) {
+  std::string text = "inputs ";
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const OperandInfo& in = inputs[i];
+    absl::StrAppend(&text, i == 0 ? "" : ", ");
+    if (!in.present) {
+      absl::StrAppend(&text, "(omitted)");
+    } else if (in.non_tensor.has_value()) {
+      absl::StrAppend(&text, in.non_tensor->ToString());
+    } else {
+      absl::StrAppend(&text, DataTypeName(in.dtype),
+                      in.shape.has_value() ? ShapeToString(*in.shape) : "[?]");
+    }
+  }
+  if (inputs.empty()) absl::StrAppend(&text, "(none)");
+  for (size_t i = 0; i < attributes.size(); ++i) {
+    absl::StrAppend(&text, i == 0 ? "; " : ", ", attributes[i].name, "=");
+    const AttributeValue& value = attributes[i].value;
+    if (const int64_t* integer = std::get_if<int64_t>(&value)) {
+      absl::StrAppend(&text, *integer);
+    } else if (const float* real = std::get_if<float>(&value)) {
+      absl::StrAppend(&text, *real);
+    } else if (const std::string* string = std::get_if<std::string>(&value)) {
+      absl::StrAppend(&text, "\"", *string, "\"");
+    } else if (const auto* integers = std::get_if<std::vector<int64_t>>(&value)) {
+      absl::StrAppend(&text, "[", absl::StrJoin(*integers, ","), "]");
+    } else if (const auto* reals = std::get_if<std::vector<float>>(&value)) {
+      absl::StrAppend(&text, "[", absl::StrJoin(*reals, ","), "]");
+    } else {
+      absl::StrAppend(&text, "...");
+    }
+  }
+  return text;
 }
 
 const OpSchema::FormalParameter& FormalInput(const OpSchema& schema, size_t index) {
@@ -65,6 +103,16 @@ absl::Status CheckInputCount(const OpSchema& schema, size_t count) {
   return absl::OkStatus();
 }
 
+// Whether ONNX knows the type string (ToType throws for "tensor(undefined)" and the like).
+bool IsKnownType(const std::string& type) {
+  try {
+    onnx::Utils::DataTypeUtils::ToType(type);
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 absl::Status CheckInputTypes(const OpSchema& schema, absl::Span<const OperandInfo> inputs) {
   absl::flat_hash_map<std::string, std::pair<std::string, size_t>>
       bound;  // param -> type, first use
@@ -75,6 +123,11 @@ absl::Status CheckInputTypes(const OpSchema& schema, absl::Span<const OperandInf
       return absl::InvalidArgumentError(absl::StrCat(InputName(schema, i), " is required"));
     }
     const std::string type = TypeString(inputs[i]);
+    if (!IsKnownType(type)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(InputName(schema, i), " has no known type (", type,
+                       "): an untyped output of an opaque node cannot feed an ONNX op"));
+    }
     if (formal.GetTypes().count(onnx::Utils::DataTypeUtils::ToType(type)) == 0) {
       return absl::InvalidArgumentError(absl::StrCat(InputName(schema, i), " has type ", type,
                                                      ", not one of ", AllowedTypes(formal)));
@@ -348,7 +401,8 @@ absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
       schema.GetTypeAndShapeInferenceFunction()(context);
     }
   } catch (const std::exception& e) {
-    return absl::InvalidArgumentError(absl::StrCat("inference failed: ", e.what()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("inference failed: ", e.what(), " (", DescribeCall(inputs, attributes), ")"));
   }
   std::vector<std::optional<onnx::TensorShapeProto>> shape_data;
   if (schema.has_data_propagation_function()) {
@@ -410,31 +464,6 @@ absl::Status CheckAttributes(const OpSchema& schema, absl::Span<const Attribute>
   return absl::OkStatus();
 }
 
-namespace {
-
-// ONNX 1.12's inference of the convolution and pooling ops divides by strides and dilations
-// (a zero kills the process with SIGFPE) and sizes windows from kernel_shape: all three must be
-// positive, as ONNX requires, before that inference runs.
-absl::Status CheckWindowAttributes(absl::Span<const Attribute> attributes) {
-  for (const Attribute& attribute : attributes) {
-    if (attribute.name != "strides" && attribute.name != "dilations" &&
-        attribute.name != "kernel_shape") {
-      continue;
-    }
-    const auto* values = std::get_if<std::vector<int64_t>>(&attribute.value);
-    if (values == nullptr) continue;
-    for (int64_t value : *values) {
-      if (value <= 0) {
-        return absl::InvalidArgumentError(absl::StrCat("attribute '", attribute.name, "' has ",
-                                                       value, "; every entry must be positive"));
-      }
-    }
-  }
-  return absl::OkStatus();
-}
-
-}  // namespace
-
 absl::StatusOr<OutputTypes> InferWithSchema(const OpSchema& schema,
                                             absl::Span<const OperandInfo> inputs,
                                             absl::Span<const Attribute> attributes, int num_outputs,
@@ -442,7 +471,7 @@ absl::StatusOr<OutputTypes> InferWithSchema(const OpSchema& schema,
   GRAPHGC_RETURN_IF_ERROR(CheckInputCount(schema, inputs.size()));
   GRAPHGC_RETURN_IF_ERROR(CheckInputTypes(schema, inputs));
   GRAPHGC_RETURN_IF_ERROR(CheckAttributes(schema, attributes));
-  GRAPHGC_RETURN_IF_ERROR(CheckWindowAttributes(attributes));
+  GRAPHGC_RETURN_IF_ERROR(CheckInferenceGuards(schema, inputs, attributes));
   if (num_outputs < schema.min_output() || num_outputs > schema.max_output()) {
     return absl::InvalidArgumentError(absl::StrCat(
         num_outputs,

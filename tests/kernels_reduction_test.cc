@@ -149,6 +149,16 @@ TEST(ReduceTest, NoopWithEmptyAxesReturnsTheInput) {
                                 {3, 7}, {2, 1}));
 }
 
+// Found by kernel_fuzzer: ONNX's inference (and ONNX Runtime) keep the reduced dims only for
+// keepdims == 1; the kernels kept them for any non-zero value, so value and type disagreed.
+TEST(ReduceTest, KeepdimsOtherThanOneDropsTheReducedDims) {
+  Graph g;
+  const Var x = Const<int32_t>(g, {3, 1, 2}, {3});
+  EXPECT_TRUE(HasValue<int64_t>(op::ArgMax(x, {.axis = 0, .keepdims = 2}), {0}, {}));
+  EXPECT_TRUE(HasValue<int32_t>(op::ReduceMax(x, {.keepdims = 2}), {3}, {}));
+  EXPECT_TRUE(HasValue<int64_t>(op::ArgMax(x, {.axis = 0, .keepdims = 1}), {0}, {1}));
+}
+
 TEST(ReduceTest, ReduceSumBefore13TakesAxesAsAnAttribute) {
   Graph g;
   const Var x = Const<float>(g, {1, 2, 3, 4, 5, 6}, {2, 3});

@@ -29,6 +29,9 @@ struct AverageReducer {
     y[out] = internal::Store<T>(sum / static_cast<C>(count_include_pad ? padded_taps : taps));
   }
 };
+// Deduction guide: clang 14 does not deduce aggregates (AverageReducer{y, false}).
+template <class T>
+AverageReducer(T*, bool) -> AverageReducer<T>;
 
 // The maximum of a window without NaN: a branch-free running maximum (a select the compiler makes
 // a max instruction; random data would mispredict a branch on most taps) from the lowest value.
@@ -44,6 +47,9 @@ struct MaxReducer {
   }
   void End(C max, int64_t out, int64_t, int64_t) const { y[out] = internal::Store<T>(max); }
 };
+// Deduction guide: clang 14 does not deduce aggregates (MaxReducer{y}).
+template <class T>
+MaxReducer(T*) -> MaxReducer<T>;
 
 // The maximum as ONNX Runtime's generic pooling loops find it, with the row-major flat index of
 // its first occurrence (when `indices` is set): the first tap, then each strictly greater one. A

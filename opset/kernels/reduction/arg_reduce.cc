@@ -87,7 +87,8 @@ KernelResult ArgReduce(const KernelContext& ctx, bool largest) {
   const Tensor& x = ctx.input(0);
   GRAPHGC_ASSIGN_OR_RETURN(const int64_t axis,
                            NormalizeAxis(ctx, "axis", ctx.int_attribute("axis", 0), x.rank()));
-  const bool keepdims = ctx.int_attribute("keepdims", 1) != 0;
+  // As ONNX's inference (and ONNX Runtime) read it: only 1 keeps the reduced dims.
+  const bool keepdims = ctx.int_attribute("keepdims", 1) == 1;
   const bool last = ctx.int_attribute("select_last_index", 0) != 0;
   const AxisSplit split = SplitAtAxis(x.shape(), axis);
   if (ContainsNaN(x)) return Decline("ArgMax/ArgMin of NaN: runtimes disagree");

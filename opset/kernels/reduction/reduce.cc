@@ -262,7 +262,8 @@ KernelResult Reduce(const KernelContext& ctx, ReduceOp op, bool axes_from_input)
     source = "attribute 'axes'";
   }
   GRAPHGC_ASSIGN_OR_RETURN(const DimMask reduced, ReducedDims(axes, x.rank(), source));
-  const ReducePlan plan = PlanReduction(x.shape(), reduced, ctx.int_attribute("keepdims", 1) != 0);
+  // As ONNX's inference (and ONNX Runtime) read it: only 1 keeps the reduced dims.
+  const ReducePlan plan = PlanReduction(x.shape(), reduced, ctx.int_attribute("keepdims", 1) == 1);
   return DispatchNumericKernel(x.dtype(), [&](auto tag) {
     return ReduceOfType<typename decltype(tag)::type>(ctx, op, x, plan);
   });

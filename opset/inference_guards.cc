@@ -1,0 +1,137 @@
+#include "graphgc/opset/inference_guards.h"
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+
+namespace graphgc::internal {
+namespace {
+
+// kBlockSize: positive, and its square fits in int64 (inference divides by blocksize²).
+enum class Rule { kPositive, kBlockSize, kNonNegative, kZeroOrOne };
+
+struct AttributeRule {
+  const char* op_type;  // nullptr: every op
+  const char* attribute;
+  Rule rule;
+};
+
+// Integer attributes ONNX 1.12's inference divides by or indexes with.
+constexpr AttributeRule kIntRules[] = {
+    {"DepthToSpace", "blocksize", Rule::kBlockSize},
+    {"SpaceToDepth", "blocksize", Rule::kBlockSize},
+    {"Conv", "group", Rule::kPositive},
+    {"ConvTranspose", "group", Rule::kPositive},
+    {"ConvInteger", "group", Rule::kPositive},
+    {"QLinearConv", "group", Rule::kPositive},
+    {"GatherND", "batch_dims", Rule::kNonNegative},
+    {"ReverseSequence", "batch_axis", Rule::kZeroOrOne},
+    {"ReverseSequence", "time_axis", Rule::kZeroOrOne},
+};
+
+// List attributes whose every entry is a divisor or a window size, for every op.
+constexpr const char* kPositiveListAttributes[] = {"strides", "dilations", "kernel_shape"};
+
+bool Holds(Rule rule, int64_t value) {
+  switch (rule) {
+    case Rule::kPositive:
+      return value > 0;
+    case Rule::kBlockSize:
+      return value > 0 && value <= std::numeric_limits<int32_t>::max();
+    case Rule::kNonNegative:
+      return value >= 0;
+    case Rule::kZeroOrOne:
+      return value == 0 || value == 1;
+  }
+  return false;
+}
+
+const char* Wanted(Rule rule) {
+  switch (rule) {
+    case Rule::kPositive:
+      return "positive";
+    case Rule::kBlockSize:
+      return "positive and below 2^31";
+    case Rule::kNonNegative:
+      return "at least 0";
+    case Rule::kZeroOrOne:
+      return "0 or 1";
+  }
+  return "";
+}
+
+const Attribute* Find(absl::Span<const Attribute> attributes, absl::string_view name) {
+  for (const Attribute& attribute : attributes) {
+    if (attribute.name == name) return &attribute;
+  }
+  return nullptr;
+}
+
+absl::Status CheckIntRules(const std::string& op_type, absl::Span<const Attribute> attributes) {
+  for (const AttributeRule& rule : kIntRules) {
+    if (op_type != rule.op_type) continue;
+    const Attribute* attribute = Find(attributes, rule.attribute);
+    const int64_t* value = attribute ? std::get_if<int64_t>(&attribute->value) : nullptr;
+    if (value == nullptr || Holds(rule.rule, *value)) continue;
+    return absl::InvalidArgumentError(absl::StrCat("attribute '", rule.attribute, "' is ", *value,
+                                                   "; it must be ", Wanted(rule.rule)));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckPositiveLists(absl::Span<const Attribute> attributes) {
+  for (const char* name : kPositiveListAttributes) {
+    const Attribute* attribute = Find(attributes, name);
+    const auto* values = attribute ? std::get_if<std::vector<int64_t>>(&attribute->value) : nullptr;
+    if (values == nullptr) continue;
+    for (int64_t value : *values) {
+      if (value <= 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("attribute '", name, "' has ", value, "; every entry must be positive"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+std::optional<size_t> RankOf(absl::Span<const OperandInfo> inputs, size_t index) {
+  if (index >= inputs.size() || !inputs[index].present || !inputs[index].shape.has_value()) {
+    return std::nullopt;
+  }
+  return inputs[index].shape->size();
+}
+
+// GatherND's inference reads dims [0, batch_dims) of both inputs.
+absl::Status CheckGatherNd(absl::Span<const OperandInfo> inputs,
+                           absl::Span<const Attribute> attributes) {
+  const Attribute* attribute = Find(attributes, "batch_dims");
+  const int64_t* batch_dims = attribute ? std::get_if<int64_t>(&attribute->value) : nullptr;
+  if (batch_dims == nullptr) return absl::OkStatus();
+  for (size_t i = 0; i < 2; ++i) {
+    const std::optional<size_t> rank = RankOf(inputs, i);
+    if (rank.has_value() && static_cast<uint64_t>(*batch_dims) >= *rank) {
+      return absl::InvalidArgumentError(absl::StrCat("attribute 'batch_dims' is ", *batch_dims,
+                                                     "; it must be below the rank ", *rank,
+                                                     " of input ", i));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
+                                  absl::Span<const OperandInfo> inputs,
+                                  absl::Span<const Attribute> attributes) {
+  if (absl::Status lists = CheckPositiveLists(attributes); !lists.ok()) return lists;
+  if (!schema.domain().empty()) return absl::OkStatus();
+  if (absl::Status ints = CheckIntRules(schema.Name(), attributes); !ints.ok()) return ints;
+  if (schema.Name() == "GatherND") return CheckGatherNd(inputs, attributes);
+  return absl::OkStatus();
+}
+
+}  // namespace graphgc::internal

@@ -1,0 +1,493 @@
+// A catalogue of bad input: every call here is a mistake a user can make. Each must give a status
+// that says what was wrong (never an abort, never an exception), and lose nothing: the outputs
+// built before it export to the same bytes, and their values are unchanged.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "graphgc/graphgc.h"
+
+namespace graphgc {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+
+std::string Message(const absl::Status& status) { return std::string(status.message()); }
+
+class BadInputTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    x_ = graph_.argument("x", DataType::kFloat, {2, 3});
+    c_ = graph_.constant(Tensor::from_vector<float>({1, 2, 3, 4, 5, 6}, {2, 3}));
+    y_ = op::Relu(op::Add(x_, c_));
+    z_ = op::Mul(c_, c_);
+    ASSERT_TRUE(z_.value().has_value());
+    z_value_ = *z_.value();
+    before_ = Export();
+  }
+
+  std::string Export() {
+    absl::StatusOr<onnx::ModelProto> model = to_onnx(graph_, {{"y", y_}, {"z", z_}});
+    EXPECT_TRUE(model.ok()) << model.status();
+    return model.ok() ? model->SerializeAsString() : "";
+  }
+
+  // The earlier outputs export to the same bytes and keep their values.
+  void ExpectNothingLost() {
+    EXPECT_EQ(Export(), before_);
+    ASSERT_TRUE(z_.value().has_value());
+    EXPECT_EQ(*z_.value(), z_value_);
+    EXPECT_TRUE(y_.ok() && x_.ok() && c_.ok());
+  }
+
+  Var Floats(std::vector<float> values, std::vector<int64_t> shape) {
+    return graph_.constant(Tensor::from_vector<float>(std::move(values), shape));
+  }
+  Var Ints(std::vector<int64_t> values) {
+    return graph_.constant(Tensor::from_vector<int64_t>(std::move(values)));
+  }
+
+  Graph graph_;
+  Var x_, c_, y_, z_;
+  Tensor z_value_;
+  std::string before_;
+};
+
+// --- The three calls that used to abort the process ---
+
+TEST_F(BadInputTest, APropagatedValueBecomesAConstant) {
+  const int64_t live_before = graph_.stats().live_value_bytes;
+  Var constant = graph_.constant(*z_.value());
+  ASSERT_TRUE(constant.ok()) << constant.status();
+  EXPECT_EQ(*constant.value(), z_value_);
+  // The buffer is the arena's now: it no longer counts as a value, and collecting frees no bytes
+  // of it even once z is gone.
+  EXPECT_EQ(graph_.stats().live_value_bytes, live_before - static_cast<int64_t>(z_value_.nbytes()));
+  Var w = op::Add(constant, z_);
+  ASSERT_TRUE(w.value().has_value());
+  EXPECT_EQ(w.value()->data<float>()[5], 72.0f);
+  ExpectNothingLost();
+  z_ = Var();
+  graph_.collect(CollectMode::kFull);
+  EXPECT_EQ(*constant.value(), z_value_);
+}
+
+TEST_F(BadInputTest, AConstantOfRankAboveTheLimit) {
+  const std::vector<int64_t> shape(kMaxRank + 1, 1);
+  Var constant = graph_.constant(Tensor::zeros(DataType::kFloat, shape));
+  EXPECT_FALSE(constant.ok());
+  EXPECT_THAT(Message(constant.status()),
+              AllOf(HasSubstr("Constant"), HasSubstr("rank 32768"), HasSubstr("limit of 32767")));
+  Var argument = graph_.argument("deep", DataType::kFloat, shape);
+  const int64_t huge = int64_t{1} << 40;
+  Var vast = graph_.argument("vast", DataType::kFloat, {huge, huge, huge});
+  EXPECT_THAT(Message(vast.status()), AllOf(HasSubstr("vast"), HasSubstr("too many elements")));
+  Var maybe_empty = graph_.argument("maybe_empty", DataType::kFloat, {huge, huge, -1});
+  EXPECT_TRUE(maybe_empty.ok()) << maybe_empty.status();  // the unknown dim may be 0
+  EXPECT_THAT(Message(argument.status()), AllOf(HasSubstr("deep"), HasSubstr("rank 32768")));
+  ExpectNothingLost();
+}
+
+TEST_F(BadInputTest, AConcatOfMoreInputsThanANodeHolds) {
+  const Var one = Floats({1}, {1});
+  const std::vector<Var> inputs(70000, one);
+  Var concat = op::Concat(inputs, {.axis = 0});
+  EXPECT_THAT(Message(concat.status()),
+              AllOf(HasSubstr("Concat"), HasSubstr("70000 inputs"), HasSubstr("limit of 65535")));
+  ExpectNothingLost();
+}
+
+TEST_F(BadInputTest, ASplitIntoMoreOutputsThanANodeHolds) {
+  const Var long_vector = graph_.constant(Tensor::zeros(DataType::kFloat, {70000}));
+  std::vector<Var> parts = op::Split(long_vector, Var(), {.axis = 0}, 70000);
+  ASSERT_FALSE(parts.empty());
+  EXPECT_THAT(Message(parts[0].status()),
+              AllOf(HasSubstr("Split"), HasSubstr("70000 outputs"), HasSubstr("limit of 65535")));
+  ExpectNothingLost();
+}
+
+TEST_F(BadInputTest, AnOpaqueNodeWithMoreOutputsThanANodeHolds) {
+  OpaqueNodeOptions options;
+  options.domain = "com.example";
+  options.output_types.resize(70000);
+  std::vector<Var> outputs = make_opaque_node(graph_, "Wide", {x_}, {}, options);
+  ASSERT_FALSE(outputs.empty());
+  EXPECT_THAT(Message(outputs[0].status()), HasSubstr("70000 outputs"));
+  ExpectNothingLost();
+}
+
+// --- Shapes ---
+
+TEST_F(BadInputTest, ShapesWhoseElementCountOverflows) {
+  const int64_t huge = int64_t{1} << 40;
+  absl::StatusOr<Tensor> checked = Tensor::zeros_checked(DataType::kFloat, {huge, huge});
+  EXPECT_FALSE(checked.ok());
+  EXPECT_THAT(Message(checked.status()), HasSubstr("[1099511627776,1099511627776]"));
+  const Tensor unchecked = Tensor::zeros(DataType::kFloat, {huge, huge});
+  EXPECT_EQ(unchecked.dtype(), DataType::kUndefined);
+  Var constant = graph_.constant(unchecked);
+  EXPECT_THAT(Message(constant.status()), AllOf(HasSubstr("Constant"), HasSubstr("empty")));
+
+  const int64_t peak = graph_.stats().peak_value_bytes;
+  Var expanded = op::Expand(Floats({1}, {1}), Ints({huge, huge, huge}));
+  EXPECT_FALSE(expanded.ok());
+  EXPECT_THAT(Message(expanded.status()),
+              AllOf(HasSubstr("Expand"), HasSubstr("too many elements")));
+  Var filled = op::ConstantOfShape(Ints({huge, huge}));
+  EXPECT_FALSE(filled.ok());
+  EXPECT_THAT(Message(filled.status()),
+              AllOf(HasSubstr("ConstantOfShape"), HasSubstr("too many elements")));
+  EXPECT_EQ(graph_.stats().peak_value_bytes, peak);  // nothing was allocated
+  ExpectNothingLost();
+}
+
+TEST_F(BadInputTest, TensorFactoriesGivenBadShapesReturnTheEmptyTensor) {
+  EXPECT_EQ(Tensor::from_vector<float>({1, 2, 3}, {2, 2}).dtype(), DataType::kUndefined);
+  EXPECT_EQ(Tensor::zeros(DataType::kFloat, {-3}).dtype(), DataType::kUndefined);
+  const Tensor t = Tensor::from_vector<float>({1, 2, 3, 4}, {2, 2});
+  EXPECT_EQ(t.reshaped({3}).dtype(), DataType::kUndefined);
+  EXPECT_TRUE(t.data<double>().empty());  // the wrong element type reads nothing
+  EXPECT_EQ(t.data<float>().size(), 4u);
+  absl::StatusOr<Tensor> created = Tensor::create<float>({1, 2, 3}, {2, 2});
+  EXPECT_THAT(Message(created.status()), HasSubstr("3 values given for shape [2,2]"));
+}
+
+TEST_F(BadInputTest, NegativeAndAbsurdDims) {
+  Var argument = graph_.argument("bad", DataType::kFloat, {2, -5});
+  EXPECT_THAT(Message(argument.status()), AllOf(HasSubstr("bad"), HasSubstr("-5")));
+  Var reshaped = op::Reshape(c_, Ints({-2, 3}));
+  EXPECT_THAT(Message(reshaped.status()), AllOf(HasSubstr("Reshape"), HasSubstr("-2")));
+  Var filled = op::ConstantOfShape(Ints({2, -1}));
+  EXPECT_THAT(Message(filled.status()), AllOf(HasSubstr("ConstantOfShape"), HasSubstr("-1")));
+  const int64_t absurd = std::numeric_limits<int64_t>::max();
+  Var expanded = op::Expand(Floats({1}, {1}), Ints({absurd, 2}));
+  EXPECT_FALSE(expanded.ok());
+  EXPECT_THAT(Message(expanded.status()), HasSubstr("Expand"));
+  ExpectNothingLost();
+}
+
+TEST_F(BadInputTest, AnArgumentTypeNestedTooDeep) {
+  VarType type = VarType::Tensor(DataType::kFloat, std::vector<int64_t>{1});
+  for (int i = 0; i < 100; ++i) type = VarType::Sequence(type);
+  Var argument = graph_.argument("nested", type);
+  EXPECT_THAT(Message(argument.status()), AllOf(HasSubstr("nested"), HasSubstr("deeper than 64")));
+  ExpectNothingLost();
+}
+
+// --- Attributes and axes ---
+
+TEST_F(BadInputTest, AxesOutOfRange) {
+  Var softmax = op::Softmax(c_, {.axis = 5});
+  EXPECT_THAT(Message(softmax.status()), AllOf(HasSubstr("Softmax"), HasSubstr("5")));
+  // Errors from ONNX's own inference name what it was given: the inputs' types and the attributes.
+  Var concat = op::Concat({c_, c_}, {.axis = -3});
+  EXPECT_THAT(
+      Message(concat.status()),
+      AllOf(HasSubstr("Concat"), HasSubstr("float[2,3], float[2,3]"), HasSubstr("axis=-3")));
+  Var reduced = op::ReduceSum(c_, Ints({7}));
+  EXPECT_THAT(Message(reduced.status()), AllOf(HasSubstr("ReduceSum"), HasSubstr("rank was 2")));
+  Var gathered = op::Gather(c_, Ints({0}), {.axis = 2});
+  EXPECT_THAT(Message(gathered.status()), AllOf(HasSubstr("Gather"), HasSubstr("axis=2")));
+  Var index_past_end = op::Gather(c_, Ints({9}), {.axis = 0});
+  EXPECT_THAT(Message(index_past_end.status()), AllOf(HasSubstr("Gather"), HasSubstr("9")));
+  ExpectNothingLost();
+}
+
+TEST_F(BadInputTest, NegativeRepeatsAndPads) {
+  Var tiled = op::Tile(c_, Ints({-1, 1}));
+  EXPECT_THAT(Message(tiled.status()), AllOf(HasSubstr("Tile"), HasSubstr("-1")));
+  // Negative pads crop; cropping more than a dim holds is an error.
+  Var padded = op::Pad(c_, Ints({0, -4, 0, 0}));
+  EXPECT_THAT(Message(padded.status()), HasSubstr("Pad"));
+  ExpectNothingLost();
+}
+
+TEST_F(BadInputTest, AttributesOfTheWrongType) {
+  std::vector<Var> softmax = make_node("Softmax", {c_}, {{"axis", std::string("last")}});
+  EXPECT_THAT(Message(softmax[0].status()), AllOf(HasSubstr("Softmax"), HasSubstr("axis")));
+  std::vector<Var> cast = make_node("Cast", {c_}, {{"to", 1.5f}});
+  EXPECT_THAT(Message(cast[0].status()), AllOf(HasSubstr("Cast"), HasSubstr("to")));
+  std::vector<Var> unknown = make_node("Relu", {c_}, {{"no_such_attribute", int64_t{1}}});
+  EXPECT_THAT(Message(unknown[0].status()),
+              AllOf(HasSubstr("Relu"), HasSubstr("no_such_attribute")));
+  ExpectNothingLost();
+}
+
+TEST_F(BadInputTest, ASubgraphIdGivenAsAnAttribute) {
+  const Var cond = graph_.constant(Tensor::scalar<bool>(true));
+  std::vector<Var> outputs =
+      make_node("If", {cond}, {{"then_branch", SubgraphId(7)}, {"else_branch", SubgraphId(9)}});
+  EXPECT_THAT(Message(outputs[0].status()), AllOf(HasSubstr("If"), HasSubstr("Subgraph")));
+  ExpectNothingLost();
+}
+
+TEST_F(BadInputTest, ABodyBuilderThatDestroysItsGraph) {
+  auto doomed = std::make_unique<Graph>();
+  const Var cond = doomed->constant(Tensor::scalar<bool>(true));
+  const Var x = doomed->constant(Tensor::from_vector<float>({1, 2}));
+  std::vector<Var> outputs = op::If(cond, {.else_branch = [&] { return std::vector<Var>{x}; },
+                                           .then_branch =
+                                               [&] {
+                                                 doomed.reset();
+                                                 return std::vector<Var>{x};
+                                               }});
+  ASSERT_FALSE(outputs.empty());
+  EXPECT_FALSE(outputs[0].ok());
+  EXPECT_FALSE(x.ok());
+  ExpectNothingLost();
+}
+
+// Found by kernel_fuzzer (AddressSanitizer): has_kernel viewed a temporary string for the domain.
+TEST_F(BadInputTest, HasKernelTakesTheSpelledOutOnnxDomain) {
+  EXPECT_TRUE(has_kernel("Relu", {.domain = "ai.onnx"}));
+  EXPECT_TRUE(has_kernel("Relu", {.domain = ""}));
+  EXPECT_FALSE(has_kernel("Relu", {.domain = "com.nowhere"}));
+}
+
+// Found by api_fuzzer: an untyped output of an opaque node fed to an ONNX op threw out of ONNX.
+TEST_F(BadInputTest, AnUntypedOpaqueOutputIntoAnOnnxOp) {
+  OpaqueNodeOptions options;
+  options.domain = "com.example";
+  options.output_types.resize(1);  // untyped
+  std::vector<Var> opaque = make_opaque_node(graph_, "Mystery", {x_}, {}, options);
+  ASSERT_TRUE(opaque[0].ok()) << opaque[0].status();
+  Var relu = op::Relu(opaque[0]);
+  EXPECT_THAT(Message(relu.status()), AllOf(HasSubstr("Relu"), HasSubstr("undefined")));
+  Var softmax = op::Softmax(opaque[0]);  // through ONNX's schema checks
+  EXPECT_THAT(Message(softmax.status()), AllOf(HasSubstr("Softmax"), HasSubstr("no known type")));
+  ExpectNothingLost();
+}
+
+// Found by the fuzzers: attributes ONNX 1.12's inference divides by or indexes with, unchecked
+// (SIGFPE, SIGSEGV before CheckInferenceGuards).
+TEST_F(BadInputTest, AttributesOnnxInferenceTakesOnTrust) {
+  const Var image = graph_.constant(Tensor::zeros(DataType::kFloat, {1, 4, 2, 2}));
+  Var depth = op::DepthToSpace(image, {.blocksize = 0});
+  EXPECT_THAT(Message(depth.status()), AllOf(HasSubstr("DepthToSpace"), HasSubstr("blocksize")));
+  Var huge = op::DepthToSpace(image, {.blocksize = int64_t{1} << 54});  // its square wraps to 0
+  EXPECT_THAT(Message(huge.status()), AllOf(HasSubstr("DepthToSpace"), HasSubstr("below 2^31")));
+  Var space = op::SpaceToDepth(image, {.blocksize = 0});
+  EXPECT_THAT(Message(space.status()), AllOf(HasSubstr("SpaceToDepth"), HasSubstr("blocksize")));
+  const Var weight = graph_.constant(Tensor::zeros(DataType::kFloat, {4, 4, 1, 1}));
+  Var conv = op::Conv(image, weight, Var(), {.group = 0});
+  EXPECT_THAT(Message(conv.status()), AllOf(HasSubstr("Conv"), HasSubstr("group")));
+  const Var data = graph_.constant(Tensor::zeros(DataType::kFloat, {1, 0}));
+  const Var indices = graph_.constant(Tensor::zeros(DataType::kInt64, {3, 3, 1, 1}));
+  Var gathered = op::GatherND(data, indices, {.batch_dims = -2});
+  EXPECT_THAT(Message(gathered.status()), AllOf(HasSubstr("GatherND"), HasSubstr("batch_dims")));
+  Var past_rank = op::GatherND(data, indices, {.batch_dims = 2});
+  EXPECT_THAT(Message(past_rank.status()), AllOf(HasSubstr("GatherND"), HasSubstr("rank 2")));
+  const Var lengths = graph_.constant(Tensor::from_vector<int64_t>({1, 1}));
+  Var reversed = op::ReverseSequence(c_, lengths, {.batch_axis = 3});
+  EXPECT_THAT(Message(reversed.status()),
+              AllOf(HasSubstr("ReverseSequence"), HasSubstr("batch_axis")));
+  ExpectNothingLost();
+}
+
+TEST_F(BadInputTest, UnknownOpsAndDomains) {
+  std::vector<Var> op = make_node("NoSuchOp", {c_});
+  EXPECT_THAT(Message(op[0].status()), HasSubstr("NoSuchOp"));
+  std::vector<Var> domain = make_node("Relu", {c_}, {}, {.domain = "com.nowhere"});
+  EXPECT_THAT(Message(domain[0].status()), HasSubstr("com.nowhere"));
+  std::vector<Var> future = make_node("Relu", {c_}, {}, {.version = 99});
+  EXPECT_THAT(Message(future[0].status()), AllOf(HasSubstr("Relu"), HasSubstr("99")));
+  ExpectNothingLost();
+}
+
+// --- Handles ---
+
+TEST_F(BadInputTest, HandlesFromADestroyedGraph) {
+  Var orphan;
+  {
+    Graph other;
+    orphan = other.constant(Tensor::scalar<float>(1));
+  }
+  EXPECT_FALSE(orphan.ok());
+  EXPECT_FALSE(orphan.value().has_value());
+  Var sum = op::Add(orphan, c_);
+  EXPECT_THAT(Message(sum.status()), HasSubstr("Add"));
+  Var alone = op::Relu(orphan);
+  EXPECT_THAT(Message(alone.status()), HasSubstr("Relu"));
+  EXPECT_FALSE(to_onnx(graph_, {{"o", orphan}}).ok());
+  ExpectNothingLost();
+}
+
+TEST_F(BadInputTest, HandlesFromAnotherGraph) {
+  Graph other;
+  Var stranger = other.constant(Tensor::from_vector<float>({1, 2, 3, 4, 5, 6}, {2, 3}));
+  Var sum = op::Add(c_, stranger);
+  EXPECT_THAT(Message(sum.status()), AllOf(HasSubstr("Add"), HasSubstr("another Graph")));
+  absl::StatusOr<onnx::ModelProto> model = to_onnx(graph_, {{"s", stranger}});
+  EXPECT_FALSE(model.ok());
+  EXPECT_THAT(Message(model.status()), HasSubstr("another Graph"));
+  ExpectNothingLost();
+}
+
+TEST_F(BadInputTest, FailedAndEmptyVarsAsInputs) {
+  Var failed = op::Add(c_, graph_.constant(Tensor::from_vector<float>({1, 2, 3, 4}, {4})));
+  ASSERT_FALSE(failed.ok());
+  Var downstream = op::Relu(failed);
+  EXPECT_THAT(Message(downstream.status()), HasSubstr("Add"));  // the cause is named
+  Var empty;
+  EXPECT_FALSE(empty.ok());
+  Var with_empty = op::Add(c_, empty);
+  EXPECT_THAT(Message(with_empty.status()), HasSubstr("Add"));
+  EXPECT_FALSE(to_onnx(graph_, {{"f", downstream}}).ok());
+  EXPECT_FALSE(to_onnx(graph_, {{"e", empty}}).ok());
+  ExpectNothingLost();
+}
+
+// --- Malformed models ---
+
+// A model with input a: float[2] and output out, to which a test adds its nodes.
+onnx::ModelProto ModelWith() {
+  onnx::ModelProto model;
+  model.set_ir_version(8);
+  model.add_opset_import()->set_version(17);
+  onnx::GraphProto* graph = model.mutable_graph();
+  graph->set_name("m");
+  onnx::ValueInfoProto* input = graph->add_input();
+  input->set_name("a");
+  input->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  input->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(2);
+  graph->add_output()->set_name("out");
+  return model;
+}
+
+void AddNode(onnx::ModelProto& model, const std::string& op, std::vector<std::string> inputs,
+             std::vector<std::string> outputs) {
+  onnx::NodeProto* node = model.mutable_graph()->add_node();
+  node->set_op_type(op);
+  for (const std::string& input : inputs) node->add_input(input);
+  for (const std::string& output : outputs) node->add_output(output);
+}
+
+class MalformedModelTest : public BadInputTest {
+ protected:
+  void ExpectRefused(const onnx::ModelProto& model, const std::string& expected) {
+    absl::StatusOr<std::map<std::string, Var>> outputs =
+        inline_model(graph_, model, {{"a", Floats({1, 2}, {2})}});
+    EXPECT_FALSE(outputs.ok());
+    EXPECT_THAT(Message(outputs.status()), HasSubstr(expected));
+    ExpectNothingLost();
+  }
+};
+
+TEST_F(MalformedModelTest, ACycle) {
+  onnx::ModelProto model = ModelWith();
+  AddNode(model, "Relu", {"b"}, {"c"});
+  AddNode(model, "Relu", {"c"}, {"b"});
+  AddNode(model, "Add", {"a", "b"}, {"out"});
+  ExpectRefused(model, "cycle");
+}
+
+TEST_F(MalformedModelTest, ADanglingName) {
+  onnx::ModelProto model = ModelWith();
+  AddNode(model, "Add", {"a", "nowhere"}, {"out"});
+  ExpectRefused(model, "nowhere");
+}
+
+TEST_F(MalformedModelTest, RawDataOfTheWrongLength) {
+  onnx::ModelProto model = ModelWith();
+  onnx::TensorProto* weight = model.mutable_graph()->add_initializer();
+  weight->set_name("w");
+  weight->set_data_type(onnx::TensorProto::FLOAT);
+  weight->add_dims(2);
+  weight->set_raw_data(std::string(7, '\0'));
+  AddNode(model, "Add", {"a", "w"}, {"out"});
+  ExpectRefused(model, "w");
+}
+
+TEST_F(MalformedModelTest, DuplicateNames) {
+  onnx::ModelProto model = ModelWith();
+  AddNode(model, "Relu", {"a"}, {"out"});
+  AddNode(model, "Neg", {"a"}, {"out"});
+  ExpectRefused(model, "out");
+}
+
+TEST_F(MalformedModelTest, AnOpsetTooNew) {
+  onnx::ModelProto model = ModelWith();
+  model.mutable_opset_import(0)->set_version(99);
+  AddNode(model, "Relu", {"a"}, {"out"});
+  ExpectRefused(model, "99");
+}
+
+TEST_F(MalformedModelTest, NotAModelAtAll) {
+  const onnx::ModelProto model;  // no graph, no opset import
+  absl::StatusOr<std::map<std::string, Var>> outputs = inline_model(graph_, model);
+  // A model without a graph has nothing to add: an empty result or a status, never a crash.
+  if (outputs.ok()) {
+    EXPECT_TRUE(outputs->empty());
+  } else {
+    EXPECT_THAT(Message(outputs.status()), HasSubstr("inline_model"));
+  }
+  ExpectNothingLost();
+}
+
+// --- Budgets and custom kernels ---
+
+TEST(BadInputBudgetTest, ValuesPastTheLiveBudgetAreNotPropagated) {
+  GraphOptions options;
+  options.max_live_value_bytes = int64_t{1} << 20;
+  Graph graph(options);
+  Var big = graph.constant(Tensor::zeros(DataType::kFloat, {1 << 17}));  // 512 KiB, arena data
+  Var first = op::Add(big, big);                                         // 512 KiB: fits
+  ASSERT_TRUE(first.value().has_value());
+  Var second = op::Mul(first, big);  // 512 KiB more: exactly at the budget
+  Var third = op::Sub(second, big);  // would pass it with first and second alive
+  EXPECT_TRUE(third.ok()) << third.status();
+  EXPECT_FALSE(third.value().has_value());
+  EXPECT_EQ(third.shape(), std::vector<int64_t>{1 << 17});
+  EXPECT_GE(graph.stats().values_skipped_for_budget, 1);
+  EXPECT_LE(graph.stats().peak_value_bytes, options.max_live_value_bytes);
+  // Once first goes, the collector makes room and values flow again.
+  first = Var();
+  Var fourth = op::Sub(second, big);
+  EXPECT_TRUE(fourth.value().has_value());
+  EXPECT_LE(graph.stats().peak_value_bytes, options.max_live_value_bytes);
+}
+
+TEST(BadInputCustomKernelTest, AKernelReturningTheWrongShapeGivesNoValue) {
+  CustomOp op;
+  op.domain = "com.example.bad_input";
+  op.op_type = "Liar";
+  op.min_inputs = op.max_inputs = 1;
+  op.infer = [](const CustomOpContext& context) -> absl::StatusOr<std::vector<TensorType>> {
+    return std::vector<TensorType>{context.inputs[0]};
+  };
+  op.kernel = [](const CustomOpContext&) -> std::optional<std::vector<Tensor>> {
+    return std::vector<Tensor>{Tensor::from_vector<float>({1, 2, 3})};  // not the input's shape
+  };
+  ASSERT_TRUE(register_op(op).ok());
+  CustomOp thrower = op;
+  thrower.op_type = "Thrower";
+  thrower.kernel = [](const CustomOpContext&) -> std::optional<std::vector<Tensor>> {
+    throw std::runtime_error("kernel bug");
+  };
+  thrower.infer = [](const CustomOpContext&) -> absl::StatusOr<std::vector<TensorType>> {
+    throw std::runtime_error("inference bug");
+  };
+  ASSERT_TRUE(register_op(thrower).ok());
+
+  Graph graph;
+  Var x = graph.constant(Tensor::from_vector<float>({1, 2}, {2}));
+  Var lie = make_node("Liar", {x}, {}, {.domain = "com.example.bad_input"})[0];
+  ASSERT_TRUE(lie.ok()) << lie.status();
+  EXPECT_EQ(lie.shape(), std::vector<int64_t>{2});
+  EXPECT_FALSE(lie.value().has_value());
+  Var thrown = make_node("Thrower", {x}, {}, {.domain = "com.example.bad_input"})[0];
+  EXPECT_THAT(Message(thrown.status()), AllOf(HasSubstr("Thrower"), HasSubstr("inference bug")));
+  EXPECT_TRUE(to_onnx(graph, {{"lie", lie}}).ok());
+}
+
+}  // namespace
+}  // namespace graphgc
