@@ -1,0 +1,94 @@
+// Fuzz target: bytes -> ModelProto -> inline_model into a graph that already holds vars -> export.
+//
+// Checked on every input (a violation aborts, which libFuzzer reports):
+// - inline_model returns a status or outputs, never crashes (the sanitizers watch memory);
+// - the vars made before it keep their values, and their export is byte-identical;
+// - the imported outputs that are ok export, and the export passes ONNX's checker.
+// The model is tried twice: with its inputs unbound (they become arguments) and with every input
+// bound to an existing var.
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+
+#include "fuzz_values.h"
+#include "graphgc/graphgc.h"
+
+namespace graphgc::fuzz {
+namespace {
+
+[[noreturn]] void Finding(const std::string& what) {
+  std::fprintf(stderr, "import_fuzzer finding: %s\n", what.c_str());
+  std::abort();
+}
+
+struct Before {
+  Graph graph;
+  Var x, c, y, z;
+  Tensor z_value;
+  std::string exported;
+
+  Before() : graph(Options()) {
+    x = graph.argument("x", DataType::kFloat, {2, 3});
+    c = graph.constant(Tensor::from_vector<float>({1, 2, 3, 4, 5, 6}, {2, 3}));
+    y = op::Relu(op::Add(x, c));
+    z = op::Mul(c, c);
+    z_value = *z.value();
+    exported = Export();
+  }
+
+  static GraphOptions Options() {
+    GraphOptions options;
+    options.max_value_bytes = 1 << 20;
+    options.max_live_value_bytes = 64 << 20;
+    options.max_loop_trips = 1000;
+    return options;
+  }
+
+  std::string Export() {
+    absl::StatusOr<onnx::ModelProto> model = to_onnx(graph, {{"y", y}, {"z", z}});
+    if (!model.ok()) Finding("the earlier outputs no longer export: " + model.status().ToString());
+    return model->SerializeAsString();
+  }
+
+  void CheckNothingLost() {
+    if (Export() != exported) Finding("the export of the earlier outputs changed");
+    std::optional<Tensor> value = z.value();
+    if (!value.has_value() || *value != z_value) Finding("an earlier value changed");
+  }
+};
+
+void TryImport(const onnx::ModelProto& model, bool bind_inputs) {
+  Before before;
+  std::map<std::string, Var> inputs;
+  if (bind_inputs) {
+    for (const onnx::ValueInfoProto& input : model.graph().input()) inputs[input.name()] = before.c;
+  }
+  absl::StatusOr<std::map<std::string, Var>> outputs =
+      inline_model(before.graph, model, inputs, InlineOptions{});
+  before.CheckNothingLost();
+  if (!outputs.ok()) return;
+  NamedVars ok_outputs;
+  for (const auto& [name, var] : *outputs) {
+    if (var.ok()) ok_outputs.emplace_back(name, var);
+  }
+  if (ok_outputs.empty()) return;
+  ExportOptions options;
+  options.check = true;
+  absl::StatusOr<onnx::ModelProto> exported = to_onnx(before.graph, ok_outputs, options);
+  if (!exported.ok() && !IsKnownExportLimit(exported.status())) {
+    Finding("imported ok outputs do not export: " + exported.status().ToString());
+  }
+  before.CheckNothingLost();
+}
+
+}  // namespace
+}  // namespace graphgc::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  onnx::ModelProto model;
+  if (!model.ParseFromArray(data, static_cast<int>(size))) return 0;
+  graphgc::fuzz::TryImport(model, false);
+  graphgc::fuzz::TryImport(model, true);
+  return 0;
+}
