@@ -66,17 +66,27 @@ absl::StatusOr<Shape> ResolveTarget(absl::Span<const int64_t> target,
                                                    " has both 0 and -1 while allowzero is 1"));
   }
   if (!data.has_value()) return out;
-  int64_t data_count = 1;
   for (int64_t d : *data) {
     if (d < 0) return out;  // unknown input size: the -1 stays unknown
-    data_count *= d;
   }
-  int64_t known = 1;
+  // The target's count may overflow (shape values are data), so both are counted checked.
+  const absl::StatusOr<int64_t> data_count_or = ElementCount(*data);
+  if (!data_count_or.ok()) return out;
+  const int64_t data_count = *data_count_or;
+  Shape known_dims;
   for (size_t i = 0; i < out.size(); ++i) {
     if (static_cast<int>(i) == inferred) continue;
     if (out[i] < 0) return out;
-    known *= out[i];
+    known_dims.push_back(out[i]);
   }
+  const absl::StatusOr<int64_t> known_count = ElementCount(known_dims);
+  if (!known_count.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("cannot reshape data ",
+                                                   internal::DescribeShape(data), " to ",
+                                                   ShapeToString(target), ": ",
+                                                   known_count.status().message()));
+  }
+  const int64_t known = *known_count;
   if (inferred >= 0) {
     if (known == 0 || data_count % known != 0) {
       return absl::InvalidArgumentError(

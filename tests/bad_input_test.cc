@@ -166,6 +166,9 @@ TEST_F(BadInputTest, NegativeAndAbsurdDims) {
   EXPECT_THAT(Message(argument.status()), AllOf(HasSubstr("bad"), HasSubstr("-5")));
   Var reshaped = op::Reshape(c_, Ints({-2, 3}));
   EXPECT_THAT(Message(reshaped.status()), AllOf(HasSubstr("Reshape"), HasSubstr("-2")));
+  // Found by kernel_fuzzer (UBSan): the product of the known target dims overflowed.
+  Var overflowing = op::Reshape(c_, Ints({-1, 15, int64_t{6846034380963803489}}));
+  EXPECT_THAT(Message(overflowing.status()), AllOf(HasSubstr("Reshape"), HasSubstr("too many")));
   Var filled = op::ConstantOfShape(Ints({2, -1}));
   EXPECT_THAT(Message(filled.status()), AllOf(HasSubstr("ConstantOfShape"), HasSubstr("-1")));
   const int64_t absurd = std::numeric_limits<int64_t>::max();

@@ -220,11 +220,13 @@ class World {
     int64_t reachable = 0;
     for (const Var& var : pool_) {
       if (!var.ok() || !Owns(graph, var)) continue;
-      std::optional<Tensor> value = var.value();
-      if (!value.has_value() || value->buffer() == nullptr) continue;
-      if (arena_buffers_[k].count(value->buffer()) != 0) continue;
-      if (reached.insert(value->buffer()).second) {
-        reachable += static_cast<int64_t>(value->buffer_bytes());
+      std::optional<Value> value = var.any_value();
+      if (!value.has_value()) continue;
+      for (const Tensor& tensor : value->tensors()) {  // a sequence's elements, a map's parts
+        if (tensor.buffer() == nullptr || arena_buffers_[k].count(tensor.buffer()) != 0) continue;
+        if (reached.insert(tensor.buffer()).second) {
+          reachable += static_cast<int64_t>(tensor.buffer_bytes());
+        }
       }
     }
     const GraphStats stats = graph.stats();
