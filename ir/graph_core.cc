@@ -35,6 +35,7 @@ void GraphCore::free_storage() {
 
 void GraphCore::remove_root(VarId var) {
   int32_t& count = roots_[var.value()];
+  // Each Var adds its root once and removes it once (var.cc); no public call touches counts.
   GRAPHGC_CHECK(count > 0, "root count underflow");
   if (--count == 0 && !options_.keep_all_values) dropped_.push_back(var);
 }

@@ -1,11 +1,11 @@
 #include "graphgc/ir/limits.h"
 
-#include "absl/strings/str_cat.h"
 #include <string>
 #include <type_traits>
 #include <variant>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "graphgc/ir/attribute.h"
 #include "graphgc/ir/var_type.h"
 #include "graphgc/valuestore/tensor.h"

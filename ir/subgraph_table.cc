@@ -7,6 +7,7 @@
 namespace graphgc::internal {
 
 SubgraphId SubgraphTable::open(uint32_t next_node) {
+  // Arena::full() counts subgraphs, and ops refuse new nodes far below this.
   GRAPHGC_CHECK(records_.size() < SubgraphId::kInvalidValue, "too many subgraphs");
   const SubgraphId subgraph(static_cast<uint32_t>(records_.size()));
   records_.push_back(Record{current(), {}, {}, false, next_node, next_node});
@@ -17,6 +18,7 @@ SubgraphId SubgraphTable::open(uint32_t next_node) {
 
 void SubgraphTable::close(SubgraphId subgraph, uint32_t next_node,
                           absl::Span<const VarId> results) {
+  // Only BuildBody opens and closes subgraphs, through a scoped OpenSubgraph.
   GRAPHGC_CHECK(!open_.empty() && open_.back() == subgraph, "subgraphs close innermost first");
   Record& closing = record(subgraph);
   closing.results.assign(results.begin(), results.end());

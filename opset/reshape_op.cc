@@ -81,10 +81,9 @@ absl::StatusOr<Shape> ResolveTarget(absl::Span<const int64_t> target,
   }
   const absl::StatusOr<int64_t> known_count = ElementCount(known_dims);
   if (!known_count.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("cannot reshape data ",
-                                                   internal::DescribeShape(data), " to ",
-                                                   ShapeToString(target), ": ",
-                                                   known_count.status().message()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot reshape data ", internal::DescribeShape(data), " to ",
+                     ShapeToString(target), ": ", known_count.status().message()));
   }
   const int64_t known = *known_count;
   if (inferred >= 0) {

@@ -272,6 +272,8 @@ class OperandInferenceContext final : public onnx::InferenceContext {
     return &*data;
   }
   size_t getNumOutputs() const override { return output_types_.size(); }
+  // ONNX's inference may ask past the outputs given; .at() throws, and RunInference turns any
+  // exception into a status.
   onnx::TypeProto* getOutputType(size_t index) override { return &output_types_.at(index); }
   onnx::GraphInferencer* getGraphAttributeInferencer(const std::string& name) override {
     auto it = bodies_.find(name);

@@ -14,6 +14,7 @@ uint32_t ValueStore::take_free_slot() {
     slots_[index].next_free = kNoSlot;
     return index;
   }
+  // A slot per var with a value at most; the arena refuses vars long before 2^32 (Arena::full).
   GRAPHGC_CHECK(slots_.size() < kNoSlot, "value store is out of slot indices");
   slots_.emplace_back();
   return static_cast<uint32_t>(slots_.size() - 1);
@@ -60,6 +61,7 @@ void ValueStore::note_transient_bytes(int64_t bytes) {
 }
 
 size_t ValueStore::release(ValueRef ref) {
+  // Only the collector releases, once per ref it holds (GraphCore::sweep).
   GRAPHGC_CHECK(contains(ref), "ValueStore::release of a stale or null reference");
   Slot& slot = slots_[ref.slot];
   size_t freed = 0;
