@@ -122,6 +122,26 @@ absl::Status CheckGatherNd(absl::Span<const OperandInfo> inputs,
   return absl::OkStatus();
 }
 
+// PRelu's inference gives X's shape, as the spec says (slope broadcasts to X, one way); a slope
+// that would grow X (X [], slope [2]) must be refused, not given X's shape and a larger value.
+absl::Status CheckPReluSlope(absl::Span<const OperandInfo> inputs) {
+  if (inputs.size() < 2 || !inputs[0].shape.has_value() || !inputs[1].shape.has_value()) {
+    return absl::OkStatus();
+  }
+  const Shape& x = *inputs[0].shape;
+  const Shape& slope = *inputs[1].shape;
+  bool fits = slope.size() <= x.size();
+  for (size_t i = 1; fits && i <= slope.size(); ++i) {
+    const int64_t s = slope[slope.size() - i];
+    const int64_t d = x[x.size() - i];
+    fits = s == 1 || s == -1 || d == -1 || s == d;
+  }
+  if (fits) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("input 1 (slope) of shape ", ShapeToString(slope),
+                                                 " does not broadcast to input 0 (X) of shape ",
+                                                 ShapeToString(x)));
+}
+
 }  // namespace
 
 absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
@@ -131,6 +151,7 @@ absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
   if (!schema.domain().empty()) return absl::OkStatus();
   if (absl::Status ints = CheckIntRules(schema.Name(), attributes); !ints.ok()) return ints;
   if (schema.Name() == "GatherND") return CheckGatherNd(inputs, attributes);
+  if (schema.Name() == "PRelu") return CheckPReluSlope(inputs);
   return absl::OkStatus();
 }
 

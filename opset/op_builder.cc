@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <limits>
+#include <string>
+#include <type_traits>
 #include <utility>
+#include <variant>
+#include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
@@ -387,6 +391,33 @@ void DropValuesOverTheLiveCap(GraphCore& core, absl::Span<const OperandInfo> inf
   core.note_skipped_for_budget();
 }
 
+// What ONNX's checker requires of every attribute, so that any node exports: a name, and at
+// least one element in a list (an empty list is no attribute: leave it out).
+absl::Status CheckAttributesWritable(absl::Span<const Attribute> attributes) {
+  for (const Attribute& attribute : attributes) {
+    if (attribute.name.empty()) return absl::InvalidArgumentError("an attribute has no name");
+    const bool empty_list = std::visit(
+        [](const auto& value) {
+          using T = std::decay_t<decltype(value)>;
+          if constexpr (std::is_same_v<T, std::vector<int64_t>> ||
+                        std::is_same_v<T, std::vector<float>> ||
+                        std::is_same_v<T, std::vector<std::string>>) {
+            return value.empty();
+          } else {
+            return false;
+          }
+        },
+        attribute.value);
+    if (empty_list) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "attribute '", attribute.name,
+          "' is an empty list, which an ONNX model cannot hold (the checker wants at least one "
+          "element); leave the attribute out"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 // Inference functions (user ones too: custom ops) may give any types; the arena takes only those
 // within its limits.
 absl::Status CheckOutputTypes(const OutputTypes& types, int num_outputs) {
@@ -429,6 +460,9 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
   }
   if (absl::Status lists = CheckAttributeLists(attributes); !lists.ok()) {
     return fail(prefixed(lists));
+  }
+  if (absl::Status writable = CheckAttributesWritable(attributes); !writable.ok()) {
+    return fail(prefixed(writable));
   }
   absl::StatusOr<GraphCore*> resolved = ResolveGraph(signature, inputs, graph);
   if (!resolved.ok()) return fail(resolved.status());

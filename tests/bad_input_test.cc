@@ -296,6 +296,21 @@ TEST_F(BadInputTest, AttributesOnnxInferenceTakesOnTrust) {
   ExpectNothingLost();
 }
 
+// Found by the fuzzers: attributes ONNX's checker rejects made nodes that could not export, and a
+// PRelu slope that does not broadcast to X got a value larger than X's type.
+TEST_F(BadInputTest, AttributesEveryExportCanHoldAndOneWayBroadcasts) {
+  std::vector<Var> empty_list = make_node("Transpose", {c_}, {{"perm", std::vector<int64_t>{}}});
+  EXPECT_THAT(Message(empty_list[0].status()),
+              AllOf(HasSubstr("Transpose"), HasSubstr("'perm' is an empty list")));
+  std::vector<Var> unnamed = make_node("Relu", {c_}, {{"", int64_t{1}}});
+  EXPECT_THAT(Message(unnamed[0].status()), AllOf(HasSubstr("Relu"), HasSubstr("no name")));
+  const Var scalar = graph_.constant(Tensor::scalar<int32_t>(-1));
+  const Var slope = graph_.constant(Tensor::from_vector<int32_t>({2, 3}));
+  Var prelu = op::PRelu(scalar, slope);
+  EXPECT_THAT(Message(prelu.status()), AllOf(HasSubstr("PRelu"), HasSubstr("does not broadcast")));
+  ExpectNothingLost();
+}
+
 TEST_F(BadInputTest, UnknownOpsAndDomains) {
   std::vector<Var> op = make_node("NoSuchOp", {c_});
   EXPECT_THAT(Message(op[0].status()), HasSubstr("NoSuchOp"));
