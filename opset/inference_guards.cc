@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
 namespace graphgc::internal {
@@ -142,12 +143,32 @@ absl::Status CheckPReluSlope(absl::Span<const OperandInfo> inputs) {
                                                  ShapeToString(x)));
 }
 
+// The ai.onnx.ml ops take a list attribute in one of several types ("One and only one of the
+// 'classlabels_*' attributes must be defined"); given two, ONNX's inference and the kernel could
+// each pick another, so two are an error.
+absl::Status CheckOneOfEachFamily(absl::Span<const Attribute> attributes) {
+  for (absl::string_view family : {"classlabels_", "keys_", "values_"}) {
+    std::string first;
+    for (const Attribute& attribute : attributes) {
+      if (!absl::StartsWith(attribute.name, family)) continue;
+      if (!first.empty()) {
+        return absl::InvalidArgumentError(absl::StrCat("attributes '", first, "' and '",
+                                                       attribute.name,
+                                                       "' are given; only one of them may be"));
+      }
+      first = attribute.name;
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
                                   absl::Span<const OperandInfo> inputs,
                                   absl::Span<const Attribute> attributes) {
   if (absl::Status lists = CheckPositiveLists(attributes); !lists.ok()) return lists;
+  if (schema.domain() == "ai.onnx.ml") return CheckOneOfEachFamily(attributes);
   if (!schema.domain().empty()) return absl::OkStatus();
   if (absl::Status ints = CheckIntRules(schema.Name(), attributes); !ints.ok()) return ints;
   if (schema.Name() == "GatherND") return CheckGatherNd(inputs, attributes);

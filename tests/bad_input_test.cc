@@ -311,6 +311,18 @@ TEST_F(BadInputTest, AttributesEveryExportCanHoldAndOneWayBroadcasts) {
   ExpectNothingLost();
 }
 
+// Found by kernel_fuzzer: ZipMap given labels of both types got a value of the other type.
+TEST_F(BadInputTest, TwoClassLabelListsForOneOp) {
+  std::vector<Var> zipped =
+      make_node("ZipMap", {c_},
+                {{"classlabels_int64s", std::vector<int64_t>{1, 2, 3}},
+                 {"classlabels_strings", std::vector<std::string>{"a", "b", "c"}}},
+                {.domain = "ai.onnx.ml"});
+  EXPECT_THAT(Message(zipped[0].status()),
+              AllOf(HasSubstr("ZipMap"), HasSubstr("only one of them")));
+  ExpectNothingLost();
+}
+
 TEST_F(BadInputTest, UnknownOpsAndDomains) {
   std::vector<Var> op = make_node("NoSuchOp", {c_});
   EXPECT_THAT(Message(op[0].status()), HasSubstr("NoSuchOp"));
