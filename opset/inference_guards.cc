@@ -8,6 +8,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc::internal {
 namespace {
@@ -143,6 +144,34 @@ absl::Status CheckPReluSlope(absl::Span<const OperandInfo> inputs) {
                                                  ShapeToString(x)));
 }
 
+// Checks that input `index` has `rank` (or at least it, with `at_least`) when its rank is known.
+absl::Status CheckInputRank(absl::Span<const OperandInfo> inputs, size_t index, size_t rank,
+                            bool at_least) {
+  const std::optional<size_t> actual = RankOf(inputs, index);
+  if (!actual.has_value() || *actual == rank || (at_least && *actual > rank)) {
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "input ", index, " has rank ", *actual, "; it must be ", at_least ? "at least " : "", rank));
+}
+
+// The convolutions' inference reads X's and W's spatial dims pairwise, unchecked: X must be
+// [N, C, spatial...] and W of the same rank.
+absl::Status CheckConvolutionRanks(absl::Span<const OperandInfo> inputs, size_t weight) {
+  GRAPHGC_RETURN_IF_ERROR(CheckInputRank(inputs, 0, 3, /*at_least=*/true));
+  const std::optional<size_t> x = RankOf(inputs, 0);
+  if (!x.has_value()) return absl::OkStatus();
+  return CheckInputRank(inputs, weight, *x, /*at_least=*/false);
+}
+
+// The recurrent ops' inference reads dims of X [seq, batch, input], W and R unchecked.
+absl::Status CheckRecurrentRanks(absl::Span<const OperandInfo> inputs) {
+  for (size_t i = 0; i < 3; ++i) {
+    GRAPHGC_RETURN_IF_ERROR(CheckInputRank(inputs, i, 3, /*at_least=*/false));
+  }
+  return absl::OkStatus();
+}
+
 // The ai.onnx.ml ops take a list attribute in one of several types ("One and only one of the
 // 'classlabels_*' attributes must be defined"); given two, ONNX's inference and the kernel could
 // each pick another, so two are an error.
@@ -173,6 +202,12 @@ absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
   if (absl::Status ints = CheckIntRules(schema.Name(), attributes); !ints.ok()) return ints;
   if (schema.Name() == "GatherND") return CheckGatherNd(inputs, attributes);
   if (schema.Name() == "PRelu") return CheckPReluSlope(inputs);
+  const std::string& name = schema.Name();
+  if (name == "Conv" || name == "ConvTranspose" || name == "ConvInteger") {
+    return CheckConvolutionRanks(inputs, 1);
+  }
+  if (name == "QLinearConv") return CheckConvolutionRanks(inputs, 3);
+  if (name == "RNN" || name == "GRU" || name == "LSTM") return CheckRecurrentRanks(inputs);
   return absl::OkStatus();
 }
 

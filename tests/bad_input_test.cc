@@ -323,6 +323,22 @@ TEST_F(BadInputTest, TwoClassLabelListsForOneOp) {
   ExpectNothingLost();
 }
 
+// Found by the fuzzers: ONNX 1.12's convolution and recurrent inference read dims unchecked.
+TEST_F(BadInputTest, ConvolutionAndRecurrentInputsOfTheWrongRank) {
+  const Var flat = graph_.constant(Tensor::zeros(DataType::kFloat, {0, 4}));
+  const Var weight = graph_.constant(Tensor::zeros(DataType::kFloat, {0, 0, 0}));
+  Var transposed = op::ConvTranspose(flat, weight);
+  EXPECT_THAT(Message(transposed.status()),
+              AllOf(HasSubstr("ConvTranspose"), HasSubstr("input 0 has rank 2")));
+  const Var image = graph_.constant(Tensor::zeros(DataType::kFloat, {1, 1, 4}));
+  Var conv = op::Conv(image, graph_.constant(Tensor::zeros(DataType::kFloat, {1, 1, 1, 1})));
+  EXPECT_THAT(Message(conv.status()), AllOf(HasSubstr("Conv"), HasSubstr("input 1 has rank 4")));
+  Var rnn =
+      make_node("RNN", {c_, weight, weight}, {{"hidden_size", int64_t{1}}}, {.version = 5})[0];
+  EXPECT_THAT(Message(rnn.status()), AllOf(HasSubstr("RNN"), HasSubstr("input 0 has rank 2")));
+  ExpectNothingLost();
+}
+
 TEST_F(BadInputTest, UnknownOpsAndDomains) {
   std::vector<Var> op = make_node("NoSuchOp", {c_});
   EXPECT_THAT(Message(op[0].status()), HasSubstr("NoSuchOp"));
