@@ -190,6 +190,8 @@ absl::StatusOr<std::map<std::string, Var>> GraphInliner::RunMain(
 }
 
 absl::StatusOr<Var> GraphInliner::Output(const onnx::ValueInfoProto& output) const {
+  // ONNX's checker requires every output to have a name; nothing could be exported under "".
+  if (output.name().empty()) return ModelError("an output has no name");
   std::optional<Var> var = Lookup(output.name());
   if (!var.has_value())
     return ModelError(absl::StrCat("output '", output.name(), "' is not defined"));

@@ -132,7 +132,15 @@ kernels::KernelResult ExpandBody(const onnx::OpSchema& schema, const kernels::Ke
   kernels::KernelOutputs values(static_cast<size_t>(ctx.num_outputs()));
   for (int o = 0; o < ctx.num_outputs() && o < body->output_size(); ++o) {
     auto it = env.find(body->output(o));
-    if (it != env.end()) values[static_cast<size_t>(o)] = it->second.value();
+    if (it == env.end()) continue;
+    std::optional<Tensor> value = it->second.value();
+    // A body may compute another shape than the op's inference gives (LayerNormalization's,
+    // where a Reshape to a 0 dim copies the input's dim): then the op gets no value, not a lie.
+    const kernels::OutputSpec& spec = ctx.output(o);
+    if (value.has_value() && !kernels::Fits(*value, spec.dtype, spec.shape)) {
+      return kernels::Decline("the function body's value does not have the op's inferred type");
+    }
+    values[static_cast<size_t>(o)] = std::move(value);
   }
   return values;
 }

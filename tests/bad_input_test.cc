@@ -339,6 +339,23 @@ TEST_F(BadInputTest, ConvolutionAndRecurrentInputsOfTheWrongRank) {
   ExpectNothingLost();
 }
 
+// Found by the fuzzers: a DFT of length 0 planned a transform over nothing (UBSan), and
+// LayerNormalization's function body gave a value of another shape than its type for 0 dims.
+TEST_F(BadInputTest, ZeroLengthSignalsAndZeroSizedNormalization) {
+  const Var signal = graph_.constant(Tensor::zeros(DataType::kFloat, {1, 0, 1}));
+  Var dft = op::DFT(signal);
+  EXPECT_TRUE(dft.ok()) << dft.status();
+  const Var empty = graph_.constant(Tensor::zeros(DataType::kDouble, {0, 0, 3}));
+  const Var one = graph_.constant(Tensor::scalar<double>(1));
+  Var normalized = op::LayerNormalization(empty, one, one).Y;
+  EXPECT_TRUE(normalized.ok()) << normalized.status();
+  if (normalized.value().has_value()) {
+    EXPECT_EQ(normalized.value()->shape(),
+              absl::Span<const int64_t>(std::vector<int64_t>{0, 0, 3}));
+  }
+  ExpectNothingLost();
+}
+
 TEST_F(BadInputTest, UnknownOpsAndDomains) {
   std::vector<Var> op = make_node("NoSuchOp", {c_});
   EXPECT_THAT(Message(op[0].status()), HasSubstr("NoSuchOp"));
@@ -458,6 +475,14 @@ TEST_F(MalformedModelTest, DuplicateNames) {
   AddNode(model, "Relu", {"a"}, {"out"});
   AddNode(model, "Neg", {"a"}, {"out"});
   ExpectRefused(model, "out");
+}
+
+// Found by import_fuzzer: an unnamed output imported, then could not be exported.
+TEST_F(MalformedModelTest, AnUnnamedOutput) {
+  onnx::ModelProto model = ModelWith();
+  model.mutable_graph()->mutable_output(0)->set_name("");
+  AddNode(model, "Relu", {"a"}, {""});
+  ExpectRefused(model, "an output has no name");
 }
 
 TEST_F(MalformedModelTest, AnOpsetTooNew) {

@@ -36,6 +36,7 @@ void Conjugate(Complex* data, int64_t n) {
 
 absl::StatusOr<FourierTransform> FourierTransform::Plan(const KernelContext& ctx, int64_t length,
                                                         bool inverse) {
+  if (length < 1) return Decline("a Fourier transform of length 0");
   FourierTransform t(length, inverse);
   const bool bluestein = !IsPowerOfTwo(length);
   t.padded_ = bluestein ? PowerOfTwoAtLeast(2 * length - 1) : length;
