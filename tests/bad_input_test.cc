@@ -356,6 +356,15 @@ TEST_F(BadInputTest, ZeroLengthSignalsAndZeroSizedNormalization) {
   ExpectNothingLost();
 }
 
+// Found by kernel_fuzzer (UBSan): a denormal range made the scale 0 and the zero point NaN.
+TEST_F(BadInputTest, DynamicQuantizationOfADenormalRange) {
+  const Var tiny = graph_.constant(Tensor::scalar<float>(1e-45f));
+  auto quantized = op::DynamicQuantizeLinear(tiny);
+  EXPECT_TRUE(quantized.y.ok()) << quantized.y.status();
+  EXPECT_FALSE(quantized.y.value().has_value());
+  ExpectNothingLost();
+}
+
 TEST_F(BadInputTest, UnknownOpsAndDomains) {
   std::vector<Var> op = make_node("NoSuchOp", {c_});
   EXPECT_THAT(Message(op[0].status()), HasSubstr("NoSuchOp"));

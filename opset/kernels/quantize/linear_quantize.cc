@@ -124,6 +124,11 @@ KernelResult DynamicQuantizeLinearKernel(const KernelContext& ctx) {
     high = std::max(high, v);
   }
   const float scale = high == low ? 1.0f : (high - low) / 255.0f;
+  // A range of a few denormals rounds the scale to 0, a range past FLT_MAX takes it to infinity;
+  // dividing by either gives NaN, which no uint8 holds (found by kernel_fuzzer).
+  if (!(scale > 0.0f) || !std::isfinite(scale)) {
+    return Decline("the range of x gives a scale of 0 or infinity");
+  }
   const uint8_t zero_point = RoundAndSaturate<uint8_t>(0.0f - low / scale, 0);
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor y, ctx.allocate(DataType::kUint8, x.shape()));
   uint8_t* out = y.mutable_data<uint8_t>().data();
