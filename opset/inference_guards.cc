@@ -172,6 +172,19 @@ absl::Status CheckRecurrentRanks(absl::Span<const OperandInfo> inputs) {
   return absl::OkStatus();
 }
 
+// LayerNormalization's inference (17) indexes X's dims from `axis` unchecked.
+absl::Status CheckAxisInRank(absl::Span<const OperandInfo> inputs,
+                             absl::Span<const Attribute> attributes) {
+  const Attribute* attribute = Find(attributes, "axis");
+  const int64_t* axis = attribute ? std::get_if<int64_t>(&attribute->value) : nullptr;
+  const std::optional<size_t> rank = RankOf(inputs, 0);
+  if (axis == nullptr || !rank.has_value()) return absl::OkStatus();
+  const int64_t r = static_cast<int64_t>(*rank);
+  if (*axis >= -r && *axis < r) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("attribute 'axis' is ", *axis, "; it must be in [",
+                                                 -r, ", ", r - 1, "] for input 0 of rank ", r));
+}
+
 // The ai.onnx.ml ops take a list attribute in one of several types ("One and only one of the
 // 'classlabels_*' attributes must be defined"); given two, ONNX's inference and the kernel could
 // each pick another, so two are an error.
@@ -208,6 +221,7 @@ absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
   }
   if (name == "QLinearConv") return CheckConvolutionRanks(inputs, 3);
   if (name == "RNN" || name == "GRU" || name == "LSTM") return CheckRecurrentRanks(inputs);
+  if (name == "LayerNormalization") return CheckAxisInRank(inputs, attributes);
   return absl::OkStatus();
 }
 

@@ -365,6 +365,18 @@ TEST_F(BadInputTest, DynamicQuantizationOfADenormalRange) {
   ExpectNothingLost();
 }
 
+// Found by api_fuzzer: LayerNormalization's inference indexed X's dims with `axis` unchecked.
+TEST_F(BadInputTest, LayerNormalizationAxisPastTheRank) {
+  Var normalized = op::LayerNormalization(c_, c_, Var(), {.axis = 5}).Y;
+  EXPECT_THAT(Message(normalized.status()),
+              AllOf(HasSubstr("LayerNormalization"), HasSubstr("'axis' is 5")));
+  Var negative = op::LayerNormalization(c_, c_, Var(), {.axis = -3}).Y;
+  EXPECT_THAT(Message(negative.status()), HasSubstr("'axis' is -3"));
+  Var fine = op::LayerNormalization(c_, c_, Var(), {.axis = -2}).Y;
+  EXPECT_TRUE(fine.ok()) << fine.status();
+  ExpectNothingLost();
+}
+
 TEST_F(BadInputTest, UnknownOpsAndDomains) {
   std::vector<Var> op = make_node("NoSuchOp", {c_});
   EXPECT_THAT(Message(op[0].status()), HasSubstr("NoSuchOp"));
