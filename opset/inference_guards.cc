@@ -1,5 +1,6 @@
 #include "graphgc/opset/inference_guards.h"
 
+#include <cctype>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -185,6 +186,43 @@ absl::Status CheckAxisInRank(absl::Span<const OperandInfo> inputs,
                                                  -r, ", ", r - 1, "] for input 0 of rank ", r));
 }
 
+// Einsum's inference parses the equation with no checks (a malformed one frees memory it never
+// allocated): letters, ',', one "->", and "..." only as a whole, one term per input.
+absl::Status CheckEinsumEquation(absl::Span<const OperandInfo> inputs,
+                                 absl::Span<const Attribute> attributes) {
+  const Attribute* attribute = Find(attributes, "equation");
+  const std::string* equation = attribute ? std::get_if<std::string>(&attribute->value) : nullptr;
+  if (equation == nullptr) return absl::OkStatus();
+  auto bad = [&](absl::string_view why) {
+    return absl::InvalidArgumentError(absl::StrCat("equation '", *equation, "': ", why));
+  };
+  const size_t arrow = equation->find("->");
+  if (arrow != std::string::npos && equation->find("->", arrow + 2) != std::string::npos) {
+    return bad("more than one \"->\"");
+  }
+  size_t terms = 1;
+  for (size_t i = 0; i < equation->size(); ++i) {
+    const char c = (*equation)[i];
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == ' ') continue;
+    if (c == ',' && (arrow == std::string::npos || i < arrow)) {
+      ++terms;
+      continue;
+    }
+    if ((c == '-' || c == '>') && arrow != std::string::npos && (i == arrow || i == arrow + 1)) {
+      continue;
+    }
+    if (c == '.' && equation->compare(i, 3, "...") == 0) {
+      i += 2;
+      continue;
+    }
+    return bad(absl::StrCat("unexpected '", std::string(1, c), "' at ", i));
+  }
+  if (terms != inputs.size()) {
+    return bad(absl::StrCat(terms, " terms for ", inputs.size(), " inputs"));
+  }
+  return absl::OkStatus();
+}
+
 // The ai.onnx.ml ops take a list attribute in one of several types ("One and only one of the
 // 'classlabels_*' attributes must be defined"); given two, ONNX's inference and the kernel could
 // each pick another, so two are an error.
@@ -222,6 +260,7 @@ absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
   if (name == "QLinearConv") return CheckConvolutionRanks(inputs, 3);
   if (name == "RNN" || name == "GRU" || name == "LSTM") return CheckRecurrentRanks(inputs);
   if (name == "LayerNormalization") return CheckAxisInRank(inputs, attributes);
+  if (name == "Einsum") return CheckEinsumEquation(inputs, attributes);
   return absl::OkStatus();
 }
 

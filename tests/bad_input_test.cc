@@ -377,6 +377,20 @@ TEST_F(BadInputTest, LayerNormalizationAxisPastTheRank) {
   ExpectNothingLost();
 }
 
+// Found by api_fuzzer (ASan: bad free inside ONNX's einsumRankInference): malformed equations.
+TEST_F(BadInputTest, MalformedEinsumEquations) {
+  for (const char* equation : {"ij,jk->ik->i", "i.j->i", "ij,jk,kl->il", "ij->j!"}) {
+    Var product = op::Einsum({c_, c_}, {.equation = equation});
+    EXPECT_THAT(Message(product.status()), AllOf(HasSubstr("Einsum"), HasSubstr("equation")))
+        << equation;
+  }
+  Var fine = op::Einsum({c_, c_}, {.equation = "ij,ij->i"});
+  EXPECT_TRUE(fine.ok()) << fine.status();
+  Var ellipsis = op::Einsum({c_}, {.equation = "...j->..."});
+  EXPECT_TRUE(ellipsis.ok()) << ellipsis.status();
+  ExpectNothingLost();
+}
+
 TEST_F(BadInputTest, UnknownOpsAndDomains) {
   std::vector<Var> op = make_node("NoSuchOp", {c_});
   EXPECT_THAT(Message(op[0].status()), HasSubstr("NoSuchOp"));
