@@ -3,6 +3,7 @@
 // into [N, sum(inputdimensions)] floats, each input cut or zero-padded to its declared width).
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,8 @@ KernelResult FeatureVectorizerKernel(const KernelContext& ctx) {
   int64_t total = 0;
   for (int64_t w : widths) {
     if (w < 0) return Decline("a negative input dimension");
+    // Widths are attribute data: their sum may overflow (found by kernel_fuzzer, UBSan).
+    if (w > std::numeric_limits<int64_t>::max() - total) return Decline("the widths overflow");
     total += w;
   }
   std::vector<ml::FeatureRows> inputs;
