@@ -54,20 +54,24 @@ absl::Status CheckNodeArity(size_t inputs, size_t attributes, int64_t outputs) {
   return absl::OkStatus();
 }
 
+std::optional<size_t> ListLength(const Attribute& attribute) {
+  return std::visit(
+      [](const auto& value) -> std::optional<size_t> {
+        using T = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<T, std::vector<int64_t>> ||
+                      std::is_same_v<T, std::vector<float>> ||
+                      std::is_same_v<T, std::vector<std::string>>) {
+          return value.size();
+        } else {
+          return std::nullopt;
+        }
+      },
+      attribute.value);
+}
+
 absl::Status CheckAttributeLists(absl::Span<const Attribute> attributes) {
   size_t entries = 0;
-  for (const Attribute& attribute : attributes) {
-    std::visit(
-        [&entries](const auto& value) {
-          using T = std::decay_t<decltype(value)>;
-          if constexpr (std::is_same_v<T, std::vector<int64_t>> ||
-                        std::is_same_v<T, std::vector<float>> ||
-                        std::is_same_v<T, std::vector<std::string>>) {
-            entries += value.size();
-          }
-        },
-        attribute.value);
-  }
+  for (const Attribute& attribute : attributes) entries += ListLength(attribute).value_or(0);
   if (entries <= kMaxAttributeListEntries) return absl::OkStatus();
   return absl::OutOfRangeError(absl::StrCat("the list attributes hold ", entries,
                                             " elements, above the limit of ",

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
@@ -48,6 +49,8 @@ absl::Status CheckElementCount(absl::Span<const int64_t> shape, absl::string_vie
 // negative output count.
 absl::Status CheckNodeArity(size_t inputs, size_t attributes, int64_t outputs);
 
+// The element count of a list attribute (ints, floats, strings); nullopt for any other kind.
+std::optional<size_t> ListLength(const Attribute& attribute);
 // An error if the list attributes of one node hold more than kMaxAttributeListEntries elements.
 absl::Status CheckAttributeLists(absl::Span<const Attribute> attributes);
 // The error when a graph's arena is full (Arena::full, kMaxArenaEntries); `op_type` names the op.

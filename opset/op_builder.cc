@@ -396,18 +396,7 @@ void DropValuesOverTheLiveCap(GraphCore& core, absl::Span<const OperandInfo> inf
 absl::Status CheckAttributesWritable(absl::Span<const Attribute> attributes) {
   for (const Attribute& attribute : attributes) {
     if (attribute.name.empty()) return absl::InvalidArgumentError("an attribute has no name");
-    const bool empty_list = std::visit(
-        [](const auto& value) {
-          using T = std::decay_t<decltype(value)>;
-          if constexpr (std::is_same_v<T, std::vector<int64_t>> ||
-                        std::is_same_v<T, std::vector<float>> ||
-                        std::is_same_v<T, std::vector<std::string>>) {
-            return value.empty();
-          } else {
-            return false;
-          }
-        },
-        attribute.value);
+    const bool empty_list = ListLength(attribute) == size_t{0};
     if (empty_list) {
       return absl::InvalidArgumentError(absl::StrCat(
           "attribute '", attribute.name,
