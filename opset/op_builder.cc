@@ -272,7 +272,14 @@ absl::Status RunKernel(const ResolvedOp& op, const OpSignature& signature,
                        int64_t max_value_bytes, OutputTypes& types, OutputValues& values) {
   absl::InlinedVector<std::optional<Tensor>, 3> inputs;
   absl::InlinedVector<std::optional<Shape>, 1> shapes;
-  for (const OperandInfo& info : infos) inputs.push_back(info.present ? info.value : std::nullopt);
+  for (const OperandInfo& info : infos) {
+    // Kernels multiply dims freely (planes N * C, padded kernel extents), so an empty tensor
+    // whose dims would overflow that product gets no value computed from it.
+    if (info.present && info.value.has_value() && !DimsMultiplySafely(info.value->shape())) {
+      return absl::OkStatus();
+    }
+    inputs.push_back(info.present ? info.value : std::nullopt);
+  }
   if (signature.kernel_reads_shapes_only) {
     for (const OperandInfo& info : infos) shapes.push_back(info.shape);
   }

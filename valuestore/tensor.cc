@@ -8,9 +8,12 @@
 
 namespace graphgc {
 
+namespace {
+// Bound the count so that count * largest element size cannot overflow size_t either.
+constexpr int64_t kMaxElements = std::numeric_limits<int64_t>::max() / 64;
+}  // namespace
+
 absl::StatusOr<int64_t> ElementCount(absl::Span<const int64_t> shape) {
-  // Bound the count so that count * largest element size cannot overflow size_t either.
-  constexpr int64_t kMaxElements = std::numeric_limits<int64_t>::max() / 64;
   bool empty = false;
   for (int64_t dim : shape) {
     if (dim < 0) {
@@ -29,6 +32,17 @@ absl::StatusOr<int64_t> ElementCount(absl::Span<const int64_t> shape) {
     count *= dim;
   }
   return count;
+}
+
+bool DimsMultiplySafely(absl::Span<const int64_t> shape) {
+  int64_t product = 1;
+  for (int64_t dim : shape) {
+    if (dim < 0) return false;
+    if (dim == 0) continue;
+    if (product > kMaxElements / dim) return false;
+    product *= dim;
+  }
+  return true;
 }
 
 std::string ShapeToString(absl::Span<const int64_t> shape) {

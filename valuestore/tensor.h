@@ -38,6 +38,11 @@ using Shape = absl::InlinedVector<int64_t, 4>;
 // negative or the count does not fit in int64 (nor in memory at any element size).
 absl::StatusOr<int64_t> ElementCount(absl::Span<const int64_t> shape);
 
+// Whether the product of `shape`'s dims, zero dims counted as one, is a count ElementCount
+// accepts: then any product of some of its dims fits in int64. An empty tensor may carry dims of
+// any size ([0, 2^62, 2^62]); kernels take only inputs that pass this.
+bool DimsMultiplySafely(absl::Span<const int64_t> shape);
+
 // "[2,3,-1]" (unknown dims print as -1).
 std::string ShapeToString(absl::Span<const int64_t> shape);
 

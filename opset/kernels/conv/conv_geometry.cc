@@ -43,6 +43,18 @@ struct SpatialAttributes {
 
 constexpr int64_t kAnyValue = std::numeric_limits<int64_t>::min();
 
+// Past this, a dim or an attribute could overflow the geometry's int64 arithmetic (a dilated
+// kernel, padded extents, channels times groups); no real model comes near it, and an empty
+// tensor may carry dims of any size.
+constexpr int64_t kLargestExtent = int64_t{1} << 30;  // in magnitude
+
+absl::Status CheckExtents(absl::string_view what, absl::Span<const int64_t> values) {
+  for (int64_t v : values) {
+    if (v > kLargestExtent || v < -kLargestExtent) return Decline(absl::StrCat(what, " of ", v));
+  }
+  return absl::OkStatus();
+}
+
 // Integer list attribute `name` of `count` values each >= `minimum`; `fallback` when absent.
 absl::StatusOr<Shape> ListAttribute(const KernelContext& ctx, absl::string_view name, size_t count,
                                     int64_t fallback, int64_t minimum) {
@@ -58,6 +70,7 @@ absl::StatusOr<Shape> ListAttribute(const KernelContext& ctx, absl::string_view 
           absl::StrCat("attribute ", name, " holds ", v, ", below ", minimum));
     }
   }
+  GRAPHGC_RETURN_IF_ERROR(CheckExtents(absl::StrCat("attribute ", name), *values));
   return Shape(values->begin(), values->end());
 }
 
@@ -78,6 +91,9 @@ absl::StatusOr<SpatialAttributes> ReadSpatial(const KernelContext& ctx, int x_in
   if (a.group < 1) {
     return absl::InvalidArgumentError(absl::StrCat("attribute group is ", a.group));
   }
+  GRAPHGC_RETURN_IF_ERROR(CheckExtents("attribute group", {a.group}));
+  GRAPHGC_RETURN_IF_ERROR(CheckExtents("a dim of X", x.shape()));
+  GRAPHGC_RETURN_IF_ERROR(CheckExtents("a dim of W", w.shape()));
   static constexpr absl::string_view kAutoPads[] = {"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"};
   GRAPHGC_ASSIGN_OR_RETURN(const size_t auto_pad,
                            ChooseAttribute(ctx, "auto_pad", "NOTSET", kAutoPads));
@@ -115,6 +131,9 @@ PatchGeometry Patches(const SpatialAttributes& a, int64_t channels) {
 
 // The plan, or no value where ONNX 1.12's inference gave output 0 another shape.
 absl::StatusOr<ConvPlan> AgreedWithInference(const KernelContext& ctx, ConvPlan plan) {
+  if (!DimsMultiplySafely(plan.output_shape)) {  // the GEMM's sizes are products of these dims
+    return Decline(absl::StrCat("output shape ", ShapeToString(plan.output_shape)));
+  }
   if (!AgreesWithInference(ctx, plan.output_shape)) {
     return Decline(absl::StrCat("output shape ", ShapeToString(plan.output_shape),
                                 " differs from the inferred one"));
@@ -184,6 +203,9 @@ absl::StatusOr<ConvPlan> PlanConvTranspose(const KernelContext& ctx) {
   std::optional<std::vector<int64_t>> output_shape = ctx.ints_attribute("output_shape");
   if (output_shape.has_value() && output_shape->size() != rank) {
     return Decline("an output_shape that is not one size per spatial axis");
+  }
+  if (output_shape.has_value()) {
+    GRAPHGC_RETURN_IF_ERROR(CheckExtents("attribute output_shape", *output_shape));
   }
   plan.patches = Patches(a, ws[1]);
   plan.output_shape = {plan.batch, plan.out_channels};
