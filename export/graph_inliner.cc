@@ -14,6 +14,7 @@
 #include "graphgc/opset/subgraph_builder.h"
 #include "graphgc/opset/tensor_proto.h"
 #include "graphgc/valuestore/status_macros.h"
+#include "onnx/defs/schema.h"
 
 namespace graphgc::internal {
 namespace {
@@ -347,6 +348,23 @@ bool HasUntypedInput(const std::vector<Var>& inputs) {
   return false;
 }
 
+// Whether ONNX's schema for the node accepts its structure (input and output counts, attribute
+// names and kinds), as the checker asks of every node at export: a node that could not be typed
+// stays opaque only if it passes, or the model would import and then fail to export.
+absl::Status CheckStructure(const onnx::NodeProto& node, const std::string& domain, int version) {
+  const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(node.op_type(), version, domain);
+  if (schema == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("no schema defines ", node.op_type(), " at opset ", version));
+  }
+  try {
+    schema->Verify(node);
+  } catch (const std::exception& invalid) {
+    return absl::InvalidArgumentError(invalid.what());
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status GraphInliner::BuildNode(const onnx::NodeProto& node) {
@@ -381,6 +399,9 @@ absl::Status GraphInliner::BuildNode(const onnx::NodeProto& node) {
   for (int i = 0; i < node.output_size(); ++i) {
     if (outputs[i].ok()) continue;
     if (HasUntypedInput(inputs) && !HasSubgraphAttributes(*attributes)) {
+      if (absl::Status fits = CheckStructure(node, domain, opset->second); !fits.ok()) {
+        return NodeError(node, fits);
+      }
       GRAPHGC_ASSIGN_OR_RETURN(outputs,
                                BuildOpaque(node, inputs, *attributes, outputs[i].status()));
       return Bind(node, inputs, outputs, /*opaque=*/true);

@@ -339,6 +339,27 @@ TEST_F(BadInputTest, ConvolutionAndRecurrentInputsOfTheWrongRank) {
   ExpectNothingLost();
 }
 
+// Found by kernel_fuzzer in CI: ConvTranspose's output channels, W's dim 1 times a group near
+// 2^62, overflowed int64 (UBSan). Geometry past 2^30 and empty tensors whose dims multiply past
+// int64 get no value; the vars stay typed.
+TEST_F(BadInputTest, ConvolutionGeometryPastInt64) {
+  const Var image = graph_.constant(Tensor::zeros(DataType::kFloat, {1, 4, 3}));
+  const Var weight = graph_.constant(Tensor::zeros(DataType::kFloat, {4, 4, 2}));
+  Var grouped = op::ConvTranspose(image, weight, Var(), {.group = int64_t{1} << 62});
+  ASSERT_TRUE(grouped.ok()) << grouped.status();
+  EXPECT_FALSE(grouped.value().has_value());
+  Var dilated = op::Conv(image, weight, Var(), {.dilations = {{int64_t{1} << 61}}});
+  ASSERT_TRUE(dilated.ok()) << dilated.status();
+  EXPECT_FALSE(dilated.value().has_value());
+  const int64_t huge = int64_t{1} << 40;
+  const Var empty = graph_.constant(Tensor::zeros(DataType::kFloat, {0, huge, huge}));
+  Var pooled = op::MaxPool(empty, {.kernel_shape = {{1}}}).Y;
+  ASSERT_TRUE(pooled.ok()) << pooled.status();
+  EXPECT_EQ(pooled.shape(), std::make_optional(std::vector<int64_t>{0, huge, huge}));
+  EXPECT_FALSE(pooled.value().has_value());
+  ExpectNothingLost();
+}
+
 // Found by the fuzzers: a DFT of length 0 planned a transform over nothing (UBSan), and
 // LayerNormalization's function body gave a value of another shape than its type for 0 dims.
 TEST_F(BadInputTest, ZeroLengthSignalsAndZeroSizedNormalization) {
@@ -518,6 +539,28 @@ TEST_F(MalformedModelTest, AnUnnamedOutput) {
   model.mutable_graph()->mutable_output(0)->set_name("");
   AddNode(model, "Relu", {"a"}, {""});
   ExpectRefused(model, "an output has no name");
+}
+
+// Found by import_fuzzer: Slice-1 (attributes, one input) given opset 10's three inputs, one
+// of them untyped (made by an op of an unknown domain), imported as an opaque node and then failed
+// the checker on export.
+TEST_F(MalformedModelTest, AnUntypedNodeWithMoreInputsThanItsVersionTakes) {
+  onnx::ModelProto model = ModelWith();
+  model.mutable_opset_import(0)->set_version(9);
+  onnx::OperatorSetIdProto* custom = model.add_opset_import();
+  custom->set_domain("com.example");
+  custom->set_version(1);
+  AddNode(model, "Mystery", {"a"}, {"untyped"});
+  model.mutable_graph()->mutable_node(0)->set_domain("com.example");
+  for (const char* name : {"starts", "ends"}) {
+    onnx::TensorProto* bound = model.mutable_graph()->add_initializer();
+    bound->set_name(name);
+    bound->set_data_type(onnx::TensorProto::INT64);
+    bound->add_dims(1);
+    bound->add_int64_data(std::string(name) == "starts" ? 0 : 1);
+  }
+  AddNode(model, "Slice", {"untyped", "starts", "ends"}, {"out"});
+  ExpectRefused(model, "input size 3");
 }
 
 TEST_F(MalformedModelTest, AnOpsetTooNew) {
