@@ -15,7 +15,8 @@ namespace graphgc::internal {
 namespace {
 
 // kBlockSize: positive, and its square fits in int64 (inference divides by blocksize²).
-enum class Rule { kPositive, kBlockSize, kNonNegative, kZeroOrOne };
+// kInt32: inference reads it as an int (a flag of 2^32 is off there, on in the kernels).
+enum class Rule { kPositive, kBlockSize, kNonNegative, kZeroOrOne, kInt32 };
 
 struct AttributeRule {
   const char* op_type;  // nullptr: every op
@@ -34,6 +35,8 @@ constexpr AttributeRule kIntRules[] = {
     {"GatherND", "batch_dims", Rule::kNonNegative},
     {"ReverseSequence", "batch_axis", Rule::kZeroOrOne},
     {"ReverseSequence", "time_axis", Rule::kZeroOrOne},
+    {"Gemm", "transA", Rule::kInt32},
+    {"Gemm", "transB", Rule::kInt32},
 };
 
 // List attributes whose every entry is a divisor or a window size, for every op.
@@ -49,6 +52,9 @@ bool Holds(Rule rule, int64_t value) {
       return value >= 0;
     case Rule::kZeroOrOne:
       return value == 0 || value == 1;
+    case Rule::kInt32:
+      return value >= std::numeric_limits<int32_t>::min() &&
+             value <= std::numeric_limits<int32_t>::max();
   }
   return false;
 }
@@ -63,6 +69,8 @@ const char* Wanted(Rule rule) {
       return "at least 0";
     case Rule::kZeroOrOne:
       return "0 or 1";
+    case Rule::kInt32:
+      return "within 32 bits";
   }
   return "";
 }
@@ -173,11 +181,13 @@ absl::Status CheckRecurrentRanks(absl::Span<const OperandInfo> inputs) {
   return absl::OkStatus();
 }
 
-// LayerNormalization's inference (17) indexes X's dims from `axis` unchecked.
+// LayerNormalization's inference (17) indexes X's dims from `axis` unchecked, the default -1 too
+// (a scalar X).
 absl::Status CheckAxisInRank(absl::Span<const OperandInfo> inputs,
-                             absl::Span<const Attribute> attributes) {
+                             absl::Span<const Attribute> attributes, int64_t default_axis) {
   const Attribute* attribute = Find(attributes, "axis");
-  const int64_t* axis = attribute ? std::get_if<int64_t>(&attribute->value) : nullptr;
+  const int64_t* given = attribute ? std::get_if<int64_t>(&attribute->value) : nullptr;
+  const int64_t* axis = attribute == nullptr ? &default_axis : given;
   const std::optional<size_t> rank = RankOf(inputs, 0);
   if (axis == nullptr || !rank.has_value()) return absl::OkStatus();
   const int64_t r = static_cast<int64_t>(*rank);
@@ -259,7 +269,7 @@ absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
   }
   if (name == "QLinearConv") return CheckConvolutionRanks(inputs, 3);
   if (name == "RNN" || name == "GRU" || name == "LSTM") return CheckRecurrentRanks(inputs);
-  if (name == "LayerNormalization") return CheckAxisInRank(inputs, attributes);
+  if (name == "LayerNormalization") return CheckAxisInRank(inputs, attributes, -1);
   if (name == "Einsum") return CheckEinsumEquation(inputs, attributes);
   return absl::OkStatus();
 }

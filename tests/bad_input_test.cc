@@ -289,6 +289,11 @@ TEST_F(BadInputTest, AttributesOnnxInferenceTakesOnTrust) {
   EXPECT_THAT(Message(gathered.status()), AllOf(HasSubstr("GatherND"), HasSubstr("batch_dims")));
   Var past_rank = op::GatherND(data, indices, {.batch_dims = 2});
   EXPECT_THAT(Message(past_rank.status()), AllOf(HasSubstr("GatherND"), HasSubstr("rank 2")));
+  // Found by kernel_fuzzer: ONNX's inference reads transB as an int, so 2^52 was off there and on
+  // in the kernel, whose value then had another shape than the var's type.
+  Var product = op::Gemm(c_, c_, Var(), {.transB = int64_t{1} << 52});
+  EXPECT_THAT(Message(product.status()),
+              AllOf(HasSubstr("Gemm"), HasSubstr("'transB'"), HasSubstr("within 32 bits")));
   const Var lengths = graph_.constant(Tensor::from_vector<int64_t>({1, 1}));
   Var reversed = op::ReverseSequence(c_, lengths, {.batch_axis = 3});
   EXPECT_THAT(Message(reversed.status()),
@@ -395,6 +400,11 @@ TEST_F(BadInputTest, LayerNormalizationAxisPastTheRank) {
   EXPECT_THAT(Message(negative.status()), HasSubstr("'axis' is -3"));
   Var fine = op::LayerNormalization(c_, c_, Var(), {.axis = -2}).Y;
   EXPECT_TRUE(fine.ok()) << fine.status();
+  // Found by api_fuzzer (SIGSEGV in ONNX's inference): the default axis -1 of a scalar X.
+  const Var scalar = graph_.constant(Tensor::scalar<float>(1));
+  Var of_scalar = op::LayerNormalization(scalar, scalar).Y;
+  EXPECT_THAT(Message(of_scalar.status()),
+              AllOf(HasSubstr("LayerNormalization"), HasSubstr("'axis' is -1")));
   ExpectNothingLost();
 }
 
