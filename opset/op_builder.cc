@@ -264,6 +264,26 @@ absl::Status TakeValues(Results& results, OutputTypes& types, OutputValues& valu
   return absl::OkStatus();
 }
 
+// Kernels multiply dims freely (planes N * C, padded kernel extents, an output's element count),
+// so no value is computed from or into an empty tensor whose dims would overflow that product
+// (DimsMultiplySafely); of an inferred shape, the known dims count.
+bool KernelsCanMultiplyDims(absl::Span<const OperandInfo> infos, const OutputTypes& types) {
+  for (const OperandInfo& info : infos) {
+    if (info.present && info.value.has_value() && !DimsMultiplySafely(info.value->shape())) {
+      return false;
+    }
+  }
+  for (const OutputType& type : types) {
+    if (!type.shape.has_value()) continue;
+    Shape known;
+    for (int64_t dim : *type.shape) {
+      if (dim >= 0) known.push_back(dim);
+    }
+    if (!DimsMultiplySafely(known)) return false;
+  }
+  return true;
+}
+
 // Runs the op's kernel on known inputs. Values it leaves out stay nullopt; an error status means
 // the op fails (the inputs break ONNX's semantics, or a kernel broke its contract).
 absl::Status RunKernel(const ResolvedOp& op, const OpSignature& signature,
@@ -272,14 +292,8 @@ absl::Status RunKernel(const ResolvedOp& op, const OpSignature& signature,
                        int64_t max_value_bytes, OutputTypes& types, OutputValues& values) {
   absl::InlinedVector<std::optional<Tensor>, 3> inputs;
   absl::InlinedVector<std::optional<Shape>, 1> shapes;
-  for (const OperandInfo& info : infos) {
-    // Kernels multiply dims freely (planes N * C, padded kernel extents), so an empty tensor
-    // whose dims would overflow that product gets no value computed from it.
-    if (info.present && info.value.has_value() && !DimsMultiplySafely(info.value->shape())) {
-      return absl::OkStatus();
-    }
-    inputs.push_back(info.present ? info.value : std::nullopt);
-  }
+  if (!KernelsCanMultiplyDims(infos, types)) return absl::OkStatus();
+  for (const OperandInfo& info : infos) inputs.push_back(info.present ? info.value : std::nullopt);
   if (signature.kernel_reads_shapes_only) {
     for (const OperandInfo& info : infos) shapes.push_back(info.shape);
   }

@@ -150,6 +150,18 @@ TEST_F(BadInputTest, ShapesWhoseElementCountOverflows) {
   ExpectNothingLost();
 }
 
+// Found by kernel_fuzzer (UBSan): an empty Reshape-5 inferred as [2,0,2^40,2^40]; its kernel
+// multiplied the dims. An empty type whose dims multiply past int64 gets no value.
+TEST_F(BadInputTest, AnEmptyTypeWhoseDimsMultiplyPastInt64) {
+  const int64_t huge = int64_t{1} << 40;
+  const Var empty = graph_.constant(Tensor::zeros(DataType::kFloat, {2, 0}));
+  Var reshaped = make_node("Reshape", {empty, Ints({2, 0, huge, huge})}, {}, {.version = 5})[0];
+  ASSERT_TRUE(reshaped.ok()) << reshaped.status();
+  EXPECT_EQ(reshaped.shape(), std::make_optional(std::vector<int64_t>{2, 0, huge, huge}));
+  EXPECT_FALSE(reshaped.value().has_value());
+  ExpectNothingLost();
+}
+
 TEST_F(BadInputTest, TensorFactoriesGivenBadShapesReturnTheEmptyTensor) {
   EXPECT_EQ(Tensor::from_vector<float>({1, 2, 3}, {2, 2}).dtype(), DataType::kUndefined);
   EXPECT_EQ(Tensor::zeros(DataType::kFloat, {-3}).dtype(), DataType::kUndefined);
