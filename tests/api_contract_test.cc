@@ -1,4 +1,5 @@
-// The example of ../shared/API.md, as a user writes it, through the umbrella header only.
+// The promises of the README's "The contract", as a user writes them, through the umbrella
+// header only.
 #include <gtest/gtest.h>
 
 #include <map>
