@@ -153,6 +153,21 @@ absl::Status CheckPReluSlope(absl::Span<const OperandInfo> inputs) {
                                                  ShapeToString(x)));
 }
 
+// SplitToSequence's inference divides the axis by a scalar `split` unchecked (SIGFPE for 0).
+absl::Status CheckScalarSplit(absl::Span<const OperandInfo> inputs) {
+  if (inputs.size() < 2 || !inputs[1].present || !inputs[1].value.has_value()) {
+    return absl::OkStatus();
+  }
+  const Tensor& split = *inputs[1].value;
+  if (split.rank() != 0 || split.size() != 1) return absl::OkStatus();
+  int64_t value = 1;
+  if (split.dtype() == DataType::kInt64) value = split.data<int64_t>()[0];
+  if (split.dtype() == DataType::kInt32) value = split.data<int32_t>()[0];
+  if (value > 0) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("input 1 (split) is the scalar ", value, "; a scalar split must be positive"));
+}
+
 // Checks that input `index` has `rank` (or at least it, with `at_least`) when its rank is known.
 absl::Status CheckInputRank(absl::Span<const OperandInfo> inputs, size_t index, size_t rank,
                             bool at_least) {
@@ -271,6 +286,7 @@ absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
   if (name == "RNN" || name == "GRU" || name == "LSTM") return CheckRecurrentRanks(inputs);
   if (name == "LayerNormalization") return CheckAxisInRank(inputs, attributes, -1);
   if (name == "Einsum") return CheckEinsumEquation(inputs, attributes);
+  if (name == "SplitToSequence") return CheckScalarSplit(inputs);
   return absl::OkStatus();
 }
 

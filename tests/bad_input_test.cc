@@ -306,6 +306,10 @@ TEST_F(BadInputTest, AttributesOnnxInferenceTakesOnTrust) {
   Var product = op::Gemm(c_, c_, Var(), {.transB = int64_t{1} << 52});
   EXPECT_THAT(Message(product.status()),
               AllOf(HasSubstr("Gemm"), HasSubstr("'transB'"), HasSubstr("within 32 bits")));
+  // Found by api_fuzzer (SIGFPE in ONNX's inference): SplitToSequence into pieces of 0.
+  Var pieces = op::SplitToSequence(c_, graph_.constant(Tensor::scalar<int64_t>(0)));
+  EXPECT_THAT(Message(pieces.status()),
+              AllOf(HasSubstr("SplitToSequence"), HasSubstr("split must be positive")));
   const Var lengths = graph_.constant(Tensor::from_vector<int64_t>({1, 1}));
   Var reversed = op::ReverseSequence(c_, lengths, {.batch_axis = 3});
   EXPECT_THAT(Message(reversed.status()),
