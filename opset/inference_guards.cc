@@ -196,6 +196,13 @@ absl::Status CheckRecurrentRanks(absl::Span<const OperandInfo> inputs) {
   return absl::OkStatus();
 }
 
+// STFT's inference (17) reads the signal's dims 0 to 2 and the window's dim 0 unchecked: the
+// ranks the spec gives (signal [batch, length, 1 or 2], window [length]).
+absl::Status CheckStftRanks(absl::Span<const OperandInfo> inputs) {
+  GRAPHGC_RETURN_IF_ERROR(CheckInputRank(inputs, 0, 3, /*at_least=*/false));
+  return CheckInputRank(inputs, 2, 1, /*at_least=*/false);
+}
+
 // LayerNormalization's inference (17) indexes X's dims from `axis` unchecked, the default -1 too
 // (a scalar X).
 absl::Status CheckAxisInRank(absl::Span<const OperandInfo> inputs,
@@ -287,6 +294,7 @@ absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
   if (name == "LayerNormalization") return CheckAxisInRank(inputs, attributes, -1);
   if (name == "Einsum") return CheckEinsumEquation(inputs, attributes);
   if (name == "SplitToSequence") return CheckScalarSplit(inputs);
+  if (name == "STFT") return CheckStftRanks(inputs);
   return absl::OkStatus();
 }
 

@@ -354,6 +354,15 @@ TEST_F(BadInputTest, ConvolutionAndRecurrentInputsOfTheWrongRank) {
   const Var image = graph_.constant(Tensor::zeros(DataType::kFloat, {1, 1, 4}));
   Var conv = op::Conv(image, graph_.constant(Tensor::zeros(DataType::kFloat, {1, 1, 1, 1})));
   EXPECT_THAT(Message(conv.status()), AllOf(HasSubstr("Conv"), HasSubstr("input 1 has rank 4")));
+  // Found by kernel_fuzzer (SIGSEGV in ONNX's STFT inference): a scalar signal, a scalar window.
+  const Var scalar = graph_.constant(Tensor::scalar<float>(1));
+  const Var step = graph_.constant(Tensor::scalar<int64_t>(1));
+  Var stft = op::STFT(scalar, step);
+  EXPECT_THAT(Message(stft.status()), AllOf(HasSubstr("STFT"), HasSubstr("input 0 has rank 0")));
+  const Var signal = graph_.constant(Tensor::zeros(DataType::kFloat, {1, 8, 1}));
+  Var windowed = op::STFT(signal, step, scalar);
+  EXPECT_THAT(Message(windowed.status()),
+              AllOf(HasSubstr("STFT"), HasSubstr("input 2 has rank 0")));
   Var rnn =
       make_node("RNN", {c_, weight, weight}, {{"hidden_size", int64_t{1}}}, {.version = 5})[0];
   EXPECT_THAT(Message(rnn.status()), AllOf(HasSubstr("RNN"), HasSubstr("input 0 has rank 2")));
