@@ -332,6 +332,16 @@ TEST_F(BadInputTest, AttributesEveryExportCanHoldAndOneWayBroadcasts) {
   ExpectNothingLost();
 }
 
+// Found by kernel_fuzzer (UBSan): LinearRegressor's rows times `targets` overflowed when X has
+// no features (no coefficient bounds targets then).
+TEST_F(BadInputTest, ALinearRegressorWithAbsurdTargets) {
+  const Var x = graph_.constant(Tensor::zeros(DataType::kFloat, {3, 0}));
+  Var y = make_node("LinearRegressor", {x}, {{"targets", int64_t{1} << 62}},
+                    {.domain = "ai.onnx.ml"})[0];
+  if (y.ok()) EXPECT_FALSE(y.value().has_value());
+  ExpectNothingLost();
+}
+
 // Found by kernel_fuzzer: ZipMap given labels of both types got a value of the other type.
 TEST_F(BadInputTest, TwoClassLabelListsForOneOp) {
   std::vector<Var> zipped =

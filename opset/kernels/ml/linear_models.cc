@@ -24,7 +24,9 @@ absl::StatusOr<std::vector<float>> LinearScores(const KernelContext& ctx,
                                                 const ml::FeatureRows& rows, int64_t targets,
                                                 const std::vector<float>& coefficients,
                                                 const std::vector<float>& intercepts) {
-  if (!ctx.within_budget(DataType::kFloat, rows.rows * targets)) {
+  int64_t count = 0;  // targets is an attribute: with no features it is bounded by nothing
+  if (__builtin_mul_overflow(rows.rows, targets, &count) ||
+      !ctx.within_budget(DataType::kFloat, count)) {
     return absl::ResourceExhaustedError("the scores exceed the value budget");
   }
   std::vector<float> scores(static_cast<size_t>(rows.rows * targets));
@@ -108,7 +110,9 @@ KernelResult LinearRegressorKernel(const KernelContext& ctx) {
   const int64_t targets = ctx.int_attribute("targets", 1);
   const std::vector<float> coefficients = ml::FloatsOrEmpty(ctx, "coefficients");
   const std::vector<float> intercepts = ml::FloatsOrEmpty(ctx, "intercepts");
-  if (targets < 1 || static_cast<int64_t>(coefficients.size()) != targets * rows.width) {
+  int64_t coefficient_count = 0;
+  if (targets < 1 || __builtin_mul_overflow(targets, rows.width, &coefficient_count) ||
+      static_cast<int64_t>(coefficients.size()) != coefficient_count) {
     return Decline("coefficients that are not one row of C per target");
   }
   if (!intercepts.empty() && static_cast<int64_t>(intercepts.size()) != targets) {
