@@ -1,6 +1,7 @@
 #include "graphgc/export/to_onnx.h"
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <map>
 #include <string>
@@ -468,6 +469,12 @@ absl::StatusOr<onnx::ModelProto> BuildModel(const GraphCore& core, const NamedVa
 
 }  // namespace
 
+namespace {
+std::atomic<bool> check_every_export{false};
+}  // namespace
+
+void internal::CheckEveryExport(bool on) { check_every_export.store(on); }
+
 absl::Status internal::CheckWithOnnxChecker(const onnx::ModelProto& model, absl::string_view who) {
   try {
     onnx::checker::check_model(model);
@@ -486,7 +493,11 @@ absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& ou
                                          const ExportOptions& options) {
   GRAPHGC_RETURN_IF_ERROR(CheckOutputs(graph, outputs));
   GRAPHGC_ASSIGN_OR_RETURN(onnx::ModelProto model, BuildModel(*graph.core(), outputs, options));
-  if (options.check) GRAPHGC_RETURN_IF_ERROR(internal::CheckWithOnnxChecker(model, "to_onnx"));
+  // A model whose initializers may live in external files is checked from its saved file.
+  const bool checked_in_memory = !options.store_elements;
+  if (options.check || (checked_in_memory && check_every_export.load(std::memory_order_relaxed))) {
+    GRAPHGC_RETURN_IF_ERROR(internal::CheckWithOnnxChecker(model, "to_onnx"));
+  }
   return model;
 }
 

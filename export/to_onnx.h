@@ -2,8 +2,10 @@
 //
 // The model holds only the nodes the outputs depend on, in arena (creation) order; its inputs are
 // the arguments those nodes use, in creation order; every var gets a unique, stable name (arguments
-// and outputs keep theirs). ir_version 8, ai.onnx opset 17. The result has passed
-// onnx::checker::check_model. Errors: an output that is failed or depends on a failed Var (its
+// and outputs keep theirs). ir_version 8, ai.onnx opset 17. The result is valid by construction:
+// every node was checked against its schema when it was made, and the test suite runs
+// onnx::checker::check_model on every model it exports (ExportOptions::check does it here too).
+// Errors: an output that is failed or depends on a failed Var (its
 // status), a Var of another graph, empty or duplicate output names, a name clash with an argument.
 // Threading: reads the graph; call it from the graph's thread.
 #ifndef GRAPHGC_TO_ONNX_H_
@@ -52,8 +54,9 @@ struct ExportOptions {
   // function: "<op_type>_<id>".
   std::function<std::string(NodeId)> node_name_of;
   // Run onnx::checker::check_model on the result (a model with external data is checked from its
-  // file instead, once saved).
-  bool check = true;
+  // file instead, once saved). Off by default: it costs more than writing the model, which is
+  // valid by construction.
+  bool check = false;
 };
 
 absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& outputs,
@@ -76,6 +79,10 @@ absl::Status save_onnx(const Graph& graph, const NamedVars& outputs, const std::
 namespace internal {
 // onnx::checker::check_model as a status whose message starts with `who` (to_onnx, fold).
 absl::Status CheckWithOnnxChecker(const onnx::ModelProto& model, absl::string_view who);
+// For test suites: from now on every to_onnx in the process runs the checker, as if
+// ExportOptions::check were set, but for exports with a store_elements hook (their external data
+// is checked from the saved file). tests/test_main.cc turns it on for every test.
+void CheckEveryExport(bool on);
 }  // namespace internal
 
 }  // namespace graphgc

@@ -148,6 +148,19 @@ TEST(ExportTest, ModelPassesTheCheckerAndOnnxInferenceAgrees) {
   ExpectOnnxInferenceAgrees(model, outputs);
 }
 
+// Exports are valid by construction, so the checker is an option, off unless asked; this
+// suite's main (tests/test_main.cc) turns it on for every export, and it is the same model.
+TEST(ExportTest, TheCheckerIsAnOptionOffByDefault) {
+  EXPECT_FALSE(graphgc::ExportOptions().check);
+  Graph g;
+  const Var y = op::Relu(g.argument("x", DataType::kFloat, {2}));
+  absl::StatusOr<onnx::ModelProto> unchecked = to_onnx(g, {{"y", y}});
+  absl::StatusOr<onnx::ModelProto> checked =
+      to_onnx(g, {{"y", y}}, graphgc::ExportOptions{.check = true});
+  ASSERT_TRUE(unchecked.ok() && checked.ok());
+  EXPECT_EQ(unchecked->SerializeAsString(), checked->SerializeAsString());
+}
+
 TEST(ExportTest, StaticGraphInfersExactlyTheVarTypes) {
   Graph g;
   const Var a = g.argument("a", DataType::kDouble, {5, 2, 3});
