@@ -6,6 +6,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "boundary_scenario.h"
 #include "comparisons.h"
 #include "isolated_run.h"
 #include "kernel_bench.h"
@@ -52,6 +53,21 @@ std::vector<ScenarioRow> RunScenarios(const BenchOptions& options, bool print_ro
   return rows;
 }
 
+int RunBoundary(const BenchOptions& options) {
+  const std::vector<int64_t> sizes =
+      options.sizes_given ? options.sizes : std::vector<int64_t>{1000, 10000, 100000, 1000000};
+  const std::vector<BoundaryRow> rows = RunBoundaryScenario(sizes);
+  if (options.json) {
+    std::fputs(BoundaryRowsToJson(rows).c_str(), stdout);
+  } else {
+    PrintBoundaryRows(rows);
+  }
+  for (const BoundaryRow& row : rows) {
+    if (!row.error.empty()) return 1;
+  }
+  return 0;
+}
+
 int RunSuite(const BenchOptions& options) {
   const bool text = !options.json;
   SuiteReport report;
@@ -82,5 +98,6 @@ int main(int argc, char** argv) {
   }
   if (options->micro) return bench::RunMicroBenchmarks(options->benchmark_args);
   if (options->kernels) return bench::RunKernelBenchmarks();
+  if (options->scenario == "boundary") return bench::RunBoundary(*options);
   return bench::RunSuite(*options);
 }

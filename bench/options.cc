@@ -60,6 +60,12 @@ absl::Status ApplyFlag(absl::string_view arg, BenchOptions& options) {
     absl::StatusOr<std::vector<int64_t>> sizes = ParseSizes(arg);
     if (!sizes.ok()) return sizes.status();
     options.sizes = *std::move(sizes);
+    options.sizes_given = true;
+  } else if (absl::ConsumePrefix(&arg, "--scenario=")) {
+    if (arg != "seed" && arg != "boundary") {
+      return absl::InvalidArgumentError(absl::StrCat("--scenario: unknown scenario '", arg, "'"));
+    }
+    options.scenario = std::string(arg);
   } else if (absl::ConsumePrefix(&arg, "--modes=")) {
     absl::StatusOr<std::vector<SeedMode>> modes = ParseModes(arg);
     if (!modes.ok()) return modes.status();
@@ -81,7 +87,10 @@ absl::StatusOr<BenchOptions> ParseOptions(int argc, char** argv) {
   options.benchmark_args.push_back(argv[0]);
   std::vector<absl::string_view> unknown;
   for (int i = 1; i < argc; ++i) {
-    const absl::Status applied = ApplyFlag(argv[i], options);
+    // "--scenario NAME" is "--scenario=NAME".
+    std::string flag = argv[i];
+    if (flag == "--scenario" && i + 1 < argc) flag = absl::StrCat("--scenario=", argv[++i]);
+    const absl::Status applied = ApplyFlag(flag, options);
     if (absl::IsNotFound(applied)) {
       options.benchmark_args.push_back(argv[i]);
       unknown.push_back(argv[i]);
@@ -98,6 +107,7 @@ absl::StatusOr<BenchOptions> ParseOptions(int argc, char** argv) {
 
 std::string Usage() {
   return "usage: graphgc-bench [--json] [--n=LIST] [--modes=LIST] [--keep-all-cap-bytes=BYTES]\n"
+         "       graphgc-bench --scenario boundary [--json] [--n=LIST]\n"
          "       graphgc-bench --micro [Google Benchmark flags]\n"
          "       graphgc-bench --kernels\n"
          "\n"
@@ -109,6 +119,10 @@ std::string Usage() {
          "  --modes=LIST           keep-all,collect-each-step,automatic (default: all three)\n"
          "  --keep-all-cap-bytes=B skip keep-all rows that would hold more than B value bytes\n"
          "                         (default 2147483648)\n"
+         "  --scenario=NAME        seed (the default) or boundary: a chain of n Adds built,\n"
+         "                         exported, serialized and imported, beside protobuf's\n"
+         "                         SerializeToString and ONNX's InferShapes on the same model\n"
+         "                         (default n: 1000,10000,100000,1000000)\n"
          "  --micro                run the registered Google Benchmark micro benchmarks\n"
          "  --kernels              time value propagation of nine ops against a plain loop and\n"
          "                         ONNX Runtime (one thread), side by side in one run\n";

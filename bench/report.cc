@@ -35,21 +35,6 @@ double CollectCostRatio(const std::vector<CollectCostRow>& rows) {
   return Ratio(rows.back().median_ns, rows.front().median_ns);
 }
 
-std::string JsonQuote(absl::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      absl::StrAppend(&out, "\\", std::string(1, c));
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      absl::StrAppend(&out, absl::StrFormat("\\u%04x", static_cast<int>(c)));
-    } else {
-      out.push_back(c);
-    }
-  }
-  out.push_back('"');
-  return out;
-}
-
 std::string JsonBool(bool value) { return value ? "true" : "false"; }
 
 std::string ScenarioMeasurementsJson(const ScenarioRow& row) {
@@ -114,6 +99,21 @@ std::string CollectCostJson(const std::vector<CollectCostRow>& rows) {
 }
 
 }  // namespace
+
+std::string JsonQuote(absl::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      absl::StrAppend(&out, "\\", std::string(1, c));
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      absl::StrAppend(&out, absl::StrFormat("\\u%04x", static_cast<int>(c)));
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.push_back('"');
+  return out;
+}
 
 void PrintScenarioHeader() {
   absl::PrintF(

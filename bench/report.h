@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "collect_cost.h"
 #include "comparisons.h"
 #include "isolated_run.h"
@@ -28,6 +29,9 @@ void PrintChainVsHandLoop(const ChainVsHandLoop& result);
 void PrintCollectCost(const std::vector<CollectCostRow>& rows);
 
 std::string ToJson(const SuiteReport& report);
+
+// `text` as a JSON string literal, quotes included.
+std::string JsonQuote(absl::string_view text);
 
 }  // namespace graphgc::bench
 
