@@ -338,7 +338,8 @@ TEST_F(BadInputTest, ALinearRegressorWithAbsurdTargets) {
   const Var x = graph_.constant(Tensor::zeros(DataType::kFloat, {3, 0}));
   Var y = make_node("LinearRegressor", {x}, {{"targets", int64_t{1} << 62}},
                     {.domain = "ai.onnx.ml"})[0];
-  if (y.ok()) EXPECT_FALSE(y.value().has_value());
+  ASSERT_TRUE(y.ok()) << y.status();
+  EXPECT_FALSE(y.value().has_value());
   ExpectNothingLost();
 }
 

@@ -86,8 +86,12 @@ absl::StatusOr<SvmModel> ReadModel(const KernelContext& ctx, int64_t classes) {
   m.prob_a = ml::FloatsOrEmpty(ctx, "prob_a");
   m.prob_b = ml::FloatsOrEmpty(ctx, "prob_b");
   const int64_t pairs = classes * (classes - 1) / 2;
+  // Each support vector has classes - 1 coefficients, so the count is bounded and cannot
+  // overflow however large vectors_per_class's entries are.
+  const int64_t most_vectors = static_cast<int64_t>(m.coefficients.size());
   for (int64_t count : m.per_class) {
     if (count < 0) return Decline("a negative vectors_per_class");
+    if (count > most_vectors - m.vectors) return Decline("more support vectors than coefficients");
     m.first_vector.push_back(m.vectors);
     m.vectors += count;
   }
