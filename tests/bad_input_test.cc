@@ -401,6 +401,20 @@ TEST_F(BadInputTest, ConvolutionGeometryPastInt64) {
   ExpectNothingLost();
 }
 
+// Found by kernel_fuzzer: a ConvTranspose over an image with an empty spatial axis walked its
+// (no) patch lines dividing by that axis's extent of 0 (UBSan). The result is the zero output.
+TEST_F(BadInputTest, ConvTransposeOfAnEmptyImage) {
+  const Var image = graph_.constant(Tensor::zeros(DataType::kFloat, {3, 0, 0, 2}));
+  const Var weight = graph_.constant(Tensor::zeros(DataType::kFloat, {0, 4, 4, 4}));
+  Var transposed = op::ConvTranspose(image, weight);
+  ASSERT_TRUE(transposed.ok()) << transposed.status();
+  EXPECT_EQ(transposed.shape(), std::make_optional(std::vector<int64_t>{3, 4, 3, 5}));
+  ASSERT_TRUE(transposed.value().has_value());
+  const Tensor value = *transposed.value();
+  for (float element : value.data<float>()) EXPECT_EQ(element, 0.0f);
+  ExpectNothingLost();
+}
+
 // Found by the fuzzers: a DFT of length 0 planned a transform over nothing (UBSan), and
 // LayerNormalization's function body gave a value of another shape than its type for 0 dims.
 TEST_F(BadInputTest, ZeroLengthSignalsAndZeroSizedNormalization) {

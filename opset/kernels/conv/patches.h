@@ -28,6 +28,8 @@ inline int64_t Lines(const PatchGeometry& g) {
 // the matrix sequentially.
 template <class F>
 void ForEachRun(const PatchGeometry& g, int64_t line_begin, int64_t line_end, F&& run) {
+  // No lines: an image with an empty spatial axis, whose zero extent would divide below.
+  if (line_begin >= line_end) return;
   const size_t rank = g.image.size();
   const size_t last = rank - 1;
   const int64_t width = g.positions[last], image_width = g.image[last], step = g.strides[last];
