@@ -9,7 +9,9 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "graphgc/export/var_namer.h"
 #include "graphgc/ir/graph_core.h"
 #include "graphgc/opset/tensor_proto.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -23,6 +25,7 @@ namespace {
 using internal::Arena;
 using internal::GraphCore;
 using internal::VarKind;
+using internal::VarNamer;
 
 absl::Status CheckOutputs(const Graph& graph, const NamedVars& outputs) {
   if (graph.core() == nullptr)
@@ -153,77 +156,47 @@ Needed FindNeeded(const GraphCore& core, const NamedVars& outputs, const ExportO
   return needed;
 }
 
-// Names every needed var: arguments keep theirs, an output var takes its (first) output name,
-// the rest get "_v<id>" (suffixed if that clashes with a user's name).
-class Namer {
- public:
-  Namer(const Arena& arena, const NamedVars& outputs, std::function<std::string(VarId)> name_of)
-      : arena_(arena), name_of_(std::move(name_of)) {
-    for (const auto& output : outputs) reserved_.insert(output.first);
-  }
-
-  absl::Status NameArgumentsAndOutputs(const Needed& needed, const NamedVars& outputs) {
-    for (size_t i = 0; i < needed.vars.size(); ++i) {
-      const VarId var(static_cast<uint32_t>(i));
-      if (!needed.vars[i] || arena_.var_kind(var) != VarKind::kArgument) continue;
-      if (arena_.var_subgraph(var).valid()) continue;  // a body's argument: named like the rest
-      const std::string name(arena_.string(arena_.var_name(var)));
-      if (reserved_.contains(name) && !IsOutputOf(outputs, name, var)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "to_onnx: output name '", name, "' is the name of an argument the model uses"));
-      }
-      reserved_.insert(name);
-      names_[var] = name;
-    }
-    for (const auto& [name, var] : outputs) {
-      if (!names_.contains(var.id())) names_[var.id()] = name;
-    }
-    return absl::OkStatus();
-  }
-
-  const std::string& NameOf(VarId var) {
-    auto it = names_.find(var);
-    if (it != names_.end()) return it->second;
-    std::string preferred = name_of_ ? name_of_(var) : std::string();
-    if (preferred.empty()) preferred = absl::StrCat("_v", var.value());
-    return names_[var] = Fresh(std::move(preferred));
-  }
-
-  // A name no var has or will get: `base`, suffixed until unique.
-  std::string Fresh(std::string base) {
-    while (reserved_.contains(base)) absl::StrAppend(&base, "_");
-    reserved_.insert(base);
-    return base;
-  }
-
- private:
-  static bool IsOutputOf(const NamedVars& outputs, const std::string& name, VarId var) {
-    for (const auto& output : outputs) {
-      if (output.first == name && output.second.id() == var) return true;
-    }
-    return false;
-  }
-
-  const Arena& arena_;
-  std::function<std::string(VarId)> name_of_;
-  absl::flat_hash_set<std::string> reserved_;
-  absl::flat_hash_map<VarId, std::string> names_;
-};
-
-// Whether a Constant node holding this var's element type exists at `opset` (Constant took only
-// floating point before opset 9, no bfloat16 before 13).
-bool ConstantNodeFits(const Arena& arena, VarId var, int opset) {
+// Whether a Constant node holding `dtype` exists at `opset` (Constant took only floating point
+// before opset 9, no bfloat16 before 13).
+bool OpsetHasConstantOf(DataType dtype, int opset) {
   const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema("Constant", opset, "");
   if (schema == nullptr || schema->outputs().empty()) return false;
-  const std::string type = absl::StrCat("tensor(", DataTypeName(arena.var_dtype(var)), ")");
+  const std::string type = absl::StrCat("tensor(", DataTypeName(dtype), ")");
   return schema->outputs()[0].GetTypes().count(onnx::Utils::DataTypeUtils::ToType(type)) > 0;
 }
 
-void AddValueInfo(const Arena& arena, VarId var, const std::string& name,
-                  google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* infos) {
+// Each distinct type of a model, converted once: a chain of a million vars has a few types.
+class TypeProtos {
+ public:
+  explicit TypeProtos(const Arena& arena) : arena_(arena) {}
+
+  const onnx::TypeProto& Of(VarId var) {
+    auto [it, inserted] = protos_.try_emplace(arena_.var_type_key(var));
+    if (inserted) it->second = internal::ToTypeProto(arena_.var_type(var));
+    return it->second;
+  }
+
+ private:
+  const Arena& arena_;
+  absl::flat_hash_map<internal::TypeKey, onnx::TypeProto> protos_;
+};
+
+// A ValueInfoProto typing `var`, for the caller to name.
+onnx::ValueInfoProto* AddValueInfo(
+    TypeProtos& types, VarId var, google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* infos) {
   onnx::ValueInfoProto* info = infos->Add();
-  info->set_name(name);
-  *info->mutable_type() = internal::ToTypeProto(arena.var_type(var));
+  *info->mutable_type() = types.Of(var);
+  return info;
+}
+
+// "<op_type>_<id>" into `out`.
+void WriteNodeName(absl::string_view op_type, NodeId node, std::string* out) {
+  char digits[absl::numbers_internal::kFastToBufferSize];
+  const char* end = absl::numbers_internal::FastIntToBuffer(node.value(), digits);
+  out->reserve(op_type.size() + 1 + static_cast<size_t>(end - digits));
+  out->append(op_type.data(), op_type.size());
+  out->push_back('_');
+  out->append(digits, static_cast<size_t>(end - digits));
 }
 
 // Domain -> opset version, "" first. ai.onnx is always declared.
@@ -266,7 +239,7 @@ absl::StatusOr<OpsetImports> ChooseOpsets(const Arena& arena,
   return imports;
 }
 
-using NameSet = absl::flat_hash_set<std::string>;
+using VarSet = absl::flat_hash_set<VarId>;
 
 // Writes the needed nodes graph by graph: the main graph, and for each node with bodies, one
 // GraphProto per body holding the needed nodes made inside it. Within a graph, arena order is a
@@ -274,38 +247,41 @@ using NameSet = absl::flat_hash_set<std::string>;
 class GraphWriter {
  public:
   // Sorts the needed nodes, and the typed vars they make, by the graph they belong to, once.
-  GraphWriter(const Arena& arena, const Needed& needed, int onnx_opset, Namer& namer,
-              std::function<std::string(NodeId)> node_name_of)
+  GraphWriter(const Arena& arena, const Needed& needed, int onnx_opset, VarNamer& namer,
+              TypeProtos& types, std::function<std::string(NodeId)> node_name_of)
       : arena_(arena),
         needed_(needed),
         onnx_opset_(onnx_opset),
         namer_(namer),
+        types_(types),
         node_name_of_(std::move(node_name_of)) {
     for (size_t i = 0; i < needed.nodes.size(); ++i) {
       const NodeId node(static_cast<uint32_t>(i));
-      if (needed.nodes[i]) scopes_[ScopeOf(node)].nodes.push_back(node);
+      if (needed.nodes[i]) ScopeFor(node).nodes.push_back(node);
     }
     for (size_t i = 0; i < needed.vars.size(); ++i) {
       const VarId var(static_cast<uint32_t>(i));
       if (!needed.vars[i] || arena.var_kind(var) == VarKind::kArgument) continue;
-      if (needed.initializers.contains(var)) continue;
+      if (!needed.initializers.empty() && needed.initializers.contains(var)) continue;
       if (arena.var_is_tensor(var) && arena.var_dtype(var) == DataType::kUndefined) continue;
-      scopes_[ScopeOf(arena.var_producer(var))].typed_vars.push_back(var);
+      ScopeFor(arena.var_producer(var)).typed_vars.push_back(var);
     }
   }
 
   // The nodes of `scope` (SubgraphId(): the main graph) and the value_info of its vars, but for
-  // those named in `outputs`, which the graph's outputs type.
-  void WriteNodes(SubgraphId scope, const NameSet& outputs, onnx::GraphProto* graph) {
+  // `outputs`, which the graph's outputs type.
+  void WriteNodes(SubgraphId scope, const VarSet& outputs, onnx::GraphProto* graph) {
     // Never inserts: a body written from inside this loop looks up its own scope, and an
     // insertion could move `members`.
     auto found = scopes_.find(scope);
     if (found == scopes_.end()) return;  // nothing of this graph is needed
     const Scope& members = found->second;
+    graph->mutable_node()->Reserve(static_cast<int>(members.nodes.size()));
+    graph->mutable_value_info()->Reserve(static_cast<int>(members.typed_vars.size()));
     for (NodeId node : members.nodes) AddNode(node, graph);
     for (VarId var : members.typed_vars) {
-      const std::string& name = namer_.NameOf(var);
-      if (!outputs.contains(name)) AddValueInfo(arena_, var, name, graph->mutable_value_info());
+      if (outputs.contains(var)) continue;
+      namer_.Write(var, AddValueInfo(types_, var, graph->mutable_value_info())->mutable_name());
     }
   }
 
@@ -314,6 +290,21 @@ class GraphWriter {
     std::vector<NodeId> nodes;  // in arena order, a topological order
     std::vector<VarId> typed_vars;
   };
+
+  // Without bodies everything is in the main graph: no lookup per node.
+  Scope& ScopeFor(NodeId node) {
+    if (arena_.subgraphs().empty()) {
+      if (main_scope_ == nullptr) main_scope_ = &scopes_[SubgraphId()];
+      return *main_scope_;
+    }
+    return scopes_[ScopeOf(node)];
+  }
+
+  bool ConstantNodeFits(DataType dtype) {
+    auto [it, inserted] = constant_node_fits_.try_emplace(dtype);
+    if (inserted) it->second = OpsetHasConstantOf(dtype, onnx_opset_);
+    return it->second;
+  }
 
   SubgraphId ScopeOf(NodeId node) const {
     return arena_.subgraphs().empty() ? SubgraphId() : arena_.subgraphs().of_node(node);
@@ -324,30 +315,33 @@ class GraphWriter {
     const std::optional<AttributeValue> value =
         kind.is_constant ? arena_.node_attribute(node, "value") : std::nullopt;
     if (value.has_value() && std::holds_alternative<Tensor>(*value) &&
-        !ConstantNodeFits(arena_, arena_.node_output(node, 0), onnx_opset_)) {
+        !ConstantNodeFits(std::get<Tensor>(*value).dtype())) {
       // The model's opset has no Constant for this type; an initializer means the same.
       onnx::TensorProto* initializer = graph->add_initializer();
       *initializer = internal::ToTensorProto(std::get<Tensor>(*value));
-      initializer->set_name(namer_.NameOf(arena_.node_output(node, 0)));
+      namer_.Write(arena_.node_output(node, 0), initializer->mutable_name());
       return;
     }
     onnx::NodeProto* proto = graph->add_node();
     proto->set_op_type(kind.op_type);
     if (!kind.domain.empty()) proto->set_domain(kind.domain);
     if (!node_name_of_) {
-      proto->set_name(absl::StrCat(kind.op_type, "_", node.value()));
+      WriteNodeName(kind.op_type, node, proto->mutable_name());
     } else if (std::string name = node_name_of_(node); !name.empty()) {
       proto->set_name(std::move(name));
     }
     for (VarId input : arena_.node_inputs(node)) {
-      proto->add_input(input.valid() ? namer_.NameOf(input) : std::string());
+      std::string* name = proto->add_input();
+      if (input.valid()) namer_.Write(input, name);
     }
     for (int i = 0; i < arena_.node_num_outputs(node); ++i) {
       const VarId output = arena_.node_output(node, i);
       // An output written as an initializer is defined there; the node's copy goes unread.
-      proto->add_output(needed_.initializers.contains(output)
-                            ? namer_.Fresh(absl::StrCat(namer_.NameOf(output), "_unread"))
-                            : namer_.NameOf(output));
+      if (!needed_.initializers.empty() && needed_.initializers.contains(output)) {
+        proto->add_output(namer_.Fresh(absl::StrCat(namer_.NameOf(output), "_unread")));
+      } else {
+        namer_.Write(output, proto->add_output());
+      }
     }
     for (const Attribute& attribute : arena_.node_attributes(node)) {
       onnx::AttributeProto* attribute_proto = proto->add_attribute();
@@ -365,44 +359,49 @@ class GraphWriter {
   void WriteBody(SubgraphId body, const std::string& name, onnx::GraphProto* graph) {
     graph->set_name(name);
     for (VarId argument : arena_.subgraphs().arguments(body)) {
-      AddValueInfo(arena_, argument, namer_.NameOf(argument), graph->mutable_input());
+      namer_.Write(argument,
+                   AddValueInfo(types_, argument, graph->mutable_input())->mutable_name());
     }
     const auto results = arena_.subgraphs().results(body);
-    NameSet own_outputs;
+    VarSet own_outputs;
     std::vector<std::string> outputs;
+    std::vector<bool> passed_through;
     for (VarId result : results) {
       const NodeId producer = arena_.var_producer(result);
       const bool own = producer.valid() && ScopeOf(producer) == body &&
                        !arena_.op_kind(arena_.node_op(producer)).is_constant;
-      const std::string& own_name = namer_.NameOf(result);
-      outputs.push_back(own && own_outputs.insert(own_name).second
-                            ? own_name
-                            : namer_.Fresh(absl::StrCat(own_name, "_result")));
+      std::string own_name = namer_.NameOf(result);
+      passed_through.push_back(!(own && own_outputs.insert(result).second));
+      outputs.push_back(passed_through.back() ? namer_.Fresh(absl::StrCat(own_name, "_result"))
+                                              : std::move(own_name));
     }
     WriteNodes(body, own_outputs, graph);
     for (size_t i = 0; i < results.size(); ++i) {
-      if (!own_outputs.contains(outputs[i])) {  // passed through
+      if (passed_through[i]) {
         onnx::NodeProto* pass = graph->add_node();
         pass->set_op_type("Identity");
         pass->set_name(absl::StrCat("Identity_", outputs[i]));
-        pass->add_input(namer_.NameOf(results[i]));
+        namer_.Write(results[i], pass->add_input());
         pass->add_output(outputs[i]);
       }
-      AddValueInfo(arena_, results[i], outputs[i], graph->mutable_output());
+      AddValueInfo(types_, results[i], graph->mutable_output())->set_name(outputs[i]);
     }
   }
 
   const Arena& arena_;
   const Needed& needed_;
   int onnx_opset_;
-  Namer& namer_;
+  VarNamer& namer_;
+  TypeProtos& types_;
   std::function<std::string(NodeId)> node_name_of_;
   absl::flat_hash_map<SubgraphId, Scope> scopes_;
+  Scope* main_scope_ = nullptr;  // set only when the arena has no bodies (scopes_ never grows)
+  absl::flat_hash_map<DataType, bool> constant_node_fits_;  // at onnx_opset_
 };
 
 // The initializers of the main graph, in var order (a stable order for a given graph).
-absl::Status WriteInitializers(const Arena& arena, const Needed& needed, Namer& namer,
-                               const ExportOptions& options, onnx::GraphProto* graph) {
+absl::Status WriteInitializers(const Needed& needed, VarNamer& namer, const ExportOptions& options,
+                               onnx::GraphProto* graph) {
   std::vector<VarId> vars;
   for (const auto& entry : needed.initializers) vars.push_back(entry.first);
   std::sort(vars.begin(), vars.end());
@@ -416,7 +415,7 @@ absl::Status WriteInitializers(const Arena& arena, const Needed& needed, Namer& 
       GRAPHGC_ASSIGN_OR_RETURN(stored_elsewhere, options.store_elements(value, proto));
     }
     if (!stored_elsewhere) *proto = internal::ToTensorProto(value);
-    proto->set_name(namer.NameOf(var));
+    namer.Write(var, proto->mutable_name());
   }
   return absl::OkStatus();
 }
@@ -427,8 +426,9 @@ absl::StatusOr<onnx::ModelProto> BuildModel(const GraphCore& core, const NamedVa
   const Needed needed = FindNeeded(core, outputs, options);
   GRAPHGC_RETURN_IF_ERROR(CheckArgumentRanks(arena, needed.vars));
   GRAPHGC_RETURN_IF_ERROR(CheckBodyResultRanks(arena, needed.bodies));
-  Namer namer(arena, outputs, options.name_of);
-  GRAPHGC_RETURN_IF_ERROR(namer.NameArgumentsAndOutputs(needed, outputs));
+  VarNamer namer(arena, outputs, options.name_of);
+  GRAPHGC_RETURN_IF_ERROR(namer.NameArgumentsAndOutputs(needed.vars, outputs));
+  TypeProtos types(arena);
 
   onnx::ModelProto model;
   model.set_ir_version(kOnnxIrVersion);
@@ -446,23 +446,25 @@ absl::StatusOr<onnx::ModelProto> BuildModel(const GraphCore& core, const NamedVa
     const VarId var(static_cast<uint32_t>(i));
     if (needed.vars[i] && arena.var_kind(var) == VarKind::kArgument &&
         !arena.var_subgraph(var).valid()) {
-      AddValueInfo(arena, var, namer.NameOf(var), graph->mutable_input());
+      namer.Write(var, AddValueInfo(types, var, graph->mutable_input())->mutable_name());
     }
   }
-  NameSet output_names;
-  for (const auto& output : outputs) output_names.insert(output.first);
-  GRAPHGC_RETURN_IF_ERROR(WriteInitializers(arena, needed, namer, options, graph));
-  GraphWriter(arena, needed, imports.at(""), namer, options.node_name_of)
-      .WriteNodes(SubgraphId(), output_names, graph);
+  VarSet named_as_outputs;  // typed by the graph's outputs, not by value_info
+  for (const auto& [name, var] : outputs) {
+    if (namer.NameOf(var.id()) == name) named_as_outputs.insert(var.id());
+  }
+  GRAPHGC_RETURN_IF_ERROR(WriteInitializers(needed, namer, options, graph));
+  GraphWriter(arena, needed, imports.at(""), namer, types, options.node_name_of)
+      .WriteNodes(SubgraphId(), named_as_outputs, graph);
   for (const auto& [name, var] : outputs) {
     if (namer.NameOf(var.id()) != name) {  // the var is already named otherwise: alias it
       onnx::NodeProto* alias = graph->add_node();
       alias->set_op_type("Identity");
       alias->set_name(absl::StrCat("Identity_output_", name));
-      alias->add_input(namer.NameOf(var.id()));
+      namer.Write(var.id(), alias->add_input());
       alias->add_output(name);
     }
-    AddValueInfo(arena, var.id(), name, graph->mutable_output());
+    AddValueInfo(types, var.id(), graph->mutable_output())->set_name(name);
   }
   return model;
 }

@@ -19,6 +19,7 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -52,6 +53,22 @@ struct OpKind {
 };
 
 using VarIdList = absl::InlinedVector<VarId, 4>;
+
+// Identifies a var's type within one arena: shapes and non-tensor types are interned, so two vars
+// with equal keys have equal types. Lets a caller convert each distinct type once (export does).
+struct TypeKey {
+  int8_t dtype;    // the element type, or the arena's marker of a non-tensor type
+  int16_t rank;    // -1: unknown
+  uint32_t index;  // where the interned shape or non-tensor type lives
+
+  friend bool operator==(const TypeKey& a, const TypeKey& b) {
+    return a.dtype == b.dtype && a.rank == b.rank && a.index == b.index;
+  }
+  template <typename H>
+  friend H AbslHashValue(H h, const TypeKey& key) {
+    return H::combine(std::move(h), key.dtype, key.rank, key.index);
+  }
+};
 
 class Arena {
  public:
@@ -128,6 +145,10 @@ class Arena {
   }
   bool var_is_tensor(VarId var) const { return vars_[var.value()].dtype != kNotATensor; }
   VarType var_type(VarId var) const;
+  TypeKey var_type_key(VarId var) const {
+    const VarRecord& record = vars_[var.value()];
+    return TypeKey{record.dtype, record.rank, record.shape_begin};
+  }
   // nullopt when the rank is unknown; -1 marks an unknown dim.
   std::optional<Shape> var_shape(VarId var) const;
   std::optional<int64_t> var_rank(VarId var) const;

@@ -16,6 +16,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "graphgc/graphgc.h"
 #include "onnx/checker.h"
 #include "onnx/onnx_pb.h"
@@ -425,6 +426,24 @@ TEST(ExportNamesTest, GeneratedNamesDoNotClashWithUserNames) {
   const onnx::ModelProto model = Export(g, outputs);
   EXPECT_TRUE(NamesAreUnique(model));
   EXPECT_THAT(InputNames(model), ElementsAre("_v1"));
+}
+
+// ExportOptions::name_of may prefer a name of the generated form "_v<id>", the generated name of
+// a var named earlier or later; names stay unique either way.
+TEST(ExportNamesTest, PreferredNamesOfTheGeneratedFormStayUnique) {
+  Graph g;
+  Var v = g.argument("x", DataType::kFloat, {2});
+  for (int i = 0; i < 10; ++i) v = op::Neg(v);
+  gg::ExportOptions options;
+  options.name_of = [](gg::VarId var) -> std::string {
+    if (var.value() % 4 == 2) return absl::StrCat("_v", var.value() - 1);  // an earlier var's
+    if (var.value() % 4 == 3) return absl::StrCat("_v", var.value() + 2);  // a later var's
+    return "";                                                             // generated
+  };
+  const absl::StatusOr<onnx::ModelProto> model = gg::to_onnx(g, {{"y", v}}, options);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_TRUE(NamesAreUnique(*model));
+  EXPECT_TRUE(gg::internal::CheckWithOnnxChecker(*model, "test").ok());
 }
 
 // --- Operand errors ---------------------------------------------------------------------------
