@@ -34,14 +34,34 @@ absl::StatusOr<VarType> DeclaredType(const onnx::ValueInfoProto& info) {
   return type;
 }
 
-// Node indices in an order where every node comes after the producers of what it reads (Kahn's
-// algorithm); errors name a dangling name or the nodes on a cycle. `sources` are defined by the
-// graph itself (inputs, initializers); `outer` resolves the names enclosing graphs define.
+// Calls `visit` with each name the node reads (ReadNames, without copying the inputs of a node
+// that has no bodies: most nodes).
+template <typename Visit>
+void ForEachReadName(const onnx::NodeProto& node, Visit visit) {
+  bool has_bodies = false;
+  for (const onnx::AttributeProto& attribute : node.attribute()) {
+    has_bodies = has_bodies || attribute.has_g() || attribute.graphs_size() > 0;
+  }
+  if (!has_bodies) {
+    for (const std::string& name : node.input()) visit(name);
+    return;
+  }
+  for (const std::string& name : ReadNames(node)) visit(name);
+}
+
+// Node indices in an order where every node comes after the producers of what it reads; errors
+// name a dangling name or the nodes on a cycle. `sources` are defined by the graph itself (inputs,
+// initializers); `outer` resolves the names enclosing graphs define. ONNX requires nodes to be
+// sorted, so the model's own order is checked first and usually taken as it is; otherwise Kahn's
+// algorithm sorts them, keeping the model's order wherever it allows: an intermediate is then
+// consumed where the model's author put its consumers, which keeps few values alive at once.
 absl::StatusOr<std::vector<int>> TopologicalOrder(const onnx::GraphProto& graph,
                                                   const NameSet& sources,
                                                   const OuterLookup& outer) {
-  absl::flat_hash_map<std::string, int> producer;
-  for (int n = 0; n < graph.node_size(); ++n) {
+  const int num_nodes = graph.node_size();
+  absl::flat_hash_map<absl::string_view, int> producer;  // views into `graph`
+  producer.reserve(static_cast<size_t>(num_nodes));
+  for (int n = 0; n < num_nodes; ++n) {
     for (const std::string& output : graph.node(n).output()) {
       if (output.empty()) continue;
       if (sources.contains(output) || !producer.emplace(output, n).second) {
@@ -49,30 +69,46 @@ absl::StatusOr<std::vector<int>> TopologicalOrder(const onnx::GraphProto& graph,
       }
     }
   }
-  std::vector<int> pending(graph.node_size(), 0);
-  std::vector<std::vector<int>> consumers(graph.node_size());
-  for (int n = 0; n < graph.node_size(); ++n) {
-    NameSet counted;
-    for (const std::string& input : ReadNames(graph.node(n))) {
-      if (input.empty() || sources.contains(input) || !counted.insert(input).second) continue;
+  // The producers each node reads, node by node (a name read twice counts twice on both sides).
+  std::vector<int> reads;
+  std::vector<size_t> first_read(static_cast<size_t>(num_nodes) + 1, 0);
+  bool sorted = true;
+  absl::Status dangling;
+  for (int n = 0; n < num_nodes && dangling.ok(); ++n) {
+    first_read[n] = reads.size();
+    ForEachReadName(graph.node(n), [&](const std::string& input) {
+      if (!dangling.ok() || input.empty() || sources.contains(input)) return;
       auto it = producer.find(input);
       if (it == producer.end()) {
-        if (outer && outer(input).has_value()) continue;
-        return ModelError(absl::StrCat("node ", n, " (", graph.node(n).op_type(), ") reads '",
-                                       input, "', which nothing defines"));
+        if (outer && outer(input).has_value()) return;
+        dangling = ModelError(absl::StrCat("node ", n, " (", graph.node(n).op_type(), ") reads '",
+                                           input, "', which nothing defines"));
+        return;
       }
+      reads.push_back(it->second);
+      sorted = sorted && it->second < n;
+    });
+  }
+  if (!dangling.ok()) return dangling;
+  first_read[num_nodes] = reads.size();
+  std::vector<int> order;
+  order.reserve(static_cast<size_t>(num_nodes));
+  if (sorted) {
+    for (int n = 0; n < num_nodes; ++n) order.push_back(n);
+    return order;
+  }
+  std::vector<int> pending(num_nodes, 0);
+  std::vector<std::vector<int>> consumers(num_nodes);
+  for (int n = 0; n < num_nodes; ++n) {
+    for (size_t r = first_read[n]; r < first_read[n + 1]; ++r) {
       ++pending[n];
-      consumers[it->second].push_back(n);
+      consumers[reads[r]].push_back(n);
     }
   }
-  // The model's own order wherever it allows (ONNX requires nodes to be sorted, so usually
-  // everywhere): an intermediate is then consumed where the model's author put its consumers,
-  // not after every other ready node, which keeps few values alive at once.
   std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
-  for (int n = 0; n < graph.node_size(); ++n) {
+  for (int n = 0; n < num_nodes; ++n) {
     if (pending[n] == 0) ready.push(n);
   }
-  std::vector<int> order;
   while (!ready.empty()) {
     const int n = ready.top();
     ready.pop();
@@ -81,9 +117,7 @@ absl::StatusOr<std::vector<int>> TopologicalOrder(const onnx::GraphProto& graph,
       if (--pending[consumer] == 0) ready.push(consumer);
     }
   }
-  if (static_cast<int>(order.size()) != graph.node_size()) {
-    return ModelError("the graph has a cycle");
-  }
+  if (static_cast<int>(order.size()) != num_nodes) return ModelError("the graph has a cycle");
   return order;
 }
 
@@ -132,9 +166,6 @@ absl::Status GraphInliner::Prepare() {
   for (const auto& input : proto_.input()) sources.insert(input.name());
   for (const auto& initializer : proto_.initializer()) sources.insert(initializer.name());
   GRAPHGC_ASSIGN_OR_RETURN(order_, TopologicalOrder(proto_, sources, outer_));
-  for (const auto* infos : {&proto_.input(), &proto_.output(), &proto_.value_info()}) {
-    for (const onnx::ValueInfoProto& info : *infos) declared_types_[info.name()] = &info.type();
-  }
   for (const onnx::TensorProto& proto : proto_.initializer()) {
     absl::StatusOr<Tensor> tensor =
         hooks_->load_initializer ? hooks_->load_initializer(proto) : FromTensorProto(proto);
@@ -282,6 +313,17 @@ void GraphInliner::ReleaseReads(const onnx::NodeProto& node) {
   if (released) graph_.core()->maybe_collect();
 }
 
+const onnx::TypeProto* GraphInliner::DeclaredTypeOf(const std::string& name) {
+  if (!declared_types_gathered_) {
+    for (const auto* infos : {&proto_.input(), &proto_.output(), &proto_.value_info()}) {
+      for (const onnx::ValueInfoProto& info : *infos) declared_types_[info.name()] = &info.type();
+    }
+    declared_types_gathered_ = true;
+  }
+  auto it = declared_types_.find(name);
+  return it == declared_types_.end() ? nullptr : it->second;
+}
+
 std::optional<Var> GraphInliner::Lookup(const std::string& name) const {
   auto it = vars_.find(name);
   if (it != vars_.end()) return it->second;
@@ -304,8 +346,10 @@ absl::StatusOr<std::vector<Attribute>> GraphInliner::Attributes(const onnx::Node
   return attributes;
 }
 
-bool GraphInliner::IsOpaqueOp(const onnx::NodeProto& node, const std::string& domain) const {
-  if (hooks_->functions.contains({node.domain(), node.op_type()})) return true;
+bool GraphInliner::IsOpaqueOp(const onnx::NodeProto& node, absl::string_view domain) const {
+  if (!hooks_->functions.empty() && hooks_->functions.contains({node.domain(), node.op_type()})) {
+    return true;
+  }
   return !domain.empty() && domain != "ai.onnx.ml" && SupportedOpsetVersion(domain) == 0;
 }
 
@@ -320,9 +364,8 @@ absl::StatusOr<std::vector<Var>> GraphInliner::BuildOpaque(const onnx::NodeProto
   options.version = opset == opsets_.end() ? 1 : opset->second;
   for (const std::string& output : node.output()) {
     std::optional<VarType> type;
-    auto declared = declared_types_.find(output);
-    if (declared != declared_types_.end()) {
-      absl::StatusOr<VarType> parsed = FromTypeProto(*declared->second, output);
+    if (const onnx::TypeProto* declared = DeclaredTypeOf(output)) {
+      absl::StatusOr<VarType> parsed = FromTypeProto(*declared, output);
       if (parsed.ok()) type = *std::move(parsed);
     }
     options.output_types.push_back(std::move(type));
@@ -351,8 +394,9 @@ bool HasUntypedInput(const std::vector<Var>& inputs) {
 // Whether ONNX's schema for the node accepts its structure (input and output counts, attribute
 // names and kinds), as the checker asks of every node at export: a node that could not be typed
 // stays opaque only if it passes, or the model would import and then fail to export.
-absl::Status CheckStructure(const onnx::NodeProto& node, const std::string& domain, int version) {
-  const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(node.op_type(), version, domain);
+absl::Status CheckStructure(const onnx::NodeProto& node, absl::string_view domain, int version) {
+  const onnx::OpSchema* schema =
+      onnx::OpSchemaRegistry::Schema(node.op_type(), version, std::string(domain));
   if (schema == nullptr) {
     return absl::InvalidArgumentError(
         absl::StrCat("no schema defines ", node.op_type(), " at opset ", version));
@@ -372,7 +416,8 @@ absl::Status GraphInliner::BuildNode(const onnx::NodeProto& node) {
   for (const std::string& name : node.input()) {
     inputs.push_back(name.empty() ? Var() : Lookup(name).value_or(Var()));
   }
-  const std::string domain = node.domain() == "ai.onnx" ? "" : node.domain();
+  const absl::string_view domain =
+      node.domain() == "ai.onnx" ? absl::string_view() : absl::string_view(node.domain());
   if (IsOpaqueOp(node, domain)) {
     const absl::Status unknown =
         absl::InvalidArgumentError(absl::StrCat("domain '", domain, "' is not known to graphgc"));
@@ -388,14 +433,15 @@ absl::Status GraphInliner::BuildNode(const onnx::NodeProto& node) {
   }
   absl::StatusOr<std::vector<Attribute>> attributes = Attributes(node);
   if (!attributes.ok()) return NodeError(node, attributes.status());
-  auto opset = opsets_.find(domain);
+  auto opset = opsets_.find(std::string(domain));
   if (opset == opsets_.end()) {
     return ModelError(absl::StrCat("node '", node.name(), "' uses domain '", domain,
                                    "', which the model does not import"));
   }
-  std::vector<Var> outputs = make_node(
-      graph_, node.op_type(), inputs, *attributes,
-      NodeOptions{.domain = domain, .version = opset->second, .num_outputs = node.output_size()});
+  std::vector<Var> outputs = make_node(graph_, node.op_type(), inputs, *attributes,
+                                       NodeOptions{.domain = std::string(domain),
+                                                   .version = opset->second,
+                                                   .num_outputs = node.output_size()});
   for (int i = 0; i < node.output_size(); ++i) {
     if (outputs[i].ok()) continue;
     if (HasUntypedInput(inputs) && !HasSubgraphAttributes(*attributes)) {

@@ -82,7 +82,7 @@ class GraphInliner {
                                                const std::vector<Var>& inputs,
                                                const std::vector<Attribute>& attributes,
                                                const absl::Status& why);
-  bool IsOpaqueOp(const onnx::NodeProto& node, const std::string& domain) const;
+  bool IsOpaqueOp(const onnx::NodeProto& node, absl::string_view domain) const;
   // Binds the node's output names and tells hooks_->after_node.
   absl::Status Bind(const onnx::NodeProto& node, const std::vector<Var>& inputs,
                     const std::vector<Var>& outputs, bool opaque);
@@ -91,6 +91,7 @@ class GraphInliner {
   void ReleaseReads(const onnx::NodeProto& node);
   absl::StatusOr<std::vector<Attribute>> Attributes(const onnx::NodeProto& node);
   std::optional<Var> Lookup(const std::string& name) const;
+  const onnx::TypeProto* DeclaredTypeOf(const std::string& name);
   // A graph output's Var, or an error naming the undefined output.
   absl::StatusOr<Var> Output(const onnx::ValueInfoProto& output) const;
 
@@ -101,11 +102,14 @@ class GraphInliner {
   std::shared_ptr<const InlineHooks> hooks_;
   bool is_main_ = false;
   absl::flat_hash_map<std::string, int64_t> reads_left_;
-  // The types the graph's value_info, inputs and outputs declare, by name.
-  absl::flat_hash_map<std::string, const onnx::TypeProto*> declared_types_;
+  // The types the graph's value_info, inputs and outputs declare, by name; only opaque nodes need
+  // them, so they are gathered on first use.
+  absl::flat_hash_map<absl::string_view, const onnx::TypeProto*> declared_types_;
+  bool declared_types_gathered_ = false;
   std::vector<int> order_;
   std::vector<Tensor> initializers_;
-  absl::flat_hash_map<std::string, Var> vars_;
+  // What each name of the graph is bound to; the keys are views into proto_, which outlives this.
+  absl::flat_hash_map<absl::string_view, Var> vars_;
 };
 
 // inline_model with hooks (the fold's import).
