@@ -12,8 +12,8 @@
 #include "absl/strings/str_format.h"
 #include "comparisons.h"
 #include "graphgc/graphgc.h"
+#include "json_text.h"
 #include "onnx/shape_inference/implementation.h"
-#include "report.h"
 
 namespace graphgc::bench {
 namespace {
@@ -119,7 +119,7 @@ std::string BoundaryRowsToJson(const std::vector<BoundaryRow>& rows) {
     absl::StrAppend(
         &json, i == 0 ? "" : ",",
         absl::StrFormat(
-            "\n  {\"n\": %d, \"runs\": %d, \"build_ns_per_node\": %.1f, \"to_onnx_ns_per_node\": "
+            "\n    {\"n\": %d, \"runs\": %d, \"build_ns_per_node\": %.1f, \"to_onnx_ns_per_node\": "
             "%.1f, \"serialize_ns_per_node\": %.1f, \"to_onnx_over_serialize\": %.3f, "
             "\"inline_ns_per_node\": %.1f, \"infer_shapes_ns_per_node\": %.1f, "
             "\"inline_over_infer_shapes\": %.3f, \"arena_bytes_per_node\": %.1f, "
@@ -129,7 +129,7 @@ std::string BoundaryRowsToJson(const std::vector<BoundaryRow>& rows) {
             Ratio(row.inline_ns, row.infer_shapes_ns), row.arena_bytes_per_node, row.model_bytes,
             JsonQuote(row.error)));
   }
-  absl::StrAppend(&json, "\n]\n");
+  absl::StrAppend(&json, "\n  ]");
   return json;
 }
 

@@ -29,6 +29,7 @@ struct BoundaryRow {
 std::vector<BoundaryRow> RunBoundaryScenario(const std::vector<int64_t>& sizes);
 
 void PrintBoundaryRows(const std::vector<BoundaryRow>& rows);
+// The rows as a JSON array, indented as a member of the suite's document (report.h).
 std::string BoundaryRowsToJson(const std::vector<BoundaryRow>& rows);
 
 }  // namespace graphgc::bench

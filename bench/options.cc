@@ -1,17 +1,53 @@
 #include "options.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "scenarios.h"
 
 namespace graphgc::bench {
 namespace {
+
+// Every part of the suite, in the order it runs.
+std::vector<std::string> AllParts() {
+  std::vector<std::string> parts;
+  for (const Scenario& scenario : AllScenarios()) parts.emplace_back(scenario.name);
+  parts.emplace_back(kBoundaryPart);
+  parts.emplace_back(kComparisonsPart);
+  return parts;
+}
+
+absl::Status ParseParts(absl::string_view list, BenchOptions& options) {
+  absl::flat_hash_set<std::string> chosen;
+  const std::vector<std::string> all = AllParts();
+  options.whole_suite = false;
+  for (absl::string_view item : absl::StrSplit(list, ',')) {
+    if (item == "all") {
+      options.whole_suite = true;
+      chosen.insert(all.begin(), all.end());
+      continue;
+    }
+    const Scenario* scenario = FindScenario(item);  // knows "seed" too
+    if (scenario != nullptr) item = scenario->name;
+    if (std::find(all.begin(), all.end(), item) == all.end()) {
+      return absl::InvalidArgumentError(absl::StrCat("--scenario: unknown scenario '", item, "'"));
+    }
+    chosen.insert(std::string(item));
+  }
+  options.parts.clear();
+  for (const std::string& part : all) {
+    if (chosen.contains(part)) options.parts.push_back(part);
+  }
+  return absl::OkStatus();
+}
 
 absl::StatusOr<std::vector<int64_t>> ParseSizes(absl::string_view list) {
   std::vector<int64_t> sizes;
@@ -62,10 +98,10 @@ absl::Status ApplyFlag(absl::string_view arg, BenchOptions& options) {
     options.sizes = *std::move(sizes);
     options.sizes_given = true;
   } else if (absl::ConsumePrefix(&arg, "--scenario=")) {
-    if (arg != "seed" && arg != "boundary") {
-      return absl::InvalidArgumentError(absl::StrCat("--scenario: unknown scenario '", arg, "'"));
-    }
-    options.scenario = std::string(arg);
+    return ParseParts(arg, options);
+  } else if (absl::ConsumePrefix(&arg, "--plot=")) {
+    if (arg.empty()) return absl::InvalidArgumentError("--plot: the directory is empty");
+    options.plot_dir = std::string(arg);
   } else if (absl::ConsumePrefix(&arg, "--modes=")) {
     absl::StatusOr<std::vector<SeedMode>> modes = ParseModes(arg);
     if (!modes.ok()) return modes.status();
@@ -80,16 +116,26 @@ absl::Status ApplyFlag(absl::string_view arg, BenchOptions& options) {
   return absl::OkStatus();
 }
 
+// Flags whose value may also come as the next argument ("--plot DIR" is "--plot=DIR").
+bool TakesValue(absl::string_view flag) { return flag == "--scenario" || flag == "--plot"; }
+
 }  // namespace
+
+bool BenchOptions::runs(absl::string_view part) const {
+  return std::find(parts.begin(), parts.end(), part) != parts.end();
+}
 
 absl::StatusOr<BenchOptions> ParseOptions(int argc, char** argv) {
   BenchOptions options;
+  options.parts = AllParts();
   options.benchmark_args.push_back(argv[0]);
   std::vector<absl::string_view> unknown;
   for (int i = 1; i < argc; ++i) {
-    // "--scenario NAME" is "--scenario=NAME".
     std::string flag = argv[i];
-    if (flag == "--scenario" && i + 1 < argc) flag = absl::StrCat("--scenario=", argv[++i]);
+    if (TakesValue(flag)) {
+      if (i + 1 == argc) return absl::InvalidArgumentError(absl::StrCat(flag, " needs a value"));
+      flag = absl::StrCat(flag, "=", argv[++i]);
+    }
     const absl::Status applied = ApplyFlag(flag, options);
     if (absl::IsNotFound(applied)) {
       options.benchmark_args.push_back(argv[i]);
@@ -106,23 +152,41 @@ absl::StatusOr<BenchOptions> ParseOptions(int argc, char** argv) {
 }
 
 std::string Usage() {
-  return "usage: graphgc-bench [--json] [--n=LIST] [--modes=LIST] [--keep-all-cap-bytes=BYTES]\n"
-         "       graphgc-bench --scenario boundary [--json] [--n=LIST]\n"
+  return "usage: graphgc-bench [--scenario LIST] [--json] [--plot DIR] [--n=LIST] [--modes=LIST]\n"
+         "                     [--keep-all-cap-bytes=BYTES]\n"
          "       graphgc-bench --micro [Google Benchmark flags]\n"
          "       graphgc-bench --kernels\n"
          "\n"
-         "Default: the seed scenario (a = Mul(a, a) on 10000 doubles, n times) in each mode,\n"
-         "each (mode, n) in a child process, then two in-process comparisons.\n"
-         "  --json                 print a JSON document instead of tables\n"
-         "  --n=LIST               chain lengths, comma separated\n"
-         "                         (default 10,100,1000,10000,100000)\n"
+         "Default: the whole suite (--scenario all), one to three minutes on two cores. Each\n"
+         "scenario table runs its workload for each n in each mode (keep-all, collect-each-step,\n"
+         "automatic), one child process per (mode, n) row:\n"
+         "  chain        a = Mul(a, a) on 10000 doubles (the seed scenario of spox's memory bug)\n"
+         "               n = 10 .. 10^6 steps\n"
+         "  fanout       one 1 MiB float constant, one Add(c, one) per step, each result dropped\n"
+         "               n = 10 .. 10^5 steps\n"
+         "  mlp          layers Relu(Add(MatMul(x, W), b)) on float[16, 256]\n"
+         "               n = 10 .. 10^5 layers\n"
+         "  shapes       Shape -> Gather -> Concat -> Reshape of an argument with known dims\n"
+         "               n = 10 .. 10^5 steps (10^6 when named without all: 30 s a row)\n"
+         "Then, in this process:\n"
+         "  boundary     a chain of n Adds built, exported, serialized and imported, beside\n"
+         "               protobuf's SerializeToString and ONNX's InferShapes on the same model\n"
+         "               n = 10^3 .. 10^6 nodes\n"
+         "  comparisons  the chain against a hand-written loop, collect() against graph size\n"
+         "\n"
+         "Every table row reports value bytes (freed, live at the end and after a collect(),\n"
+         "peak), arena bytes per node, peak RSS, and ns per op for building, propagating values,\n"
+         "collect() and to_onnx. Exit code 1 when a row failed or is not correct.\n"
+         "  --scenario=LIST        parts to run, comma separated: chain (or seed), fanout, mlp,\n"
+         "                         shapes, boundary, comparisons, all (default: all)\n"
+         "  --json                 print one JSON document instead of tables\n"
+         "  --plot=DIR             also write charts to DIR with gnuplot: memory and time per op\n"
+         "                         against n for each scenario, boundary costs against n (PNG,\n"
+         "                         with the .dat data and the .gp script that drew them)\n"
+         "  --n=LIST               sizes for every part run, comma separated\n"
          "  --modes=LIST           keep-all,collect-each-step,automatic (default: all three)\n"
          "  --keep-all-cap-bytes=B skip keep-all rows that would hold more than B value bytes\n"
          "                         (default 2147483648)\n"
-         "  --scenario=NAME        seed (the default) or boundary: a chain of n Adds built,\n"
-         "                         exported, serialized and imported, beside protobuf's\n"
-         "                         SerializeToString and ONNX's InferShapes on the same model\n"
-         "                         (default n: 1000,10000,100000,1000000)\n"
          "  --micro                run the registered Google Benchmark micro benchmarks\n"
          "  --kernels              time value propagation of nine ops against a plain loop and\n"
          "                         ONNX Runtime (one thread), side by side in one run\n";

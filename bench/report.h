@@ -1,37 +1,42 @@
-// Output of the default suite: aligned text tables, or one JSON document with the same figures.
+// What a run of the suite measured, and its output: the comparisons' text, and the whole run as one
+// JSON document with the same figures as the tables.
 //
-// The text form prints each seed scenario row as soon as it is measured (the suite takes a while);
-// the JSON form is written once everything is measured.
+// The text form prints each table row as soon as it is measured (scenario_table.h; the suite takes
+// a while); the JSON form is written once everything is measured. Sections that did not run
+// (another --scenario was chosen) are left out of the document.
 #ifndef GRAPHGC_BENCH_REPORT_H_
 #define GRAPHGC_BENCH_REPORT_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "absl/strings/string_view.h"
+#include "boundary_scenario.h"
 #include "collect_cost.h"
 #include "comparisons.h"
-#include "isolated_run.h"
+#include "scenario_row.h"
+#include "scenarios.h"
 
 namespace graphgc::bench {
 
-struct SuiteReport {
-  int64_t keep_all_cap_bytes = 0;
-  std::vector<ScenarioRow> scenarios;
-  ChainVsHandLoop chain_vs_hand;
-  std::vector<CollectCostRow> collect_cost;
+struct ScenarioResult {
+  const Scenario* scenario = nullptr;
+  std::vector<ScenarioRow> rows;
 };
 
-void PrintScenarioHeader();
-void PrintScenarioRow(const ScenarioRow& row);
+struct SuiteReport {
+  int64_t keep_all_cap_bytes = 0;
+  std::vector<ScenarioResult> scenarios;
+  std::optional<std::vector<BoundaryRow>> boundary;
+  std::optional<ChainVsHandLoop> chain_vs_hand;
+  std::optional<std::vector<CollectCostRow>> collect_cost;
+};
+
 void PrintChainVsHandLoop(const ChainVsHandLoop& result);
 void PrintCollectCost(const std::vector<CollectCostRow>& rows);
 
 std::string ToJson(const SuiteReport& report);
-
-// `text` as a JSON string literal, quotes included.
-std::string JsonQuote(absl::string_view text);
 
 }  // namespace graphgc::bench
 

@@ -1,36 +1,12 @@
 #include "seed_scenario.h"
 
+#include <algorithm>
 #include <chrono>
-#include <optional>
 
+#include "chain_workload.h"
 #include "graphgc/ir/graph.h"
-#include "graphgc/ir/var.h"
-#include "graphgc/opset/ops.h"
-#include "graphgc/valuestore/tensor.h"
 
 namespace graphgc::bench {
-namespace {
-
-bool IsSeedShapedZeros(const Tensor& value) {
-  if (value.dtype() != DataType::kDouble || value.rank() != 1 ||
-      value.shape()[0] != kSeedElements) {
-    return false;
-  }
-  for (double element : value.data<double>()) {
-    if (element != 0.0) return false;
-  }
-  return true;
-}
-
-// Squaring zeros gives zeros, so any other final value means a kernel or a collection went wrong
-// (a freed value that was still needed would show up here as a missing or garbage value).
-bool HasSeedResult(const Var& var) {
-  if (!var.ok()) return false;
-  const std::optional<Tensor> value = var.value();
-  return value.has_value() && IsSeedShapedZeros(*value);
-}
-
-}  // namespace
 
 absl::string_view SeedModeName(SeedMode mode) {
   switch (mode) {
@@ -63,15 +39,23 @@ GraphOptions SeedModeOptions(SeedMode mode) {
   return GraphOptions{};
 }
 
+bool PeakWithinAutomaticTrigger(int64_t peak_value_bytes, const GraphOptions& options,
+                                int64_t held_bytes, int64_t step_value_bytes) {
+  const int64_t survivors = held_bytes + step_value_bytes;
+  const auto grown = static_cast<int64_t>(static_cast<double>(survivors) * options.growth_factor);
+  return peak_value_bytes <= std::max(options.min_trigger_bytes, grown) + step_value_bytes;
+}
+
 SeedChainRun RunSeedChain(SeedMode mode, int64_t n) {
   using Clock = std::chrono::steady_clock;
   Graph graph(SeedModeOptions(mode));
-  Var a = graph.constant(Tensor::zeros(DataType::kDouble, {kSeedElements}));
+  ChainWorkload chain;
+  chain.Prepare(graph);
   const bool collect_each_step = mode == SeedMode::kCollectEachStep;
 
   const Clock::time_point start = Clock::now();
   for (int64_t i = 0; i < n; ++i) {
-    a = op::Mul(a, a);
+    chain.Step();
     if (collect_each_step) graph.collect();
   }
   const Clock::duration loop = Clock::now() - start;
@@ -80,9 +64,10 @@ SeedChainRun RunSeedChain(SeedMode mode, int64_t n) {
   run.loop_ns =
       static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(loop).count());
   run.at_end = graph.stats();
-  run.correct = HasSeedResult(a) && (mode != SeedMode::kAutomatic ||
-                                     run.at_end.peak_value_bytes <=
-                                         graph.options().min_trigger_bytes + kSeedValueBytes);
+  run.correct = chain.HasExpectedOutput(n) &&
+                (mode != SeedMode::kAutomatic ||
+                 PeakWithinAutomaticTrigger(run.at_end.peak_value_bytes, graph.options(),
+                                            kSeedValueBytes, ChainWorkload::kValueBytesPerStep));
   graph.collect();
   run.live_bytes_after_collect = graph.stats().live_value_bytes;
   return run;
