@@ -1,5 +1,6 @@
 #include "graphgc/export/graph_inliner.h"
 
+#include <algorithm>
 #include <functional>
 #include <queue>
 #include <utility>
@@ -32,93 +33,6 @@ absl::StatusOr<VarType> DeclaredType(const onnx::ValueInfoProto& info) {
                         absl::StrCat("inline_model: ", type.status().message()));
   }
   return type;
-}
-
-// Calls `visit` with each name the node reads (ReadNames, without copying the inputs of a node
-// that has no bodies: most nodes).
-template <typename Visit>
-void ForEachReadName(const onnx::NodeProto& node, Visit visit) {
-  bool has_bodies = false;
-  for (const onnx::AttributeProto& attribute : node.attribute()) {
-    has_bodies = has_bodies || attribute.has_g() || attribute.graphs_size() > 0;
-  }
-  if (!has_bodies) {
-    for (const std::string& name : node.input()) visit(name);
-    return;
-  }
-  for (const std::string& name : ReadNames(node)) visit(name);
-}
-
-// Node indices in an order where every node comes after the producers of what it reads; errors
-// name a dangling name or the nodes on a cycle. `sources` are defined by the graph itself (inputs,
-// initializers); `outer` resolves the names enclosing graphs define. ONNX requires nodes to be
-// sorted, so the model's own order is checked first and usually taken as it is; otherwise Kahn's
-// algorithm sorts them, keeping the model's order wherever it allows: an intermediate is then
-// consumed where the model's author put its consumers, which keeps few values alive at once.
-absl::StatusOr<std::vector<int>> TopologicalOrder(const onnx::GraphProto& graph,
-                                                  const NameSet& sources,
-                                                  const OuterLookup& outer) {
-  const int num_nodes = graph.node_size();
-  absl::flat_hash_map<absl::string_view, int> producer;  // views into `graph`
-  producer.reserve(static_cast<size_t>(num_nodes));
-  for (int n = 0; n < num_nodes; ++n) {
-    for (const std::string& output : graph.node(n).output()) {
-      if (output.empty()) continue;
-      if (sources.contains(output) || !producer.emplace(output, n).second) {
-        return ModelError(absl::StrCat("'", output, "' is defined more than once"));
-      }
-    }
-  }
-  // The producers each node reads, node by node (a name read twice counts twice on both sides).
-  std::vector<int> reads;
-  std::vector<size_t> first_read(static_cast<size_t>(num_nodes) + 1, 0);
-  bool sorted = true;
-  absl::Status dangling;
-  for (int n = 0; n < num_nodes && dangling.ok(); ++n) {
-    first_read[n] = reads.size();
-    ForEachReadName(graph.node(n), [&](const std::string& input) {
-      if (!dangling.ok() || input.empty() || sources.contains(input)) return;
-      auto it = producer.find(input);
-      if (it == producer.end()) {
-        if (outer && outer(input).has_value()) return;
-        dangling = ModelError(absl::StrCat("node ", n, " (", graph.node(n).op_type(), ") reads '",
-                                           input, "', which nothing defines"));
-        return;
-      }
-      reads.push_back(it->second);
-      sorted = sorted && it->second < n;
-    });
-  }
-  if (!dangling.ok()) return dangling;
-  first_read[num_nodes] = reads.size();
-  std::vector<int> order;
-  order.reserve(static_cast<size_t>(num_nodes));
-  if (sorted) {
-    for (int n = 0; n < num_nodes; ++n) order.push_back(n);
-    return order;
-  }
-  std::vector<int> pending(num_nodes, 0);
-  std::vector<std::vector<int>> consumers(num_nodes);
-  for (int n = 0; n < num_nodes; ++n) {
-    for (size_t r = first_read[n]; r < first_read[n + 1]; ++r) {
-      ++pending[n];
-      consumers[reads[r]].push_back(n);
-    }
-  }
-  std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
-  for (int n = 0; n < num_nodes; ++n) {
-    if (pending[n] == 0) ready.push(n);
-  }
-  while (!ready.empty()) {
-    const int n = ready.top();
-    ready.pop();
-    order.push_back(n);
-    for (int consumer : consumers[n]) {
-      if (--pending[consumer] == 0) ready.push(consumer);
-    }
-  }
-  if (static_cast<int>(order.size()) != num_nodes) return ModelError("the graph has a cycle");
-  return order;
 }
 
 // A body output's declared type counts, as in ONNX's own inference: a var the body made gets the
@@ -157,15 +71,113 @@ GraphInliner::GraphInliner(Graph& graph, const onnx::GraphProto& proto, Imported
       outer_(std::move(outer)),
       hooks_(std::move(hooks)) {}
 
+absl::Status GraphInliner::IndexOutputs() {
+  const int num_nodes = proto_.node_size();
+  producers_.reserve(static_cast<size_t>(num_nodes));
+  first_output_.reserve(static_cast<size_t>(num_nodes) + 1);
+  size_t outputs = 0;
+  for (int n = 0; n < num_nodes; ++n) {
+    first_output_.push_back(outputs);
+    const onnx::NodeProto& node = proto_.node(n);
+    for (int i = 0; i < node.output_size(); ++i) {
+      const std::string& output = node.output(i);
+      if (output.empty()) continue;
+      if (sources_.contains(output) ||
+          !producers_.emplace(output, OutputRef{n, static_cast<int>(i)}).second) {
+        return ModelError(absl::StrCat("'", output, "' is defined more than once"));
+      }
+    }
+    outputs += static_cast<size_t>(node.output_size());
+  }
+  first_output_.push_back(outputs);
+  return absl::OkStatus();
+}
+
+// Resolves what node `n` reads: its inputs (into input_refs_) and what its bodies take from the
+// enclosing graphs; appends the index of each producing node to `producers`. Errors name a
+// dangling name.
+absl::Status GraphInliner::ResolveReads(int n, std::vector<int>& producers) {
+  const onnx::NodeProto& node = proto_.node(n);
+  auto resolve = [&](const std::string& name) -> absl::StatusOr<OutputRef> {
+    if (name.empty() || sources_.contains(name)) return OutputRef();
+    auto it = producers_.find(name);
+    if (it != producers_.end()) {
+      producers.push_back(it->second.node);
+      return it->second;
+    }
+    if (outer_ && outer_(name).has_value()) return OutputRef();
+    return ModelError(absl::StrCat("node ", n, " (", node.op_type(), ") reads '", name,
+                                   "', which nothing defines"));
+  };
+  for (const std::string& input : node.input()) {
+    GRAPHGC_ASSIGN_OR_RETURN(const OutputRef ref, resolve(input));
+    input_refs_.push_back(ref);
+  }
+  for (const onnx::GraphProto* body : BodiesOf(node)) {
+    for (const std::string& name : FreeNames(*body))
+      GRAPHGC_RETURN_IF_ERROR(resolve(name).status());
+  }
+  return absl::OkStatus();
+}
+
+// Node indices in an order where every node comes after the producers of what it reads. ONNX
+// requires nodes to be sorted, so the model's own order is checked first and usually taken as it
+// is; otherwise Kahn's algorithm sorts them, keeping the model's order wherever it allows: an
+// intermediate is then consumed where the model's author put its consumers, which keeps few
+// values alive at once.
+absl::Status GraphInliner::Order() {
+  GRAPHGC_RETURN_IF_ERROR(IndexOutputs());
+  const int num_nodes = proto_.node_size();
+  // The producers each node reads, node by node (a name read twice counts twice on both sides).
+  std::vector<int> reads;
+  std::vector<size_t> first_read(static_cast<size_t>(num_nodes) + 1, 0);
+  first_input_.reserve(static_cast<size_t>(num_nodes));
+  bool sorted = true;
+  for (int n = 0; n < num_nodes; ++n) {
+    first_read[n] = reads.size();
+    first_input_.push_back(input_refs_.size());
+    GRAPHGC_RETURN_IF_ERROR(ResolveReads(n, reads));
+    for (size_t r = first_read[n]; r < reads.size(); ++r) sorted = sorted && reads[r] < n;
+  }
+  first_read[num_nodes] = reads.size();
+  order_.reserve(static_cast<size_t>(num_nodes));
+  if (sorted) {
+    for (int n = 0; n < num_nodes; ++n) order_.push_back(n);
+    return absl::OkStatus();
+  }
+  std::vector<int> pending(num_nodes, 0);
+  std::vector<std::vector<int>> consumers(num_nodes);
+  for (int n = 0; n < num_nodes; ++n) {
+    for (size_t r = first_read[n]; r < first_read[n + 1]; ++r) {
+      ++pending[n];
+      consumers[reads[r]].push_back(n);
+    }
+  }
+  std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
+  for (int n = 0; n < num_nodes; ++n) {
+    if (pending[n] == 0) ready.push(n);
+  }
+  while (!ready.empty()) {
+    const int n = ready.top();
+    ready.pop();
+    order_.push_back(n);
+    for (int consumer : consumers[n]) {
+      if (--pending[consumer] == 0) ready.push(consumer);
+    }
+  }
+  if (static_cast<int>(order_.size()) != num_nodes) return ModelError("the graph has a cycle");
+  return absl::OkStatus();
+}
+
 // Everything that can fail without touching the graph is checked before anything is built.
 absl::Status GraphInliner::Prepare() {
   if (proto_.sparse_initializer_size() > 0) {
     return absl::UnimplementedError("inline_model: sparse initializers are not supported");
   }
-  NameSet sources;
-  for (const auto& input : proto_.input()) sources.insert(input.name());
-  for (const auto& initializer : proto_.initializer()) sources.insert(initializer.name());
-  GRAPHGC_ASSIGN_OR_RETURN(order_, TopologicalOrder(proto_, sources, outer_));
+  for (const auto& input : proto_.input()) sources_.insert(input.name());
+  for (const auto& initializer : proto_.initializer()) sources_.insert(initializer.name());
+  GRAPHGC_RETURN_IF_ERROR(Order());
+  node_outputs_.resize(first_output_.back());
   for (const onnx::TensorProto& proto : proto_.initializer()) {
     absl::StatusOr<Tensor> tensor =
         hooks_->load_initializer ? hooks_->load_initializer(proto) : FromTensorProto(proto);
@@ -276,7 +288,7 @@ absl::Status GraphInliner::BuildNodes() {
   const int64_t total = static_cast<int64_t>(order_.size());
   int64_t done = 0;
   for (int n : order_) {
-    GRAPHGC_RETURN_IF_ERROR(BuildNode(proto_.node(n)));
+    GRAPHGC_RETURN_IF_ERROR(BuildNode(n));
     if (releasing) ReleaseReads(proto_.node(n));
     ++done;
     if (is_main_ && hooks_->progress && (done % 256 == 0 || done == total)) {
@@ -306,7 +318,7 @@ void GraphInliner::ReleaseReads(const onnx::NodeProto& node) {
     auto it = reads_left_.find(name);
     if (it == reads_left_.end() || --it->second > 0) continue;
     reads_left_.erase(it);
-    released = vars_.erase(name) > 0 || released;
+    released = Release(name) || released;
   }
   // The op's own collection ran while its inputs were still held; what they alone kept alive
   // may go now, before the next op allocates beside it.
@@ -324,9 +336,27 @@ const onnx::TypeProto* GraphInliner::DeclaredTypeOf(const std::string& name) {
   return it == declared_types_.end() ? nullptr : it->second;
 }
 
+bool GraphInliner::Release(const std::string& name) {
+  if (vars_.erase(name) > 0) return true;
+  Var* var = BuiltOutput(name);
+  if (var == nullptr || var->empty()) return false;
+  *var = Var();
+  return true;
+}
+
+Var* GraphInliner::BuiltOutput(absl::string_view name) {
+  auto it = producers_.find(name);
+  if (it == producers_.end()) return nullptr;
+  const size_t at = first_output_[it->second.node] + static_cast<size_t>(it->second.output);
+  return at < node_outputs_.size() ? &node_outputs_[at] : nullptr;
+}
+
 std::optional<Var> GraphInliner::Lookup(const std::string& name) const {
   auto it = vars_.find(name);
   if (it != vars_.end()) return it->second;
+  if (const Var* built = const_cast<GraphInliner*>(this)->BuiltOutput(name)) {
+    if (!built->empty()) return *built;
+  }
   return outer_ ? outer_(name) : std::nullopt;
 }
 
@@ -411,10 +441,18 @@ absl::Status CheckStructure(const onnx::NodeProto& node, absl::string_view domai
 
 }  // namespace
 
-absl::Status GraphInliner::BuildNode(const onnx::NodeProto& node) {
+absl::Status GraphInliner::BuildNode(int n) {
+  const onnx::NodeProto& node = proto_.node(n);
   std::vector<Var> inputs;
-  for (const std::string& name : node.input()) {
-    inputs.push_back(name.empty() ? Var() : Lookup(name).value_or(Var()));
+  inputs.reserve(static_cast<size_t>(node.input_size()));
+  for (int i = 0; i < node.input_size(); ++i) {
+    const OutputRef ref = input_refs_[first_input_[n] + static_cast<size_t>(i)];
+    if (ref.node >= 0) {
+      inputs.push_back(node_outputs_[first_output_[ref.node] + static_cast<size_t>(ref.output)]);
+    } else {
+      const std::string& name = node.input(i);
+      inputs.push_back(name.empty() ? Var() : Lookup(name).value_or(Var()));
+    }
   }
   const absl::string_view domain =
       node.domain() == "ai.onnx" ? absl::string_view() : absl::string_view(node.domain());
@@ -429,7 +467,7 @@ absl::Status GraphInliner::BuildNode(const onnx::NodeProto& node) {
       plain.push_back(*std::move(attribute));
     }
     GRAPHGC_ASSIGN_OR_RETURN(std::vector<Var> outputs, BuildOpaque(node, inputs, plain, unknown));
-    return Bind(node, inputs, outputs, /*opaque=*/true);
+    return Bind(n, inputs, outputs, /*opaque=*/true);
   }
   absl::StatusOr<std::vector<Attribute>> attributes = Attributes(node);
   if (!attributes.ok()) return NodeError(node, attributes.status());
@@ -450,17 +488,21 @@ absl::Status GraphInliner::BuildNode(const onnx::NodeProto& node) {
       }
       GRAPHGC_ASSIGN_OR_RETURN(outputs,
                                BuildOpaque(node, inputs, *attributes, outputs[i].status()));
-      return Bind(node, inputs, outputs, /*opaque=*/true);
+      return Bind(n, inputs, outputs, /*opaque=*/true);
     }
     return NodeError(node, outputs[i].status());
   }
-  return Bind(node, inputs, outputs, /*opaque=*/false);
+  return Bind(n, inputs, outputs, /*opaque=*/false);
 }
 
-absl::Status GraphInliner::Bind(const onnx::NodeProto& node, const std::vector<Var>& inputs,
+absl::Status GraphInliner::Bind(int n, const std::vector<Var>& inputs,
                                 const std::vector<Var>& outputs, bool opaque) {
-  for (int i = 0; i < node.output_size(); ++i) {
-    if (!node.output(i).empty()) vars_[node.output(i)] = outputs[i];
+  const onnx::NodeProto& node = proto_.node(n);
+  // An unnamed output is never read: holding it would keep its value from the collector.
+  const int count = std::min(node.output_size(), static_cast<int>(outputs.size()));
+  for (int i = 0; i < count; ++i) {
+    if (!node.output(i).empty())
+      node_outputs_[first_output_[n] + static_cast<size_t>(i)] = outputs[i];
   }
   if (is_main_ && hooks_->after_node) hooks_->after_node(node, inputs, outputs, opaque);
   return absl::OkStatus();

@@ -20,6 +20,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "graphgc/export/graph_names.h"
 #include "graphgc/ir/attribute.h"
 #include "graphgc/ir/graph.h"
 #include "graphgc/ir/var.h"
@@ -74,9 +75,14 @@ class GraphInliner {
 
  private:
   absl::Status Prepare();
+  // Indexes every node output's name (producers_, first_output_); errors name a duplicate.
+  absl::Status IndexOutputs();
+  absl::Status ResolveReads(int n, std::vector<int>& producers);
+  // The order nodes are built in (order_), with each input resolved (input_refs_).
+  absl::Status Order();
   absl::Status BindInitializers();
   absl::Status BuildNodes();
-  absl::Status BuildNode(const onnx::NodeProto& node);
+  absl::Status BuildNode(int n);
   // The node as an opaque node; `why` is the error when opaque nodes are not allowed.
   absl::StatusOr<std::vector<Var>> BuildOpaque(const onnx::NodeProto& node,
                                                const std::vector<Var>& inputs,
@@ -84,13 +90,18 @@ class GraphInliner {
                                                const absl::Status& why);
   bool IsOpaqueOp(const onnx::NodeProto& node, absl::string_view domain) const;
   // Binds the node's output names and tells hooks_->after_node.
-  absl::Status Bind(const onnx::NodeProto& node, const std::vector<Var>& inputs,
-                    const std::vector<Var>& outputs, bool opaque);
+  absl::Status Bind(int n, const std::vector<Var>& inputs, const std::vector<Var>& outputs,
+                    bool opaque);
   // Main graph: how many nodes still read each name; graph outputs are not counted (never freed).
   void CountReads();
   void ReleaseReads(const onnx::NodeProto& node);
   absl::StatusOr<std::vector<Attribute>> Attributes(const onnx::NodeProto& node);
   std::optional<Var> Lookup(const std::string& name) const;
+  // The slot of the node output named `name` (empty until its node is built); nullptr if no node
+  // defines the name.
+  Var* BuiltOutput(absl::string_view name);
+  // Lets go of what `name` is bound to; whether it was bound.
+  bool Release(const std::string& name);
   const onnx::TypeProto* DeclaredTypeOf(const std::string& name);
   // A graph output's Var, or an error naming the undefined output.
   absl::StatusOr<Var> Output(const onnx::ValueInfoProto& output) const;
@@ -106,9 +117,23 @@ class GraphInliner {
   // them, so they are gathered on first use.
   absl::flat_hash_map<absl::string_view, const onnx::TypeProto*> declared_types_;
   bool declared_types_gathered_ = false;
+  // Names the graph itself defines before any node: its inputs and initializers.
+  NameSet sources_;
+  // Where a node output is: the node's index in proto_ and the output's; node -1 for a name bound
+  // otherwise (an input, an initializer, an enclosing graph's var) or none.
+  struct OutputRef {
+    int node = -1;
+    int output = -1;
+  };
+  absl::flat_hash_map<absl::string_view, OutputRef> producers_;  // views into proto_
+  std::vector<size_t> first_output_;   // of node n in node_outputs_, one past the last at the end
+  std::vector<Var> node_outputs_;      // each node's outputs, once built
+  std::vector<size_t> first_input_;    // of node n in input_refs_
+  std::vector<OutputRef> input_refs_;  // what each node input names
   std::vector<int> order_;
   std::vector<Tensor> initializers_;
-  // What each name of the graph is bound to; the keys are views into proto_, which outlives this.
+  // What the graph's inputs and initializers are bound to; the keys are views into proto_, which
+  // outlives this.
   absl::flat_hash_map<absl::string_view, Var> vars_;
 };
 
