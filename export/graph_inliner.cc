@@ -99,12 +99,14 @@ absl::Status GraphInliner::IndexOutputs() {
 absl::Status GraphInliner::ResolveReads(int n, std::vector<int>& producers) {
   const onnx::NodeProto& node = proto_.node(n);
   auto resolve = [&](const std::string& name) -> absl::StatusOr<OutputRef> {
-    if (name.empty() || sources_.contains(name)) return OutputRef();
+    if (name.empty()) return OutputRef();
+    // Most reads are of node outputs, so those are looked up first (no name is both).
     auto it = producers_.find(name);
     if (it != producers_.end()) {
       producers.push_back(it->second.node);
       return it->second;
     }
+    if (sources_.contains(name)) return OutputRef();
     if (outer_ && outer_(name).has_value()) return OutputRef();
     return ModelError(absl::StrCat("node ", n, " (", node.op_type(), ") reads '", name,
                                    "', which nothing defines"));
