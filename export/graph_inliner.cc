@@ -385,6 +385,43 @@ bool GraphInliner::IsOpaqueOp(const onnx::NodeProto& node, absl::string_view dom
   return !domain.empty() && domain != "ai.onnx.ml" && SupportedOpsetVersion(domain) == 0;
 }
 
+namespace {
+
+// Whether ONNX's schema for the node accepts its structure (input and output counts, attribute
+// names and kinds), as the checker asks of every node at export: a node that could not be typed
+// stays opaque only if it passes, or the model would import and then fail to export.
+absl::Status CheckStructure(const onnx::NodeProto& node, absl::string_view domain, int version) {
+  const onnx::OpSchema* schema =
+      onnx::OpSchemaRegistry::Schema(node.op_type(), version, std::string(domain));
+  if (schema == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("no schema defines ", node.op_type(), " at opset ", version));
+  }
+  try {
+    schema->Verify(node);
+  } catch (const std::exception& invalid) {
+    return absl::InvalidArgumentError(invalid.what());
+  }
+  return absl::OkStatus();
+}
+
+// What ONNX's checker asks of a node in a domain ONNX defines, which an opaque node must pass too,
+// or the model would import and then fail to export: an op ONNX defines there is verified against
+// its schema, and in ai.onnx.training (which defines none in ONNX 1.12) every op is rejected.
+absl::Status CheckOnnxDomainRules(const onnx::NodeProto& node, int version) {
+  if (onnx::OpSchemaRegistry::Schema(node.op_type(), version, node.domain()) != nullptr) {
+    return CheckStructure(node, node.domain(), version);
+  }
+  if (node.domain() == onnx::AI_ONNX_TRAINING_DOMAIN) {
+    return absl::InvalidArgumentError(absl::StrCat("ONNX defines no operator ", node.op_type(),
+                                                   " in domain '", node.domain(), "' at opset ",
+                                                   version));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<Var>> GraphInliner::BuildOpaque(const onnx::NodeProto& node,
                                                            const std::vector<Var>& inputs,
                                                            const std::vector<Attribute>& attributes,
@@ -394,6 +431,9 @@ absl::StatusOr<std::vector<Var>> GraphInliner::BuildOpaque(const onnx::NodeProto
   options.domain = node.domain();
   auto opset = opsets_.find(node.domain());
   options.version = opset == opsets_.end() ? 1 : opset->second;
+  if (absl::Status fits = CheckOnnxDomainRules(node, options.version); !fits.ok()) {
+    return NodeError(node, fits);
+  }
   for (const std::string& output : node.output()) {
     std::optional<VarType> type;
     if (const onnx::TypeProto* declared = DeclaredTypeOf(output)) {
@@ -421,24 +461,6 @@ bool HasUntypedInput(const std::vector<Var>& inputs) {
     }
   }
   return false;
-}
-
-// Whether ONNX's schema for the node accepts its structure (input and output counts, attribute
-// names and kinds), as the checker asks of every node at export: a node that could not be typed
-// stays opaque only if it passes, or the model would import and then fail to export.
-absl::Status CheckStructure(const onnx::NodeProto& node, absl::string_view domain, int version) {
-  const onnx::OpSchema* schema =
-      onnx::OpSchemaRegistry::Schema(node.op_type(), version, std::string(domain));
-  if (schema == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("no schema defines ", node.op_type(), " at opset ", version));
-  }
-  try {
-    schema->Verify(node);
-  } catch (const std::exception& invalid) {
-    return absl::InvalidArgumentError(invalid.what());
-  }
-  return absl::OkStatus();
 }
 
 }  // namespace

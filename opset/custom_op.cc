@@ -25,7 +25,9 @@ Registry& TheRegistry() {
 }
 
 absl::Status Validate(const CustomOp& op) {
-  if (op.domain.empty() || op.domain == "ai.onnx" || op.domain == "ai.onnx.ml") {
+  // ai.onnx.training too: ONNX's checker rejects any op of it that ONNX does not define.
+  if (op.domain.empty() || op.domain == "ai.onnx" || op.domain == "ai.onnx.ml" ||
+      op.domain == "ai.onnx.training") {
     return absl::InvalidArgumentError(
         absl::StrCat("register_op: domain '", op.domain, "' is reserved for ONNX"));
   }

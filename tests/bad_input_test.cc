@@ -623,6 +623,21 @@ TEST_F(MalformedModelTest, AnUntypedNodeWithMoreInputsThanItsVersionTakes) {
   ExpectRefused(model, "input size 3");
 }
 
+// Found by import_fuzzer: a Conv in domain ai.onnx.training, which ONNX defines but graphgc does
+// not know, became an opaque node, and the export failed ONNX's checker (which rejects every op
+// of that domain in ONNX 1.12). An op ONNX defines in a domain graphgc does not know is checked
+// against its schema too.
+TEST_F(MalformedModelTest, AnOpInAnOnnxDomainWithoutThatOp) {
+  onnx::ModelProto model = ModelWith();
+  AddNode(model, "Conv", {"a"}, {"out"});
+  model.mutable_graph()->mutable_node(0)->set_domain("ai.onnx.training");
+  ExpectRefused(model, "ONNX defines no operator Conv in domain 'ai.onnx.training'");
+  onnx::ModelProto gradient = ModelWith();
+  AddNode(gradient, "Gradient", {"a"}, {"out"});  // no xs or y attributes: not what ONNX defines
+  gradient.mutable_graph()->mutable_node(0)->set_domain("ai.onnx.preview.training");
+  ExpectRefused(gradient, "Gradient");
+}
+
 TEST_F(MalformedModelTest, AnOpsetTooNew) {
   onnx::ModelProto model = ModelWith();
   model.mutable_opset_import(0)->set_version(99);

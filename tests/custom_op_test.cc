@@ -78,6 +78,8 @@ TEST_F(CustomOpTest, RegistrationIsValidated) {
   CustomOp reserved = TwiceOp();
   reserved.domain = "ai.onnx.ml";
   EXPECT_FALSE(register_op(reserved).ok());
+  reserved.domain = "ai.onnx.training";  // ONNX's checker rejects every op of it
+  EXPECT_FALSE(register_op(reserved).ok());
   CustomOp no_infer = TwiceOp();
   no_infer.op_type = "NoInfer";
   no_infer.infer = nullptr;
