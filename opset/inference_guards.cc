@@ -196,6 +196,13 @@ absl::Status CheckRecurrentRanks(absl::Span<const OperandInfo> inputs) {
   return absl::OkStatus();
 }
 
+// Gemm's inference before opset 11 reads A's and B's dims 0 and 1 unchecked; A and B are
+// matrices in every version.
+absl::Status CheckGemmRanks(absl::Span<const OperandInfo> inputs) {
+  GRAPHGC_RETURN_IF_ERROR(CheckInputRank(inputs, 0, 2, /*at_least=*/false));
+  return CheckInputRank(inputs, 1, 2, /*at_least=*/false);
+}
+
 // STFT's inference (17) reads the signal's dims 0 to 2 and the window's dim 0 unchecked: the
 // ranks the spec gives (signal [batch, length, 1 or 2], window [length]).
 absl::Status CheckStftRanks(absl::Span<const OperandInfo> inputs) {
@@ -295,6 +302,7 @@ absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
   if (name == "Einsum") return CheckEinsumEquation(inputs, attributes);
   if (name == "SplitToSequence") return CheckScalarSplit(inputs);
   if (name == "STFT") return CheckStftRanks(inputs);
+  if (name == "Gemm") return CheckGemmRanks(inputs);
   return absl::OkStatus();
 }
 

@@ -377,6 +377,12 @@ TEST_F(BadInputTest, ConvolutionAndRecurrentInputsOfTheWrongRank) {
   Var rnn =
       make_node("RNN", {c_, weight, weight}, {{"hidden_size", int64_t{1}}}, {.version = 5})[0];
   EXPECT_THAT(Message(rnn.status()), AllOf(HasSubstr("RNN"), HasSubstr("input 0 has rank 2")));
+  // Found by kernel_fuzzer (SIGSEGV in ONNX's Gemm-6 inference): scalars for A and B.
+  for (const int version : {6, 7, 9, 11, 13}) {
+    Var gemm = make_node("Gemm", {scalar, scalar, scalar}, {}, {.version = version})[0];
+    EXPECT_THAT(Message(gemm.status()), AllOf(HasSubstr("Gemm"), HasSubstr("rank")))
+        << "opset " << version;
+  }
   ExpectNothingLost();
 }
 
