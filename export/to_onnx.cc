@@ -9,8 +9,10 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/node_hash_map.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "graphgc/export/graph_sink.h"
 #include "graphgc/export/var_namer.h"
 #include "graphgc/ir/graph_core.h"
 #include "graphgc/opset/tensor_proto.h"
@@ -24,6 +26,8 @@ namespace {
 
 using internal::Arena;
 using internal::GraphCore;
+using internal::GraphSink;
+using internal::ProtoSink;
 using internal::VarKind;
 using internal::VarNamer;
 
@@ -171,22 +175,35 @@ class TypeProtos {
   explicit TypeProtos(const Arena& arena) : arena_(arena) {}
 
   const onnx::TypeProto& Of(VarId var) {
-    auto [it, inserted] = protos_.try_emplace(arena_.var_type_key(var));
+    const internal::TypeKey key = arena_.var_type_key(var);
+    if (last_ != nullptr && key == last_key_) return *last_;  // a chain repeats one type
+    auto [it, inserted] = protos_.try_emplace(key);
     if (inserted) it->second = internal::ToTypeProto(arena_.var_type(var));
-    return it->second;
+    last_key_ = key;
+    last_ = &it->second;
+    return *last_;
   }
 
  private:
   const Arena& arena_;
-  absl::flat_hash_map<internal::TypeKey, onnx::TypeProto> protos_;
+  // Node-based: the sinks may keep a type's bytes by its address.
+  absl::node_hash_map<internal::TypeKey, onnx::TypeProto> protos_;
+  internal::TypeKey last_key_{};
+  const onnx::TypeProto* last_ = nullptr;
 };
 
-// A ValueInfoProto typing `var`, for the caller to name.
-onnx::ValueInfoProto* AddValueInfo(
-    TypeProtos& types, VarId var, google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* infos) {
-  onnx::ValueInfoProto* info = infos->Add();
-  *info->mutable_type() = types.Of(var);
-  return info;
+using internal::ValueField;
+
+// A ValueInfoProto typing `var`, named as the namer names it.
+void AddTypedValue(GraphSink& graph, ValueField field, TypeProtos& types, VarNamer& namer,
+                   VarId var) {
+  graph.AddValue(field, types.Of(var), [&](std::string* name) { namer.Write(var, name); });
+}
+
+// A ValueInfoProto typing `var` under `name`.
+void AddNamedValue(GraphSink& graph, ValueField field, TypeProtos& types, VarId var,
+                   const std::string& name) {
+  graph.AddValue(field, types.Of(var), [&](std::string* out) { *out = name; });
 }
 
 // "<op_type>_<id>" into `out`.
@@ -270,18 +287,18 @@ class GraphWriter {
 
   // The nodes of `scope` (SubgraphId(): the main graph) and the value_info of its vars, but for
   // `outputs`, which the graph's outputs type.
-  void WriteNodes(SubgraphId scope, const VarSet& outputs, onnx::GraphProto* graph) {
+  void WriteNodes(SubgraphId scope, const VarSet& outputs, GraphSink& graph) {
     // Never inserts: a body written from inside this loop looks up its own scope, and an
     // insertion could move `members`.
     auto found = scopes_.find(scope);
     if (found == scopes_.end()) return;  // nothing of this graph is needed
     const Scope& members = found->second;
-    graph->mutable_node()->Reserve(static_cast<int>(members.nodes.size()));
-    graph->mutable_value_info()->Reserve(static_cast<int>(members.typed_vars.size()));
+    graph.Reserve(static_cast<int>(members.nodes.size()),
+                  static_cast<int>(members.typed_vars.size()));
     for (NodeId node : members.nodes) AddNode(node, graph);
     for (VarId var : members.typed_vars) {
       if (outputs.contains(var)) continue;
-      namer_.Write(var, AddValueInfo(types_, var, graph->mutable_value_info())->mutable_name());
+      AddTypedValue(graph, ValueField::kValueInfo, types_, namer_, var);
     }
   }
 
@@ -310,19 +327,19 @@ class GraphWriter {
     return arena_.subgraphs().empty() ? SubgraphId() : arena_.subgraphs().of_node(node);
   }
 
-  void AddNode(NodeId node, onnx::GraphProto* graph) {
+  void AddNode(NodeId node, GraphSink& graph) {
     const internal::OpKind& kind = arena_.op_kind(arena_.node_op(node));
     const std::optional<AttributeValue> value =
         kind.is_constant ? arena_.node_attribute(node, "value") : std::nullopt;
     if (value.has_value() && std::holds_alternative<Tensor>(*value) &&
         !ConstantNodeFits(std::get<Tensor>(*value).dtype())) {
       // The model's opset has no Constant for this type; an initializer means the same.
-      onnx::TensorProto* initializer = graph->add_initializer();
+      onnx::TensorProto* initializer = graph.AddInitializer();
       *initializer = internal::ToTensorProto(std::get<Tensor>(*value));
       namer_.Write(arena_.node_output(node, 0), initializer->mutable_name());
       return;
     }
-    onnx::NodeProto* proto = graph->add_node();
+    onnx::NodeProto* proto = graph.AddNode();
     proto->set_op_type(kind.op_type);
     if (!kind.domain.empty()) proto->set_domain(kind.domain);
     if (!node_name_of_) {
@@ -356,11 +373,11 @@ class GraphWriter {
   // A body: its arguments are its inputs, its results its outputs. A result not made by a node
   // of the body (an argument, an outer var, one returned twice) is passed through an Identity,
   // so that every output is made in its own graph under a name of its own.
-  void WriteBody(SubgraphId body, const std::string& name, onnx::GraphProto* graph) {
-    graph->set_name(name);
+  void WriteBody(SubgraphId body, const std::string& name, onnx::GraphProto* proto) {
+    ProtoSink graph(proto);
+    graph.SetName(name);
     for (VarId argument : arena_.subgraphs().arguments(body)) {
-      namer_.Write(argument,
-                   AddValueInfo(types_, argument, graph->mutable_input())->mutable_name());
+      AddTypedValue(graph, ValueField::kInput, types_, namer_, argument);
     }
     const auto results = arena_.subgraphs().results(body);
     VarSet own_outputs;
@@ -378,13 +395,13 @@ class GraphWriter {
     WriteNodes(body, own_outputs, graph);
     for (size_t i = 0; i < results.size(); ++i) {
       if (passed_through[i]) {
-        onnx::NodeProto* pass = graph->add_node();
+        onnx::NodeProto* pass = graph.AddNode();
         pass->set_op_type("Identity");
         pass->set_name(absl::StrCat("Identity_", outputs[i]));
         namer_.Write(results[i], pass->add_input());
         pass->add_output(outputs[i]);
       }
-      AddValueInfo(types_, results[i], graph->mutable_output())->set_name(outputs[i]);
+      AddNamedValue(graph, ValueField::kOutput, types_, results[i], outputs[i]);
     }
   }
 
@@ -401,13 +418,13 @@ class GraphWriter {
 
 // The initializers of the main graph, in var order (a stable order for a given graph).
 absl::Status WriteInitializers(const Needed& needed, VarNamer& namer, const ExportOptions& options,
-                               onnx::GraphProto* graph) {
+                               GraphSink& graph) {
   std::vector<VarId> vars;
   for (const auto& entry : needed.initializers) vars.push_back(entry.first);
   std::sort(vars.begin(), vars.end());
   for (VarId var : vars) {
     const Tensor& value = needed.initializers.at(var);
-    onnx::TensorProto* proto = graph->add_initializer();
+    onnx::TensorProto* proto = graph.AddInitializer();
     proto->set_data_type(static_cast<int32_t>(value.dtype()));
     for (int64_t dim : value.shape()) proto->add_dims(dim);
     bool stored_elsewhere = false;
@@ -420,8 +437,9 @@ absl::Status WriteInitializers(const Needed& needed, VarNamer& namer, const Expo
   return absl::OkStatus();
 }
 
-absl::StatusOr<onnx::ModelProto> BuildModel(const GraphCore& core, const NamedVars& outputs,
-                                            const ExportOptions& options) {
+// Writes the main graph of the model of `outputs` into `graph`; returns the opsets it imports.
+absl::StatusOr<OpsetImports> WriteGraph(const GraphCore& core, const NamedVars& outputs,
+                                        const ExportOptions& options, GraphSink& graph) {
   const Arena& arena = core.arena();
   const Needed needed = FindNeeded(core, outputs, options);
   GRAPHGC_RETURN_IF_ERROR(CheckArgumentRanks(arena, needed.vars));
@@ -429,24 +447,14 @@ absl::StatusOr<onnx::ModelProto> BuildModel(const GraphCore& core, const NamedVa
   VarNamer namer(arena, outputs, options.name_of);
   GRAPHGC_RETURN_IF_ERROR(namer.NameArgumentsAndOutputs(needed.vars, outputs));
   TypeProtos types(arena);
+  GRAPHGC_ASSIGN_OR_RETURN(OpsetImports imports, ChooseOpsets(arena, needed.nodes));
 
-  onnx::ModelProto model;
-  model.set_ir_version(kOnnxIrVersion);
-  model.set_producer_name("graphgc");
-  GRAPHGC_ASSIGN_OR_RETURN(const OpsetImports imports, ChooseOpsets(arena, needed.nodes));
-  for (const auto& [domain, version] : imports) {
-    onnx::OperatorSetIdProto* opset = model.add_opset_import();
-    opset->set_domain(domain);
-    opset->set_version(version);
-  }
-  onnx::GraphProto* graph = model.mutable_graph();
-  graph->set_name("graphgc");
-
+  graph.SetName("graphgc");
   for (size_t i = 0; i < needed.vars.size(); ++i) {
     const VarId var(static_cast<uint32_t>(i));
     if (needed.vars[i] && arena.var_kind(var) == VarKind::kArgument &&
         !arena.var_subgraph(var).valid()) {
-      namer.Write(var, AddValueInfo(types, var, graph->mutable_input())->mutable_name());
+      AddTypedValue(graph, ValueField::kInput, types, namer, var);
     }
   }
   VarSet named_as_outputs;  // typed by the graph's outputs, not by value_info
@@ -458,15 +466,53 @@ absl::StatusOr<onnx::ModelProto> BuildModel(const GraphCore& core, const NamedVa
       .WriteNodes(SubgraphId(), named_as_outputs, graph);
   for (const auto& [name, var] : outputs) {
     if (namer.NameOf(var.id()) != name) {  // the var is already named otherwise: alias it
-      onnx::NodeProto* alias = graph->add_node();
+      onnx::NodeProto* alias = graph.AddNode();
       alias->set_op_type("Identity");
       alias->set_name(absl::StrCat("Identity_output_", name));
       namer.Write(var.id(), alias->add_input());
       alias->add_output(name);
     }
-    AddValueInfo(types, var.id(), graph->mutable_output())->set_name(name);
+    AddNamedValue(graph, ValueField::kOutput, types, var.id(), name);
   }
+  return imports;
+}
+
+void SetHeader(const OpsetImports& imports, onnx::ModelProto& model) {
+  model.set_ir_version(kOnnxIrVersion);
+  model.set_producer_name("graphgc");
+  for (const auto& [domain, version] : imports) {
+    onnx::OperatorSetIdProto* opset = model.add_opset_import();
+    opset->set_domain(domain);
+    opset->set_version(version);
+  }
+}
+
+absl::StatusOr<onnx::ModelProto> BuildModel(const GraphCore& core, const NamedVars& outputs,
+                                            const ExportOptions& options) {
+  onnx::ModelProto model;
+  ProtoSink graph(model.mutable_graph());
+  GRAPHGC_ASSIGN_OR_RETURN(const OpsetImports imports, WriteGraph(core, outputs, options, graph));
+  SetHeader(imports, model);
   return model;
+}
+
+// The bytes SerializeToString would give for BuildModel's model, without building it: the
+// header's fields (ModelProto's 1 and 2), the graph (7), then the opset imports (8).
+absl::StatusOr<std::string> BuildModelBytes(const GraphCore& core, const NamedVars& outputs,
+                                            const ExportOptions& options) {
+  internal::StreamSink graph;
+  GRAPHGC_ASSIGN_OR_RETURN(const OpsetImports imports, WriteGraph(core, outputs, options, graph));
+  onnx::ModelProto header;
+  SetHeader(imports, header);
+  std::string opsets;
+  for (const onnx::OperatorSetIdProto& opset : header.opset_import()) {
+    internal::AppendMessageField(onnx::ModelProto::kOpsetImportFieldNumber, opset, opsets);
+  }
+  header.clear_opset_import();
+  std::string bytes = header.SerializeAsString();
+  graph.AppendGraphField(onnx::ModelProto::kGraphFieldNumber, bytes);
+  bytes.append(opsets);
+  return bytes;
 }
 
 }  // namespace
@@ -503,6 +549,21 @@ absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& ou
   return model;
 }
 
+absl::StatusOr<std::string> to_onnx_bytes(const Graph& graph, const NamedVars& outputs,
+                                          const ExportOptions& options) {
+  GRAPHGC_RETURN_IF_ERROR(CheckOutputs(graph, outputs));
+  GRAPHGC_ASSIGN_OR_RETURN(std::string bytes, BuildModelBytes(*graph.core(), outputs, options));
+  const bool checked_in_memory = !options.store_elements;
+  if (options.check || (checked_in_memory && check_every_export.load(std::memory_order_relaxed))) {
+    onnx::ModelProto model;
+    if (!model.ParseFromString(bytes)) {
+      return absl::InternalError("to_onnx_bytes: the model written does not parse back");
+    }
+    GRAPHGC_RETURN_IF_ERROR(internal::CheckWithOnnxChecker(model, "to_onnx_bytes"));
+  }
+  return bytes;
+}
+
 absl::Status save_model(const onnx::ModelProto& model, const std::string& path) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) return absl::UnavailableError(absl::StrCat("save_model: cannot open '", path, "'"));
@@ -513,8 +574,13 @@ absl::Status save_model(const onnx::ModelProto& model, const std::string& path) 
 }
 
 absl::Status save_onnx(const Graph& graph, const NamedVars& outputs, const std::string& path) {
-  GRAPHGC_ASSIGN_OR_RETURN(onnx::ModelProto model, to_onnx(graph, outputs));
-  return save_model(model, path);
+  GRAPHGC_ASSIGN_OR_RETURN(const std::string bytes, to_onnx_bytes(graph, outputs));
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return absl::UnavailableError(absl::StrCat("save_onnx: cannot open '", path, "'"));
+  if (!out.write(bytes.data(), static_cast<std::streamsize>(bytes.size())).flush()) {
+    return absl::DataLossError(absl::StrCat("save_onnx: cannot write '", path, "'"));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace graphgc

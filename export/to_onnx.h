@@ -71,9 +71,16 @@ requires(!std::is_same_v<Outputs, NamedVars> && requires(const Outputs& outputs)
   return to_onnx(graph, NamedVars(std::begin(outputs), std::end(outputs)));
 }
 
+// The serialized model to_onnx would return — byte for byte what its SerializeToString gives —
+// written without building the ModelProto: each node and value_info is serialized as soon as it
+// is written, through one reused message, so the export costs about what serializing does and
+// holds only the bytes. The way to a file or a socket for large models.
+absl::StatusOr<std::string> to_onnx_bytes(const Graph& graph, const NamedVars& outputs,
+                                          const ExportOptions& options = ExportOptions());
+
 // Serializes `model` to `path` (binary protobuf).
 absl::Status save_model(const onnx::ModelProto& model, const std::string& path);
-// to_onnx, then save_model.
+// to_onnx_bytes, written to `path`.
 absl::Status save_onnx(const Graph& graph, const NamedVars& outputs, const std::string& path);
 
 namespace internal {

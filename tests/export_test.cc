@@ -446,6 +446,41 @@ TEST(ExportNamesTest, PreferredNamesOfTheGeneratedFormStayUnique) {
   EXPECT_TRUE(gg::internal::CheckWithOnnxChecker(*model, "test").ok());
 }
 
+// --- Bytes ------------------------------------------------------------------------------------
+
+// to_onnx_bytes writes, without a ModelProto, exactly the bytes of serializing to_onnx's model:
+// arguments, constants, nested bodies reading outer vars, an output aliased under two names, an
+// argument as an output, and values written as initializers.
+TEST(ExportBytesTest, SameBytesAsSerializingTheModel) {
+  Graph g;
+  const Var x = g.argument("x", DataType::kFloat, {2, 3});
+  const Var n = g.argument("n", DataType::kInt64, {});
+  const Var bias = g.constant(Tensor::from_vector<float>({1, 2, 3}));
+  const Var y = op::Relu(op::Add(x, bias));
+  const Var folded = op::Neg(g.constant(Tensor::from_vector<float>({4, 5, 6})));
+  const std::vector<Var> looped = op::Loop(
+      n, Var(), {y}, {.body = [&](absl::Span<const Var> args) {
+        const Var positive = op::Cast(op::Mod(args[0], n), DataType::kBool);
+        const std::vector<Var> chosen = op::If(
+            positive, {.else_branch = [&] { return std::vector<Var>{args[2]}; },
+                       .then_branch = [&] { return std::vector<Var>{op::Add(args[2], y)}; }});
+        return std::vector<Var>{args[1], op::Mul(chosen[0], folded)};
+      }});
+  ASSERT_TRUE(looped[0].ok()) << looped[0].status();
+  const NamedVars outputs = {{"out", looped[0]}, {"again", looped[0]}, {"x", x}, {"f", folded}};
+  for (const bool as_initializers : {false, true}) {
+    gg::ExportOptions options;
+    options.values_as_initializers = as_initializers;
+    const absl::StatusOr<onnx::ModelProto> model = gg::to_onnx(g, outputs, options);
+    ASSERT_TRUE(model.ok()) << model.status();
+    const absl::StatusOr<std::string> bytes = gg::to_onnx_bytes(g, outputs, options);
+    ASSERT_TRUE(bytes.ok()) << bytes.status();
+    EXPECT_EQ(*bytes, model->SerializeAsString()) << "values_as_initializers " << as_initializers;
+  }
+  EXPECT_EQ(gg::to_onnx_bytes(g, {{"y", op::Add(x, n)}}).status().code(),
+            absl::StatusCode::kInvalidArgument);  // failed output: the same error as to_onnx
+}
+
 // --- Operand errors ---------------------------------------------------------------------------
 
 TEST(ExportErrorsTest, FailedOutputGivesItsError) {
