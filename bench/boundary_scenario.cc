@@ -55,6 +55,13 @@ void MeasureOnce(int64_t n, BoundaryRow& row) {
   std::string bytes;
   KeepBest(row.serialize_ns, NsPerNode(n, [&] { model->SerializeToString(&bytes); }));
   row.model_bytes = static_cast<int64_t>(bytes.size());
+  absl::StatusOr<std::string> streamed;
+  KeepBest(row.to_bytes_ns, NsPerNode(n, [&] { streamed = to_onnx_bytes(graph, {{"y", y}}); }));
+  if (!streamed.ok() || *streamed != bytes) {
+    row.error = streamed.ok() ? "to_onnx_bytes: not the bytes of to_onnx's model"
+                              : absl::StrCat("to_onnx_bytes: ", streamed.status().message());
+    return;
+  }
 
   Graph imported;
   absl::StatusOr<std::map<std::string, Var>> outputs;
@@ -82,10 +89,11 @@ std::vector<BoundaryRow> RunBoundaryScenario(const std::vector<int64_t>& sizes) 
     row.n = n;
     row.repetitions = RepetitionsFor(n);
     constexpr double kNone = std::numeric_limits<double>::infinity();
-    row.build_ns = row.to_onnx_ns = row.serialize_ns = row.inline_ns = row.infer_shapes_ns = kNone;
+    row.build_ns = row.to_onnx_ns = row.serialize_ns = row.to_bytes_ns = row.inline_ns =
+        row.infer_shapes_ns = kNone;
     for (int i = 0; i < row.repetitions && row.error.empty() && n > 0; ++i) MeasureOnce(n, row);
-    for (double* figure : {&row.build_ns, &row.to_onnx_ns, &row.serialize_ns, &row.inline_ns,
-                           &row.infer_shapes_ns}) {
+    for (double* figure : {&row.build_ns, &row.to_onnx_ns, &row.serialize_ns, &row.to_bytes_ns,
+                           &row.inline_ns, &row.infer_shapes_ns}) {
       if (*figure == kNone) *figure = 0;
     }
     rows.push_back(row);
@@ -96,18 +104,21 @@ std::vector<BoundaryRow> RunBoundaryScenario(const std::vector<int64_t>& sizes) 
 void PrintBoundaryRows(const std::vector<BoundaryRow>& rows) {
   std::printf(
       "\nboundary: a chain of n Adds over float[%lld] arguments, built, exported, serialized and "
-      "imported in this process\n(ns per node, best of the runs shown; each ratio compares two "
-      "figures of the same row)\n",
+      "imported in this process\n(ns per node, best of the runs shown; to_bytes is to_onnx_bytes, "
+      "the serialized model written without the ModelProto; each ratio compares a figure with "
+      "the one before it, both of the same row)\n",
       static_cast<long long>(kArgumentLength));
-  std::printf("%9s %5s %8s %9s %10s %8s %9s %12s %8s %11s %12s\n", "n", "runs", "build", "to_onnx",
-              "serialize", "ratio", "inline", "InferShapes", "ratio", "arena B/node",
-              "model bytes");
+  std::printf("%9s %5s %8s %9s %10s %8s %9s %8s %9s %12s %8s %11s %12s\n", "n", "runs", "build",
+              "to_onnx", "serialize", "ratio", "to_bytes", "ratio", "inline", "InferShapes",
+              "ratio", "arena B/node", "model bytes");
   for (const BoundaryRow& row : rows) {
-    std::printf("%9lld %5d %8.0f %9.0f %10.0f %7.2fx %9.0f %12.0f %7.2fx %11.1f %12lld\n",
-                static_cast<long long>(row.n), row.repetitions, row.build_ns, row.to_onnx_ns,
-                row.serialize_ns, Ratio(row.to_onnx_ns, row.serialize_ns), row.inline_ns,
-                row.infer_shapes_ns, Ratio(row.inline_ns, row.infer_shapes_ns),
-                row.arena_bytes_per_node, static_cast<long long>(row.model_bytes));
+    std::printf(
+        "%9lld %5d %8.0f %9.0f %10.0f %7.2fx %9.0f %7.2fx %9.0f %12.0f %7.2fx %11.1f %12lld\n",
+        static_cast<long long>(row.n), row.repetitions, row.build_ns, row.to_onnx_ns,
+        row.serialize_ns, Ratio(row.to_onnx_ns, row.serialize_ns), row.to_bytes_ns,
+        Ratio(row.to_bytes_ns, row.serialize_ns), row.inline_ns, row.infer_shapes_ns,
+        Ratio(row.inline_ns, row.infer_shapes_ns), row.arena_bytes_per_node,
+        static_cast<long long>(row.model_bytes));
     if (!row.error.empty()) std::printf("          failed: %s\n", row.error.c_str());
   }
 }
@@ -121,11 +132,13 @@ std::string BoundaryRowsToJson(const std::vector<BoundaryRow>& rows) {
         absl::StrFormat(
             "\n    {\"n\": %d, \"runs\": %d, \"build_ns_per_node\": %.1f, \"to_onnx_ns_per_node\": "
             "%.1f, \"serialize_ns_per_node\": %.1f, \"to_onnx_over_serialize\": %.3f, "
+            "\"to_onnx_bytes_ns_per_node\": %.1f, \"to_onnx_bytes_over_serialize\": %.3f, "
             "\"inline_ns_per_node\": %.1f, \"infer_shapes_ns_per_node\": %.1f, "
             "\"inline_over_infer_shapes\": %.3f, \"arena_bytes_per_node\": %.1f, "
             "\"model_bytes\": %d, \"error\": %s}",
             row.n, row.repetitions, row.build_ns, row.to_onnx_ns, row.serialize_ns,
-            Ratio(row.to_onnx_ns, row.serialize_ns), row.inline_ns, row.infer_shapes_ns,
+            Ratio(row.to_onnx_ns, row.serialize_ns), row.to_bytes_ns,
+            Ratio(row.to_bytes_ns, row.serialize_ns), row.inline_ns, row.infer_shapes_ns,
             Ratio(row.inline_ns, row.infer_shapes_ns), row.arena_bytes_per_node, row.model_bytes,
             JsonQuote(row.error)));
   }

@@ -18,6 +18,7 @@ struct BoundaryRow {
   double build_ns = 0;         // per node: op::Add on the growing chain
   double to_onnx_ns = 0;       // per node
   double serialize_ns = 0;     // per node: SerializeToString of to_onnx's model
+  double to_bytes_ns = 0;      // per node: to_onnx_bytes, the same bytes without the model
   double inline_ns = 0;        // per node: inline_model of the parsed model into a fresh graph
   double infer_shapes_ns = 0;  // per node: onnx::shape_inference::InferShapes on that model
   double arena_bytes_per_node = 0;

@@ -67,6 +67,8 @@ absl::string_view ColumnName(BoundaryColumn column) {
       return "to_onnx";
     case kBoundaryColumnSerializeNs:
       return "SerializeToString";
+    case kBoundaryColumnToBytesNs:
+      return "to_onnx_bytes";
     case kBoundaryColumnInlineNs:
       return "inline_model";
     case kBoundaryColumnInferShapesNs:
@@ -85,6 +87,8 @@ double ColumnFigure(const BoundaryRow& row, BoundaryColumn column) {
       return row.to_onnx_ns;
     case kBoundaryColumnSerializeNs:
       return row.serialize_ns;
+    case kBoundaryColumnToBytesNs:
+      return row.to_bytes_ns;
     case kBoundaryColumnInlineNs:
       return row.inline_ns;
     case kBoundaryColumnInferShapesNs:

@@ -35,6 +35,7 @@ enum BoundaryColumn {
   kBoundaryColumnBuildNs = 2,
   kBoundaryColumnToOnnxNs,
   kBoundaryColumnSerializeNs,
+  kBoundaryColumnToBytesNs,
   kBoundaryColumnInlineNs,
   kBoundaryColumnInferShapesNs,
   kBoundaryColumnEnd,

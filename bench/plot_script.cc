@@ -123,6 +123,7 @@ std::string BoundaryChart(const std::string& data_file) {
   const LineStyle kLines[] = {
       {kBoundaryColumnToOnnxNs, "to_onnx", "dt 1 pt 7", "#1f77b4"},
       {kBoundaryColumnSerializeNs, "SerializeToString (protobuf)", "dt 2 pt 6", "#1f77b4"},
+      {kBoundaryColumnToBytesNs, "to_onnx_bytes", "dt 4 pt 9", "#2ca02c"},
       {kBoundaryColumnInlineNs, "inline_model", "dt 1 pt 5", "#ff7f0e"},
       {kBoundaryColumnInferShapesNs, "InferShapes (ONNX)", "dt 2 pt 4", "#ff7f0e"},
       {kBoundaryColumnBuildNs, "build (op::Add)", "dt 3 pt 1", "#444444"},
