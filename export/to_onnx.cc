@@ -462,6 +462,7 @@ absl::StatusOr<OpsetImports> WriteGraph(const GraphCore& core, const NamedVars& 
     if (namer.NameOf(var.id()) == name) named_as_outputs.insert(var.id());
   }
   GRAPHGC_RETURN_IF_ERROR(WriteInitializers(needed, namer, options, graph));
+  // ChooseOpsets always declares ai.onnx ("").
   GraphWriter(arena, needed, imports.at(""), namer, types, options.node_name_of)
       .WriteNodes(SubgraphId(), named_as_outputs, graph);
   for (const auto& [name, var] : outputs) {

@@ -65,7 +65,7 @@ void VarNamer::Write(VarId var, std::string* out) {
   if (naming_[var.value()] == Naming::kGenerated) {
     WriteGeneratedName(var, out);
   } else {
-    out->assign(stored_.at(var));
+    out->assign(stored_.at(var));  // kStored is set only by Store, which inserts the name
   }
 }
 
