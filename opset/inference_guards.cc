@@ -242,6 +242,13 @@ absl::Status CheckEinsumEquation(absl::Span<const OperandInfo> inputs,
   size_t terms = 1;
   for (size_t i = 0; i < equation->size(); ++i) {
     const char c = (*equation)[i];
+    // Without an output term, ONNX 1.12's inference counts the letters in an array indexed by
+    // c - 'a', writing before it for an upper-case letter.
+    if (arrow == std::string::npos && std::isupper(static_cast<unsigned char>(c))) {
+      return bad(absl::StrCat("upper-case '", std::string(1, c),
+                              "' without an output term (\"->\"); give the output term, or use "
+                              "lower-case letters"));
+    }
     if (std::isalpha(static_cast<unsigned char>(c)) || c == ' ') continue;
     if (c == ',' && (arrow == std::string::npos || i < arrow)) {
       ++terms;

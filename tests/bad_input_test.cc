@@ -475,6 +475,10 @@ TEST_F(BadInputTest, MalformedEinsumEquations) {
   EXPECT_TRUE(fine.ok()) << fine.status();
   Var ellipsis = op::Einsum({c_}, {.equation = "...j->..."});
   EXPECT_TRUE(ellipsis.ok()) << ellipsis.status();
+  // Found by api_fuzzer (the same bad free): an upper-case letter without an output term.
+  Var implicit = op::Einsum({c_, c_}, {.equation = "iJ,iJ"});
+  EXPECT_THAT(Message(implicit.status()),
+              AllOf(HasSubstr("Einsum"), HasSubstr("upper-case 'J' without an output term")));
   ExpectNothingLost();
 }
 
