@@ -340,24 +340,25 @@ const onnx::TypeProto* GraphInliner::DeclaredTypeOf(const std::string& name) {
 
 bool GraphInliner::Release(const std::string& name) {
   if (vars_.erase(name) > 0) return true;
-  Var* var = BuiltOutput(name);
-  if (var == nullptr || var->empty()) return false;
-  *var = Var();
+  const std::optional<size_t> slot = OutputSlot(name);
+  if (!slot.has_value() || node_outputs_[*slot].empty()) return false;
+  node_outputs_[*slot] = Var();
   return true;
 }
 
-Var* GraphInliner::BuiltOutput(absl::string_view name) {
+std::optional<size_t> GraphInliner::OutputSlot(absl::string_view name) const {
   auto it = producers_.find(name);
-  if (it == producers_.end()) return nullptr;
+  if (it == producers_.end()) return std::nullopt;
   const size_t at = first_output_[it->second.node] + static_cast<size_t>(it->second.output);
-  return at < node_outputs_.size() ? &node_outputs_[at] : nullptr;
+  if (at >= node_outputs_.size()) return std::nullopt;
+  return at;
 }
 
 std::optional<Var> GraphInliner::Lookup(const std::string& name) const {
   auto it = vars_.find(name);
   if (it != vars_.end()) return it->second;
-  if (const Var* built = const_cast<GraphInliner*>(this)->BuiltOutput(name)) {
-    if (!built->empty()) return *built;
+  if (const std::optional<size_t> slot = OutputSlot(name); slot.has_value()) {
+    if (!node_outputs_[*slot].empty()) return node_outputs_[*slot];
   }
   return outer_ ? outer_(name) : std::nullopt;
 }

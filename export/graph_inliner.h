@@ -97,9 +97,9 @@ class GraphInliner {
   void ReleaseReads(const onnx::NodeProto& node);
   absl::StatusOr<std::vector<Attribute>> Attributes(const onnx::NodeProto& node);
   std::optional<Var> Lookup(const std::string& name) const;
-  // The slot of the node output named `name` (empty until its node is built); nullptr if no node
-  // defines the name.
-  Var* BuiltOutput(absl::string_view name);
+  // Where in node_outputs_ the node output named `name` is (an empty Var until its node is
+  // built); nullopt if no node defines the name.
+  std::optional<size_t> OutputSlot(absl::string_view name) const;
   // Lets go of what `name` is bound to; whether it was bound.
   bool Release(const std::string& name);
   const onnx::TypeProto* DeclaredTypeOf(const std::string& name);
