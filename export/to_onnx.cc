@@ -10,7 +10,6 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/node_hash_map.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "graphgc/export/graph_sink.h"
 #include "graphgc/export/var_namer.h"
@@ -206,16 +205,6 @@ void AddNamedValue(GraphSink& graph, ValueField field, TypeProtos& types, VarId 
   graph.AddValue(field, types.Of(var), [&](std::string* out) { *out = name; });
 }
 
-// "<op_type>_<id>" into `out`.
-void WriteNodeName(absl::string_view op_type, NodeId node, std::string* out) {
-  char digits[absl::numbers_internal::kFastToBufferSize];
-  const char* end = absl::numbers_internal::FastIntToBuffer(node.value(), digits);
-  out->reserve(op_type.size() + 1 + static_cast<size_t>(end - digits));
-  out->append(op_type.data(), op_type.size());
-  out->push_back('_');
-  out->append(digits, static_cast<size_t>(end - digits));
-}
-
 // Domain -> opset version, "" first. ai.onnx is always declared.
 using OpsetImports = std::map<std::string, int>;
 
@@ -343,7 +332,10 @@ class GraphWriter {
     proto->set_op_type(kind.op_type);
     if (!kind.domain.empty()) proto->set_domain(kind.domain);
     if (!node_name_of_) {
-      WriteNodeName(kind.op_type, node, proto->mutable_name());
+      std::string* name = proto->mutable_name();  // "<op_type>_<id>"
+      name->append(kind.op_type);
+      name->push_back('_');
+      internal::AppendNumber(node.value(), name);
     } else if (std::string name = node_name_of_(node); !name.empty()) {
       proto->set_name(std::move(name));
     }
@@ -520,6 +512,13 @@ absl::StatusOr<std::string> BuildModelBytes(const GraphCore& core, const NamedVa
 
 namespace {
 std::atomic<bool> check_every_export{false};
+
+// Whether an export runs ONNX's checker on its model. A model whose initializers may live in
+// external files is checked from its saved file instead.
+bool ChecksExport(const ExportOptions& options) {
+  const bool checked_in_memory = !options.store_elements;
+  return options.check || (checked_in_memory && check_every_export.load(std::memory_order_relaxed));
+}
 }  // namespace
 
 void internal::CheckEveryExport(bool on) { check_every_export.store(on); }
@@ -542,9 +541,7 @@ absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& ou
                                          const ExportOptions& options) {
   GRAPHGC_RETURN_IF_ERROR(CheckOutputs(graph, outputs));
   GRAPHGC_ASSIGN_OR_RETURN(onnx::ModelProto model, BuildModel(*graph.core(), outputs, options));
-  // A model whose initializers may live in external files is checked from its saved file.
-  const bool checked_in_memory = !options.store_elements;
-  if (options.check || (checked_in_memory && check_every_export.load(std::memory_order_relaxed))) {
+  if (ChecksExport(options)) {
     GRAPHGC_RETURN_IF_ERROR(internal::CheckWithOnnxChecker(model, "to_onnx"));
   }
   return model;
@@ -554,8 +551,7 @@ absl::StatusOr<std::string> to_onnx_bytes(const Graph& graph, const NamedVars& o
                                           const ExportOptions& options) {
   GRAPHGC_RETURN_IF_ERROR(CheckOutputs(graph, outputs));
   GRAPHGC_ASSIGN_OR_RETURN(std::string bytes, BuildModelBytes(*graph.core(), outputs, options));
-  const bool checked_in_memory = !options.store_elements;
-  if (options.check || (checked_in_memory && check_every_export.load(std::memory_order_relaxed))) {
+  if (ChecksExport(options)) {
     onnx::ModelProto model;
     if (!model.ParseFromString(bytes)) {
       return absl::InternalError("to_onnx_bytes: the model written does not parse back");

@@ -16,12 +16,10 @@ bool IsOutputOf(const NamedVars& outputs, const std::string& name, VarId var) {
   return false;
 }
 
-// "_v<id>" into `out`, without a formatting pass or a temporary.
+// "_v<id>" into `out`.
 void WriteGeneratedName(VarId var, std::string* out) {
-  char digits[absl::numbers_internal::kFastToBufferSize];
-  const char* end = absl::numbers_internal::FastIntToBuffer(var.value(), digits);
   out->assign("_v");
-  out->append(digits, static_cast<size_t>(end - digits));
+  AppendNumber(var.value(), out);
 }
 
 bool LooksGenerated(const std::string& name) {
@@ -33,6 +31,12 @@ bool LooksGenerated(const std::string& name) {
 }
 
 }  // namespace
+
+void AppendNumber(uint32_t number, std::string* out) {
+  char digits[absl::numbers_internal::kFastToBufferSize];
+  const char* end = absl::numbers_internal::FastIntToBuffer(number, digits);
+  out->append(digits, static_cast<size_t>(end - digits));
+}
 
 VarNamer::VarNamer(const Arena& arena, const NamedVars& outputs,
                    std::function<std::string(VarId)> name_of)

@@ -23,6 +23,10 @@
 
 namespace graphgc::internal {
 
+// Appends `number` in decimal, without a formatting pass or a temporary: names with numbers are
+// written once or more per var and node of an export, where absl::StrAppend measured slower.
+void AppendNumber(uint32_t number, std::string* out);
+
 class VarNamer {
  public:
   VarNamer(const Arena& arena, const NamedVars& outputs, std::function<std::string(VarId)> name_of);
