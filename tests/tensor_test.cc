@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 namespace graphgc {
 namespace {
@@ -100,6 +101,19 @@ TEST(TensorTest, ElementCountOfAnEmptyShapeIsZeroWhateverTheOtherDims) {
   EXPECT_EQ(*ElementCount({0, huge, huge}), 0);
   EXPECT_FALSE(ElementCount({huge, huge, 1}).ok());
   EXPECT_FALSE(ElementCount({huge, -1, 0}).ok());
+}
+
+// The bound is INT64_MAX / 64 elements (so that count * element size fits): right at it is a
+// count, one past it is an error, and so is a product that wraps around int64.
+TEST(TensorTest, ElementCountStopsExactlyAtItsBound) {
+  constexpr int64_t kBound = std::numeric_limits<int64_t>::max() / 64;
+  EXPECT_EQ(*ElementCount({kBound}), kBound);
+  EXPECT_EQ(*ElementCount({1, kBound, 1}), kBound);
+  EXPECT_FALSE(ElementCount({kBound + 1}).ok());
+  EXPECT_EQ(*ElementCount({int64_t{1} << 26, int64_t{1} << 30}), int64_t{1} << 56);
+  EXPECT_FALSE(ElementCount({int64_t{1} << 27, int64_t{1} << 30}).ok());     // 2^57 > bound
+  EXPECT_FALSE(ElementCount({int64_t{1} << 32, int64_t{1} << 32, 2}).ok());  // wraps to 0 in int64
+  EXPECT_FALSE(ElementCount({3, std::numeric_limits<int64_t>::max() / 2}).ok());
 }
 
 TEST(HalfTest, Float16RoundTripsRepresentableValues) {

@@ -25,11 +25,11 @@ absl::StatusOr<int64_t> ElementCount(absl::Span<const int64_t> shape) {
   if (empty) return 0;  // whatever the other dims are: [2^40, 2^40, 0] holds nothing
   int64_t count = 1;
   for (int64_t dim : shape) {
-    if (count > kMaxElements / dim) {
+    // A multiply, not a division per dim: this runs for every output of every op.
+    if (__builtin_mul_overflow(count, dim, &count) || count > kMaxElements) {
       return absl::InvalidArgumentError(
           absl::StrCat("shape ", ShapeToString(shape), " has too many elements"));
     }
-    count *= dim;
   }
   return count;
 }
