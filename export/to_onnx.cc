@@ -480,13 +480,12 @@ void SetHeader(const OpsetImports& imports, onnx::ModelProto& model) {
   }
 }
 
-absl::StatusOr<onnx::ModelProto> BuildModel(const GraphCore& core, const NamedVars& outputs,
-                                            const ExportOptions& options) {
-  onnx::ModelProto model;
+absl::Status BuildModel(const GraphCore& core, const NamedVars& outputs,
+                        const ExportOptions& options, onnx::ModelProto& model) {
   ProtoSink graph(model.mutable_graph());
   GRAPHGC_ASSIGN_OR_RETURN(const OpsetImports imports, WriteGraph(core, outputs, options, graph));
   SetHeader(imports, model);
-  return model;
+  return absl::OkStatus();
 }
 
 // The bytes SerializeToString would give for BuildModel's model, without building it: the
@@ -540,9 +539,10 @@ absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& ou
 absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& outputs,
                                          const ExportOptions& options) {
   GRAPHGC_RETURN_IF_ERROR(CheckOutputs(graph, outputs));
-  GRAPHGC_ASSIGN_OR_RETURN(onnx::ModelProto model, BuildModel(*graph.core(), outputs, options));
+  absl::StatusOr<onnx::ModelProto> model(absl::in_place);  // built where it is returned
+  GRAPHGC_RETURN_IF_ERROR(BuildModel(*graph.core(), outputs, options, *model));
   if (ChecksExport(options)) {
-    GRAPHGC_RETURN_IF_ERROR(internal::CheckWithOnnxChecker(model, "to_onnx"));
+    GRAPHGC_RETURN_IF_ERROR(internal::CheckWithOnnxChecker(*model, "to_onnx"));
   }
   return model;
 }

@@ -51,27 +51,44 @@ std::optional<StringId> Arena::find_string(absl::string_view text) const {
   return StringId(it->second);
 }
 
-std::optional<OpKindId> Arena::intern_op(absl::string_view op_type, absl::string_view domain,
-                                         int version) {
-  auto cached = op_kind_by_address_.find(op_type.data());
-  if (cached != op_kind_by_address_.end()) {
-    const OpKind& kind = op_kinds_[cached->second];
-    if (kind.op_type == op_type && kind.domain == domain && kind.version == version) {
-      return OpKindId(cached->second);
+namespace {
+// A loop rather than operator==, whose memcmp call costs more than comparing an op's few letters.
+bool SameText(absl::string_view a, absl::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+}  // namespace
+
+size_t Arena::AddressSlot(const char* address) {
+  // Fibonacci hashing: the top bits of the product mix every bit of the address.
+  constexpr uint64_t kGoldenRatio = 0x9E3779B97F4A7C15ull;
+  const uint64_t mixed = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(address)) * kGoldenRatio;
+  return static_cast<size_t>(mixed >> (64 - kOpKindCacheBits));
+}
+
+OpKindId Arena::intern_op(absl::string_view op_type, absl::string_view domain, int version) {
+  OpKindByAddress& cached = op_kind_by_address_[AddressSlot(op_type.data())];
+  if (cached.address == op_type.data()) {
+    const OpKind& kind = op_kinds_[cached.kind];
+    if (kind.version == version && SameText(kind.op_type, op_type) &&
+        SameText(kind.domain, domain)) {
+      return OpKindId(cached.kind);
     }
   }
-  const std::optional<OpKindId> id = intern_op_slow(op_type, domain, version);
-  if (id.has_value()) op_kind_by_address_[op_type.data()] = static_cast<uint16_t>(id->value());
+  const OpKindId id = intern_op_slow(op_type, domain, version);
+  if (id.valid()) cached = {op_type.data(), static_cast<uint16_t>(id.value())};
   return id;
 }
 
-std::optional<OpKindId> Arena::intern_op_slow(absl::string_view op_type, absl::string_view domain,
-                                              int version) {
+OpKindId Arena::intern_op_slow(absl::string_view op_type, absl::string_view domain, int version) {
   std::string key = absl::StrCat(domain, absl::string_view("\0", 1), op_type,
                                  absl::string_view("\0", 1), version);
   auto it = op_kind_index_.find(key);
   if (it != op_kind_index_.end()) return OpKindId(it->second);
-  if (op_kinds_.size() >= kMaxOpKinds) return std::nullopt;
+  if (op_kinds_.size() >= kMaxOpKinds) return OpKindId();
   const uint16_t id = static_cast<uint16_t>(op_kinds_.size());
   op_kinds_.push_back(OpKind{std::string(op_type), std::string(domain), version,
                              op_type == "Constant" && domain.empty()});
@@ -86,13 +103,28 @@ const OpKind& Arena::op_kind(OpKindId id) const {
   return op_kinds_[id.value()];
 }
 
+bool Arena::IsLastShape(absl::Span<const int64_t> shape) const {
+  if (last_shape_rank_ != static_cast<int64_t>(shape.size())) return false;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (dims_pool_[last_shape_begin_ + i] != shape[i]) return false;
+  }
+  return true;
+}
+
 uint32_t Arena::intern_shape(absl::Span<const int64_t> shape) {
+  if (IsLastShape(shape)) return last_shape_begin_;
   Shape key(shape.begin(), shape.end());
   auto it = shape_index_.find(key);
-  if (it != shape_index_.end()) return it->second;
-  const uint32_t begin = static_cast<uint32_t>(dims_pool_.size());
-  for (int64_t dim : shape) dims_pool_.push_back(dim);
-  shape_index_.emplace(std::move(key), begin);
+  uint32_t begin;
+  if (it != shape_index_.end()) {
+    begin = it->second;
+  } else {
+    begin = static_cast<uint32_t>(dims_pool_.size());
+    for (int64_t dim : shape) dims_pool_.push_back(dim);
+    shape_index_.emplace(std::move(key), begin);
+  }
+  last_shape_begin_ = begin;
+  last_shape_rank_ = static_cast<int64_t>(shape.size());
   return begin;
 }
 
@@ -161,17 +193,24 @@ SubgraphId Arena::var_subgraph(VarId var) const {
 
 void Arena::set_var_type(VarId var, DataType dtype,
                          std::optional<absl::Span<const int64_t>> shape) {
+  if (shape.has_value()) {
+    set_ranked_var_type(var, dtype, *shape);
+    return;
+  }
   VarRecord& record = vars_[var.value()];
   record.dtype = static_cast<int8_t>(dtype);
-  if (shape.has_value()) {
-    // Every public way to a type checks its rank first (CheckRank, CheckTypeLimits).
-    GRAPHGC_CHECK(shape->size() <= kMaxRank, "rank out of range (callers validate it)");
-    record.rank = static_cast<int16_t>(shape->size());
-    record.shape_begin = intern_shape(*shape);
-  } else {
-    record.rank = -1;
-    record.shape_begin = 0;
-  }
+  record.rank = -1;
+  record.shape_begin = 0;
+}
+
+void Arena::set_ranked_var_type(VarId var, DataType dtype, absl::Span<const int64_t> shape) {
+  // Every public way to a type checks its rank first (CheckRank, CheckTypeLimits).
+  GRAPHGC_CHECK(shape.size() <= kMaxRank, "rank out of range (callers validate it)");
+  const uint32_t shape_begin = intern_shape(shape);
+  VarRecord& record = vars_[var.value()];
+  record.dtype = static_cast<int8_t>(dtype);
+  record.rank = static_cast<int16_t>(shape.size());
+  record.shape_begin = shape_begin;
 }
 
 void Arena::set_var_type(VarId var, const VarType& type) {
@@ -249,11 +288,19 @@ int Arena::var_output_index(VarId var) const {
 }
 
 std::optional<Shape> Arena::var_shape(VarId var) const {
-  const VarRecord& record = vars_[var.value()];
-  if (record.rank < 0 || record.dtype == kNotATensor) return std::nullopt;
-  Shape shape;
-  for (int i = 0; i < record.rank; ++i) shape.push_back(dims_pool_[record.shape_begin + i]);
+  std::optional<Shape> shape;
+  read_var_shape(var, shape);
   return shape;
+}
+
+void Arena::read_var_shape(VarId var, std::optional<Shape>& shape) const {
+  const VarRecord& record = vars_[var.value()];
+  if (record.rank < 0 || record.dtype == kNotATensor) {
+    shape.reset();
+    return;
+  }
+  shape.emplace(static_cast<size_t>(record.rank));
+  for (int i = 0; i < record.rank; ++i) (*shape)[i] = dims_pool_[record.shape_begin + i];
 }
 
 std::optional<int64_t> Arena::var_rank(VarId var) const {
@@ -389,8 +436,7 @@ int64_t Arena::bytes() const {
       nodes_.capacity_bytes() + vars_.capacity_bytes() + input_pool_.capacity_bytes() +
       dims_pool_.capacity_bytes() + attr_pool_.capacity_bytes() + int_list_pool_.capacity_bytes() +
       float_list_pool_.capacity_bytes() + string_list_pool_.capacity_bytes());
-  total += MapBytes(shape_index_) + MapBytes(string_index_) + MapBytes(op_kind_index_) +
-           MapBytes(op_kind_by_address_);
+  total += MapBytes(shape_index_) + MapBytes(string_index_) + MapBytes(op_kind_index_);
   total += string_bytes_;
   total += static_cast<int64_t>(op_kinds_.size() * sizeof(OpKind));
   total += static_cast<int64_t>(op_resolutions_.capacity() * sizeof(const void*));

@@ -15,6 +15,7 @@
 #ifndef GRAPHGC_ARENA_H_
 #define GRAPHGC_ARENA_H_
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -82,9 +83,10 @@ class Arena {
   // The ID of `text` if it was ever interned.
   std::optional<StringId> find_string(absl::string_view text) const;
 
-  // nullopt once the graph holds kMaxOpKinds distinct kinds and this is a new one.
-  std::optional<OpKindId> intern_op(absl::string_view op_type, absl::string_view domain,
-                                    int version);
+  // An invalid ID once the graph holds kMaxOpKinds distinct kinds and this is a new one. (Not an
+  // optional: GCC builds that in memory and reads it back wider than it wrote it, which stalls
+  // the hot path of every op.)
+  OpKindId intern_op(absl::string_view op_type, absl::string_view domain, int version);
   const OpKind& op_kind(OpKindId id) const;  // stable: op kinds live in a deque
   // A slot per op kind for what the opset module resolves once (its kernel); ir only keeps it.
   const void* op_resolution(OpKindId id) const { return op_resolutions_[id.value()]; }
@@ -99,6 +101,9 @@ class Arena {
   VarId add_argument(StringId name, DataType dtype, std::optional<absl::Span<const int64_t>> shape);
   bool is_argument_name(StringId name) const { return argument_names_.contains(name); }
   void set_var_type(VarId var, DataType dtype, std::optional<absl::Span<const int64_t>> shape);
+  // A tensor of known rank: the same as set_var_type with a shape, the span passed in registers
+  // (an optional span goes through memory, which the hot path of every op paid for).
+  void set_ranked_var_type(VarId var, DataType dtype, absl::Span<const int64_t> shape);
   // Any type: a tensor goes into the var record, a sequence, optional or map is interned.
   void set_var_type(VarId var, const VarType& type);
 
@@ -151,6 +156,9 @@ class Arena {
   }
   // nullopt when the rank is unknown; -1 marks an unknown dim.
   std::optional<Shape> var_shape(VarId var) const;
+  // var_shape, written into `shape` in place: the hot path of every op reads its operands' shapes
+  // this way, without a copy whose 16-byte loads would wait on the fill's 8-byte stores.
+  void read_var_shape(VarId var, std::optional<Shape>& shape) const;
   std::optional<int64_t> var_rank(VarId var) const;
   NodeId var_producer(VarId var) const { return NodeId(vars_[var.value()].producer); }
   int var_output_index(VarId var) const;
@@ -200,9 +208,9 @@ class Arena {
   static_assert(sizeof(NodeRecord) == 20, "NodeRecord layout");
   static_assert(sizeof(VarRecord) == 16, "VarRecord layout");
 
-  std::optional<OpKindId> intern_op_slow(absl::string_view op_type, absl::string_view domain,
-                                         int version);
+  OpKindId intern_op_slow(absl::string_view op_type, absl::string_view domain, int version);
   uint32_t intern_shape(absl::Span<const int64_t> shape);
+  bool IsLastShape(absl::Span<const int64_t> shape) const;
   AttrRecord store_attribute(const Attribute& attr);
   AttributeValue load_attribute(const AttrRecord& record) const;
   uint32_t new_var(VarRecord record);
@@ -216,6 +224,10 @@ class Arena {
   ChunkedVector<float, 8> float_list_pool_;
   ChunkedVector<uint32_t, 8> string_list_pool_;
   absl::flat_hash_map<Shape, uint32_t> shape_index_;
+  // The shape interned last: a chain of ops repeats one shape, and comparing a few dims is cheaper
+  // than hashing them. Rank -1: none yet.
+  uint32_t last_shape_begin_ = 0;
+  int64_t last_shape_rank_ = -1;
   std::deque<std::string> strings_;
   absl::flat_hash_map<std::string, uint32_t> string_index_;
   int64_t string_bytes_ = 0;
@@ -223,8 +235,15 @@ class Arena {
   std::vector<const void*> op_resolutions_;                   // parallel to op_kinds_
   absl::flat_hash_map<std::string, uint16_t> op_kind_index_;  // key: domain \0 type \0 version
   // Op constructors pass literals: remembering the last kind per literal address skips building
-  // the key (the entry is verified against the text, so a reused address is harmless).
-  absl::flat_hash_map<const char*, uint16_t> op_kind_by_address_;
+  // the key (the entry is verified against the text, so a reused address or two addresses sharing
+  // a slot are harmless). A direct-mapped table: a slot costs a multiply, not a hash.
+  struct OpKindByAddress {
+    const char* address = nullptr;
+    uint16_t kind = 0;
+  };
+  static constexpr int kOpKindCacheBits = 6;
+  static size_t AddressSlot(const char* address);
+  std::array<OpKindByAddress, size_t{1} << kOpKindCacheBits> op_kind_by_address_{};
   std::vector<Tensor> tensors_;
   absl::flat_hash_set<const Buffer*> tensor_buffers_;  // counted once each
   int64_t tensor_bytes_ = 0;

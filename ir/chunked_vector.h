@@ -29,7 +29,8 @@ class ChunkedVector {
     // The arena refuses new nodes once a table holds kMaxArenaEntries (Arena::full), far below.
     GRAPHGC_CHECK(size_ < UINT32_MAX, "ChunkedVector index space exhausted");
     if ((size_ & (kChunkSize - 1)) == 0 && (size_ >> kChunkBits) == chunks_.size()) {
-      chunks_.push_back(std::make_unique<T[]>(kChunkSize));
+      // Not zeroed: every element is assigned by push_back before it can be read.
+      chunks_.push_back(std::make_unique_for_overwrite<T[]>(kChunkSize));
     }
     const size_t index = size_++;
     chunks_[index >> kChunkBits][index & (kChunkSize - 1)] = std::move(value);

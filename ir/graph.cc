@@ -137,10 +137,10 @@ Var Graph::constant(const Tensor& tensor) {
   }
   internal::Arena& arena = core_->arena();
   if (arena.full()) return Var::Detached(ArenaFullError("Constant"));
-  const std::optional<OpKindId> op = arena.intern_op("Constant", "", kNewestOnnxOpset);
-  if (!op.has_value()) return Var::Detached(TooManyOpKindsError("Constant"));
+  const OpKindId op = arena.intern_op("Constant", "", kNewestOnnxOpset);
+  if (!op.valid()) return Var::Detached(TooManyOpKindsError("Constant"));
   const Attribute value{"value", tensor};
-  const NodeId node = core_->add_node(*op, {}, absl::Span<const Attribute>(&value, 1), 1);
+  const NodeId node = core_->add_node(op, {}, absl::Span<const Attribute>(&value, 1), 1);
   const VarId out = arena.node_output(node, 0);
   arena.set_var_type(out, tensor.dtype(), tensor.shape());
   return Var(core_, out);

@@ -20,8 +20,10 @@ absl::StatusOr<OutputType> InferBinary(const OpSignature& signature,
                                        absl::Span<const OperandInfo> in) {
   GRAPHGC_RETURN_IF_ERROR(CheckElementType(signature, 0, in[0].dtype, kAllNumeric));
   GRAPHGC_RETURN_IF_ERROR(CheckSameElementType(signature, in));
-  GRAPHGC_ASSIGN_OR_RETURN(std::optional<Shape> shape, BroadcastShapes(in[0].shape, in[1].shape));
-  return TensorOutput(in[0].dtype, std::move(shape));
+  absl::StatusOr<OutputType> type(absl::in_place);  // filled where it is returned
+  type->dtype = in[0].dtype;
+  GRAPHGC_RETURN_IF_ERROR(BroadcastShapesInto(in[0].shape, in[1].shape, type->shape));
+  return type;
 }
 
 Var Binary(absl::string_view op_type, const Var& a, const Var& b, int opset_version) {

@@ -90,7 +90,7 @@ OperandInfos DescribeOperandsOf(const GraphCore& core, absl::Span<const Var* con
       continue;
     }
     infos[i].dtype = core.arena().var_dtype(id);
-    infos[i].shape = core.arena().var_shape(id);
+    core.arena().read_var_shape(id, infos[i].shape);
     infos[i].value = core.value(id);
     if (!infos[i].value.has_value()) infos[i].shape_data = core.arena().var_shape_data(id);
   }
@@ -428,6 +428,19 @@ absl::Status CheckAttributesWritable(absl::Span<const Attribute> attributes) {
   return absl::OkStatus();
 }
 
+// Whether a tensor type is one the arena takes (non-tensor types are checked by CheckTypeLimits).
+bool WithinLimits(const OutputType& type) {
+  if (type.non_tensor.has_value()) return false;
+  if (!type.shape.has_value()) return true;
+  if (type.shape->size() > kMaxRank) return false;
+  bool unknown_dims = false;
+  for (int64_t dim : *type.shape) {
+    if (dim < -1) return false;
+    unknown_dims = unknown_dims || dim == -1;
+  }
+  return unknown_dims || ElementCount(*type.shape).ok();
+}
+
 // Inference functions (user ones too: custom ops) may give any types; the arena takes only those
 // within its limits.
 absl::Status CheckOutputTypes(const OutputTypes& types, int num_outputs) {
@@ -436,6 +449,7 @@ absl::Status CheckOutputTypes(const OutputTypes& types, int num_outputs) {
                                             num_outputs, " outputs"));
   }
   for (size_t i = 0; i < types.size(); ++i) {
+    if (WithinLimits(types[i])) continue;  // the common case, no strings
     const std::string what = absl::StrCat("output ", i);
     if (types[i].non_tensor.has_value()) {
       GRAPHGC_RETURN_IF_ERROR(CheckTypeLimits(*types[i].non_tensor, what));
@@ -444,7 +458,7 @@ absl::Status CheckOutputTypes(const OutputTypes& types, int num_outputs) {
     if (!types[i].shape.has_value()) continue;
     GRAPHGC_RETURN_IF_ERROR(CheckRank(types[i].shape->size(), what));
     GRAPHGC_RETURN_IF_ERROR(CheckElementCount(*types[i].shape, what));
-    for (int64_t dim : types[i].shape.value_or(Shape{})) {
+    for (int64_t dim : *types[i].shape) {
       if (dim < -1) {
         return absl::InvalidArgumentError(absl::StrCat(what, " would have the dimension ", dim,
                                                        " in ", ShapeToString(*types[i].shape)));
@@ -488,10 +502,8 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
   Arena& arena = core.arena();
   if (arena.full()) return fail(ArenaFullError(signature.op_type));
   const int version = signature.opset_version > 0 ? signature.opset_version : kNewestOnnxOpset;
-  const std::optional<OpKindId> interned =
-      arena.intern_op(signature.op_type, signature.domain, version);
-  if (!interned.has_value()) return fail(TooManyOpKindsError(signature.op_type));
-  const OpKindId op = *interned;
+  const OpKindId op = arena.intern_op(signature.op_type, signature.domain, version);
+  if (!op.valid()) return fail(TooManyOpKindsError(signature.op_type));
   OutputValues values(types->size());
   const bool inputs_known =
       signature.kernel_reads_shapes_only ? AllShapesKnown(infos) : AllValuesKnown(infos);
@@ -521,8 +533,10 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
     const VarId out = arena.node_output(node, i);
     if (type.non_tensor.has_value()) {
       arena.set_var_type(out, *type.non_tensor);
+    } else if (type.shape.has_value()) {
+      arena.set_ranked_var_type(out, type.dtype, *type.shape);
     } else {
-      arena.set_var_type(out, type.dtype, type.shape);
+      arena.set_var_type(out, type.dtype, std::nullopt);
     }
     // A Constant's `value` is the arena's tensor already; its value_* attributes are not.
     const bool held = arena.var_kind(out) == VarKind::kConstant && core.value(out).has_value();
@@ -552,7 +566,10 @@ Var BuildOp(const OpSignature& signature, absl::Span<const Var* const> inputs,
                   }
                   absl::StatusOr<OutputType> type = infer(in);
                   if (!type.ok()) return type.status();
-                  return OutputTypes{*std::move(type)};
+                  // Built where it is returned: each copy of a just-written shape stalls.
+                  absl::StatusOr<OutputTypes> types(absl::in_place);
+                  types->push_back(*std::move(type));
+                  return types;
                 });
   return std::move(outputs[0]);
 }

@@ -52,6 +52,9 @@ struct OpSignature {
 // A tensor is described by dtype and shape; a sequence, optional or map by `non_tensor` (its dtype
 // then kUndefined, shape nullopt) and its value, if known, by `non_tensor_value`.
 struct OperandInfo {
+  // User-provided so that `OperandInfos(n)` does not zero the whole struct (some 400 bytes) before
+  // constructing it: that was a third of describing the operands of an Add.
+  OperandInfo() {}
   bool present = true;  // false for an omitted optional input
   DataType dtype = DataType::kUndefined;
   std::optional<Shape> shape;
@@ -63,6 +66,7 @@ struct OperandInfo {
 };
 
 struct OutputType {
+  OutputType() {}  // as OperandInfo's: no zeroing before construction
   DataType dtype = DataType::kUndefined;
   std::optional<Shape> shape;
   std::optional<VarType> non_tensor;

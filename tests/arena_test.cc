@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_cat.h"
 #include "graphgc/graphgc.h"
 
 namespace graphgc::internal {
@@ -11,7 +12,7 @@ namespace {
 TEST(ArenaTest, NodesAndVarsGetConsecutiveIds) {
   Arena arena;
   const VarId x = arena.add_argument(arena.intern("x"), DataType::kFloat, Shape{2, 3});
-  const OpKindId add = *arena.intern_op("Add", "", 14);
+  const OpKindId add = arena.intern_op("Add", "", 14);
   const VarId inputs[] = {x, x};
   const NodeId n0 = arena.add_node(add, inputs, {}, 1);
   const NodeId n1 = arena.add_node(add, inputs, {}, 2);
@@ -53,13 +54,62 @@ TEST(ArenaTest, InterningIsStable) {
   EXPECT_NE(arena.intern_op("Mul", "", 14), arena.intern_op("Mul", "custom", 14));
 }
 
+// The kind cache is keyed by the text's address: a buffer that held one op type and then another
+// (a user's std::string, rewritten) must not give the first kind for the second text.
+TEST(ArenaTest, ARewrittenBufferGivesTheKindOfItsNewText) {
+  Arena arena;
+  std::string op_type = "Abc";
+  const OpKindId abc = arena.intern_op(op_type, "", 1);
+  op_type[2] = 'd';  // same address, same length, other text
+  const OpKindId abd = arena.intern_op(op_type, "", 1);
+  EXPECT_NE(abc, abd);
+  EXPECT_EQ(arena.op_kind(abd).op_type, "Abd");
+  EXPECT_EQ(arena.intern_op(op_type, "", 2), arena.intern_op("Abd", "", 2));
+  EXPECT_NE(arena.intern_op(op_type, "", 2), abd);   // the version is part of the kind
+  EXPECT_NE(arena.intern_op(op_type, "x", 1), abd);  // so is the domain
+  // Many literals at once: every one keeps its kind, whichever share a cache slot.
+  std::vector<std::string> texts;
+  for (int i = 0; i < 300; ++i) texts.push_back(absl::StrCat("Op", i));
+  std::vector<OpKindId> kinds;
+  for (const std::string& text : texts) kinds.push_back(arena.intern_op(text, "", 1));
+  for (int round = 0; round < 2; ++round) {
+    for (size_t i = 0; i < texts.size(); ++i) {
+      ASSERT_EQ(arena.intern_op(texts[i], "", 1), kinds[i]) << texts[i];
+      ASSERT_EQ(arena.op_kind(kinds[i]).op_type, texts[i]);
+    }
+  }
+}
+
+// Interning remembers the last shape; vars typed alternately with shapes that differ in a dim, in
+// rank or not at all must each read back their own.
+TEST(ArenaTest, ShapesReadBackWhateverWasInternedBefore) {
+  Arena arena;
+  const std::vector<Shape> shapes = {{2, 3}, {3, 2}, {2, 3}, {2, 3, 1}, {2}, {}, {2, 3}, {-1, 3}};
+  std::vector<VarId> vars;
+  for (const Shape& shape : shapes) {
+    vars.push_back(
+        arena.add_argument(arena.intern(absl::StrCat("a", vars.size())), DataType::kFloat, shape));
+  }
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    ASSERT_TRUE(arena.var_shape(vars[i]).has_value());
+    EXPECT_EQ(*arena.var_shape(vars[i]), shapes[i]) << i;
+    std::optional<Shape> read = Shape{9, 9, 9, 9, 9};  // overwritten, not appended to
+    arena.read_var_shape(vars[i], read);
+    EXPECT_EQ(read, shapes[i]) << i;
+  }
+  const VarId unranked = arena.add_argument(arena.intern("u"), DataType::kFloat, std::nullopt);
+  std::optional<Shape> read = Shape{1};
+  arena.read_var_shape(unranked, read);
+  EXPECT_FALSE(read.has_value());
+}
+
 TEST(ArenaTest, OpKindsStopAtTheLimitWithoutAborting) {
   Arena arena;
   for (size_t i = 0; i < kMaxOpKinds; ++i) {
-    ASSERT_TRUE(arena.intern_op("Op" + std::to_string(i), "d", 1).has_value()) << i;
+    ASSERT_TRUE(arena.intern_op("Op" + std::to_string(i), "d", 1).valid()) << i;
   }
-  EXPECT_FALSE(arena.intern_op("OneMore", "d", 1).has_value());
-  EXPECT_TRUE(arena.intern_op("Op7", "d", 1).has_value());  // an existing kind still resolves
+  EXPECT_FALSE(arena.intern_op("OneMore", "d", 1).valid());
+  EXPECT_TRUE(arena.intern_op("Op7", "d", 1).valid());  // an existing kind still resolves
 }
 
 TEST(ArenaTest, AttributesRoundTrip) {
@@ -74,7 +124,7 @@ TEST(ArenaTest, AttributesRoundTrip) {
       {"floats", std::vector<float>{0.5f}},
       {"strings", std::vector<std::string>{"a", "b"}},
   };
-  const NodeId node = arena.add_node(*arena.intern_op("Custom", "my", 1), {}, attrs, 1);
+  const NodeId node = arena.add_node(arena.intern_op("Custom", "my", 1), {}, attrs, 1);
   const std::vector<Attribute> back = arena.node_attributes(node);
   ASSERT_EQ(back.size(), attrs.size());
   for (size_t i = 0; i < attrs.size(); ++i) {
@@ -96,7 +146,7 @@ TEST(ArenaTest, ConstantBytesAreCountedOnce) {
   const int64_t empty = arena.bytes();
   const Tensor t = Tensor::zeros(DataType::kDouble, {10000});
   const Attribute value{"value", t};
-  const OpKindId constant = *arena.intern_op("Constant", "", 13);
+  const OpKindId constant = arena.intern_op("Constant", "", 13);
   arena.add_node(constant, {}, absl::Span<const Attribute>(&value, 1), 1);
   const int64_t one = arena.bytes();
   EXPECT_GE(one - empty, 80000);

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc::internal {
 namespace {
@@ -18,13 +19,36 @@ std::optional<int64_t> BroadcastDim(int64_t a, int64_t b) {
   return std::nullopt;
 }
 
+// A loop rather than operator==, whose memcmp call costs more than comparing a few dims.
+bool SameDims(absl::Span<const int64_t> a, absl::Span<const int64_t> b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 absl::StatusOr<std::optional<Shape>> BroadcastShapes(const std::optional<Shape>& a,
                                                      const std::optional<Shape>& b) {
-  if (!a.has_value() || !b.has_value()) return std::optional<Shape>();
+  std::optional<Shape> out;
+  GRAPHGC_RETURN_IF_ERROR(BroadcastShapesInto(a, b, out));
+  return out;
+}
+
+absl::Status BroadcastShapesInto(const std::optional<Shape>& a, const std::optional<Shape>& b,
+                                 std::optional<Shape>& out) {
+  if (!a.has_value() || !b.has_value()) {
+    out.reset();
+    return absl::OkStatus();
+  }
+  if (SameDims(*a, *b)) {  // every dim combines with itself (the common case of a chain)
+    out = a;
+    return absl::OkStatus();
+  }
   const size_t rank = std::max(a->size(), b->size());
-  Shape out(rank);
+  Shape dims(rank);
   for (size_t i = 0; i < rank; ++i) {
     const size_t a_off = rank - a->size();
     const size_t b_off = rank - b->size();
@@ -36,9 +60,10 @@ absl::StatusOr<std::optional<Shape>> BroadcastShapes(const std::optional<Shape>&
           "shapes ", DescribeShape(a), " and ", DescribeShape(b),
           " cannot be broadcast: dimension ", i, " of the result would be both ", da, " and ", db));
     }
-    out[i] = *dim;
+    dims[i] = *dim;
   }
-  return std::optional<Shape>(std::move(out));
+  out = std::move(dims);
+  return absl::OkStatus();
 }
 
 Shape BroadcastStrides(absl::Span<const int64_t> shape, absl::Span<const int64_t> out_shape) {

@@ -17,6 +17,9 @@ namespace graphgc::internal {
 // message names the mismatching dimension; callers prefix the op and input names.
 absl::StatusOr<std::optional<Shape>> BroadcastShapes(const std::optional<Shape>& a,
                                                      const std::optional<Shape>& b);
+// The same, written into `out` (the hot path of elementwise ops: no copies of the result).
+absl::Status BroadcastShapesInto(const std::optional<Shape>& a, const std::optional<Shape>& b,
+                                 std::optional<Shape>& out);
 
 // Strides (in elements) of `shape` viewed as `out_shape` under broadcasting: 0 along broadcast
 // dims. `shape` must broadcast to `out_shape`.
