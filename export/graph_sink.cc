@@ -1,8 +1,10 @@
 #include "graphgc/export/graph_sink.h"
 
 #include <cstdint>
+#include <cstring>
 
 #include "google/protobuf/io/coded_stream.h"
+#include "graphgc/valuestore/check.h"
 
 namespace graphgc::internal {
 namespace {
@@ -16,6 +18,11 @@ constexpr int kOutputField = 12;
 constexpr int kValueInfoField = 13;
 constexpr int kValueInfoNameField = 1;  // of ValueInfoProto
 constexpr int kValueInfoTypeField = 2;
+constexpr int kNodeInputField = 1;  // of NodeProto
+constexpr int kNodeOutputField = 2;
+constexpr int kNodeNameField = 3;
+constexpr int kNodeOpTypeField = 4;
+constexpr int kNodeDomainField = 7;
 
 constexpr uint32_t kLengthDelimited = 2;
 
@@ -32,6 +39,46 @@ void AppendTag(int field_number, std::string& out) {
 // The bytes of a length-delimited field of a number below 16 (a one-byte tag).
 size_t BytesFieldSize(absl::string_view bytes) {
   return 1 + google::protobuf::io::CodedOutputStream::VarintSize64(bytes.size()) + bytes.size();
+}
+
+// Writes into room made for a message whose size is known beforehand: no append (and no size
+// check) per field, which the small fields of a node and a value_info made the main cost.
+class FieldWriter {
+ public:
+  // Makes room for `size` more bytes at the end of `out`; the writes must fill them exactly.
+  FieldWriter(size_t size, std::string& out) {
+    const size_t at = out.size();
+    out.resize(at + size);
+    next_ = reinterpret_cast<uint8_t*>(out.data() + at);
+    end_ = next_ + size;
+  }
+  ~FieldWriter() { GRAPHGC_CHECK(next_ == end_, "a message's size did not match its fields"); }
+  void Varint(uint64_t value) {
+    next_ = google::protobuf::io::CodedOutputStream::WriteVarint64ToArray(value, next_);
+  }
+  void Tag(int field_number) {
+    Varint((static_cast<uint32_t>(field_number) << 3) | kLengthDelimited);
+  }
+  void Bytes(int field_number, absl::string_view bytes) {
+    Tag(field_number);
+    Varint(bytes.size());
+    std::memcpy(next_, bytes.data(), bytes.size());
+    next_ += bytes.size();
+  }
+
+ private:
+  uint8_t* next_;
+  const uint8_t* end_;
+};
+
+size_t VarintSize(uint64_t value) {
+  return google::protobuf::io::CodedOutputStream::VarintSize64(value);
+}
+
+// A field's tag, length and bytes, for a field holding `size` bytes.
+size_t FieldSize(int field_number, size_t size) {
+  return VarintSize((static_cast<uint32_t>(field_number) << 3) | kLengthDelimited) +
+         VarintSize(size) + size;
 }
 
 }  // namespace
@@ -62,6 +109,15 @@ void ProtoSink::AddValue(ValueField field, const onnx::TypeProto& type, NameWrit
   write_name(info->mutable_name());
 }
 
+void ProtoSink::AddPlainNode(const PlainNode& node) {
+  onnx::NodeProto* proto = graph_->add_node();
+  for (const std::string& input : node.inputs) proto->add_input(input);
+  for (const std::string& output : node.outputs) proto->add_output(output);
+  if (node.name != nullptr) proto->set_name(*node.name);
+  proto->set_op_type(std::string(node.op_type));
+  if (!node.domain.empty()) proto->set_domain(std::string(node.domain));
+}
+
 void ProtoSink::Reserve(int nodes, int value_infos) {
   graph_->mutable_node()->Reserve(graph_->node_size() + nodes);
   graph_->mutable_value_info()->Reserve(graph_->value_info_size() + value_infos);
@@ -90,6 +146,26 @@ Message* StreamSink::Next(Message& scratch, std::string& field, int field_number
 }
 
 onnx::NodeProto* StreamSink::AddNode() { return Next(node_, nodes_, kNodeField); }
+void StreamSink::AddPlainNode(const PlainNode& node) {
+  Flush();
+  // The NodeProto's fields in field-number order, as protobuf writes them (the fields of a
+  // proto2 message are written when set, even if empty: the name is set whenever it is given).
+  size_t size = 0;
+  for (const std::string& input : node.inputs) size += BytesFieldSize(input);
+  for (const std::string& output : node.outputs) size += BytesFieldSize(output);
+  if (node.name != nullptr) size += BytesFieldSize(*node.name);
+  size += BytesFieldSize(node.op_type);
+  if (!node.domain.empty()) size += BytesFieldSize(node.domain);
+  FieldWriter writer(FieldSize(kNodeField, size), nodes_);
+  writer.Tag(kNodeField);
+  writer.Varint(size);
+  for (const std::string& input : node.inputs) writer.Bytes(kNodeInputField, input);
+  for (const std::string& output : node.outputs) writer.Bytes(kNodeOutputField, output);
+  if (node.name != nullptr) writer.Bytes(kNodeNameField, *node.name);
+  writer.Bytes(kNodeOpTypeField, node.op_type);
+  if (!node.domain.empty()) writer.Bytes(kNodeDomainField, node.domain);
+}
+
 onnx::TensorProto* StreamSink::AddInitializer() {
   return Next(initializer_, initializers_, kInitializerField);
 }
@@ -102,14 +178,16 @@ void StreamSink::AddValue(ValueField field, const onnx::TypeProto& type, NameWri
   std::string& out = field == ValueField::kInput    ? inputs_
                      : field == ValueField::kOutput ? outputs_
                                                     : value_infos_;
-  AppendTag(field == ValueField::kInput    ? kInputField
-            : field == ValueField::kOutput ? kOutputField
-                                           : kValueInfoField,
-            out);
+  const int field_number = field == ValueField::kInput    ? kInputField
+                           : field == ValueField::kOutput ? kOutputField
+                                                          : kValueInfoField;
   // A ValueInfoProto: its name (1), then its type (2).
-  AppendVarint(BytesFieldSize(value_name_) + BytesFieldSize(cached->second), out);
-  AppendBytesField(kValueInfoNameField, value_name_, out);
-  AppendBytesField(kValueInfoTypeField, cached->second, out);
+  const size_t size = BytesFieldSize(value_name_) + BytesFieldSize(cached->second);
+  FieldWriter writer(FieldSize(field_number, size), out);
+  writer.Tag(field_number);
+  writer.Varint(size);
+  writer.Bytes(kValueInfoNameField, value_name_);
+  writer.Bytes(kValueInfoTypeField, cached->second);
 }
 
 void StreamSink::AppendGraphField(int field_number, std::string& out) {

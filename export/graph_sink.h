@@ -15,6 +15,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/functional/function_ref.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "onnx/onnx_pb.h"
 
 namespace graphgc::internal {
@@ -25,6 +26,16 @@ enum class ValueField { kInput, kOutput, kValueInfo };
 // Writes a name into the string it is given.
 using NameWriter = absl::FunctionRef<void(std::string*)>;
 
+// A node without attributes, its names written out already: most nodes of a model, which a
+// StreamSink writes as bytes straight away, without a NodeProto in between.
+struct PlainNode {
+  absl::string_view op_type;
+  absl::string_view domain;              // empty: ai.onnx
+  const std::string* name = nullptr;     // nullptr: the node has no name
+  absl::Span<const std::string> inputs;  // "" for an omitted optional input
+  absl::Span<const std::string> outputs;
+};
+
 class GraphSink {
  public:
   virtual ~GraphSink() = default;
@@ -32,6 +43,7 @@ class GraphSink {
   // Room for this many more nodes and value_infos (a hint).
   virtual void Reserve(int nodes, int value_infos) = 0;
   virtual onnx::NodeProto* AddNode() = 0;
+  virtual void AddPlainNode(const PlainNode& node) = 0;
   virtual onnx::TensorProto* AddInitializer() = 0;
   // A ValueInfoProto of `type` (which must outlive the sink: its bytes may be cached by address)
   // named by `write_name`.
@@ -44,6 +56,7 @@ class ProtoSink final : public GraphSink {
   void SetName(absl::string_view name) override;
   void Reserve(int nodes, int value_infos) override;
   onnx::NodeProto* AddNode() override { return graph_->add_node(); }
+  void AddPlainNode(const PlainNode& node) override;
   onnx::TensorProto* AddInitializer() override { return graph_->add_initializer(); }
   void AddValue(ValueField field, const onnx::TypeProto& type, NameWriter write_name) override;
 
@@ -56,6 +69,8 @@ class StreamSink final : public GraphSink {
   void SetName(absl::string_view name) override { name_ = std::string(name); }
   void Reserve(int nodes, int value_infos) override;
   onnx::NodeProto* AddNode() override;
+  // Written as bytes straight away, as protobuf would serialize the NodeProto.
+  void AddPlainNode(const PlainNode& node) override;
   onnx::TensorProto* AddInitializer() override;
   // Written as bytes straight away: the type's bytes are serialized once per type.
   void AddValue(ValueField field, const onnx::TypeProto& type, NameWriter write_name) override;

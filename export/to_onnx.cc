@@ -328,29 +328,20 @@ class GraphWriter {
       namer_.Write(arena_.node_output(node, 0), initializer->mutable_name());
       return;
     }
+    if (arena_.node_num_attributes(node) == 0) {
+      AddPlainNode(node, kind, graph);
+      return;
+    }
     onnx::NodeProto* proto = graph.AddNode();
     proto->set_op_type(kind.op_type);
     if (!kind.domain.empty()) proto->set_domain(kind.domain);
-    if (!node_name_of_) {
-      std::string* name = proto->mutable_name();  // "<op_type>_<id>"
-      name->append(kind.op_type);
-      name->push_back('_');
-      internal::AppendNumber(node.value(), name);
-    } else if (std::string name = node_name_of_(node); !name.empty()) {
-      proto->set_name(std::move(name));
-    }
+    if (WriteNodeName(node, kind, &node_name_)) proto->set_name(node_name_);
     for (VarId input : arena_.node_inputs(node)) {
       std::string* name = proto->add_input();
       if (input.valid()) namer_.Write(input, name);
     }
     for (int i = 0; i < arena_.node_num_outputs(node); ++i) {
-      const VarId output = arena_.node_output(node, i);
-      // An output written as an initializer is defined there; the node's copy goes unread.
-      if (!needed_.initializers.empty() && needed_.initializers.contains(output)) {
-        proto->add_output(namer_.Fresh(absl::StrCat(namer_.NameOf(output), "_unread")));
-      } else {
-        namer_.Write(output, proto->add_output());
-      }
+      WriteOutputName(arena_.node_output(node, i), proto->add_output());
     }
     for (const Attribute& attribute : arena_.node_attributes(node)) {
       onnx::AttributeProto* attribute_proto = proto->add_attribute();
@@ -359,6 +350,54 @@ class GraphWriter {
         WriteBody(*body, absl::StrCat(proto->name(), "_", attribute.name),
                   attribute_proto->mutable_g());
       }
+    }
+  }
+
+  // A node without attributes, its names written into strings kept from node to node.
+  void AddPlainNode(NodeId node, const internal::OpKind& kind, GraphSink& graph) {
+    const size_t num_inputs = static_cast<size_t>(arena_.node_num_inputs(node));
+    const size_t num_outputs = static_cast<size_t>(arena_.node_num_outputs(node));
+    if (input_names_.size() < num_inputs) input_names_.resize(num_inputs);
+    if (output_names_.size() < num_outputs) output_names_.resize(num_outputs);
+    for (size_t i = 0; i < num_inputs; ++i) {
+      const VarId input = arena_.node_input(node, static_cast<int>(i));
+      if (input.valid()) {
+        namer_.Write(input, &input_names_[i]);
+      } else {
+        input_names_[i].clear();  // an omitted optional input
+      }
+    }
+    for (size_t i = 0; i < num_outputs; ++i) {
+      WriteOutputName(arena_.node_output(node, static_cast<int>(i)), &output_names_[i]);
+    }
+    internal::PlainNode plain;
+    plain.op_type = kind.op_type;
+    plain.domain = kind.domain;
+    plain.name = WriteNodeName(node, kind, &node_name_) ? &node_name_ : nullptr;
+    plain.inputs = absl::MakeConstSpan(input_names_.data(), num_inputs);
+    plain.outputs = absl::MakeConstSpan(output_names_.data(), num_outputs);
+    graph.AddPlainNode(plain);
+  }
+
+  // Writes the node's name into `name`: "<op_type>_<id>", or what ExportOptions::node_name_of
+  // gives; false when that is empty (the node has no name).
+  bool WriteNodeName(NodeId node, const internal::OpKind& kind, std::string* name) {
+    if (node_name_of_) {
+      *name = node_name_of_(node);
+      return !name->empty();
+    }
+    name->assign(kind.op_type);
+    name->push_back('_');
+    internal::AppendNumber(node.value(), name);
+    return true;
+  }
+
+  void WriteOutputName(VarId output, std::string* name) {
+    // An output written as an initializer is defined there; the node's copy goes unread.
+    if (!needed_.initializers.empty() && needed_.initializers.contains(output)) {
+      *name = namer_.Fresh(absl::StrCat(namer_.NameOf(output), "_unread"));
+    } else {
+      namer_.Write(output, name);
     }
   }
 
@@ -406,6 +445,10 @@ class GraphWriter {
   absl::flat_hash_map<SubgraphId, Scope> scopes_;
   Scope* main_scope_ = nullptr;  // set only when the arena has no bodies (scopes_ never grows)
   absl::flat_hash_map<DataType, bool> constant_node_fits_;  // at onnx_opset_
+  // Kept from node to node so that their storage is reused.
+  std::vector<std::string> input_names_;
+  std::vector<std::string> output_names_;
+  std::string node_name_;
 };
 
 // The initializers of the main graph, in var order (a stable order for a given graph).

@@ -137,6 +137,7 @@ class Arena {
   VarId node_input(NodeId node, int index) const;
   VarIdList node_inputs(NodeId node) const;
   int node_num_outputs(NodeId node) const { return nodes_[node.value()].num_outputs; }
+  int node_num_attributes(NodeId node) const { return nodes_[node.value()].num_attrs; }
   VarId node_output(NodeId node, int index) const;
   std::vector<Attribute> node_attributes(NodeId node) const;
   std::optional<AttributeValue> node_attribute(NodeId node, absl::string_view name) const;

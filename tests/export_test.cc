@@ -481,6 +481,56 @@ TEST(ExportBytesTest, SameBytesAsSerializingTheModel) {
             absl::StatusCode::kInvalidArgument);  // failed output: the same error as to_onnx
 }
 
+// Nodes without attributes are written as bytes by to_onnx_bytes, not through a NodeProto: an
+// omitted optional input, a domain, two outputs, names given, refused ("") or generated, and an
+// output written as an initializer must each come out as protobuf writes them.
+TEST(ExportBytesTest, NodesWithoutAttributesAreTheBytesOfTheirNodeProto) {
+  gg::CustomOp pair;
+  pair.domain = "com.graphgc.bytes";
+  pair.op_type = "Pair";
+  pair.min_inputs = pair.max_inputs = 1;
+  pair.min_outputs = pair.max_outputs = 2;
+  pair.infer = [](const gg::CustomOpContext& c) -> absl::StatusOr<std::vector<gg::TensorType>> {
+    return std::vector<gg::TensorType>{c.inputs[0], c.inputs[0]};
+  };
+  ASSERT_TRUE(gg::register_op(pair).ok());
+  Graph g;
+  const Var x = g.argument("x", DataType::kFloat, {3});
+  const Var high = g.argument("high", DataType::kFloat, {});
+  const Var clipped = gg::op::Clip(x, Var(), high);  // min omitted
+  const std::vector<Var> halves =
+      gg::make_node("Pair", {clipped}, {}, {.domain = "com.graphgc.bytes", .num_outputs = 2});
+  ASSERT_TRUE(halves[1].ok()) << halves[1].status();
+  const Var folded = op::Neg(g.constant(Tensor::from_vector<float>({4, 5, 6})));
+  const NamedVars outputs = {{"a", op::Add(halves[0], folded)}, {"b", halves[1]}};
+  for (int naming = 0; naming < 3; ++naming) {
+    for (const bool as_initializers : {false, true}) {
+      gg::ExportOptions options;
+      options.values_as_initializers = as_initializers;
+      if (naming == 1) options.node_name_of = [](gg::NodeId) { return std::string(); };
+      if (naming == 2) {
+        options.node_name_of = [](gg::NodeId node) {
+          return node.value() % 2 == 0 ? absl::StrCat("node", node.value()) : std::string();
+        };
+      }
+      const absl::StatusOr<onnx::ModelProto> model = gg::to_onnx(g, outputs, options);
+      ASSERT_TRUE(model.ok()) << model.status();
+      const absl::StatusOr<std::string> bytes = gg::to_onnx_bytes(g, outputs, options);
+      ASSERT_TRUE(bytes.ok()) << bytes.status();
+      EXPECT_EQ(*bytes, model->SerializeAsString())
+          << "naming " << naming << ", values_as_initializers " << as_initializers;
+      const onnx::NodeProto& clip = model->graph().node(0);
+      ASSERT_EQ(clip.op_type(), "Clip");
+      ASSERT_EQ(clip.input_size(), 3);
+      EXPECT_EQ(clip.input(1), "");
+      EXPECT_EQ(clip.has_name(), naming != 1);  // node 0: named in naming 2 too
+      const onnx::NodeProto& pair_node = model->graph().node(1);
+      EXPECT_EQ(pair_node.domain(), "com.graphgc.bytes");
+      EXPECT_EQ(pair_node.output_size(), 2);
+    }
+  }
+}
+
 // --- Operand errors ---------------------------------------------------------------------------
 
 TEST(ExportErrorsTest, FailedOutputGivesItsError) {
