@@ -143,7 +143,7 @@ uint32_t Arena::new_var(VarRecord record) { return vars_.push_back(record); }
 NodeId Arena::add_node(OpKindId op, absl::Span<const VarId> inputs,
                        absl::Span<const Attribute> attrs, int num_outputs) {
   // Graph::constant and BuildNode run CheckNodeArity before they make a node.
-  GRAPHGC_CHECK(CheckNodeArity(inputs.size(), attrs.size(), num_outputs).ok(),
+  GRAPHGC_CHECK(NodeArityFits(inputs.size(), attrs.size(), num_outputs),
                 "node arity out of range (callers validate it)");
   NodeRecord node{};
   node.op = static_cast<uint16_t>(op.value());

@@ -48,6 +48,11 @@ absl::Status CheckElementCount(absl::Span<const int64_t> shape, absl::string_vie
 // An error if a node would have more than kMaxNodeArity inputs, outputs or attributes, or a
 // negative output count.
 absl::Status CheckNodeArity(size_t inputs, size_t attributes, int64_t outputs);
+// Whether CheckNodeArity would pass: the check of every node made, without a status.
+inline bool NodeArityFits(size_t inputs, size_t attributes, int64_t outputs) {
+  return inputs <= kMaxNodeArity && attributes <= kMaxNodeArity && outputs >= 0 &&
+         static_cast<uint64_t>(outputs) <= kMaxNodeArity;
+}
 
 // The element count of a list attribute (ints, floats, strings); nullopt for any other kind.
 std::optional<size_t> ListLength(const Attribute& attribute);

@@ -478,15 +478,16 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
   auto prefixed = [&](const absl::Status& status) {
     return absl::Status(status.code(), absl::StrCat(signature.op_type, ": ", status.message()));
   };
-  if (absl::Status arity = CheckNodeArity(inputs.size(), attributes.size(), num_outputs);
-      !arity.ok()) {
-    return fail(prefixed(arity));
+  if (!NodeArityFits(inputs.size(), attributes.size(), num_outputs)) {
+    return fail(prefixed(CheckNodeArity(inputs.size(), attributes.size(), num_outputs)));
   }
-  if (absl::Status lists = CheckAttributeLists(attributes); !lists.ok()) {
-    return fail(prefixed(lists));
-  }
-  if (absl::Status writable = CheckAttributesWritable(attributes); !writable.ok()) {
-    return fail(prefixed(writable));
+  if (!attributes.empty()) {
+    if (absl::Status lists = CheckAttributeLists(attributes); !lists.ok()) {
+      return fail(prefixed(lists));
+    }
+    if (absl::Status writable = CheckAttributesWritable(attributes); !writable.ok()) {
+      return fail(prefixed(writable));
+    }
   }
   absl::StatusOr<GraphCore*> resolved = ResolveGraph(signature, inputs, graph);
   if (!resolved.ok()) return fail(resolved.status());
@@ -528,9 +529,11 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
   absl::InlinedVector<VarId, 4> input_ids;
   for (const Var* input : inputs) input_ids.push_back(input == nullptr ? VarId() : input->id());
   const NodeId node = core.add_node(op, input_ids, attributes, num_outputs);
+  absl::InlinedVector<VarId, 1> outputs;
+  for (int i = 0; i < num_outputs; ++i) outputs.push_back(arena.node_output(node, i));
   for (int i = 0; i < num_outputs; ++i) {
     const OutputType& type = (*types)[i];
-    const VarId out = arena.node_output(node, i);
+    const VarId out = outputs[i];
     if (type.non_tensor.has_value()) {
       arena.set_var_type(out, *type.non_tensor);
     } else if (type.shape.has_value()) {
@@ -542,10 +545,9 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
     const bool held = arena.var_kind(out) == VarKind::kConstant && core.value(out).has_value();
     if (values[i].has_value() && !held) core.set_value(out, *std::move(values[i]));
   }
-  for (int i = 0; i < num_outputs; ++i)
-    KeepShapeData(core, arena.node_output(node, i), (*types)[i]);
+  for (int i = 0; i < num_outputs; ++i) KeepShapeData(core, outputs[i], (*types)[i]);
   OutputVars results;
-  for (int i = 0; i < num_outputs; ++i) results.emplace_back(&core, arena.node_output(node, i));
+  for (VarId out : outputs) results.emplace_back(&core, out);
   infos.clear();  // drop the input tensors before an automatic collection may run
   values.clear();
   core.maybe_collect();
