@@ -273,6 +273,17 @@ class World {
     if (!model.ok() && !IsKnownExportLimit(model.status())) {
       Finding("an export of ok vars failed: " + model.status().ToString());
     }
+    if (model.ok()) CheckSameBytes(graph, outputs, options, *model);
+  }
+
+  // to_onnx_bytes writes most nodes as bytes itself: they must be what protobuf writes.
+  void CheckSameBytes(const Graph& graph, const NamedVars& outputs, ExportOptions options,
+                      const onnx::ModelProto& model) {
+    options.check = false;  // the model was checked already
+    const absl::StatusOr<std::string> bytes = to_onnx_bytes(graph, outputs, options);
+    if (!bytes.ok() || *bytes != model.SerializeAsString()) {
+      Finding("to_onnx_bytes is not the bytes of to_onnx's model: " + bytes.status().ToString());
+    }
   }
 
   FuzzInput& in_;

@@ -79,6 +79,13 @@ void TryImport(const onnx::ModelProto& model, bool bind_inputs) {
   if (!exported.ok() && !IsKnownExportLimit(exported.status())) {
     Finding("imported ok outputs do not export: " + exported.status().ToString());
   }
+  if (exported.ok()) {
+    // to_onnx_bytes writes most nodes as bytes itself: they must be what protobuf writes.
+    const absl::StatusOr<std::string> bytes = to_onnx_bytes(before.graph, ok_outputs);
+    if (!bytes.ok() || *bytes != exported->SerializeAsString()) {
+      Finding("to_onnx_bytes is not the bytes of to_onnx's model: " + bytes.status().ToString());
+    }
+  }
   before.CheckNothingLost();
 }
 
