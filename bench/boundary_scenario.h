@@ -14,9 +14,12 @@ namespace graphgc::bench {
 
 struct BoundaryRow {
   int64_t n = 0;
-  int repetitions = 0;         // each figure is the best of these
-  double build_ns = 0;         // per node: op::Add on the growing chain
-  double to_onnx_ns = 0;       // per node
+  int repetitions = 0;    // each figure is the best of these
+  double build_ns = 0;    // per node: op::Add on the growing chain
+  double to_onnx_ns = 0;  // per node
+  // Per node, of the best to_onnx run: the time the kernel spent for the process (page faults on
+  // the model's fresh memory, nearly all of it), from getrusage.
+  double to_onnx_system_ns = 0;
   double serialize_ns = 0;     // per node: SerializeToString of to_onnx's model
   double to_bytes_ns = 0;      // per node: to_onnx_bytes, the same bytes without the model
   double inline_ns = 0;        // per node: inline_model of the parsed model into a fresh graph
