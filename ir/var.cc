@@ -1,5 +1,6 @@
 #include "graphgc/ir/var.h"
 
+#include <ostream>
 #include <utility>
 
 #include "graphgc/ir/graph_core.h"
@@ -96,6 +97,20 @@ std::optional<Tensor> Var::value() const { return attached() ? core_->value(id_)
 
 std::optional<Value> Var::any_value() const {
   return attached() ? core_->any_value(id_) : std::nullopt;
+}
+
+std::ostream& operator<<(std::ostream& out, const Var& var) {
+  if (var.empty()) return out << "Var(empty)";
+  if (!var.ok()) return out << "Var(failed: " << var.status() << ")";
+  out << "Var(" << var.type();
+  if (const std::optional<Value> value = var.any_value(); value.has_value()) {
+    if (value->is_tensor()) {
+      out << " = " << value->tensor();
+    } else {
+      out << " with a value";
+    }
+  }
+  return out << ")";
 }
 
 }  // namespace graphgc

@@ -16,6 +16,7 @@
 #define GRAPHGC_VAR_H_
 
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <vector>
 
@@ -75,6 +76,10 @@ class Var {
   VarId id_;
   absl::Status detached_;  // the failure of a failed Var; OK otherwise
 };
+
+// "Var(tensor(float)[2,3] = float[2,3] {1, 2, ...})", "Var(tensor(float)[-1])" without a value,
+// "Var(failed: <status>)", "Var(empty)".
+std::ostream& operator<<(std::ostream& out, const Var& var);
 
 }  // namespace graphgc
 

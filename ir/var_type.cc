@@ -1,5 +1,6 @@
 #include "graphgc/ir/var_type.h"
 
+#include <ostream>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -45,6 +46,8 @@ const VarType& VarType::element() const {
 std::string VarType::ToString() const { return Describe(/*with_shapes=*/false); }
 
 std::string VarType::Key() const { return Describe(/*with_shapes=*/true); }
+
+std::ostream& operator<<(std::ostream& out, const VarType& type) { return out << type.Key(); }
 
 std::string VarType::Describe(bool with_shapes) const {
   switch (kind_) {

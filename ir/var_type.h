@@ -9,6 +9,7 @@
 #define GRAPHGC_VAR_TYPE_H_
 
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <string>
@@ -46,6 +47,8 @@ class VarType {
   std::string ToString() const;
   // ToString plus the tensor shapes: "seq(tensor(float)[2,-1])"; a key for interning.
   std::string Key() const;
+  // Prints Key().
+  friend std::ostream& operator<<(std::ostream& out, const VarType& type);
 
   friend bool operator==(const VarType& a, const VarType& b) { return a.Key() == b.Key(); }
   friend bool operator!=(const VarType& a, const VarType& b) { return !(a == b); }

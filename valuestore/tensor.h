@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <utility>
@@ -47,6 +48,11 @@ bool DimsMultiplySafely(absl::Span<const int64_t> shape);
 std::string ShapeToString(absl::Span<const int64_t> shape);
 
 class MutableTensor;
+class Tensor;
+
+// "float[2,3] {1, 2, 3, 4, 5, 6}": the element type, the shape and the first eight elements
+// (strings quoted and escaped); the empty tensor prints as "undefined[0]".
+std::ostream& operator<<(std::ostream& out, const Tensor& tensor);
 
 class Tensor {
  public:
