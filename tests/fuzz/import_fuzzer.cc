@@ -3,12 +3,17 @@
 // Checked on every input (a violation aborts, which libFuzzer reports):
 // - inline_model returns a status or outputs, never crashes (the sanitizers watch memory);
 // - the vars made before it keep their values, and their export is byte-identical;
-// - the imported outputs that are ok export, and the export passes ONNX's checker.
+// - the imported outputs that are ok export, and the export passes ONNX's checker;
+// - every initializer that from_tensor_proto reads prints, and writes back into a proto that reads
+//   back into the same tensor.
 // The model is tried twice: with its inputs unbound (they become arguments) and with every input
 // bound to an existing var.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
+#include <sstream>
 #include <string>
 
 #include "fuzz_values.h"
@@ -89,12 +94,44 @@ void TryImport(const onnx::ModelProto& model, bool bind_inputs) {
   before.CheckNothingLost();
 }
 
+// Same type, shape and elements, bit for bit (NaN payloads included).
+bool SameTensor(const Tensor& a, const Tensor& b) {
+  if (a.dtype() != b.dtype() ||
+      !std::equal(a.shape().begin(), a.shape().end(), b.shape().begin(), b.shape().end())) {
+    return false;
+  }
+  if (a.dtype() == DataType::kString) {
+    const auto x = a.data<std::string>();
+    const auto y = b.data<std::string>();
+    return std::equal(x.begin(), x.end(), y.begin(), y.end());
+  }
+  return a.nbytes() == b.nbytes() &&
+         (a.nbytes() == 0 || std::memcmp(a.raw_data(), b.raw_data(), a.nbytes()) == 0);
+}
+
+void TryTensorProtos(const onnx::ModelProto& model) {
+  for (const onnx::TensorProto& proto : model.graph().initializer()) {
+    const absl::StatusOr<Tensor> tensor = from_tensor_proto(proto);
+    if (!tensor.ok()) continue;
+    const absl::StatusOr<onnx::TensorProto> written = to_tensor_proto(*tensor, proto.name());
+    if (!written.ok())
+      Finding("a tensor read from a proto does not write: " + written.status().ToString());
+    const absl::StatusOr<Tensor> again = from_tensor_proto(*written);
+    if (!again.ok() || !SameTensor(*again, *tensor)) {
+      Finding("a tensor written to a proto does not read back the same");
+    }
+    std::ostringstream printed;  // printing must not crash on any element type or size
+    printed << *tensor;
+  }
+}
+
 }  // namespace
 }  // namespace graphgc::fuzz
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   onnx::ModelProto model;
   if (!model.ParseFromArray(data, static_cast<int>(size))) return 0;
+  graphgc::fuzz::TryTensorProtos(model);
   graphgc::fuzz::TryImport(model, false);
   graphgc::fuzz::TryImport(model, true);
   return 0;
