@@ -428,19 +428,6 @@ absl::Status CheckAttributesWritable(absl::Span<const Attribute> attributes) {
   return absl::OkStatus();
 }
 
-// Whether a tensor type is one the arena takes (non-tensor types are checked by CheckTypeLimits).
-bool WithinLimits(const OutputType& type) {
-  if (type.non_tensor.has_value()) return false;
-  if (!type.shape.has_value()) return true;
-  if (type.shape->size() > kMaxRank) return false;
-  bool unknown_dims = false;
-  for (int64_t dim : *type.shape) {
-    if (dim < -1) return false;
-    unknown_dims = unknown_dims || dim == -1;
-  }
-  return unknown_dims || ElementCount(*type.shape).ok();
-}
-
 // Inference functions (user ones too: custom ops) may give any types; the arena takes only those
 // within its limits.
 absl::Status CheckOutputTypes(const OutputTypes& types, int num_outputs) {
@@ -449,21 +436,24 @@ absl::Status CheckOutputTypes(const OutputTypes& types, int num_outputs) {
                                             num_outputs, " outputs"));
   }
   for (size_t i = 0; i < types.size(); ++i) {
-    if (WithinLimits(types[i])) continue;  // the common case, no strings
-    const std::string what = absl::StrCat("output ", i);
+    // The label is built only for an error: this runs for every output of every op.
+    auto what = [i] { return absl::StrCat("output ", i); };
     if (types[i].non_tensor.has_value()) {
-      GRAPHGC_RETURN_IF_ERROR(CheckTypeLimits(*types[i].non_tensor, what));
+      GRAPHGC_RETURN_IF_ERROR(CheckTypeLimits(*types[i].non_tensor, what()));
       continue;
     }
     if (!types[i].shape.has_value()) continue;
-    GRAPHGC_RETURN_IF_ERROR(CheckRank(types[i].shape->size(), what));
-    GRAPHGC_RETURN_IF_ERROR(CheckElementCount(*types[i].shape, what));
-    for (int64_t dim : *types[i].shape) {
+    const Shape& shape = *types[i].shape;
+    if (shape.size() > kMaxRank) return CheckRank(shape.size(), what());
+    bool unknown_dims = false;
+    for (int64_t dim : shape) {
       if (dim < -1) {
-        return absl::InvalidArgumentError(absl::StrCat(what, " would have the dimension ", dim,
-                                                       " in ", ShapeToString(*types[i].shape)));
+        return absl::InvalidArgumentError(
+            absl::StrCat(what(), " would have the dimension ", dim, " in ", ShapeToString(shape)));
       }
+      unknown_dims = unknown_dims || dim == -1;
     }
+    if (!unknown_dims && !ElementCount(shape).ok()) return CheckElementCount(shape, what());
   }
   return absl::OkStatus();
 }
