@@ -32,13 +32,20 @@ void AppendVarint(uint64_t value, std::string& out) {
   out.append(reinterpret_cast<const char*>(bytes), static_cast<size_t>(end - bytes));
 }
 
-void AppendTag(int field_number, std::string& out) {
-  AppendVarint((static_cast<uint32_t>(field_number) << 3) | kLengthDelimited, out);
+// The tag of length-delimited field `field_number`.
+uint32_t TagOf(int field_number) {
+  return (static_cast<uint32_t>(field_number) << 3) | kLengthDelimited;
 }
 
-// The bytes of a length-delimited field of a number below 16 (a one-byte tag).
-size_t BytesFieldSize(absl::string_view bytes) {
-  return 1 + google::protobuf::io::CodedOutputStream::VarintSize64(bytes.size()) + bytes.size();
+void AppendTag(int field_number, std::string& out) { AppendVarint(TagOf(field_number), out); }
+
+size_t VarintSize(uint64_t value) {
+  return google::protobuf::io::CodedOutputStream::VarintSize64(value);
+}
+
+// A field's tag, length and bytes, for a field holding `size` bytes.
+size_t FieldSize(int field_number, size_t size) {
+  return VarintSize(TagOf(field_number)) + VarintSize(size) + size;
 }
 
 // Writes into room made for a message whose size is known beforehand: no append (and no size
@@ -56,9 +63,7 @@ class FieldWriter {
   void Varint(uint64_t value) {
     next_ = google::protobuf::io::CodedOutputStream::WriteVarint64ToArray(value, next_);
   }
-  void Tag(int field_number) {
-    Varint((static_cast<uint32_t>(field_number) << 3) | kLengthDelimited);
-  }
+  void Tag(int field_number) { Varint(TagOf(field_number)); }
   void Bytes(int field_number, absl::string_view bytes) {
     Tag(field_number);
     Varint(bytes.size());
@@ -70,16 +75,6 @@ class FieldWriter {
   uint8_t* next_;
   const uint8_t* end_;
 };
-
-size_t VarintSize(uint64_t value) {
-  return google::protobuf::io::CodedOutputStream::VarintSize64(value);
-}
-
-// A field's tag, length and bytes, for a field holding `size` bytes.
-size_t FieldSize(int field_number, size_t size) {
-  return VarintSize((static_cast<uint32_t>(field_number) << 3) | kLengthDelimited) +
-         VarintSize(size) + size;
-}
 
 }  // namespace
 
@@ -151,11 +146,11 @@ void StreamSink::AddPlainNode(const PlainNode& node) {
   // The NodeProto's fields in field-number order, as protobuf writes them (the fields of a
   // proto2 message are written when set, even if empty: the name is set whenever it is given).
   size_t size = 0;
-  for (const std::string& input : node.inputs) size += BytesFieldSize(input);
-  for (const std::string& output : node.outputs) size += BytesFieldSize(output);
-  if (node.name != nullptr) size += BytesFieldSize(*node.name);
-  size += BytesFieldSize(node.op_type);
-  if (!node.domain.empty()) size += BytesFieldSize(node.domain);
+  for (const std::string& input : node.inputs) size += FieldSize(kNodeInputField, input.size());
+  for (const std::string& output : node.outputs) size += FieldSize(kNodeOutputField, output.size());
+  if (node.name != nullptr) size += FieldSize(kNodeNameField, node.name->size());
+  size += FieldSize(kNodeOpTypeField, node.op_type.size());
+  if (!node.domain.empty()) size += FieldSize(kNodeDomainField, node.domain.size());
   FieldWriter writer(FieldSize(kNodeField, size), nodes_);
   writer.Tag(kNodeField);
   writer.Varint(size);
@@ -182,7 +177,8 @@ void StreamSink::AddValue(ValueField field, const onnx::TypeProto& type, NameWri
                            : field == ValueField::kOutput ? kOutputField
                                                           : kValueInfoField;
   // A ValueInfoProto: its name (1), then its type (2).
-  const size_t size = BytesFieldSize(value_name_) + BytesFieldSize(cached->second);
+  const size_t size = FieldSize(kValueInfoNameField, value_name_.size()) +
+                      FieldSize(kValueInfoTypeField, cached->second.size());
   FieldWriter writer(FieldSize(field_number, size), out);
   writer.Tag(field_number);
   writer.Varint(size);
