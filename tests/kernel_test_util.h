@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "graphgc/graphgc.h"
@@ -70,6 +71,16 @@ Var Scalar(Graph& g, T value) {
 // A 1-D int64 constant (axes, shapes, repeats).
 inline Var Int64s(Graph& g, const std::vector<int64_t>& values) {
   return Const<int64_t>(g, values, {static_cast<int64_t>(values.size())});
+}
+
+// The op was refused, with a status naming `type` (an element type its schema does not take).
+inline ::testing::AssertionResult IsRefusedFor(const Var& var, absl::string_view type) {
+  if (var.ok()) return ::testing::AssertionFailure() << "the op was made";
+  if (!absl::StrContains(var.status().message(), type)) {
+    return ::testing::AssertionFailure()
+           << "the status does not name " << type << ": " << var.status();
+  }
+  return ::testing::AssertionSuccess();
 }
 
 // The op succeeded and is typed, but computed no value.
