@@ -8,6 +8,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "graphgc/export/graph_names.h"
+#include "graphgc/export/input_binding.h"
 #include "graphgc/ir/graph_core.h"
 #include "graphgc/opset/attribute_proto.h"
 #include "graphgc/opset/node.h"
@@ -206,24 +207,24 @@ absl::StatusOr<std::map<std::string, Var>> GraphInliner::RunMain(
   is_main_ = true;
   GRAPHGC_RETURN_IF_ERROR(Prepare());
   std::vector<VarType> declared;
+  InputBinder binder;
   for (const auto& input : proto_.input()) {
     GRAPHGC_ASSIGN_OR_RETURN(declared.emplace_back(), DeclaredType(input));
     auto it = given.find(input.name());
     if (it == given.end()) continue;
-    const std::string given_type = it->second.type().ToString();
-    if (given_type != declared.back().ToString()) {
+    const VarType given_type = it->second.type();
+    if (given_type.ToString() != declared.back().ToString()) {
       return ModelError(absl::StrCat("input '", input.name(), "' is ", declared.back().ToString(),
-                                     " in the model but the Var given is ", given_type));
+                                     " in the model but the Var given is ", given_type.ToString()));
     }
+    GRAPHGC_RETURN_IF_ERROR(binder.Bind(input.name(), input.type(), given_type));
     vars_[input.name()] = it->second;
   }
   if (!hooks_->inputs_override_initializers) GRAPHGC_RETURN_IF_ERROR(BindInitializers());
   for (int i = 0; i < proto_.input_size(); ++i) {
     const std::string& name = proto_.input(i).name();
     if (vars_.contains(name)) continue;
-    Var argument = graph_.argument(name, declared[i]);
-    if (!argument.ok()) return ModelError(argument.status().message());
-    vars_[name] = std::move(argument);
+    GRAPHGC_ASSIGN_OR_RETURN(vars_[name], MakeArgument(proto_.input(i), declared[i]));
   }
   if (hooks_->inputs_override_initializers) GRAPHGC_RETURN_IF_ERROR(BindInitializers());
   GRAPHGC_RETURN_IF_ERROR(BuildNodes());
@@ -233,6 +234,21 @@ absl::StatusOr<std::map<std::string, Var>> GraphInliner::RunMain(
     if (output.type().has_tensor_type()) SharpenToDeclared(outputs[output.name()], output.type());
   }
   return outputs;
+}
+
+absl::StatusOr<Var> GraphInliner::MakeArgument(const onnx::ValueInfoProto& input,
+                                               const VarType& type) {
+  const std::string name = hooks_->argument_prefix + input.name();
+  Var argument = graph_.argument(name, type);
+  if (argument.ok()) return argument;
+  const internal::Arena& arena = graph_.core()->arena();
+  const std::optional<StringId> existing = arena.find_string(name);
+  if (existing.has_value() && arena.is_argument_name(*existing)) {
+    return ModelError(absl::StrCat(
+        "input '", input.name(), "' is not bound, and the graph already has an argument '", name,
+        "': bind it, or give InlineOptions::prefix to name the arguments of this copy apart"));
+  }
+  return ModelError(argument.status().message());
 }
 
 absl::StatusOr<Var> GraphInliner::Output(const onnx::ValueInfoProto& output) const {

@@ -55,6 +55,8 @@ struct InlineHooks {
       after_node;
   // Main graph: an initializer's name and its constant Var, once bound.
   std::function<void(const std::string&, const Var&)> on_initializer;
+  // Main graph: put before the name of each argument made for an input not bound.
+  std::string argument_prefix;
   // Main graph: (nodes built, nodes in all) every so often.
   std::function<void(int64_t, int64_t)> progress;
 };
@@ -103,6 +105,8 @@ class GraphInliner {
   // Lets go of what `name` is bound to; whether it was bound.
   bool Release(const std::string& name);
   const onnx::TypeProto* DeclaredTypeOf(const std::string& name);
+  // Main graph: the argument for an input not bound, named with the prefix.
+  absl::StatusOr<Var> MakeArgument(const onnx::ValueInfoProto& input, const VarType& type);
   // A graph output's Var, or an error naming the undefined output.
   absl::StatusOr<Var> Output(const onnx::ValueInfoProto& output) const;
 

@@ -73,6 +73,7 @@ absl::StatusOr<std::map<std::string, Var>> inline_model(Graph& graph, const onnx
                                                         const InlineOptions& options) {
   auto hooks = std::make_shared<internal::InlineHooks>();
   hooks->opaque_unknown_ops = options.opaque_unknown_ops;
+  hooks->argument_prefix = options.prefix;
   auto reader = std::make_shared<internal::ExternalDataReader>(options.model_dir);
   hooks->load_initializer = [reader](const onnx::TensorProto& tensor) {
     return reader->Load(tensor);

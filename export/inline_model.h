@@ -37,6 +37,10 @@ struct InlineOptions {
   // inside it (never outside: no absolute paths, no "..", no symlink out). Empty: a model with
   // external data is refused.
   std::string model_dir;
+  // Put before the name of every argument made for an input not bound, so that one model can be
+  // inlined twice ("a/x" and "b/x"); without it, the second copy's argument "x" clashes with the
+  // first's, which is an error.
+  std::string prefix;
 };
 
 absl::StatusOr<std::map<std::string, Var>> inline_model(

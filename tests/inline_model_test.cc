@@ -131,6 +131,80 @@ TEST_F(MalformedModelTest, UnknownInputNameOrWrongType) {
               HasSubstr("is tensor(float) in the model but the Var given is tensor(double)"));
 }
 
+// z = Add(a, b), both inputs declared [N, 2]: one symbolic dim shared by two inputs.
+onnx::ModelProto SymbolicModel() {
+  Graph source;
+  Var a = source.argument("a", DataType::kFloat, {-1, 2});
+  Var b = source.argument("b", DataType::kFloat, {-1, 2});
+  auto model = to_onnx(source, {{"z", op::Add(a, b)}});
+  EXPECT_TRUE(model.ok()) << model.status();
+  for (auto& input : *model->mutable_graph()->mutable_input()) {
+    input.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_param(
+        "N");
+  }
+  return *model;
+}
+
+TEST_F(MalformedModelTest, BoundInputsMustHaveTheDeclaredRankAndDims) {
+  Var flat = g_.constant(Tensor::from_vector<float>({1, 2, 3, 4, 5, 6}, {6}));
+  auto wrong_rank = inline_model(g_, SmallModel(), {{"x", flat}});
+  ASSERT_FALSE(wrong_rank.ok());
+  EXPECT_THAT(Message(wrong_rank.status()),
+              HasSubstr("input 'x' is tensor(float)[2,3] in the model but the Var given is "
+                        "tensor(float)[6]: rank 2 declared, 1 given"));
+  Var square = g_.argument("sq", DataType::kFloat, {2, 2});
+  auto wrong_dim = inline_model(g_, SmallModel(), {{"x", square}});
+  ASSERT_FALSE(wrong_dim.ok());
+  EXPECT_THAT(Message(wrong_dim.status()), HasSubstr("dim 1 is 3 declared, 2 given"));
+  // What the Var leaves unknown binds: it is checked when known.
+  Var unknown = g_.argument("u", DataType::kFloat, {-1, 3});
+  EXPECT_TRUE(inline_model(g_, SmallModel(), {{"x", unknown}}).ok());
+  Var unranked = g_.argument_unranked("r", DataType::kFloat);
+  EXPECT_TRUE(inline_model(g_, SmallModel(), {{"x", unranked}}).ok());
+}
+
+TEST_F(MalformedModelTest, ASymbolicDimBindsOneSizeAcrossInputs) {
+  Var three = g_.argument("three", DataType::kFloat, {3, 2});
+  Var four = g_.argument("four", DataType::kFloat, {4, 2});
+  Var other_three = g_.argument("other", DataType::kFloat, {3, 2});
+  auto agreeing = inline_model(g_, SymbolicModel(), {{"a", three}, {"b", other_three}});
+  ASSERT_TRUE(agreeing.ok()) << agreeing.status();
+  EXPECT_EQ(agreeing->at("z").shape(), (std::vector<int64_t>{3, 2}));
+  auto disagreeing = inline_model(g_, SymbolicModel(), {{"a", three}, {"b", four}});
+  ASSERT_FALSE(disagreeing.ok());
+  EXPECT_THAT(Message(disagreeing.status()),
+              HasSubstr("input 'b' is tensor(float)[N,2] in the model but the Var given is "
+                        "tensor(float)[4,2]: dim 0 is 'N', which input 'a' bound to 3, but here "
+                        "is 4"));
+  // One input bound, the other an argument of the declared type.
+  auto half = inline_model(g_, SymbolicModel(), {{"a", four}}, {.prefix = "half/"});
+  ASSERT_TRUE(half.ok()) << half.status();
+}
+
+TEST(InlineModelTest, OneModelInlinedTwiceWithPrefixes) {
+  Graph g;
+  auto first = inline_model(g, SmallModel());
+  ASSERT_TRUE(first.ok()) << first.status();
+  auto clash = inline_model(g, SmallModel());
+  ASSERT_FALSE(clash.ok());
+  EXPECT_THAT(Message(clash.status()),
+              HasSubstr("input 'x' is not bound, and the graph already has an argument 'x': bind "
+                        "it, or give InlineOptions::prefix"));
+  auto left = inline_model(g, SmallModel(), {}, {.prefix = "left/"});
+  auto right = inline_model(g, SmallModel(), {}, {.prefix = "right/"});
+  ASSERT_TRUE(left.ok()) << left.status();
+  ASSERT_TRUE(right.ok()) << right.status();
+  auto model = to_onnx(g, {{"first", first->at("y")},
+                           {"left", left->at("y")},
+                           {"right", right->at("y")},
+                           {"sum", op::Add(left->at("y"), right->at("y"))}});
+  ASSERT_TRUE(model.ok()) << model.status();
+  ASSERT_EQ(model->graph().input_size(), 3);
+  EXPECT_EQ(model->graph().input(0).name(), "x");
+  EXPECT_EQ(model->graph().input(1).name(), "left/x");
+  EXPECT_EQ(model->graph().input(2).name(), "right/x");
+}
+
 TEST_F(MalformedModelTest, BadNode) {
   onnx::ModelProto model = SmallModel();
   model.mutable_graph()->mutable_node(3)->set_op_type("NoSuchOp");
