@@ -17,6 +17,7 @@
 #include "graphgc/export/fold_plan.h"
 #include "graphgc/export/fusions.h"
 #include "graphgc/export/graph_inliner.h"
+#include "graphgc/export/opset_conversion.h"
 #include "graphgc/export/to_onnx.h"
 #include "graphgc/ir/graph_core.h"
 #include "graphgc/opset/tensor_proto.h"
@@ -260,9 +261,27 @@ absl::StatusOr<onnx::ModelProto> Folder::Export(Graph& graph, const internal::Fo
   return folded;
 }
 
+// `model` converted to options.opset; nullopt when it is not to be converted.
+absl::StatusOr<std::optional<onnx::ModelProto>> ConvertFirst(const onnx::ModelProto& model,
+                                                             const FoldOptions& options) {
+  if (options.opset == 0) return std::nullopt;
+  if (options.opset < 0 || options.opset > kNewestOnnxOpset) {
+    return absl::InvalidArgumentError(absl::StrCat("fold: FoldOptions::opset is ", options.opset,
+                                                   "; it must be 0 (keep the model's) or 1 to ",
+                                                   kNewestOnnxOpset));
+  }
+  internal::OpsetConversion conversion = internal::ConvertOnnxOpset(model, options.opset);
+  if (!conversion.warning.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("fold: ", conversion.warning));
+  }
+  return std::move(conversion.model);
+}
+
 }  // namespace
 
 absl::StatusOr<FoldResult> fold(const onnx::ModelProto& model, const FoldOptions& options) {
+  GRAPHGC_ASSIGN_OR_RETURN(std::optional<onnx::ModelProto> converted, ConvertFirst(model, options));
+  if (converted.has_value()) return fold(*std::move(converted), options);
   if (!options.fuse) {
     try {
       return Folder(model, options).Run();
@@ -275,6 +294,8 @@ absl::StatusOr<FoldResult> fold(const onnx::ModelProto& model, const FoldOptions
 }
 
 absl::StatusOr<FoldResult> fold(onnx::ModelProto&& model, const FoldOptions& options) {
+  GRAPHGC_ASSIGN_OR_RETURN(std::optional<onnx::ModelProto> converted, ConvertFirst(model, options));
+  if (converted.has_value()) model = *std::move(converted);
   try {
     return Folder(model, options).RunConsuming(model);
   } catch (const std::exception& e) {  // the public API never throws

@@ -61,6 +61,9 @@ struct FoldOptions {
   std::string external_data_file;
   std::string output_dir;
   int64_t external_data_threshold = 1024;
+  // Convert the model to this ai.onnx opset first, with ONNX's version converter (a model that
+  // cannot be converted is an error). 0: keep the model's own opset, which the result declares.
+  int opset = 0;
   // Called with (phase, done, total) while importing and folding; may be empty.
   std::function<void(const char* phase, int64_t done, int64_t total)> progress;
 };

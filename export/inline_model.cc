@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "graphgc/export/external_data.h"
 #include "graphgc/export/graph_inliner.h"
+#include "graphgc/export/opset_conversion.h"
 #include "graphgc/opset/node.h"
 #include "graphgc/valuestore/status_macros.h"
 
@@ -68,9 +69,13 @@ absl::StatusOr<std::map<std::string, Var>> InlineModel(Graph& graph, const onnx:
 
 }  // namespace internal
 
-absl::StatusOr<std::map<std::string, Var>> inline_model(Graph& graph, const onnx::ModelProto& model,
-                                                        const std::map<std::string, Var>& inputs,
-                                                        const InlineOptions& options) {
+absl::StatusOr<ImportedModel> import_model(Graph& graph, const onnx::ModelProto& model,
+                                           const std::map<std::string, Var>& inputs,
+                                           const InlineOptions& options) {
+  if (options.opset < 0 || options.opset > kNewestOnnxOpset) {
+    return ModelError(absl::StrCat("InlineOptions::opset is ", options.opset,
+                                   "; it must be 0 (keep the model's) or 1 to ", kNewestOnnxOpset));
+  }
   auto hooks = std::make_shared<internal::InlineHooks>();
   hooks->opaque_unknown_ops = options.opaque_unknown_ops;
   hooks->argument_prefix = options.prefix;
@@ -78,7 +83,37 @@ absl::StatusOr<std::map<std::string, Var>> inline_model(Graph& graph, const onnx
   hooks->load_initializer = [reader](const onnx::TensorProto& tensor) {
     return reader->Load(tensor);
   };
-  return internal::InlineModel(graph, model, inputs, std::move(hooks));
+  ImportedModel imported;
+  imported.onnx_opset = static_cast<int>(internal::OnnxOpsetOf(model));
+  if (options.opset != 0) {
+    internal::OpsetConversion conversion = internal::ConvertOnnxOpset(model, options.opset);
+    if (!conversion.warning.empty()) imported.warnings.push_back(std::move(conversion.warning));
+    if (conversion.model.has_value()) {
+      absl::StatusOr<std::map<std::string, Var>> outputs =
+          internal::InlineModel(graph, *conversion.model, inputs, hooks);
+      if (outputs.ok()) {
+        imported.outputs = *std::move(outputs);
+        imported.onnx_opset = options.opset;
+        return imported;
+      }
+      // The converter's output is not always importable (an adapter may write what the new
+      // opset's schema refuses): the model's own opset is still a way to get it in.
+      imported.warnings.push_back(absl::StrCat(
+          "the model was kept at ai.onnx opset ", imported.onnx_opset, ": converted to opset ",
+          options.opset, ", it did not import: ", outputs.status().message()));
+    }
+  }
+  GRAPHGC_ASSIGN_OR_RETURN(imported.outputs,
+                           internal::InlineModel(graph, model, inputs, std::move(hooks)));
+  if (imported.onnx_opset == 0) imported.onnx_opset = kNewestOnnxOpset;
+  return imported;
+}
+
+absl::StatusOr<std::map<std::string, Var>> inline_model(Graph& graph, const onnx::ModelProto& model,
+                                                        const std::map<std::string, Var>& inputs,
+                                                        const InlineOptions& options) {
+  GRAPHGC_ASSIGN_OR_RETURN(ImportedModel imported, import_model(graph, model, inputs, options));
+  return std::move(imported.outputs);
 }
 
 }  // namespace graphgc

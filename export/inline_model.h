@@ -8,6 +8,9 @@
 // The bodies of If, Loop and Scan nodes are built the same way, as Subgraphs
 // (graphgc/ir/attribute.h) whose names not defined in the body resolve in the enclosing graphs.
 //
+// A model of an older ai.onnx opset is first converted to options.opset (17) with ONNX's version
+// converter; one it cannot convert is imported at its own opset (import_model says why).
+//
 // Ops of a domain graphgc does not know (e.g. com.microsoft), and calls of the model's own
 // functions, become opaque nodes (graphgc/opset/opaque_node.h): typed from the model's value_info,
 // without values, exported as they came — as spox's inline never needs to know the ops it inlines.
@@ -23,6 +26,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "graphgc/ir/graph.h"
@@ -41,11 +45,28 @@ struct InlineOptions {
   // inlined twice ("a/x" and "b/x"); without it, the second copy's argument "x" clashes with the
   // first's, which is an error.
   std::string prefix;
+  // The ai.onnx opset a model of another opset is converted to first, with ONNX's own version
+  // converter, so that its nodes mix with ops made today (an exported model declares one opset
+  // per domain, and Conv at opset 6 cannot join a Relu made at 17). 0: import the model at its
+  // own opset. A model the converter cannot convert (some adapters need input shapes the model
+  // does not give; other domains' nodes and function calls stop it) is imported at its own
+  // opset, with a warning in ImportedModel::warnings.
+  int opset = kNewestOnnxOpset;
 };
 
 absl::StatusOr<std::map<std::string, Var>> inline_model(
     Graph& graph, const onnx::ModelProto& model, const std::map<std::string, Var>& inputs = {},
     const InlineOptions& options = {});
+
+// inline_model, with what happened on the way.
+struct ImportedModel {
+  std::map<std::string, Var> outputs;  // by the model's output names
+  int onnx_opset = 0;                  // the ai.onnx opset its nodes were made at
+  std::vector<std::string> warnings;   // e.g. why the model kept its own opset
+};
+absl::StatusOr<ImportedModel> import_model(Graph& graph, const onnx::ModelProto& model,
+                                           const std::map<std::string, Var>& inputs = {},
+                                           const InlineOptions& options = {});
 
 }  // namespace graphgc
 

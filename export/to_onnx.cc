@@ -239,7 +239,13 @@ absl::StatusOr<OpsetImports> ChooseOpsets(const Arena& arena,
       return absl::InvalidArgumentError(absl::StrCat(
           "to_onnx: ", kind.op_type, " was made at opset ", kind.version, " of domain '",
           kind.domain, "', but the model needs opset ", declared,
-          " (another node was made there), where ", kind.op_type, " is defined differently"));
+          " (another node was made there), where ", kind.op_type,
+          " is defined differently. "
+          "Two ways out: make the newer nodes at opset ",
+          kind.version,
+          " too (graphgc::opsetN::<Op>, or make_node with NodeOptions::version), or, if the "
+          "older nodes come from an imported model, import it converted to opset ",
+          declared, " (InlineOptions::opset, which is 17 by default)"));
     }
   }
   return imports;
@@ -602,15 +608,6 @@ absl::StatusOr<std::string> to_onnx_bytes(const Graph& graph, const NamedVars& o
     GRAPHGC_RETURN_IF_ERROR(internal::CheckWithOnnxChecker(model, "to_onnx_bytes"));
   }
   return bytes;
-}
-
-absl::Status save_model(const onnx::ModelProto& model, const std::string& path) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return absl::UnavailableError(absl::StrCat("save_model: cannot open '", path, "'"));
-  if (!model.SerializeToOstream(&out)) {
-    return absl::DataLossError(absl::StrCat("save_model: cannot write '", path, "'"));
-  }
-  return absl::OkStatus();
 }
 
 absl::Status save_onnx(const Graph& graph, const NamedVars& outputs, const std::string& path) {

@@ -70,6 +70,7 @@ expect_failure "output folder missing" 1 "cannot" "$work/good.onnx" "$work/no/su
 expect_failure "unknown option" 2 "--frobnicate" "$work/good.onnx" "$work/out.onnx" --frobnicate
 expect_failure "bad byte count" 2 "max-fold-bytes" "$work/good.onnx" "$work/out.onnx" --max-fold-bytes=-3
 expect_failure "one path" 2 "one input and one output" "$work/good.onnx"
+expect_failure "bad opset" 2 "opset from 1 to 17" "$work/good.onnx" "$work/out.onnx" --opset=18
 
 if "$fold" "$work/good.onnx" "$work/out.onnx" --quiet --stats="$work/stats.json" 2> "$work/stderr"; then
   if [ ! -s "$work/out.onnx" ] || ls "$work" | grep -q 'tmp-'; then
@@ -90,6 +91,21 @@ if "$fold" "$work/good.onnx" "$work/out.onnx" --quiet --no-fuse --external-data=
   echo "ok   external data written: $(wc -c < "$work/out.onnx.data") bytes in out.onnx.data"
 else
   echo "FAIL external data:"; cat "$work/stderr"; failures=$((failures + 1))
+fi
+
+# A model's own opset is kept unless --opset asks for another.
+good_model | sed 's/\$OPSET/13/' > "$work/old.txt" && encode "$work/old.txt" "$work/old.onnx"
+opset_of() {
+  (cd /usr/include && protoc --decode=onnx.ModelProto onnx/onnx.proto) < "$1" |
+    grep -A2 opset_import | sed -n 's/.*version: \([0-9]*\).*/\1/p'
+}
+if "$fold" "$work/old.onnx" "$work/kept.onnx" --quiet 2> "$work/stderr" &&
+   "$fold" "$work/old.onnx" "$work/converted.onnx" --quiet --opset=17 2>> "$work/stderr" &&
+   [ "$(opset_of "$work/kept.onnx")" = 13 ] && [ "$(opset_of "$work/converted.onnx")" = 17 ]; then
+  echo "ok   opset: kept at 13 by default, 17 with --opset=17"
+else
+  echo "FAIL opset: kept $(opset_of "$work/kept.onnx"), converted $(opset_of "$work/converted.onnx")"
+  cat "$work/stderr"; failures=$((failures + 1))
 fi
 
 # The progress bar: on a terminal (script(1) gives one) for a model of more than 10 000 nodes;

@@ -719,6 +719,34 @@ TEST_F(OrtCrosscheckTest, GraphWithArguments) {
   ExpectOrtAgrees(with_arguments, outputs, expected, feeds);
 }
 
+// An opset-6 model of ONNX's test data (PyTorch's Conv2d), imported (converted to opset 17 on the
+// way), extended with a Relu made today, exported and run on the test data's input: ONNX Runtime
+// computes what graphgc propagates for the same input bound as a constant.
+TEST_F(OrtCrosscheckTest, ImportedOpset6ModelExtendedWithANewOp) {
+  const std::string dir = "/usr/share/libonnx-testdata/data/pytorch-converted/test_Conv2d/";
+  absl::StatusOr<onnx::ModelProto> conv = load_model(dir + "model.onnx");
+  ASSERT_TRUE(conv.ok()) << conv.status();
+  absl::StatusOr<Tensor> input = load_tensor(dir + "test_data_set_0/input_0.pb");
+  ASSERT_TRUE(input.ok()) << input.status();
+  const std::string input_name = conv->graph().input(0).name();
+  const std::string output_name = conv->graph().output(0).name();
+
+  Graph with_argument;
+  auto imported = inline_model(with_argument, *conv);
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  const NamedVars outputs = {{"relu", op::Relu(imported->at(output_name))},
+                             {"conv", imported->at(output_name)}};
+
+  Graph with_constant;
+  auto reference =
+      inline_model(with_constant, *conv, {{input_name, with_constant.constant(*input)}});
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  const auto [reference_outputs, expected] = PropagatedOutputs(
+      {{"relu", op::Relu(reference->at(output_name))}, {"conv", reference->at(output_name)}});
+  ASSERT_EQ(expected.size(), 2u);
+  ExpectOrtAgrees(with_argument, outputs, expected, {{input_name, *input}});
+}
+
 // If, Loop and Scan, run by ONNX Runtime on fed inputs: the exported bodies (outer-scope uses,
 // pass-through results, a nested If) compute what the hand-computed values say.
 TEST_F(OrtCrosscheckTest, ControlFlow) {

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
+#include "graphgc/ir/graph.h"
 
 namespace graphgc::tools {
 namespace {
@@ -71,6 +72,15 @@ absl::StatusOr<FoldCommand> ParseFoldCommand(absl::Span<const char* const> args)
       auto text = ValueOf(arg, "--stats", args, i);
       if (!text.ok()) return text.status();
       command.stats_path = *text;
+    } else if (IsFlag(arg, "--opset")) {
+      auto text = ValueOf(arg, "--opset", args, i);
+      if (!text.ok()) return text.status();
+      int opset = 0;
+      if (!absl::SimpleAtoi(*text, &opset) || opset < 1 || opset > kNewestOnnxOpset) {
+        return UsageError(absl::StrCat("--opset takes an ai.onnx opset from 1 to ",
+                                       kNewestOnnxOpset, ", not '", *text, "'"));
+      }
+      command.options.opset = opset;
     } else if (arg == "--external-data") {
       command.external_data_threshold = 1024;
     } else if (absl::StartsWith(arg, "--external-data=")) {

@@ -34,6 +34,8 @@ inline constexpr char kFoldUsage[] =
     "  --no-fuse                 no BatchNormalization/Mul/Add fusions, no Identity/Dropout "
     "removal\n"
     "  --unknown-ops-are-errors  fail on ops of unknown domains instead of keeping them\n"
+    "  --opset=N                 convert the model to ai.onnx opset N first (ONNX's version\n"
+    "                            converter); by default it keeps its own\n"
     "  --quiet                   no progress bar\n"
     "  --stats=FILE.json         write node counts, bytes, peak memory and time per phase\n";
 

@@ -1,0 +1,90 @@
+#include "graphgc/export/opset_conversion.h"
+
+#include <exception>
+#include <string>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "graphgc/export/external_data.h"
+#include "graphgc/ir/graph.h"
+#include "onnx/checker.h"
+#include "onnx/version_converter/convert.h"
+
+namespace graphgc::internal {
+namespace {
+
+bool IsOnnxDomain(absl::string_view domain) { return domain.empty() || domain == "ai.onnx"; }
+
+// The types a graph declares for its names: inputs, outputs and value_info.
+using DeclaredTypes = absl::flat_hash_map<std::string, const onnx::TypeProto*>;
+
+void GatherTypes(const google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>& infos,
+                 DeclaredTypes& types) {
+  for (const onnx::ValueInfoProto& info : infos) {
+    if (info.has_type()) types.try_emplace(info.name(), &info.type());
+  }
+}
+
+void RestoreTypes(const DeclaredTypes& types,
+                  google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>& infos) {
+  for (onnx::ValueInfoProto& info : infos) {
+    if (info.type().value_case() != onnx::TypeProto::VALUE_NOT_SET) continue;
+    auto it = types.find(info.name());
+    if (it != types.end()) *info.mutable_type() = *it->second;
+  }
+}
+
+// Puts back what ONNX 1.12's converter loses on the way (the types it cannot express in its IR,
+// the model's functions): neither changes between opsets.
+void RestoreDropped(const onnx::ModelProto& original, onnx::ModelProto& converted) {
+  DeclaredTypes types;
+  GatherTypes(original.graph().input(), types);
+  GatherTypes(original.graph().output(), types);
+  GatherTypes(original.graph().value_info(), types);
+  onnx::GraphProto& graph = *converted.mutable_graph();
+  RestoreTypes(types, *graph.mutable_input());
+  RestoreTypes(types, *graph.mutable_output());
+  RestoreTypes(types, *graph.mutable_value_info());
+  if (converted.functions_size() == 0) *converted.mutable_functions() = original.functions();
+}
+
+std::string Kept(int64_t from, int target, absl::string_view why) {
+  return absl::StrCat("the model was kept at ai.onnx opset ", from, ", not converted to ", target,
+                      ": ", why);
+}
+
+}  // namespace
+
+int64_t OnnxOpsetOf(const onnx::ModelProto& model) {
+  for (const onnx::OperatorSetIdProto& opset : model.opset_import()) {
+    if (IsOnnxDomain(opset.domain())) return opset.version();
+  }
+  return 0;
+}
+
+OpsetConversion ConvertOnnxOpset(const onnx::ModelProto& model, int target) {
+  OpsetConversion result;
+  const int64_t from = OnnxOpsetOf(model);
+  // An opset out of range is not this module's to report: the import refuses it.
+  if (from < 1 || from > kNewestOnnxOpset || from == target) return result;
+  if (!UsesExternalData(model)) {
+    try {
+      onnx::checker::check_model(model);
+    } catch (const std::exception& e) {
+      result.warning = Kept(from, target, absl::StrCat("ONNX's checker refuses it: ", e.what()));
+      return result;
+    }
+  }
+  try {
+    result.model = onnx::version_conversion::ConvertVersion(model, target);
+  } catch (const std::exception& e) {
+    result.warning = Kept(from, target, absl::StrCat("ONNX's version converter says: ", e.what()));
+    return result;
+  }
+  RestoreDropped(model, *result.model);
+  return result;
+}
+
+}  // namespace graphgc::internal

@@ -1,0 +1,139 @@
+// Importing models of older opsets: converted to opset 17 with ONNX's version converter by
+// default, so that new ops join them; kept at their own opset, with a warning, where the
+// converter cannot convert them; and the export's mixing error naming the ways out.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "graphgc/graphgc.h"
+#include "graphgc/opset/opset13.h"
+
+namespace graphgc {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::Pointwise;
+
+// PyTorch-converted models of ONNX's test data, all at opset 6.
+const std::string kConverted = "/usr/share/libonnx-testdata/data/pytorch-converted/";
+
+int OnnxOpset(const onnx::ModelProto& model) {
+  for (const auto& opset : model.opset_import()) {
+    if (opset.domain().empty() || opset.domain() == "ai.onnx") return opset.version();
+  }
+  return 0;
+}
+
+struct TestCase {
+  onnx::ModelProto model;
+  Tensor input;
+  Tensor output;
+};
+
+TestCase Load(const std::string& name) {
+  const std::string dir = kConverted + name + "/";
+  absl::StatusOr<onnx::ModelProto> model = load_model(dir + "model.onnx");
+  absl::StatusOr<Tensor> input = load_tensor(dir + "test_data_set_0/input_0.pb");
+  absl::StatusOr<Tensor> output = load_tensor(dir + "test_data_set_0/output_0.pb");
+  EXPECT_TRUE(model.ok()) << model.status() << " (tools/bootstrap installs libonnx-testdata)";
+  EXPECT_TRUE(input.ok()) << input.status();
+  EXPECT_TRUE(output.ok()) << output.status();
+  if (!model.ok() || !input.ok() || !output.ok()) return {};
+  return {*model, *input, *output};
+}
+
+TEST(OpsetConversionTest, AnOpset6ConvModelIsConvertedAndTakesNewOps) {
+  const TestCase conv = Load("test_Conv2d");
+  ASSERT_EQ(OnnxOpset(conv.model), 6);
+  const std::string input_name = conv.model.graph().input(0).name();
+  Graph g;
+  Var x = g.constant(conv.input);
+  auto imported = import_model(g, conv.model, {{input_name, x}});
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  EXPECT_EQ(imported->onnx_opset, 17);
+  EXPECT_THAT(imported->warnings, IsEmpty());
+  ASSERT_EQ(imported->outputs.size(), 1u);
+  const Var y = op::Relu(imported->outputs.begin()->second);
+  // The value: the test data's output, through Relu.
+  ASSERT_TRUE(y.value().has_value()) << y.status();
+  const Var expected = op::Relu(g.constant(conv.output));
+  EXPECT_THAT(y.value()->data<float>(),
+              Pointwise(::testing::FloatNear(1e-4f), expected.value()->data<float>()));
+  ExportOptions check;
+  check.check = true;
+  auto model = to_onnx(g, {{"y", y}}, check);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(OnnxOpset(*model), 17);
+}
+
+TEST(OpsetConversionTest, KeepingTheModelsOpsetAndMixingNamesTheWaysOut) {
+  const TestCase conv = Load("test_Conv2d");
+  Graph g;
+  auto imported = import_model(g, conv.model, {}, {.opset = 0});
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  EXPECT_EQ(imported->onnx_opset, 6);
+  const Var y = op::Relu(imported->outputs.begin()->second);
+  auto model = to_onnx(g, {{"y", y}});
+  ASSERT_FALSE(model.ok());
+  EXPECT_THAT(model.status().message(), HasSubstr("Conv was made at opset 6"));
+  EXPECT_THAT(model.status().message(),
+              HasSubstr("Two ways out: make the newer nodes at opset 6 too"));
+  EXPECT_THAT(model.status().message(), HasSubstr("InlineOptions::opset"));
+  // Its own nodes alone export at its opset.
+  auto alone = to_onnx(g, imported->outputs);
+  ASSERT_TRUE(alone.ok()) << alone.status();
+  EXPECT_EQ(OnnxOpset(*alone), 6);
+}
+
+TEST(OpsetConversionTest, AModelTheConverterCannotConvertKeepsItsOpsetWithAWarning) {
+  // Its Div needs input shapes the model does not declare: the opset-6 to 7 broadcast adapter
+  // refuses.
+  const TestCase softsign = Load("test_Softsign");
+  ASSERT_EQ(OnnxOpset(softsign.model), 6);
+  Graph g;
+  Var x = g.constant(softsign.input);
+  auto imported = import_model(g, softsign.model, {{softsign.model.graph().input(0).name(), x}});
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  EXPECT_EQ(imported->onnx_opset, 6);
+  ASSERT_EQ(imported->warnings.size(), 1u);
+  EXPECT_THAT(imported->warnings[0],
+              HasSubstr("the model was kept at ai.onnx opset 6, not converted to 17: ONNX's "
+                        "version converter says:"));
+  const Var y = imported->outputs.begin()->second;
+  ASSERT_TRUE(y.value().has_value());
+  EXPECT_THAT(y.value()->data<float>(),
+              Pointwise(::testing::FloatNear(1e-5f), softsign.output.data<float>()));
+}
+
+TEST(OpsetConversionTest, TheTargetOpsetIsChecked) {
+  const TestCase conv = Load("test_Conv2d");
+  Graph g;
+  auto too_new = import_model(g, conv.model, {}, {.opset = 18});
+  ASSERT_FALSE(too_new.ok());
+  EXPECT_THAT(too_new.status().message(), HasSubstr("InlineOptions::opset is 18"));
+  // Converted to 13, the model's nodes are made at 13 (pinned ops join them).
+  auto at13 = import_model(g, conv.model, {}, {.prefix = "at13/", .opset = 13});
+  ASSERT_TRUE(at13.ok()) << at13.status();
+  EXPECT_EQ(at13->onnx_opset, 13);
+  auto model = to_onnx(g, {{"y", opset13::Relu(at13->outputs.begin()->second)}});
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(OnnxOpset(*model), 13);
+}
+
+TEST(OpsetConversionTest, ModelsWithoutAnOnnxImportOrAtTheTargetAreNotTouched) {
+  Graph source;
+  Var a = source.argument("a", DataType::kFloat, {2});
+  auto model = to_onnx(source, {{"b", op::Neg(a)}});
+  ASSERT_TRUE(model.ok()) << model.status();
+  Graph g;
+  auto imported = import_model(g, *model);
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  EXPECT_EQ(imported->onnx_opset, 17);
+  EXPECT_THAT(imported->warnings, IsEmpty());
+}
+
+}  // namespace
+}  // namespace graphgc
