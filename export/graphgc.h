@@ -4,6 +4,7 @@
 
 #include "graphgc/export/fold.h"           // IWYU pragma: export
 #include "graphgc/export/inline_model.h"   // IWYU pragma: export
+#include "graphgc/export/model_files.h"    // IWYU pragma: export
 #include "graphgc/export/tensor_files.h"   // IWYU pragma: export
 #include "graphgc/export/to_onnx.h"        // IWYU pragma: export
 #include "graphgc/ir/attribute.h"          // IWYU pragma: export

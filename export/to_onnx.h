@@ -22,6 +22,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "graphgc/export/model_files.h"  // save_model, load_model
 #include "graphgc/ir/graph.h"
 #include "graphgc/ir/var.h"
 #include "onnx/onnx_pb.h"
@@ -79,8 +80,6 @@ requires(!std::is_same_v<Outputs, NamedVars> && requires(const Outputs& outputs)
 absl::StatusOr<std::string> to_onnx_bytes(const Graph& graph, const NamedVars& outputs,
                                           const ExportOptions& options = ExportOptions());
 
-// Serializes `model` to `path` (binary protobuf).
-absl::Status save_model(const onnx::ModelProto& model, const std::string& path);
 // to_onnx_bytes, written to `path`.
 absl::Status save_onnx(const Graph& graph, const NamedVars& outputs, const std::string& path);
 
