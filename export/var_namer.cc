@@ -61,6 +61,21 @@ absl::Status VarNamer::NameArgumentsAndOutputs(const std::vector<bool>& needed,
   for (const auto& [name, var] : outputs) {
     if (naming_[var.id().value()] == Naming::kNotYet) Store(var.id(), name);
   }
+  return NameUserNamedVars(needed);
+}
+
+absl::Status VarNamer::NameUserNamedVars(const std::vector<bool>& needed) {
+  for (const auto& [var, name_id] : arena_.user_named_vars()) {
+    if (var.value() >= needed.size() || !needed[var.value()]) continue;
+    if (naming_[var.value()] != Naming::kNotYet) continue;  // an output: named by the export
+    std::string name(arena_.string(name_id));
+    if (taken_.contains(name)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "to_onnx: output name '", name, "' is the name given to another var the model uses"));
+    }
+    Take(name);
+    Store(var, std::move(name));
+  }
   return absl::OkStatus();
 }
 

@@ -1,7 +1,8 @@
 // VarNamer: the name each var of an exported model gets, unique within the model.
 //
-// Arguments keep their names and an output var takes its (first) output name; they are fixed
-// first. Every other var takes what ExportOptions::name_of prefers, or "_v<id>", suffixed with
+// Arguments keep their names, an output var takes its (first) output name, and a var a user
+// named (Var::set_name) its name; they are fixed first. Every other var takes what
+// ExportOptions::name_of prefers, or "_v<id>", suffixed with
 // "_" until unique. A generated name is never stored: it is written straight into the proto's
 // string wherever the var is named, and it is unique among generated names by construction, so
 // only a taken name of the same form can clash with it (checked once per var, and only if such a
@@ -45,6 +46,9 @@ class VarNamer {
 
  private:
   enum class Naming : uint8_t { kNotYet, kGenerated, kStored };
+
+  // Fixes the names users gave the needed vars that are not outputs.
+  absl::Status NameUserNamedVars(const std::vector<bool>& needed);
 
   void Choose(VarId var);
   void Store(VarId var, std::string name);

@@ -175,6 +175,27 @@ VarId Arena::add_argument(StringId name, DataType dtype,
   return var;
 }
 
+void Arena::set_var_user_name(VarId var, StringId name) {
+  auto [it, inserted] = user_names_.try_emplace(var, name);
+  if (!inserted) {
+    vars_by_user_name_.erase(it->second);
+    it->second = name;
+  }
+  vars_by_user_name_[name] = var;
+}
+
+std::optional<StringId> Arena::var_user_name(VarId var) const {
+  auto it = user_names_.find(var);
+  if (it == user_names_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<VarId> Arena::var_with_user_name(StringId name) const {
+  auto it = vars_by_user_name_.find(name);
+  if (it == vars_by_user_name_.end()) return std::nullopt;
+  return it->second;
+}
+
 VarId Arena::add_subgraph_argument(SubgraphId subgraph, DataType dtype,
                                    std::optional<absl::Span<const int64_t>> shape) {
   const VarId var(
@@ -442,7 +463,7 @@ int64_t Arena::bytes() const {
   total += static_cast<int64_t>(op_resolutions_.capacity() * sizeof(const void*));
   total += static_cast<int64_t>(tensors_.capacity() * sizeof(Tensor)) + tensor_bytes_ +
            MapBytes(tensor_buffers_);
-  total += MapBytes(argument_names_);
+  total += MapBytes(argument_names_) + MapBytes(user_names_) + MapBytes(vars_by_user_name_);
   total += subgraphs_.bytes();
   total += MapBytes(shape_data_);
   total += MapBytes(other_type_index_) +

@@ -100,6 +100,12 @@ class Arena {
                   int num_outputs);
   VarId add_argument(StringId name, DataType dtype, std::optional<absl::Span<const int64_t>> shape);
   bool is_argument_name(StringId name) const { return argument_names_.contains(name); }
+  // Names users gave vars (Graph::name) for the export; the graph keeps them unique among
+  // themselves and the arguments' names. Setting one replaces the var's earlier name.
+  void set_var_user_name(VarId var, StringId name);
+  std::optional<StringId> var_user_name(VarId var) const;
+  std::optional<VarId> var_with_user_name(StringId name) const;
+  const absl::flat_hash_map<VarId, StringId>& user_named_vars() const { return user_names_; }
   void set_var_type(VarId var, DataType dtype, std::optional<absl::Span<const int64_t>> shape);
   // A tensor of known rank: the same as set_var_type with a shape, the span passed in registers
   // (an optional span goes through memory, which the hot path of every op paid for).
@@ -249,6 +255,8 @@ class Arena {
   absl::flat_hash_set<const Buffer*> tensor_buffers_;  // counted once each
   int64_t tensor_bytes_ = 0;
   absl::flat_hash_set<StringId> argument_names_;
+  absl::flat_hash_map<VarId, StringId> user_names_;
+  absl::flat_hash_map<StringId, VarId> vars_by_user_name_;
   SubgraphTable subgraphs_;
   std::deque<VarType> other_types_;      // interned non-tensor types
   std::deque<VarType> attribute_types_;  // TYPE_PROTO attributes

@@ -65,6 +65,9 @@ Var Graph::add_argument(absl::string_view name, DataType dtype,
   if (existing.has_value() && arena.is_argument_name(*existing)) {
     return fail("an argument of this name already exists");
   }
+  if (existing.has_value() && arena.var_with_user_name(*existing).has_value()) {
+    return fail("a var of the graph has this name (Var::set_name)");
+  }
   return Var(core_, core_->add_argument(arena.intern(name), dtype, shape));
 }
 
@@ -122,6 +125,16 @@ Var Graph::argument(absl::string_view name, const VarType& type) {
   Var var = add_argument(name, DataType::kFloat, std::nullopt);
   if (var.ok()) core_->arena().set_var_type(var.id(), type);
   return var;
+}
+
+absl::Status Graph::name(const Var& var, absl::string_view name) {
+  if (core_ == nullptr) return MovedFromError("name");
+  if (!var.ok()) return var.status();
+  if (var.core() != core_) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("naming a var '", name, "': the Var belongs to another Graph"));
+  }
+  return core_->name_var(var.id(), name);
 }
 
 Var Graph::constant(const Tensor& tensor) {

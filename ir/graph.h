@@ -49,6 +49,9 @@ class Graph {
   // A Constant node holding `tensor`; its value is known. The tensor's buffer belongs to the arena.
   Var constant(const Tensor& tensor);
 
+  // Names `var` in every export of it (Var::set_name).
+  absl::Status name(const Var& var, absl::string_view name);
+
   CollectStats collect();
   CollectStats collect(CollectMode mode);
   GraphStats stats() const;

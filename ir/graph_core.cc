@@ -1,9 +1,11 @@
 #include "graphgc/ir/graph_core.h"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "graphgc/valuestore/check.h"
 
 namespace graphgc {
@@ -190,6 +192,50 @@ GraphStats GraphCore::stats() const {
   stats.collections = collections_;
   stats.values_skipped_for_budget = skipped_for_budget_;
   return stats;
+}
+
+namespace {
+std::atomic<GraphCore::ValueExplainer> value_explainer{nullptr};
+}  // namespace
+
+void GraphCore::set_value_explainer(ValueExplainer explainer) {
+  value_explainer.store(explainer, std::memory_order_release);
+}
+
+absl::Status GraphCore::explain_missing_value(VarId var) const {
+  if (has_value(var)) return absl::OkStatus();
+  if (arena_->var_kind(var) == VarKind::kArgument) {
+    return absl::FailedPreconditionError(
+        arena_->var_subgraph(var).valid()
+            ? "no value: an argument of a body (If, Loop, Scan), which its op feeds at run time"
+            : absl::StrCat("no value: '", arena_->string(arena_->var_name(var)),
+                           "' is an argument (a graph input), known only at run time"));
+  }
+  if (!options_.propagate_values) {
+    return absl::FailedPreconditionError(
+        "no value: value propagation is off (GraphOptions::propagate_values)");
+  }
+  const ValueExplainer explainer = value_explainer.load(std::memory_order_acquire);
+  if (explainer == nullptr) return absl::FailedPreconditionError("no value");
+  return explainer(*this, var);
+}
+
+absl::Status GraphCore::name_var(VarId var, absl::string_view name) {
+  auto fail = [&](absl::string_view why) {
+    return absl::InvalidArgumentError(absl::StrCat("naming a var '", name, "': ", why));
+  };
+  if (name.empty()) return fail("the name is empty");
+  if (arena_->var_kind(var) == VarKind::kArgument) {
+    return fail(absl::StrCat("it is an argument, named '", arena_->string(arena_->var_name(var)),
+                             "' when it was made"));
+  }
+  if (const std::optional<StringId> existing = arena_->find_string(name); existing.has_value()) {
+    if (arena_->is_argument_name(*existing)) return fail("an argument of the graph has that name");
+    const std::optional<VarId> named = arena_->var_with_user_name(*existing);
+    if (named.has_value() && *named != var) return fail("another var of the graph has that name");
+  }
+  arena_->set_var_user_name(var, arena_->intern(name));
+  return absl::OkStatus();
 }
 
 }  // namespace internal

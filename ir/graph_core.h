@@ -104,6 +104,17 @@ class GraphCore {
   // Values a computation holds outside the store for a while count towards the peak.
   void note_transient_bytes(int64_t bytes) { store_->note_transient_bytes(bytes); }
 
+  // Var::set_name: names `var` for the export; see there for the errors.
+  absl::Status name_var(VarId var, absl::string_view name);
+
+  // Why a var holds no value, for Var::value_status. The ir module can tell arguments and
+  // switched-off propagation; the rest (kernels, opsets) is the opset module's to say, which
+  // installs its explainer when it builds its first node.
+  using ValueExplainer = absl::Status (*)(const GraphCore& core, VarId var);
+  static void set_value_explainer(ValueExplainer explainer);
+  absl::Status explain_missing_value(VarId var) const;
+  int64_t skipped_for_budget() const { return skipped_for_budget_; }
+
   // Runs an automatic collection if the policy says so. Callers make sure that every value they
   // still need is rooted first (op constructors call it after wrapping their outputs in Vars).
   void maybe_collect();

@@ -74,6 +74,27 @@ absl::Status Var::status() const {
 
 bool Var::ok() const { return attached(); }
 
+absl::Status Var::value_status() const {
+  if (!attached()) return status();
+  return core_->explain_missing_value(id_);
+}
+
+std::optional<std::string> Var::name() const {
+  if (!attached()) return std::nullopt;
+  const internal::Arena& arena = core_->arena();
+  if (arena.var_kind(id_) == internal::VarKind::kArgument && !arena.var_subgraph(id_).valid()) {
+    return std::string(arena.string(arena.var_name(id_)));
+  }
+  const std::optional<StringId> name = arena.var_user_name(id_);
+  if (!name.has_value()) return std::nullopt;
+  return std::string(arena.string(*name));
+}
+
+absl::Status Var::set_name(absl::string_view name) {
+  if (!attached()) return status();
+  return core_->name_var(id_, name);
+}
+
 DataType Var::dtype() const {
   return attached() ? core_->arena().var_dtype(id_) : DataType::kUndefined;
 }

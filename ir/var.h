@@ -56,6 +56,20 @@ class Var {
   std::optional<Tensor> value() const;
   // The propagated value of any type: a tensor, or a sequence, optional or map (value.h).
   std::optional<Value> any_value() const;
+  // OK when the var holds a value (any_value()); otherwise why it does not, as a status naming
+  // the op: an argument; propagation is off; a random op; no kernel for the op at its opset;
+  // input K has no value (and why); the output would be B bytes, over
+  // GraphOptions::max_value_bytes; the live value budget was reached; the kernel gives no value
+  // for these inputs. A failed Var: its status().
+  absl::Status value_status() const;
+
+  // The name the var has in an export: an argument's, or one given with set_name (nullopt if
+  // none: the export makes one up).
+  std::optional<std::string> name() const;
+  // Names the var in every export of it (the same as Graph::name). Errors: an empty name, a name
+  // another var or an argument of the graph has, an argument (named when it was made), a failed
+  // Var.
+  absl::Status set_name(absl::string_view name);
 
   // True for a default-constructed (or moved-from) Var.
   bool empty() const { return core_ == nullptr && detached_.ok(); }

@@ -15,6 +15,7 @@
 #include "graphgc/ir/limits.h"
 #include "graphgc/opset/kernel_registry.h"
 #include "graphgc/opset/kernels/kernel.h"
+#include "graphgc/opset/value_explainer.h"
 #include "graphgc/valuestore/check.h"
 #include "graphgc/valuestore/status_macros.h"
 
@@ -483,6 +484,7 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
   if (!resolved.ok()) return fail(resolved.status());
   GraphCore& core = **resolved;
   const GraphCore::BusyScope busy(core);  // user code (custom ops) may destroy the Graph
+  InstallValueExplainer();
   OperandInfos infos = DescribeOperandsOf(core, inputs);
   absl::StatusOr<OutputTypes> types = infer(infos);
   if (!types.ok()) return fail(prefixed(types.status()));

@@ -1,0 +1,150 @@
+#include "graphgc/opset/value_explainer.h"
+
+#include <optional>
+#include <string>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "graphgc/ir/graph_core.h"
+#include "graphgc/opset/node.h"
+#include "graphgc/valuestore/data_type.h"
+
+namespace graphgc::internal {
+namespace {
+
+bool IsRandomOp(const OpKind& kind) {
+  static const absl::flat_hash_set<absl::string_view> kRandom = {
+      "RandomNormal",      "RandomNormalLike", "RandomUniform",
+      "RandomUniformLike", "Multinomial",      "Bernoulli"};
+  return kind.domain.empty() && kRandom.contains(kind.op_type);
+}
+
+std::string OpName(const OpKind& kind) {
+  return kind.domain.empty() ? std::string(kind.op_type)
+                             : absl::StrCat(kind.domain, ".", kind.op_type);
+}
+
+// The bytes a tensor of the var's type takes, if its shape is fully known.
+std::optional<int64_t> KnownBytes(const Arena& arena, VarId var) {
+  if (!arena.var_is_tensor(var)) return std::nullopt;
+  const std::optional<Shape> shape = arena.var_shape(var);
+  const size_t element_size = ElementSize(arena.var_dtype(var));
+  if (!shape.has_value() || element_size == 0) return std::nullopt;
+  int64_t bytes = static_cast<int64_t>(element_size);
+  for (int64_t dim : *shape) {
+    if (dim < 0) return std::nullopt;
+    if (dim != 0 && bytes > INT64_MAX / dim) return INT64_MAX;
+    bytes *= dim;
+  }
+  return bytes;
+}
+
+// The first input of the var's node that is given and holds no value; invalid if none.
+VarId InputWithoutValue(const GraphCore& core, NodeId node, int* index) {
+  const Arena& arena = core.arena();
+  for (int i = 0; i < arena.node_num_inputs(node); ++i) {
+    const VarId input = arena.node_input(node, i);
+    if (input.valid() && !core.has_value(input)) {
+      *index = i;
+      return input;
+    }
+  }
+  return VarId();
+}
+
+// Why the node's own computation gave the var no value, given that its inputs have values (or
+// that it takes none).
+absl::Status OwnReason(const GraphCore& core, VarId var, const OpKind& kind) {
+  const std::string op = OpName(kind);
+  if (IsRandomOp(kind)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("no value: ", op, " is random: its value differs from run to run"));
+  }
+  if (!has_kernel(kind.op_type, {.domain = std::string(kind.domain), .version = kind.version})) {
+    return absl::UnimplementedError(absl::StrCat(
+        "no value: graphgc has no kernel for ", op, " at opset ", kind.version,
+        kind.domain.empty() || kind.domain == "ai.onnx.ml" ? "" : " (an op of another domain)",
+        " (README: Ops that compute values)"));
+  }
+  const GraphOptions& options = core.options();
+  if (const std::optional<int64_t> bytes = KnownBytes(core.arena(), var);
+      bytes.has_value() && *bytes > options.max_value_bytes) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("no value: the output of ", op, " would be ", *bytes,
+                     " bytes, over GraphOptions::max_value_bytes (", options.max_value_bytes, ")"));
+  }
+  if (options.max_live_value_bytes > 0 && core.skipped_for_budget() > 0) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("no value: ", op,
+                     " was not computed, or its value was dropped, to keep live values under "
+                     "GraphOptions::max_live_value_bytes (",
+                     options.max_live_value_bytes, "); the graph has ", core.skipped_for_budget(),
+                     " such values"));
+  }
+  return absl::FailedPreconditionError(
+      absl::StrCat("no value: ", op,
+                   "'s kernel gives none for these inputs (the result is undefined, or ONNX "
+                   "and ONNX Runtime disagree on it, or it is too large for max_value_bytes)"));
+}
+
+// Drops the "no value: " every reason starts with, to chain it after another.
+absl::string_view Cause(const absl::Status& status) {
+  absl::string_view message = status.message();
+  absl::ConsumePrefix(&message, "no value: ");
+  return message;
+}
+
+// The reason of the var where a chain of inputs without values starts.
+absl::Status RootReason(const GraphCore& core, VarId var) {
+  const Arena& arena = core.arena();
+  const NodeId node = arena.var_producer(var);
+  if (!node.valid()) return core.explain_missing_value(var);  // an argument
+  return OwnReason(core, var, arena.op_kind(arena.node_op(node)));
+}
+
+absl::Status Explain(const GraphCore& core, VarId var) {
+  const Arena& arena = core.arena();
+  if (arena.var_subgraph(var).valid()) {
+    return absl::FailedPreconditionError(
+        "no value: a var inside the body of an If, Loop or Scan has no value of its own (the op "
+        "computes its outputs from the body)");
+  }
+  // Inputs without values are followed back to where the chain starts: iteratively, since a
+  // chain may be millions of nodes long.
+  std::string first_hop;
+  int64_t hops = 0;
+  VarId at = var;
+  while (true) {
+    const NodeId node = arena.var_producer(at);
+    if (!node.valid()) break;
+    const OpKind& kind = arena.op_kind(arena.node_op(node));
+    int index = -1;
+    const VarId input = InputWithoutValue(core, node, &index);
+    if (!input.valid() || IsRandomOp(kind)) break;
+    if (hops == 0) first_hop = absl::StrCat("input ", index, " of ", OpName(kind), " has no value");
+    ++hops;
+    at = input;
+  }
+  const absl::Status root = RootReason(core, at);
+  if (hops == 0) return root;
+  if (hops == 1) {
+    return absl::Status(root.code(), absl::StrCat("no value: ", first_hop, ": ", Cause(root)));
+  }
+  return absl::Status(root.code(),
+                      absl::StrCat("no value: ", first_hop, "; ", hops,
+                                   " inputs without values back up the chain: ", Cause(root)));
+}
+
+}  // namespace
+
+void InstallValueExplainer() {
+  static const bool installed = [] {
+    GraphCore::set_value_explainer(&Explain);
+    return true;
+  }();
+  (void)installed;
+}
+
+}  // namespace graphgc::internal

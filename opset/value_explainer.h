@@ -1,0 +1,17 @@
+// The value explainer: why a var holds no value (Var::value_status), as the opset module knows
+// it — random ops, ops without a kernel at their opset, inputs without values (followed back to
+// where the chain starts), outputs over GraphOptions::max_value_bytes, the live value budget, and
+// kernels that give no value for some inputs (undefined or implementation-defined results).
+// Installed into the ir module (GraphCore::set_value_explainer) when the first node is built.
+// Threading: reads one graph; call it from the graph's thread.
+#ifndef GRAPHGC_VALUE_EXPLAINER_H_
+#define GRAPHGC_VALUE_EXPLAINER_H_
+
+namespace graphgc::internal {
+
+// Idempotent and cheap after the first call.
+void InstallValueExplainer();
+
+}  // namespace graphgc::internal
+
+#endif  // GRAPHGC_VALUE_EXPLAINER_H_
