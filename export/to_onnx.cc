@@ -105,7 +105,8 @@ struct Needed {
   std::vector<bool> nodes;
   std::vector<bool> vars;
   std::vector<SubgraphId> bodies;
-  // Vars written as initializers (ExportOptions::values_as_initializers), with their values.
+  // Vars written as initializers (ExportOptions::values_as_initializers and
+  // constants_as_initializers), with their values.
   absl::flat_hash_map<VarId, Tensor> initializers;
 };
 
@@ -113,8 +114,11 @@ struct Needed {
 std::optional<Tensor> InitializerValue(const GraphCore& core, VarId var,
                                        const ExportOptions& options) {
   const Arena& arena = core.arena();
-  if (!options.values_as_initializers || arena.var_kind(var) == VarKind::kArgument ||
-      arena.var_subgraph(var).valid() || !arena.var_is_tensor(var)) {
+  const bool written =
+      options.values_as_initializers ||
+      (options.constants_as_initializers && arena.var_kind(var) == VarKind::kConstant);
+  if (!written || arena.var_kind(var) == VarKind::kArgument || arena.var_subgraph(var).valid() ||
+      !arena.var_is_tensor(var)) {
     return std::nullopt;
   }
   std::optional<Tensor> value = core.value(var);

@@ -41,8 +41,11 @@ struct ExportOptions {
   // of the nodes that made it — the export of a constant-folded graph. Values inside the bodies of
   // If, Loop and Scan, and values that are not tensors, are not written this way.
   bool values_as_initializers = false;
-  // With values_as_initializers: which held values to write (default: all); a var left out is
-  // made by its nodes as usual.
+  // Write the tensors of constants (Graph::constant, op::Constant) as initializers instead of
+  // Constant nodes, as exporters usually write weights. values_as_initializers implies it.
+  bool constants_as_initializers = false;
+  // With values_as_initializers or constants_as_initializers: which to write (default: all); a
+  // var left out is made by its nodes as usual.
   std::function<bool(VarId, const Tensor&)> write_value;
   // Called for each initializer with its name, dims and data_type already set; returning true
   // means it stored the elements elsewhere (ONNX external data) and set the proto's external

@@ -679,3 +679,37 @@ TEST(ExportConstantTest, RawDataIsLittleEndian) {
 }
 
 }  // namespace
+
+namespace {
+
+// Weights as initializers: the constants are, computed values (even known ones) stay nodes.
+TEST(ExportTest, ConstantsAsInitializers) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {2, 3});
+  Var w = g.constant(Tensor::from_vector<float>({1, 2, 3, 4, 5, 6}, {3, 2}));
+  Var b = g.constant(Tensor::from_vector<float>({0.5f, -0.5f}, {2}));
+  Var scale = op::Mul(b, b);  // known, but computed: stays a node
+  const NamedVars outputs = {{"y", op::Add(op::MatMul(x, w), scale)}};
+  gg::ExportOptions options;
+  options.constants_as_initializers = true;
+  auto model = gg::to_onnx(g, outputs, options);
+  ASSERT_TRUE(model.ok()) << model.status();
+  std::multiset<std::string> ops;
+  for (const auto& node : model->graph().node()) ops.insert(node.op_type());
+  EXPECT_EQ(ops, (std::multiset<std::string>{"Add", "MatMul", "Mul"}));
+  ASSERT_EQ(model->graph().initializer_size(), 2);
+  EXPECT_THAT(model->graph().initializer(0).dims(), ElementsAre(3, 2));
+  EXPECT_THAT(model->graph().initializer(1).dims(), ElementsAre(2));
+  auto bytes = gg::to_onnx_bytes(g, outputs, options);
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  EXPECT_EQ(*bytes, model->SerializeAsString());
+  // Imported back, the weights are constants again and y's value follows from x's.
+  Graph again;
+  Var given = again.constant(Tensor::from_vector<float>({1, 0, 0, 0, 1, 0}, {2, 3}));
+  auto outs = gg::inline_model(again, *model, {{"x", given}});
+  ASSERT_TRUE(outs.ok()) << outs.status();
+  ASSERT_TRUE(outs->at("y").value().has_value());
+  EXPECT_THAT(outs->at("y").value()->data<float>(), ElementsAre(1.25f, 2.25f, 3.25f, 4.25f));
+}
+
+}  // namespace
