@@ -36,6 +36,30 @@ absl::StatusOr<VarType> DeclaredType(const onnx::ValueInfoProto& info) {
   return type;
 }
 
+// The argument for a graph input, its declared dim_params kept as the argument's dim names.
+Var ArgumentWithDimNames(Graph& graph, const std::string& name, const onnx::ValueInfoProto& input,
+                         const VarType& type) {
+  if (!type.is_tensor() || !type.shape().has_value() || !input.type().has_tensor_type()) {
+    return graph.argument(name, type);
+  }
+  const onnx::TensorShapeProto& declared = input.type().tensor_type().shape();
+  const std::vector<int64_t>& sizes = *type.shape();
+  if (static_cast<size_t>(declared.dim_size()) != sizes.size()) return graph.argument(name, type);
+  std::vector<Dim> dims;
+  bool named = false;
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    const onnx::TensorShapeProto::Dimension& dim = declared.dim(static_cast<int>(d));
+    if (sizes[d] < 0 && dim.has_dim_param() && !dim.dim_param().empty()) {
+      dims.emplace_back(dim.dim_param());
+      named = true;
+    } else {
+      dims.emplace_back(sizes[d]);
+    }
+  }
+  if (!named) return graph.argument(name, type);
+  return graph.argument(name, type.dtype(), absl::Span<const Dim>(dims));
+}
+
 // A body output's declared type counts, as in ONNX's own inference: a var the body made gets the
 // declared rank or dims where inference left them unknown (and keeps what it knows otherwise).
 void SharpenToDeclared(const Var& var, const onnx::TypeProto& declared) {
@@ -239,7 +263,8 @@ absl::StatusOr<std::map<std::string, Var>> GraphInliner::RunMain(
 absl::StatusOr<Var> GraphInliner::MakeArgument(const onnx::ValueInfoProto& input,
                                                const VarType& type) {
   const std::string name = hooks_->argument_prefix + input.name();
-  Var argument = graph_.argument(name, type);
+  Var argument = hooks_->keep_dim_names ? ArgumentWithDimNames(graph_, name, input, type)
+                                        : graph_.argument(name, type);
   if (argument.ok()) return argument;
   const internal::Arena& arena = graph_.core()->arena();
   const std::optional<StringId> existing = arena.find_string(name);

@@ -55,6 +55,9 @@ struct InlineHooks {
       after_node;
   // Main graph: an initializer's name and its constant Var, once bound.
   std::function<void(const std::string&, const Var&)> on_initializer;
+  // Main graph: the arguments made for inputs not bound keep the inputs' dim_params as dim
+  // names (Graph::argument with Dims), which the export writes back.
+  bool keep_dim_names = false;
   // Main graph: put before the name of each argument made for an input not bound.
   std::string argument_prefix;
   // Main graph: (nodes built, nodes in all) every so often.

@@ -79,6 +79,7 @@ absl::StatusOr<ImportedModel> import_model(Graph& graph, const onnx::ModelProto&
   auto hooks = std::make_shared<internal::InlineHooks>();
   hooks->opaque_unknown_ops = options.opaque_unknown_ops;
   hooks->argument_prefix = options.prefix;
+  hooks->keep_dim_names = true;
   auto reader = std::make_shared<internal::ExternalDataReader>(options.model_dir);
   hooks->load_initializer = [reader](const onnx::TensorProto& tensor) {
     return reader->Load(tensor);

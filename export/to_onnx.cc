@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <fstream>
 #include <map>
 #include <string>
@@ -12,6 +13,7 @@
 #include "absl/container/node_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "graphgc/export/graph_sink.h"
+#include "graphgc/export/symbolic_dims.h"
 #include "graphgc/export/var_namer.h"
 #include "graphgc/ir/graph_core.h"
 #include "graphgc/opset/tensor_proto.h"
@@ -495,12 +497,20 @@ absl::StatusOr<OpsetImports> WriteGraph(const GraphCore& core, const NamedVars& 
   GRAPHGC_ASSIGN_OR_RETURN(OpsetImports imports, ChooseOpsets(arena, needed.nodes));
 
   graph.SetName("graphgc");
+  std::deque<onnx::TypeProto> named_input_types;  // node-based: the sinks may keep their address
   for (size_t i = 0; i < needed.vars.size(); ++i) {
     const VarId var(static_cast<uint32_t>(i));
-    if (needed.vars[i] && arena.var_kind(var) == VarKind::kArgument &&
-        !arena.var_subgraph(var).valid()) {
-      AddTypedValue(graph, ValueField::kInput, types, namer, var);
+    if (!needed.vars[i] || arena.var_kind(var) != VarKind::kArgument ||
+        arena.var_subgraph(var).valid()) {
+      continue;
     }
+    if (const std::vector<StringId>* dim_names = arena.argument_dim_names(var)) {
+      onnx::TypeProto& type = named_input_types.emplace_back(types.Of(var));
+      internal::NameDims(arena, *dim_names, type);
+      graph.AddValue(ValueField::kInput, type, [&](std::string* name) { namer.Write(var, name); });
+      continue;
+    }
+    AddTypedValue(graph, ValueField::kInput, types, namer, var);
   }
   VarSet named_as_outputs;  // typed by the graph's outputs, not by value_info
   for (const auto& [name, var] : outputs) {
@@ -594,6 +604,7 @@ absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& ou
   GRAPHGC_RETURN_IF_ERROR(CheckOutputs(graph, outputs));
   absl::StatusOr<onnx::ModelProto> model(absl::in_place);  // built where it is returned
   GRAPHGC_RETURN_IF_ERROR(BuildModel(*graph.core(), outputs, options, *model));
+  if (graph.core()->arena().has_dim_names()) internal::CarrySymbolicDims(*model);
   if (ChecksExport(options)) {
     GRAPHGC_RETURN_IF_ERROR(internal::CheckWithOnnxChecker(*model, "to_onnx"));
   }
@@ -603,6 +614,16 @@ absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& ou
 absl::StatusOr<std::string> to_onnx_bytes(const Graph& graph, const NamedVars& outputs,
                                           const ExportOptions& options) {
   GRAPHGC_RETURN_IF_ERROR(CheckOutputs(graph, outputs));
+  if (graph.core()->arena().has_dim_names()) {
+    // Carrying symbolic dims runs ONNX's inference on the model: build it first.
+    onnx::ModelProto model;
+    GRAPHGC_RETURN_IF_ERROR(BuildModel(*graph.core(), outputs, options, model));
+    internal::CarrySymbolicDims(model);
+    if (ChecksExport(options)) {
+      GRAPHGC_RETURN_IF_ERROR(internal::CheckWithOnnxChecker(model, "to_onnx_bytes"));
+    }
+    return model.SerializeAsString();
+  }
   GRAPHGC_ASSIGN_OR_RETURN(std::string bytes, BuildModelBytes(*graph.core(), outputs, options));
   if (ChecksExport(options)) {
     onnx::ModelProto model;

@@ -196,6 +196,15 @@ std::optional<VarId> Arena::var_with_user_name(StringId name) const {
   return it->second;
 }
 
+void Arena::set_argument_dim_names(VarId var, std::vector<StringId> names) {
+  dim_names_[var] = std::move(names);
+}
+
+const std::vector<StringId>* Arena::argument_dim_names(VarId var) const {
+  auto it = dim_names_.find(var);
+  return it == dim_names_.end() ? nullptr : &it->second;
+}
+
 VarId Arena::add_subgraph_argument(SubgraphId subgraph, DataType dtype,
                                    std::optional<absl::Span<const int64_t>> shape) {
   const VarId var(
@@ -463,7 +472,8 @@ int64_t Arena::bytes() const {
   total += static_cast<int64_t>(op_resolutions_.capacity() * sizeof(const void*));
   total += static_cast<int64_t>(tensors_.capacity() * sizeof(Tensor)) + tensor_bytes_ +
            MapBytes(tensor_buffers_);
-  total += MapBytes(argument_names_) + MapBytes(user_names_) + MapBytes(vars_by_user_name_);
+  total += MapBytes(argument_names_) + MapBytes(user_names_) + MapBytes(vars_by_user_name_) +
+           MapBytes(dim_names_);
   total += subgraphs_.bytes();
   total += MapBytes(shape_data_);
   total += MapBytes(other_type_index_) +

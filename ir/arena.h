@@ -106,6 +106,11 @@ class Arena {
   std::optional<StringId> var_user_name(VarId var) const;
   std::optional<VarId> var_with_user_name(StringId name) const;
   const absl::flat_hash_map<VarId, StringId>& user_named_vars() const { return user_names_; }
+  // The names of an argument's symbolic dims (Graph::argument with Dims), an invalid StringId
+  // for a dim without one; nullptr for an argument without any.
+  void set_argument_dim_names(VarId var, std::vector<StringId> names);
+  const std::vector<StringId>* argument_dim_names(VarId var) const;
+  bool has_dim_names() const { return !dim_names_.empty(); }
   void set_var_type(VarId var, DataType dtype, std::optional<absl::Span<const int64_t>> shape);
   // A tensor of known rank: the same as set_var_type with a shape, the span passed in registers
   // (an optional span goes through memory, which the hot path of every op paid for).
@@ -257,6 +262,7 @@ class Arena {
   absl::flat_hash_set<StringId> argument_names_;
   absl::flat_hash_map<VarId, StringId> user_names_;
   absl::flat_hash_map<StringId, VarId> vars_by_user_name_;
+  absl::flat_hash_map<VarId, std::vector<StringId>> dim_names_;
   SubgraphTable subgraphs_;
   std::deque<VarType> other_types_;      // interned non-tensor types
   std::deque<VarType> attribute_types_;  // TYPE_PROTO attributes

@@ -1,6 +1,7 @@
 #include "graphgc/ir/graph.h"
 
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/ir/graph_core.h"
@@ -73,6 +74,30 @@ Var Graph::add_argument(absl::string_view name, DataType dtype,
 
 Var Graph::argument(absl::string_view name, DataType dtype, absl::Span<const int64_t> shape) {
   return add_argument(name, dtype, shape);
+}
+
+Var Graph::argument(absl::string_view name, DataType dtype, std::initializer_list<Dim> shape) {
+  return argument(name, dtype, absl::Span<const Dim>(shape.begin(), shape.size()));
+}
+
+Var Graph::argument(absl::string_view name, DataType dtype, absl::Span<const Dim> shape) {
+  std::vector<int64_t> sizes;
+  sizes.reserve(shape.size());
+  bool named = false;
+  for (const Dim& dim : shape) {
+    sizes.push_back(dim.size());
+    named = named || !dim.name().empty();
+  }
+  Var var = add_argument(name, dtype, absl::Span<const int64_t>(sizes));
+  if (!named || !var.ok()) return var;
+  internal::Arena& arena = core_->arena();
+  std::vector<StringId> names;
+  names.reserve(shape.size());
+  for (const Dim& dim : shape) {
+    names.push_back(dim.name().empty() ? StringId() : arena.intern(dim.name()));
+  }
+  arena.set_argument_dim_names(var.id(), std::move(names));
+  return var;
 }
 
 Var Graph::argument_unranked(absl::string_view name, DataType dtype) {

@@ -15,6 +15,7 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "graphgc/ir/dim.h"
 #include "graphgc/ir/graph_options.h"
 #include "graphgc/ir/graph_stats.h"
 #include "graphgc/ir/var.h"
@@ -41,6 +42,10 @@ class Graph {
   // A graph input. `shape` uses -1 for an unknown dim. Errors (a failed Var): an empty or reused
   // name, an undefined element type, a dim below -1.
   Var argument(absl::string_view name, DataType dtype, absl::Span<const int64_t> shape);
+  // A graph input with named (symbolic) dims: {"batch", 16}. A braced list of sizes comes here
+  // too and means what it means above (an empty name is an unknown dim). Errors as above.
+  Var argument(absl::string_view name, DataType dtype, std::initializer_list<Dim> shape);
+  Var argument(absl::string_view name, DataType dtype, absl::Span<const Dim> shape);
   // A graph input of unknown rank.
   Var argument_unranked(absl::string_view name, DataType dtype);
   // A graph input of any type, e.g. VarType::Sequence(VarType::Tensor(DataType::kFloat, {{-1}})).
