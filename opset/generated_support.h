@@ -16,12 +16,17 @@
 #include "absl/types/span.h"
 #include "graphgc/ir/attribute.h"
 #include "graphgc/ir/graph.h"
+#include "graphgc/ir/optional_list.h"
 #include "graphgc/ir/var.h"
 #include "graphgc/opset/node.h"
 
 namespace graphgc::internal {
 
 inline void AppendAttributes(std::vector<Attribute>&) {}
+
+template <class T, class... Rest>
+void AppendAttributes(std::vector<Attribute>& attributes, const char* name,
+                      const OptionalList<T>& value, const Rest&... rest);
 
 // Appends {name, *value} to `attributes` when `value` is set, for each `name, value` pair. An unset
 // field is left out, so the schema's default applies (or make_node reports a required attribute as
@@ -30,6 +35,14 @@ inline void AppendAttributes(std::vector<Attribute>&) {}
 template <class T, class... Rest>
 void AppendAttributes(std::vector<Attribute>& attributes, const char* name,
                       const std::optional<T>& value, const Rest&... rest) {
+  if (value.has_value()) attributes.push_back(Attribute{name, AttributeValue(*value)});
+  AppendAttributes(attributes, rest...);
+}
+
+// The same for a list attribute.
+template <class T, class... Rest>
+void AppendAttributes(std::vector<Attribute>& attributes, const char* name,
+                      const OptionalList<T>& value, const Rest&... rest) {
   if (value.has_value()) attributes.push_back(Attribute{name, AttributeValue(*value)});
   AppendAttributes(attributes, rest...);
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "graphgc/ir/optional_list.h"
 #include "graphgc/ir/var.h"
 #include "graphgc/valuestore/tensor.h"
 
@@ -38,8 +39,8 @@ Var CastMap(const Var& X, const CastMapAttributes& attributes = {});
 
 // Converts strings to integers and vice versa. Since ai.onnx.ml opset 1.
 struct CategoryMapperAttributes {
-  std::optional<std::vector<int64_t>> cats_int64s{};
-  std::optional<std::vector<std::string>> cats_strings{};
+  OptionalList<int64_t> cats_int64s{};
+  OptionalList<std::string> cats_strings{};
   std::optional<int64_t> default_int64{};       // default: -1
   std::optional<std::string> default_string{};  // default: "_Unused"
 };
@@ -47,22 +48,22 @@ Var CategoryMapper(const Var& X, const CategoryMapperAttributes& attributes = {}
 
 // Uses an index mapping to convert a dictionary to an array. Since ai.onnx.ml opset 1.
 struct DictVectorizerAttributes {
-  std::optional<std::vector<int64_t>> int64_vocabulary{};
-  std::optional<std::vector<std::string>> string_vocabulary{};
+  OptionalList<int64_t> int64_vocabulary{};
+  OptionalList<std::string> string_vocabulary{};
 };
 Var DictVectorizer(const Var& X, const DictVectorizerAttributes& attributes = {});
 
 // Concatenates input tensors into one continuous output. Since ai.onnx.ml opset 1.
 struct FeatureVectorizerAttributes {
-  std::optional<std::vector<int64_t>> inputdimensions{};
+  OptionalList<int64_t> inputdimensions{};
 };
 Var FeatureVectorizer(absl::Span<const Var> X, const FeatureVectorizerAttributes& attributes = {});
 
 // Replaces inputs that equal one value with another, leaving all other elements alone.
 // Since ai.onnx.ml opset 1.
 struct ImputerAttributes {
-  std::optional<std::vector<float>> imputed_value_floats{};
-  std::optional<std::vector<int64_t>> imputed_value_int64s{};
+  OptionalList<float> imputed_value_floats{};
+  OptionalList<int64_t> imputed_value_int64s{};
   std::optional<float> replaced_value_float{};    // default: 0
   std::optional<int64_t> replaced_value_int64{};  // default: 0
 };
@@ -73,21 +74,21 @@ struct LabelEncoderAttributes {
   std::optional<float> default_float{};         // default: -0
   std::optional<int64_t> default_int64{};       // default: -1
   std::optional<std::string> default_string{};  // default: "_Unused"
-  std::optional<std::vector<float>> keys_floats{};
-  std::optional<std::vector<int64_t>> keys_int64s{};
-  std::optional<std::vector<std::string>> keys_strings{};
-  std::optional<std::vector<float>> values_floats{};
-  std::optional<std::vector<int64_t>> values_int64s{};
-  std::optional<std::vector<std::string>> values_strings{};
+  OptionalList<float> keys_floats{};
+  OptionalList<int64_t> keys_int64s{};
+  OptionalList<std::string> keys_strings{};
+  OptionalList<float> values_floats{};
+  OptionalList<int64_t> values_int64s{};
+  OptionalList<std::string> values_strings{};
 };
 Var LabelEncoder(const Var& X, const LabelEncoderAttributes& attributes = {});
 
 // Linear classifier. Since ai.onnx.ml opset 1.
 struct LinearClassifierAttributes {
-  std::optional<std::vector<int64_t>> classlabels_ints{};
-  std::optional<std::vector<std::string>> classlabels_strings{};
-  std::optional<std::vector<float>> coefficients{};  // required
-  std::optional<std::vector<float>> intercepts{};
+  OptionalList<int64_t> classlabels_ints{};
+  OptionalList<std::string> classlabels_strings{};
+  OptionalList<float> coefficients{};  // required
+  OptionalList<float> intercepts{};
   std::optional<int64_t> multi_class{};         // default: 0
   std::optional<std::string> post_transform{};  // default: "NONE"
 };
@@ -100,8 +101,8 @@ LinearClassifierOutputs LinearClassifier(const Var& X,
 
 // Generalized linear regression evaluation. Since ai.onnx.ml opset 1.
 struct LinearRegressorAttributes {
-  std::optional<std::vector<float>> coefficients{};
-  std::optional<std::vector<float>> intercepts{};
+  OptionalList<float> coefficients{};
+  OptionalList<float> intercepts{};
   std::optional<std::string> post_transform{};  // default: "NONE"
   std::optional<int64_t> targets{};             // default: 1
 };
@@ -116,25 +117,25 @@ Var Normalizer(const Var& X, const NormalizerAttributes& attributes = {});
 // Replace each input element with an array of ones and zeros, where a single one is placed at the
 // index of the category that was passed in. Since ai.onnx.ml opset 1.
 struct OneHotEncoderAttributes {
-  std::optional<std::vector<int64_t>> cats_int64s{};
-  std::optional<std::vector<std::string>> cats_strings{};
+  OptionalList<int64_t> cats_int64s{};
+  OptionalList<std::string> cats_strings{};
   std::optional<int64_t> zeros{};  // default: 1
 };
 Var OneHotEncoder(const Var& X, const OneHotEncoderAttributes& attributes = {});
 
 // Support Vector Machine classifier. Since ai.onnx.ml opset 1.
 struct SVMClassifierAttributes {
-  std::optional<std::vector<int64_t>> classlabels_ints{};
-  std::optional<std::vector<std::string>> classlabels_strings{};
-  std::optional<std::vector<float>> coefficients{};
-  std::optional<std::vector<float>> kernel_params{};
+  OptionalList<int64_t> classlabels_ints{};
+  OptionalList<std::string> classlabels_strings{};
+  OptionalList<float> coefficients{};
+  OptionalList<float> kernel_params{};
   std::optional<std::string> kernel_type{};     // default: "LINEAR"
   std::optional<std::string> post_transform{};  // default: "NONE"
-  std::optional<std::vector<float>> prob_a{};
-  std::optional<std::vector<float>> prob_b{};
-  std::optional<std::vector<float>> rho{};
-  std::optional<std::vector<float>> support_vectors{};
-  std::optional<std::vector<int64_t>> vectors_per_class{};
+  OptionalList<float> prob_a{};
+  OptionalList<float> prob_b{};
+  OptionalList<float> rho{};
+  OptionalList<float> support_vectors{};
+  OptionalList<int64_t> vectors_per_class{};
 };
 struct SVMClassifierOutputs {
   Var Y;
@@ -145,46 +146,46 @@ SVMClassifierOutputs SVMClassifier(const Var& X, const SVMClassifierAttributes& 
 // Support Vector Machine regression prediction and one-class SVM anomaly detection.
 // Since ai.onnx.ml opset 1.
 struct SVMRegressorAttributes {
-  std::optional<std::vector<float>> coefficients{};
-  std::optional<std::vector<float>> kernel_params{};
+  OptionalList<float> coefficients{};
+  OptionalList<float> kernel_params{};
   std::optional<std::string> kernel_type{};     // default: "LINEAR"
   std::optional<int64_t> n_supports{};          // default: 0
   std::optional<int64_t> one_class{};           // default: 0
   std::optional<std::string> post_transform{};  // default: "NONE"
-  std::optional<std::vector<float>> rho{};
-  std::optional<std::vector<float>> support_vectors{};
+  OptionalList<float> rho{};
+  OptionalList<float> support_vectors{};
 };
 Var SVMRegressor(const Var& X, const SVMRegressorAttributes& attributes = {});
 
 // Rescale input data, for example to standardize features by removing the mean and scaling to unit
 // variance. Since ai.onnx.ml opset 1.
 struct ScalerAttributes {
-  std::optional<std::vector<float>> offset{};
-  std::optional<std::vector<float>> scale{};
+  OptionalList<float> offset{};
+  OptionalList<float> scale{};
 };
 Var Scaler(const Var& X, const ScalerAttributes& attributes = {});
 
 // Tree Ensemble classifier. Since ai.onnx.ml opset 3.
 struct TreeEnsembleClassifierAttributes {
-  std::optional<std::vector<float>> base_values{};
+  OptionalList<float> base_values{};
   std::optional<Tensor> base_values_as_tensor{};
-  std::optional<std::vector<int64_t>> class_ids{};
-  std::optional<std::vector<int64_t>> class_nodeids{};
-  std::optional<std::vector<int64_t>> class_treeids{};
-  std::optional<std::vector<float>> class_weights{};
+  OptionalList<int64_t> class_ids{};
+  OptionalList<int64_t> class_nodeids{};
+  OptionalList<int64_t> class_treeids{};
+  OptionalList<float> class_weights{};
   std::optional<Tensor> class_weights_as_tensor{};
-  std::optional<std::vector<int64_t>> classlabels_int64s{};
-  std::optional<std::vector<std::string>> classlabels_strings{};
-  std::optional<std::vector<int64_t>> nodes_falsenodeids{};
-  std::optional<std::vector<int64_t>> nodes_featureids{};
-  std::optional<std::vector<float>> nodes_hitrates{};
+  OptionalList<int64_t> classlabels_int64s{};
+  OptionalList<std::string> classlabels_strings{};
+  OptionalList<int64_t> nodes_falsenodeids{};
+  OptionalList<int64_t> nodes_featureids{};
+  OptionalList<float> nodes_hitrates{};
   std::optional<Tensor> nodes_hitrates_as_tensor{};
-  std::optional<std::vector<int64_t>> nodes_missing_value_tracks_true{};
-  std::optional<std::vector<std::string>> nodes_modes{};
-  std::optional<std::vector<int64_t>> nodes_nodeids{};
-  std::optional<std::vector<int64_t>> nodes_treeids{};
-  std::optional<std::vector<int64_t>> nodes_truenodeids{};
-  std::optional<std::vector<float>> nodes_values{};
+  OptionalList<int64_t> nodes_missing_value_tracks_true{};
+  OptionalList<std::string> nodes_modes{};
+  OptionalList<int64_t> nodes_nodeids{};
+  OptionalList<int64_t> nodes_treeids{};
+  OptionalList<int64_t> nodes_truenodeids{};
+  OptionalList<float> nodes_values{};
   std::optional<Tensor> nodes_values_as_tensor{};
   std::optional<std::string> post_transform{};  // default: "NONE"
 };
@@ -198,33 +199,33 @@ TreeEnsembleClassifierOutputs TreeEnsembleClassifier(
 // Tree Ensemble regressor. Since ai.onnx.ml opset 3.
 struct TreeEnsembleRegressorAttributes {
   std::optional<std::string> aggregate_function{};  // default: "SUM"
-  std::optional<std::vector<float>> base_values{};
+  OptionalList<float> base_values{};
   std::optional<Tensor> base_values_as_tensor{};
   std::optional<int64_t> n_targets{};
-  std::optional<std::vector<int64_t>> nodes_falsenodeids{};
-  std::optional<std::vector<int64_t>> nodes_featureids{};
-  std::optional<std::vector<float>> nodes_hitrates{};
+  OptionalList<int64_t> nodes_falsenodeids{};
+  OptionalList<int64_t> nodes_featureids{};
+  OptionalList<float> nodes_hitrates{};
   std::optional<Tensor> nodes_hitrates_as_tensor{};
-  std::optional<std::vector<int64_t>> nodes_missing_value_tracks_true{};
-  std::optional<std::vector<std::string>> nodes_modes{};
-  std::optional<std::vector<int64_t>> nodes_nodeids{};
-  std::optional<std::vector<int64_t>> nodes_treeids{};
-  std::optional<std::vector<int64_t>> nodes_truenodeids{};
-  std::optional<std::vector<float>> nodes_values{};
+  OptionalList<int64_t> nodes_missing_value_tracks_true{};
+  OptionalList<std::string> nodes_modes{};
+  OptionalList<int64_t> nodes_nodeids{};
+  OptionalList<int64_t> nodes_treeids{};
+  OptionalList<int64_t> nodes_truenodeids{};
+  OptionalList<float> nodes_values{};
   std::optional<Tensor> nodes_values_as_tensor{};
   std::optional<std::string> post_transform{};  // default: "NONE"
-  std::optional<std::vector<int64_t>> target_ids{};
-  std::optional<std::vector<int64_t>> target_nodeids{};
-  std::optional<std::vector<int64_t>> target_treeids{};
-  std::optional<std::vector<float>> target_weights{};
+  OptionalList<int64_t> target_ids{};
+  OptionalList<int64_t> target_nodeids{};
+  OptionalList<int64_t> target_treeids{};
+  OptionalList<float> target_weights{};
   std::optional<Tensor> target_weights_as_tensor{};
 };
 Var TreeEnsembleRegressor(const Var& X, const TreeEnsembleRegressorAttributes& attributes = {});
 
 // Creates a map from the input and the attributes. Since ai.onnx.ml opset 1.
 struct ZipMapAttributes {
-  std::optional<std::vector<int64_t>> classlabels_int64s{};
-  std::optional<std::vector<std::string>> classlabels_strings{};
+  OptionalList<int64_t> classlabels_int64s{};
+  OptionalList<std::string> classlabels_strings{};
 };
 Var ZipMap(const Var& X, const ZipMapAttributes& attributes = {});
 

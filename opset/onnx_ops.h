@@ -16,16 +16,22 @@
 //   - Then the attributes, in one struct `<Op>Attributes` (default `{}`) with one field per
 //     attribute, named as in ONNX and declared in the schema's order (ONNX sorts them by name),
 //     so designated initializers work:
-//       op::Conv(x, w, Var(), {.pads = {{1, 1, 1, 1}}, .strides = {{1, 1}}})
+//       op::Conv(x, w, Var(), {.pads = {1, 1, 1, 1}, .strides = {1, 1}})
 //     Field types: INT std::optional<int64_t>, FLOAT std::optional<float>, STRING
-//     std::optional<std::string>, INTS, FLOATS and STRINGS std::optional<std::vector<...>> of
-//     those, TENSOR std::optional<Tensor>, GRAPH std::optional<Subgraph> (a function building
+//     std::optional<std::string>, INTS, FLOATS and STRINGS OptionalList<...> of those (an
+//     optional list that takes a braced list; graphgc/ir/optional_list.h), TENSOR
+//     std::optional<Tensor>, GRAPH std::optional<Subgraph> (a function building
 //     the body from its arguments; see graphgc/ir/attribute.h), TYPE_PROTO std::optional<VarType>.
 //     A field left unset is not passed, so the schema's default applies; a required attribute
 //     left unset fails the call with a status naming the op and the attribute. SPARSE_TENSOR
 //     attributes are not supported: an op with optional ones says so, and ops that require one
 //     are not generated.
 //     An ONNX name that is a C++ keyword gets a trailing underscore, noted at the op.
+//     GCC's error for a misspelled field (`{.stride = {1, 1}}`) names neither the field nor the
+//     struct: "could not convert '{...}' from '<brace-enclosed initializer list>' to
+//     'const graphgc::ConvAttributes&'" means a field name (or its order) is wrong; the struct
+//     is the one the message names, and its fields are listed in graphgc/opset/onnx_schemas.h.
+//     Fields must be given in declaration order. Clang names the field.
 //   - One output: the op returns a Var. Several: a struct `<Op>Outputs` with one Var per
 //     output, named as in ONNX, so `auto [values, indices] = op::TopK(x, k);` works. When
 //     trailing outputs are optional, an `int num_outputs` after the attributes (default: the

@@ -20,6 +20,7 @@
 #include "absl/types/span.h"
 #include "graphgc/ir/attribute.h"
 #include "graphgc/ir/graph.h"
+#include "graphgc/ir/optional_list.h"
 #include "graphgc/ir/var.h"
 #include "graphgc/ir/var_type.h"
 #include "graphgc/valuestore/tensor.h"
@@ -54,8 +55,8 @@ struct LpNormalization {
 // across each RoI, to produce output 4-D tensor of shape (num_rois, channels, pooled_shape[0...
 // Since opset 1.
 struct MaxRoiPoolAttributes {
-  std::optional<std::vector<int64_t>> pooled_shape{};  // required
-  std::optional<float> spatial_scale{};                // default: 1
+  OptionalList<int64_t> pooled_shape{};  // required
+  std::optional<float> spatial_scale{};  // default: 1
 };
 struct MaxRoiPool {
   int opset;
@@ -74,7 +75,7 @@ struct RandomNormalAttributes {
   std::optional<float> mean{};     // default: 0
   std::optional<float> scale{};    // default: 1
   std::optional<float> seed{};
-  std::optional<std::vector<int64_t>> shape{};  // required
+  OptionalList<int64_t> shape{};  // required
 };
 struct RandomNormal {
   int opset;
@@ -99,7 +100,7 @@ struct RandomUniformAttributes {
   std::optional<float> high{};     // default: 1
   std::optional<float> low{};      // default: 0
   std::optional<float> seed{};
-  std::optional<std::vector<int64_t>> shape{};  // required
+  OptionalList<int64_t> shape{};  // required
 };
 struct RandomUniform {
   int opset;
@@ -244,9 +245,9 @@ struct Cos {
 
 // Computes an one-layer GRU. Since opset 7.
 struct GRUAttributes {
-  std::optional<std::vector<float>> activation_alpha{};
-  std::optional<std::vector<float>> activation_beta{};
-  std::optional<std::vector<std::string>> activations{};
+  OptionalList<float> activation_alpha{};
+  OptionalList<float> activation_beta{};
+  OptionalList<std::string> activations{};
   std::optional<float> clip{};
   std::optional<std::string> direction{};  // default: "forward"
   std::optional<int64_t> hidden_size{};
@@ -265,9 +266,9 @@ struct GRU {
 
 // Computes an one-layer LSTM. Since opset 7.
 struct LSTMAttributes {
-  std::optional<std::vector<float>> activation_alpha{};
-  std::optional<std::vector<float>> activation_beta{};
-  std::optional<std::vector<std::string>> activations{};
+  OptionalList<float> activation_alpha{};
+  OptionalList<float> activation_beta{};
+  OptionalList<std::string> activations{};
   std::optional<float> clip{};
   std::optional<std::string> direction{};  // default: "forward"
   std::optional<int64_t> hidden_size{};
@@ -307,9 +308,9 @@ struct Or {
 
 // Computes an one-layer simple RNN. Since opset 7.
 struct RNNAttributes {
-  std::optional<std::vector<float>> activation_alpha{};
-  std::optional<std::vector<float>> activation_beta{};
-  std::optional<std::vector<std::string>> activations{};  // default: {"Tanh", "Tanh"}
+  OptionalList<float> activation_alpha{};
+  OptionalList<float> activation_beta{};
+  OptionalList<std::string> activations{};  // default: {"Tanh", "Tanh"}
   std::optional<float> clip{};
   std::optional<std::string> direction{};  // default: "forward"
   std::optional<int64_t> hidden_size{};
@@ -439,15 +440,15 @@ struct Sinh {
 
 // This transform extracts n-grams from the input sequence and save them as a vector. Since opset 9.
 struct TfIdfVectorizerAttributes {
-  std::optional<int64_t> max_gram_length{};             // required
-  std::optional<int64_t> max_skip_count{};              // required
-  std::optional<int64_t> min_gram_length{};             // required
-  std::optional<std::string> mode{};                    // required
-  std::optional<std::vector<int64_t>> ngram_counts{};   // required
-  std::optional<std::vector<int64_t>> ngram_indexes{};  // required
-  std::optional<std::vector<int64_t>> pool_int64s{};
-  std::optional<std::vector<std::string>> pool_strings{};
-  std::optional<std::vector<float>> weights{};
+  std::optional<int64_t> max_gram_length{};  // required
+  std::optional<int64_t> max_skip_count{};   // required
+  std::optional<int64_t> min_gram_length{};  // required
+  std::optional<std::string> mode{};         // required
+  OptionalList<int64_t> ngram_counts{};      // required
+  OptionalList<int64_t> ngram_indexes{};     // required
+  OptionalList<int64_t> pool_int64s{};
+  OptionalList<std::string> pool_strings{};
+  OptionalList<float> weights{};
 };
 struct TfIdfVectorizer {
   int opset;
@@ -468,11 +469,11 @@ namespace graphgc::since10 {
 // zero-point, and computes the output. Since opset 10.
 struct ConvIntegerAttributes {
   std::optional<std::string> auto_pad{};  // default: "NOTSET"
-  std::optional<std::vector<int64_t>> dilations{};
+  OptionalList<int64_t> dilations{};
   std::optional<int64_t> group{};  // default: 1
-  std::optional<std::vector<int64_t>> kernel_shape{};
-  std::optional<std::vector<int64_t>> pads{};
-  std::optional<std::vector<int64_t>> strides{};
+  OptionalList<int64_t> kernel_shape{};
+  OptionalList<int64_t> pads{};
+  OptionalList<int64_t> strides{};
 };
 struct ConvInteger {
   int opset;
@@ -504,11 +505,11 @@ struct MatMulInteger {
 // Since opset 10.
 struct QLinearConvAttributes {
   std::optional<std::string> auto_pad{};  // default: "NOTSET"
-  std::optional<std::vector<int64_t>> dilations{};
+  OptionalList<int64_t> dilations{};
   std::optional<int64_t> group{};  // default: 1
-  std::optional<std::vector<int64_t>> kernel_shape{};
-  std::optional<std::vector<int64_t>> pads{};
-  std::optional<std::vector<int64_t>> strides{};
+  OptionalList<int64_t> kernel_shape{};
+  OptionalList<int64_t> pads{};
+  OptionalList<int64_t> strides{};
 };
 struct QLinearConv {
   int opset;
@@ -557,7 +558,7 @@ struct StringNormalizerAttributes {
   std::optional<std::string> case_change_action{};  // default: "NONE"
   std::optional<int64_t> is_case_sensitive{};       // default: 0
   std::optional<std::string> locale{};
-  std::optional<std::vector<std::string>> stopwords{};
+  OptionalList<std::string> stopwords{};
 };
 struct StringNormalizer {
   int opset;
@@ -582,12 +583,12 @@ namespace graphgc::since11 {
 // AveragePool consumes an input tensor X and applies average pooling across the tensor according to
 // kernel sizes, stride sizes, and pad lengths. Since opset 11.
 struct AveragePoolAttributes {
-  std::optional<std::string> auto_pad{};               // default: "NOTSET"
-  std::optional<int64_t> ceil_mode{};                  // default: 0
-  std::optional<int64_t> count_include_pad{};          // default: 0
-  std::optional<std::vector<int64_t>> kernel_shape{};  // required
-  std::optional<std::vector<int64_t>> pads{};
-  std::optional<std::vector<int64_t>> strides{};
+  std::optional<std::string> auto_pad{};       // default: "NOTSET"
+  std::optional<int64_t> ceil_mode{};          // default: 0
+  std::optional<int64_t> count_include_pad{};  // default: 0
+  OptionalList<int64_t> kernel_shape{};        // required
+  OptionalList<int64_t> pads{};
+  OptionalList<int64_t> strides{};
 };
 struct AveragePool {
   int opset;
@@ -629,11 +630,11 @@ struct ConcatFromSequence {
 // Since opset 11.
 struct ConvAttributes {
   std::optional<std::string> auto_pad{};  // default: "NOTSET"
-  std::optional<std::vector<int64_t>> dilations{};
+  OptionalList<int64_t> dilations{};
   std::optional<int64_t> group{};  // default: 1
-  std::optional<std::vector<int64_t>> kernel_shape{};
-  std::optional<std::vector<int64_t>> pads{};
-  std::optional<std::vector<int64_t>> strides{};
+  OptionalList<int64_t> kernel_shape{};
+  OptionalList<int64_t> pads{};
+  OptionalList<int64_t> strides{};
 };
 struct Conv {
   int opset;
@@ -645,13 +646,13 @@ struct Conv {
 // output. Since opset 11.
 struct ConvTransposeAttributes {
   std::optional<std::string> auto_pad{};  // default: "NOTSET"
-  std::optional<std::vector<int64_t>> dilations{};
+  OptionalList<int64_t> dilations{};
   std::optional<int64_t> group{};  // default: 1
-  std::optional<std::vector<int64_t>> kernel_shape{};
-  std::optional<std::vector<int64_t>> output_padding{};
-  std::optional<std::vector<int64_t>> output_shape{};
-  std::optional<std::vector<int64_t>> pads{};
-  std::optional<std::vector<int64_t>> strides{};
+  OptionalList<int64_t> kernel_shape{};
+  OptionalList<int64_t> output_padding{};
+  OptionalList<int64_t> output_shape{};
+  OptionalList<int64_t> pads{};
+  OptionalList<int64_t> strides{};
 };
 struct ConvTranspose {
   int opset;
@@ -690,11 +691,11 @@ struct DynamicQuantizeLinear {
 // LpPool consumes an input tensor X and applies Lp pooling across the tensor according to kernel
 // sizes, stride sizes, and pad lengths. Since opset 11.
 struct LpPoolAttributes {
-  std::optional<std::string> auto_pad{};               // default: "NOTSET"
-  std::optional<std::vector<int64_t>> kernel_shape{};  // required
-  std::optional<int64_t> p{};                          // default: 2
-  std::optional<std::vector<int64_t>> pads{};
-  std::optional<std::vector<int64_t>> strides{};
+  std::optional<std::string> auto_pad{};  // default: "NOTSET"
+  OptionalList<int64_t> kernel_shape{};   // required
+  std::optional<int64_t> p{};             // default: 2
+  OptionalList<int64_t> pads{};
+  OptionalList<int64_t> strides{};
 };
 struct LpPool {
   int opset;
@@ -703,9 +704,9 @@ struct LpPool {
 
 // MaxUnpool essentially computes the partial inverse of the MaxPool op. Since opset 11.
 struct MaxUnpoolAttributes {
-  std::optional<std::vector<int64_t>> kernel_shape{};  // required
-  std::optional<std::vector<int64_t>> pads{};
-  std::optional<std::vector<int64_t>> strides{};
+  OptionalList<int64_t> kernel_shape{};  // required
+  OptionalList<int64_t> pads{};
+  OptionalList<int64_t> strides{};
 };
 struct MaxUnpool {
   int opset;
@@ -754,10 +755,10 @@ struct Round {
 struct ScanAttributes {
   std::optional<Subgraph> body{};            // required
   std::optional<int64_t> num_scan_inputs{};  // required
-  std::optional<std::vector<int64_t>> scan_input_axes{};
-  std::optional<std::vector<int64_t>> scan_input_directions{};
-  std::optional<std::vector<int64_t>> scan_output_axes{};
-  std::optional<std::vector<int64_t>> scan_output_directions{};
+  OptionalList<int64_t> scan_input_axes{};
+  OptionalList<int64_t> scan_input_directions{};
+  OptionalList<int64_t> scan_output_axes{};
+  OptionalList<int64_t> scan_output_directions{};
 };
 struct Scan {
   int opset;
@@ -893,11 +894,11 @@ struct LessOrEqual {
 struct MaxPoolAttributes {
   std::optional<std::string> auto_pad{};  // default: "NOTSET"
   std::optional<int64_t> ceil_mode{};     // default: 0
-  std::optional<std::vector<int64_t>> dilations{};
-  std::optional<std::vector<int64_t>> kernel_shape{};  // required
-  std::optional<std::vector<int64_t>> pads{};
+  OptionalList<int64_t> dilations{};
+  OptionalList<int64_t> kernel_shape{};  // required
+  OptionalList<int64_t> pads{};
   std::optional<int64_t> storage_order{};  // default: 0
-  std::optional<std::vector<int64_t>> strides{};
+  OptionalList<int64_t> strides{};
 };
 struct MaxPoolOutputs {
   Var Y;
@@ -987,11 +988,11 @@ struct Concat {
 struct ConstantAttributes {
   std::optional<Tensor> value{};
   std::optional<float> value_float{};
-  std::optional<std::vector<float>> value_floats{};
+  OptionalList<float> value_floats{};
   std::optional<int64_t> value_int{};
-  std::optional<std::vector<int64_t>> value_ints{};
+  OptionalList<int64_t> value_ints{};
   std::optional<std::string> value_string{};
-  std::optional<std::vector<std::string>> value_strings{};
+  OptionalList<std::string> value_strings{};
 };
 struct Constant {
   int opset;
@@ -1237,7 +1238,7 @@ struct Mean {
 // A MeanVarianceNormalization Function: Perform mean variance normalization on the input tensor X
 // using formula. Since opset 13.
 struct MeanVarianceNormalizationAttributes {
-  std::optional<std::vector<int64_t>> axes{};  // default: {0, 2, 3}
+  OptionalList<int64_t> axes{};  // default: {0, 2, 3}
 };
 struct MeanVarianceNormalization {
   int opset;
@@ -1331,7 +1332,7 @@ struct Reciprocal {
 
 // Computes the L1 norm of the input tensor's element along the provided axes. Since opset 13.
 struct ReduceL1Attributes {
-  std::optional<std::vector<int64_t>> axes{};
+  OptionalList<int64_t> axes{};
   std::optional<int64_t> keepdims{};  // default: 1
 };
 struct ReduceL1 {
@@ -1341,7 +1342,7 @@ struct ReduceL1 {
 
 // Computes the L2 norm of the input tensor's element along the provided axes. Since opset 13.
 struct ReduceL2Attributes {
-  std::optional<std::vector<int64_t>> axes{};
+  OptionalList<int64_t> axes{};
   std::optional<int64_t> keepdims{};  // default: 1
 };
 struct ReduceL2 {
@@ -1351,7 +1352,7 @@ struct ReduceL2 {
 
 // Computes the log sum of the input tensor's element along the provided axes. Since opset 13.
 struct ReduceLogSumAttributes {
-  std::optional<std::vector<int64_t>> axes{};
+  OptionalList<int64_t> axes{};
   std::optional<int64_t> keepdims{};  // default: 1
 };
 struct ReduceLogSum {
@@ -1362,7 +1363,7 @@ struct ReduceLogSum {
 // Computes the log sum exponent of the input tensor's element along the provided axes.
 // Since opset 13.
 struct ReduceLogSumExpAttributes {
-  std::optional<std::vector<int64_t>> axes{};
+  OptionalList<int64_t> axes{};
   std::optional<int64_t> keepdims{};  // default: 1
 };
 struct ReduceLogSumExp {
@@ -1372,7 +1373,7 @@ struct ReduceLogSumExp {
 
 // Computes the max of the input tensor's element along the provided axes. Since opset 13.
 struct ReduceMaxAttributes {
-  std::optional<std::vector<int64_t>> axes{};
+  OptionalList<int64_t> axes{};
   std::optional<int64_t> keepdims{};  // default: 1
 };
 struct ReduceMax {
@@ -1382,7 +1383,7 @@ struct ReduceMax {
 
 // Computes the mean of the input tensor's element along the provided axes. Since opset 13.
 struct ReduceMeanAttributes {
-  std::optional<std::vector<int64_t>> axes{};
+  OptionalList<int64_t> axes{};
   std::optional<int64_t> keepdims{};  // default: 1
 };
 struct ReduceMean {
@@ -1392,7 +1393,7 @@ struct ReduceMean {
 
 // Computes the min of the input tensor's element along the provided axes. Since opset 13.
 struct ReduceMinAttributes {
-  std::optional<std::vector<int64_t>> axes{};
+  OptionalList<int64_t> axes{};
   std::optional<int64_t> keepdims{};  // default: 1
 };
 struct ReduceMin {
@@ -1402,7 +1403,7 @@ struct ReduceMin {
 
 // Computes the product of the input tensor's element along the provided axes. Since opset 13.
 struct ReduceProdAttributes {
-  std::optional<std::vector<int64_t>> axes{};
+  OptionalList<int64_t> axes{};
   std::optional<int64_t> keepdims{};  // default: 1
 };
 struct ReduceProd {
@@ -1423,7 +1424,7 @@ struct ReduceSum {
 
 // Computes the sum square of the input tensor's element along the provided axes. Since opset 13.
 struct ReduceSumSquareAttributes {
-  std::optional<std::vector<int64_t>> axes{};
+  OptionalList<int64_t> axes{};
   std::optional<int64_t> keepdims{};  // default: 1
 };
 struct ReduceSumSquare {
@@ -1597,7 +1598,7 @@ struct Tile {
 
 // Transpose the input tensor similar to numpy.transpose. Since opset 13.
 struct TransposeAttributes {
-  std::optional<std::vector<int64_t>> perm{};
+  OptionalList<int64_t> perm{};
 };
 struct Transpose {
   int opset;
@@ -1658,9 +1659,9 @@ struct Div {
 
 // Computes an one-layer GRU. Since opset 14.
 struct GRUAttributes {
-  std::optional<std::vector<float>> activation_alpha{};
-  std::optional<std::vector<float>> activation_beta{};
-  std::optional<std::vector<std::string>> activations{};
+  OptionalList<float> activation_alpha{};
+  OptionalList<float> activation_beta{};
+  OptionalList<std::string> activations{};
   std::optional<float> clip{};
   std::optional<std::string> direction{};  // default: "forward"
   std::optional<int64_t> hidden_size{};
@@ -1694,9 +1695,9 @@ struct Identity {
 
 // Computes an one-layer LSTM. Since opset 14.
 struct LSTMAttributes {
-  std::optional<std::vector<float>> activation_alpha{};
-  std::optional<std::vector<float>> activation_beta{};
-  std::optional<std::vector<std::string>> activations{};
+  OptionalList<float> activation_alpha{};
+  OptionalList<float> activation_beta{};
+  OptionalList<std::string> activations{};
   std::optional<float> clip{};
   std::optional<std::string> direction{};  // default: "forward"
   std::optional<int64_t> hidden_size{};
@@ -1725,9 +1726,9 @@ struct Mul {
 
 // Computes an one-layer simple RNN. Since opset 14.
 struct RNNAttributes {
-  std::optional<std::vector<float>> activation_alpha{};
-  std::optional<std::vector<float>> activation_beta{};
-  std::optional<std::vector<std::string>> activations{};  // default: {"Tanh", "Tanh"}
+  OptionalList<float> activation_alpha{};
+  OptionalList<float> activation_beta{};
+  OptionalList<std::string> activations{};  // default: {"Tanh", "Tanh"}
   std::optional<float> clip{};
   std::optional<std::string> direction{};  // default: "forward"
   std::optional<int64_t> hidden_size{};
@@ -1955,10 +1956,10 @@ struct RoiAlign {
 struct ScanAttributes {
   std::optional<Subgraph> body{};            // required
   std::optional<int64_t> num_scan_inputs{};  // required
-  std::optional<std::vector<int64_t>> scan_input_axes{};
-  std::optional<std::vector<int64_t>> scan_input_directions{};
-  std::optional<std::vector<int64_t>> scan_output_axes{};
-  std::optional<std::vector<int64_t>> scan_output_directions{};
+  OptionalList<int64_t> scan_input_axes{};
+  OptionalList<int64_t> scan_input_directions{};
+  OptionalList<int64_t> scan_output_axes{};
+  OptionalList<int64_t> scan_output_directions{};
 };
 struct Scan {
   int opset;

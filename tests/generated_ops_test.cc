@@ -37,8 +37,8 @@ static_assert(std::is_same_v<decltype(op::Clip(Var())), Var>);
 static_assert(std::is_same_v<decltype(op::Concat({Var(), Var()}, {.axis = 0})), Var>);
 static_assert(std::is_same_v<decltype(op::Dropout(Var())), op::DropoutOutputs>);
 static_assert(std::is_same_v<decltype(gg::opset13::Add(Var(), Var())), Var>);
-static_assert(
-    std::is_same_v<decltype(op::ConvAttributes{}.pads), std::optional<std::vector<int64_t>>>);
+// List attributes take a plain braced list (OptionalList), which std::optional could not.
+static_assert(std::is_same_v<decltype(op::ConvAttributes{}.pads), gg::OptionalList<int64_t>>);
 static_assert(std::is_same_v<decltype(op::ConvAttributes{}.auto_pad), std::optional<std::string>>);
 static_assert(
     std::is_same_v<decltype(op::ConstantOfShapeAttributes{}.value), std::optional<Tensor>>);
@@ -117,6 +117,40 @@ TEST_F(GeneratedOpsTest, BracedInitializersFillOptionalFields) {
   ASSERT_TRUE(filled.ok()) << filled.status();
   EXPECT_EQ(filled.dtype(), DataType::kFloat);
   EXPECT_EQ(ShapeOf(filled), (Dims{2, 2}));
+}
+
+TEST_F(GeneratedOpsTest, ListAttributesTakePlainBracedLists) {
+  Var x = g_.argument("x", DataType::kFloat, {1, 1, 4, 4});
+  Var w = g_.argument("w", DataType::kFloat, {1, 1, 3, 3});
+  Var same = op::Conv(x, w, Var(), {.pads = {1, 1, 1, 1}, .strides = {1, 1}});
+  ASSERT_TRUE(same.ok()) << same.status();
+  EXPECT_EQ(ShapeOf(same), (Dims{1, 1, 4, 4}));
+  Var strided = op::Conv(x, w, Var(), {.strides = {2, 2}});
+  EXPECT_EQ(ShapeOf(strided), (Dims{1, 1, 1, 1}));
+
+  op::ConvAttributes unset;
+  EXPECT_FALSE(unset.strides.has_value());
+  EXPECT_TRUE(unset.strides.value().empty());  // an unset list reads as empty, never aborts
+  op::ConvAttributes empty_braces{.strides = {}};
+  EXPECT_FALSE(empty_braces.strides.has_value());
+  const std::vector<int64_t> from_vector = {3, 3};
+  op::ConvAttributes from_variables{.kernel_shape = from_vector,
+                                    .strides = std::optional<std::vector<int64_t>>({1, 2})};
+  EXPECT_EQ(*from_variables.kernel_shape, from_vector);
+  EXPECT_EQ(from_variables.strides->at(1), 2);
+
+  // Float lists take float, double and int literals; string lists take string literals.
+  Var scaled = ml::Scaler(g_.constant(Tensor::from_vector<float>({1, 2}, {1, 2})),
+                          {.offset = {0.5, 1.0}, .scale = {2, 3}});
+  ASSERT_TRUE(scaled.ok()) << scaled.status();
+  ASSERT_TRUE(scaled.value().has_value());
+  const auto scaled_values = scaled.value()->data<float>();
+  EXPECT_EQ(std::vector<float>(scaled_values.begin(), scaled_values.end()),
+            (std::vector<float>{1.0f, 3.0f}));  // (x - offset) * scale
+  Var words = op::StringNormalizer(
+      g_.constant(Tensor::from_vector<std::string>({"the", "cat"}, {2})), {.stopwords = {"the"}});
+  ASSERT_TRUE(words.ok()) << words.status();
+  EXPECT_EQ(ShapeOf(words), (Dims{1}));
 }
 
 TEST_F(GeneratedOpsTest, VariadicInputTakesABracedList) {

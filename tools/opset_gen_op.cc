@@ -23,11 +23,11 @@ std::string FieldType(AttributeKind kind) {
     case AttributeKind::kString:
       return "std::optional<std::string>";
     case AttributeKind::kInts:
-      return "std::optional<std::vector<int64_t>>";
+      return "OptionalList<int64_t>";
     case AttributeKind::kFloats:
-      return "std::optional<std::vector<float>>";
+      return "OptionalList<float>";
     case AttributeKind::kStrings:
-      return "std::optional<std::vector<std::string>>";
+      return "OptionalList<std::string>";
     case AttributeKind::kTensor:
       return "std::optional<Tensor>";
     case AttributeKind::kGraph:
@@ -241,6 +241,7 @@ std::vector<std::string> DeclarationIncludes(const std::vector<OpSpec>& ops) {
       if (kind == AttributeKind::kInts || kind == AttributeKind::kFloats ||
           kind == AttributeKind::kStrings) {
         system.insert("<vector>");
+        project.insert("\"graphgc/ir/optional_list.h\"");
       }
       if (kind == AttributeKind::kInt || kind == AttributeKind::kInts) system.insert("<cstdint>");
       if (kind == AttributeKind::kString || kind == AttributeKind::kStrings) {
