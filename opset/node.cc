@@ -15,6 +15,7 @@
 #include "graphgc/opset/schema_inference.h"
 #include "graphgc/opset/shape_only_ops.h"
 #include "graphgc/opset/subgraph_builder.h"
+#include "graphgc/opset/value_explainer.h"
 #include "graphgc/valuestore/status_macros.h"
 #include "onnx/defs/schema.h"
 
@@ -316,6 +317,7 @@ bool has_kernel(absl::string_view op_type, const NodeOptions& options) {
   // Not a conditional expression: `cond ? "" : options.domain` is a temporary std::string.
   absl::string_view domain = options.domain;
   if (domain == "ai.onnx") domain = "";
+  if (internal::IsRandomOp(domain, op_type)) return false;
   const absl::StatusOr<int> version = ResolveVersion(op_type, domain, options.version);
   if (!version.ok()) return false;
   int since_version = 0;

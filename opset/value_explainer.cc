@@ -14,12 +14,7 @@
 namespace graphgc::internal {
 namespace {
 
-bool IsRandomOp(const OpKind& kind) {
-  static const absl::flat_hash_set<absl::string_view> kRandom = {
-      "RandomNormal",      "RandomNormalLike", "RandomUniform",
-      "RandomUniformLike", "Multinomial",      "Bernoulli"};
-  return kind.domain.empty() && kRandom.contains(kind.op_type);
-}
+bool IsRandomOp(const OpKind& kind) { return internal::IsRandomOp(kind.domain, kind.op_type); }
 
 std::string OpName(const OpKind& kind) {
   return kind.domain.empty() ? std::string(kind.op_type)
@@ -138,6 +133,13 @@ absl::Status Explain(const GraphCore& core, VarId var) {
 }
 
 }  // namespace
+
+bool IsRandomOp(absl::string_view domain, absl::string_view op_type) {
+  static const absl::flat_hash_set<absl::string_view> kRandom = {
+      "RandomNormal",      "RandomNormalLike", "RandomUniform",
+      "RandomUniformLike", "Multinomial",      "Bernoulli"};
+  return (domain.empty() || domain == "ai.onnx") && kRandom.contains(op_type);
+}
 
 void InstallValueExplainer() {
   static const bool installed = [] {

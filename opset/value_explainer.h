@@ -7,10 +7,16 @@
 #ifndef GRAPHGC_VALUE_EXPLAINER_H_
 #define GRAPHGC_VALUE_EXPLAINER_H_
 
+#include "absl/strings/string_view.h"
+
 namespace graphgc::internal {
 
 // Idempotent and cheap after the first call.
 void InstallValueExplainer();
+
+// The ai.onnx ops whose values differ from run to run (RandomNormal, ..., Bernoulli): they never
+// get values, whatever kernel or function body they have.
+bool IsRandomOp(absl::string_view domain, absl::string_view op_type);
 
 }  // namespace graphgc::internal
 

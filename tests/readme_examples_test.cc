@@ -1,6 +1,8 @@
 // The README's "Calling ops" examples, compiled and run as written there.
 #include <gtest/gtest.h>
 
+#include <iostream>
+
 #include "graphgc/graphgc.h"
 #include "graphgc/opset/custom_op.h"
 #include "graphgc/opset/node.h"
@@ -20,15 +22,14 @@ TEST(ReadmeExamplesTest, CallingOps) {
   gg::Var b = g.argument("b", gg::DataType::kFloat, {1, 3});
   gg::Var d = g.argument("d", gg::DataType::kFloat, {4, 3});
 
-  gg::Var y =
-      op::Conv(x, w, gg::Var(), {.pads = {{1, 1, 1, 1}}, .strides = {{1, 1}}});  // B omitted
+  gg::Var y = op::Conv(x, w, gg::Var(), {.pads = {1, 1, 1, 1}, .strides = {1, 1}});  // B omitted
   auto [values, indices] = op::TopK(x, k, {.axis = -1});      // several outputs: a struct
   gg::Var c = op::Concat({a, b, d}, {.axis = 0});             // variadic input: a braced list
   gg::Var t = g.argument("t", gg::DataType::kFloat, {6, 2});  // a tensor that splits three ways
   std::vector<gg::Var> parts = op::Split(t, gg::Var(), {.axis = 0}, /*num_outputs=*/3);
-  gg::Var n = op::RandomNormal(g, {.shape = {{2, 3}}});  // no inputs: the graph comes first
-  gg::Var old = gg::opset13::Softmax(x);                 // pinned to opset 13
-  gg::Var m = gg::ml::Normalizer(a, {.norm = "L2"});     // ai.onnx.ml
+  gg::Var n = op::RandomNormal(g, {.shape = {2, 3}});  // no inputs: the graph comes first
+  gg::Var old = gg::opset13::Softmax(x);               // pinned to opset 13
+  gg::Var m = gg::ml::Normalizer(a, {.norm = "L2"});   // ai.onnx.ml
 
   EXPECT_EQ(y.shape(), (std::vector<int64_t>{1, 4, 8, 8}));
   EXPECT_EQ(values.shape(), (std::vector<int64_t>{1, 3, 8, 2}));
@@ -48,11 +49,54 @@ TEST(ReadmeExamplesTest, CallingOps) {
 TEST(ReadmeExamplesTest, TheSeedChain) {
   gg::Graph g;
   gg::Var a = g.constant(gg::Tensor::zeros(gg::DataType::kDouble, {10000}));
-  for (int i = 0; i < 100000; ++i)
-    a = gg::op::Mul(a, a);  // holds one 80 000-byte value, not 100 000
+  for (int i = 0; i < 100000; ++i) a = gg::op::Mul(a, a);  // live values: never 100 000 of them
   absl::StatusOr<onnx::ModelProto> model = gg::to_onnx(g, {{"a", a}});
   ASSERT_TRUE(model.ok()) << model.status();
+  // At most the trigger plus the newest value (and the one being made from it).
+  EXPECT_LE(g.stats().peak_value_bytes, g.options().min_trigger_bytes + 2 * 80000);
   EXPECT_EQ(g.collect().live_bytes, 80000);
+
+  gg::Graph collected;
+  gg::Var b = collected.constant(gg::Tensor::zeros(gg::DataType::kDouble, {10000}));
+  for (int i = 0; i < 1000; ++i) {
+    b = gg::op::Mul(b, b);
+    collected.collect();
+  }
+  // One value held, the one being made from it at the peak.
+  EXPECT_LE(collected.stats().peak_value_bytes, 2 * 80000);
+  EXPECT_EQ(collected.stats().live_value_bytes, 80000);
+}
+
+TEST(ReadmeExamplesTest, ImportingModelsNamingFiles) {
+  const std::string dir = "/usr/share/libonnx-testdata/data/pytorch-converted/test_Conv2d/";
+  const std::string out = ::testing::TempDir() + "readme_out.onnx";
+  gg::Graph g;
+  absl::StatusOr<gg::Tensor> loaded_image = gg::load_tensor(dir + "test_data_set_0/input_0.pb");
+  ASSERT_TRUE(loaded_image.ok()) << loaded_image.status();
+  gg::Var image = g.constant(*loaded_image);
+
+  absl::StatusOr<onnx::ModelProto> conv = gg::load_model(dir + "model.onnx");  // external data too
+  ASSERT_TRUE(conv.ok()) << conv.status();
+  const std::string input = conv->graph().input(0).name();
+  const std::string output = conv->graph().output(0).name();
+  absl::StatusOr<gg::ImportedModel> imported = gg::import_model(g, *conv, {{input, image}});
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  gg::Var logits = gg::op::Relu(imported->outputs.at(output));  // opset 6 model + an op of today
+  ASSERT_TRUE(logits.set_name("logits").ok());                  // its name in every export
+  gg::Var batch = g.argument("x", gg::DataType::kFloat, {"batch", 16});  // dim_param "batch"
+  auto two = gg::inline_model(g, *conv, {}, {.prefix = "second/"});      // inputs "second/<name>"
+  if (!logits.value()) std::cerr << logits.value_status() << "\n";       // why there is no value
+  ASSERT_TRUE(gg::save_model(*gg::to_onnx(g, {{"y", logits}}, {.constants_as_initializers = true}),
+                             out, {.external_data_file = "readme_out.onnx.data"})
+                  .ok());
+
+  EXPECT_TRUE(logits.value_status().ok());
+  EXPECT_EQ(batch.shape(), (std::vector<int64_t>{-1, 16}));
+  ASSERT_TRUE(two.ok()) << two.status();
+  absl::StatusOr<onnx::ModelProto> saved = gg::load_model(out);
+  ASSERT_TRUE(saved.ok()) << saved.status();
+  EXPECT_EQ(saved->graph().node_size(), 2);  // Conv and Relu; the weights are initializers
+  EXPECT_EQ(saved->opset_import(0).version(), 17);
 }
 
 TEST(ReadmeExamplesTest, ControlFlowAndSequences) {

@@ -50,6 +50,11 @@ TEST(ValueStatusTest, RandomOps) {
   EXPECT_THAT(Why(op::RandomNormalLike(c)), HasSubstr("RandomNormalLike is random"));
   EXPECT_THAT(Why(op::Relu(op::RandomUniformLike(c))),
               HasSubstr("input 0 of Relu has no value: RandomUniformLike is random"));
+  // A function op whose body is random is random too, and says it has no kernel for values.
+  Var p = g.constant(Tensor::from_vector<float>({0.25f, 0.75f}));
+  EXPECT_THAT(Why(op::Bernoulli(p)), HasSubstr("Bernoulli is random"));
+  EXPECT_FALSE(has_kernel("Bernoulli"));
+  EXPECT_TRUE(has_kernel("Relu"));
 }
 
 TEST(ValueStatusTest, NoKernel) {
