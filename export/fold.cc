@@ -270,7 +270,10 @@ absl::StatusOr<std::optional<onnx::ModelProto>> ConvertFirst(const onnx::ModelPr
                                                    "; it must be 0 (keep the model's) or 1 to ",
                                                    kNewestOnnxOpset));
   }
-  internal::OpsetConversion conversion = internal::ConvertOnnxOpset(model, options.opset);
+  auto reader = std::make_shared<internal::ExternalDataReader>(options.model_dir);
+  internal::OpsetConversion conversion = internal::ConvertOnnxOpset(
+      model, options.opset,
+      [reader](const onnx::TensorProto& tensor) { return reader->Load(tensor); });
   if (!conversion.warning.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("fold: ", conversion.warning));
   }

@@ -87,7 +87,8 @@ absl::StatusOr<ImportedModel> import_model(Graph& graph, const onnx::ModelProto&
   ImportedModel imported;
   imported.onnx_opset = static_cast<int>(internal::OnnxOpsetOf(model));
   if (options.opset != 0) {
-    internal::OpsetConversion conversion = internal::ConvertOnnxOpset(model, options.opset);
+    internal::OpsetConversion conversion =
+        internal::ConvertOnnxOpset(model, options.opset, hooks->load_initializer);
     if (!conversion.warning.empty()) imported.warnings.push_back(std::move(conversion.warning));
     if (conversion.model.has_value()) {
       absl::StatusOr<std::map<std::string, Var>> outputs =

@@ -1,6 +1,7 @@
 #include "graphgc/export/opset_conversion.h"
 
 #include <exception>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -8,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "graphgc/export/external_data.h"
+#include "graphgc/export/graph_inliner.h"
 #include "graphgc/ir/graph.h"
 #include "onnx/checker.h"
 #include "onnx/version_converter/convert.h"
@@ -55,6 +57,18 @@ std::string Kept(int64_t from, int target, absl::string_view why) {
                       ": ", why);
 }
 
+// Whether the model imports at its own opset: every name defined, no cycle, every node valid for
+// its schema, bodies included. Types only, into a graph of its own.
+absl::Status ImportsAsItIs(const onnx::ModelProto& model,
+                           const InitializerLoader& load_initializer) {
+  GraphOptions options;
+  options.propagate_values = false;
+  Graph scratch(options);
+  auto hooks = std::make_shared<InlineHooks>();
+  hooks->load_initializer = load_initializer;
+  return InlineModel(scratch, model, {}, std::move(hooks)).status();
+}
+
 }  // namespace
 
 int64_t OnnxOpsetOf(const onnx::ModelProto& model) {
@@ -64,11 +78,16 @@ int64_t OnnxOpsetOf(const onnx::ModelProto& model) {
   return 0;
 }
 
-OpsetConversion ConvertOnnxOpset(const onnx::ModelProto& model, int target) {
+OpsetConversion ConvertOnnxOpset(const onnx::ModelProto& model, int target,
+                                 const InitializerLoader& load_initializer) {
   OpsetConversion result;
   const int64_t from = OnnxOpsetOf(model);
   // An opset out of range is not this module's to report: the import refuses it.
   if (from < 1 || from > kNewestOnnxOpset || from == target) return result;
+  if (absl::Status imports = ImportsAsItIs(model, load_initializer); !imports.ok()) {
+    result.warning = Kept(from, target, imports.message());
+    return result;
+  }
   if (!UsesExternalData(model)) {
     try {
       onnx::checker::check_model(model);

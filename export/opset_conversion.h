@@ -5,9 +5,10 @@
 // The converter cannot convert every model: some adapters need input shapes the model does not
 // give, a node of another domain or a call of a model-local function stops it, and it does not
 // go down where no adapter does. Such a model is kept as it is, with a warning saying why; the
-// caller decides whether that is an error. A model ONNX's checker refuses is not handed to the
-// converter (it is written for valid models); one whose tensors are in external data is, unchecked
-// (the checker would look for the files relative to the current folder).
+// caller decides whether that is an error. The converter is written for valid models and crashes
+// on some invalid ones, so a model reaches it only once it imports at its own opset and ONNX's
+// checker accepts it (the checker is skipped for a model whose tensors are in external data: it
+// would look for the files relative to the current folder).
 // What the converter drops and the model needs is put back: model-local functions, and the
 // sequence and optional types of graph inputs, outputs and value_info.
 // Internal to the export module; thread-safe (no shared state).
@@ -15,9 +16,12 @@
 #define GRAPHGC_OPSET_CONVERSION_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
+#include "absl/status/statusor.h"
+#include "graphgc/valuestore/tensor.h"
 #include "onnx/onnx_pb.h"
 
 namespace graphgc::internal {
@@ -33,8 +37,15 @@ struct OpsetConversion {
 // The ai.onnx opset `model` imports ("" or "ai.onnx"); 0 if none.
 int64_t OnnxOpsetOf(const onnx::ModelProto& model);
 
-// `model` converted to ai.onnx opset `target` (1 to 17).
-OpsetConversion ConvertOnnxOpset(const onnx::ModelProto& model, int target);
+// Reads an initializer (external data too), as the import will.
+using InitializerLoader = std::function<absl::StatusOr<Tensor>(const onnx::TensorProto&)>;
+
+// `model` converted to ai.onnx opset `target` (1 to 17). The converter trusts its input (a graph
+// output nothing defines crashes it), so the model is first imported at its own opset into a
+// scratch graph, types only: a model that does not import is not converted (the warning says
+// why), and the caller's own import then reports the problem.
+OpsetConversion ConvertOnnxOpset(const onnx::ModelProto& model, int target,
+                                 const InitializerLoader& load_initializer);
 
 }  // namespace graphgc::internal
 

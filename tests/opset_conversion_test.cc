@@ -108,6 +108,37 @@ TEST(OpsetConversionTest, AModelTheConverterCannotConvertKeepsItsOpsetWithAWarni
               Pointwise(::testing::FloatNear(1e-5f), softsign.output.data<float>()));
 }
 
+// ONNX's converter dereferences a null value for a graph output nothing defines (found by
+// import_fuzzer): such a model must be refused before it gets there.
+TEST(OpsetConversionTest, AnInvalidOlderModelIsRefusedNotHandedToTheConverter) {
+  onnx::ModelProto model;
+  model.set_ir_version(6);
+  model.add_opset_import()->set_version(11);
+  onnx::GraphProto& graph = *model.mutable_graph();
+  graph.set_name("g");
+  onnx::NodeProto& node = *graph.add_node();
+  node.set_op_type("Constant");
+  node.add_output("made");
+  onnx::AttributeProto& value = *node.add_attribute();
+  value.set_name("value");
+  value.set_type(onnx::AttributeProto::TENSOR);
+  value.mutable_t()->set_data_type(onnx::TensorProto::FLOAT);
+  value.mutable_t()->add_dims(1);
+  value.mutable_t()->add_float_data(1);
+  onnx::ValueInfoProto& output = *graph.add_output();
+  output.set_name("never_made");
+  output.mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  Graph g;
+  auto imported = import_model(g, model);
+  ASSERT_FALSE(imported.ok());
+  EXPECT_THAT(imported.status().message(), HasSubstr("output 'never_made' is not defined"));
+  FoldOptions fold_options;
+  fold_options.opset = 17;
+  auto folded = fold(model, fold_options);
+  ASSERT_FALSE(folded.ok());
+  EXPECT_THAT(folded.status().message(), HasSubstr("output 'never_made' is not defined"));
+}
+
 TEST(OpsetConversionTest, TheTargetOpsetIsChecked) {
   const TestCase conv = Load("test_Conv2d");
   Graph g;
