@@ -48,7 +48,7 @@ class World {
   }
 
   void Step() {
-    const size_t kind = in_.pick(13);
+    const size_t kind = in_.pick(14);
     if (trace_) std::fprintf(stderr, "step %zu\n", kind);
     switch (kind) {
       case 0:
@@ -77,6 +77,8 @@ class World {
         return Export();
       case 11:
         return in_.pick(4) == 0 ? DestroyGraph() : ValueAsConstant();
+      case 12:
+        return in_.flag() ? NameVar() : ExplainValue();
       default:
         return MakeOpaqueNode();
     }
@@ -125,8 +127,46 @@ class World {
     const int k = AnyGraph();
     std::string name = in_.pick(8) == 0 ? "" : "a" + std::to_string(in_.pick(6));
     const DataType dtype = AnyDataType(in_);
-    AnySlot() = in_.pick(6) == 0 ? GraphAt(k).argument_unranked(name, dtype)
-                                 : GraphAt(k).argument(name, dtype, SmallShape(in_, true));
+    const size_t form = in_.pick(6);
+    if (form == 0) {
+      AnySlot() = GraphAt(k).argument_unranked(name, dtype);
+    } else if (form == 1) {  // some dims named (symbolic), exported as dim_param
+      std::vector<Dim> dims;
+      for (int64_t size : SmallShape(in_, true)) {
+        if (in_.flag()) {
+          dims.emplace_back(std::string(in_.flag() ? "N" : "M"));
+        } else {
+          dims.emplace_back(size);
+        }
+      }
+      AnySlot() = GraphAt(k).argument(name, dtype, absl::Span<const Dim>(dims));
+    } else {
+      AnySlot() = GraphAt(k).argument(name, dtype, SmallShape(in_, true));
+    }
+  }
+
+  // Names clash often: a small set of names, some of them argument names.
+  void NameVar() {
+    Var& var = AnySlot();
+    const std::string name =
+        in_.flag() ? "n" + std::to_string(in_.pick(3)) : "a" + std::to_string(in_.pick(6));
+    const absl::Status named = var.set_name(name);
+    if (named.ok() && var.name() != name) Finding("a var named '" + name + "' reads another name");
+    if (!var.ok() && named.ok()) Finding("a failed or empty var took a name");
+  }
+
+  // value_status is OK exactly when the var holds a value, and a failed var gives its status.
+  void ExplainValue() {
+    const Var& var = AnySlot();
+    const absl::Status why = var.value_status();
+    if (!var.ok()) {
+      if (why.ok()) Finding("a failed or empty var's value_status is OK");
+      return;
+    }
+    if (why.ok() != var.any_value().has_value()) {
+      Finding("value_status is " + why.ToString() + " but the var " +
+              (var.any_value().has_value() ? "has" : "has no") + " value");
+    }
   }
 
   void MakeConstant() {
@@ -269,6 +309,7 @@ class World {
     ExportOptions options;
     options.check = true;
     options.values_as_initializers = in_.flag();
+    options.constants_as_initializers = in_.flag();
     absl::StatusOr<onnx::ModelProto> model = to_onnx(graph, outputs, options);
     if (!model.ok() && !IsKnownExportLimit(model.status())) {
       Finding("an export of ok vars failed: " + model.status().ToString());

@@ -69,8 +69,11 @@ void TryImport(const onnx::ModelProto& model, bool bind_inputs) {
   if (bind_inputs) {
     for (const onnx::ValueInfoProto& input : model.graph().input()) inputs[input.name()] = before.c;
   }
+  // Unbound inputs become arguments under a prefix; models of older opsets are converted first.
+  InlineOptions inline_options;
+  if (!bind_inputs) inline_options.prefix = "imported/";
   absl::StatusOr<std::map<std::string, Var>> outputs =
-      inline_model(before.graph, model, inputs, InlineOptions{});
+      inline_model(before.graph, model, inputs, inline_options);
   before.CheckNothingLost();
   if (!outputs.ok()) return;
   NamedVars ok_outputs;
