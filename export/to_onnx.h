@@ -76,10 +76,11 @@ requires(!std::is_same_v<Outputs, NamedVars> && requires(const Outputs& outputs)
 }
 
 // The serialized model to_onnx would return — byte for byte what its SerializeToString gives —
-// written without building the ModelProto: nodes without attributes and value_infos are written
-// as bytes directly, other nodes serialized through one reused message as soon as they are
-// written, so the export costs about what serializing does and holds only the bytes. The way to a
-// file or a socket for large models.
+// written without building the ModelProto (except for a graph with named dims, Graph::argument
+// with Dims, whose dim_params are carried by ONNX's shape inference on the built model): nodes
+// without attributes and value_infos are written as bytes directly, other nodes serialized through
+// one reused message as soon as they are written, so the export costs about what serializing does
+// and holds only the bytes. The way to a file or a socket for large models.
 absl::StatusOr<std::string> to_onnx_bytes(const Graph& graph, const NamedVars& outputs,
                                           const ExportOptions& options = ExportOptions());
 
