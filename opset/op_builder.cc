@@ -136,6 +136,8 @@ void KeepShapeData(GraphCore& core, VarId var, const OutputType& type) {
   core.arena().set_var_shape_data(var, elements);
 }
 
+}  // namespace
+
 // Whether every output's value may be computed: within the size budget where its shape is
 // known (a kernel allocating an output of data-dependent size, or a sequence, checks the budget
 // itself).
@@ -164,6 +166,8 @@ int64_t KnownOutputBytes(absl::Span<const OutputType> types) {
   }
   return total;
 }
+
+namespace {
 
 // The most a value of this op may take: the per-value budget, and what the live cap has left
 // (GraphOptions::max_live_value_bytes). 0 when the outputs cannot fit, which counts as skipped.

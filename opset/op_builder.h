@@ -114,6 +114,11 @@ using BodyValuesFn = std::function<absl::StatusOr<OutputValues>(absl::Span<const
 
 // Whether every present operand has a value.
 bool AllValuesKnown(absl::Span<const OperandInfo> infos);
+// Whether every output's value may be computed: within max_bytes where its shape is known.
+// BuildNode computes no output of a node for which this is false.
+bool OutputsFitBudget(absl::Span<const OutputType> types, int64_t max_bytes);
+// The bytes the outputs of fully known shape take together (saturating).
+int64_t KnownOutputBytes(absl::Span<const OutputType> types);
 // The value of an operand of any kind, if known.
 std::optional<Value> OperandValue(const OperandInfo& info);
 // Checks a value computed for output `index` against its inferred type; a tensor's unknown dims

@@ -9,6 +9,7 @@
 #include "absl/strings/strip.h"
 #include "graphgc/ir/graph_core.h"
 #include "graphgc/opset/node.h"
+#include "graphgc/opset/op_builder.h"
 #include "graphgc/valuestore/data_type.h"
 
 namespace graphgc::internal {
@@ -21,19 +22,18 @@ std::string OpName(const OpKind& kind) {
                              : absl::StrCat(kind.domain, ".", kind.op_type);
 }
 
-// The bytes a tensor of the var's type takes, if its shape is fully known.
-std::optional<int64_t> KnownBytes(const Arena& arena, VarId var) {
-  if (!arena.var_is_tensor(var)) return std::nullopt;
-  const std::optional<Shape> shape = arena.var_shape(var);
-  const size_t element_size = ElementSize(arena.var_dtype(var));
-  if (!shape.has_value() || element_size == 0) return std::nullopt;
-  int64_t bytes = static_cast<int64_t>(element_size);
-  for (int64_t dim : *shape) {
-    if (dim < 0) return std::nullopt;
-    if (dim != 0 && bytes > INT64_MAX / dim) return INT64_MAX;
-    bytes *= dim;
+// The types of the node's outputs, as BuildNode saw them when it chose whether to compute values.
+OutputTypes NodeOutputTypes(const Arena& arena, NodeId node) {
+  OutputTypes types;
+  for (int i = 0; i < arena.node_num_outputs(node); ++i) {
+    const VarId output = arena.node_output(node, i);
+    if (arena.var_is_tensor(output)) {
+      types.push_back(TensorOutput(arena.var_dtype(output), arena.var_shape(output)));
+    } else {
+      types.emplace_back().non_tensor = arena.var_type(output);
+    }
   }
-  return bytes;
+  return types;
 }
 
 // The first input of the var's node that is given and holds no value; invalid if none.
@@ -64,10 +64,11 @@ absl::Status OwnReason(const GraphCore& core, VarId var, const OpKind& kind) {
         " (README: Ops that compute values)"));
   }
   const GraphOptions& options = core.options();
-  if (const std::optional<int64_t> bytes = KnownBytes(core.arena(), var);
-      bytes.has_value() && *bytes > options.max_value_bytes) {
+  const OutputTypes outputs = NodeOutputTypes(core.arena(), core.arena().var_producer(var));
+  if (!OutputsFitBudget(outputs, options.max_value_bytes)) {
     return absl::ResourceExhaustedError(
-        absl::StrCat("no value: the output of ", op, " would be ", *bytes,
+        absl::StrCat("no value: the ", outputs.size() == 1 ? "output" : "outputs", " of ", op,
+                     " would be ", KnownOutputBytes(outputs),
                      " bytes, over GraphOptions::max_value_bytes (", options.max_value_bytes, ")"));
   }
   if (options.max_live_value_bytes > 0 && core.skipped_for_budget() > 0) {
@@ -99,7 +100,9 @@ absl::Status RootReason(const GraphCore& core, VarId var) {
   return OwnReason(core, var, arena.op_kind(arena.node_op(node)));
 }
 
-absl::Status Explain(const GraphCore& core, VarId var) {
+}  // namespace
+
+absl::Status ExplainMissingValue(const GraphCore& core, VarId var) {
   const Arena& arena = core.arena();
   if (arena.var_subgraph(var).valid()) {
     return absl::FailedPreconditionError(
@@ -132,21 +135,11 @@ absl::Status Explain(const GraphCore& core, VarId var) {
                                    " inputs without values back up the chain: ", Cause(root)));
 }
 
-}  // namespace
-
 bool IsRandomOp(absl::string_view domain, absl::string_view op_type) {
   static const absl::flat_hash_set<absl::string_view> kRandom = {
       "RandomNormal",      "RandomNormalLike", "RandomUniform",
       "RandomUniformLike", "Multinomial",      "Bernoulli"};
   return (domain.empty() || domain == "ai.onnx") && kRandom.contains(op_type);
-}
-
-void InstallValueExplainer() {
-  static const bool installed = [] {
-    GraphCore::set_value_explainer(&Explain);
-    return true;
-  }();
-  (void)installed;
 }
 
 }  // namespace graphgc::internal

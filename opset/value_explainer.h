@@ -7,12 +7,25 @@
 #ifndef GRAPHGC_VALUE_EXPLAINER_H_
 #define GRAPHGC_VALUE_EXPLAINER_H_
 
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "graphgc/ir/graph_core.h"
+#include "graphgc/ir/ids.h"
 
 namespace graphgc::internal {
 
-// Idempotent and cheap after the first call.
-void InstallValueExplainer();
+// Why `var` of `core` holds no value (GraphCore::ValueExplainer).
+absl::Status ExplainMissingValue(const GraphCore& core, VarId var);
+
+// Installs ExplainMissingValue; idempotent. Inline: BuildNode calls it for every node, and after
+// the first call it is one test of a flag.
+inline void InstallValueExplainer() {
+  static const bool installed = [] {
+    GraphCore::set_value_explainer(&ExplainMissingValue);
+    return true;
+  }();
+  (void)installed;
+}
 
 // The ai.onnx ops whose values differ from run to run (RandomNormal, ..., Bernoulli): they never
 // get values, whatever kernel or function body they have.

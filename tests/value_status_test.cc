@@ -84,6 +84,19 @@ TEST(ValueStatusTest, OutputsOverMaxValueBytes) {
                                          "GraphOptions::max_value_bytes (100)"));
 }
 
+// The budget is a node's: when one output is over it, no output gets a value, and each says so.
+TEST(ValueStatusTest, OutputsOfOneNodeShareTheBudget) {
+  GraphOptions options;
+  options.max_value_bytes = 50;  // TopK's 10 float values fit, its 10 int64 indices do not
+  Graph g(options);
+  Var x = g.constant(Tensor::zeros(DataType::kFloat, {20}));
+  auto [values, indices] = op::TopK(x, g.constant(Tensor::from_vector<int64_t>({10})));
+  ASSERT_TRUE(values.ok()) << values.status();
+  EXPECT_THAT(Why(values), HasSubstr("the outputs of TopK would be 120 bytes, over "
+                                     "GraphOptions::max_value_bytes (50)"));
+  EXPECT_THAT(Why(indices), HasSubstr("the outputs of TopK would be 120 bytes"));
+}
+
 TEST(ValueStatusTest, LiveValueBudget) {
   GraphOptions options;
   options.max_live_value_bytes = 6000;
