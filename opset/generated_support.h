@@ -24,25 +24,14 @@ namespace graphgc::internal {
 
 inline void AppendAttributes(std::vector<Attribute>&) {}
 
-template <class T, class... Rest>
-void AppendAttributes(std::vector<Attribute>& attributes, const char* name,
-                      const OptionalList<T>& value, const Rest&... rest);
-
 // Appends {name, *value} to `attributes` when `value` is set, for each `name, value` pair. An unset
 // field is left out, so the schema's default applies (or make_node reports a required attribute as
-// missing). T is one of the types an attribute struct field holds (int64_t, float, std::string,
-// Tensor, vectors of those, Subgraph, VarType): exactly the alternatives of AttributeValue.
-template <class T, class... Rest>
-void AppendAttributes(std::vector<Attribute>& attributes, const char* name,
-                      const std::optional<T>& value, const Rest&... rest) {
-  if (value.has_value()) attributes.push_back(Attribute{name, AttributeValue(*value)});
-  AppendAttributes(attributes, rest...);
-}
-
-// The same for a list attribute.
-template <class T, class... Rest>
-void AppendAttributes(std::vector<Attribute>& attributes, const char* name,
-                      const OptionalList<T>& value, const Rest&... rest) {
+// missing). A field is a std::optional<T> or an OptionalList<T>, where T is one of the types an
+// attribute holds (int64_t, float, std::string, Tensor, vectors of those, Subgraph, VarType):
+// exactly the alternatives of AttributeValue.
+template <class Field, class... Rest>
+void AppendAttributes(std::vector<Attribute>& attributes, const char* name, const Field& value,
+                      const Rest&... rest) {
   if (value.has_value()) attributes.push_back(Attribute{name, AttributeValue(*value)});
   AppendAttributes(attributes, rest...);
 }
