@@ -585,6 +585,19 @@ bool ChecksExport(const ExportOptions& options) {
 
 void internal::CheckEveryExport(bool on) { check_every_export.store(on); }
 
+namespace {
+// The ModelProto of an export, symbolic dims carried and checked as the options say; `who` names
+// the export in a checker error.
+absl::Status BuildCheckedModel(const Graph& graph, const NamedVars& outputs,
+                               const ExportOptions& options, absl::string_view who,
+                               onnx::ModelProto& model) {
+  GRAPHGC_RETURN_IF_ERROR(BuildModel(*graph.core(), outputs, options, model));
+  if (graph.core()->arena().has_dim_names()) internal::CarrySymbolicDims(model);
+  if (ChecksExport(options)) GRAPHGC_RETURN_IF_ERROR(internal::CheckWithOnnxChecker(model, who));
+  return absl::OkStatus();
+}
+}  // namespace
+
 absl::Status internal::CheckWithOnnxChecker(const onnx::ModelProto& model, absl::string_view who) {
   try {
     onnx::checker::check_model(model);
@@ -603,11 +616,7 @@ absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& ou
                                          const ExportOptions& options) {
   GRAPHGC_RETURN_IF_ERROR(CheckOutputs(graph, outputs));
   absl::StatusOr<onnx::ModelProto> model(absl::in_place);  // built where it is returned
-  GRAPHGC_RETURN_IF_ERROR(BuildModel(*graph.core(), outputs, options, *model));
-  if (graph.core()->arena().has_dim_names()) internal::CarrySymbolicDims(*model);
-  if (ChecksExport(options)) {
-    GRAPHGC_RETURN_IF_ERROR(internal::CheckWithOnnxChecker(*model, "to_onnx"));
-  }
+  GRAPHGC_RETURN_IF_ERROR(BuildCheckedModel(graph, outputs, options, "to_onnx", *model));
   return model;
 }
 
@@ -617,11 +626,7 @@ absl::StatusOr<std::string> to_onnx_bytes(const Graph& graph, const NamedVars& o
   if (graph.core()->arena().has_dim_names()) {
     // Carrying symbolic dims runs ONNX's inference on the model: build it first.
     onnx::ModelProto model;
-    GRAPHGC_RETURN_IF_ERROR(BuildModel(*graph.core(), outputs, options, model));
-    internal::CarrySymbolicDims(model);
-    if (ChecksExport(options)) {
-      GRAPHGC_RETURN_IF_ERROR(internal::CheckWithOnnxChecker(model, "to_onnx_bytes"));
-    }
+    GRAPHGC_RETURN_IF_ERROR(BuildCheckedModel(graph, outputs, options, "to_onnx_bytes", model));
     return model.SerializeAsString();
   }
   GRAPHGC_ASSIGN_OR_RETURN(std::string bytes, BuildModelBytes(*graph.core(), outputs, options));
