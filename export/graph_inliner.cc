@@ -236,12 +236,8 @@ absl::StatusOr<std::map<std::string, Var>> GraphInliner::RunMain(
     GRAPHGC_ASSIGN_OR_RETURN(declared.emplace_back(), DeclaredType(input));
     auto it = given.find(input.name());
     if (it == given.end()) continue;
-    const VarType given_type = it->second.type();
-    if (given_type.ToString() != declared.back().ToString()) {
-      return ModelError(absl::StrCat("input '", input.name(), "' is ", declared.back().ToString(),
-                                     " in the model but the Var given is ", given_type.ToString()));
-    }
-    GRAPHGC_RETURN_IF_ERROR(binder.Bind(input.name(), input.type(), given_type));
+    GRAPHGC_RETURN_IF_ERROR(
+        binder.Bind(input.name(), input.type(), declared.back(), it->second.type()));
     vars_[input.name()] = it->second;
   }
   if (!hooks_->inputs_override_initializers) GRAPHGC_RETURN_IF_ERROR(BindInitializers());

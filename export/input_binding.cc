@@ -50,7 +50,12 @@ std::string DescribeDeclaredType(const onnx::TypeProto& type) {
 }
 
 absl::Status InputBinder::Bind(const std::string& input, const onnx::TypeProto& declared,
-                               const VarType& given) {
+                               const VarType& declared_type, const VarType& given) {
+  if (given.ToString() != declared_type.ToString()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("inline_model: input '", input, "' is ", declared_type.ToString(),
+                     " in the model but the Var given is ", given.ToString()));
+  }
   const std::string why = Mismatch(input, declared, given);
   if (why.empty()) return absl::OkStatus();
   return absl::InvalidArgumentError(
@@ -61,25 +66,14 @@ absl::Status InputBinder::Bind(const std::string& input, const onnx::TypeProto& 
 std::string InputBinder::Mismatch(const std::string& input, const onnx::TypeProto& declared,
                                   const VarType& given) {
   switch (declared.value_case()) {
-    case onnx::TypeProto::kTensorType: {
-      const onnx::TypeProto::Tensor& tensor = declared.tensor_type();
-      if (!given.is_tensor() || static_cast<int32_t>(given.dtype()) != tensor.elem_type()) {
-        return "another type";
-      }
-      if (!tensor.has_shape() || !given.shape().has_value()) return "";
-      return ShapeMismatch(input, tensor.shape(), *given.shape());
-    }
+    case onnx::TypeProto::kTensorType:
+      if (!declared.tensor_type().has_shape() || !given.shape().has_value()) return "";
+      return ShapeMismatch(input, declared.tensor_type().shape(), *given.shape());
     case onnx::TypeProto::kSequenceType:
-      if (given.kind() != VarType::Kind::kSequence) return "another type";
       return Mismatch(input, declared.sequence_type().elem_type(), given.element());
     case onnx::TypeProto::kOptionalType:
-      if (given.kind() != VarType::Kind::kOptional) return "another type";
       return Mismatch(input, declared.optional_type().elem_type(), given.element());
     case onnx::TypeProto::kMapType:
-      if (given.kind() != VarType::Kind::kMap ||
-          static_cast<int32_t>(given.key()) != declared.map_type().key_type()) {
-        return "another type";
-      }
       return Mismatch(input, declared.map_type().value_type(), given.element());
     default:
       return "";  // an input without a type takes anything

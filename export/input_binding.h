@@ -20,13 +20,15 @@ namespace graphgc::internal {
 
 class InputBinder {
  public:
-  // OK if `given` fits the type `declared` for the input named `input`; otherwise an error naming
-  // the input, the declared type (with its symbolic dims) and the given one.
+  // OK if `given` fits the type `declared` (read as `declared_type`) for the input named
+  // `input`; otherwise an error naming the input, the declared type (with its symbolic dims for
+  // a shape mismatch) and the given one.
   absl::Status Bind(const std::string& input, const onnx::TypeProto& declared,
-                    const VarType& given);
+                    const VarType& declared_type, const VarType& given);
 
  private:
-  // Where the first difference is, or "" if `given` fits.
+  // Where the first shape difference is, or "" if `given`'s shapes fit (its kinds and element
+  // types are `declared`'s).
   std::string Mismatch(const std::string& input, const onnx::TypeProto& declared,
                        const VarType& given);
   std::string ShapeMismatch(const std::string& input, const onnx::TensorShapeProto& declared,
