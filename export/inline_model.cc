@@ -85,7 +85,7 @@ absl::StatusOr<ImportedModel> import_model(Graph& graph, const onnx::ModelProto&
     return reader->Load(tensor);
   };
   ImportedModel imported;
-  imported.onnx_opset = static_cast<int>(internal::OnnxOpsetOf(model));
+  const int64_t own_opset = internal::OnnxOpsetOf(model);
   if (options.opset != 0) {
     internal::OpsetConversion conversion =
         internal::ConvertOnnxOpset(model, options.opset, hooks->load_initializer);
@@ -100,14 +100,15 @@ absl::StatusOr<ImportedModel> import_model(Graph& graph, const onnx::ModelProto&
       }
       // The converter's output is not always importable (an adapter may write what the new
       // opset's schema refuses): the model's own opset is still a way to get it in.
-      imported.warnings.push_back(absl::StrCat(
-          "the model was kept at ai.onnx opset ", imported.onnx_opset, ": converted to opset ",
-          options.opset, ", it did not import: ", outputs.status().message()));
+      imported.warnings.push_back(internal::KeptAtOwnOpset(
+          own_opset, options.opset,
+          absl::StrCat("the converted model does not import: ", outputs.status().message())));
     }
   }
   GRAPHGC_ASSIGN_OR_RETURN(imported.outputs,
                            internal::InlineModel(graph, model, inputs, std::move(hooks)));
-  if (imported.onnx_opset == 0) imported.onnx_opset = kNewestOnnxOpset;
+  // The import checked the opset: 1 to kNewestOnnxOpset, or none (the newest).
+  imported.onnx_opset = own_opset == 0 ? kNewestOnnxOpset : static_cast<int>(own_opset);
   return imported;
 }
 

@@ -52,11 +52,6 @@ void RestoreDropped(const onnx::ModelProto& original, onnx::ModelProto& converte
   if (converted.functions_size() == 0) *converted.mutable_functions() = original.functions();
 }
 
-std::string Kept(int64_t from, int target, absl::string_view why) {
-  return absl::StrCat("the model was kept at ai.onnx opset ", from, ", not converted to ", target,
-                      ": ", why);
-}
-
 // Whether the model imports at its own opset: every name defined, no cycle, every node valid for
 // its schema, bodies included. Types only, into a graph of its own.
 absl::Status ImportsAsItIs(const onnx::ModelProto& model,
@@ -70,6 +65,11 @@ absl::Status ImportsAsItIs(const onnx::ModelProto& model,
 }
 
 }  // namespace
+
+std::string KeptAtOwnOpset(int64_t from, int target, absl::string_view why) {
+  return absl::StrCat("the model was kept at ai.onnx opset ", from, ", not converted to ", target,
+                      ": ", why);
+}
 
 int64_t OnnxOpsetOf(const onnx::ModelProto& model) {
   for (const onnx::OperatorSetIdProto& opset : model.opset_import()) {
@@ -85,21 +85,23 @@ OpsetConversion ConvertOnnxOpset(const onnx::ModelProto& model, int target,
   // An opset out of range is not this module's to report: the import refuses it.
   if (from < 1 || from > kNewestOnnxOpset || from == target) return result;
   if (absl::Status imports = ImportsAsItIs(model, load_initializer); !imports.ok()) {
-    result.warning = Kept(from, target, imports.message());
+    result.warning = KeptAtOwnOpset(from, target, imports.message());
     return result;
   }
   if (!UsesExternalData(model)) {
     try {
       onnx::checker::check_model(model);
     } catch (const std::exception& e) {
-      result.warning = Kept(from, target, absl::StrCat("ONNX's checker refuses it: ", e.what()));
+      result.warning =
+          KeptAtOwnOpset(from, target, absl::StrCat("ONNX's checker refuses it: ", e.what()));
       return result;
     }
   }
   try {
     result.model = onnx::version_conversion::ConvertVersion(model, target);
   } catch (const std::exception& e) {
-    result.warning = Kept(from, target, absl::StrCat("ONNX's version converter says: ", e.what()));
+    result.warning =
+        KeptAtOwnOpset(from, target, absl::StrCat("ONNX's version converter says: ", e.what()));
     return result;
   }
   RestoreDropped(model, *result.model);

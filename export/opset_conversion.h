@@ -21,6 +21,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "graphgc/valuestore/tensor.h"
 #include "onnx/onnx_pb.h"
 
@@ -33,6 +34,9 @@ struct OpsetConversion {
   // Why a model that needed converting was kept as it is; empty otherwise.
   std::string warning;
 };
+
+// The warning for a model kept at its ai.onnx opset `from` instead of converted to `target`.
+std::string KeptAtOwnOpset(int64_t from, int target, absl::string_view why);
 
 // The ai.onnx opset `model` imports ("" or "ai.onnx"); 0 if none.
 int64_t OnnxOpsetOf(const onnx::ModelProto& model);
