@@ -1,11 +1,14 @@
 #include "graphgc/valuestore/buffer.h"
 
-#include <mimalloc.h>
-
 #include <cstdlib>
 #include <new>
 #include <string>
 #include <utility>
+
+#if defined(GRAPHGC_MIMALLOC) && !defined(GRAPHGC_SANITIZE)
+#define GRAPHGC_BUFFERS_FROM_MIMALLOC 1
+#include <mimalloc.h>
+#endif
 
 namespace graphgc {
 namespace internal {
@@ -13,21 +16,22 @@ namespace internal {
 namespace {
 
 // Sanitized builds allocate through the C library so that AddressSanitizer sees every buffer
-// (mimalloc's pages are invisible to it); all other builds use mimalloc.
+// (mimalloc's pages are invisible to it), and so do builds without mimalloc (the Python
+// extension: see GRAPHGC_MIMALLOC in CMakeLists.txt); all other builds use mimalloc.
 void* AllocateBlock(size_t bytes) {
-#ifdef GRAPHGC_SANITIZE
+#ifdef GRAPHGC_BUFFERS_FROM_MIMALLOC
+  return mi_malloc_aligned(bytes, 64);
+#else
   const size_t rounded = (bytes + 63) / 64 * 64;
   return std::aligned_alloc(64, rounded);
-#else
-  return mi_malloc_aligned(bytes, 64);
 #endif
 }
 
 void FreeBlock(void* block) {
-#ifdef GRAPHGC_SANITIZE
-  std::free(block);
-#else
+#ifdef GRAPHGC_BUFFERS_FROM_MIMALLOC
   mi_free(block);
+#else
+  std::free(block);
 #endif
 }
 
