@@ -9,13 +9,12 @@
 // triggering rebuilds.
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <system_error>
 #include <utility>
 #include <vector>
 
+#include "generated_file.h"
 #include "onnx/common/version.h"
 #include "opset_gen_emit.h"
 #include "opset_gen_model.h"
@@ -33,25 +32,6 @@ const std::vector<std::string>& HandwrittenOps() {
       new std::vector<std::string>{"Constant", "Identity", "Add",    "Sub",     "Mul", "Div",
                                    "Neg",      "Relu",     "MatMul", "Reshape", "Cast"};
   return *kOps;
-}
-
-bool SameContents(const std::filesystem::path& path, const std::string& contents) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::string existing((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return existing == contents;
-}
-
-bool WriteFile(const std::filesystem::path& path, const std::string& contents) {
-  if (SameContents(path, contents)) return true;
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << contents;
-  out.close();
-  if (!out) {
-    std::fprintf(stderr, "graphgc-opset-gen: cannot write %s\n", path.c_str());
-    return false;
-  }
-  return true;
 }
 
 void PrintSummary(const std::string& name, const OpsetContents& contents) {
@@ -90,7 +70,7 @@ int Run(const std::filesystem::path& out_dir) {
     return 1;
   }
   for (const GeneratedFile& file : Files(onnx::LAST_RELEASE_VERSION)) {
-    if (!WriteFile(out_dir / file.name, file.contents)) return 1;
+    if (!WriteGeneratedFile(out_dir / file.name, file.contents)) return 1;
   }
   return 0;
 }
