@@ -1,0 +1,53 @@
+// graphgc-python-gen OUT_DIR: writes the Python op modules of the graphgc package from ONNX's
+// operator schemas into OUT_DIR (export/python/graphgc): opset13.py ... opset17.py and ml.py,
+// each with its typed stub (.pyi), and op.py/op.pyi (the newest opset). The files are committed;
+// the python_generated_up_to_date test checks they still match, and the `regenerate-opset` target
+// rewrites them with the C++ opset.
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "generated_file.h"
+#include "onnx/common/version.h"
+#include "opset_gen_model.h"
+#include "python_gen_emit.h"
+
+namespace graphgc::opset_gen {
+namespace {
+
+constexpr int kFirstOnnxOpset = 13;
+constexpr int kNewestOnnxOpset = 17;
+constexpr int kNewestMlOpset = 3;
+
+std::vector<GeneratedFile> Files(const std::string& onnx_version) {
+  std::vector<GeneratedFile> files;
+  auto add = [&files](std::vector<GeneratedFile> more) {
+    for (GeneratedFile& file : more) files.push_back(std::move(file));
+  };
+  for (int version = kFirstOnnxOpset; version <= kNewestOnnxOpset; ++version) {
+    OpsetContents opset = CollectOpset("", version);
+    const std::string module = "opset" + std::to_string(version);
+    add(EmitPythonOpset(opset, module, onnx_version));
+    if (version == kNewestOnnxOpset) add(EmitPythonOp(opset, module, onnx_version));
+  }
+  add(EmitPythonOpset(CollectOpset("ai.onnx.ml", kNewestMlOpset), "ml", onnx_version));
+  return files;
+}
+
+}  // namespace
+}  // namespace graphgc::opset_gen
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: graphgc-python-gen OUT_DIR\n");
+    return 2;
+  }
+  const std::filesystem::path out_dir = argv[1];
+  std::error_code error;
+  std::filesystem::create_directories(out_dir, error);
+  for (const auto& file : graphgc::opset_gen::Files(onnx::LAST_RELEASE_VERSION)) {
+    if (!graphgc::opset_gen::WriteGeneratedFile(out_dir / file.name, file.contents)) return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,375 @@
+#include "python_gen_emit.h"
+
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "opset_gen_text.h"
+
+namespace graphgc::opset_gen {
+namespace {
+
+constexpr int kPythonColumns = 99;
+
+bool IsPythonKeyword(const std::string& name) {
+  static const std::set<std::string>* const kKeywords = new std::set<std::string>{
+      "False",   "None",     "True",     "and",    "as",         "assert", "async",  "await",
+      "break",   "class",    "continue", "def",    "del",        "elif",   "else",   "except",
+      "finally", "for",      "from",     "global", "if",         "import", "in",     "is",
+      "lambda",  "nonlocal", "not",      "or",     "pass",       "raise",  "return", "try",
+      "while",   "with",     "yield",    "graph",  "num_outputs"};
+  return kKeywords->count(name) > 0;
+}
+
+std::string PythonIdentifier(const std::string& name) {
+  std::string out;
+  for (char c : name) out.push_back(std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out.insert(0, "_");
+  if (IsPythonKeyword(out)) out.push_back('_');
+  return out;
+}
+
+std::string SnakeCase(const std::string& name) {
+  std::string out;
+  for (size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    const bool upper = std::isupper(static_cast<unsigned char>(c));
+    if (upper && i > 0) {
+      const char before = name[i - 1];
+      const bool after_lower = std::islower(static_cast<unsigned char>(before)) ||
+                               std::isdigit(static_cast<unsigned char>(before));
+      const bool ends_acronym = std::isupper(static_cast<unsigned char>(before)) &&
+                                i + 1 < name.size() &&
+                                std::islower(static_cast<unsigned char>(name[i + 1]));
+      if (after_lower || ends_acronym) out.push_back('_');
+    }
+    out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  }
+  return out;
+}
+
+const char* KindName(AttributeKind kind) {
+  switch (kind) {
+    case AttributeKind::kInt:
+      return "int";
+    case AttributeKind::kFloat:
+      return "float";
+    case AttributeKind::kString:
+      return "string";
+    case AttributeKind::kInts:
+      return "ints";
+    case AttributeKind::kFloats:
+      return "floats";
+    case AttributeKind::kStrings:
+      return "strings";
+    case AttributeKind::kTensor:
+      return "tensor";
+    case AttributeKind::kGraph:
+      return "graph";
+    case AttributeKind::kType:
+      return "type";
+  }
+  return "auto";
+}
+
+// The annotation of an attribute parameter in the stubs. An element-type attribute (Cast's `to`,
+// the random ops' `dtype`) also takes a numpy dtype.
+std::string Annotation(const AttributeSpec& attribute) {
+  switch (attribute.kind) {
+    case AttributeKind::kInt:
+      return attribute.onnx_name == "to" || attribute.onnx_name == "dtype" ? "int | DTypeLike"
+                                                                           : "int";
+    case AttributeKind::kFloat:
+      return "float";
+    case AttributeKind::kString:
+      return "str";
+    case AttributeKind::kInts:
+      return "Iterable[int]";
+    case AttributeKind::kFloats:
+      return "Iterable[float]";
+    case AttributeKind::kStrings:
+      return "Iterable[str]";
+    case AttributeKind::kTensor:
+      return "ArrayLike";
+    case AttributeKind::kGraph:
+      return "Body";
+    case AttributeKind::kType:
+      return "VarType | DTypeLike";
+  }
+  return "Any";
+}
+
+// What the Python function takes and passes on, shared by the module and its stub.
+struct PythonSignature {
+  std::vector<std::string> parameters;  // with annotations (stub) or without (module)
+  std::string inputs;                   // the tuple expression of the inputs
+  std::vector<std::string> attributes;  // the (name, kind, value) triples
+  std::string num_outputs;              // an expression
+  std::string graph = "None";
+  std::string returns;  // stub return annotation
+  std::string result;   // how the module turns the output list into the result
+};
+
+void CheckUnique(const OpSpec& op, const std::vector<std::string>& names) {
+  std::set<std::string> seen;
+  for (const std::string& name : names) {
+    if (!seen.insert(name).second) {
+      std::fprintf(stderr, "graphgc-python-gen: %s has two parameters named %s\n", op.name.c_str(),
+                   name.c_str());
+      std::exit(1);
+    }
+  }
+}
+
+std::string Tuple(const std::vector<std::string>& items) {
+  if (items.size() == 1) return absl::StrCat("(", items[0], ",)");
+  return absl::StrCat("(", absl::StrJoin(items, ", "), ")");
+}
+
+// An optional input may be left out by position (a default of None) when every input after it is
+// optional too; the first input never is, since the graph comes from it.
+bool OmittableFrom(const OpSpec& op, size_t index) {
+  if (index == 0) return false;
+  for (size_t i = index; i < op.inputs.size(); ++i) {
+    if (op.inputs[i].arity != Arity::kOptional) return false;
+  }
+  return true;
+}
+
+PythonSignature Signature(const OpSpec& op, bool annotated) {
+  PythonSignature s;
+  std::vector<std::string> names;
+  auto parameter = [&](const std::string& name, const std::string& annotation,
+                       const std::string& default_value) {
+    names.push_back(name);
+    std::string text = annotated ? absl::StrCat(name, ": ", annotation) : name;
+    if (!default_value.empty()) absl::StrAppend(&text, annotated ? " = " : "=", default_value);
+    s.parameters.push_back(text);
+  };
+  if (op.takes_graph) {
+    parameter("graph", "Graph", "");
+    s.graph = "graph";
+  }
+  std::vector<std::string> inputs;
+  for (size_t i = 0; i < op.inputs.size(); ++i) {
+    const InputSpec& input = op.inputs[i];
+    const std::string name = PythonIdentifier(input.onnx_name);
+    switch (input.arity) {
+      case Arity::kSingle:
+        parameter(name, "Var", "");
+        inputs.push_back(name);
+        break;
+      case Arity::kOptional:
+        parameter(name, "Var | None", OmittableFrom(op, i) ? "None" : "");
+        inputs.push_back(name);
+        break;
+      case Arity::kVariadic:
+        parameter(name, "Sequence[Var]", "");
+        inputs.push_back("*" + name);
+        break;
+    }
+  }
+  s.inputs = Tuple(inputs);
+  s.parameters.push_back("*");  // taken out again below if no keyword parameter follows
+  std::vector<std::string> triples;
+  for (const AttributeSpec& attribute : op.attributes) {
+    const std::string name = PythonIdentifier(attribute.onnx_name);
+    const bool required = attribute.note == "required";
+    parameter(name, required ? Annotation(attribute) : Annotation(attribute) + " | None",
+              required ? "" : "None");
+    triples.push_back(absl::StrCat("(\"", attribute.onnx_name, "\", \"", KindName(attribute.kind),
+                                   "\", ", name, ")"));
+  }
+  s.attributes = triples;
+  s.num_outputs = "-1";
+  s.returns = "Var";
+  s.result = "[0]";
+  if (op.returns == Returns::kStruct) {
+    s.result = "";
+    std::vector<std::string> fields(op.outputs.size(), "Var");
+    s.returns = absl::StrCat("tuple[", absl::StrJoin(fields, ", "), "]");
+    if (op.default_num_outputs > 0) {
+      parameter("num_outputs", "int", std::to_string(op.default_num_outputs));
+      s.num_outputs = "num_outputs";
+      s.returns = "tuple[Var, ...]";
+    }
+  } else if (op.returns == Returns::kVector) {
+    s.result = "";
+    parameter("num_outputs", "int", op.outputs_from_body ? "-1" : "");
+    s.num_outputs = "num_outputs";
+    s.returns = "list[Var]";
+  }
+  if (s.parameters.back() == "*") s.parameters.pop_back();
+  CheckUnique(op, names);
+  return s;
+}
+
+std::string Wrapped(const std::string& head, const std::vector<std::string>& parameters,
+                    const std::string& tail) {
+  std::string one_line = absl::StrCat(head, absl::StrJoin(parameters, ", "), tail);
+  if (static_cast<int>(one_line.size()) <= kPythonColumns) return one_line + "\n";
+  std::string out = head + "\n";
+  for (const std::string& parameter : parameters) absl::StrAppend(&out, "    ", parameter, ",\n");
+  return absl::StrCat(out, tail, "\n");
+}
+
+// `name = (...)` on one line when it fits, otherwise one item per line.
+std::string LocalTuple(const std::string& name, const std::vector<std::string>& items) {
+  std::string line = absl::StrCat("    ", name, " = ", Tuple(items), "\n");
+  if (static_cast<int>(line.size()) <= kPythonColumns + 1) return line;
+  std::string out = absl::StrCat("    ", name, " = (\n");
+  for (const std::string& item : items) absl::StrAppend(&out, "        ", item, ",\n");
+  return out + "    )\n";
+}
+
+std::string ModuleFunction(const OpSpec& op, int version) {
+  PythonSignature s = Signature(op, /*annotated=*/false);
+  std::string out = Wrapped(absl::StrCat("def ", PythonOpName(op.name), "("), s.parameters, "):");
+  std::string attributes = "()";
+  if (!s.attributes.empty()) {
+    absl::StrAppend(&out, LocalTuple("_attributes", s.attributes));
+    attributes = "_attributes";
+  }
+  auto call = [&](const std::string& inputs) {
+    std::string made =
+        absl::StrCat("_make_node(\"", op.name, "\", \"", op.domain, "\", ", version, ", ", inputs,
+                     ", ", attributes, ", ", s.num_outputs, ", ", s.graph, ")");
+    if (op.returns == Returns::kStruct) made = absl::StrCat("tuple(", made, ")");
+    return absl::StrCat("    return ", made, s.result, "\n");
+  };
+  std::string line = call(s.inputs);
+  if (static_cast<int>(line.size()) <= kPythonColumns + 1) return out + line;
+  return absl::StrCat(out, "    _inputs = ", s.inputs, "\n", call("_inputs"));
+}
+
+std::string DocEscaped(const std::string& text) {
+  return absl::StrReplaceAll(text, {{"\\", "\\\\"}, {"\"\"\"", "\\\"\\\"\\\""}, {"\x1f", " "}});
+}
+
+std::string Docstring(const OpSpec& op, int version, const std::string& domain_name) {
+  std::vector<std::string> lines;
+  if (!op.summary.empty()) lines.push_back(DocEscaped(op.summary));
+  std::vector<std::string> notes;
+  for (const AttributeSpec& attribute : op.attributes) {
+    if (!attribute.note.empty() && attribute.note != "required") {
+      notes.push_back(
+          absl::StrCat(PythonIdentifier(attribute.onnx_name), " (", attribute.note, ")"));
+    }
+  }
+  if (!notes.empty()) lines.push_back(absl::StrCat("Defaults: ", absl::StrJoin(notes, "; "), "."));
+  if (!op.unsupported_attributes.empty()) {
+    lines.push_back(
+        absl::StrCat("Not supported here: ", absl::StrJoin(op.unsupported_attributes, ", "), "."));
+  }
+  lines.push_back(absl::StrCat(op.name, " of ", domain_name, " built at opset ", version,
+                               " (schema since ", op.since_version, ")."));
+  std::string text;
+  for (const std::string& line : lines) {
+    absl::StrAppend(&text, CommentLines(line, "    ", "    "));
+    absl::StrAppend(&text, "\n");
+  }
+  text.pop_back();  // the last blank line
+  // CommentLines writes `//`-free lines with the given prefixes; make them one docstring.
+  return absl::StrCat("    \"\"\"", text.substr(4), "    \"\"\"\n");
+}
+
+std::string StubFunction(const OpSpec& op, int version, const std::string& domain_name) {
+  PythonSignature s = Signature(op, /*annotated=*/true);
+  return absl::StrCat(Wrapped(absl::StrCat("def ", PythonOpName(op.name), "("), s.parameters,
+                              absl::StrCat(") -> ", s.returns, ":")),
+                      Docstring(op, version, domain_name));
+}
+
+std::string DomainName(const std::string& domain) { return domain.empty() ? "ai.onnx" : domain; }
+
+std::string Header(const std::string& what, const std::string& onnx_version) {
+  return absl::StrCat(
+      "# ", what, "\n#\n# Generated by graphgc-python-gen from the operator schemas of ONNX ",
+      onnx_version,
+      "; do not edit. Change\n# tools/python_gen*.cc instead and run `cmake --build <build dir> "
+      "--target regenerate-opset`.\n");
+}
+
+std::string AllList(const OpsetContents& opset) {
+  std::string out = "__all__ = [\n";
+  for (const OpSpec& op : opset.ops)
+    absl::StrAppend(&out, "    \"", PythonOpName(op.name), "\",\n");
+  return out + "]\n";
+}
+
+std::string SkippedNote(const OpsetContents& opset) {
+  std::string out;
+  for (const SkippedOp& skipped : opset.skipped) {
+    absl::StrAppend(&out, "#   - ", skipped.name, ": ", skipped.reason, "\n");
+  }
+  return out.empty() ? "" : "#\n# Not generated:\n" + out;
+}
+
+}  // namespace
+
+std::string PythonOpName(const std::string& op_type) {
+  // spox's spellings where plain snake case reads differently.
+  static const std::map<std::string, std::string>* const kSpellings =
+      new std::map<std::string, std::string>{{"MatMul", "matmul"},
+                                             {"MatMulInteger", "matmul_integer"},
+                                             {"QLinearMatMul", "qlinear_matmul"},
+                                             {"QLinearConv", "qlinear_conv"},
+                                             {"CumSum", "cumsum"},
+                                             {"IsNaN", "isnan"},
+                                             {"IsInf", "isinf"},
+                                             {"PRelu", "prelu"}};
+  auto spelled = kSpellings->find(op_type);
+  if (spelled != kSpellings->end()) return spelled->second;
+  return PythonIdentifier(SnakeCase(op_type));
+}
+
+std::vector<GeneratedFile> EmitPythonOpset(const OpsetContents& opset, const std::string& module,
+                                           const std::string& onnx_version) {
+  const std::string domain = DomainName(opset.domain);
+  const std::string what =
+      absl::StrCat("graphgc.", module, ": the ", domain, " operators as of opset ", opset.version,
+                   "; every node is built at opset ", opset.version, ".");
+  std::string py = absl::StrCat(
+      Header(what, onnx_version), SkippedNote(opset), "# Types and summaries are in ", module,
+      ".pyi. Inputs are positional, attributes keyword-only\n# (None: the schema's default).\n",
+      "from graphgc._graphgc import make_node as _make_node\n\n", AllList(opset));
+  std::string pyi = absl::StrCat(Header(what, onnx_version),
+                                 "from typing import Iterable, Sequence\n\n"
+                                 "from numpy.typing import ArrayLike, DTypeLike\n\n"
+                                 "from graphgc._api import Body\n"
+                                 "from graphgc._graphgc import Graph, Var, VarType\n\n",
+                                 AllList(opset));
+  for (const OpSpec& op : opset.ops) {
+    absl::StrAppend(&py, "\n\n", ModuleFunction(op, opset.version));
+    absl::StrAppend(&pyi, "\n", StubFunction(op, opset.version, domain));
+  }
+  return {{module + ".py", py}, {module + ".pyi", pyi}};
+}
+
+std::vector<GeneratedFile> EmitPythonOp(const OpsetContents& newest,
+                                        const std::string& newest_module,
+                                        const std::string& onnx_version) {
+  const std::string header =
+      Header(absl::StrCat("graphgc.op: the newest ai.onnx opset, graphgc.", newest_module, "."),
+             onnx_version);
+  std::string py =
+      absl::StrCat(header, "from graphgc.", newest_module, " import *  # noqa: F403\nfrom graphgc.",
+                   newest_module, " import __all__\n");
+  // The stub names each op, as type checkers want a stub's exports spelled out.
+  std::string pyi = absl::StrCat(header, "from graphgc.", newest_module, " import (\n");
+  for (const OpSpec& op : newest.ops) {
+    const std::string name = PythonOpName(op.name);
+    absl::StrAppend(&pyi, "    ", name, " as ", name, ",\n");
+  }
+  absl::StrAppend(&pyi, ")\n\n", AllList(newest));
+  return {{"op.py", py}, {"op.pyi", pyi}};
+}
+
+}  // namespace graphgc::opset_gen

@@ -1,0 +1,31 @@
+// The Python op modules of the graphgc package, written by graphgc-python-gen from the same op
+// model as the C++ opset (opset_gen_model.h): for each opset, a module of plain functions that
+// build their nodes through graphgc._graphgc.make_node at that opset (opsetNN.py), and its typed
+// stub with the schema's summary (opsetNN.pyi), so editors complete op names and attributes.
+#ifndef GRAPHGC_TOOLS_PYTHON_GEN_EMIT_H_
+#define GRAPHGC_TOOLS_PYTHON_GEN_EMIT_H_
+
+#include <string>
+#include <vector>
+
+#include "opset_gen_emit.h"
+#include "opset_gen_model.h"
+
+namespace graphgc::opset_gen {
+
+// spox's op function name: snake case ("ReduceSum" -> reduce_sum, "GatherND" -> gather_nd,
+// "MatMul" -> matmul), with a trailing '_' on a Python keyword ("If" -> if_).
+std::string PythonOpName(const std::string& op_type);
+
+// `module`.py and `module`.pyi for the ops of `opset` (ai.onnx or ai.onnx.ml).
+std::vector<GeneratedFile> EmitPythonOpset(const OpsetContents& opset, const std::string& module,
+                                           const std::string& onnx_version);
+
+// op.py and op.pyi: graphgc.op, the newest opset's module re-exported.
+std::vector<GeneratedFile> EmitPythonOp(const OpsetContents& newest,
+                                        const std::string& newest_module,
+                                        const std::string& onnx_version);
+
+}  // namespace graphgc::opset_gen
+
+#endif  // GRAPHGC_TOOLS_PYTHON_GEN_EMIT_H_
