@@ -1,0 +1,53 @@
+"""graphgc: ONNX graphs built eagerly, op by op, with memory that follows what you still hold.
+
+    import numpy as np, graphgc
+    from graphgc import op
+    g = graphgc.Graph()
+    a = g.constant(np.zeros(10000))
+    for _ in range(1000): a = op.mul(a, a)     # one live value, whatever the count
+
+Every op infers its output types at the call and, when its inputs have values, computes its value
+(constant folding). A Var is a root: when Python frees the last Var of a var, its value becomes
+garbage and the graph's collector frees it (automatically, or at once with Graph.collect()). The
+graph itself (nodes, vars, constants) is kept, so any Var can still be exported with to_onnx.
+
+Ops: graphgc.op (the newest ai.onnx opset, 17), graphgc.opset13 ... graphgc.opset17 (each builds
+its nodes at that opset), graphgc.ml (ai.onnx.ml, opset 3), and make_node for any op by name.
+Errors raise graphgc.Error, whose message names the op, the input and the types.
+"""
+
+from graphgc._graphgc import (
+    CollectStats,
+    Error,
+    Graph,
+    GraphStats,
+    Var,
+    VarType,
+    has_kernel,
+    supported_opset_version,
+)
+from graphgc._api import fold, import_model, inline_model, make_node, to_onnx
+from graphgc import ml, op, opset13, opset14, opset15, opset16, opset17
+
+__all__ = [
+    "CollectStats",
+    "Error",
+    "Graph",
+    "GraphStats",
+    "Var",
+    "VarType",
+    "fold",
+    "has_kernel",
+    "import_model",
+    "inline_model",
+    "make_node",
+    "ml",
+    "op",
+    "opset13",
+    "opset14",
+    "opset15",
+    "opset16",
+    "opset17",
+    "supported_opset_version",
+    "to_onnx",
+]

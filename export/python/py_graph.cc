@@ -1,0 +1,158 @@
+// graphgc.Graph, GraphStats and CollectStats.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "graphgc/ir/dim.h"
+#include "graphgc/ir/graph.h"
+#include "graphgc/ir/graph_options.h"
+#include "graphgc/ir/graph_stats.h"
+#include "py_arrays.h"
+#include "py_binding.h"
+#include "py_errors.h"
+#include "py_numbers.h"
+#include "py_var.h"
+
+namespace py = pybind11;
+
+namespace graphgc::python {
+namespace {
+
+CollectPolicy PolicyFromName(const std::string& name) {
+  if (name == "adaptive") return CollectPolicy::kAdaptive;
+  if (name == "fixed") return CollectPolicy::kFixedThreshold;
+  if (name == "manual") return CollectPolicy::kManual;
+  RaiseError(absl::StrCat("collect_policy is 'adaptive', 'fixed' or 'manual', not '", name, "'"));
+}
+
+std::unique_ptr<Graph> NewGraph(bool propagate_values, bool keep_all_values,
+                                const std::string& collect_policy, double growth_factor,
+                                std::optional<int64_t> min_trigger_bytes, int64_t threshold_bytes,
+                                int64_t max_value_bytes, int64_t max_live_value_bytes,
+                                int64_t max_loop_trips) {
+  GraphOptions options;
+  options.propagate_values = propagate_values;
+  options.keep_all_values = keep_all_values;
+  options.collect_policy = PolicyFromName(collect_policy);
+  options.growth_factor = growth_factor;
+  if (min_trigger_bytes.has_value()) options.min_trigger_bytes = *min_trigger_bytes;
+  options.threshold_bytes = threshold_bytes;
+  options.max_value_bytes = max_value_bytes;
+  options.max_live_value_bytes = max_live_value_bytes;
+  options.max_loop_trips = max_loop_trips;
+  return std::make_unique<Graph>(options);
+}
+
+// A dim of Graph.argument's shape: a size, a name (a symbolic dim) or None (unknown).
+Dim DimFromPython(py::handle dim) {
+  if (dim.is_none()) return Dim(-1);
+  if (py::isinstance<py::str>(dim)) return Dim(dim.cast<std::string>());
+  std::optional<int64_t> size;
+  if (!py::isinstance<py::bool_>(dim)) size = Int64(dim);
+  if (!size.has_value()) {
+    RaiseError(absl::StrCat("a dim is an int64, a str (a named dim) or None, not ",
+                            std::string(py::repr(dim))));
+  }
+  if (*size < 0) RaiseError(absl::StrCat("a dim is not negative (None is unknown), got ", *size));
+  return Dim(*size);
+}
+
+Var Checked(Var var) {
+  UsableVar(var);
+  return var;
+}
+
+Var Argument(Graph& graph, const std::string& name, py::handle dtype, py::handle shape) {
+  const DataType element = DataTypeFromPython(dtype);
+  if (shape.is_none()) return Checked(graph.argument_unranked(name, element));
+  if (py::isinstance<py::str>(shape)) RaiseError("a shape is a sequence of dims, not a str");
+  std::vector<Dim> dims;
+  for (py::handle dim : py::iter(shape)) dims.push_back(DimFromPython(dim));
+  return Checked(graph.argument(name, element, absl::Span<const Dim>(dims)));
+}
+
+std::string CollectStatsText(const CollectStats& s) {
+  return absl::StrFormat(
+      "CollectStats(freed_values=%d, freed_bytes=%d, live_values=%d, live_bytes=%d, scanned=%d)",
+      s.freed_values, s.freed_bytes, s.live_values, s.live_bytes, s.scanned);
+}
+
+std::string GraphStatsText(const GraphStats& s) {
+  return absl::StrFormat(
+      "GraphStats(nodes=%d, vars=%d, arena_bytes=%d, live_value_bytes=%d, peak_value_bytes=%d, "
+      "live_values=%d, collections=%d, values_skipped_for_budget=%d)",
+      s.nodes, s.vars, s.arena_bytes, s.live_value_bytes, s.peak_value_bytes, s.live_values,
+      s.collections, s.values_skipped_for_budget);
+}
+
+void DefineStats(py::module_& module) {
+  py::class_<CollectStats>(module, "CollectStats", "What one collection freed and kept.")
+      .def_readonly("freed_values", &CollectStats::freed_values)
+      .def_readonly("freed_bytes", &CollectStats::freed_bytes)
+      .def_readonly("live_values", &CollectStats::live_values)
+      .def_readonly("live_bytes", &CollectStats::live_bytes)
+      .def_readonly("scanned", &CollectStats::scanned)
+      .def("__repr__", &CollectStatsText);
+  py::class_<GraphStats>(module, "GraphStats", "The sizes of a graph's arena and value store.")
+      .def_readonly("nodes", &GraphStats::nodes)
+      .def_readonly("vars", &GraphStats::vars)
+      .def_readonly("arena_bytes", &GraphStats::arena_bytes)
+      .def_readonly("live_value_bytes", &GraphStats::live_value_bytes)
+      .def_readonly("peak_value_bytes", &GraphStats::peak_value_bytes)
+      .def_readonly("live_values", &GraphStats::live_values)
+      .def_readonly("collections", &GraphStats::collections)
+      .def_readonly("values_skipped_for_budget", &GraphStats::values_skipped_for_budget)
+      .def("__repr__", &GraphStatsText);
+}
+
+}  // namespace
+
+void DefineGraph(py::module_& module) {
+  DefineStats(module);
+  const GraphOptions defaults;
+  py::class_<Graph>(module, "Graph",
+                    "Owns the arena (nodes, vars, constants; it only grows, export needs it) and "
+                    "the value store (propagated values, collected once no Var reaches them).")
+      .def(py::init(&NewGraph), py::kw_only(),
+           py::arg("propagate_values") = defaults.propagate_values,
+           py::arg("keep_all_values") = defaults.keep_all_values,
+           py::arg("collect_policy") = "adaptive",
+           py::arg("growth_factor") = defaults.growth_factor,
+           py::arg("min_trigger_bytes") = py::none(),
+           py::arg("threshold_bytes") = defaults.threshold_bytes,
+           py::arg("max_value_bytes") = defaults.max_value_bytes,
+           py::arg("max_live_value_bytes") = defaults.max_live_value_bytes,
+           py::arg("max_loop_trips") = defaults.max_loop_trips)
+      .def("argument", &Argument, py::arg("name"), py::arg("dtype"), py::arg("shape") = py::none(),
+           "A graph input. shape: a sequence of sizes, names (symbolic dims) and None "
+           "(unknown), or None for an unknown rank.")
+      .def(
+          "argument_of_type",
+          [](Graph& graph, const std::string& name, py::handle type) {
+            return Checked(graph.argument(name, VarTypeFromPython(type)));
+          },
+          py::arg("name"), py::arg("type"), "A graph input of any VarType (sequence, map, ...).")
+      .def(
+          "constant",
+          [](Graph& graph, py::handle value) {
+            return Checked(graph.constant(TensorFromPython(value)));
+          },
+          py::arg("value"), "A Constant node holding a copy of numpy.asarray(value).")
+      .def(
+          "collect",
+          [](Graph& graph, bool full) {
+            return graph.collect(full ? CollectMode::kFull : CollectMode::kIncremental);
+          },
+          py::kw_only(), py::arg("full") = false,
+          "Frees every value no live Var reaches; returns what it freed and kept.")
+      .def("stats", &Graph::stats);
+}
+
+}  // namespace graphgc::python

@@ -1,0 +1,131 @@
+// Models in and out: to_onnx_bytes, import_model (behind graphgc.inline_model) and fold. Models
+// cross the boundary as serialized ModelProto bytes (the onnx package's own form), parsed here
+// with protobuf; a file path is read by graphgc itself, which resolves external data safely.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <limits>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "graphgc/export/fold.h"
+#include "graphgc/export/inline_model.h"
+#include "graphgc/export/model_files.h"
+#include "graphgc/export/to_onnx.h"
+#include "graphgc/ir/graph.h"
+#include "onnx/onnx_pb.h"
+#include "py_binding.h"
+#include "py_errors.h"
+#include "py_var.h"
+
+namespace py = pybind11;
+
+namespace graphgc::python {
+namespace {
+
+// A model given as bytes (ModelProto.SerializeToString()) or as a path to a .onnx file. For a
+// path, `model_dir` becomes the file's folder unless given, so external data resolves there.
+onnx::ModelProto ModelFromPython(py::handle model, std::string& model_dir) {
+  if (py::isinstance<py::bytes>(model)) {
+    onnx::ModelProto proto;
+    std::string_view bytes = model.cast<std::string_view>();
+    if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()) ||
+        !proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+      RaiseError(absl::StrCat("not a serialized ONNX ModelProto (", bytes.size(), " bytes)"));
+    }
+    return proto;
+  }
+  py::object path = py::module_::import("os").attr("fspath")(model);
+  std::string file = path.cast<std::string>();
+  if (model_dir.empty()) {
+    model_dir = py::module_::import("os.path").attr("dirname")(path).cast<std::string>();
+    if (model_dir.empty()) model_dir = ".";
+  }
+  return ValueOrRaise(load_model(file));
+}
+
+py::bytes Serialized(const onnx::ModelProto& model) {
+  std::string bytes;
+  if (!model.SerializeToString(&bytes)) {
+    RaiseError("the model does not serialize (over protobuf's 2 GB limit?)");
+  }
+  return py::bytes(bytes);
+}
+
+py::bytes ToOnnxBytes(const Graph& graph, const std::vector<std::pair<std::string, Var>>& outputs,
+                      bool values_as_initializers, bool constants_as_initializers, bool check) {
+  ExportOptions options;
+  options.values_as_initializers = values_as_initializers;
+  options.constants_as_initializers = constants_as_initializers;
+  options.check = check;
+  return py::bytes(ValueOrRaise(to_onnx_bytes(graph, outputs, options)));
+}
+
+py::tuple ImportModel(Graph& graph, py::handle model, const std::map<std::string, Var>& inputs,
+                      const std::string& prefix, int opset, std::string model_dir,
+                      bool opaque_unknown_ops) {
+  for (const auto& [name, var] : inputs) UsableVar(var);
+  onnx::ModelProto proto = ModelFromPython(model, model_dir);
+  InlineOptions options{.opaque_unknown_ops = opaque_unknown_ops,
+                        .model_dir = model_dir,
+                        .prefix = prefix,
+                        .opset = opset};
+  ImportedModel imported = ValueOrRaise(import_model(graph, proto, inputs, options));
+  return py::make_tuple(imported.outputs, imported.onnx_opset, imported.warnings);
+}
+
+py::dict FoldStatsDict(const FoldStats& stats) {
+  py::dict out;
+  out["nodes_before"] = stats.nodes_before;
+  out["nodes_after"] = stats.nodes_after;
+  out["initializer_bytes_before"] = stats.initializer_bytes_before;
+  out["initializer_bytes_after"] = stats.initializer_bytes_after;
+  out["nodes_folded"] = stats.nodes_folded;
+  out["nodes_kept_for_size"] = stats.nodes_kept_for_size;
+  out["nodes_kept_for_budget"] = stats.nodes_kept_for_budget;
+  out["nodes_fused"] = stats.nodes_fused;
+  out["opaque_nodes"] = stats.opaque_nodes;
+  out["peak_live_value_bytes"] = stats.peak_live_value_bytes;
+  out["import_seconds"] = stats.import_seconds;
+  out["fold_seconds"] = stats.fold_seconds;
+  out["export_seconds"] = stats.export_seconds;
+  return out;
+}
+
+py::tuple Fold(py::handle model, std::string model_dir, int64_t max_fold_bytes, bool fold_anyway,
+               int64_t memory_budget_bytes, bool unknown_ops_are_errors, bool fuse, int opset) {
+  onnx::ModelProto proto = ModelFromPython(model, model_dir);
+  FoldOptions options;
+  options.model_dir = model_dir;
+  options.max_fold_bytes = max_fold_bytes;
+  options.fold_anyway = fold_anyway;
+  options.memory_budget_bytes = memory_budget_bytes;
+  options.unknown_ops_are_errors = unknown_ops_are_errors;
+  options.fuse = fuse;
+  options.opset = opset;
+  FoldResult result = ValueOrRaise(fold(std::move(proto), options));
+  return py::make_tuple(Serialized(result.model), FoldStatsDict(result.stats));
+}
+
+}  // namespace
+
+void DefineModels(py::module_& module) {
+  module.def("to_onnx_bytes", &ToOnnxBytes, py::arg("graph"), py::arg("outputs"), py::kw_only(),
+             py::arg("values_as_initializers") = false,
+             py::arg("constants_as_initializers") = false, py::arg("check") = false);
+  module.def("import_model", &ImportModel, py::arg("graph"), py::arg("model"), py::arg("inputs"),
+             py::kw_only(), py::arg("prefix") = "", py::arg("opset") = kNewestOnnxOpset,
+             py::arg("model_dir") = "", py::arg("opaque_unknown_ops") = true);
+  const FoldOptions defaults;
+  module.def("fold", &Fold, py::arg("model"), py::kw_only(), py::arg("model_dir") = "",
+             py::arg("max_fold_bytes") = defaults.max_fold_bytes,
+             py::arg("fold_anyway") = defaults.fold_anyway,
+             py::arg("memory_budget_bytes") = defaults.memory_budget_bytes,
+             py::arg("unknown_ops_are_errors") = defaults.unknown_ops_are_errors,
+             py::arg("fuse") = defaults.fuse, py::arg("opset") = defaults.opset);
+}
+
+}  // namespace graphgc::python

@@ -1,0 +1,256 @@
+// make_node from Python: the one entry every generated op function (graphgc.opset13 ...
+// graphgc.ml) and graphgc.make_node call. Attributes come as (name, kind, value) triples; the kind
+// is the ONNX attribute type the schema gives ("int", "floats", "graph", ...), or "auto" to take
+// it from the Python value. A value of None is an attribute left out (the schema's default).
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <exception>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "graphgc/ir/attribute.h"
+#include "graphgc/ir/graph.h"
+#include "graphgc/ir/var.h"
+#include "graphgc/opset/node.h"
+#include "py_arrays.h"
+#include "py_binding.h"
+#include "py_errors.h"
+#include "py_numbers.h"
+#include "py_var.h"
+
+namespace py = pybind11;
+
+namespace graphgc::python {
+namespace {
+
+std::string TypeName(py::handle value) {
+  return py::str(py::type::handle_of(value).attr("__name__"));
+}
+
+[[noreturn]] void RaiseAttributeError(const std::string& op_type, const std::string& name,
+                                      const char* expected, py::handle value) {
+  RaiseError(absl::StrCat(op_type, ": attribute '", name, "' takes ", expected, ", not ",
+                          TypeName(value), " ", std::string(py::repr(value))));
+}
+
+bool IsNumber(py::handle value) { return Double(value).has_value(); }
+
+bool IsText(py::handle value) {
+  return py::isinstance<py::str>(value) || py::isinstance<py::bytes>(value);
+}
+
+std::string Text(py::handle value) {
+  if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+  return std::string(value.cast<py::bytes>());
+}
+
+// An INT attribute also takes an element type (Cast's `to`: numpy.float32 or "float32").
+bool IsElementType(py::handle value) {
+  return py::isinstance<py::type>(value) || py::isinstance<py::dtype>(value);
+}
+
+template <class T, class Convert>
+std::vector<T> List(py::handle value, Convert convert) {
+  std::vector<T> items;
+  for (py::handle item : py::iter(value)) items.push_back(convert(item));
+  return items;
+}
+
+// A graph attribute: the Python callable builds the body from its arguments. A Python exception
+// must not unwind through graphgc, so it is caught here, kept in `pending`, and the body returns a
+// failed Var instead; make_node then fails, and the caller raises the kept exception.
+Subgraph BodyFromPython(py::handle callable, std::optional<py::error_already_set>& pending) {
+  py::object function = py::reinterpret_borrow<py::object>(callable);
+  return Subgraph([function, &pending](absl::Span<const Var> arguments) -> std::vector<Var> {
+    try {
+      py::tuple args(arguments.size());
+      for (size_t i = 0; i < arguments.size(); ++i) args[i] = py::cast(arguments[i]);
+      py::object results = function(*args);
+      if (py::isinstance<Var>(results)) return {results.cast<Var>()};
+      std::vector<Var> vars;
+      for (py::handle result : py::iter(results)) {
+        if (!py::isinstance<Var>(result)) {
+          RaiseError(absl::StrCat("a body returns Vars, not ", TypeName(result)));
+        }
+        vars.push_back(result.cast<Var>());
+      }
+      return vars;
+    } catch (py::error_already_set& error) {
+      if (!pending.has_value()) pending.emplace(std::move(error));
+    } catch (const std::exception& error) {  // pybind11's cast errors
+      if (!pending.has_value()) {
+        PyErr_SetString(PyExc_TypeError, error.what());
+        pending.emplace();
+      }
+    }
+    return {Var::Detached(absl::InvalidArgumentError("the body raised a Python exception"))};
+  });
+}
+
+AttributeValue AutoValue(const std::string& op_type, const std::string& name, py::handle value,
+                         std::optional<py::error_already_set>& pending);
+
+AttributeValue ValueOfKind(const std::string& op_type, const std::string& name,
+                           const std::string& kind, py::handle value,
+                           std::optional<py::error_already_set>& pending) {
+  if (kind == "int") {
+    if (IsInteger(value)) {
+      std::optional<int64_t> integer = Int64(value);
+      if (!integer.has_value()) RaiseAttributeError(op_type, name, "an int64", value);
+      return *integer;
+    }
+    std::optional<DataType> dtype;
+    if (IsElementType(value) || py::isinstance<py::str>(value)) dtype = FindDataType(value);
+    if (!dtype.has_value()) {
+      RaiseAttributeError(op_type, name, "an int (or an element type graphgc has)", value);
+    }
+    return int64_t{static_cast<int32_t>(*dtype)};
+  }
+  if (kind == "float") {
+    std::optional<double> real = Double(value);
+    if (!real.has_value()) RaiseAttributeError(op_type, name, "a float", value);
+    return static_cast<float>(*real);
+  }
+  if (kind == "string") {
+    if (!IsText(value)) RaiseAttributeError(op_type, name, "a str", value);
+    return Text(value);
+  }
+  if (IsText(value) && (kind == "ints" || kind == "floats" || kind == "strings")) {
+    RaiseAttributeError(op_type, name, "a sequence", value);
+  }
+  if (kind == "ints") {
+    return List<int64_t>(value, [&](py::handle item) {
+      std::optional<int64_t> integer = Int64(item);
+      if (!integer.has_value()) RaiseAttributeError(op_type, name, "a sequence of int64", value);
+      return *integer;
+    });
+  }
+  if (kind == "floats") {
+    return List<float>(value, [&](py::handle item) {
+      std::optional<double> real = Double(item);
+      if (!real.has_value()) RaiseAttributeError(op_type, name, "a sequence of floats", value);
+      return static_cast<float>(*real);
+    });
+  }
+  if (kind == "strings") {
+    return List<std::string>(value, [&](py::handle item) {
+      if (!IsText(item)) RaiseAttributeError(op_type, name, "a sequence of str", value);
+      return Text(item);
+    });
+  }
+  if (kind == "tensor") return TensorFromPython(value);
+  if (kind == "graph") {
+    if (!PyCallable_Check(value.ptr())) RaiseAttributeError(op_type, name, "a callable", value);
+    return BodyFromPython(value, pending);
+  }
+  if (kind == "type") return VarTypeFromPython(value);
+  if (kind == "auto") return AutoValue(op_type, name, value, pending);
+  RaiseError(absl::StrCat(op_type, ": unknown attribute kind '", kind, "' for '", name, "'"));
+}
+
+// The kind a plain Python value has: bool and int are "int", a str "string", a list of ints
+// "ints", a numpy array "tensor", a callable "graph", a VarType "type".
+AttributeValue AutoValue(const std::string& op_type, const std::string& name, py::handle value,
+                         std::optional<py::error_already_set>& pending) {
+  auto of = [&](const char* kind) { return ValueOfKind(op_type, name, kind, value, pending); };
+  if (py::isinstance<VarType>(value)) return of("type");
+  if (IsText(value)) return of("string");
+  if (IsInteger(value)) return of("int");
+  if (py::isinstance<py::float_>(value)) return of("float");
+  if (py::isinstance<py::array>(value)) return of("tensor");
+  if (PyCallable_Check(value.ptr())) return of("graph");
+  if (py::isinstance<py::sequence>(value)) {
+    py::sequence items = py::reinterpret_borrow<py::sequence>(value);
+    bool all_integers = true, all_numbers = true, all_text = true;
+    for (py::handle item : items) {
+      all_integers = all_integers && IsInteger(item);
+      all_numbers = all_numbers && IsNumber(item);
+      all_text = all_text && IsText(item);
+    }
+    if (items.size() > 0 && all_integers) return of("ints");
+    if (items.size() > 0 && all_numbers) return of("floats");
+    if (items.size() > 0 && all_text) return of("strings");
+  }
+  RaiseError(absl::StrCat(op_type, ": cannot tell the ONNX type of attribute '", name, "' from ",
+                          TypeName(value), " ", std::string(py::repr(value)),
+                          "; give it as an int, float, str, a non-empty list of them, a numpy "
+                          "array, a callable or a VarType"));
+}
+
+std::vector<Var> InputsFromPython(const std::string& op_type, py::handle inputs) {
+  std::vector<Var> vars;
+  for (py::handle input : py::iter(inputs)) {
+    if (input.is_none()) {
+      vars.emplace_back();  // an omitted optional input
+    } else if (py::isinstance<Var>(input)) {
+      vars.push_back(input.cast<Var>());
+    } else {
+      RaiseError(absl::StrCat(op_type, ": input ", vars.size(), " is a ", TypeName(input),
+                              ", not a graphgc.Var (make constants with Graph.constant)"));
+    }
+  }
+  return vars;
+}
+
+std::vector<Var> MakeNode(const std::string& op_type, const std::string& domain, int version,
+                          py::handle inputs, py::handle attributes, int num_outputs,
+                          py::handle graph) {
+  std::vector<Var> operands = InputsFromPython(op_type, inputs);
+  std::optional<py::error_already_set> pending;
+  std::vector<Attribute> converted;
+  for (py::handle triple : py::iter(attributes)) {
+    py::tuple item = py::reinterpret_borrow<py::tuple>(triple);
+    if (item[2].is_none()) continue;
+    std::string name = item[0].cast<std::string>();
+    AttributeValue value =
+        ValueOfKind(op_type, name, item[1].cast<std::string>(), item[2], pending);
+    converted.push_back(Attribute{std::move(name), std::move(value)});
+  }
+  NodeOptions options{.domain = domain, .version = version, .num_outputs = num_outputs};
+  std::vector<Var> outputs;
+  if (!graph.is_none()) {
+    if (!py::isinstance<Graph>(graph)) {
+      RaiseError(absl::StrCat(op_type, ": graph is a graphgc.Graph, not ", TypeName(graph)));
+    }
+    outputs = make_node(graph.cast<Graph&>(), op_type, operands, converted, options);
+  } else {
+    bool any_input = false;
+    for (const Var& operand : operands) any_input = any_input || !operand.empty();
+    if (!any_input) {
+      RaiseError(absl::StrCat(op_type, " has no input to take the graph from: pass graph=g"));
+    }
+    outputs = make_node(op_type, operands, converted, options);
+  }
+  if (pending.has_value()) {
+    pending->restore();
+    throw py::error_already_set();
+  }
+  for (const Var& output : outputs) UsableVar(output);
+  return outputs;
+}
+
+}  // namespace
+
+void DefineNodes(py::module_& module) {
+  module.def("make_node", &MakeNode, py::arg("op_type"), py::arg("domain"), py::arg("version"),
+             py::arg("inputs"), py::arg("attributes"), py::arg("num_outputs"),
+             py::arg("graph") = py::none(),
+             "Appends one node; returns its outputs. Raises graphgc.Error when the op refuses "
+             "its inputs or attributes (the graph is then unchanged).");
+  module.def(
+      "has_kernel",
+      [](const std::string& op_type, const std::string& domain, int version) {
+        return has_kernel(op_type, NodeOptions{.domain = domain, .version = version});
+      },
+      py::arg("op_type"), py::arg("domain") = "", py::arg("version") = 0);
+  module.def(
+      "supported_opset_version",
+      [](const std::string& domain) { return SupportedOpsetVersion(domain); },
+      py::arg("domain") = "");
+}
+
+}  // namespace graphgc::python
