@@ -1,4 +1,6 @@
 // graphgc.Graph, GraphStats and CollectStats.
+#include "py_graph.h"
+
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -6,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -32,7 +35,14 @@ CollectPolicy PolicyFromName(const std::string& name) {
   RaiseError(absl::StrCat("collect_policy is 'adaptive', 'fixed' or 'manual', not '", name, "'"));
 }
 
-std::unique_ptr<Graph> NewGraph(bool propagate_values, bool keep_all_values,
+// Every live Python Graph by its core; an entry leaves with its Graph. Guarded by the GIL.
+std::unordered_map<const internal::GraphCore*, std::weak_ptr<Graph>>& LiveGraphs() {
+  static auto* const graphs =
+      new std::unordered_map<const internal::GraphCore*, std::weak_ptr<Graph>>();
+  return *graphs;
+}
+
+std::shared_ptr<Graph> NewGraph(bool propagate_values, bool keep_all_values,
                                 const std::string& collect_policy, double growth_factor,
                                 std::optional<int64_t> min_trigger_bytes, int64_t threshold_bytes,
                                 int64_t max_value_bytes, int64_t max_live_value_bytes,
@@ -47,7 +57,14 @@ std::unique_ptr<Graph> NewGraph(bool propagate_values, bool keep_all_values,
   options.max_value_bytes = max_value_bytes;
   options.max_live_value_bytes = max_live_value_bytes;
   options.max_loop_trips = max_loop_trips;
-  return std::make_unique<Graph>(options);
+  auto* graph = new Graph(options);
+  const internal::GraphCore* core = graph->core();
+  std::shared_ptr<Graph> owner(graph, [core](Graph* dying) {
+    LiveGraphs().erase(core);
+    delete dying;
+  });
+  LiveGraphs()[core] = owner;
+  return owner;
 }
 
 // A dim of Graph.argument's shape: a size, a name (a symbolic dim) or None (unknown).
@@ -114,12 +131,19 @@ void DefineStats(py::module_& module) {
 
 }  // namespace
 
+std::shared_ptr<Graph> HoldGraphOf(const Var& var) {
+  if (!var.ok() || var.core() == nullptr) return nullptr;
+  auto found = LiveGraphs().find(var.core());
+  return found == LiveGraphs().end() ? nullptr : found->second.lock();
+}
+
 void DefineGraph(py::module_& module) {
   DefineStats(module);
   const GraphOptions defaults;
-  py::class_<Graph>(module, "Graph",
-                    "Owns the arena (nodes, vars, constants; it only grows, export needs it) and "
-                    "the value store (propagated values, collected once no Var reaches them).")
+  py::class_<Graph, std::shared_ptr<Graph>>(
+      module, "Graph",
+      "Owns the arena (nodes, vars, constants; it only grows, export needs it) and "
+      "the value store (propagated values, collected once no Var reaches them).")
       .def(py::init(&NewGraph), py::kw_only(),
            py::arg("propagate_values") = defaults.propagate_values,
            py::arg("keep_all_values") = defaults.keep_all_values,

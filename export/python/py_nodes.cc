@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <exception>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -19,6 +20,7 @@
 #include "py_arrays.h"
 #include "py_binding.h"
 #include "py_errors.h"
+#include "py_graph.h"
 #include "py_numbers.h"
 #include "py_var.h"
 
@@ -210,13 +212,18 @@ std::vector<Var> MakeNode(const std::string& op_type, const std::string& domain,
         ValueOfKind(op_type, name, item[1].cast<std::string>(), item[2], pending);
     converted.push_back(Attribute{std::move(name), std::move(value)});
   }
+  // A body runs Python code in the middle of make_node, which might drop the last reference to
+  // the graph; holding it keeps the node's graph alive until make_node has returned.
+  std::vector<std::shared_ptr<Graph>> held;
+  for (const Var& operand : operands) held.push_back(HoldGraphOf(operand));
   NodeOptions options{.domain = domain, .version = version, .num_outputs = num_outputs};
   std::vector<Var> outputs;
   if (!graph.is_none()) {
     if (!py::isinstance<Graph>(graph)) {
       RaiseError(absl::StrCat(op_type, ": graph is a graphgc.Graph, not ", TypeName(graph)));
     }
-    outputs = make_node(graph.cast<Graph&>(), op_type, operands, converted, options);
+    held.push_back(graph.cast<std::shared_ptr<Graph>>());
+    outputs = make_node(*held.back(), op_type, operands, converted, options);
   } else {
     bool any_input = false;
     for (const Var& operand : operands) any_input = any_input || !operand.empty();

@@ -64,3 +64,18 @@ def test_the_graph_is_kept_for_export_after_values_are_freed():
     g.collect()
     model = graphgc.to_onnx(g, {"y": y}, check=True)
     assert [n.op_type for n in model.graph.node].count("Mul") == 5
+
+
+def test_a_body_that_drops_the_last_reference_to_its_graph():
+    holder = {"graph": graphgc.Graph()}
+    cond = holder["graph"].argument("c", np.bool_, ())
+
+    def body():
+        del holder["graph"]  # the graph's only Python reference, in the middle of building If
+        gc.collect()
+        return [cond]
+
+    (result,) = op.if_(cond, then_branch=body, else_branch=lambda: [cond])
+    assert "graph" not in holder
+    with pytest.raises(graphgc.Error):  # the node was made; then the graph went
+        result.value

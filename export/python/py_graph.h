@@ -1,0 +1,20 @@
+// The Python Graph objects: each owns its graphgc::Graph through a shared_ptr, so that a call that
+// runs Python code in the middle of building a node (a body callable) can hold the graph alive
+// even if that code drops the last Python reference to it.
+#ifndef GRAPHGC_EXPORT_PYTHON_PY_GRAPH_H_
+#define GRAPHGC_EXPORT_PYTHON_PY_GRAPH_H_
+
+#include <memory>
+
+#include "graphgc/ir/graph.h"
+#include "graphgc/ir/var.h"
+
+namespace graphgc::python {
+
+// The Graph that `var` belongs to, held alive by the result; null when it has none (an empty or
+// failed Var, or a graph already gone).
+std::shared_ptr<Graph> HoldGraphOf(const Var& var);
+
+}  // namespace graphgc::python
+
+#endif  // GRAPHGC_EXPORT_PYTHON_PY_GRAPH_H_
