@@ -14,6 +14,7 @@
 #include "kernel_bench.h"
 #include "micro.h"
 #include "options.h"
+#include "python_bench.h"
 #include "report.h"
 #include "scenario_run.h"
 #include "scenario_table.h"
@@ -125,5 +126,6 @@ int main(int argc, char** argv) {
   }
   if (options->micro) return bench::RunMicroBenchmarks(options->benchmark_args);
   if (options->kernels) return bench::RunKernelBenchmarks();
+  if (options->python) return bench::RunPythonBenchmark(options->script_args);
   return bench::RunSuite(*options);
 }

@@ -92,6 +92,8 @@ absl::Status ApplyFlag(absl::string_view arg, BenchOptions& options) {
     options.micro = true;
   } else if (arg == "--kernels") {
     options.kernels = true;
+  } else if (arg == "--python") {
+    options.python = true;
   } else if (absl::ConsumePrefix(&arg, "--n=")) {
     absl::StatusOr<std::vector<int64_t>> sizes = ParseSizes(arg);
     if (!sizes.ok()) return sizes.status();
@@ -139,13 +141,15 @@ absl::StatusOr<BenchOptions> ParseOptions(int argc, char** argv) {
     const absl::Status applied = ApplyFlag(flag, options);
     if (absl::IsNotFound(applied)) {
       options.benchmark_args.push_back(argv[i]);
+      options.script_args.push_back(argv[i]);
       unknown.push_back(argv[i]);
     } else if (!applied.ok()) {
       return applied;
     }
   }
-  // Unknown arguments belong to Google Benchmark under --micro; otherwise they are mistakes.
-  if (!options.micro && !options.help && !unknown.empty()) {
+  // Unknown arguments belong to Google Benchmark under --micro and to the script under --python;
+  // otherwise they are mistakes.
+  if (!options.micro && !options.python && !options.help && !unknown.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("unknown argument '", unknown.front(), "'"));
   }
   return options;
@@ -156,6 +160,7 @@ std::string Usage() {
          "                     [--keep-all-cap-bytes=BYTES]\n"
          "       graphgc-bench --micro [Google Benchmark flags]\n"
          "       graphgc-bench --kernels\n"
+         "       graphgc-bench --python [--quick] [--n 10,100] [--json FILE]\n"
          "\n"
          "Default: the whole suite (--scenario all), one to three minutes on two cores. Each\n"
          "scenario table runs its workload for each n in each mode (keep-all, collect-each-step,\n"
@@ -189,7 +194,10 @@ std::string Usage() {
          "                         (default 2147483648)\n"
          "  --micro                run the registered Google Benchmark micro benchmarks\n"
          "  --kernels              time value propagation of nine ops against a plain loop and\n"
-         "                         ONNX Runtime (one thread), side by side in one run\n";
+         "                         ONNX Runtime (one thread), side by side in one run\n"
+         "  --python               the seed in Python, graphgc's package against spox with value\n"
+         "                         propagation, in one process (bench/python/seed_vs_spox.py;\n"
+         "                         `tools/run-bench --python` installs the package first)\n";
 }
 
 }  // namespace graphgc::bench

@@ -4,6 +4,7 @@
 //                 [--keep-all-cap-bytes=B]
 //   graphgc-bench --micro [Google Benchmark flags]
 //   graphgc-bench --kernels
+//   graphgc-bench --python [seed_vs_spox.py flags]
 //
 // LIST of --scenario names parts of the suite: chain (or seed), fanout, mlp, shapes (the scenario
 // tables, scenarios.h), boundary (boundary_scenario.h), comparisons (the chain against a hand
@@ -32,6 +33,7 @@ struct BenchOptions {
   bool json = false;
   bool micro = false;
   bool kernels = false;
+  bool python = false;  // the side-by-side benchmark against spox (python_bench.h)
   // The parts to run, in the suite's order, each once; "seed" is stored as "chain".
   std::vector<std::string> parts;
   bool whole_suite = true;  // --scenario all (or none): the parts' shorter default sizes
@@ -43,6 +45,8 @@ struct BenchOptions {
   std::string plot_dir;  // --plot: where to write the charts; empty: no charts
   // For --micro: argv[0] and every argument that is not ours, for benchmark::Initialize.
   std::vector<char*> benchmark_args;
+  // For --python: every argument that is not ours, for bench/python/seed_vs_spox.py.
+  std::vector<char*> script_args;
 
   bool runs(absl::string_view part) const;
 };
