@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <exception>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,8 +56,14 @@ bool IsElementType(py::handle value) {
   return py::isinstance<py::type>(value) || py::isinstance<py::dtype>(value);
 }
 
+// The items of a list attribute, each converted; raises naming the attribute when `value` is not
+// a sequence (a str is not one here) or `convert` refuses an item.
 template <class T, class Convert>
-std::vector<T> List(py::handle value, Convert convert) {
+std::vector<T> List(const std::string& op_type, const std::string& name, const char* expected,
+                    py::handle value, Convert convert) {
+  if (IsText(value) || !py::isinstance<py::iterable>(value)) {
+    RaiseAttributeError(op_type, name, expected, value);
+  }
   std::vector<T> items;
   for (py::handle item : py::iter(value)) items.push_back(convert(item));
   return items;
@@ -121,25 +128,22 @@ AttributeValue ValueOfKind(const std::string& op_type, const std::string& name,
     if (!IsText(value)) RaiseAttributeError(op_type, name, "a str", value);
     return Text(value);
   }
-  if (IsText(value) && (kind == "ints" || kind == "floats" || kind == "strings")) {
-    RaiseAttributeError(op_type, name, "a sequence", value);
-  }
   if (kind == "ints") {
-    return List<int64_t>(value, [&](py::handle item) {
+    return List<int64_t>(op_type, name, "a sequence of int64", value, [&](py::handle item) {
       std::optional<int64_t> integer = Int64(item);
       if (!integer.has_value()) RaiseAttributeError(op_type, name, "a sequence of int64", value);
       return *integer;
     });
   }
   if (kind == "floats") {
-    return List<float>(value, [&](py::handle item) {
+    return List<float>(op_type, name, "a sequence of floats", value, [&](py::handle item) {
       std::optional<double> real = Double(item);
       if (!real.has_value()) RaiseAttributeError(op_type, name, "a sequence of floats", value);
       return static_cast<float>(*real);
     });
   }
   if (kind == "strings") {
-    return List<std::string>(value, [&](py::handle item) {
+    return List<std::string>(op_type, name, "a sequence of str", value, [&](py::handle item) {
       if (!IsText(item)) RaiseAttributeError(op_type, name, "a sequence of str", value);
       return Text(item);
     });
@@ -198,9 +202,20 @@ std::vector<Var> InputsFromPython(const std::string& op_type, py::handle inputs)
   return vars;
 }
 
+// num_outputs as make_node takes it: -1 (the default count) or a count.
+int OutputCount(const std::string& op_type, py::handle num_outputs) {
+  std::optional<int64_t> count = Int64(num_outputs);
+  if (!count.has_value() || *count < -1 || *count > std::numeric_limits<int>::max()) {
+    RaiseError(absl::StrCat(op_type, ": num_outputs is a count (or -1), not ",
+                            std::string(py::repr(num_outputs))));
+  }
+  return static_cast<int>(*count);
+}
+
 std::vector<Var> MakeNode(const std::string& op_type, const std::string& domain, int version,
-                          py::handle inputs, py::handle attributes, int num_outputs,
+                          py::handle inputs, py::handle attributes, py::handle num_outputs,
                           py::handle graph) {
+  const int output_count = OutputCount(op_type, num_outputs);
   std::vector<Var> operands = InputsFromPython(op_type, inputs);
   std::optional<py::error_already_set> pending;
   std::vector<Attribute> converted;
@@ -216,7 +231,7 @@ std::vector<Var> MakeNode(const std::string& op_type, const std::string& domain,
   // the graph; holding it keeps the node's graph alive until make_node has returned.
   std::vector<std::shared_ptr<Graph>> held;
   for (const Var& operand : operands) held.push_back(HoldGraphOf(operand));
-  NodeOptions options{.domain = domain, .version = version, .num_outputs = num_outputs};
+  NodeOptions options{.domain = domain, .version = version, .num_outputs = output_count};
   std::vector<Var> outputs;
   if (!graph.is_none()) {
     if (!py::isinstance<Graph>(graph)) {
