@@ -16,6 +16,8 @@ its nodes at that opset), graphgc.ml (ai.onnx.ml, opset 3), and make_node for an
 Errors raise graphgc.Error, whose message names the op, the input and the types.
 """
 
+from importlib import metadata as _metadata
+
 from graphgc._graphgc import (
     CollectStats,
     Error,
@@ -28,6 +30,11 @@ from graphgc._graphgc import (
 )
 from graphgc._api import fold, import_model, inline_model, make_node, to_onnx
 from graphgc import ml, op, opset13, opset14, opset15, opset16, opset17
+
+try:
+    __version__ = _metadata.version("graphgc")
+except _metadata.PackageNotFoundError:  # imported from a source tree, not installed
+    __version__ = "unknown"
 
 __all__ = [
     "CollectStats",
