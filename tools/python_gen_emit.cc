@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
 #include "opset_gen_text.h"
 
 namespace graphgc::opset_gen {
@@ -212,40 +213,57 @@ PythonSignature Signature(const OpSpec& op, bool annotated) {
 }
 
 std::string Wrapped(const std::string& head, const std::vector<std::string>& parameters,
-                    const std::string& tail) {
+                    const std::string& tail, int columns = kPythonColumns) {
   std::string one_line = absl::StrCat(head, absl::StrJoin(parameters, ", "), tail);
-  if (static_cast<int>(one_line.size()) <= kPythonColumns) return one_line + "\n";
+  if (static_cast<int>(one_line.size()) <= columns) return one_line + "\n";
   std::string out = head + "\n";
   for (const std::string& parameter : parameters) absl::StrAppend(&out, "    ", parameter, ",\n");
   return absl::StrCat(out, tail, "\n");
 }
 
 // `name = (...)` on one line when it fits, otherwise one item per line.
-std::string LocalTuple(const std::string& name, const std::vector<std::string>& items) {
+std::string LocalTuple(const std::string& name, const std::vector<std::string>& items,
+                       int columns) {
   std::string line = absl::StrCat("    ", name, " = ", Tuple(items), "\n");
-  if (static_cast<int>(line.size()) <= kPythonColumns + 1) return line;
+  if (static_cast<int>(line.size()) <= columns + 1) return line;
   std::string out = absl::StrCat("    ", name, " = (\n");
   for (const std::string& item : items) absl::StrAppend(&out, "        ", item, ",\n");
   return out + "    )\n";
 }
 
-std::string ModuleFunction(const OpSpec& op, int version) {
+// Four more spaces in front of every non-empty line.
+std::string Indented(const std::string& text) {
+  std::string out;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    if (!line.empty()) absl::StrAppend(&out, "    ", line);
+    out.push_back('\n');
+  }
+  out.pop_back();
+  return out;
+}
+
+// The op function, as the schema's factory in _schemas.py defines it inside itself (one indent
+// deeper, so laid out for four columns less): `version` is the factory's parameter.
+std::string OpFunction(const OpSpec& op, const std::string& docstring) {
+  constexpr int kColumns = kPythonColumns - 4;
   PythonSignature s = Signature(op, /*annotated=*/false);
-  std::string out = Wrapped(absl::StrCat("def ", PythonOpName(op.name), "("), s.parameters, "):");
+  std::string out = absl::StrCat(
+      Wrapped(absl::StrCat("def ", PythonOpName(op.name), "("), s.parameters, "):", kColumns),
+      docstring);
   std::string attributes = "()";
   if (!s.attributes.empty()) {
-    absl::StrAppend(&out, LocalTuple("_attributes", s.attributes));
+    absl::StrAppend(&out, LocalTuple("_attributes", s.attributes, kColumns));
     attributes = "_attributes";
   }
   auto call = [&](const std::string& inputs) {
     std::string made =
-        absl::StrCat("_make_node(\"", op.name, "\", \"", op.domain, "\", ", version, ", ", inputs,
-                     ", ", attributes, ", ", s.num_outputs, ", ", s.graph, ")");
+        absl::StrCat("_make_node(\"", op.name, "\", \"", op.domain, "\", version, ", inputs, ", ",
+                     attributes, ", ", s.num_outputs, ", ", s.graph, ")");
     if (op.returns == Returns::kStruct) made = absl::StrCat("tuple(", made, ")");
     return absl::StrCat("    return ", made, s.result, "\n");
   };
   std::string line = call(s.inputs);
-  if (static_cast<int>(line.size()) <= kPythonColumns + 1) return out + line;
+  if (static_cast<int>(line.size()) <= kColumns + 1) return out + line;
   return absl::StrCat(out, "    _inputs = ", s.inputs, "\n", call("_inputs"));
 }
 
@@ -253,7 +271,13 @@ std::string DocEscaped(const std::string& text) {
   return absl::StrReplaceAll(text, {{"\\", "\\\\"}, {"\"\"\"", "\\\"\\\"\\\""}, {"\x1f", " "}});
 }
 
-std::string Docstring(const OpSpec& op, int version, const std::string& domain_name) {
+std::string DomainName(const std::string& domain) { return domain.empty() ? "ai.onnx" : domain; }
+
+// The docstring of an op function whose body is indented by four spaces; `wrap_indent` is where
+// its lines will stand once the function is placed (deeper for the factories' inner functions),
+// so that they still fit the column limit there.
+std::string Docstring(const OpSpec& op, int wrap_indent) {
+  const std::string prefix(wrap_indent, ' ');
   std::vector<std::string> lines;
   if (!op.summary.empty()) lines.push_back(DocEscaped(op.summary));
   std::vector<std::string> notes;
@@ -268,11 +292,13 @@ std::string Docstring(const OpSpec& op, int version, const std::string& domain_n
     lines.push_back(
         absl::StrCat("Not supported here: ", absl::StrJoin(op.unsupported_attributes, ", "), "."));
   }
-  lines.push_back(absl::StrCat(op.name, " of ", domain_name, " built at opset ", version,
-                               " (schema since ", op.since_version, ")."));
+  lines.push_back(absl::StrCat(op.name, " of ", DomainName(op.domain), ", as defined since opset ",
+                               op.since_version, "; built at the opset of the module it is in."));
   std::string text;
   for (const std::string& line : lines) {
-    absl::StrAppend(&text, CommentLines(line, "    ", "    "));
+    for (absl::string_view wrapped : absl::StrSplit(CommentLines(line, prefix, prefix), '\n')) {
+      if (!wrapped.empty()) absl::StrAppend(&text, "    ", wrapped.substr(prefix.size()), "\n");
+    }
     absl::StrAppend(&text, "\n");
   }
   text.pop_back();  // the last blank line
@@ -280,14 +306,26 @@ std::string Docstring(const OpSpec& op, int version, const std::string& domain_n
   return absl::StrCat("    \"\"\"", text.substr(4), "    \"\"\"\n");
 }
 
-std::string StubFunction(const OpSpec& op, int version, const std::string& domain_name) {
-  PythonSignature s = Signature(op, /*annotated=*/true);
-  return absl::StrCat(Wrapped(absl::StrCat("def ", PythonOpName(op.name), "("), s.parameters,
-                              absl::StrCat(") -> ", s.returns, ":")),
-                      Docstring(op, version, domain_name));
+// The name of a schema's factory (_schemas.py) and signature (_signatures.pyi): the op's name and
+// the opset that introduced the schema, ai.onnx.ml ones prefixed: softmax_13, ml_binarizer_1.
+std::string SchemaName(const OpSpec& op) {
+  std::string name = PythonOpName(op.name);
+  if (name.back() == '_') name.pop_back();  // if_ -> if_16, not if__16
+  return absl::StrCat(op.domain.empty() ? "" : "ml_", name, "_", op.since_version);
 }
 
-std::string DomainName(const std::string& domain) { return domain.empty() ? "ai.onnx" : domain; }
+std::string SchemaFactory(const OpSpec& op) {
+  return absl::StrCat("def ", SchemaName(op), "(version, module):\n",
+                      Indented(OpFunction(op, Docstring(op, 8))), "    return _named(",
+                      PythonOpName(op.name), ", module)\n");
+}
+
+std::string SignatureStub(const OpSpec& op) {
+  PythonSignature s = Signature(op, /*annotated=*/true);
+  return absl::StrCat(Wrapped(absl::StrCat("def ", SchemaName(op), "("), s.parameters,
+                              absl::StrCat(") -> ", s.returns, ":")),
+                      Docstring(op, 4));
+}
 
 std::string Header(const std::string& what, const std::string& onnx_version) {
   return absl::StrCat(
@@ -330,26 +368,50 @@ std::string PythonOpName(const std::string& op_type) {
   return PythonIdentifier(SnakeCase(op_type));
 }
 
+std::vector<GeneratedFile> EmitPythonSchemas(const std::vector<OpSpec>& schemas,
+                                             const std::string& onnx_version) {
+  std::string py = absl::StrCat(
+      Header("graphgc._schemas: each operator schema once, as a factory of its op function.",
+             onnx_version),
+      "#\n# softmax_13(version, module) returns the function `softmax` that builds Softmax (the "
+      "schema\n# of opset 13) at opset `version`; graphgc.opset13 ... opset17 and graphgc.ml "
+      "hold them.\n# Inputs are positional, attributes keyword-only (None: the schema's "
+      "default).\n",
+      "from graphgc._graphgc import make_node as _make_node\n\n\n",
+      "def _named(function, module):\n", "    function.__module__ = module\n",
+      "    function.__qualname__ = function.__name__\n", "    return function\n");
+  std::string pyi = absl::StrCat(
+      Header("graphgc._signatures: the typed signature of each op function, once per schema.",
+             onnx_version),
+      "#\n# A stub without a module: graphgc.opset13 ... opset17 and graphgc.ml (.pyi) import "
+      "these under\n# the op's name, e.g. softmax_13 as softmax.\n",
+      "from typing import Iterable, Sequence\n\n"
+      "from numpy.typing import ArrayLike, DTypeLike\n\n"
+      "from graphgc._api import Body\n"
+      "from graphgc._graphgc import Graph, Var, VarType\n");
+  for (const OpSpec& op : schemas) {
+    absl::StrAppend(&py, "\n\n", SchemaFactory(op));
+    absl::StrAppend(&pyi, "\n", SignatureStub(op));
+  }
+  return {{"_schemas.py", py}, {"_signatures.pyi", pyi}};
+}
+
 std::vector<GeneratedFile> EmitPythonOpset(const OpsetContents& opset, const std::string& module,
                                            const std::string& onnx_version) {
-  const std::string domain = DomainName(opset.domain);
-  const std::string what =
-      absl::StrCat("graphgc.", module, ": the ", domain, " operators as of opset ", opset.version,
-                   "; every node is built at opset ", opset.version, ".");
+  const std::string what = absl::StrCat("graphgc.", module, ": the ", DomainName(opset.domain),
+                                        " operators as of opset ", opset.version,
+                                        "; every node is built at opset ", opset.version, ".");
   std::string py = absl::StrCat(
-      Header(what, onnx_version), SkippedNote(opset), "# Types and summaries are in ", module,
-      ".pyi. Inputs are positional, attributes keyword-only\n# (None: the schema's default).\n",
-      "from graphgc._graphgc import make_node as _make_node\n\n", AllList(opset));
-  std::string pyi = absl::StrCat(Header(what, onnx_version),
-                                 "from typing import Iterable, Sequence\n\n"
-                                 "from numpy.typing import ArrayLike, DTypeLike\n\n"
-                                 "from graphgc._api import Body\n"
-                                 "from graphgc._graphgc import Graph, Var, VarType\n\n",
-                                 AllList(opset));
+      Header(what, onnx_version), SkippedNote(opset),
+      "# Each op's schema is in _schemas.py, its typed signature in _signatures.pyi.\n",
+      "from graphgc import _schemas\n\n", AllList(opset), "\n");
+  std::string pyi = absl::StrCat(Header(what, onnx_version), "from graphgc._signatures import (\n");
   for (const OpSpec& op : opset.ops) {
-    absl::StrAppend(&py, "\n\n", ModuleFunction(op, opset.version));
-    absl::StrAppend(&pyi, "\n", StubFunction(op, opset.version, domain));
+    absl::StrAppend(&py, PythonOpName(op.name), " = _schemas.", SchemaName(op), "(", opset.version,
+                    ", __name__)\n");
+    absl::StrAppend(&pyi, "    ", SchemaName(op), " as ", PythonOpName(op.name), ",\n");
   }
+  absl::StrAppend(&pyi, ")\n\n", AllList(opset));
   return {{module + ".py", py}, {module + ".pyi", pyi}};
 }
 

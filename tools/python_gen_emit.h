@@ -1,7 +1,9 @@
 // The Python op modules of the graphgc package, written by graphgc-python-gen from the same op
-// model as the C++ opset (opset_gen_model.h): for each opset, a module of plain functions that
-// build their nodes through graphgc._graphgc.make_node at that opset (opsetNN.py), and its typed
-// stub with the schema's summary (opsetNN.pyi), so editors complete op names and attributes.
+// model as the C++ opset (opset_gen_model.h). As in C++, each schema is written once: in
+// _schemas.py as a factory of its op function (which builds nodes through
+// graphgc._graphgc.make_node), and in _signatures.pyi as its typed signature with the schema's
+// summary. Each opset module (opsetNN.py, ml.py) binds the factories to its version, and its stub
+// (.pyi) imports the signatures under the ops' names, so editors complete op names and attributes.
 #ifndef GRAPHGC_TOOLS_PYTHON_GEN_EMIT_H_
 #define GRAPHGC_TOOLS_PYTHON_GEN_EMIT_H_
 
@@ -16,6 +18,10 @@ namespace graphgc::opset_gen {
 // spox's op function name: snake case ("ReduceSum" -> reduce_sum, "GatherND" -> gather_nd,
 // "MatMul" -> matmul), with a trailing '_' on a Python keyword ("If" -> if_).
 std::string PythonOpName(const std::string& op_type);
+
+// _schemas.py and _signatures.pyi for `schemas` (each once).
+std::vector<GeneratedFile> EmitPythonSchemas(const std::vector<OpSpec>& schemas,
+                                             const std::string& onnx_version);
 
 // `module`.py and `module`.pyi for the ops of `opset` (ai.onnx or ai.onnx.ml).
 std::vector<GeneratedFile> EmitPythonOpset(const OpsetContents& opset, const std::string& module,

@@ -6,9 +6,8 @@
 # Not generated:
 #   - Scatter: deprecated since opset 11
 #   - Upsample: deprecated since opset 10
-# Types and summaries are in opset16.pyi. Inputs are positional, attributes keyword-only
-# (None: the schema's default).
-from graphgc._graphgc import make_node as _make_node
+# Each op's schema is in _schemas.py, its typed signature in _signatures.pyi.
+from graphgc import _schemas
 
 __all__ = [
     "abs",
@@ -181,1184 +180,171 @@ __all__ = [
     "xor",
 ]
 
-
-def abs(X):
-    return _make_node("Abs", "", 16, (X,), (), -1, None)[0]
-
-
-def acos(input):
-    return _make_node("Acos", "", 16, (input,), (), -1, None)[0]
-
-
-def acosh(input):
-    return _make_node("Acosh", "", 16, (input,), (), -1, None)[0]
-
-
-def add(A, B):
-    return _make_node("Add", "", 16, (A, B), (), -1, None)[0]
-
-
-def and_(A, B):
-    return _make_node("And", "", 16, (A, B), (), -1, None)[0]
-
-
-def arg_max(data, *, axis=None, keepdims=None, select_last_index=None):
-    _attributes = (
-        ("axis", "int", axis),
-        ("keepdims", "int", keepdims),
-        ("select_last_index", "int", select_last_index),
-    )
-    return _make_node("ArgMax", "", 16, (data,), _attributes, -1, None)[0]
-
-
-def arg_min(data, *, axis=None, keepdims=None, select_last_index=None):
-    _attributes = (
-        ("axis", "int", axis),
-        ("keepdims", "int", keepdims),
-        ("select_last_index", "int", select_last_index),
-    )
-    return _make_node("ArgMin", "", 16, (data,), _attributes, -1, None)[0]
-
-
-def asin(input):
-    return _make_node("Asin", "", 16, (input,), (), -1, None)[0]
-
-
-def asinh(input):
-    return _make_node("Asinh", "", 16, (input,), (), -1, None)[0]
-
-
-def atan(input):
-    return _make_node("Atan", "", 16, (input,), (), -1, None)[0]
-
-
-def atanh(input):
-    return _make_node("Atanh", "", 16, (input,), (), -1, None)[0]
-
-
-def average_pool(
-    X,
-    *,
-    auto_pad=None,
-    ceil_mode=None,
-    count_include_pad=None,
-    kernel_shape,
-    pads=None,
-    strides=None,
-):
-    _attributes = (
-        ("auto_pad", "string", auto_pad),
-        ("ceil_mode", "int", ceil_mode),
-        ("count_include_pad", "int", count_include_pad),
-        ("kernel_shape", "ints", kernel_shape),
-        ("pads", "ints", pads),
-        ("strides", "ints", strides),
-    )
-    return _make_node("AveragePool", "", 16, (X,), _attributes, -1, None)[0]
-
-
-def batch_normalization(
-    X,
-    scale,
-    B,
-    input_mean,
-    input_var,
-    *,
-    epsilon=None,
-    momentum=None,
-    training_mode=None,
-    num_outputs=1,
-):
-    _attributes = (
-        ("epsilon", "float", epsilon),
-        ("momentum", "float", momentum),
-        ("training_mode", "int", training_mode),
-    )
-    _inputs = (X, scale, B, input_mean, input_var)
-    return tuple(_make_node("BatchNormalization", "", 16, _inputs, _attributes, num_outputs, None))
-
-
-def bernoulli(input, *, dtype=None, seed=None):
-    _attributes = (("dtype", "int", dtype), ("seed", "float", seed))
-    return _make_node("Bernoulli", "", 16, (input,), _attributes, -1, None)[0]
-
-
-def bit_shift(X, Y, *, direction):
-    _attributes = (("direction", "string", direction),)
-    return _make_node("BitShift", "", 16, (X, Y), _attributes, -1, None)[0]
-
-
-def cast(input, *, to):
-    _attributes = (("to", "int", to),)
-    return _make_node("Cast", "", 16, (input,), _attributes, -1, None)[0]
-
-
-def cast_like(input, target_type):
-    return _make_node("CastLike", "", 16, (input, target_type), (), -1, None)[0]
-
-
-def ceil(X):
-    return _make_node("Ceil", "", 16, (X,), (), -1, None)[0]
-
-
-def celu(X, *, alpha=None):
-    _attributes = (("alpha", "float", alpha),)
-    return _make_node("Celu", "", 16, (X,), _attributes, -1, None)[0]
-
-
-def clip(input, min=None, max=None):
-    return _make_node("Clip", "", 16, (input, min, max), (), -1, None)[0]
-
-
-def compress(input, condition, *, axis=None):
-    _attributes = (("axis", "int", axis),)
-    return _make_node("Compress", "", 16, (input, condition), _attributes, -1, None)[0]
-
-
-def concat(inputs, *, axis):
-    _attributes = (("axis", "int", axis),)
-    return _make_node("Concat", "", 16, (*inputs,), _attributes, -1, None)[0]
-
-
-def concat_from_sequence(input_sequence, *, axis, new_axis=None):
-    _attributes = (("axis", "int", axis), ("new_axis", "int", new_axis))
-    return _make_node("ConcatFromSequence", "", 16, (input_sequence,), _attributes, -1, None)[0]
-
-
-def constant(
-    graph,
-    *,
-    value=None,
-    value_float=None,
-    value_floats=None,
-    value_int=None,
-    value_ints=None,
-    value_string=None,
-    value_strings=None,
-):
-    _attributes = (
-        ("value", "tensor", value),
-        ("value_float", "float", value_float),
-        ("value_floats", "floats", value_floats),
-        ("value_int", "int", value_int),
-        ("value_ints", "ints", value_ints),
-        ("value_string", "string", value_string),
-        ("value_strings", "strings", value_strings),
-    )
-    return _make_node("Constant", "", 16, (), _attributes, -1, graph)[0]
-
-
-def constant_of_shape(input, *, value=None):
-    _attributes = (("value", "tensor", value),)
-    return _make_node("ConstantOfShape", "", 16, (input,), _attributes, -1, None)[0]
-
-
-def conv(
-    X,
-    W,
-    B=None,
-    *,
-    auto_pad=None,
-    dilations=None,
-    group=None,
-    kernel_shape=None,
-    pads=None,
-    strides=None,
-):
-    _attributes = (
-        ("auto_pad", "string", auto_pad),
-        ("dilations", "ints", dilations),
-        ("group", "int", group),
-        ("kernel_shape", "ints", kernel_shape),
-        ("pads", "ints", pads),
-        ("strides", "ints", strides),
-    )
-    return _make_node("Conv", "", 16, (X, W, B), _attributes, -1, None)[0]
-
-
-def conv_integer(
-    x,
-    w,
-    x_zero_point=None,
-    w_zero_point=None,
-    *,
-    auto_pad=None,
-    dilations=None,
-    group=None,
-    kernel_shape=None,
-    pads=None,
-    strides=None,
-):
-    _attributes = (
-        ("auto_pad", "string", auto_pad),
-        ("dilations", "ints", dilations),
-        ("group", "int", group),
-        ("kernel_shape", "ints", kernel_shape),
-        ("pads", "ints", pads),
-        ("strides", "ints", strides),
-    )
-    _inputs = (x, w, x_zero_point, w_zero_point)
-    return _make_node("ConvInteger", "", 16, _inputs, _attributes, -1, None)[0]
-
-
-def conv_transpose(
-    X,
-    W,
-    B=None,
-    *,
-    auto_pad=None,
-    dilations=None,
-    group=None,
-    kernel_shape=None,
-    output_padding=None,
-    output_shape=None,
-    pads=None,
-    strides=None,
-):
-    _attributes = (
-        ("auto_pad", "string", auto_pad),
-        ("dilations", "ints", dilations),
-        ("group", "int", group),
-        ("kernel_shape", "ints", kernel_shape),
-        ("output_padding", "ints", output_padding),
-        ("output_shape", "ints", output_shape),
-        ("pads", "ints", pads),
-        ("strides", "ints", strides),
-    )
-    return _make_node("ConvTranspose", "", 16, (X, W, B), _attributes, -1, None)[0]
-
-
-def cos(input):
-    return _make_node("Cos", "", 16, (input,), (), -1, None)[0]
-
-
-def cosh(input):
-    return _make_node("Cosh", "", 16, (input,), (), -1, None)[0]
-
-
-def cumsum(x, axis, *, exclusive=None, reverse=None):
-    _attributes = (("exclusive", "int", exclusive), ("reverse", "int", reverse))
-    return _make_node("CumSum", "", 16, (x, axis), _attributes, -1, None)[0]
-
-
-def depth_to_space(input, *, blocksize, mode=None):
-    _attributes = (("blocksize", "int", blocksize), ("mode", "string", mode))
-    return _make_node("DepthToSpace", "", 16, (input,), _attributes, -1, None)[0]
-
-
-def dequantize_linear(x, x_scale, x_zero_point=None, *, axis=None):
-    _attributes = (("axis", "int", axis),)
-    _inputs = (x, x_scale, x_zero_point)
-    return _make_node("DequantizeLinear", "", 16, _inputs, _attributes, -1, None)[0]
-
-
-def det(X):
-    return _make_node("Det", "", 16, (X,), (), -1, None)[0]
-
-
-def div(A, B):
-    return _make_node("Div", "", 16, (A, B), (), -1, None)[0]
-
-
-def dropout(data, ratio=None, training_mode=None, *, seed=None, num_outputs=1):
-    _attributes = (("seed", "int", seed),)
-    _inputs = (data, ratio, training_mode)
-    return tuple(_make_node("Dropout", "", 16, _inputs, _attributes, num_outputs, None))
-
-
-def dynamic_quantize_linear(x):
-    return tuple(_make_node("DynamicQuantizeLinear", "", 16, (x,), (), -1, None))
-
-
-def einsum(Inputs, *, equation):
-    _attributes = (("equation", "string", equation),)
-    return _make_node("Einsum", "", 16, (*Inputs,), _attributes, -1, None)[0]
-
-
-def elu(X, *, alpha=None):
-    _attributes = (("alpha", "float", alpha),)
-    return _make_node("Elu", "", 16, (X,), _attributes, -1, None)[0]
-
-
-def equal(A, B):
-    return _make_node("Equal", "", 16, (A, B), (), -1, None)[0]
-
-
-def erf(input):
-    return _make_node("Erf", "", 16, (input,), (), -1, None)[0]
-
-
-def exp(input):
-    return _make_node("Exp", "", 16, (input,), (), -1, None)[0]
-
-
-def expand(input, shape):
-    return _make_node("Expand", "", 16, (input, shape), (), -1, None)[0]
-
-
-def eye_like(input, *, dtype=None, k=None):
-    _attributes = (("dtype", "int", dtype), ("k", "int", k))
-    return _make_node("EyeLike", "", 16, (input,), _attributes, -1, None)[0]
-
-
-def flatten(input, *, axis=None):
-    _attributes = (("axis", "int", axis),)
-    return _make_node("Flatten", "", 16, (input,), _attributes, -1, None)[0]
-
-
-def floor(X):
-    return _make_node("Floor", "", 16, (X,), (), -1, None)[0]
-
-
-def gru(
-    X,
-    W,
-    R,
-    B=None,
-    sequence_lens=None,
-    initial_h=None,
-    *,
-    activation_alpha=None,
-    activation_beta=None,
-    activations=None,
-    clip=None,
-    direction=None,
-    hidden_size=None,
-    layout=None,
-    linear_before_reset=None,
-    num_outputs=1,
-):
-    _attributes = (
-        ("activation_alpha", "floats", activation_alpha),
-        ("activation_beta", "floats", activation_beta),
-        ("activations", "strings", activations),
-        ("clip", "float", clip),
-        ("direction", "string", direction),
-        ("hidden_size", "int", hidden_size),
-        ("layout", "int", layout),
-        ("linear_before_reset", "int", linear_before_reset),
-    )
-    _inputs = (X, W, R, B, sequence_lens, initial_h)
-    return tuple(_make_node("GRU", "", 16, _inputs, _attributes, num_outputs, None))
-
-
-def gather(data, indices, *, axis=None):
-    _attributes = (("axis", "int", axis),)
-    return _make_node("Gather", "", 16, (data, indices), _attributes, -1, None)[0]
-
-
-def gather_elements(data, indices, *, axis=None):
-    _attributes = (("axis", "int", axis),)
-    return _make_node("GatherElements", "", 16, (data, indices), _attributes, -1, None)[0]
-
-
-def gather_nd(data, indices, *, batch_dims=None):
-    _attributes = (("batch_dims", "int", batch_dims),)
-    return _make_node("GatherND", "", 16, (data, indices), _attributes, -1, None)[0]
-
-
-def gemm(A, B, C=None, *, alpha=None, beta=None, transA=None, transB=None):
-    _attributes = (
-        ("alpha", "float", alpha),
-        ("beta", "float", beta),
-        ("transA", "int", transA),
-        ("transB", "int", transB),
-    )
-    return _make_node("Gemm", "", 16, (A, B, C), _attributes, -1, None)[0]
-
-
-def global_average_pool(X):
-    return _make_node("GlobalAveragePool", "", 16, (X,), (), -1, None)[0]
-
-
-def global_lp_pool(X, *, p=None):
-    _attributes = (("p", "int", p),)
-    return _make_node("GlobalLpPool", "", 16, (X,), _attributes, -1, None)[0]
-
-
-def global_max_pool(X):
-    return _make_node("GlobalMaxPool", "", 16, (X,), (), -1, None)[0]
-
-
-def greater(A, B):
-    return _make_node("Greater", "", 16, (A, B), (), -1, None)[0]
-
-
-def greater_or_equal(A, B):
-    return _make_node("GreaterOrEqual", "", 16, (A, B), (), -1, None)[0]
-
-
-def grid_sample(X, grid, *, align_corners=None, mode=None, padding_mode=None):
-    _attributes = (
-        ("align_corners", "int", align_corners),
-        ("mode", "string", mode),
-        ("padding_mode", "string", padding_mode),
-    )
-    return _make_node("GridSample", "", 16, (X, grid), _attributes, -1, None)[0]
-
-
-def hard_sigmoid(X, *, alpha=None, beta=None):
-    _attributes = (("alpha", "float", alpha), ("beta", "float", beta))
-    return _make_node("HardSigmoid", "", 16, (X,), _attributes, -1, None)[0]
-
-
-def hard_swish(X):
-    return _make_node("HardSwish", "", 16, (X,), (), -1, None)[0]
-
-
-def hardmax(input, *, axis=None):
-    _attributes = (("axis", "int", axis),)
-    return _make_node("Hardmax", "", 16, (input,), _attributes, -1, None)[0]
-
-
-def identity(input):
-    return _make_node("Identity", "", 16, (input,), (), -1, None)[0]
-
-
-def if_(cond, *, else_branch, then_branch, num_outputs=-1):
-    _attributes = (("else_branch", "graph", else_branch), ("then_branch", "graph", then_branch))
-    return _make_node("If", "", 16, (cond,), _attributes, num_outputs, None)
-
-
-def instance_normalization(input, scale, B, *, epsilon=None):
-    _attributes = (("epsilon", "float", epsilon),)
-    return _make_node("InstanceNormalization", "", 16, (input, scale, B), _attributes, -1, None)[0]
-
-
-def isinf(X, *, detect_negative=None, detect_positive=None):
-    _attributes = (
-        ("detect_negative", "int", detect_negative),
-        ("detect_positive", "int", detect_positive),
-    )
-    return _make_node("IsInf", "", 16, (X,), _attributes, -1, None)[0]
-
-
-def isnan(X):
-    return _make_node("IsNaN", "", 16, (X,), (), -1, None)[0]
-
-
-def lrn(X, *, alpha=None, beta=None, bias=None, size):
-    _attributes = (
-        ("alpha", "float", alpha),
-        ("beta", "float", beta),
-        ("bias", "float", bias),
-        ("size", "int", size),
-    )
-    return _make_node("LRN", "", 16, (X,), _attributes, -1, None)[0]
-
-
-def lstm(
-    X,
-    W,
-    R,
-    B=None,
-    sequence_lens=None,
-    initial_h=None,
-    initial_c=None,
-    P=None,
-    *,
-    activation_alpha=None,
-    activation_beta=None,
-    activations=None,
-    clip=None,
-    direction=None,
-    hidden_size=None,
-    input_forget=None,
-    layout=None,
-    num_outputs=1,
-):
-    _attributes = (
-        ("activation_alpha", "floats", activation_alpha),
-        ("activation_beta", "floats", activation_beta),
-        ("activations", "strings", activations),
-        ("clip", "float", clip),
-        ("direction", "string", direction),
-        ("hidden_size", "int", hidden_size),
-        ("input_forget", "int", input_forget),
-        ("layout", "int", layout),
-    )
-    _inputs = (X, W, R, B, sequence_lens, initial_h, initial_c, P)
-    return tuple(_make_node("LSTM", "", 16, _inputs, _attributes, num_outputs, None))
-
-
-def leaky_relu(X, *, alpha=None):
-    _attributes = (("alpha", "float", alpha),)
-    return _make_node("LeakyRelu", "", 16, (X,), _attributes, -1, None)[0]
-
-
-def less(A, B):
-    return _make_node("Less", "", 16, (A, B), (), -1, None)[0]
-
-
-def less_or_equal(A, B):
-    return _make_node("LessOrEqual", "", 16, (A, B), (), -1, None)[0]
-
-
-def log(input):
-    return _make_node("Log", "", 16, (input,), (), -1, None)[0]
-
-
-def log_softmax(input, *, axis=None):
-    _attributes = (("axis", "int", axis),)
-    return _make_node("LogSoftmax", "", 16, (input,), _attributes, -1, None)[0]
-
-
-def loop(M, cond, v_initial, *, body, num_outputs=-1):
-    _attributes = (("body", "graph", body),)
-    return _make_node("Loop", "", 16, (M, cond, *v_initial), _attributes, num_outputs, None)
-
-
-def lp_normalization(input, *, axis=None, p=None):
-    _attributes = (("axis", "int", axis), ("p", "int", p))
-    return _make_node("LpNormalization", "", 16, (input,), _attributes, -1, None)[0]
-
-
-def lp_pool(X, *, auto_pad=None, kernel_shape, p=None, pads=None, strides=None):
-    _attributes = (
-        ("auto_pad", "string", auto_pad),
-        ("kernel_shape", "ints", kernel_shape),
-        ("p", "int", p),
-        ("pads", "ints", pads),
-        ("strides", "ints", strides),
-    )
-    return _make_node("LpPool", "", 16, (X,), _attributes, -1, None)[0]
-
-
-def matmul(A, B):
-    return _make_node("MatMul", "", 16, (A, B), (), -1, None)[0]
-
-
-def matmul_integer(A, B, a_zero_point=None, b_zero_point=None):
-    return _make_node("MatMulInteger", "", 16, (A, B, a_zero_point, b_zero_point), (), -1, None)[0]
-
-
-def max(data_0):
-    return _make_node("Max", "", 16, (*data_0,), (), -1, None)[0]
-
-
-def max_pool(
-    X,
-    *,
-    auto_pad=None,
-    ceil_mode=None,
-    dilations=None,
-    kernel_shape,
-    pads=None,
-    storage_order=None,
-    strides=None,
-    num_outputs=1,
-):
-    _attributes = (
-        ("auto_pad", "string", auto_pad),
-        ("ceil_mode", "int", ceil_mode),
-        ("dilations", "ints", dilations),
-        ("kernel_shape", "ints", kernel_shape),
-        ("pads", "ints", pads),
-        ("storage_order", "int", storage_order),
-        ("strides", "ints", strides),
-    )
-    return tuple(_make_node("MaxPool", "", 16, (X,), _attributes, num_outputs, None))
-
-
-def max_roi_pool(X, rois, *, pooled_shape, spatial_scale=None):
-    _attributes = (
-        ("pooled_shape", "ints", pooled_shape),
-        ("spatial_scale", "float", spatial_scale),
-    )
-    return _make_node("MaxRoiPool", "", 16, (X, rois), _attributes, -1, None)[0]
-
-
-def max_unpool(X, I, output_shape=None, *, kernel_shape, pads=None, strides=None):
-    _attributes = (
-        ("kernel_shape", "ints", kernel_shape),
-        ("pads", "ints", pads),
-        ("strides", "ints", strides),
-    )
-    return _make_node("MaxUnpool", "", 16, (X, I, output_shape), _attributes, -1, None)[0]
-
-
-def mean(data_0):
-    return _make_node("Mean", "", 16, (*data_0,), (), -1, None)[0]
-
-
-def mean_variance_normalization(X, *, axes=None):
-    _attributes = (("axes", "ints", axes),)
-    return _make_node("MeanVarianceNormalization", "", 16, (X,), _attributes, -1, None)[0]
-
-
-def min(data_0):
-    return _make_node("Min", "", 16, (*data_0,), (), -1, None)[0]
-
-
-def mod(A, B, *, fmod=None):
-    _attributes = (("fmod", "int", fmod),)
-    return _make_node("Mod", "", 16, (A, B), _attributes, -1, None)[0]
-
-
-def mul(A, B):
-    return _make_node("Mul", "", 16, (A, B), (), -1, None)[0]
-
-
-def multinomial(input, *, dtype=None, sample_size=None, seed=None):
-    _attributes = (
-        ("dtype", "int", dtype),
-        ("sample_size", "int", sample_size),
-        ("seed", "float", seed),
-    )
-    return _make_node("Multinomial", "", 16, (input,), _attributes, -1, None)[0]
-
-
-def neg(X):
-    return _make_node("Neg", "", 16, (X,), (), -1, None)[0]
-
-
-def negative_log_likelihood_loss(input, target, weight=None, *, ignore_index=None, reduction=None):
-    _attributes = (("ignore_index", "int", ignore_index), ("reduction", "string", reduction))
-    _inputs = (input, target, weight)
-    return _make_node("NegativeLogLikelihoodLoss", "", 16, _inputs, _attributes, -1, None)[0]
-
-
-def non_max_suppression(
-    boxes,
-    scores,
-    max_output_boxes_per_class=None,
-    iou_threshold=None,
-    score_threshold=None,
-    *,
-    center_point_box=None,
-):
-    _attributes = (("center_point_box", "int", center_point_box),)
-    _inputs = (boxes, scores, max_output_boxes_per_class, iou_threshold, score_threshold)
-    return _make_node("NonMaxSuppression", "", 16, _inputs, _attributes, -1, None)[0]
-
-
-def non_zero(X):
-    return _make_node("NonZero", "", 16, (X,), (), -1, None)[0]
-
-
-def not_(X):
-    return _make_node("Not", "", 16, (X,), (), -1, None)[0]
-
-
-def one_hot(indices, depth, values, *, axis=None):
-    _attributes = (("axis", "int", axis),)
-    return _make_node("OneHot", "", 16, (indices, depth, values), _attributes, -1, None)[0]
-
-
-def optional(input, *, type=None):
-    _attributes = (("type", "type", type),)
-    return _make_node("Optional", "", 16, (input,), _attributes, -1, None)[0]
-
-
-def optional_get_element(input):
-    return _make_node("OptionalGetElement", "", 16, (input,), (), -1, None)[0]
-
-
-def optional_has_element(input):
-    return _make_node("OptionalHasElement", "", 16, (input,), (), -1, None)[0]
-
-
-def or_(A, B):
-    return _make_node("Or", "", 16, (A, B), (), -1, None)[0]
-
-
-def prelu(X, slope):
-    return _make_node("PRelu", "", 16, (X, slope), (), -1, None)[0]
-
-
-def pad(data, pads, constant_value=None, *, mode=None):
-    _attributes = (("mode", "string", mode),)
-    return _make_node("Pad", "", 16, (data, pads, constant_value), _attributes, -1, None)[0]
-
-
-def pow(X, Y):
-    return _make_node("Pow", "", 16, (X, Y), (), -1, None)[0]
-
-
-def qlinear_conv(
-    x,
-    x_scale,
-    x_zero_point,
-    w,
-    w_scale,
-    w_zero_point,
-    y_scale,
-    y_zero_point,
-    B=None,
-    *,
-    auto_pad=None,
-    dilations=None,
-    group=None,
-    kernel_shape=None,
-    pads=None,
-    strides=None,
-):
-    _attributes = (
-        ("auto_pad", "string", auto_pad),
-        ("dilations", "ints", dilations),
-        ("group", "int", group),
-        ("kernel_shape", "ints", kernel_shape),
-        ("pads", "ints", pads),
-        ("strides", "ints", strides),
-    )
-    _inputs = (x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point, B)
-    return _make_node("QLinearConv", "", 16, _inputs, _attributes, -1, None)[0]
-
-
-def qlinear_matmul(a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point):
-    _inputs = (a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point)
-    return _make_node("QLinearMatMul", "", 16, _inputs, (), -1, None)[0]
-
-
-def quantize_linear(x, y_scale, y_zero_point=None, *, axis=None):
-    _attributes = (("axis", "int", axis),)
-    _inputs = (x, y_scale, y_zero_point)
-    return _make_node("QuantizeLinear", "", 16, _inputs, _attributes, -1, None)[0]
-
-
-def rnn(
-    X,
-    W,
-    R,
-    B=None,
-    sequence_lens=None,
-    initial_h=None,
-    *,
-    activation_alpha=None,
-    activation_beta=None,
-    activations=None,
-    clip=None,
-    direction=None,
-    hidden_size=None,
-    layout=None,
-    num_outputs=1,
-):
-    _attributes = (
-        ("activation_alpha", "floats", activation_alpha),
-        ("activation_beta", "floats", activation_beta),
-        ("activations", "strings", activations),
-        ("clip", "float", clip),
-        ("direction", "string", direction),
-        ("hidden_size", "int", hidden_size),
-        ("layout", "int", layout),
-    )
-    _inputs = (X, W, R, B, sequence_lens, initial_h)
-    return tuple(_make_node("RNN", "", 16, _inputs, _attributes, num_outputs, None))
-
-
-def random_normal(graph, *, dtype=None, mean=None, scale=None, seed=None, shape):
-    _attributes = (
-        ("dtype", "int", dtype),
-        ("mean", "float", mean),
-        ("scale", "float", scale),
-        ("seed", "float", seed),
-        ("shape", "ints", shape),
-    )
-    return _make_node("RandomNormal", "", 16, (), _attributes, -1, graph)[0]
-
-
-def random_normal_like(input, *, dtype=None, mean=None, scale=None, seed=None):
-    _attributes = (
-        ("dtype", "int", dtype),
-        ("mean", "float", mean),
-        ("scale", "float", scale),
-        ("seed", "float", seed),
-    )
-    return _make_node("RandomNormalLike", "", 16, (input,), _attributes, -1, None)[0]
-
-
-def random_uniform(graph, *, dtype=None, high=None, low=None, seed=None, shape):
-    _attributes = (
-        ("dtype", "int", dtype),
-        ("high", "float", high),
-        ("low", "float", low),
-        ("seed", "float", seed),
-        ("shape", "ints", shape),
-    )
-    return _make_node("RandomUniform", "", 16, (), _attributes, -1, graph)[0]
-
-
-def random_uniform_like(input, *, dtype=None, high=None, low=None, seed=None):
-    _attributes = (
-        ("dtype", "int", dtype),
-        ("high", "float", high),
-        ("low", "float", low),
-        ("seed", "float", seed),
-    )
-    return _make_node("RandomUniformLike", "", 16, (input,), _attributes, -1, None)[0]
-
-
-def range(start, limit, delta):
-    return _make_node("Range", "", 16, (start, limit, delta), (), -1, None)[0]
-
-
-def reciprocal(X):
-    return _make_node("Reciprocal", "", 16, (X,), (), -1, None)[0]
-
-
-def reduce_l1(data, *, axes=None, keepdims=None):
-    _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
-    return _make_node("ReduceL1", "", 16, (data,), _attributes, -1, None)[0]
-
-
-def reduce_l2(data, *, axes=None, keepdims=None):
-    _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
-    return _make_node("ReduceL2", "", 16, (data,), _attributes, -1, None)[0]
-
-
-def reduce_log_sum(data, *, axes=None, keepdims=None):
-    _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
-    return _make_node("ReduceLogSum", "", 16, (data,), _attributes, -1, None)[0]
-
-
-def reduce_log_sum_exp(data, *, axes=None, keepdims=None):
-    _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
-    return _make_node("ReduceLogSumExp", "", 16, (data,), _attributes, -1, None)[0]
-
-
-def reduce_max(data, *, axes=None, keepdims=None):
-    _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
-    return _make_node("ReduceMax", "", 16, (data,), _attributes, -1, None)[0]
-
-
-def reduce_mean(data, *, axes=None, keepdims=None):
-    _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
-    return _make_node("ReduceMean", "", 16, (data,), _attributes, -1, None)[0]
-
-
-def reduce_min(data, *, axes=None, keepdims=None):
-    _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
-    return _make_node("ReduceMin", "", 16, (data,), _attributes, -1, None)[0]
-
-
-def reduce_prod(data, *, axes=None, keepdims=None):
-    _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
-    return _make_node("ReduceProd", "", 16, (data,), _attributes, -1, None)[0]
-
-
-def reduce_sum(data, axes=None, *, keepdims=None, noop_with_empty_axes=None):
-    _attributes = (
-        ("keepdims", "int", keepdims),
-        ("noop_with_empty_axes", "int", noop_with_empty_axes),
-    )
-    return _make_node("ReduceSum", "", 16, (data, axes), _attributes, -1, None)[0]
-
-
-def reduce_sum_square(data, *, axes=None, keepdims=None):
-    _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
-    return _make_node("ReduceSumSquare", "", 16, (data,), _attributes, -1, None)[0]
-
-
-def relu(X):
-    return _make_node("Relu", "", 16, (X,), (), -1, None)[0]
-
-
-def reshape(data, shape, *, allowzero=None):
-    _attributes = (("allowzero", "int", allowzero),)
-    return _make_node("Reshape", "", 16, (data, shape), _attributes, -1, None)[0]
-
-
-def resize(
-    X,
-    roi=None,
-    scales=None,
-    sizes=None,
-    *,
-    coordinate_transformation_mode=None,
-    cubic_coeff_a=None,
-    exclude_outside=None,
-    extrapolation_value=None,
-    mode=None,
-    nearest_mode=None,
-):
-    _attributes = (
-        ("coordinate_transformation_mode", "string", coordinate_transformation_mode),
-        ("cubic_coeff_a", "float", cubic_coeff_a),
-        ("exclude_outside", "int", exclude_outside),
-        ("extrapolation_value", "float", extrapolation_value),
-        ("mode", "string", mode),
-        ("nearest_mode", "string", nearest_mode),
-    )
-    return _make_node("Resize", "", 16, (X, roi, scales, sizes), _attributes, -1, None)[0]
-
-
-def reverse_sequence(input, sequence_lens, *, batch_axis=None, time_axis=None):
-    _attributes = (("batch_axis", "int", batch_axis), ("time_axis", "int", time_axis))
-    return _make_node("ReverseSequence", "", 16, (input, sequence_lens), _attributes, -1, None)[0]
-
-
-def roi_align(
-    X,
-    rois,
-    batch_indices,
-    *,
-    coordinate_transformation_mode=None,
-    mode=None,
-    output_height=None,
-    output_width=None,
-    sampling_ratio=None,
-    spatial_scale=None,
-):
-    _attributes = (
-        ("coordinate_transformation_mode", "string", coordinate_transformation_mode),
-        ("mode", "string", mode),
-        ("output_height", "int", output_height),
-        ("output_width", "int", output_width),
-        ("sampling_ratio", "int", sampling_ratio),
-        ("spatial_scale", "float", spatial_scale),
-    )
-    return _make_node("RoiAlign", "", 16, (X, rois, batch_indices), _attributes, -1, None)[0]
-
-
-def round(X):
-    return _make_node("Round", "", 16, (X,), (), -1, None)[0]
-
-
-def scan(
-    initial_state_and_scan_inputs,
-    *,
-    body,
-    num_scan_inputs,
-    scan_input_axes=None,
-    scan_input_directions=None,
-    scan_output_axes=None,
-    scan_output_directions=None,
-    num_outputs=-1,
-):
-    _attributes = (
-        ("body", "graph", body),
-        ("num_scan_inputs", "int", num_scan_inputs),
-        ("scan_input_axes", "ints", scan_input_axes),
-        ("scan_input_directions", "ints", scan_input_directions),
-        ("scan_output_axes", "ints", scan_output_axes),
-        ("scan_output_directions", "ints", scan_output_directions),
-    )
-    _inputs = (*initial_state_and_scan_inputs,)
-    return _make_node("Scan", "", 16, _inputs, _attributes, num_outputs, None)
-
-
-def scatter_elements(data, indices, updates, *, axis=None, reduction=None):
-    _attributes = (("axis", "int", axis), ("reduction", "string", reduction))
-    _inputs = (data, indices, updates)
-    return _make_node("ScatterElements", "", 16, _inputs, _attributes, -1, None)[0]
-
-
-def scatter_nd(data, indices, updates, *, reduction=None):
-    _attributes = (("reduction", "string", reduction),)
-    return _make_node("ScatterND", "", 16, (data, indices, updates), _attributes, -1, None)[0]
-
-
-def selu(X, *, alpha=None, gamma=None):
-    _attributes = (("alpha", "float", alpha), ("gamma", "float", gamma))
-    return _make_node("Selu", "", 16, (X,), _attributes, -1, None)[0]
-
-
-def sequence_at(input_sequence, position):
-    return _make_node("SequenceAt", "", 16, (input_sequence, position), (), -1, None)[0]
-
-
-def sequence_construct(inputs):
-    return _make_node("SequenceConstruct", "", 16, (*inputs,), (), -1, None)[0]
-
-
-def sequence_empty(graph, *, dtype=None):
-    _attributes = (("dtype", "int", dtype),)
-    return _make_node("SequenceEmpty", "", 16, (), _attributes, -1, graph)[0]
-
-
-def sequence_erase(input_sequence, position=None):
-    return _make_node("SequenceErase", "", 16, (input_sequence, position), (), -1, None)[0]
-
-
-def sequence_insert(input_sequence, tensor, position=None):
-    _inputs = (input_sequence, tensor, position)
-    return _make_node("SequenceInsert", "", 16, _inputs, (), -1, None)[0]
-
-
-def sequence_length(input_sequence):
-    return _make_node("SequenceLength", "", 16, (input_sequence,), (), -1, None)[0]
-
-
-def shape(data, *, end=None, start=None):
-    _attributes = (("end", "int", end), ("start", "int", start))
-    return _make_node("Shape", "", 16, (data,), _attributes, -1, None)[0]
-
-
-def shrink(input, *, bias=None, lambd=None):
-    _attributes = (("bias", "float", bias), ("lambd", "float", lambd))
-    return _make_node("Shrink", "", 16, (input,), _attributes, -1, None)[0]
-
-
-def sigmoid(X):
-    return _make_node("Sigmoid", "", 16, (X,), (), -1, None)[0]
-
-
-def sign(input):
-    return _make_node("Sign", "", 16, (input,), (), -1, None)[0]
-
-
-def sin(input):
-    return _make_node("Sin", "", 16, (input,), (), -1, None)[0]
-
-
-def sinh(input):
-    return _make_node("Sinh", "", 16, (input,), (), -1, None)[0]
-
-
-def size(data):
-    return _make_node("Size", "", 16, (data,), (), -1, None)[0]
-
-
-def slice(data, starts, ends, axes=None, steps=None):
-    return _make_node("Slice", "", 16, (data, starts, ends, axes, steps), (), -1, None)[0]
-
-
-def softmax(input, *, axis=None):
-    _attributes = (("axis", "int", axis),)
-    return _make_node("Softmax", "", 16, (input,), _attributes, -1, None)[0]
-
-
-def softmax_cross_entropy_loss(
-    scores,
-    labels,
-    weights=None,
-    *,
-    ignore_index=None,
-    reduction=None,
-    num_outputs=1,
-):
-    _attributes = (("ignore_index", "int", ignore_index), ("reduction", "string", reduction))
-    _inputs = (scores, labels, weights)
-    return tuple(_make_node("SoftmaxCrossEntropyLoss", "", 16, _inputs, _attributes, num_outputs, None))
-
-
-def softplus(X):
-    return _make_node("Softplus", "", 16, (X,), (), -1, None)[0]
-
-
-def softsign(input):
-    return _make_node("Softsign", "", 16, (input,), (), -1, None)[0]
-
-
-def space_to_depth(input, *, blocksize):
-    _attributes = (("blocksize", "int", blocksize),)
-    return _make_node("SpaceToDepth", "", 16, (input,), _attributes, -1, None)[0]
-
-
-def split(input, split=None, *, axis=None, num_outputs):
-    _attributes = (("axis", "int", axis),)
-    return _make_node("Split", "", 16, (input, split), _attributes, num_outputs, None)
-
-
-def split_to_sequence(input, split=None, *, axis=None, keepdims=None):
-    _attributes = (("axis", "int", axis), ("keepdims", "int", keepdims))
-    return _make_node("SplitToSequence", "", 16, (input, split), _attributes, -1, None)[0]
-
-
-def sqrt(X):
-    return _make_node("Sqrt", "", 16, (X,), (), -1, None)[0]
-
-
-def squeeze(data, axes=None):
-    return _make_node("Squeeze", "", 16, (data, axes), (), -1, None)[0]
-
-
-def string_normalizer(
-    X,
-    *,
-    case_change_action=None,
-    is_case_sensitive=None,
-    locale=None,
-    stopwords=None,
-):
-    _attributes = (
-        ("case_change_action", "string", case_change_action),
-        ("is_case_sensitive", "int", is_case_sensitive),
-        ("locale", "string", locale),
-        ("stopwords", "strings", stopwords),
-    )
-    return _make_node("StringNormalizer", "", 16, (X,), _attributes, -1, None)[0]
-
-
-def sub(A, B):
-    return _make_node("Sub", "", 16, (A, B), (), -1, None)[0]
-
-
-def sum(data_0):
-    return _make_node("Sum", "", 16, (*data_0,), (), -1, None)[0]
-
-
-def tan(input):
-    return _make_node("Tan", "", 16, (input,), (), -1, None)[0]
-
-
-def tanh(input):
-    return _make_node("Tanh", "", 16, (input,), (), -1, None)[0]
-
-
-def tf_idf_vectorizer(
-    X,
-    *,
-    max_gram_length,
-    max_skip_count,
-    min_gram_length,
-    mode,
-    ngram_counts,
-    ngram_indexes,
-    pool_int64s=None,
-    pool_strings=None,
-    weights=None,
-):
-    _attributes = (
-        ("max_gram_length", "int", max_gram_length),
-        ("max_skip_count", "int", max_skip_count),
-        ("min_gram_length", "int", min_gram_length),
-        ("mode", "string", mode),
-        ("ngram_counts", "ints", ngram_counts),
-        ("ngram_indexes", "ints", ngram_indexes),
-        ("pool_int64s", "ints", pool_int64s),
-        ("pool_strings", "strings", pool_strings),
-        ("weights", "floats", weights),
-    )
-    return _make_node("TfIdfVectorizer", "", 16, (X,), _attributes, -1, None)[0]
-
-
-def thresholded_relu(X, *, alpha=None):
-    _attributes = (("alpha", "float", alpha),)
-    return _make_node("ThresholdedRelu", "", 16, (X,), _attributes, -1, None)[0]
-
-
-def tile(input, repeats):
-    return _make_node("Tile", "", 16, (input, repeats), (), -1, None)[0]
-
-
-def top_k(X, K, *, axis=None, largest=None, sorted=None):
-    _attributes = (("axis", "int", axis), ("largest", "int", largest), ("sorted", "int", sorted))
-    return tuple(_make_node("TopK", "", 16, (X, K), _attributes, -1, None))
-
-
-def transpose(data, *, perm=None):
-    _attributes = (("perm", "ints", perm),)
-    return _make_node("Transpose", "", 16, (data,), _attributes, -1, None)[0]
-
-
-def trilu(input, k=None, *, upper=None):
-    _attributes = (("upper", "int", upper),)
-    return _make_node("Trilu", "", 16, (input, k), _attributes, -1, None)[0]
-
-
-def unique(X, *, axis=None, sorted=None, num_outputs=1):
-    _attributes = (("axis", "int", axis), ("sorted", "int", sorted))
-    return tuple(_make_node("Unique", "", 16, (X,), _attributes, num_outputs, None))
-
-
-def unsqueeze(data, axes):
-    return _make_node("Unsqueeze", "", 16, (data, axes), (), -1, None)[0]
-
-
-def where(condition, X, Y):
-    return _make_node("Where", "", 16, (condition, X, Y), (), -1, None)[0]
-
-
-def xor(A, B):
-    return _make_node("Xor", "", 16, (A, B), (), -1, None)[0]
+abs = _schemas.abs_13(16, __name__)
+acos = _schemas.acos_7(16, __name__)
+acosh = _schemas.acosh_9(16, __name__)
+add = _schemas.add_14(16, __name__)
+and_ = _schemas.and_7(16, __name__)
+arg_max = _schemas.arg_max_13(16, __name__)
+arg_min = _schemas.arg_min_13(16, __name__)
+asin = _schemas.asin_7(16, __name__)
+asinh = _schemas.asinh_9(16, __name__)
+atan = _schemas.atan_7(16, __name__)
+atanh = _schemas.atanh_9(16, __name__)
+average_pool = _schemas.average_pool_11(16, __name__)
+batch_normalization = _schemas.batch_normalization_15(16, __name__)
+bernoulli = _schemas.bernoulli_15(16, __name__)
+bit_shift = _schemas.bit_shift_11(16, __name__)
+cast = _schemas.cast_13(16, __name__)
+cast_like = _schemas.cast_like_15(16, __name__)
+ceil = _schemas.ceil_13(16, __name__)
+celu = _schemas.celu_12(16, __name__)
+clip = _schemas.clip_13(16, __name__)
+compress = _schemas.compress_11(16, __name__)
+concat = _schemas.concat_13(16, __name__)
+concat_from_sequence = _schemas.concat_from_sequence_11(16, __name__)
+constant = _schemas.constant_13(16, __name__)
+constant_of_shape = _schemas.constant_of_shape_9(16, __name__)
+conv = _schemas.conv_11(16, __name__)
+conv_integer = _schemas.conv_integer_10(16, __name__)
+conv_transpose = _schemas.conv_transpose_11(16, __name__)
+cos = _schemas.cos_7(16, __name__)
+cosh = _schemas.cosh_9(16, __name__)
+cumsum = _schemas.cumsum_14(16, __name__)
+depth_to_space = _schemas.depth_to_space_13(16, __name__)
+dequantize_linear = _schemas.dequantize_linear_13(16, __name__)
+det = _schemas.det_11(16, __name__)
+div = _schemas.div_14(16, __name__)
+dropout = _schemas.dropout_13(16, __name__)
+dynamic_quantize_linear = _schemas.dynamic_quantize_linear_11(16, __name__)
+einsum = _schemas.einsum_12(16, __name__)
+elu = _schemas.elu_6(16, __name__)
+equal = _schemas.equal_13(16, __name__)
+erf = _schemas.erf_13(16, __name__)
+exp = _schemas.exp_13(16, __name__)
+expand = _schemas.expand_13(16, __name__)
+eye_like = _schemas.eye_like_9(16, __name__)
+flatten = _schemas.flatten_13(16, __name__)
+floor = _schemas.floor_13(16, __name__)
+gru = _schemas.gru_14(16, __name__)
+gather = _schemas.gather_13(16, __name__)
+gather_elements = _schemas.gather_elements_13(16, __name__)
+gather_nd = _schemas.gather_nd_13(16, __name__)
+gemm = _schemas.gemm_13(16, __name__)
+global_average_pool = _schemas.global_average_pool_1(16, __name__)
+global_lp_pool = _schemas.global_lp_pool_2(16, __name__)
+global_max_pool = _schemas.global_max_pool_1(16, __name__)
+greater = _schemas.greater_13(16, __name__)
+greater_or_equal = _schemas.greater_or_equal_16(16, __name__)
+grid_sample = _schemas.grid_sample_16(16, __name__)
+hard_sigmoid = _schemas.hard_sigmoid_6(16, __name__)
+hard_swish = _schemas.hard_swish_14(16, __name__)
+hardmax = _schemas.hardmax_13(16, __name__)
+identity = _schemas.identity_16(16, __name__)
+if_ = _schemas.if_16(16, __name__)
+instance_normalization = _schemas.instance_normalization_6(16, __name__)
+isinf = _schemas.isinf_10(16, __name__)
+isnan = _schemas.isnan_13(16, __name__)
+lrn = _schemas.lrn_13(16, __name__)
+lstm = _schemas.lstm_14(16, __name__)
+leaky_relu = _schemas.leaky_relu_16(16, __name__)
+less = _schemas.less_13(16, __name__)
+less_or_equal = _schemas.less_or_equal_16(16, __name__)
+log = _schemas.log_13(16, __name__)
+log_softmax = _schemas.log_softmax_13(16, __name__)
+loop = _schemas.loop_16(16, __name__)
+lp_normalization = _schemas.lp_normalization_1(16, __name__)
+lp_pool = _schemas.lp_pool_11(16, __name__)
+matmul = _schemas.matmul_13(16, __name__)
+matmul_integer = _schemas.matmul_integer_10(16, __name__)
+max = _schemas.max_13(16, __name__)
+max_pool = _schemas.max_pool_12(16, __name__)
+max_roi_pool = _schemas.max_roi_pool_1(16, __name__)
+max_unpool = _schemas.max_unpool_11(16, __name__)
+mean = _schemas.mean_13(16, __name__)
+mean_variance_normalization = _schemas.mean_variance_normalization_13(16, __name__)
+min = _schemas.min_13(16, __name__)
+mod = _schemas.mod_13(16, __name__)
+mul = _schemas.mul_14(16, __name__)
+multinomial = _schemas.multinomial_7(16, __name__)
+neg = _schemas.neg_13(16, __name__)
+negative_log_likelihood_loss = _schemas.negative_log_likelihood_loss_13(16, __name__)
+non_max_suppression = _schemas.non_max_suppression_11(16, __name__)
+non_zero = _schemas.non_zero_13(16, __name__)
+not_ = _schemas.not_1(16, __name__)
+one_hot = _schemas.one_hot_11(16, __name__)
+optional = _schemas.optional_15(16, __name__)
+optional_get_element = _schemas.optional_get_element_15(16, __name__)
+optional_has_element = _schemas.optional_has_element_15(16, __name__)
+or_ = _schemas.or_7(16, __name__)
+prelu = _schemas.prelu_16(16, __name__)
+pad = _schemas.pad_13(16, __name__)
+pow = _schemas.pow_15(16, __name__)
+qlinear_conv = _schemas.qlinear_conv_10(16, __name__)
+qlinear_matmul = _schemas.qlinear_matmul_10(16, __name__)
+quantize_linear = _schemas.quantize_linear_13(16, __name__)
+rnn = _schemas.rnn_14(16, __name__)
+random_normal = _schemas.random_normal_1(16, __name__)
+random_normal_like = _schemas.random_normal_like_1(16, __name__)
+random_uniform = _schemas.random_uniform_1(16, __name__)
+random_uniform_like = _schemas.random_uniform_like_1(16, __name__)
+range = _schemas.range_11(16, __name__)
+reciprocal = _schemas.reciprocal_13(16, __name__)
+reduce_l1 = _schemas.reduce_l1_13(16, __name__)
+reduce_l2 = _schemas.reduce_l2_13(16, __name__)
+reduce_log_sum = _schemas.reduce_log_sum_13(16, __name__)
+reduce_log_sum_exp = _schemas.reduce_log_sum_exp_13(16, __name__)
+reduce_max = _schemas.reduce_max_13(16, __name__)
+reduce_mean = _schemas.reduce_mean_13(16, __name__)
+reduce_min = _schemas.reduce_min_13(16, __name__)
+reduce_prod = _schemas.reduce_prod_13(16, __name__)
+reduce_sum = _schemas.reduce_sum_13(16, __name__)
+reduce_sum_square = _schemas.reduce_sum_square_13(16, __name__)
+relu = _schemas.relu_14(16, __name__)
+reshape = _schemas.reshape_14(16, __name__)
+resize = _schemas.resize_13(16, __name__)
+reverse_sequence = _schemas.reverse_sequence_10(16, __name__)
+roi_align = _schemas.roi_align_16(16, __name__)
+round = _schemas.round_11(16, __name__)
+scan = _schemas.scan_16(16, __name__)
+scatter_elements = _schemas.scatter_elements_16(16, __name__)
+scatter_nd = _schemas.scatter_nd_16(16, __name__)
+selu = _schemas.selu_6(16, __name__)
+sequence_at = _schemas.sequence_at_11(16, __name__)
+sequence_construct = _schemas.sequence_construct_11(16, __name__)
+sequence_empty = _schemas.sequence_empty_11(16, __name__)
+sequence_erase = _schemas.sequence_erase_11(16, __name__)
+sequence_insert = _schemas.sequence_insert_11(16, __name__)
+sequence_length = _schemas.sequence_length_11(16, __name__)
+shape = _schemas.shape_15(16, __name__)
+shrink = _schemas.shrink_9(16, __name__)
+sigmoid = _schemas.sigmoid_13(16, __name__)
+sign = _schemas.sign_13(16, __name__)
+sin = _schemas.sin_7(16, __name__)
+sinh = _schemas.sinh_9(16, __name__)
+size = _schemas.size_13(16, __name__)
+slice = _schemas.slice_13(16, __name__)
+softmax = _schemas.softmax_13(16, __name__)
+softmax_cross_entropy_loss = _schemas.softmax_cross_entropy_loss_13(16, __name__)
+softplus = _schemas.softplus_1(16, __name__)
+softsign = _schemas.softsign_1(16, __name__)
+space_to_depth = _schemas.space_to_depth_13(16, __name__)
+split = _schemas.split_13(16, __name__)
+split_to_sequence = _schemas.split_to_sequence_11(16, __name__)
+sqrt = _schemas.sqrt_13(16, __name__)
+squeeze = _schemas.squeeze_13(16, __name__)
+string_normalizer = _schemas.string_normalizer_10(16, __name__)
+sub = _schemas.sub_14(16, __name__)
+sum = _schemas.sum_13(16, __name__)
+tan = _schemas.tan_7(16, __name__)
+tanh = _schemas.tanh_13(16, __name__)
+tf_idf_vectorizer = _schemas.tf_idf_vectorizer_9(16, __name__)
+thresholded_relu = _schemas.thresholded_relu_10(16, __name__)
+tile = _schemas.tile_13(16, __name__)
+top_k = _schemas.top_k_11(16, __name__)
+transpose = _schemas.transpose_13(16, __name__)
+trilu = _schemas.trilu_14(16, __name__)
+unique = _schemas.unique_11(16, __name__)
+unsqueeze = _schemas.unsqueeze_13(16, __name__)
+where = _schemas.where_16(16, __name__)
+xor = _schemas.xor_7(16, __name__)
