@@ -73,36 +73,17 @@ DataType SupportedDataType(const py::dtype& dtype) {
   return *found;
 }
 
-const char* NumpyName(DataType dtype) {
+// numpy spells graphgc's element type names (DataTypeName) the same way, but for these three.
+std::string NumpyName(DataType dtype) {
   switch (dtype) {
     case DataType::kFloat:
       return "float32";
-    case DataType::kUint8:
-      return "uint8";
-    case DataType::kInt8:
-      return "int8";
-    case DataType::kUint16:
-      return "uint16";
-    case DataType::kInt16:
-      return "int16";
-    case DataType::kInt32:
-      return "int32";
-    case DataType::kInt64:
-      return "int64";
-    case DataType::kString:
-      return "object";
-    case DataType::kBool:
-      return "bool";
-    case DataType::kFloat16:
-      return "float16";
     case DataType::kDouble:
       return "float64";
-    case DataType::kUint32:
-      return "uint32";
-    case DataType::kUint64:
-      return "uint64";
+    case DataType::kString:
+      return "object";  // Python str objects
     default:
-      return nullptr;
+      return std::string(DataTypeName(dtype));
   }
 }
 
@@ -170,9 +151,7 @@ py::object NumpyDtype(DataType dtype) {
   if (dtype == DataType::kBfloat16) {
     return py::dtype::from_args(py::module_::import("ml_dtypes").attr("bfloat16"));
   }
-  const char* name = NumpyName(dtype);
-  if (name == nullptr) RaiseError(absl::StrCat("no numpy dtype for ", DataTypeName(dtype)));
-  return py::dtype(name);
+  return py::dtype(NumpyName(dtype));
 }
 
 Tensor TensorFromPython(py::handle array_like) {
