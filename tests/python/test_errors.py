@@ -91,3 +91,17 @@ def test_make_node_by_name(graph):
         graphgc.make_node("NoSuchOp", [x])
     with pytest.raises(graphgc.Error, match="cannot tell"):
         graphgc.make_node("Relu", [x], {"weird": object()})
+
+
+def test_model_calls_check_their_arguments(graph):
+    x = graph.argument("x", np.float32, (2,))
+    for bad in ({"y": 3}, {1: x}, [("y",)], "y"):
+        with pytest.raises(graphgc.Error, match="to_onnx"):
+            graphgc.to_onnx(graph, bad)
+    with pytest.raises(graphgc.Error, match="to_onnx: the graph"):
+        graphgc.to_onnx("g", {"y": x})
+    model = graphgc.to_onnx(graph, {"y": op.relu(x)})
+    with pytest.raises(graphgc.Error, match="inline_model"):
+        graphgc.inline_model(graph, model, {"x": np.zeros(2, np.float32)})
+    with pytest.raises(graphgc.Error, match="inline_model: the graph"):
+        graphgc.inline_model(None, model)

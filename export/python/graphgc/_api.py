@@ -30,6 +30,22 @@ def _model_argument(model: Model) -> bytes | str:
     )
 
 
+def _checked_graph(who: str, graph: Any) -> Graph:
+    if not isinstance(graph, Graph):
+        raise _graphgc.Error(f"{who}: the graph is a graphgc.Graph, not {type(graph).__name__}")
+    return graph
+
+
+def _named_vars(who: str, what: str, pairs: Sequence[tuple[Any, Any]]) -> list[tuple[str, Var]]:
+    for name, var in pairs:
+        if not isinstance(name, str) or not isinstance(var, Var):
+            raise _graphgc.Error(
+                f"{who}: {what} are str names with graphgc.Var values, not "
+                f"{type(name).__name__} {name!r}: {type(var).__name__}"
+            )
+    return list(pairs)
+
+
 def _as_model(data: bytes):
     onnx = _onnx_or_none()
     return data if onnx is None else onnx.ModelProto.FromString(data)
@@ -47,9 +63,11 @@ def to_onnx(
     arguments they depend on. An onnx.ModelProto when the onnx package is importable, otherwise
     the serialized bytes. check=True runs ONNX's checker (full) on the result first."""
     items = list(outputs.items()) if isinstance(outputs, Mapping) else list(outputs)
+    if not all(isinstance(item, tuple) and len(item) == 2 for item in items):
+        raise _graphgc.Error("to_onnx: outputs are a mapping (or pairs) of names to graphgc.Var")
     data = _graphgc.to_onnx_bytes(
-        graph,
-        items,
+        _checked_graph("to_onnx", graph),
+        _named_vars("to_onnx", "outputs", items),
         values_as_initializers=values_as_initializers,
         constants_as_initializers=constants_as_initializers,
         check=check,
@@ -78,10 +96,11 @@ def import_model(
     model's name). The model is converted to ai.onnx `opset` first (0 keeps its own). `model`:
     an onnx.ModelProto, its bytes, or a path (external data is read from the model's folder,
     never outside it)."""
+    bound = _named_vars("inline_model", "inputs", list(dict(inputs or {}).items()))
     outputs, onnx_opset, warnings = _graphgc.import_model(
-        graph,
+        _checked_graph("inline_model", graph),
         _model_argument(model),
-        dict(inputs or {}),
+        dict(bound),
         prefix=prefix,
         opset=opset,
         model_dir=model_dir or "",
