@@ -120,9 +120,9 @@ AttributeValue ValueOfKind(const std::string& op_type, const std::string& name,
     return int64_t{static_cast<int32_t>(*dtype)};
   }
   if (kind == "float") {
-    std::optional<double> real = Double(value);
+    std::optional<float> real = Float(value);
     if (!real.has_value()) RaiseAttributeError(op_type, name, "a float", value);
-    return static_cast<float>(*real);
+    return *real;
   }
   if (kind == "string") {
     if (!IsText(value)) RaiseAttributeError(op_type, name, "a str", value);
@@ -137,9 +137,9 @@ AttributeValue ValueOfKind(const std::string& op_type, const std::string& name,
   }
   if (kind == "floats") {
     return List<float>(op_type, name, "a sequence of floats", value, [&](py::handle item) {
-      std::optional<double> real = Double(item);
+      std::optional<float> real = Float(item);
       if (!real.has_value()) RaiseAttributeError(op_type, name, "a sequence of floats", value);
-      return static_cast<float>(*real);
+      return *real;
     });
   }
   if (kind == "strings") {

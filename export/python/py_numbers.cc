@@ -1,5 +1,8 @@
 #include "py_numbers.h"
 
+#include <cmath>
+#include <limits>
+
 namespace py = pybind11;
 
 namespace graphgc::python {
@@ -34,6 +37,15 @@ std::optional<double> Double(py::handle value) {
     return std::nullopt;
   }
   return result;
+}
+
+std::optional<float> Float(py::handle value) {
+  std::optional<double> real = Double(value);
+  if (!real.has_value()) return std::nullopt;
+  if (std::isfinite(*real) && std::fabs(*real) > std::numeric_limits<float>::max()) {
+    return std::nullopt;
+  }
+  return static_cast<float>(*real);
 }
 
 }  // namespace graphgc::python

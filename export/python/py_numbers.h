@@ -19,6 +19,10 @@ std::optional<int64_t> Int64(pybind11::handle value);
 // nullopt otherwise.
 std::optional<double> Double(pybind11::handle value);
 
+// A real number as a float attribute holds it: nullopt also for a finite value beyond float's
+// range (converting it would be undefined), not for inf and NaN.
+std::optional<float> Float(pybind11::handle value);
+
 }  // namespace graphgc::python
 
 #endif  // GRAPHGC_EXPORT_PYTHON_PY_NUMBERS_H_

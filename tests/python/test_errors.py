@@ -31,6 +31,11 @@ def test_bad_attributes(graph):
         op.transpose(x, perm="10")
     with pytest.raises(graphgc.Error, match="Cast"):
         op.cast(x, to=np.complex128)
+    with pytest.raises(graphgc.Error, match="LeakyRelu: attribute 'alpha' takes a float"):
+        op.leaky_relu(x, alpha=1e300)  # beyond float's range
+    assert op.leaky_relu(x, alpha=float("inf")).dtype == np.float32
+    with pytest.raises(graphgc.Error, match="attribute 'perm' takes a sequence of int64"):
+        op.transpose(x, perm=[2**70, 0])
     with pytest.raises(TypeError):
         op.softmax(x, axs=1)  # a misspelled keyword is Python's own TypeError
 
