@@ -22,10 +22,6 @@
 namespace graphgc::opset_gen {
 namespace {
 
-constexpr int kFirstOnnxOpset = 13;
-constexpr int kNewestOnnxOpset = 17;
-constexpr int kNewestMlOpset = 3;
-
 // In the order of ops.h, which declares them by hand in graphgc::op.
 const std::vector<std::string>& HandwrittenOps() {
   static const std::vector<std::string>* const kOps =
@@ -61,20 +57,6 @@ std::vector<GeneratedFile> Files(const std::string& onnx_version) {
   return files;
 }
 
-int Run(const std::filesystem::path& out_dir) {
-  std::error_code error;
-  std::filesystem::create_directories(out_dir, error);
-  if (error) {
-    std::fprintf(stderr, "graphgc-opset-gen: cannot create %s: %s\n", out_dir.c_str(),
-                 error.message().c_str());
-    return 1;
-  }
-  for (const GeneratedFile& file : Files(onnx::LAST_RELEASE_VERSION)) {
-    if (!WriteGeneratedFile(out_dir / file.name, file.contents)) return 1;
-  }
-  return 0;
-}
-
 }  // namespace
 }  // namespace graphgc::opset_gen
 
@@ -83,5 +65,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: graphgc-opset-gen OUT_DIR\n");
     return 2;
   }
-  return graphgc::opset_gen::Run(argv[1]);
+  return graphgc::opset_gen::WriteGeneratedFiles(
+      "graphgc-opset-gen", argv[1], graphgc::opset_gen::Files(onnx::LAST_RELEASE_VERSION));
 }

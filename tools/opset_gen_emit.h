@@ -7,14 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "generated_file.h"
 #include "opset_gen_model.h"
 
 namespace graphgc::opset_gen {
-
-struct GeneratedFile {
-  std::string name;  // a file name in opset/, e.g. "opset13.h"
-  std::string contents;
-};
 
 // Every file below names `onnx_version`, the ONNX release whose schemas it comes from.
 

@@ -8,6 +8,11 @@
 
 namespace graphgc::opset_gen {
 
+// The opsets the generators write: ai.onnx 13 to 17, ai.onnx.ml 3.
+inline constexpr int kFirstOnnxOpset = 13;
+inline constexpr int kNewestOnnxOpset = 17;
+inline constexpr int kNewestMlOpset = 3;
+
 enum class Arity { kSingle, kOptional, kVariadic };
 
 struct InputSpec {

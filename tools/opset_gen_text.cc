@@ -150,14 +150,19 @@ std::string Cap(std::string text) {
 
 }  // namespace
 
-std::string Identifier(absl::string_view name, bool* renamed) {
+std::string IdentifierAvoiding(absl::string_view name, bool (*is_reserved)(absl::string_view),
+                               bool* renamed) {
   std::string id(name);
   std::replace_if(
       id.begin(), id.end(), [](char c) { return !IsIdentifierChar(c); }, '_');
   if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0]))) id = "_" + id;
-  *renamed = IsReserved(id);
+  *renamed = is_reserved(id);
   if (*renamed) id.push_back('_');
   return id;
+}
+
+std::string Identifier(absl::string_view name, bool* renamed) {
+  return IdentifierAvoiding(name, IsReserved, renamed);
 }
 
 std::string DocSummary(absl::string_view doc) {

@@ -17,6 +17,10 @@ inline constexpr int kColumnLimit = 100;
 // whether a keyword or reserved name forced the underscore (the generated docs mention it).
 std::string Identifier(absl::string_view name, bool* renamed);
 
+// The same for a language whose reserved names `is_reserved` tells (the Python generator's).
+std::string IdentifierAvoiding(absl::string_view name, bool (*is_reserved)(absl::string_view),
+                               bool* renamed);
+
 // The first sentence of an ONNX schema doc, with markdown and HTML markup removed and
 // whitespace collapsed; capped at about two comment lines. Empty for an empty doc.
 std::string DocSummary(absl::string_view doc);

@@ -17,10 +17,6 @@
 namespace graphgc::opset_gen {
 namespace {
 
-constexpr int kFirstOnnxOpset = 13;
-constexpr int kNewestOnnxOpset = 17;
-constexpr int kNewestMlOpset = 3;
-
 std::vector<GeneratedFile> Files(const std::string& onnx_version) {
   std::vector<GeneratedFile> files;
   auto add = [&files](std::vector<GeneratedFile> more) {
@@ -49,11 +45,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: graphgc-python-gen OUT_DIR\n");
     return 2;
   }
-  const std::filesystem::path out_dir = argv[1];
-  std::error_code error;
-  std::filesystem::create_directories(out_dir, error);
-  for (const auto& file : graphgc::opset_gen::Files(onnx::LAST_RELEASE_VERSION)) {
-    if (!graphgc::opset_gen::WriteGeneratedFile(out_dir / file.name, file.contents)) return 1;
-  }
-  return 0;
+  return graphgc::opset_gen::WriteGeneratedFiles(
+      "graphgc-python-gen", argv[1], graphgc::opset_gen::Files(onnx::LAST_RELEASE_VERSION));
 }

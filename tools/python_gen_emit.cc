@@ -19,8 +19,9 @@ namespace {
 
 constexpr int kPythonColumns = 99;
 
-bool IsPythonKeyword(const std::string& name) {
-  static const std::set<std::string>* const kKeywords = new std::set<std::string>{
+// Python's keywords, and the parameter names the generated functions use themselves.
+bool IsPythonKeyword(absl::string_view name) {
+  static const std::set<absl::string_view>* const kKeywords = new std::set<absl::string_view>{
       "False",   "None",     "True",     "and",    "as",         "assert", "async",  "await",
       "break",   "class",    "continue", "def",    "del",        "elif",   "else",   "except",
       "finally", "for",      "from",     "global", "if",         "import", "in",     "is",
@@ -30,11 +31,8 @@ bool IsPythonKeyword(const std::string& name) {
 }
 
 std::string PythonIdentifier(const std::string& name) {
-  std::string out;
-  for (char c : name) out.push_back(std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
-  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out.insert(0, "_");
-  if (IsPythonKeyword(out)) out.push_back('_');
-  return out;
+  bool renamed = false;
+  return IdentifierAvoiding(name, IsPythonKeyword, &renamed);
 }
 
 std::string SnakeCase(const std::string& name) {
