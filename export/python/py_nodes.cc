@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -219,26 +220,30 @@ std::vector<Var> MakeNode(const std::string& op_type, const std::string& domain,
   std::vector<Var> operands = InputsFromPython(op_type, inputs);
   std::optional<py::error_already_set> pending;
   std::vector<Attribute> converted;
+  bool has_body = false;
   for (py::handle triple : py::iter(attributes)) {
     py::tuple item = py::reinterpret_borrow<py::tuple>(triple);
     if (item[2].is_none()) continue;
     std::string name = item[0].cast<std::string>();
     AttributeValue value =
         ValueOfKind(op_type, name, item[1].cast<std::string>(), item[2], pending);
+    has_body = has_body || std::holds_alternative<Subgraph>(value);
     converted.push_back(Attribute{std::move(name), std::move(value)});
   }
   // A body runs Python code in the middle of make_node, which might drop the last reference to
-  // the graph; holding it keeps the node's graph alive until make_node has returned.
+  // an operand's graph; holding them keeps them alive until make_node has returned. Without a
+  // body no Python code runs, and a graph given as `graph` is held by the caller's argument.
   std::vector<std::shared_ptr<Graph>> held;
-  for (const Var& operand : operands) held.push_back(HoldGraphOf(operand));
+  if (has_body) {
+    for (const Var& operand : operands) held.push_back(HoldGraphOf(operand));
+  }
   NodeOptions options{.domain = domain, .version = version, .num_outputs = output_count};
   std::vector<Var> outputs;
   if (!graph.is_none()) {
     if (!py::isinstance<Graph>(graph)) {
       RaiseError(absl::StrCat(op_type, ": graph is a graphgc.Graph, not ", TypeName(graph)));
     }
-    held.push_back(graph.cast<std::shared_ptr<Graph>>());
-    outputs = make_node(*held.back(), op_type, operands, converted, options);
+    outputs = make_node(graph.cast<Graph&>(), op_type, operands, converted, options);
   } else {
     bool any_input = false;
     for (const Var& operand : operands) any_input = any_input || !operand.empty();
