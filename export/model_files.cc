@@ -89,15 +89,18 @@ absl::Status WithPrefix(absl::string_view who, const absl::Status& status) {
 
 }  // namespace
 
+std::string model_folder(const std::string& path) {
+  std::string folder = std::filesystem::path(path).parent_path().string();
+  return folder.empty() ? std::string(".") : folder;
+}
+
 absl::StatusOr<onnx::ModelProto> load_model(const std::string& path,
                                             const LoadModelOptions& options) {
   absl::StatusOr<onnx::ModelProto> model = internal::LoadModelFile(path);
   if (!model.ok()) return WithPrefix("load_model", model.status());
   if (!options.load_external_data || !internal::UsesExternalData(*model)) return model;
-  std::string folder = std::filesystem::path(path).parent_path().string();
-  if (folder.empty()) folder = ".";
   GRAPHGC_RETURN_IF_ERROR(
-      WithPrefix("load_model", ExternalDataLoader(std::move(folder)).LoadModel(*model)));
+      WithPrefix("load_model", ExternalDataLoader(model_folder(path)).LoadModel(*model)));
   return model;
 }
 

@@ -19,6 +19,11 @@
 
 namespace graphgc {
 
+// The folder the external data of the model file at `path` resolves in: the file's own folder
+// ("." for a bare file name). load_model reads it from there; give it as InlineOptions::model_dir
+// or FoldOptions::model_dir for a model you read from `path` yourself.
+std::string model_folder(const std::string& path);
+
 struct LoadModelOptions {
   // Read the tensors kept in external data into the model (as raw_data), so it stands alone.
   // false: leave them where they are; give the model's folder as InlineOptions::model_dir, and

@@ -17,6 +17,7 @@
 #include "fold_cli.h"
 #include "graphgc/export/external_data.h"
 #include "graphgc/export/fold.h"
+#include "graphgc/export/model_files.h"
 #include "graphgc/export/to_onnx.h"
 #include "onnx/checker.h"
 
@@ -24,12 +25,6 @@ namespace graphgc::tools {
 namespace {
 
 namespace fs = std::filesystem;
-
-// The folder a path's file is in ("." for a bare name).
-std::string FolderOf(const std::string& path) {
-  const fs::path parent = fs::path(path).parent_path();
-  return parent.empty() ? std::string(".") : parent.string();
-}
 
 int Fail(absl::string_view message) {
   absl::FPrintF(stderr, "graphgc-fold: %s\n", message);
@@ -41,14 +36,14 @@ int Run(const FoldCommand& command) {
   if (!model.ok()) return Fail(model.status().message());
 
   FoldOptions options = command.options;
-  options.model_dir = FolderOf(command.input_path);
+  options.model_dir = model_folder(command.input_path);
   // A model that keeps its tensors outside stays that way (it may be past protobuf's 2 GB).
   std::optional<int64_t> threshold = command.external_data_threshold;
   if (!threshold.has_value() && internal::UsesExternalData(*model)) threshold = 1024;
   if (threshold.has_value()) {
     options.external_data_file =
         absl::StrCat(fs::path(command.output_path).filename().string(), ".data");
-    options.output_dir = FolderOf(command.output_path);
+    options.output_dir = model_folder(command.output_path);
     options.external_data_threshold = *threshold;
   }
   const bool show_progress =

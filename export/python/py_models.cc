@@ -38,12 +38,8 @@ onnx::ModelProto ModelFromPython(py::handle model, std::string& model_dir) {
     }
     return proto;
   }
-  py::object path = py::module_::import("os").attr("fspath")(model);
-  std::string file = path.cast<std::string>();
-  if (model_dir.empty()) {
-    model_dir = py::module_::import("os.path").attr("dirname")(path).cast<std::string>();
-    if (model_dir.empty()) model_dir = ".";
-  }
+  std::string file = py::module_::import("os").attr("fspath")(model).cast<std::string>();
+  if (model_dir.empty()) model_dir = model_folder(file);
   return ValueOrRaise(load_model(file));
 }
 
