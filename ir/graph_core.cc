@@ -12,9 +12,10 @@ namespace graphgc {
 namespace internal {
 
 GraphCore::GraphCore(const GraphOptions& options)
-    : options_(options), arena_(std::make_unique<Arena>()), store_(std::make_unique<ValueStore>()) {
-  update_trigger();
-}
+    : options_(options),
+      arena_(std::make_unique<Arena>()),
+      store_(std::make_unique<ValueStore>()),
+      collector_(options) {}
 
 void GraphCore::shutdown() {
   alive_ = false;
@@ -27,26 +28,15 @@ void GraphCore::shutdown() {
 
 void GraphCore::free_storage() {
   shutdown_pending_ = false;
-  young_ = {};
-  dropped_ = {};
   store_.reset();
   arena_.reset();
   values_ = {};
-  roots_ = {};
-}
-
-void GraphCore::remove_root(VarId var) {
-  int32_t& count = roots_[var.value()];
-  // Each Var adds its root once and removes it once (var.cc); no public call touches counts.
-  GRAPHGC_CHECK(count > 0, "root count underflow");
-  if (--count == 0 && !options_.keep_all_values) dropped_.push_back(var);
+  collector_.release_tables();  // Var handles of a dead graph no longer touch roots (var.cc)
 }
 
 void GraphCore::add_var_entries(size_t count) {
-  for (size_t i = 0; i < count; ++i) {
-    values_.push_back(ValueRef{});
-    roots_.push_back(0);
-  }
+  values_.grow(count);
+  collector_.add_vars(count);
 }
 
 NodeId GraphCore::add_node(OpKindId op, absl::Span<const VarId> inputs,
@@ -98,7 +88,7 @@ void GraphCore::set_value(VarId var, Tensor tensor) {
   ValueRef& ref = values_[var.value()];
   GRAPHGC_CHECK(ref.is_null(), "a var's value is set once");
   ref = store_->insert(std::move(tensor));
-  if (!options_.keep_all_values) young_.push_back(var);
+  collector_.note_new_value(var);
 }
 
 void GraphCore::set_value(VarId var, Value value) {
@@ -106,76 +96,15 @@ void GraphCore::set_value(VarId var, Value value) {
   ValueRef& ref = values_[var.value()];
   GRAPHGC_CHECK(ref.is_null(), "a var's value is set once");
   ref = store_->insert(std::move(value));
-  if (!options_.keep_all_values) young_.push_back(var);
-}
-
-bool GraphCore::is_reachable(VarId var) const {
-  return options_.keep_all_values || roots_[var.value()] > 0;
-}
-
-bool GraphCore::sweep(VarId var, CollectStats& stats) {
-  ValueRef& ref = values_[var.value()];
-  if (ref.is_null() || is_reachable(var)) return false;
-  stats.freed_bytes += static_cast<int64_t>(store_->release(ref));
-  ++stats.freed_values;
-  ref = ValueRef{};
-  return true;
-}
-
-// Marking is implicit: a value's only possible root is its own var's root count, so "mark" is the
-// reachability test inside sweep(), applied to the candidates of this collection.
-CollectStats GraphCore::collect(CollectMode mode) {
-  CollectStats stats;
-  if (mode == CollectMode::kFull) {
-    for (size_t i = 0; i < values_.size(); ++i) sweep(VarId(static_cast<uint32_t>(i)), stats);
-    stats.scanned = static_cast<int64_t>(values_.size());
-  } else {
-    for (VarId var : young_) sweep(var, stats);
-    for (VarId var : dropped_) sweep(var, stats);
-    stats.scanned = static_cast<int64_t>(young_.size() + dropped_.size());
-  }
-  young_.clear();
-  dropped_.clear();
-  if (young_.capacity() > 4 * static_cast<size_t>(options_.max_pending)) young_.shrink_to_fit();
-  if (dropped_.capacity() > 4 * static_cast<size_t>(options_.max_pending)) dropped_.shrink_to_fit();
-  stats.live_values = store_->live_values();
-  stats.live_bytes = store_->live_bytes();
-  ++collections_;
-  update_trigger();
-  return stats;
-}
-
-void GraphCore::update_trigger() {
-  switch (options_.collect_policy) {
-    case CollectPolicy::kAdaptive: {
-      const double grown = static_cast<double>(store_->live_bytes()) * options_.growth_factor;
-      next_trigger_bytes_ = std::max(options_.min_trigger_bytes, static_cast<int64_t>(grown));
-      break;
-    }
-    case CollectPolicy::kFixedThreshold:
-      next_trigger_bytes_ = options_.threshold_bytes;
-      break;
-    case CollectPolicy::kManual:
-      next_trigger_bytes_ = INT64_MAX;
-      break;
-  }
-}
-
-void GraphCore::maybe_collect() {
-  if (options_.keep_all_values) return;  // nothing could be freed
-  const bool bytes_due = store_->live_bytes() >= next_trigger_bytes_;
-  const bool pending_due =
-      options_.collect_policy != CollectPolicy::kManual &&
-      static_cast<int64_t>(young_.size() + dropped_.size()) > options_.max_pending;
-  if (bytes_due || pending_due) collect(CollectMode::kIncremental);
+  collector_.note_new_value(var);
 }
 
 int64_t GraphCore::live_budget_left(int64_t wanted) {
   const int64_t cap = options_.max_live_value_bytes;
   if (cap <= 0) return std::numeric_limits<int64_t>::max();
   const int64_t live = store_->live_bytes();
-  if ((live >= cap || wanted > cap - live) && options_.collect_policy != CollectPolicy::kManual) {
-    collect(CollectMode::kIncremental);
+  if ((live >= cap || wanted > cap - live) && collector_.collects_automatically()) {
+    collect(CollectMode::kChangedSinceLast);
   }
   return std::max<int64_t>(cap - store_->live_bytes(), 0);
 }
@@ -185,11 +114,11 @@ GraphStats GraphCore::stats() const {
   stats.nodes = static_cast<int64_t>(arena_->num_nodes());
   stats.vars = static_cast<int64_t>(arena_->num_vars());
   stats.arena_bytes =
-      arena_->bytes() + static_cast<int64_t>(values_.capacity_bytes() + roots_.capacity_bytes());
+      arena_->bytes() + static_cast<int64_t>(values_.capacity_bytes() + collector_.table_bytes());
   stats.live_value_bytes = store_->live_bytes();
   stats.peak_value_bytes = store_->peak_bytes();
   stats.live_values = store_->live_values();
-  stats.collections = collections_;
+  stats.collections = collector_.collections();
   stats.values_skipped_for_budget = skipped_for_budget_;
   return stats;
 }

@@ -1,18 +1,12 @@
-// GraphCore: the state behind a Graph and its Vars — arena, value store, roots and collector.
+// GraphCore: the state behind a Graph and its Vars — the arena, the value store, each var's value
+// slot and the collector (collector.h), and their lifetime.
 //
 // Ownership: reference-counted by the Graph and by every Var handle (non-atomic: a graph and its
 // handles are used from one thread at a time). When the Graph is destroyed, shutdown() frees the
 // arena and every value at once; the core itself stays until the last Var goes, so a Var that
 // outlives its Graph sees a dead graph (alive() == false) instead of freed memory.
-//
-// Collection (collect): values are reachable only from rooted vars — nodes never hold values — so
-// a value is live iff its var has a root. The collector is incremental in the generational sense:
-//   - young: vars that got a value since the last collection;
-//   - dropped: vars whose root count fell to zero since then (the release is the write barrier).
-// A value outside both lists survived the last collection with its var rooted and its var has not
-// lost its roots since, so it is still live: looking at the two lists alone is exact, and the cost
-// of a collection follows what changed, not the size of the graph. kFull scans every var instead
-// (a reference the tests check the incremental form against).
+// Collection is the Collector's: GraphCore routes roots and new values to it and lends it the
+// value slots and the store.
 #ifndef GRAPHGC_GRAPH_CORE_H_
 #define GRAPHGC_GRAPH_CORE_H_
 
@@ -26,6 +20,7 @@
 #include "graphgc/ir/arena.h"
 #include "graphgc/ir/attribute.h"
 #include "graphgc/ir/chunked_vector.h"
+#include "graphgc/ir/collector.h"
 #include "graphgc/ir/graph_options.h"
 #include "graphgc/ir/graph_stats.h"
 #include "graphgc/ir/ids.h"
@@ -76,13 +71,13 @@ class GraphCore {
   const Arena& arena() const { return *arena_; }
   const GraphOptions& options() const { return options_; }
 
-  // Roots: one count per var, kept by Var handles.
-  void add_root(VarId var) { ++roots_[var.value()]; }
-  void remove_root(VarId var);
-  int32_t root_count(VarId var) const { return roots_[var.value()]; }
+  // Roots: one count per var, kept by Var handles (the collector's roots).
+  void add_root(VarId var) { collector_.add_root(var); }
+  void remove_root(VarId var) { collector_.remove_root(var); }
+  int32_t root_count(VarId var) const { return collector_.root_count(var); }
 
-  // Arena growth goes through the core so that every var gets its collector entries and every
-  // constant tensor is registered as arena-owned with the value store.
+  // Arena growth goes through the core so that every var gets its value slot and root count, and
+  // every constant tensor is registered as arena-owned with the value store.
   NodeId add_node(OpKindId op, absl::Span<const VarId> inputs, absl::Span<const Attribute> attrs,
                   int num_outputs);
   VarId add_argument(StringId name, DataType dtype, std::optional<absl::Span<const int64_t>> shape);
@@ -115,10 +110,10 @@ class GraphCore {
   absl::Status explain_missing_value(VarId var) const;
   int64_t skipped_for_budget() const { return skipped_for_budget_; }
 
-  // Runs an automatic collection if the policy says so. Callers make sure that every value they
+  // Runs an automatic collection if the trigger says so. Callers make sure that every value they
   // still need is rooted first (op constructors call it after wrapping their outputs in Vars).
-  void maybe_collect();
-  CollectStats collect(CollectMode mode);
+  void maybe_collect() { collector_.maybe_collect(values_, *store_); }
+  CollectStats collect(CollectMode mode) { return collector_.collect(mode, values_, *store_); }
   GraphStats stats() const;
   // Bytes new values may still take under GraphOptions::max_live_value_bytes; INT64_MAX without a
   // cap. When `wanted` more bytes would pass the cap, collects first (unless the policy is
@@ -129,10 +124,6 @@ class GraphCore {
  private:
   ~GraphCore() = default;
   void add_var_entries(size_t count);
-  bool is_reachable(VarId var) const;
-  // Frees the value of `var` if it has one and is unreachable; returns whether it freed it.
-  bool sweep(VarId var, CollectStats& stats);
-  void update_trigger();
 
   void free_storage();
 
@@ -143,12 +134,8 @@ class GraphCore {
   GraphOptions options_;
   std::unique_ptr<Arena> arena_;
   std::unique_ptr<ValueStore> store_;
-  ChunkedVector<ValueRef> values_;  // per var; null when the var holds no store value
-  ChunkedVector<int32_t> roots_;    // per var
-  std::vector<VarId> young_;
-  std::vector<VarId> dropped_;
-  int64_t next_trigger_bytes_ = 0;
-  int64_t collections_ = 0;
+  ValueSlots values_;  // per var; null when the var holds no store value
+  Collector collector_;
   int64_t skipped_for_budget_ = 0;
 };
 

@@ -18,9 +18,16 @@ enum class CollectPolicy {
   kManual,
 };
 
+// Which vars a collection looks at (ir/collector.h explains why the first is exact).
 enum class CollectMode {
-  kIncremental,  // look at what changed since the last collection (the default)
-  kFull,         // look at every var (a reference for the incremental form)
+  // The remembered set: vars that got a value or lost their last handle since the last
+  // collection (the default, and what automatic collections run).
+  kChangedSinceLast,
+  // Every var of the graph (the reference the remembered-set collection is tested against).
+  kEveryVar,
+  // The names of the first release, kept for one more.
+  kIncremental [[deprecated("use CollectMode::kChangedSinceLast")]] = kChangedSinceLast,
+  kFull [[deprecated("use CollectMode::kEveryVar")]] = kEveryVar,
 };
 
 // The default floor of the adaptive trigger: a quarter of the per-core L2 cache (sysconf, then

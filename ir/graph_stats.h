@@ -14,7 +14,7 @@ struct CollectStats {
   int64_t live_values = 0;   // value slots still held
   int64_t live_bytes = 0;    // bytes of distinct buffers still held
   // Vars the collector looked at: the values made since the last collection plus the vars whose
-  // last handle went away since then (everything, for a full collection). Independent of graph
+  // last handle went away since then (every var, for CollectMode::kEveryVar). Independent of graph
   // size.
   int64_t scanned = 0;
 };

@@ -27,7 +27,8 @@ std::string WorkOneGraph(const Tensor& shared, int thread, int steps) {
   Var a = op::Mul(weight, g.constant(Tensor::scalar<float>(static_cast<float>(thread))));
   for (int i = 0; i < steps; ++i) {
     a = op::Relu(op::Add(a, weight));
-    if (i % 16 == 0) g.collect(i % 32 == 0 ? CollectMode::kFull : CollectMode::kIncremental);
+    if (i % 16 == 0)
+      g.collect(i % 32 == 0 ? CollectMode::kEveryVar : CollectMode::kChangedSinceLast);
     if (shared.data<float>()[static_cast<size_t>(i) % kElements] != 0.5f) return "shared changed";
   }
   // Every element is thread * 0.5 + steps * 0.5.

@@ -172,7 +172,7 @@ void DefineGraph(py::module_& module) {
       .def(
           "collect",
           [](Graph& graph, bool full) {
-            return graph.collect(full ? CollectMode::kFull : CollectMode::kIncremental);
+            return graph.collect(full ? CollectMode::kEveryVar : CollectMode::kChangedSinceLast);
           },
           py::kw_only(), py::arg("full") = false,
           "Frees every value no live Var reaches; returns what it freed and kept.")

@@ -8,7 +8,7 @@
 //
 // Checked after every step (a violation aborts, which libFuzzer reports):
 // - after a collection, live value bytes equal the distinct value buffers live handles reach, and
-//   a full collection then frees nothing more;
+//   an every-var collection then frees nothing more;
 // - a failed var's status names its op, or an input of it failed;
 // - every export of ok vars succeeds and passes ONNX's checker.
 #include <array>
@@ -72,7 +72,7 @@ class World {
         pool_[in_.pick(kPoolSize)] = Var();
         return;
       case 9:
-        return Collect(in_.flag() ? CollectMode::kFull : CollectMode::kIncremental);
+        return Collect(in_.flag() ? CollectMode::kEveryVar : CollectMode::kChangedSinceLast);
       case 10:
         return Export();
       case 11:
@@ -253,7 +253,7 @@ class World {
   }
 
   // After a collection: live bytes are exactly the distinct value buffers the pool reaches, and a
-  // full collection frees nothing more.
+  // every-var collection frees nothing more.
   void CheckAccounting(int k, const CollectStats& collected) {
     Graph& graph = *graphs_[k];
     std::set<const void*> reached;
@@ -286,9 +286,9 @@ class World {
       Finding("after collect(): " + std::to_string(stats.live_value_bytes) +
               " live value bytes, but live handles reach " + std::to_string(reachable));
     }
-    const CollectStats full = graph.collect(CollectMode::kFull);
+    const CollectStats full = graph.collect(CollectMode::kEveryVar);
     if (full.freed_bytes != 0 || full.freed_values != 0) {
-      Finding("a full collection after collect() freed " + std::to_string(full.freed_bytes) +
+      Finding("an every-var collection after collect() freed " + std::to_string(full.freed_bytes) +
               " more bytes");
     }
   }
