@@ -2,7 +2,7 @@
 
 #include <optional>
 
-#include "graphgc/opset/ops.h"
+#include "graphgc/opset/build/ops.h"
 #include "graphgc/valuestore/tensor.h"
 
 namespace graphgc::bench {

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "graphgc/opset/ops.h"
+#include "graphgc/opset/build/ops.h"
 #include "graphgc/valuestore/tensor.h"
 
 namespace graphgc::bench {

@@ -4,7 +4,7 @@
 #include <optional>
 #include <vector>
 
-#include "graphgc/opset/ops.h"
+#include "graphgc/opset/build/ops.h"
 #include "graphgc/valuestore/tensor.h"
 
 namespace graphgc::bench {

@@ -8,7 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "graphgc/export/to_onnx.h"
+#include "graphgc/export/onnx/to_onnx.h"
 #include "graphgc/ir/graph.h"
 #include "graphgc/ir/graph_options.h"
 #include "graphgc/ir/graph_stats.h"

@@ -3,7 +3,7 @@
 #include <optional>
 #include <vector>
 
-#include "graphgc/opset/onnx_ops.h"
+#include "graphgc/opset/generated/onnx_ops.h"
 #include "graphgc/valuestore/tensor.h"
 
 namespace graphgc::bench {

@@ -469,7 +469,7 @@ int64_t Arena::bytes() const {
   total += MapBytes(shape_index_) + MapBytes(string_index_) + MapBytes(op_kind_index_);
   total += string_bytes_;
   total += static_cast<int64_t>(op_kinds_.size() * sizeof(OpKind));
-  total += static_cast<int64_t>(op_resolutions_.capacity() * sizeof(const void*));
+  total += static_cast<int64_t>(op_resolutions_.capacity() * sizeof(const ResolvedOp*));
   total += static_cast<int64_t>(tensors_.capacity() * sizeof(Tensor)) + tensor_bytes_ +
            MapBytes(tensor_buffers_);
   total += MapBytes(argument_names_) + MapBytes(user_names_) + MapBytes(vars_by_user_name_) +

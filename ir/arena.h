@@ -40,6 +40,10 @@
 namespace graphgc {
 namespace internal {
 
+// What the opset module resolves once per op kind (its kernel, the schema's defaults), defined
+// there (opset/values/kernel_registry.h); ir only keeps a pointer to it per op kind.
+struct ResolvedOp;
+
 enum class VarKind : uint8_t {
   kNodeOutput = 0,  // produced by a node
   kArgument = 1,    // a graph input, created by Graph::argument
@@ -88,9 +92,9 @@ class Arena {
   // the hot path of every op.)
   OpKindId intern_op(absl::string_view op_type, absl::string_view domain, int version);
   const OpKind& op_kind(OpKindId id) const;  // stable: op kinds live in a deque
-  // A slot per op kind for what the opset module resolves once (its kernel); ir only keeps it.
-  const void* op_resolution(OpKindId id) const { return op_resolutions_[id.value()]; }
-  void set_op_resolution(OpKindId id, const void* resolution) {
+  // A slot per op kind for what the opset module resolves once (its kernel); null until then.
+  const ResolvedOp* op_resolution(OpKindId id) const { return op_resolutions_[id.value()]; }
+  void set_op_resolution(OpKindId id, const ResolvedOp* resolution) {
     op_resolutions_[id.value()] = resolution;
   }
 
@@ -244,7 +248,7 @@ class Arena {
   absl::flat_hash_map<std::string, uint32_t> string_index_;
   int64_t string_bytes_ = 0;
   std::deque<OpKind> op_kinds_;
-  std::vector<const void*> op_resolutions_;                   // parallel to op_kinds_
+  std::vector<const ResolvedOp*> op_resolutions_;             // parallel to op_kinds_
   absl::flat_hash_map<std::string, uint16_t> op_kind_index_;  // key: domain \0 type \0 version
   // Op constructors pass literals: remembering the last kind per literal address skips building
   // the key (the entry is verified against the text, so a reused address or two addresses sharing

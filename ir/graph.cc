@@ -184,7 +184,7 @@ Var Graph::constant(const Tensor& tensor) {
   return Var(core_, out);
 }
 
-CollectStats Graph::collect() { return collect(CollectMode::kIncremental); }
+CollectStats Graph::collect() { return collect(CollectMode::kChangedSinceLast); }
 
 CollectStats Graph::collect(CollectMode mode) {
   if (core_ == nullptr) return CollectStats{};

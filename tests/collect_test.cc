@@ -203,7 +203,9 @@ TEST(CollectTest, TheDefaultFloorIsAQuarterOfTheCache) {
   EXPECT_GE(floor, int64_t{64} << 10);
   EXPECT_LE(floor, int64_t{4} << 20);
   const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-  if (l2 >= (256 << 10) && l2 <= (16 << 20)) EXPECT_EQ(floor, l2 / 4);
+  if (l2 >= (256 << 10) && l2 <= (16 << 20)) {
+    EXPECT_EQ(floor, l2 / 4);
+  }
 }
 
 TEST(CollectTest, AdaptiveTriggerFollowsLiveBytes) {

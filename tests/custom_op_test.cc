@@ -1,12 +1,12 @@
 // Custom operators: registered with an inference function and an optional kernel, created through
 // make_node, exported with their domain in opset_import.
-#include "graphgc/opset/custom_op.h"
+#include "graphgc/opset/build/custom_op.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "graphgc/graphgc.h"
-#include "graphgc/opset/node.h"
+#include "graphgc/opset/build/node.h"
 
 namespace graphgc {
 namespace {

@@ -3,7 +3,7 @@
 // and bad entry refused with a message naming tensor and file), LoadModelFile on bad files, the
 // writer (4096-aligned offsets, round trip, bad names, nothing left behind) and
 // MoveToExternalData, whose result the ONNX checker accepts.
-#include "graphgc/export/external_data.h"
+#include "graphgc/export/onnx/external_data.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Function ops without a kernel of their own get values by expanding ONNX's function body.
-#include "graphgc/opset/function_kernel.h"
+#include "graphgc/opset/values/function_kernel.h"
 
 #include <cmath>
 

@@ -1,7 +1,7 @@
 // Fusions: each rewrite gives a checker-valid model that computes what the original computed (both
 // evaluated by graphgc's own propagation), and every condition that makes a rewrite inexact leaves
 // the model byte for byte as it was.
-#include "graphgc/export/fusions.h"
+#include "graphgc/export/fold/fusions.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -15,7 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/graphgc.h"
-#include "graphgc/opset/tensor_proto.h"
+#include "graphgc/opset/proto/tensor_proto.h"
 #include "onnx/checker.h"
 
 namespace graphgc {

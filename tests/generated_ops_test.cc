@@ -13,11 +13,11 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
 #include "graphgc/graphgc.h"
-#include "graphgc/opset/opset13.h"
-#include "graphgc/opset/opset14.h"
-#include "graphgc/opset/opset15.h"
-#include "graphgc/opset/opset16.h"
-#include "graphgc/opset/opset17.h"
+#include "graphgc/opset/generated/opset13.h"
+#include "graphgc/opset/generated/opset14.h"
+#include "graphgc/opset/generated/opset15.h"
+#include "graphgc/opset/generated/opset16.h"
+#include "graphgc/opset/generated/opset17.h"
 
 namespace {
 

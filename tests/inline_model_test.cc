@@ -1,6 +1,6 @@
 // inline_model: an ONNX model added to a graph, inputs bound by name; malformed models are statuses
 // that leave the graph's Vars and their exports as they were.
-#include "graphgc/export/inline_model.h"
+#include "graphgc/export/onnx/inline_model.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

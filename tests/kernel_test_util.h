@@ -23,6 +23,18 @@
 
 namespace graphgc::kernel_test {
 
+// The names every value test uses, brought in by its `using namespace graphgc::kernel_test;`.
+namespace gg = ::graphgc;
+namespace op = ::graphgc::op;
+using ::graphgc::Attribute;
+using ::graphgc::BFloat16;
+using ::graphgc::DataType;
+using ::graphgc::Float16;
+using ::graphgc::Graph;
+using ::graphgc::Tensor;
+using ::graphgc::Var;
+using Dims = std::vector<int64_t>;
+
 template <class T>
 inline constexpr bool kIsHalf = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
 

@@ -25,14 +25,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-namespace gg = graphgc;
-namespace op = graphgc::op;
 using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
-using gg::DataType;
-using gg::Graph;
-using gg::Tensor;
-using gg::Var;
-using Dims = std::vector<int64_t>;
 
 // The var's value has shape `shape` and elements `expected` (as doubles, within 1e-5 relative;
 // NaN matches NaN).

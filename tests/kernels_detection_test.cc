@@ -13,10 +13,7 @@
 
 namespace {
 
-namespace gg = graphgc;
 using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
-using gg::Graph;
-using gg::Var;
 
 // Four boxes [y1, x1, y2, x2] in one batch: 1 (1x1) lies inside 0 (1x2), IOU 0.5; 2 is apart
 // from both, and 3 is box 2 given by its other diagonal (IOU 1 with it).

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "graphgc/graphgc.h"
-#include "graphgc/opset/kernel_registry.h"
+#include "graphgc/opset/values/kernel_registry.h"
 #include "kernel_test_util.h"
 
 namespace graphgc {

@@ -20,22 +20,13 @@
 
 namespace {
 
-namespace gg = graphgc;
-namespace op = graphgc::op;
 using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
-using gg::BFloat16;
-using gg::DataType;
-using gg::Float16;
-using gg::Graph;
-using gg::Tensor;
-using gg::Var;
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 using ::testing::NanSensitiveDoubleEq;
 using ::testing::Optional;
 using ::testing::Pointwise;
-using Dims = std::vector<int64_t>;
 using Doubles = std::vector<double>;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();

@@ -26,15 +26,8 @@
 
 namespace {
 
-namespace gg = graphgc;
 namespace ml = graphgc::ml;
 using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
-using gg::Attribute;
-using gg::DataType;
-using gg::Graph;
-using gg::Tensor;
-using gg::Var;
-using Dims = std::vector<int64_t>;
 using Strings = std::vector<std::string>;
 
 Tensor F(std::vector<float> values, const Dims& shape) {

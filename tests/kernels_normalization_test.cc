@@ -14,12 +14,7 @@
 
 namespace {
 
-namespace gg = graphgc;
 using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
-using gg::BFloat16;
-using gg::Float16;
-using gg::Graph;
-using gg::Var;
 
 template <class T>
 Var Values(Graph& g, const std::vector<double>& values, const std::vector<int64_t>& shape) {

@@ -20,13 +20,7 @@
 
 namespace {
 
-namespace gg = graphgc;
 using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
-using gg::Float16;
-using gg::Graph;
-using gg::Tensor;
-using gg::Var;
-using Dims = std::vector<int64_t>;
 using Attributes = std::vector<gg::Attribute>;
 
 // One node of `op_type` at opset `version`.

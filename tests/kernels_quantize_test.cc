@@ -18,14 +18,7 @@
 
 namespace {
 
-namespace gg = graphgc;
-namespace op = graphgc::op;
 using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
-using gg::DataType;
-using gg::Graph;
-using gg::Tensor;
-using gg::Var;
-using Dims = std::vector<int64_t>;
 
 // The var's value has element type T, shape `shape` and elements `expected` (floats within a
 // relative 1e-6).

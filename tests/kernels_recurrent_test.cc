@@ -20,15 +20,7 @@
 
 namespace {
 
-namespace gg = graphgc;
 using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
-using gg::Attribute;
-using gg::DataType;
-using gg::Float16;
-using gg::Graph;
-using gg::Tensor;
-using gg::Var;
-using Dims = std::vector<int64_t>;
 using Names = std::vector<std::string>;
 using Floats = std::vector<float>;
 

@@ -16,15 +16,7 @@
 
 namespace {
 
-namespace gg = graphgc;
 using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
-using gg::Attribute;
-using gg::BFloat16;
-using gg::Float16;
-using gg::Graph;
-using gg::Tensor;
-using gg::Var;
-using Dims = std::vector<int64_t>;
 
 Var Node(const std::string& type, std::vector<Var> inputs, std::vector<Attribute> attributes = {},
          int version = 0) {

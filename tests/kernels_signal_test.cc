@@ -15,12 +15,7 @@
 
 namespace {
 
-namespace gg = graphgc;
 using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
-using gg::BFloat16;
-using gg::Float16;
-using gg::Graph;
-using gg::Var;
 using Complex = std::complex<double>;
 
 constexpr double kPi = 3.14159265358979323846;
@@ -229,7 +224,7 @@ TEST(StftTest, FramesWithWindow) {
 
 TEST(StftTest, OnesidedIsTypedAsItsDefaultSays) {
   // ONNX 1.12 types a missing onesided as 0 (the schema's default is 1) and counts onesided
-  // frames from the bins; graphgc infers STFT's shape itself (opset/inference_fixes.h):
+  // frames from the bins; graphgc infers STFT's shape itself (opset/inference/inference_fixes.h):
   // floor((9 - 4) / 2) + 1 = 3 frames of 4 / 2 + 1 = 3 bins.
   Graph g;
   const std::vector<Var> inputs = {Const<float>(g, std::vector<float>(9, 1.0f), {1, 9, 1}),

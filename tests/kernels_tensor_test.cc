@@ -22,17 +22,7 @@
 
 namespace {
 
-namespace gg = graphgc;
-namespace op = graphgc::op;
 using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
-using gg::Attribute;
-using gg::BFloat16;
-using gg::DataType;
-using gg::Float16;
-using gg::Graph;
-using gg::Tensor;
-using gg::Var;
-using Dims = std::vector<int64_t>;
 using Ints = std::vector<int64_t>;
 
 constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();

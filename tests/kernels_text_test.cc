@@ -15,13 +15,7 @@
 
 namespace {
 
-namespace gg = graphgc;
-namespace op = graphgc::op;
 using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
-using gg::Graph;
-using gg::Tensor;
-using gg::Var;
-using Dims = std::vector<int64_t>;
 using Strings = std::vector<std::string>;
 
 template <class T>

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "graphgc/graphgc.h"
-#include "graphgc/opset/node.h"
+#include "graphgc/opset/build/node.h"
 
 namespace graphgc {
 namespace {

@@ -19,7 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graphgc/graphgc.h"
-#include "graphgc/opset/tensor_proto.h"
+#include "graphgc/opset/proto/tensor_proto.h"
 #include "onnx/defs/schema.h"
 #include "onnx/onnx_pb.h"
 #include "onnx/shape_inference/implementation.h"

@@ -49,11 +49,11 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "graphgc/export/graph_inliner.h"
+#include "graphgc/export/onnx/graph_inliner.h"
 #include "graphgc/graphgc.h"
-#include "graphgc/opset/attribute_proto.h"
-#include "graphgc/opset/node.h"
-#include "graphgc/opset/tensor_proto.h"
+#include "graphgc/opset/build/node.h"
+#include "graphgc/opset/proto/attribute_proto.h"
+#include "graphgc/opset/proto/tensor_proto.h"
 #include "onnx/defs/schema.h"
 #include "onnx/onnx_pb.h"
 #include "onnx/shape_inference/implementation.h"
@@ -697,7 +697,7 @@ Outcome RunNodeTest(const fs::path& dir) {
   }
   if (!outcome.errors.empty() && OnnxContradictsTheData(exported, onnx_type)) {
     // graphgc's types matched the expected data above; ONNX 1.12's inference, which gives the
-    // test model's outputs other types, cannot agree with them (opset/inference_fixes.h).
+    // test model's outputs other types, cannot agree with them (opset/inference/inference_fixes.h).
     outcome.notes.push_back(absl::StrCat("ONNX 1.12's inference contradicts its test data, which ",
                                          "graphgc follows: ", absl::StrJoin(outcome.errors, "; ")));
     outcome.errors.clear();

@@ -20,16 +20,7 @@
 
 namespace {
 
-namespace gg = graphgc;
-namespace op = graphgc::op;
 using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
-using gg::BFloat16;
-using gg::DataType;
-using gg::Float16;
-using gg::Graph;
-using gg::Tensor;
-using gg::Var;
-using Dims = std::vector<int64_t>;
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();

@@ -34,7 +34,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graphgc/graphgc.h"
-#include "graphgc/opset/node.h"
+#include "graphgc/opset/build/node.h"
 #include "onnx/defs/schema.h"
 #include "onnx/onnx_pb.h"
 #include "onnx_conformance_util.h"

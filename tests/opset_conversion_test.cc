@@ -7,7 +7,7 @@
 #include <string>
 
 #include "graphgc/graphgc.h"
-#include "graphgc/opset/opset13.h"
+#include "graphgc/opset/generated/opset13.h"
 
 namespace graphgc {
 namespace {

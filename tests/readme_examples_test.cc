@@ -4,9 +4,9 @@
 #include <iostream>
 
 #include "graphgc/graphgc.h"
-#include "graphgc/opset/custom_op.h"
-#include "graphgc/opset/node.h"
-#include "graphgc/opset/opset13.h"
+#include "graphgc/opset/build/custom_op.h"
+#include "graphgc/opset/build/node.h"
+#include "graphgc/opset/generated/opset13.h"
 
 namespace gg = graphgc;
 

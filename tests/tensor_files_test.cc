@@ -1,6 +1,6 @@
-// Tensors in and out of TensorProtos and .pb files (export/tensor_files.h), and the printed forms
-// of Tensor, Var and VarType.
-#include "graphgc/export/tensor_files.h"
+// Tensors in and out of TensorProtos and .pb files (export/onnx/tensor_files.h), and the printed
+// forms of Tensor, Var and VarType.
+#include "graphgc/export/onnx/tensor_files.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // (exports skip it by default, being valid by construction; the tests hold them to it).
 #include <gmock/gmock.h>
 
-#include "graphgc/export/to_onnx.h"
+#include "graphgc/export/onnx/to_onnx.h"
 
 int main(int argc, char** argv) {
   graphgc::internal::CheckEveryExport(true);

@@ -15,7 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "graphgc/graphgc.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/tensor_proto.h"
+#include "graphgc/opset/proto/tensor_proto.h"
 #include "graphgc/valuestore/status_macros.h"
 #include "onnx/onnx-data.pb.h"
 #include "onnx/onnx_pb.h"

@@ -9,7 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "graphgc/export/fold.h"
+#include "graphgc/export/fold/fold.h"
 
 namespace graphgc::tools {
 

@@ -15,10 +15,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "fold_cli.h"
-#include "graphgc/export/external_data.h"
-#include "graphgc/export/fold.h"
-#include "graphgc/export/model_files.h"
-#include "graphgc/export/to_onnx.h"
+#include "graphgc/export/fold/fold.h"
+#include "graphgc/export/onnx/external_data.h"
+#include "graphgc/export/onnx/model_files.h"
+#include "graphgc/export/onnx/to_onnx.h"
 #include "onnx/checker.h"
 
 namespace graphgc::tools {

@@ -42,7 +42,7 @@ constexpr const char kConvention[] =
 //     GCC's error for a misspelled field (`{.stride = {1, 1}}`) names neither the field nor the
 //     struct: "could not convert '{...}' from '<brace-enclosed initializer list>' to
 //     'const graphgc::ConvAttributes&'" means a field name (or its order) is wrong; the struct
-//     is the one the message names, and its fields are listed in graphgc/opset/onnx_schemas.h.
+//     is the one the message names, and its fields are listed in graphgc/opset/generated/onnx_schemas.h.
 //     Fields must be given in declaration order. Clang names the field.
 //   - One output: the op returns a Var. Several: a struct `<Op>Outputs` with one Var per
 //     output, named as in ONNX, so `auto [values, indices] = op::TopK(x, k);` works. When
@@ -56,13 +56,15 @@ constexpr const char kConvention[] =
 //     else_branch comes first):
 //       auto outs = op::If(c, {.else_branch = [&] { return std::vector<Var>{b}; },
 //                              .then_branch = [&] { return std::vector<Var>{a}; }});
-//   - A call never throws: bad input gives failed Vars whose status names the op. Every op is a
-//     typed front of graphgc::make_node (graphgc/opset/node.h), which checks the call against
-//     the schema, infers the outputs and propagates values.
+//   - A call never throws: bad input gives failed Vars whose status names the op. Every
+//     generated op is a typed front of graphgc::make_node (graphgc/opset/build/node.h), which
+//     checks the call against the schema, infers the outputs and propagates values. The
+//     hand-written ops of graphgc/opset/build/ops.h build their nodes natively instead
+//     (opset/build/native_ops.h), with the same checks and the same kernels.
 //   - The ai.onnx ops are function objects (as std::ranges' algorithms are), defined once per
-//     schema in graphgc/opset/onnx_schemas.h and bound to an opset by each opset namespace:
-//     opset15::Softmax builds its node at opset 15, op::Softmax at 17. The ops of graphgc::ml
-//     and of graphgc/opset/ops.h are plain functions.
+//     schema in graphgc/opset/generated/onnx_schemas.h and bound to an opset by each opset
+//     namespace: opset15::Softmax builds its node at opset 15, op::Softmax at 17. The ops of
+//     graphgc::ml and of graphgc/opset/build/ops.h are plain functions.
 )";
 
 constexpr const char kSchemasStem[] = "onnx_schemas";
@@ -93,7 +95,8 @@ std::string HeaderComment(const std::string& title, const std::string& onnx_vers
 
 std::string SourceComment(const std::string& file_stem, const std::string& onnx_version) {
   return CommentBlock(
-      absl::StrCat(GeneratedBy(onnx_version), " See graphgc/opset/", file_stem, ".h."), 0);
+      absl::StrCat(GeneratedBy(onnx_version), " See graphgc/opset/generated/", file_stem, ".h."),
+      0);
 }
 
 std::string SkippedNotes(const std::vector<SkippedOp>& skipped) {
@@ -120,8 +123,8 @@ std::string Namespace(const std::string& name, const std::string& body) {
 
 // The includes of a source file defining the ops of `file_stem`.h.
 std::string SourceIncludes(const std::string& file_stem) {
-  return absl::StrCat("#include \"graphgc/opset/", file_stem,
-                      ".h\"\n\n#include \"graphgc/opset/generated_support.h\"\n");
+  return absl::StrCat("#include \"graphgc/opset/generated/", file_stem,
+                      ".h\"\n\n#include \"graphgc/opset/build/generated_support.h\"\n");
 }
 
 // `ops` split into runs of one since version (they come sorted by it).
@@ -170,7 +173,7 @@ std::vector<GeneratedFile> EmitSchemas(const std::vector<OpSpec>& schemas,
       {"Each op is a function object: a struct named by its op_type, holding the opset its nodes "
        "are built at, whose call operator makes the node. The opset namespaces bind them "
        "(graphgc::opset15::Softmax is since13::Softmax{15}); call the ops through those or "
-       "graphgc::op. The calling convention is at the top of graphgc/opset/onnx_ops.h."});
+       "graphgc::op. The calling convention is at the top of graphgc/opset/generated/onnx_ops.h."});
   header += OpenGuard(kSchemasStem) + absl::StrJoin(DeclarationIncludes(schemas), "\n") + "\n";
   std::string source = SourceComment(kSchemasStem, onnx_version) + SourceIncludes(kSchemasStem);
   for (const std::vector<OpSpec>& run : BySinceVersion(schemas)) {
@@ -197,16 +200,16 @@ GeneratedFile EmitOpset(const OpsetContents& opset, const std::string& onnx_vers
       absl::StrCat("graphgc::", stem, " — the ai.onnx operators as of opset ", opset.version,
                    "; every node is built at opset ", opset.version, "."),
       onnx_version,
-      {absl::StrCat("Each op is the function object of its schema (graphgc/opset/", kSchemasStem,
-                    ".h, where it is documented) bound to opset ", opset.version,
+      {absl::StrCat("Each op is the function object of its schema (graphgc/opset/generated/",
+                    kSchemasStem, ".h, where it is documented) bound to opset ", opset.version,
                     "; its attribute and output structs are the schema's, shared with the other "
                     "opsets that have it. The calling convention is at the top of "
-                    "graphgc/opset/onnx_ops.h."),
+                    "graphgc/opset/generated/onnx_ops.h."),
        absl::StrCat("Schemas introduced at opset ", opset.version, ": ",
                     absl::StrJoin(Names(introduced), ", "), ".")});
   out += SkippedNotes(opset.skipped);
   out += OpenGuard(stem);
-  absl::StrAppend(&out, "#include \"graphgc/opset/", kSchemasStem, ".h\"\n\n");
+  absl::StrAppend(&out, "#include \"graphgc/opset/generated/", kSchemasStem, ".h\"\n\n");
   std::string bindings;
   for (const OpSpec& op : opset.ops) bindings += Binding(op, opset.version);
   out += Namespace("graphgc::" + stem, "\n" + bindings);
@@ -220,21 +223,24 @@ GeneratedFile EmitOp(const OpsetContents& newest, const std::vector<std::string>
       absl::StrCat("graphgc::op — the ai.onnx operators at opset ", newest.version,
                    ", one each, named by ONNX's op_type."),
       onnx_version,
-      {absl::StrCat("The ops are graphgc::opset", newest.version,
-                    "'s, re-exported here; their schemas and documentation are in graphgc/opset/",
-                    kSchemasStem, ".h.")});
+      {absl::StrCat(
+          "The ops are graphgc::opset", newest.version,
+          "'s, re-exported here; their schemas and documentation are in graphgc/opset/generated/",
+          kSchemasStem, ".h.")});
   out += "//\n";
   out += kConvention;
   out += "//\n";
   out += CommentBlock(absl::StrCat(absl::StrJoin(handwritten, ", "),
-                                   " are declared by hand in graphgc/opset/ops.h (included here), "
+                                   " are declared by hand in graphgc/opset/build/ops.h (included "
+                                   "here), "
                                    "with their own signatures; graphgc::opset",
                                    newest.version, " has generated ones."),
                       0);
   out += SkippedNotes(newest.skipped);
   out += OpenGuard(stem);
-  absl::StrAppend(&out, "#include \"graphgc/opset/ops.h\"\n#include \"graphgc/opset/opset",
-                  newest.version, ".h\"\n\n");
+  absl::StrAppend(
+      &out, "#include \"graphgc/opset/build/ops.h\"\n#include \"graphgc/opset/generated/opset",
+      newest.version, ".h\"\n\n");
   std::string uses;
   for (const OpSpec& op : newest.ops) {
     if (std::find(handwritten.begin(), handwritten.end(), op.name) == handwritten.end()) {
@@ -250,7 +256,8 @@ std::vector<GeneratedFile> EmitMl(const OpsetContents& ml, const std::string& on
   std::string header = HeaderComment(
       absl::StrCat("graphgc::ml — the ai.onnx.ml operators at ai.onnx.ml opset ", ml.version,
                    ", one function each."),
-      onnx_version, {"The calling convention is at the top of graphgc/opset/onnx_ops.h."});
+      onnx_version,
+      {"The calling convention is at the top of graphgc/opset/generated/onnx_ops.h."});
   header += SkippedNotes(ml.skipped);
   header += OpenGuard(stem) + absl::StrJoin(DeclarationIncludes(ml.ops), "\n") + "\n";
   std::string source = SourceComment(stem, onnx_version) + SourceIncludes(stem);

@@ -23,7 +23,7 @@ std::vector<GeneratedFile> EmitSchemas(const std::vector<OpSpec>& schemas,
 GeneratedFile EmitOpset(const OpsetContents& opset, const std::string& onnx_version);
 
 // onnx_ops.h: graphgc::op, the ops of `newest` re-exported beside the `handwritten` ones of
-// graphgc/opset/ops.h; the calling convention is written here.
+// graphgc/opset/build/ops.h; the calling convention is written here.
 GeneratedFile EmitOp(const OpsetContents& newest, const std::vector<std::string>& handwritten,
                      const std::string& onnx_version);
 

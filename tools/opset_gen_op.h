@@ -1,6 +1,6 @@
 // The C++ of one generated op: its documentation, attribute and output structs, its declaration
 // and its definition (a call of graphgc::make_node through the helpers of
-// opset/generated_support.h).
+// opset/build/generated_support.h).
 #ifndef GRAPHGC_TOOLS_OPSET_GEN_OP_H_
 #define GRAPHGC_TOOLS_OPSET_GEN_OP_H_
 

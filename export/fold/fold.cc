@@ -1,4 +1,4 @@
-#include "graphgc/export/fold.h"
+#include "graphgc/export/fold/fold.h"
 
 #include <algorithm>
 #include <chrono>
@@ -13,14 +13,14 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
-#include "graphgc/export/external_data.h"
-#include "graphgc/export/fold_plan.h"
-#include "graphgc/export/fusions.h"
-#include "graphgc/export/graph_inliner.h"
-#include "graphgc/export/opset_conversion.h"
-#include "graphgc/export/to_onnx.h"
+#include "graphgc/export/fold/fold_plan.h"
+#include "graphgc/export/fold/fusions.h"
+#include "graphgc/export/onnx/external_data.h"
+#include "graphgc/export/onnx/graph_inliner.h"
+#include "graphgc/export/onnx/opset_conversion.h"
+#include "graphgc/export/onnx/to_onnx.h"
 #include "graphgc/ir/graph_core.h"
-#include "graphgc/opset/tensor_proto.h"
+#include "graphgc/opset/proto/tensor_proto.h"
 #include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc {

@@ -1,11 +1,11 @@
-#include "graphgc/export/fold_plan.h"
+#include "graphgc/export/fold/fold_plan.h"
 
 #include <limits>
 #include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "graphgc/export/graph_names.h"
+#include "graphgc/export/onnx/graph_names.h"
 #include "graphgc/ir/graph_core.h"
 
 namespace graphgc::internal {

@@ -18,7 +18,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/types/span.h"
-#include "graphgc/export/fold.h"
+#include "graphgc/export/fold/fold.h"
 #include "graphgc/ir/graph.h"
 #include "graphgc/ir/ids.h"
 #include "graphgc/ir/var.h"

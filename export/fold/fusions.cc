@@ -1,4 +1,4 @@
-#include "graphgc/export/fusions.h"
+#include "graphgc/export/fold/fusions.h"
 
 #include <cmath>
 #include <limits>
@@ -12,8 +12,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "graphgc/export/graph_names.h"
-#include "graphgc/opset/tensor_proto.h"
+#include "graphgc/export/onnx/graph_names.h"
+#include "graphgc/opset/proto/tensor_proto.h"
 #include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc::internal {

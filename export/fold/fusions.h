@@ -41,7 +41,7 @@ struct FusionCounts {
 };
 
 // Reads an initializer's tensor, external data included. An empty loader means FromTensorProto
-// (graphgc/opset/tensor_proto.h), which refuses external data.
+// (graphgc/opset/proto/tensor_proto.h), which refuses external data.
 using InitializerLoader = std::function<absl::StatusOr<Tensor>(const onnx::TensorProto&)>;
 
 // Applies the rewrites until none applies. Errors: an initializer a rewrite needs that `load`

@@ -1,4 +1,4 @@
-#include "graphgc/export/external_data.h"
+#include "graphgc/export/onnx/external_data.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -20,7 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl.h"
-#include "graphgc/opset/tensor_proto.h"
+#include "graphgc/opset/proto/tensor_proto.h"
 
 namespace graphgc::internal {
 

@@ -1,4 +1,4 @@
-#include "graphgc/export/graph_inliner.h"
+#include "graphgc/export/onnx/graph_inliner.h"
 
 #include <algorithm>
 #include <functional>
@@ -7,14 +7,14 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
-#include "graphgc/export/graph_names.h"
-#include "graphgc/export/input_binding.h"
+#include "graphgc/export/onnx/graph_names.h"
+#include "graphgc/export/onnx/input_binding.h"
 #include "graphgc/ir/graph_core.h"
-#include "graphgc/opset/attribute_proto.h"
-#include "graphgc/opset/node.h"
-#include "graphgc/opset/opaque_node.h"
-#include "graphgc/opset/subgraph_builder.h"
-#include "graphgc/opset/tensor_proto.h"
+#include "graphgc/opset/build/node.h"
+#include "graphgc/opset/build/opaque_node.h"
+#include "graphgc/opset/build/subgraph_builder.h"
+#include "graphgc/opset/proto/attribute_proto.h"
+#include "graphgc/opset/proto/tensor_proto.h"
 #include "graphgc/valuestore/status_macros.h"
 #include "onnx/defs/schema.h"
 

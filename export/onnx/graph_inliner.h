@@ -20,7 +20,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "graphgc/export/graph_names.h"
+#include "graphgc/export/onnx/graph_names.h"
 #include "graphgc/ir/attribute.h"
 #include "graphgc/ir/graph.h"
 #include "graphgc/ir/var.h"

@@ -1,4 +1,4 @@
-#include "graphgc/export/graph_names.h"
+#include "graphgc/export/onnx/graph_names.h"
 
 namespace graphgc::internal {
 

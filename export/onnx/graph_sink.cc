@@ -1,4 +1,4 @@
-#include "graphgc/export/graph_sink.h"
+#include "graphgc/export/onnx/graph_sink.h"
 
 #include <cstdint>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "graphgc/export/inline_model.h"
+#include "graphgc/export/onnx/inline_model.h"
 
 #include <limits>
 #include <map>
@@ -7,10 +7,10 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/export/external_data.h"
-#include "graphgc/export/graph_inliner.h"
-#include "graphgc/export/opset_conversion.h"
-#include "graphgc/opset/node.h"
+#include "graphgc/export/onnx/external_data.h"
+#include "graphgc/export/onnx/graph_inliner.h"
+#include "graphgc/export/onnx/opset_conversion.h"
+#include "graphgc/opset/build/node.h"
 #include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc {

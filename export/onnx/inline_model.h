@@ -12,10 +12,11 @@
 // converter; one it cannot convert is imported at its own opset (import_model says why).
 //
 // Ops of a domain graphgc does not know (e.g. com.microsoft), and calls of the model's own
-// functions, become opaque nodes (graphgc/opset/opaque_node.h): typed from the model's value_info,
-// without values, exported as they came — as spox's inline never needs to know the ops it inlines.
-// An op of an ai.onnx or ai.onnx.ml opset graphgc supports that it does not know stays an error
-// (a typo, not an extension); options.opaque_unknown_ops = false makes unknown domains errors too.
+// functions, become opaque nodes (graphgc/opset/build/opaque_node.h): typed from the model's
+// value_info, without values, exported as they came — as spox's inline never needs to know the ops
+// it inlines. An op of an ai.onnx or ai.onnx.ml opset graphgc supports that it does not know stays
+// an error (a typo, not an extension); options.opaque_unknown_ops = false makes unknown domains
+// errors too.
 //
 // A malformed model — cycles, dangling names, tensors whose data does not match their shape,
 // absurd dimensions, an opset newer than this library supports, unsupported types — gives a non-OK

@@ -1,4 +1,4 @@
-#include "graphgc/export/input_binding.h"
+#include "graphgc/export/onnx/input_binding.h"
 
 #include <string>
 #include <vector>

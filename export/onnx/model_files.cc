@@ -1,4 +1,4 @@
-#include "graphgc/export/model_files.h"
+#include "graphgc/export/onnx/model_files.h"
 
 #include <filesystem>
 #include <fstream>
@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/export/external_data.h"
-#include "graphgc/export/tensor_files.h"
+#include "graphgc/export/onnx/external_data.h"
+#include "graphgc/export/onnx/tensor_files.h"
 #include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc {

@@ -1,4 +1,4 @@
-#include "graphgc/export/opset_conversion.h"
+#include "graphgc/export/onnx/opset_conversion.h"
 
 #include <exception>
 #include <memory>
@@ -8,8 +8,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "graphgc/export/external_data.h"
-#include "graphgc/export/graph_inliner.h"
+#include "graphgc/export/onnx/external_data.h"
+#include "graphgc/export/onnx/graph_inliner.h"
 #include "graphgc/ir/graph.h"
 #include "onnx/checker.h"
 #include "onnx/version_converter/convert.h"

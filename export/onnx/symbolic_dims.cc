@@ -1,4 +1,4 @@
-#include "graphgc/export/symbolic_dims.h"
+#include "graphgc/export/onnx/symbolic_dims.h"
 
 #include <exception>
 #include <string>

@@ -1,11 +1,11 @@
-#include "graphgc/export/tensor_files.h"
+#include "graphgc/export/onnx/tensor_files.h"
 
 #include <fstream>
 #include <iterator>
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/opset/tensor_proto.h"
+#include "graphgc/opset/proto/tensor_proto.h"
 #include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc {

@@ -1,4 +1,4 @@
-#include "graphgc/export/to_onnx.h"
+#include "graphgc/export/onnx/to_onnx.h"
 
 #include <algorithm>
 #include <atomic>
@@ -12,11 +12,11 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/node_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "graphgc/export/graph_sink.h"
-#include "graphgc/export/symbolic_dims.h"
-#include "graphgc/export/var_namer.h"
+#include "graphgc/export/onnx/graph_sink.h"
+#include "graphgc/export/onnx/symbolic_dims.h"
+#include "graphgc/export/onnx/var_namer.h"
 #include "graphgc/ir/graph_core.h"
-#include "graphgc/opset/tensor_proto.h"
+#include "graphgc/opset/proto/tensor_proto.h"
 #include "graphgc/valuestore/status_macros.h"
 #include "onnx/checker.h"
 #include "onnx/defs/data_type_utils.h"

@@ -22,7 +22,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "graphgc/export/model_files.h"  // save_model, load_model
+#include "graphgc/export/onnx/model_files.h"  // save_model, load_model
 #include "graphgc/ir/graph.h"
 #include "graphgc/ir/var.h"
 #include "onnx/onnx_pb.h"

@@ -1,4 +1,4 @@
-#include "graphgc/export/var_namer.h"
+#include "graphgc/export/onnx/var_namer.h"
 
 #include <utility>
 

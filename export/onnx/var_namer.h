@@ -19,7 +19,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
-#include "graphgc/export/to_onnx.h"
+#include "graphgc/export/onnx/to_onnx.h"
 #include "graphgc/ir/arena.h"
 
 namespace graphgc::internal {

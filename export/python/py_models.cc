@@ -11,10 +11,10 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/export/fold.h"
-#include "graphgc/export/inline_model.h"
-#include "graphgc/export/model_files.h"
-#include "graphgc/export/to_onnx.h"
+#include "graphgc/export/fold/fold.h"
+#include "graphgc/export/onnx/inline_model.h"
+#include "graphgc/export/onnx/model_files.h"
+#include "graphgc/export/onnx/to_onnx.h"
 #include "graphgc/ir/graph.h"
 #include "onnx/onnx_pb.h"
 #include "py_binding.h"

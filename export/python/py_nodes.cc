@@ -18,7 +18,7 @@
 #include "graphgc/ir/attribute.h"
 #include "graphgc/ir/graph.h"
 #include "graphgc/ir/var.h"
-#include "graphgc/opset/node.h"
+#include "graphgc/opset/build/node.h"
 #include "py_arrays.h"
 #include "py_binding.h"
 #include "py_errors.h"

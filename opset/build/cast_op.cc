@@ -2,10 +2,10 @@
 #include <array>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/opset/native_ops.h"
-#include "graphgc/opset/op_builder.h"
-#include "graphgc/opset/ops.h"
-#include "graphgc/opset/type_constraints.h"
+#include "graphgc/opset/build/native_ops.h"
+#include "graphgc/opset/build/op_builder.h"
+#include "graphgc/opset/build/ops.h"
+#include "graphgc/opset/inference/type_constraints.h"
 #include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc {

@@ -1,13 +1,13 @@
-#include "graphgc/opset/custom_op.h"
+#include "graphgc/opset/build/custom_op.h"
 
 #include <map>
 #include <mutex>
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/opset/custom_op_registry.h"
-#include "graphgc/opset/kernel_registry.h"
+#include "graphgc/opset/build/custom_op_registry.h"
 #include "graphgc/opset/kernels/kernel.h"
+#include "graphgc/opset/values/kernel_registry.h"
 
 namespace graphgc {
 namespace {

@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "absl/strings/string_view.h"
-#include "graphgc/opset/custom_op.h"
+#include "graphgc/opset/build/custom_op.h"
 
 namespace graphgc::internal {
 

@@ -1,4 +1,4 @@
-#include "graphgc/opset/generated_support.h"
+#include "graphgc/opset/build/generated_support.h"
 
 namespace graphgc::internal {
 

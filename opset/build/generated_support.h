@@ -18,7 +18,7 @@
 #include "graphgc/ir/graph.h"
 #include "graphgc/ir/optional_list.h"
 #include "graphgc/ir/var.h"
-#include "graphgc/opset/node.h"
+#include "graphgc/opset/build/node.h"
 
 namespace graphgc::internal {
 

@@ -1,11 +1,11 @@
 // MatMul.
 #include <array>
 
+#include "graphgc/opset/build/native_ops.h"
+#include "graphgc/opset/build/op_builder.h"
+#include "graphgc/opset/build/ops.h"
+#include "graphgc/opset/inference/type_constraints.h"
 #include "graphgc/opset/kernels/linalg/matmul.h"
-#include "graphgc/opset/native_ops.h"
-#include "graphgc/opset/op_builder.h"
-#include "graphgc/opset/ops.h"
-#include "graphgc/opset/type_constraints.h"
 #include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc {

@@ -1,4 +1,4 @@
-#include "graphgc/opset/native_ops.h"
+#include "graphgc/opset/build/native_ops.h"
 
 #include <variant>
 

@@ -1,9 +1,10 @@
 // The ops with native inference (ops.h: Add, Sub, Mul, Div, Neg, Relu, MatMul, Identity, Reshape,
 // Cast): checks and shape rules written in C++ instead of ONNX's inference functions, for speed.
 //
-// They are entries keyed by (op_type, schema since_version): op::Add, opset17::Add and
-// make_node("Add", ...) at any opset whose Add schema is the one implemented here all come
-// through MakeNativeNode, so they run the same inference and the same kernel (the registry's).
+// op::Add and the other constructors of ops.h call their Native* function here directly.
+// opset17::Add and make_node("Add", ...) reach the same function through MakeNativeNode, whose
+// entries are keyed by (op_type, schema since_version), at any opset whose Add schema is the one
+// implemented here; so all of them run the same inference and the same kernel (the registry's).
 // An opset whose schema differs, or attributes the entry does not take, go through the schema.
 // Internal to the opset module.
 #ifndef GRAPHGC_OPSET_NATIVE_OPS_H_

@@ -1,4 +1,4 @@
-#include "graphgc/opset/node.h"
+#include "graphgc/opset/build/node.h"
 
 #include <exception>
 #include <string>
@@ -6,16 +6,16 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/opset/control_flow_values.h"
-#include "graphgc/opset/custom_op_registry.h"
-#include "graphgc/opset/inference_fixes.h"
-#include "graphgc/opset/kernel_registry.h"
-#include "graphgc/opset/native_ops.h"
-#include "graphgc/opset/op_builder.h"
-#include "graphgc/opset/schema_inference.h"
-#include "graphgc/opset/shape_only_ops.h"
-#include "graphgc/opset/subgraph_builder.h"
-#include "graphgc/opset/value_explainer.h"
+#include "graphgc/opset/build/custom_op_registry.h"
+#include "graphgc/opset/build/native_ops.h"
+#include "graphgc/opset/build/op_builder.h"
+#include "graphgc/opset/build/subgraph_builder.h"
+#include "graphgc/opset/inference/inference_fixes.h"
+#include "graphgc/opset/inference/schema_inference.h"
+#include "graphgc/opset/values/control_flow_values.h"
+#include "graphgc/opset/values/kernel_registry.h"
+#include "graphgc/opset/values/shape_only_ops.h"
+#include "graphgc/opset/values/value_explainer.h"
 #include "graphgc/valuestore/status_macros.h"
 #include "onnx/defs/schema.h"
 

@@ -1,4 +1,4 @@
-#include "graphgc/opset/op_builder.h"
+#include "graphgc/opset/build/op_builder.h"
 
 #include <algorithm>
 #include <limits>
@@ -13,9 +13,9 @@
 #include "absl/strings/str_cat.h"
 #include "graphgc/ir/graph_core.h"
 #include "graphgc/ir/limits.h"
-#include "graphgc/opset/kernel_registry.h"
 #include "graphgc/opset/kernels/kernel.h"
-#include "graphgc/opset/value_explainer.h"
+#include "graphgc/opset/values/kernel_registry.h"
+#include "graphgc/opset/values/value_explainer.h"
 #include "graphgc/valuestore/check.h"
 #include "graphgc/valuestore/status_macros.h"
 
@@ -185,12 +185,12 @@ int64_t ValueBytesAllowed(GraphCore& core, absl::Span<const OutputType> types) {
 }
 
 const ResolvedOp& ResolveFor(Arena& arena, OpKindId op, const OpSignature& signature) {
-  const void* cached = arena.op_resolution(op);
+  const ResolvedOp* cached = arena.op_resolution(op);
   if (cached == nullptr) {
     cached = ResolveOp(signature.domain, signature.op_type, signature.since_version);
     arena.set_op_resolution(op, cached);
   }
-  return *static_cast<const ResolvedOp*>(cached);
+  return *cached;
 }
 
 std::optional<kernels::KernelAttributeValue> KernelValueOf(const AttributeValue& value) {

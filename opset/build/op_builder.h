@@ -1,4 +1,5 @@
-// BuildNode: the one path every op constructor takes.
+// BuildNode: the path every op constructor of the opset module takes — generated, hand-written
+// (native_ops.h), make_node, custom ops.
 //
 //   resolve operands -> infer types and shapes -> run the op's kernel (kernel_registry.h)
 //   -> check its values against the inferred types -> append the node -> store values -> root
@@ -8,6 +9,10 @@
 // whose status starts with the op name; a failed op leaves the graph exactly as it was. A kernel
 // may leave outputs without values (no kernel, a declined case, past the value budget). Internal
 // to the opset module.
+//
+// Graph::constant (ir/graph.cc) is the one node made without it: ir sits below the opset and
+// cannot call up, and a Constant needs neither inference nor a kernel — its type and its value
+// are its tensor, which the arena keeps (the arena marks a Constant's output a constant var).
 #ifndef GRAPHGC_OP_BUILDER_H_
 #define GRAPHGC_OP_BUILDER_H_
 

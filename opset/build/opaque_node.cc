@@ -1,4 +1,4 @@
-#include "graphgc/opset/opaque_node.h"
+#include "graphgc/opset/build/opaque_node.h"
 
 #include <algorithm>
 #include <limits>
@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/ir/graph_core.h"
-#include "graphgc/opset/op_builder.h"
+#include "graphgc/opset/build/op_builder.h"
 
 namespace graphgc {
 namespace {

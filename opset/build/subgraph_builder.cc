@@ -1,4 +1,4 @@
-#include "graphgc/opset/subgraph_builder.h"
+#include "graphgc/opset/build/subgraph_builder.h"
 
 #include <cstdint>
 #include <exception>

@@ -20,8 +20,8 @@
 #include "absl/types/span.h"
 #include "graphgc/ir/attribute.h"
 #include "graphgc/ir/var.h"
-#include "graphgc/opset/op_builder.h"
-#include "graphgc/opset/schema_inference.h"
+#include "graphgc/opset/build/op_builder.h"
+#include "graphgc/opset/inference/schema_inference.h"
 
 namespace graphgc::internal {
 

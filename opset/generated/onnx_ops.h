@@ -4,7 +4,7 @@
 // tools/opset_gen*.cc instead and run `cmake --build <build dir> --target regenerate-opset`.
 //
 // The ops are graphgc::opset17's, re-exported here; their schemas and documentation are in
-// graphgc/opset/onnx_schemas.h.
+// graphgc/opset/generated/onnx_schemas.h.
 //
 // Calling convention, the same for every op here, in graphgc::opset13 ... opset17 and in
 // graphgc::ml (the examples use graphgc::op):
@@ -30,7 +30,7 @@
 //     GCC's error for a misspelled field (`{.stride = {1, 1}}`) names neither the field nor the
 //     struct: "could not convert '{...}' from '<brace-enclosed initializer list>' to
 //     'const graphgc::ConvAttributes&'" means a field name (or its order) is wrong; the struct
-//     is the one the message names, and its fields are listed in graphgc/opset/onnx_schemas.h.
+//     is the one the message names, and its fields are listed in graphgc/opset/generated/onnx_schemas.h.
 //     Fields must be given in declaration order. Clang names the field.
 //   - One output: the op returns a Var. Several: a struct `<Op>Outputs` with one Var per
 //     output, named as in ONNX, so `auto [values, indices] = op::TopK(x, k);` works. When
@@ -44,17 +44,19 @@
 //     else_branch comes first):
 //       auto outs = op::If(c, {.else_branch = [&] { return std::vector<Var>{b}; },
 //                              .then_branch = [&] { return std::vector<Var>{a}; }});
-//   - A call never throws: bad input gives failed Vars whose status names the op. Every op is a
-//     typed front of graphgc::make_node (graphgc/opset/node.h), which checks the call against
-//     the schema, infers the outputs and propagates values.
+//   - A call never throws: bad input gives failed Vars whose status names the op. Every
+//     generated op is a typed front of graphgc::make_node (graphgc/opset/build/node.h), which
+//     checks the call against the schema, infers the outputs and propagates values. The
+//     hand-written ops of graphgc/opset/build/ops.h build their nodes natively instead
+//     (opset/build/native_ops.h), with the same checks and the same kernels.
 //   - The ai.onnx ops are function objects (as std::ranges' algorithms are), defined once per
-//     schema in graphgc/opset/onnx_schemas.h and bound to an opset by each opset namespace:
-//     opset15::Softmax builds its node at opset 15, op::Softmax at 17. The ops of graphgc::ml
-//     and of graphgc/opset/ops.h are plain functions.
+//     schema in graphgc/opset/generated/onnx_schemas.h and bound to an opset by each opset
+//     namespace: opset15::Softmax builds its node at opset 15, op::Softmax at 17. The ops of
+//     graphgc::ml and of graphgc/opset/build/ops.h are plain functions.
 //
 // Constant, Identity, Add, Sub, Mul, Div, Neg, Relu, MatMul, Reshape, Cast are declared by hand in
-// graphgc/opset/ops.h (included here), with their own signatures; graphgc::opset17 has generated
-// ones.
+// graphgc/opset/build/ops.h (included here), with their own signatures; graphgc::opset17 has
+// generated ones.
 //
 // Not generated:
 //   - Scatter: deprecated since opset 11.
@@ -62,8 +64,8 @@
 #ifndef GRAPHGC_ONNX_OPS_H_
 #define GRAPHGC_ONNX_OPS_H_
 
-#include "graphgc/opset/ops.h"
-#include "graphgc/opset/opset17.h"
+#include "graphgc/opset/build/ops.h"
+#include "graphgc/opset/generated/opset17.h"
 
 namespace graphgc::op {
 

@@ -8,7 +8,7 @@
 // Each op is a function object: a struct named by its op_type, holding the opset its nodes are
 // built at, whose call operator makes the node. The opset namespaces bind them
 // (graphgc::opset15::Softmax is since13::Softmax{15}); call the ops through those or graphgc::op.
-// The calling convention is at the top of graphgc/opset/onnx_ops.h.
+// The calling convention is at the top of graphgc/opset/generated/onnx_ops.h.
 #ifndef GRAPHGC_ONNX_SCHEMAS_H_
 #define GRAPHGC_ONNX_SCHEMAS_H_
 

@@ -1,4 +1,4 @@
-#include "graphgc/opset/inference_fixes.h"
+#include "graphgc/opset/inference/inference_fixes.h"
 
 #include <cstdint>
 #include <optional>

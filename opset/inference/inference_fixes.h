@@ -15,7 +15,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "graphgc/ir/attribute.h"
-#include "graphgc/opset/op_builder.h"
+#include "graphgc/opset/build/op_builder.h"
 
 namespace graphgc::internal {
 

@@ -1,4 +1,4 @@
-#include "graphgc/opset/inference_guards.h"
+#include "graphgc/opset/inference/inference_guards.h"
 
 #include <cctype>
 #include <cstdint>

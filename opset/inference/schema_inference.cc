@@ -1,4 +1,4 @@
-#include "graphgc/opset/schema_inference.h"
+#include "graphgc/opset/inference/schema_inference.h"
 
 #include <algorithm>
 #include <iterator>
@@ -13,8 +13,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graphgc/ir/arena.h"
-#include "graphgc/opset/inference_guards.h"
-#include "graphgc/opset/tensor_proto.h"
+#include "graphgc/opset/inference/inference_guards.h"
+#include "graphgc/opset/proto/tensor_proto.h"
 #include "graphgc/valuestore/status_macros.h"
 #include "onnx/defs/data_type_utils.h"
 #include "onnx/defs/shape_inference.h"

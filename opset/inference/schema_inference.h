@@ -10,7 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "graphgc/ir/attribute.h"
-#include "graphgc/opset/op_builder.h"
+#include "graphgc/opset/build/op_builder.h"
 #include "onnx/defs/schema.h"
 
 namespace graphgc::internal {

@@ -1,4 +1,4 @@
-#include "graphgc/opset/type_constraints.h"
+#include "graphgc/opset/inference/type_constraints.h"
 
 #include <algorithm>
 

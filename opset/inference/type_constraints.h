@@ -7,7 +7,7 @@
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
-#include "graphgc/opset/op_builder.h"
+#include "graphgc/opset/build/op_builder.h"
 #include "graphgc/valuestore/data_type.h"
 
 namespace graphgc::internal {

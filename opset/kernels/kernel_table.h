@@ -7,7 +7,8 @@
 // Each kernel family fills the table through its Register...Kernels(table) (builtin_kernels.h
 // lists them all); there is no static self-registration, which static libraries would drop.
 // Entries are never removed and their addresses are stable, so a resolved kernel may be cached.
-// Threading: thread-compatible; the process-wide registry (opset/kernel_registry.h) guards it.
+// Threading: thread-compatible; the process-wide registry (opset/values/kernel_registry.h) guards
+// it.
 #ifndef GRAPHGC_OPSET_KERNELS_KERNEL_TABLE_H_
 #define GRAPHGC_OPSET_KERNELS_KERNEL_TABLE_H_
 

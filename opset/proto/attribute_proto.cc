@@ -1,4 +1,4 @@
-#include "graphgc/opset/attribute_proto.h"
+#include "graphgc/opset/proto/attribute_proto.h"
 
 #include <string>
 #include <utility>
@@ -6,7 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "graphgc/opset/tensor_proto.h"
+#include "graphgc/opset/proto/tensor_proto.h"
 
 namespace graphgc::internal {
 namespace {

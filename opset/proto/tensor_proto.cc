@@ -1,4 +1,4 @@
-#include "graphgc/opset/tensor_proto.h"
+#include "graphgc/opset/proto/tensor_proto.h"
 
 #include <cstring>
 #include <string>

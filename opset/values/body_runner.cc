@@ -1,4 +1,4 @@
-#include "graphgc/opset/body_runner.h"
+#include "graphgc/opset/values/body_runner.h"
 
 #include <string>
 #include <utility>
@@ -6,8 +6,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "graphgc/ir/graph.h"
+#include "graphgc/opset/build/node.h"
 #include "graphgc/opset/kernels/kernel.h"
-#include "graphgc/opset/node.h"
 
 namespace graphgc::internal {
 namespace {

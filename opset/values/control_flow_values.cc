@@ -1,4 +1,4 @@
-#include "graphgc/opset/control_flow_values.h"
+#include "graphgc/opset/values/control_flow_values.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "graphgc/opset/body_runner.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
+#include "graphgc/opset/values/body_runner.h"
 
 namespace graphgc::internal {
 namespace {

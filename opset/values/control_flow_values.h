@@ -23,7 +23,7 @@
 #include "graphgc/ir/attribute.h"
 #include "graphgc/ir/graph_core.h"
 #include "graphgc/ir/ids.h"
-#include "graphgc/opset/op_builder.h"
+#include "graphgc/opset/build/op_builder.h"
 
 namespace graphgc::internal {
 

@@ -1,4 +1,4 @@
-#include "graphgc/opset/function_kernel.h"
+#include "graphgc/opset/values/function_kernel.h"
 
 #include <cstring>
 #include <map>
@@ -7,10 +7,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/ir/graph.h"
-#include "graphgc/opset/attribute_proto.h"
-#include "graphgc/opset/kernel_registry.h"
-#include "graphgc/opset/node.h"
-#include "graphgc/opset/tensor_proto.h"
+#include "graphgc/opset/build/node.h"
+#include "graphgc/opset/proto/attribute_proto.h"
+#include "graphgc/opset/proto/tensor_proto.h"
+#include "graphgc/opset/values/kernel_registry.h"
 
 namespace graphgc::internal {
 namespace {

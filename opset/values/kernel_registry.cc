@@ -1,4 +1,4 @@
-#include "graphgc/opset/kernel_registry.h"
+#include "graphgc/opset/values/kernel_registry.h"
 
 #include <memory>
 #include <mutex>
@@ -6,10 +6,10 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "graphgc/opset/function_kernel.h"
 #include "graphgc/opset/kernels/builtin_kernels.h"
 #include "graphgc/opset/kernels/kernel_table.h"
-#include "graphgc/opset/tensor_proto.h"
+#include "graphgc/opset/proto/tensor_proto.h"
+#include "graphgc/opset/values/function_kernel.h"
 #include "onnx/defs/schema.h"
 
 namespace graphgc::internal {

@@ -1,4 +1,4 @@
-#include "graphgc/opset/shape_only_ops.h"
+#include "graphgc/opset/values/shape_only_ops.h"
 
 namespace graphgc::internal {
 

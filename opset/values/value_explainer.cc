@@ -1,4 +1,4 @@
-#include "graphgc/opset/value_explainer.h"
+#include "graphgc/opset/values/value_explainer.h"
 
 #include <optional>
 #include <string>
@@ -8,8 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "graphgc/ir/graph_core.h"
-#include "graphgc/opset/node.h"
-#include "graphgc/opset/op_builder.h"
+#include "graphgc/opset/build/node.h"
+#include "graphgc/opset/build/op_builder.h"
 #include "graphgc/valuestore/data_type.h"
 
 namespace graphgc::internal {
