@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/conv/conv_gemm.h"
 #include "graphgc/opset/kernels/conv/conv_geometry.h"
 #include "graphgc/opset/kernels/conv/conv_kernels.h"
@@ -57,8 +58,9 @@ KernelResult ConvKernel(const KernelContext& ctx) {
 namespace graphgc::kernels {
 
 void RegisterConvFloatKernels(KernelTable& table) {
-  table.add("", "Conv", 1, KernelTable::kLatest, conv::ConvKernel<false>);
-  table.add("", "ConvTranspose", 1, KernelTable::kLatest, conv::ConvKernel<true>);
+  const KernelTypes reals = {{"T", conv::Reals::kSet}};
+  table.add("", "Conv", 1, KernelTable::kLatest, reals, conv::ConvKernel<false>);
+  table.add("", "ConvTranspose", 1, KernelTable::kLatest, reals, conv::ConvKernel<true>);
 }
 
 }  // namespace graphgc::kernels

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/conv/conv_gemm.h"
 #include "graphgc/opset/kernels/conv/conv_geometry.h"
 #include "graphgc/opset/kernels/conv/conv_kernels.h"
@@ -143,8 +144,12 @@ KernelResult QLinearConvKernel(const KernelContext& ctx) {
 namespace graphgc::kernels {
 
 void RegisterQuantizedConvKernels(KernelTable& table) {
-  table.add("", "ConvInteger", 10, KernelTable::kLatest, conv::ConvIntegerKernel);
-  table.add("", "QLinearConv", 10, KernelTable::kLatest, conv::QLinearConvKernel);
+  // x and w (and their zero points) of either 8-bit type; QLinearConv's y int8, or else uint8.
+  table.add("", "ConvInteger", 10, KernelTable::kLatest,
+            {{"T1", kQuantizedIntegers}, {"T2", kQuantizedIntegers}}, conv::ConvIntegerKernel);
+  table.add("", "QLinearConv", 10, KernelTable::kLatest,
+            {{"T1", kQuantizedIntegers}, {"T2", kQuantizedIntegers}, {"T3", kQuantizedIntegers}},
+            conv::QLinearConvKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/linalg/linalg_kernels.h"
 #include "graphgc/opset/kernels/linalg/work_buffer.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
@@ -76,6 +77,9 @@ KernelResult DetOfType(const KernelContext& ctx) {
   return KernelOutputs{std::move(out).freeze()};
 }
 
+// DetKernel's cases.
+constexpr DataTypeSet kDetTypes = {DataType::kFloat, DataType::kDouble, DataType::kFloat16};
+
 KernelResult DetKernel(const KernelContext& ctx) {
   switch (ctx.input(0).dtype()) {
     case DataType::kFloat:
@@ -92,7 +96,8 @@ KernelResult DetKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterDetKernels(KernelTable& table) {
-  table.add("", "Det", 11, KernelTable::kLatest, DetKernel);
+  AddVersioned(table, "", "Det", {{"T", kDetTypes}}, {{11, kFloat16FloatDouble}},
+               KernelTable::kLatest, DetKernel);
 }
 
 }  // namespace graphgc::kernels

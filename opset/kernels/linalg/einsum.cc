@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/linalg/batched_gemm.h"
 #include "graphgc/opset/kernels/linalg/einsum_plan.h"
 #include "graphgc/opset/kernels/linalg/linalg_kernels.h"
@@ -267,7 +268,9 @@ KernelResult EinsumKernel(const KernelContext& ctx) {
 namespace graphgc::kernels {
 
 void RegisterEinsumKernels(KernelTable& table) {
-  table.add("", "Einsum", 12, KernelTable::kLatest, linalg::EinsumKernel);
+  // EinsumKernel's types: the numeric ones but bfloat16.
+  AddVersioned(table, "", "Einsum", {{"T", kNumericButBfloat16}}, {{12, kNumericButBfloat16}},
+               KernelTable::kLatest, linalg::EinsumKernel);
 }
 
 }  // namespace graphgc::kernels

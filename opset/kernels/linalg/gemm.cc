@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/linalg/batched_gemm.h"
 #include "graphgc/opset/kernels/linalg/linalg_kernels.h"
 #include "graphgc/opset/kernels/linalg/work_buffer.h"
@@ -152,8 +153,15 @@ Kernel GemmKernel(BiasRule rule) {
 }  // namespace
 
 void RegisterGemmKernels(KernelTable& table) {
-  table.add("", "Gemm", 1, 6, GemmKernel(BiasRule::kLegacy));
-  table.add("", "Gemm", 7, KernelTable::kLatest, GemmKernel(BiasRule::kUnidirectional));
+  // Every numeric type (DispatchNumeric); integers decline a fractional alpha or beta.
+  const KernelTypes numeric = {{"T", data_types::kNumeric}};
+  AddVersioned(table, "", "Gemm", numeric, {{1, kFloat16FloatDouble}}, 6,
+               GemmKernel(BiasRule::kLegacy));
+  AddVersioned(table, "", "Gemm", numeric,
+               {{7, kFloat16FloatDouble},
+                {9, kFloat16FloatDouble | kWideIntegers},
+                {13, data_types::kFloatingPoint | kWideIntegers}},
+               KernelTable::kLatest, GemmKernel(BiasRule::kUnidirectional));
 }
 
 }  // namespace graphgc::kernels

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/broadcast.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/linalg/batched_gemm.h"
 #include "graphgc/opset/kernels/linalg/linalg_kernels.h"
 #include "graphgc/opset/kernels/linalg/matmul_layout.h"
@@ -98,7 +99,11 @@ KernelResult MatMulKernel(const KernelContext& ctx) {
 namespace graphgc::kernels {
 
 void RegisterMatMulKernels(KernelTable& table) {
-  table.add("", "MatMul", 1, KernelTable::kLatest, linalg::MatMulKernel);
+  AddVersioned(table, "", "MatMul", {{"T", data_types::kNumeric}},  // DispatchNumeric's
+               {{1, kFloat16FloatDouble},
+                {9, kFloat16FloatDouble | kWideIntegers},
+                {13, data_types::kFloatingPoint | kWideIntegers}},
+               KernelTable::kLatest, linalg::MatMulKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -87,9 +87,12 @@ KernelResult FeatureVectorizerKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterFeatureSelectionKernels(KernelTable& table) {
+  // ArrayFeatureExtractor copies elements of any type: every one its schema admits.
   table.add(kMlDomain, "ArrayFeatureExtractor", 1, KernelTable::kLatest,
+            {{"T", ml::MlNumbers::kSet | DataTypeSet{DataType::kString}}},
             ArrayFeatureExtractorKernel);
-  table.add(kMlDomain, "FeatureVectorizer", 1, KernelTable::kLatest, FeatureVectorizerKernel);
+  table.add(kMlDomain, "FeatureVectorizer", 1, KernelTable::kLatest, {{"T1", ml::MlNumbers::kSet}},
+            FeatureVectorizerKernel);
 }
 
 }  // namespace graphgc::kernels

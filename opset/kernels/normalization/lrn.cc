@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/normalization/normalization_kernels.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
 #include "graphgc/opset/kernels/reduction/scratch.h"
@@ -86,6 +87,10 @@ KernelResult Lrn(const KernelContext& ctx) {
 
 }  // namespace
 
-void RegisterLrnKernels(KernelTable& table) { table.add("", "LRN", 1, KernelTable::kLatest, Lrn); }
+void RegisterLrnKernels(KernelTable& table) {
+  AddVersioned(table, "", "LRN", {{"T", data_types::kFloatingPoint}},
+               {{1, kFloat16FloatDouble}, {13, data_types::kFloatingPoint}}, KernelTable::kLatest,
+               Lrn);
+}
 
 }  // namespace graphgc::kernels

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/pool/pool_dispatch.h"
 #include "graphgc/opset/kernels/pool/pool_kernels.h"
 #include "graphgc/opset/kernels/pool/pool_plan.h"
@@ -96,9 +97,13 @@ KernelResult LpPool(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterWindowPoolKernels(KernelTable& table) {
-  table.add("", "AveragePool", 1, kLastPoolOpset, AveragePool);
-  table.add("", "MaxPool", 1, kLastPoolOpset, MaxPool);
-  table.add("", "LpPool", 1, kLastPoolOpset, LpPool);
+  const KernelTypes floats = {{"T", FloatTypes::kSet}};
+  table.add("", "AveragePool", 1, kLastPoolOpset, floats, AveragePool);
+  // MaxPool admits int8 and uint8 from opset 12.
+  AddVersioned(table, "", "MaxPool", {{"T", MaxPoolTypes::kSet}},
+               {{1, kFloat16FloatDouble}, {12, kFloat16FloatDouble | kQuantizedIntegers}},
+               kLastPoolOpset, MaxPool);
+  table.add("", "LpPool", 1, kLastPoolOpset, floats, LpPool);
 }
 
 }  // namespace graphgc::kernels

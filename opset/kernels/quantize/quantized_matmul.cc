@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/linalg/batched_gemm.h"
 #include "graphgc/opset/kernels/linalg/matmul_layout.h"
 #include "graphgc/opset/kernels/linalg/work_buffer.h"
@@ -173,8 +174,13 @@ KernelResult QLinearMatMulKernel(const KernelContext& ctx) {
 namespace graphgc::kernels {
 
 void RegisterQuantizedMatMulKernels(KernelTable& table) {
-  table.add("", "MatMulInteger", 10, KernelTable::kLatest, quantize::MatMulIntegerKernel);
-  table.add("", "QLinearMatMul", 10, KernelTable::kLatest, quantize::QLinearMatMulKernel);
+  // a and b (and their zero points) of either 8-bit type; QLinearMatMul's y int8, or else uint8.
+  table.add("", "MatMulInteger", 10, KernelTable::kLatest,
+            {{"T1", kQuantizedIntegers}, {"T2", kQuantizedIntegers}},
+            quantize::MatMulIntegerKernel);
+  table.add("", "QLinearMatMul", 10, KernelTable::kLatest,
+            {{"T1", kQuantizedIntegers}, {"T2", kQuantizedIntegers}, {"T3", kQuantizedIntegers}},
+            quantize::QLinearMatMulKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -130,7 +130,9 @@ KernelResult GruKernel(const KernelContext& ctx) {
 }  // namespace recurrent
 
 void RegisterGruKernels(KernelTable& table) {
-  table.add("", "GRU", 7, KernelTable::kLatest, recurrent::GruKernel);
+  // sequence_lens (T1) is int32, all the schema admits.
+  table.add("", "GRU", 7, KernelTable::kLatest, {{"T", recurrent::RecurrentTypes::kSet}},
+            recurrent::GruKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -123,7 +123,9 @@ KernelResult LstmKernel(const KernelContext& ctx) {
 }  // namespace recurrent
 
 void RegisterLstmKernels(KernelTable& table) {
-  table.add("", "LSTM", 7, KernelTable::kLatest, recurrent::LstmKernel);
+  // sequence_lens (T1) is int32, all the schema admits.
+  table.add("", "LSTM", 7, KernelTable::kLatest, {{"T", recurrent::RecurrentTypes::kSet}},
+            recurrent::LstmKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -71,7 +71,9 @@ KernelResult RnnKernel(const KernelContext& ctx) {
 }  // namespace recurrent
 
 void RegisterRnnKernels(KernelTable& table) {
-  table.add("", "RNN", 7, KernelTable::kLatest, recurrent::RnnKernel);
+  // sequence_lens (T1) is int32, all the schema admits.
+  table.add("", "RNN", 7, KernelTable::kLatest, {{"T", recurrent::RecurrentTypes::kSet}},
+            recurrent::RnnKernel);
 }
 
 }  // namespace graphgc::kernels

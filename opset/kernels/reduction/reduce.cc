@@ -25,9 +25,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 #include "graphgc/opset/kernels/builtin_kernels.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
 #include "graphgc/opset/kernels/common/nan.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/reduction/fold.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
 #include "graphgc/opset/kernels/reduction/reduce_plan.h"
@@ -91,6 +93,12 @@ void FoldFromFirst(const ReducePlan& plan, const T* x, A* acc, Combine combine) 
 
 bool IsLogarithmic(ReduceOp op) { return op == ReduceOp::kLogSum || op == ReduceOp::kLogSumExp; }
 bool IsExtreme(ReduceOp op) { return op == ReduceOp::kMax || op == ReduceOp::kMin; }
+
+// The element types `op` computes: every numeric type, but the floating-point ones only for the
+// logarithms (ReduceOfType declines their integers).
+DataTypeSet ComputedTypes(ReduceOp op) {
+  return IsLogarithmic(op) ? data_types::kFloatingPoint : data_types::kNumeric;
+}
 
 // The value of an output whose reduced set is empty, or a Decline.
 template <class T>
@@ -277,25 +285,38 @@ Kernel ReduceKernel(ReduceOp op, bool axes_from_input = false) {
 }  // namespace
 
 void RegisterReduceKernels(KernelTable& table) {
+  using data_types::kFloatingPoint;
+  // The schemas' T: float types and 32/64-bit integers, bfloat16 from 13; Max and Min also admit
+  // the 8-bit integers from 12.
+  const Admitted kReduceTypes[] = {{1, kFloat16FloatDouble | kWideIntegers},
+                                   {13, kFloatingPoint | kWideIntegers}};
+  const Admitted kExtremeTypes[] = {{1, kFloat16FloatDouble | kWideIntegers},
+                                    {12, kFloat16FloatDouble | kWideIntegers | kQuantizedIntegers},
+                                    {13, kFloatingPoint | kWideIntegers | kQuantizedIntegers}};
   const struct {
     const char* name;
     ReduceOp op;
+    absl::Span<const Admitted> admitted;
   } attribute_axes_ops[] = {
-      {"ReduceMean", ReduceOp::kMean},
-      {"ReduceProd", ReduceOp::kProd},
-      {"ReduceMax", ReduceOp::kMax},
-      {"ReduceMin", ReduceOp::kMin},
-      {"ReduceL1", ReduceOp::kL1},
-      {"ReduceL2", ReduceOp::kL2},
-      {"ReduceSumSquare", ReduceOp::kSumSquare},
-      {"ReduceLogSum", ReduceOp::kLogSum},
-      {"ReduceLogSumExp", ReduceOp::kLogSumExp},
+      {"ReduceMean", ReduceOp::kMean, kReduceTypes},
+      {"ReduceProd", ReduceOp::kProd, kReduceTypes},
+      {"ReduceMax", ReduceOp::kMax, kExtremeTypes},
+      {"ReduceMin", ReduceOp::kMin, kExtremeTypes},
+      {"ReduceL1", ReduceOp::kL1, kReduceTypes},
+      {"ReduceL2", ReduceOp::kL2, kReduceTypes},
+      {"ReduceSumSquare", ReduceOp::kSumSquare, kReduceTypes},
+      {"ReduceLogSum", ReduceOp::kLogSum, kReduceTypes},
+      {"ReduceLogSumExp", ReduceOp::kLogSumExp, kReduceTypes},
   };
   for (const auto& entry : attribute_axes_ops) {
-    table.add("", entry.name, 1, kLastKnownOpset, ReduceKernel(entry.op));
+    AddVersioned(table, "", entry.name, {{"T", ComputedTypes(entry.op)}}, entry.admitted,
+                 kLastKnownOpset, ReduceKernel(entry.op));
   }
-  table.add("", "ReduceSum", 1, 12, ReduceKernel(ReduceOp::kSum));
-  table.add("", "ReduceSum", 13, kLastKnownOpset, ReduceKernel(ReduceOp::kSum, true));
+  const KernelTypes sums = {{"T", ComputedTypes(ReduceOp::kSum)}};
+  AddVersioned(table, "", "ReduceSum", sums, {{1, kFloat16FloatDouble | kWideIntegers}}, 12,
+               ReduceKernel(ReduceOp::kSum));
+  AddVersioned(table, "", "ReduceSum", sums, {{13, kFloatingPoint | kWideIntegers}},
+               kLastKnownOpset, ReduceKernel(ReduceOp::kSum, true));
 }
 
 }  // namespace graphgc::kernels

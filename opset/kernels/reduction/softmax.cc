@@ -9,6 +9,7 @@
 
 #include "graphgc/opset/kernels/common/dispatch.h"
 #include "graphgc/opset/kernels/common/nan.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/reduction/axis_split.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
 #include "graphgc/opset/kernels/reduction/reduction_kernels.h"
@@ -105,12 +106,13 @@ void RegisterSoftmaxKernels(KernelTable& table) {
   } ops[] = {{"Softmax", SoftmaxOp::kSoftmax},
              {"LogSoftmax", SoftmaxOp::kLogSoftmax},
              {"Hardmax", SoftmaxOp::kHardmax}};
+  const KernelTypes reals = {{"T", data_types::kFloatingPoint}};  // DispatchFloatingKernel's
   for (const auto& entry : ops) {
     const SoftmaxOp op = entry.op;
-    table.add("", entry.name, 1, 12,
-              [op](const KernelContext& ctx) { return SoftmaxFamily(ctx, op, true); });
-    table.add("", entry.name, 13, kLastKnownOpset,
-              [op](const KernelContext& ctx) { return SoftmaxFamily(ctx, op, false); });
+    AddVersioned(table, "", entry.name, reals, {{1, kFloat16FloatDouble}}, 12,
+                 [op](const KernelContext& ctx) { return SoftmaxFamily(ctx, op, true); });
+    AddVersioned(table, "", entry.name, reals, {{13, data_types::kFloatingPoint}}, kLastKnownOpset,
+                 [op](const KernelContext& ctx) { return SoftmaxFamily(ctx, op, false); });
   }
 }
 

@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/reduction/axis_split.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
 #include "graphgc/opset/kernels/reduction/reduction_kernels.h"
@@ -111,6 +112,9 @@ KernelResult TopK(const KernelContext& ctx) {
 
 }  // namespace
 
-void RegisterTopKKernels(KernelTable& table) { table.add("", "TopK", 1, kLastKnownOpset, TopK); }
+void RegisterTopKKernels(KernelTable& table) {
+  AddVersioned(table, "", "TopK", {{"T", data_types::kNumeric}},
+               {{1, kFloat16FloatDouble}, {11, kNumericButBfloat16}}, kLastKnownOpset, TopK);
+}
 
 }  // namespace graphgc::kernels

@@ -17,6 +17,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/resample/resample_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -221,7 +222,9 @@ KernelResult GridSampleKernel(const KernelContext& ctx) {
 
 void RegisterGridSampleKernels(KernelTable& table) {
   // GridSample-20 renames the modes and allows N-D images: no kernel past ONNX 1.12's 17.
-  table.add("", "GridSample", 16, 17, GridSampleKernel);
+  // The grid (T2: float16, float, double) and X must be of one type, so X is one of those three.
+  table.add("", "GridSample", 16, 17, {{"T1", kFloat16FloatDouble}, {"T2", kFloat16FloatDouble}},
+            GridSampleKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -109,6 +110,10 @@ KernelResult RangeOf(const KernelContext& ctx) {
   return KernelOutputs{std::move(out).freeze()};
 }
 
+// RangeKernel's cases.
+constexpr DataTypeSet kRangeTypes = {DataType::kFloat, DataType::kDouble, DataType::kInt16,
+                                     DataType::kInt32, DataType::kInt64};
+
 KernelResult RangeKernel(const KernelContext& ctx) {
   switch (ctx.input(0).dtype()) {
     case DataType::kFloat:
@@ -129,9 +134,15 @@ KernelResult RangeKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterConstantKernels(KernelTable& table) {
-  table.add("", "Constant", 1, KernelTable::kLatest, ConstantKernel);
-  table.add("", "ConstantOfShape", 9, KernelTable::kLatest, ConstantOfShapeKernel);
-  table.add("", "Range", 11, KernelTable::kLatest, RangeKernel);
+  using data_types::kAll;
+  // Any tensor the attributes give.
+  AddVersioned(table, "", "Constant", {{"T", kAll}},
+               {{1, kFloat16FloatDouble}, {9, kAllButBfloat16}, {13, kAll}}, KernelTable::kLatest,
+               ConstantKernel);
+  // The fill's elements are copied whatever their type; T2 (the output) is what it computes.
+  AddVersioned(table, "", "ConstantOfShape", {{"T2", kAll}}, {{9, kNumericButBfloat16 | kBoolType}},
+               KernelTable::kLatest, ConstantOfShapeKernel);
+  table.add("", "Range", 11, KernelTable::kLatest, {{"T", kRangeTypes}}, RangeKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/indexing.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
@@ -139,9 +140,15 @@ KernelResult GatherNDKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterGatherKernels(KernelTable& table) {
-  table.add("", "Gather", 1, KernelTable::kLatest, GatherKernel);
-  table.add("", "GatherElements", 11, KernelTable::kLatest, GatherElementsKernel);
-  table.add("", "GatherND", 11, KernelTable::kLatest, GatherNDKernel);
+  using data_types::kAll;
+  const KernelTypes types = {{"T", kAll}, {"Tind", data_types::kIndices}};
+  AddVersioned(table, "", "Gather", types, {{1, kAllButBfloat16}, {13, kAll}}, KernelTable::kLatest,
+               GatherKernel);
+  AddVersioned(table, "", "GatherElements", types, {{11, kAllButBfloat16}, {13, kAll}},
+               KernelTable::kLatest, GatherElementsKernel);
+  // GatherND's indices are int64 only.
+  AddVersioned(table, "", "GatherND", {{"T", kAll}}, {{11, kAllButBfloat16}, {13, kAll}},
+               KernelTable::kLatest, GatherNDKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -161,7 +162,11 @@ KernelResult PadKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterPadKernels(KernelTable& table) {
-  table.add("", "Pad", 2, KernelTable::kLatest, PadKernel);
+  // Every type from opset 11 (the constant is then an input of the data's type); before, the
+  // float `value` attribute fills the numeric types only, but the schema admits no other.
+  AddVersioned(table, "", "Pad", {{"T", data_types::kAll}},
+               {{2, kFloat16FloatDouble}, {11, kNumericButBfloat16}, {13, data_types::kAll}},
+               KernelTable::kLatest, PadKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -52,7 +53,8 @@ KernelResult ReverseSequenceKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterReverseSequenceKernels(KernelTable& table) {
-  table.add("", "ReverseSequence", 10, KernelTable::kLatest, ReverseSequenceKernel);
+  AddVersioned(table, "", "ReverseSequence", {{"T", data_types::kAll}}, {{10, kAllButBfloat16}},
+               KernelTable::kLatest, ReverseSequenceKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -96,8 +97,11 @@ KernelResult NonZeroKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterSelectionKernels(KernelTable& table) {
-  table.add("", "Compress", 9, KernelTable::kLatest, CompressKernel);
-  table.add("", "NonZero", 9, KernelTable::kLatest, NonZeroKernel);
+  AddVersioned(table, "", "Compress", {{"T", data_types::kAll}}, {{9, kAllButBfloat16}},
+               KernelTable::kLatest, CompressKernel);
+  // DispatchByType: the numeric types, bool and string.
+  AddVersioned(table, "", "NonZero", {{"T", data_types::kAll}},
+               {{9, kAllButBfloat16}, {13, data_types::kAll}}, KernelTable::kLatest, NonZeroKernel);
 }
 
 }  // namespace graphgc::kernels

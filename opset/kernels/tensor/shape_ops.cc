@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 
@@ -33,8 +34,11 @@ KernelResult SizeKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterShapeKernels(KernelTable& table) {
-  table.add("", "Shape", 1, KernelTable::kLatest, ShapeKernel);
-  table.add("", "Size", 1, KernelTable::kLatest, SizeKernel);
+  // Only the input's shape matters: every element type.
+  const KernelTypes any = {{"T", data_types::kAll}};
+  const Admitted admitted[] = {{1, kAllButBfloat16}, {13, data_types::kAll}};
+  AddVersioned(table, "", "Shape", any, admitted, KernelTable::kLatest, ShapeKernel);
+  AddVersioned(table, "", "Size", any, admitted, KernelTable::kLatest, SizeKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/strided_view.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
@@ -126,7 +127,11 @@ KernelResult SliceKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterSliceKernels(KernelTable& table) {
-  table.add("", "Slice", 1, KernelTable::kLatest, SliceKernel);
+  using data_types::kAll;
+  // starts, ends, axes and steps: attributes before opset 10, int32 or int64 inputs (Tind) from 10.
+  table.add("", "Slice", 1, 9, {{"T", kAllButBfloat16}}, SliceKernel);
+  AddVersioned(table, "", "Slice", {{"T", kAll}, {"Tind", data_types::kIndices}},
+               {{10, kAllButBfloat16}, {13, kAll}}, KernelTable::kLatest, SliceKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/broadcast.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/strided_view.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
@@ -59,8 +60,11 @@ KernelResult ExpandKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterTileExpandKernels(KernelTable& table) {
-  table.add("", "Tile", 6, KernelTable::kLatest, TileKernel);
-  table.add("", "Expand", 8, KernelTable::kLatest, ExpandKernel);
+  const KernelTypes any = {{"T", data_types::kAll}};
+  AddVersioned(table, "", "Tile", any, {{6, kAllButBfloat16}, {13, data_types::kAll}},
+               KernelTable::kLatest, TileKernel);
+  AddVersioned(table, "", "Expand", any, {{8, kAllButBfloat16}, {13, data_types::kAll}},
+               KernelTable::kLatest, ExpandKernel);
 }
 
 }  // namespace graphgc::kernels

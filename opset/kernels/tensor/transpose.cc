@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/strided_view.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
@@ -99,9 +100,11 @@ KernelResult SpaceToDepthKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterTransposeKernels(KernelTable& table) {
-  table.add("", "Transpose", 1, KernelTable::kLatest, TransposeKernel);
-  table.add("", "DepthToSpace", 1, KernelTable::kLatest, DepthToSpaceKernel);
-  table.add("", "SpaceToDepth", 1, KernelTable::kLatest, SpaceToDepthKernel);
+  const KernelTypes any = {{"T", data_types::kAll}};
+  const Admitted admitted[] = {{1, kAllButBfloat16}, {13, data_types::kAll}};
+  AddVersioned(table, "", "Transpose", any, admitted, KernelTable::kLatest, TransposeKernel);
+  AddVersioned(table, "", "DepthToSpace", any, admitted, KernelTable::kLatest, DepthToSpaceKernel);
+  AddVersioned(table, "", "SpaceToDepth", any, admitted, KernelTable::kLatest, SpaceToDepthKernel);
 }
 
 }  // namespace graphgc::kernels

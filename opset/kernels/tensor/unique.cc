@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -152,7 +153,9 @@ KernelResult UniqueKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterUniqueKernels(KernelTable& table) {
-  table.add("", "Unique", 11, KernelTable::kLatest, UniqueKernel);
+  // DispatchByType: the numeric types, bool and string.
+  AddVersioned(table, "", "Unique", {{"T", data_types::kAll}}, {{11, kAllButBfloat16}},
+               KernelTable::kLatest, UniqueKernel);
 }
 
 }  // namespace graphgc::kernels
