@@ -1,10 +1,15 @@
 // KernelTable: kernels keyed by (domain, op_type, since-version range), each with the element
 // types it computes (kernel_types.h).
 //
-//   table.add("", "Softmax", 13, KernelTable::kLatest, {{"T", data_types::kFloatingPoint}},
-//             SoftmaxKernel);
-//   table.add("", "Softmax", 1, 12, {{"T", data_types::kFloatingPoint}}, SoftmaxBefore13Kernel);
+//   const KernelTypes reals = {{"T", data_types::kFloatingPoint}};  // the kernels' dispatch
+//   table.add("", "Softmax", 13, KernelTable::kLatest, reals, SoftmaxKernel);
+//   table.add("", "Softmax", 1, 12, reals, SoftmaxBefore13Kernel);
 //   const KernelEntry* k = table.find("", "Softmax", 17);   // SoftmaxKernel, its types
+//
+// Both declare what their kernel computes, bfloat16 included, although Softmax-1 admits no
+// bfloat16: the opset module intersects the declaration with the schema (kernel_types.h). Version
+// ranges split where the kernel differs (or a type parameter is renamed), never where the schema
+// merely admits other types.
 //
 // Each kernel family fills the table through its Register...Kernels(table) (builtin_kernels.h
 // lists them all); there is no static self-registration, which static libraries would drop.

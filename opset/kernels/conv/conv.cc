@@ -4,7 +4,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/conv/conv_gemm.h"
 #include "graphgc/opset/kernels/conv/conv_geometry.h"
 #include "graphgc/opset/kernels/conv/conv_kernels.h"

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/conv/conv_gemm.h"
 #include "graphgc/opset/kernels/conv/conv_geometry.h"
 #include "graphgc/opset/kernels/conv/conv_kernels.h"
@@ -146,9 +145,12 @@ namespace graphgc::kernels {
 void RegisterQuantizedConvKernels(KernelTable& table) {
   // x and w (and their zero points) of either 8-bit type; QLinearConv's y int8, or else uint8.
   table.add("", "ConvInteger", 10, KernelTable::kLatest,
-            {{"T1", kQuantizedIntegers}, {"T2", kQuantizedIntegers}}, conv::ConvIntegerKernel);
+            {{"T1", quantize::kQuantizedIntegers}, {"T2", quantize::kQuantizedIntegers}},
+            conv::ConvIntegerKernel);
   table.add("", "QLinearConv", 10, KernelTable::kLatest,
-            {{"T1", kQuantizedIntegers}, {"T2", kQuantizedIntegers}, {"T3", kQuantizedIntegers}},
+            {{"T1", quantize::kQuantizedIntegers},
+             {"T2", quantize::kQuantizedIntegers},
+             {"T3", quantize::kQuantizedIntegers}},
             conv::QLinearConvKernel);
 }
 

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/linalg/linalg_kernels.h"
 #include "graphgc/opset/kernels/linalg/work_buffer.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
@@ -96,8 +95,7 @@ KernelResult DetKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterDetKernels(KernelTable& table) {
-  AddVersioned(table, "", "Det", {{"T", kDetTypes}}, {{11, kFloat16FloatDouble}},
-               KernelTable::kLatest, DetKernel);
+  table.add("", "Det", 11, KernelTable::kLatest, {{"T", kDetTypes}}, DetKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/linalg/batched_gemm.h"
 #include "graphgc/opset/kernels/linalg/einsum_plan.h"
 #include "graphgc/opset/kernels/linalg/linalg_kernels.h"
@@ -247,6 +246,9 @@ class Contraction {
   const EinsumPlan& plan_;
 };
 
+// EinsumKernel's types: the numeric ones but bfloat16.
+constexpr DataTypeSet kEinsumTypes = data_types::kNumeric.without({DataType::kBfloat16});
+
 KernelResult EinsumKernel(const KernelContext& ctx) {
   std::vector<absl::Span<const int64_t>> shapes;
   for (int i = 0; i < ctx.num_inputs(); ++i) shapes.push_back(ctx.input(i).shape());
@@ -268,9 +270,8 @@ KernelResult EinsumKernel(const KernelContext& ctx) {
 namespace graphgc::kernels {
 
 void RegisterEinsumKernels(KernelTable& table) {
-  // EinsumKernel's types: the numeric ones but bfloat16.
-  AddVersioned(table, "", "Einsum", {{"T", kNumericButBfloat16}}, {{12, kNumericButBfloat16}},
-               KernelTable::kLatest, linalg::EinsumKernel);
+  table.add("", "Einsum", 12, KernelTable::kLatest, {{"T", linalg::kEinsumTypes}},
+            linalg::EinsumKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -14,7 +14,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/linalg/batched_gemm.h"
 #include "graphgc/opset/kernels/linalg/linalg_kernels.h"
 #include "graphgc/opset/kernels/linalg/work_buffer.h"
@@ -155,13 +154,8 @@ Kernel GemmKernel(BiasRule rule) {
 void RegisterGemmKernels(KernelTable& table) {
   // Every numeric type (DispatchNumeric); integers decline a fractional alpha or beta.
   const KernelTypes numeric = {{"T", data_types::kNumeric}};
-  AddVersioned(table, "", "Gemm", numeric, {{1, kFloat16FloatDouble}}, 6,
-               GemmKernel(BiasRule::kLegacy));
-  AddVersioned(table, "", "Gemm", numeric,
-               {{7, kFloat16FloatDouble},
-                {9, kFloat16FloatDouble | kWideIntegers},
-                {13, data_types::kFloatingPoint | kWideIntegers}},
-               KernelTable::kLatest, GemmKernel(BiasRule::kUnidirectional));
+  table.add("", "Gemm", 1, 6, numeric, GemmKernel(BiasRule::kLegacy));
+  table.add("", "Gemm", 7, KernelTable::kLatest, numeric, GemmKernel(BiasRule::kUnidirectional));
 }
 
 }  // namespace graphgc::kernels

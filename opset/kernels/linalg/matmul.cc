@@ -3,7 +3,6 @@
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/broadcast.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/linalg/batched_gemm.h"
 #include "graphgc/opset/kernels/linalg/linalg_kernels.h"
 #include "graphgc/opset/kernels/linalg/matmul_layout.h"
@@ -99,11 +98,9 @@ KernelResult MatMulKernel(const KernelContext& ctx) {
 namespace graphgc::kernels {
 
 void RegisterMatMulKernels(KernelTable& table) {
-  AddVersioned(table, "", "MatMul", {{"T", data_types::kNumeric}},  // DispatchNumeric's
-               {{1, kFloat16FloatDouble},
-                {9, kFloat16FloatDouble | kWideIntegers},
-                {13, data_types::kFloatingPoint | kWideIntegers}},
-               KernelTable::kLatest, linalg::MatMulKernel);
+  // Every numeric type (DispatchNumeric).
+  table.add("", "MatMul", 1, KernelTable::kLatest, {{"T", data_types::kNumeric}},
+            linalg::MatMulKernel);
 }
 
 }  // namespace graphgc::kernels

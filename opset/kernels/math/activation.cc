@@ -9,7 +9,6 @@
 #include <type_traits>
 
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/math/elementwise_kernels.h"
 #include "graphgc/opset/kernels/math/math_kernels.h"
 #include "graphgc/opset/kernels/math/numeric_conversion.h"
@@ -76,80 +75,66 @@ KernelResult Shrink(const KernelContext& ctx) {
 
 void RegisterActivationKernels(KernelTable& table) {
   constexpr int kLatest = KernelTable::kLatest;
-  using data_types::kFloatingPoint;
   const KernelTypes numeric = {{"T", NumericTypes::kSet}};
   const KernelTypes reals = {{"T", FloatingPointTypes::kSet}};
-  // The schema's T for the functions of reals that admit float16, float and double only.
-  const Admitted kThreeFloatsFrom1[] = {{1, kFloat16FloatDouble}};
-  AddVersioned(table, "", "Relu", numeric,
-               {{1, kFloat16FloatDouble},
-                {13, kFloatingPoint},
-                {14, kFloatingPoint | data_types::kSignedIntegers}},
-               kLatest, UnaryKernel<NumericTypes>([](auto x) {
-                 return IsNegative(x) ? decltype(x){0} : x;
-               }));
-  AddVersioned(table, "", "LeakyRelu", reals, {{1, kFloat16FloatDouble}, {16, kFloatingPoint}},
-               kLatest, UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
-                 return [alpha = ctx.float_attribute("alpha")](auto x) {
-                   return x >= 0 ? x : static_cast<decltype(x)>(alpha) * x;
-                 };
-               }));
-  AddVersioned(table, "", "PRelu", numeric,
-               {{7, kFloat16FloatDouble},
-                {9, kFloat16FloatDouble | kWideIntegers},
-                {16, kFloatingPoint | kWideIntegers}},
-               kLatest, BinaryKernel<NumericTypes>([](auto x, auto slope) {
-                 return IsNegative(x) ? internal::WrapMul(slope, x) : x;
-               }));
-  AddVersioned(table, "", "Elu", reals, kThreeFloatsFrom1, kLatest,
-               UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
-                 return [alpha = ctx.float_attribute("alpha")](auto x) {
-                   return x >= 0 ? x : static_cast<decltype(x)>(alpha) * std::expm1(x);
-                 };
-               }));
-  AddVersioned(table, "", "Celu", reals, {{12, {DataType::kFloat}}}, kLatest,
-               UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
-                 return [alpha = ctx.float_attribute("alpha")](auto x) {
-                   const auto a = static_cast<decltype(x)>(alpha);
-                   return x > 0 ? x : a * std::expm1(x / a);
-                 };
-               }));
-  AddVersioned(
-      table, "", "Selu", reals, kThreeFloatsFrom1, kLatest,
-      UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
-        return
-            [alpha = ctx.float_attribute("alpha"), gamma = ctx.float_attribute("gamma")](auto x) {
+  table.add("", "Relu", 1, kLatest, numeric,
+            UnaryKernel<NumericTypes>([](auto x) { return IsNegative(x) ? decltype(x){0} : x; }));
+  table.add("", "LeakyRelu", 1, kLatest, reals,
+            UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
+              return [alpha = ctx.float_attribute("alpha")](auto x) {
+                return x >= 0 ? x : static_cast<decltype(x)>(alpha) * x;
+              };
+            }));
+  table.add("", "PRelu", 7, kLatest, numeric, BinaryKernel<NumericTypes>([](auto x, auto slope) {
+              return IsNegative(x) ? internal::WrapMul(slope, x) : x;
+            }));
+  table.add("", "Elu", 1, kLatest, reals,
+            UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
+              return [alpha = ctx.float_attribute("alpha")](auto x) {
+                return x >= 0 ? x : static_cast<decltype(x)>(alpha) * std::expm1(x);
+              };
+            }));
+  table.add("", "Celu", 12, kLatest, reals,
+            UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
+              return [alpha = ctx.float_attribute("alpha")](auto x) {
+                const auto a = static_cast<decltype(x)>(alpha);
+                return x > 0 ? x : a * std::expm1(x / a);
+              };
+            }));
+  table.add("", "Selu", 1, kLatest, reals,
+            UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
+              return [alpha = ctx.float_attribute("alpha"),
+                      gamma = ctx.float_attribute("gamma")](auto x) {
+                using C = decltype(x);
+                return static_cast<C>(gamma) * (x > 0 ? x : static_cast<C>(alpha) * std::expm1(x));
+              };
+            }));
+  table.add("", "HardSigmoid", 1, kLatest, reals,
+            UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
+              return [alpha = ctx.float_attribute("alpha"),
+                      beta = ctx.float_attribute("beta")](auto x) {
+                using C = decltype(x);
+                return HardSigmoidOf(x, static_cast<C>(alpha), static_cast<C>(beta));
+              };
+            }));
+  table.add("", "HardSwish", 14, kLatest, reals, UnaryKernel<FloatingPointTypes>([](auto x) {
               using C = decltype(x);
-              return static_cast<C>(gamma) * (x > 0 ? x : static_cast<C>(alpha) * std::expm1(x));
-            };
-      }));
-  AddVersioned(table, "", "HardSigmoid", reals, kThreeFloatsFrom1, kLatest,
-               UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
-                 return [alpha = ctx.float_attribute("alpha"),
-                         beta = ctx.float_attribute("beta")](auto x) {
-                   using C = decltype(x);
-                   return HardSigmoidOf(x, static_cast<C>(alpha), static_cast<C>(beta));
-                 };
-               }));
-  AddVersioned(table, "", "HardSwish", reals, {{14, kFloat16FloatDouble}}, kLatest,
-               UnaryKernel<FloatingPointTypes>([](auto x) {
-                 using C = decltype(x);
-                 return x * HardSigmoidOf(x, C{1} / C{6}, C{0.5});
-               }));
-  AddVersioned(table, "", "Sigmoid", reals, {{1, kFloat16FloatDouble}, {13, kFloatingPoint}},
-               kLatest, UnaryKernel<FloatingPointTypes>([](auto x) { return SigmoidOf(x); }));
-  AddVersioned(table, "", "Softplus", reals, kThreeFloatsFrom1, kLatest,
-               UnaryKernel<FloatingPointTypes>([](auto x) { return SoftplusOf(x); }));
-  AddVersioned(
-      table, "", "Softsign", reals, kThreeFloatsFrom1, kLatest,
-      UnaryKernel<FloatingPointTypes>([](auto x) { return x / (decltype(x){1} + std::fabs(x)); }));
-  AddVersioned(table, "", "ThresholdedRelu", reals, {{10, kFloat16FloatDouble}}, kLatest,
-               UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
-                 return [alpha = ctx.float_attribute("alpha")](auto x) {
-                   return x > static_cast<decltype(x)>(alpha) ? x : decltype(x){0};
-                 };
-               }));
-  AddVersioned(table, "", "Shrink", numeric, {{9, kNumericButBfloat16}}, kLatest, Shrink);
+              return x * HardSigmoidOf(x, C{1} / C{6}, C{0.5});
+            }));
+  table.add("", "Sigmoid", 1, kLatest, reals,
+            UnaryKernel<FloatingPointTypes>([](auto x) { return SigmoidOf(x); }));
+  table.add("", "Softplus", 1, kLatest, reals,
+            UnaryKernel<FloatingPointTypes>([](auto x) { return SoftplusOf(x); }));
+  table.add("", "Softsign", 1, kLatest, reals, UnaryKernel<FloatingPointTypes>([](auto x) {
+              return x / (decltype(x){1} + std::fabs(x));
+            }));
+  table.add("", "ThresholdedRelu", 10, kLatest, reals,
+            UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
+              return [alpha = ctx.float_attribute("alpha")](auto x) {
+                return x > static_cast<decltype(x)>(alpha) ? x : decltype(x){0};
+              };
+            }));
+  table.add("", "Shrink", 9, kLatest, numeric, Shrink);
 }
 
 }  // namespace graphgc::kernels

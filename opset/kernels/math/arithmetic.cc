@@ -10,7 +10,6 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/math/elementwise_kernels.h"
 #include "graphgc/opset/kernels/math/math_kernels.h"
 
@@ -91,30 +90,22 @@ absl::Status DirectionIsKnown(const KernelContext& ctx) {
 
 void RegisterArithmeticKernels(KernelTable& table) {
   constexpr int kLatest = KernelTable::kLatest;
-  using data_types::kFloatingPoint;
   const KernelTypes numeric = {{"T", NumericTypes::kSet}};
-  // Add, Sub, Mul and Div: the three floats, then 32- and 64-bit integers (6), bfloat16 (13), the
-  // 8- and 16-bit integers (14).
-  const Admitted kFourOps[] = {{1, kFloat16FloatDouble},
-                               {6, kFloat16FloatDouble | kWideIntegers},
-                               {13, kFloatingPoint | kWideIntegers},
-                               {14, data_types::kNumeric}};
-  AddVersioned(table, "", "Add", numeric, kFourOps, kLatest,
-               BinaryKernel<NumericTypes>([](auto a, auto b) { return WrapAdd(a, b); }));
-  AddVersioned(table, "", "Sub", numeric, kFourOps, kLatest,
-               BinaryKernel<NumericTypes>([](auto a, auto b) { return WrapSub(a, b); }));
-  AddVersioned(table, "", "Mul", numeric, kFourOps, kLatest,
-               BinaryKernel<NumericTypes>([](auto a, auto b) { return WrapMul(a, b); }));
-  AddVersioned(table, "", "Div", numeric, kFourOps, kLatest,
-               Checked(NoIntegerZeroDivisor,
-                       BinaryKernel<NumericTypes>([](auto a, auto b) { return Quotient(a, b); })));
-  AddVersioned(table, "", "Mod", numeric, {{10, kNumericButBfloat16}, {13, data_types::kNumeric}},
-               kLatest,
-               Checked(ModIsDefined, BinaryKernelWith<NumericTypes>([](const KernelContext& ctx) {
-                         return [fmod = ctx.int_attribute("fmod") != 0](auto a, auto b) {
-                           return Remainder(a, b, fmod);
-                         };
-                       })));
+  table.add("", "Add", 1, kLatest, numeric,
+            BinaryKernel<NumericTypes>([](auto a, auto b) { return WrapAdd(a, b); }));
+  table.add("", "Sub", 1, kLatest, numeric,
+            BinaryKernel<NumericTypes>([](auto a, auto b) { return WrapSub(a, b); }));
+  table.add("", "Mul", 1, kLatest, numeric,
+            BinaryKernel<NumericTypes>([](auto a, auto b) { return WrapMul(a, b); }));
+  table.add("", "Div", 1, kLatest, numeric,
+            Checked(NoIntegerZeroDivisor,
+                    BinaryKernel<NumericTypes>([](auto a, auto b) { return Quotient(a, b); })));
+  table.add("", "Mod", 10, kLatest, numeric,
+            Checked(ModIsDefined, BinaryKernelWith<NumericTypes>([](const KernelContext& ctx) {
+                      return [fmod = ctx.int_attribute("fmod") != 0](auto a, auto b) {
+                        return Remainder(a, b, fmod);
+                      };
+                    })));
   table.add("", "BitShift", 11, kLatest, {{"T", UnsignedTypes::kSet}},
             Checked(DirectionIsKnown, BinaryKernelWith<UnsignedTypes>([](const KernelContext& ctx) {
                       return [left = ctx.string_attribute("direction") == "LEFT"](auto x, auto y) {

@@ -15,7 +15,6 @@
 #include <type_traits>
 
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/math/cast_string.h"
 #include "graphgc/opset/kernels/math/elementwise.h"
 #include "graphgc/opset/kernels/math/math_kernels.h"
@@ -115,20 +114,9 @@ KernelResult Cast(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterCastKernels(KernelTable& table) {
-  // Both the input's type (T1) and the target's (T2): strings from opset 9, bfloat16 from 13.
-  const struct {
-    int first;
-    int last;
-    DataTypeSet admitted;
-  } cast_versions[] = {{1, 8, kAllButBfloat16.without(kStringType)},
-                       {9, 12, kAllButBfloat16},
-                       {13, KernelTable::kLatest, data_types::kAll}};
-  for (const auto& range : cast_versions) {
-    const DataTypeSet types = AnyTypes::kSet & range.admitted;
-    table.add("", "Cast", range.first, range.last, {{"T1", types}, {"T2", types}}, Cast);
-  }
-  table.add("", "CastLike", 15, KernelTable::kLatest,
-            {{"T1", AnyTypes::kSet}, {"T2", AnyTypes::kSet}}, Cast);
+  const KernelTypes any_to_any = {{"T1", AnyTypes::kSet}, {"T2", AnyTypes::kSet}};
+  table.add("", "Cast", 1, KernelTable::kLatest, any_to_any, Cast);
+  table.add("", "CastLike", 15, KernelTable::kLatest, any_to_any, Cast);
 }
 
 }  // namespace graphgc::kernels

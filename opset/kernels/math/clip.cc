@@ -12,7 +12,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/math/elementwise_kernels.h"
 #include "graphgc/opset/kernels/math/math_kernels.h"
 
@@ -79,9 +78,7 @@ KernelResult Clip(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterClipKernels(KernelTable& table) {
-  AddVersioned(table, "", "Clip", {{"T", NumericTypes::kSet}},
-               {{1, kFloat16FloatDouble}, {12, kNumericButBfloat16}, {13, data_types::kNumeric}},
-               KernelTable::kLatest, Clip);
+  table.add("", "Clip", 1, KernelTable::kLatest, {{"T", NumericTypes::kSet}}, Clip);
 }
 
 }  // namespace graphgc::kernels

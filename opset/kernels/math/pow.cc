@@ -13,7 +13,6 @@
 #include <type_traits>
 
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/math/elementwise_kernels.h"
 #include "graphgc/opset/kernels/math/legacy_broadcast.h"
 #include "graphgc/opset/kernels/math/math_kernels.h"
@@ -92,19 +91,10 @@ KernelResult Pow(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterPowKernels(KernelTable& table) {
-  using data_types::kFloatingPoint;
   // Before opset 12 the exponent is of the base's type T; from 12 it has its own, T1.
-  table.add("", "Pow", 1, 11, {{"T", BaseTypes::kSet & kFloat16FloatDouble}}, Pow);
-  const DataTypeSet base_12 = kFloat16FloatDouble | DataTypeSet{DataType::kInt32, DataType::kInt64};
-  const DataTypeSet base_13 = kFloatingPoint | DataTypeSet{DataType::kInt32, DataType::kInt64};
-  table.add("", "Pow", 12, 12,
-            {{"T", BaseTypes::kSet & base_12}, {"T1", NumericTypes::kSet & kNumericButBfloat16}},
-            Pow);
-  table.add("", "Pow", 13, 14,
-            {{"T", BaseTypes::kSet & base_13}, {"T1", NumericTypes::kSet & kNumericButBfloat16}},
-            Pow);
-  table.add("", "Pow", 15, KernelTable::kLatest,
-            {{"T", BaseTypes::kSet & base_13}, {"T1", NumericTypes::kSet}}, Pow);
+  table.add("", "Pow", 1, 11, {{"T", BaseTypes::kSet}}, Pow);
+  table.add("", "Pow", 12, KernelTable::kLatest,
+            {{"T", BaseTypes::kSet}, {"T1", NumericTypes::kSet}}, Pow);
 }
 
 }  // namespace graphgc::kernels

@@ -9,9 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "absl/types/span.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/math/elementwise_kernels.h"
 #include "graphgc/opset/kernels/math/math_kernels.h"
 
@@ -83,75 +81,56 @@ absl::Status NoSixteenBitNaN(const KernelContext& ctx) {
   return absl::OkStatus();
 }
 
-// An op defined on real numbers only; `admitted` is its schema's history for T.
+// An op defined on real numbers only.
 template <class F>
-void AddRealFunction(KernelTable& table, absl::string_view op, absl::Span<const Admitted> admitted,
-                     F f) {
-  AddVersioned(table, "", op, {{"T", FloatingPointTypes::kSet}}, admitted, KernelTable::kLatest,
-               UnaryKernel<FloatingPointTypes>(f));
+void AddRealFunction(KernelTable& table, absl::string_view op, int since, F f) {
+  table.add("", op, since, KernelTable::kLatest, {{"T", FloatingPointTypes::kSet}},
+            UnaryKernel<FloatingPointTypes>(f));
 }
 
 }  // namespace
 
 void RegisterUnaryKernels(KernelTable& table) {
   constexpr int kLatest = KernelTable::kLatest;
-  using data_types::kFloatingPoint;
-  using data_types::kNumeric;
-  using data_types::kSignedIntegers;
-  AddVersioned(table, "", "Abs", {{"T", NumericTypes::kSet}},
-               {{1, kFloat16FloatDouble}, {6, kNumericButBfloat16}, {13, kNumeric}}, kLatest,
-               UnaryKernel<NumericTypes>([](auto x) { return Absolute(x); }));
-  AddVersioned(table, "", "Neg", {{"T", NumericTypes::kSet}},
-               {{1, kFloat16FloatDouble},
-                {6, kFloat16FloatDouble | kSignedIntegers},
-                {13, kFloatingPoint | kSignedIntegers}},
-               kLatest, UnaryKernel<NumericTypes>([](auto x) { return Negate(x); }));
-  AddVersioned(
-      table, "", "Sign", {{"T", NumericTypes::kSet}}, {{9, kNumericButBfloat16}, {13, kNumeric}},
-      kLatest,
-      Checked(NoSixteenBitNaN, UnaryKernel<NumericTypes>([](auto x) { return SignOf(x); })));
-  AddVersioned(table, "", "Erf", {{"T", NumericTypes::kSet}},
-               {{9, kNumericButBfloat16}, {13, kFloatingPoint}}, kLatest,
-               UnaryKernel<NumericTypes>([](auto x) { return ErrorFunction(x); }));
+  table.add("", "Abs", 1, kLatest, {{"T", NumericTypes::kSet}},
+            UnaryKernel<NumericTypes>([](auto x) { return Absolute(x); }));
+  table.add("", "Neg", 1, kLatest, {{"T", NumericTypes::kSet}},
+            UnaryKernel<NumericTypes>([](auto x) { return Negate(x); }));
+  table.add("", "Sign", 9, kLatest, {{"T", NumericTypes::kSet}},
+            Checked(NoSixteenBitNaN, UnaryKernel<NumericTypes>([](auto x) { return SignOf(x); })));
+  table.add("", "Erf", 9, kLatest, {{"T", NumericTypes::kSet}},
+            UnaryKernel<NumericTypes>([](auto x) { return ErrorFunction(x); }));
 
-  // Opset 13 adds bfloat16 to some; the others admit float16, float and double through 17.
-  const Admitted kFrom1[] = {{1, kFloat16FloatDouble}, {13, kFloatingPoint}};
-  const Admitted kFrom7[] = {{7, kFloat16FloatDouble}};
-  const Admitted kFrom9[] = {{9, kFloat16FloatDouble}};
-  AddRealFunction(table, "Reciprocal", kFrom1, [](auto x) { return decltype(x){1} / x; });
-  AddRealFunction(table, "Ceil", kFrom1, [](auto x) { return std::ceil(x); });
-  AddRealFunction(table, "Floor", kFrom1, [](auto x) { return std::floor(x); });
-  AddRealFunction(table, "Round", {{11, kFloat16FloatDouble}},
-                  [](auto x) { return RoundHalfToEven(x); });
-  AddRealFunction(table, "Sqrt", kFrom1, [](auto x) { return std::sqrt(x); });
-  AddRealFunction(table, "Exp", kFrom1, [](auto x) { return std::exp(x); });
-  AddRealFunction(table, "Log", kFrom1, [](auto x) { return std::log(x); });
-  AddRealFunction(table, "Tanh", kFrom1, [](auto x) { return std::tanh(x); });
-  AddRealFunction(table, "Sin", kFrom7, [](auto x) { return std::sin(x); });
-  AddRealFunction(table, "Cos", kFrom7, [](auto x) { return std::cos(x); });
-  AddRealFunction(table, "Tan", kFrom7, [](auto x) { return std::tan(x); });
-  AddRealFunction(table, "Asin", kFrom7, [](auto x) { return std::asin(x); });
-  AddRealFunction(table, "Acos", kFrom7, [](auto x) { return std::acos(x); });
-  AddRealFunction(table, "Atan", kFrom7, [](auto x) { return std::atan(x); });
-  AddRealFunction(table, "Sinh", kFrom9, [](auto x) { return std::sinh(x); });
-  AddRealFunction(table, "Cosh", kFrom9, [](auto x) { return std::cosh(x); });
-  AddRealFunction(table, "Asinh", kFrom9, [](auto x) { return std::asinh(x); });
-  AddRealFunction(table, "Acosh", kFrom9, [](auto x) { return std::acosh(x); });
-  AddRealFunction(table, "Atanh", kFrom9, [](auto x) { return std::atanh(x); });
+  AddRealFunction(table, "Reciprocal", 1, [](auto x) { return decltype(x){1} / x; });
+  AddRealFunction(table, "Ceil", 1, [](auto x) { return std::ceil(x); });
+  AddRealFunction(table, "Floor", 1, [](auto x) { return std::floor(x); });
+  AddRealFunction(table, "Round", 11, [](auto x) { return RoundHalfToEven(x); });
+  AddRealFunction(table, "Sqrt", 1, [](auto x) { return std::sqrt(x); });
+  AddRealFunction(table, "Exp", 1, [](auto x) { return std::exp(x); });
+  AddRealFunction(table, "Log", 1, [](auto x) { return std::log(x); });
+  AddRealFunction(table, "Tanh", 1, [](auto x) { return std::tanh(x); });
+  AddRealFunction(table, "Sin", 7, [](auto x) { return std::sin(x); });
+  AddRealFunction(table, "Cos", 7, [](auto x) { return std::cos(x); });
+  AddRealFunction(table, "Tan", 7, [](auto x) { return std::tan(x); });
+  AddRealFunction(table, "Asin", 7, [](auto x) { return std::asin(x); });
+  AddRealFunction(table, "Acos", 7, [](auto x) { return std::acos(x); });
+  AddRealFunction(table, "Atan", 7, [](auto x) { return std::atan(x); });
+  AddRealFunction(table, "Sinh", 9, [](auto x) { return std::sinh(x); });
+  AddRealFunction(table, "Cosh", 9, [](auto x) { return std::cosh(x); });
+  AddRealFunction(table, "Asinh", 9, [](auto x) { return std::asinh(x); });
+  AddRealFunction(table, "Acosh", 9, [](auto x) { return std::acosh(x); });
+  AddRealFunction(table, "Atanh", 9, [](auto x) { return std::atanh(x); });
 
-  AddVersioned(table, "", "IsNaN", {{"T1", FloatingPointTypes::kSet}},
-               {{9, kFloat16FloatDouble}, {13, kFloatingPoint}}, kLatest,
-               UnaryKernel<FloatingPointTypes, bool>([](auto x) { return std::isnan(x); }));
-  // IsInf admits float and double only until opset 20.
-  AddVersioned(table, "", "IsInf", {{"T1", FloatingPointTypes::kSet}},
-               {{10, {DataType::kFloat, DataType::kDouble}}}, kLatest,
-               UnaryKernelWith<FloatingPointTypes, bool>([](const KernelContext& ctx) {
-                 const bool negative = ctx.int_attribute("detect_negative") != 0;
-                 const bool positive = ctx.int_attribute("detect_positive") != 0;
-                 return [negative, positive](auto x) {
-                   return std::isinf(x) && (x > 0 ? positive : negative);
-                 };
-               }));
+  table.add("", "IsNaN", 9, kLatest, {{"T1", FloatingPointTypes::kSet}},
+            UnaryKernel<FloatingPointTypes, bool>([](auto x) { return std::isnan(x); }));
+  table.add("", "IsInf", 10, kLatest, {{"T1", FloatingPointTypes::kSet}},
+            UnaryKernelWith<FloatingPointTypes, bool>([](const KernelContext& ctx) {
+              const bool negative = ctx.int_attribute("detect_negative") != 0;
+              const bool positive = ctx.int_attribute("detect_positive") != 0;
+              return [negative, positive](auto x) {
+                return std::isinf(x) && (x > 0 ? positive : negative);
+              };
+            }));
   table.add("", "Not", 1, kLatest, {{"T", BoolType::kSet}},
             UnaryKernel<BoolType>([](bool x) { return !x; }));
 }

@@ -11,7 +11,6 @@
 
 #include "absl/types/span.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/math/elementwise_kernels.h"
 #include "graphgc/opset/kernels/math/math_kernels.h"
 
@@ -88,23 +87,18 @@ Kernel VariadicKernel(Op op) {
 
 void RegisterVariadicKernels(KernelTable& table) {
   constexpr int kLatest = KernelTable::kLatest;
-  using data_types::kFloatingPoint;
   const KernelTypes numeric = {{"T", NumericTypes::kSet}};
-  const Admitted kExtremes[] = {
-      {1, kFloat16FloatDouble}, {12, kNumericButBfloat16}, {13, data_types::kNumeric}};
-  AddVersioned(table, "", "Max", numeric, kExtremes, kLatest,
-               VariadicKernel<NumericTypes, false>(
-                   [](auto a, auto b) { return a > b || IsNaN(a) ? a : b; }));
-  AddVersioned(table, "", "Min", numeric, kExtremes, kLatest,
-               VariadicKernel<NumericTypes, false>(
-                   [](auto a, auto b) { return a < b || IsNaN(a) ? a : b; }));
+  table.add("", "Max", 1, kLatest, numeric, VariadicKernel<NumericTypes, false>([](auto a, auto b) {
+              return a > b || IsNaN(a) ? a : b;
+            }));
+  table.add("", "Min", 1, kLatest, numeric, VariadicKernel<NumericTypes, false>([](auto a, auto b) {
+              return a < b || IsNaN(a) ? a : b;
+            }));
   const KernelTypes reals = {{"T", FloatingPointTypes::kSet}};
-  const Admitted kSums[] = {{1, kFloat16FloatDouble}, {13, kFloatingPoint}};
   const auto add = [](auto a, auto b) { return a + b; };
-  AddVersioned(table, "", "Sum", reals, kSums, kLatest,
-               VariadicKernel<FloatingPointTypes, true>(add));
-  AddVersioned(table, "", "Mean", reals, kSums, kLatest,
-               VariadicKernel<FloatingPointTypes, true, /*kMean=*/true>(add));
+  table.add("", "Sum", 1, kLatest, reals, VariadicKernel<FloatingPointTypes, true>(add));
+  table.add("", "Mean", 1, kLatest, reals,
+            VariadicKernel<FloatingPointTypes, true, /*kMean=*/true>(add));
 }
 
 }  // namespace graphgc::kernels

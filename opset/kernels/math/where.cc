@@ -1,6 +1,5 @@
 // Where: condition ? X : Y elementwise, the three broadcast together; any element type, strings
 // included.
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/math/elementwise_kernels.h"
 #include "graphgc/opset/kernels/math/math_kernels.h"
 
@@ -21,8 +20,7 @@ KernelResult Where(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterWhereKernels(KernelTable& table) {
-  AddVersioned(table, "", "Where", {{"T", AnyTypes::kSet}},
-               {{9, kAllButBfloat16}, {16, data_types::kAll}}, KernelTable::kLatest, Where);
+  table.add("", "Where", 9, KernelTable::kLatest, {{"T", AnyTypes::kSet}}, Where);
 }
 
 }  // namespace graphgc::kernels

@@ -87,9 +87,8 @@ KernelResult FeatureVectorizerKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterFeatureSelectionKernels(KernelTable& table) {
-  // ArrayFeatureExtractor copies elements of any type: every one its schema admits.
-  table.add(kMlDomain, "ArrayFeatureExtractor", 1, KernelTable::kLatest,
-            {{"T", ml::MlNumbers::kSet | DataTypeSet{DataType::kString}}},
+  // ArrayFeatureExtractor copies elements of any type.
+  table.add(kMlDomain, "ArrayFeatureExtractor", 1, KernelTable::kLatest, {{"T", data_types::kAll}},
             ArrayFeatureExtractorKernel);
   table.add(kMlDomain, "FeatureVectorizer", 1, KernelTable::kLatest, {{"T1", ml::MlNumbers::kSet}},
             FeatureVectorizerKernel);

@@ -19,7 +19,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/normalization/channel_stats.h"
 #include "graphgc/opset/kernels/normalization/normalization_kernels.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
@@ -118,8 +117,7 @@ void RegisterBatchNormalizationKernels(KernelTable& table) {
   // parameters: T for all up to 9; 14 gives the statistics U; 15 gives scale and B T1, the
   // statistics T2.
   using data_types::kFloatingPoint;
-  AddVersioned(table, "", "BatchNormalization", {{"T", kFloatingPoint}}, {{1, kFloat16FloatDouble}},
-               13, BatchNormalization);
+  table.add("", "BatchNormalization", 1, 13, {{"T", kFloatingPoint}}, BatchNormalization);
   table.add("", "BatchNormalization", 14, 14, {{"T", kFloatingPoint}, {"U", kFloatingPoint}},
             BatchNormalization);
   table.add("", "BatchNormalization", 15, 15,

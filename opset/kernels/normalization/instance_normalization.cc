@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/normalization/channel_stats.h"
 #include "graphgc/opset/kernels/normalization/normalization_kernels.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
@@ -55,8 +54,8 @@ KernelResult InstanceNormalization(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterInstanceNormalizationKernels(KernelTable& table) {
-  AddVersioned(table, "", "InstanceNormalization", {{"T", data_types::kFloatingPoint}},
-               {{1, kFloat16FloatDouble}}, KernelTable::kLatest, InstanceNormalization);
+  table.add("", "InstanceNormalization", 1, KernelTable::kLatest,
+            {{"T", data_types::kFloatingPoint}}, InstanceNormalization);
 }
 
 }  // namespace graphgc::kernels

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/normalization/normalization_kernels.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
 #include "graphgc/opset/kernels/reduction/scratch.h"
@@ -88,9 +87,7 @@ KernelResult Lrn(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterLrnKernels(KernelTable& table) {
-  AddVersioned(table, "", "LRN", {{"T", data_types::kFloatingPoint}},
-               {{1, kFloat16FloatDouble}, {13, data_types::kFloatingPoint}}, KernelTable::kLatest,
-               Lrn);
+  table.add("", "LRN", 1, KernelTable::kLatest, {{"T", data_types::kFloatingPoint}}, Lrn);
 }
 
 }  // namespace graphgc::kernels

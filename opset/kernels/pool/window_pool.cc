@@ -4,7 +4,6 @@
 #include <cstdint>
 
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/pool/pool_dispatch.h"
 #include "graphgc/opset/kernels/pool/pool_kernels.h"
 #include "graphgc/opset/kernels/pool/pool_plan.h"
@@ -99,10 +98,8 @@ KernelResult LpPool(const KernelContext& ctx) {
 void RegisterWindowPoolKernels(KernelTable& table) {
   const KernelTypes floats = {{"T", FloatTypes::kSet}};
   table.add("", "AveragePool", 1, kLastPoolOpset, floats, AveragePool);
-  // MaxPool admits int8 and uint8 from opset 12.
-  AddVersioned(table, "", "MaxPool", {{"T", MaxPoolTypes::kSet}},
-               {{1, kFloat16FloatDouble}, {12, kFloat16FloatDouble | kQuantizedIntegers}},
-               kLastPoolOpset, MaxPool);
+  // MaxPool also computes int8 and uint8.
+  table.add("", "MaxPool", 1, kLastPoolOpset, {{"T", MaxPoolTypes::kSet}}, MaxPool);
   table.add("", "LpPool", 1, kLastPoolOpset, floats, LpPool);
 }
 

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/quantize/quantize_kernels.h"
 #include "graphgc/opset/kernels/quantize/quantize_params.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -152,7 +151,8 @@ namespace graphgc::kernels {
 
 void RegisterLinearQuantizeKernels(KernelTable& table) {
   // Opset 13 adds per-axis parameters (a 1-D scale along `axis`).
-  const KernelTypes quantize = {{"T1", quantize::kQuantizeInputTypes}, {"T2", kQuantizedIntegers}};
+  const KernelTypes quantize = {{"T1", quantize::kQuantizeInputTypes},
+                                {"T2", quantize::kQuantizedIntegers}};
   table.add("", "QuantizeLinear", 10, 12, quantize, quantize::QuantizeLinearKernel(false));
   table.add("", "QuantizeLinear", 13, KernelTable::kLatest, quantize,
             quantize::QuantizeLinearKernel(true));

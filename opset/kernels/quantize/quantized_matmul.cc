@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/linalg/batched_gemm.h"
 #include "graphgc/opset/kernels/linalg/matmul_layout.h"
 #include "graphgc/opset/kernels/linalg/work_buffer.h"
@@ -176,10 +175,12 @@ namespace graphgc::kernels {
 void RegisterQuantizedMatMulKernels(KernelTable& table) {
   // a and b (and their zero points) of either 8-bit type; QLinearMatMul's y int8, or else uint8.
   table.add("", "MatMulInteger", 10, KernelTable::kLatest,
-            {{"T1", kQuantizedIntegers}, {"T2", kQuantizedIntegers}},
+            {{"T1", quantize::kQuantizedIntegers}, {"T2", quantize::kQuantizedIntegers}},
             quantize::MatMulIntegerKernel);
   table.add("", "QLinearMatMul", 10, KernelTable::kLatest,
-            {{"T1", kQuantizedIntegers}, {"T2", kQuantizedIntegers}, {"T3", kQuantizedIntegers}},
+            {{"T1", quantize::kQuantizedIntegers},
+             {"T2", quantize::kQuantizedIntegers},
+             {"T3", quantize::kQuantizedIntegers}},
             quantize::QLinearMatMulKernel);
 }
 

@@ -130,8 +130,9 @@ KernelResult GruKernel(const KernelContext& ctx) {
 }  // namespace recurrent
 
 void RegisterGruKernels(KernelTable& table) {
-  // sequence_lens (T1) is int32, all the schema admits.
-  table.add("", "GRU", 7, KernelTable::kLatest, {{"T", recurrent::RecurrentTypes::kSet}},
+  // sequence_lens (T1) is read as int32.
+  table.add("", "GRU", 7, KernelTable::kLatest,
+            {{"T", recurrent::RecurrentTypes::kSet}, {"T1", {DataType::kInt32}}},
             recurrent::GruKernel);
 }
 

@@ -123,8 +123,9 @@ KernelResult LstmKernel(const KernelContext& ctx) {
 }  // namespace recurrent
 
 void RegisterLstmKernels(KernelTable& table) {
-  // sequence_lens (T1) is int32, all the schema admits.
-  table.add("", "LSTM", 7, KernelTable::kLatest, {{"T", recurrent::RecurrentTypes::kSet}},
+  // sequence_lens (T1) is read as int32.
+  table.add("", "LSTM", 7, KernelTable::kLatest,
+            {{"T", recurrent::RecurrentTypes::kSet}, {"T1", {DataType::kInt32}}},
             recurrent::LstmKernel);
 }
 

@@ -247,7 +247,7 @@ KernelResult RunRecurrent(const KernelContext& ctx, const RecurrentPlan& plan, C
   return result;
 }
 
-// The element types of X the recurrent kernels compute: those the schemas allow.
+// The element types of X the recurrent kernels compute.
 using RecurrentTypes = graphgc::internal::TypeList<float, double, Float16>;
 
 // Calls f(tag) with the element type of X.

@@ -71,8 +71,9 @@ KernelResult RnnKernel(const KernelContext& ctx) {
 }  // namespace recurrent
 
 void RegisterRnnKernels(KernelTable& table) {
-  // sequence_lens (T1) is int32, all the schema admits.
-  table.add("", "RNN", 7, KernelTable::kLatest, {{"T", recurrent::RecurrentTypes::kSet}},
+  // sequence_lens (T1) is read as int32.
+  table.add("", "RNN", 7, KernelTable::kLatest,
+            {{"T", recurrent::RecurrentTypes::kSet}, {"T1", {DataType::kInt32}}},
             recurrent::RnnKernel);
 }
 

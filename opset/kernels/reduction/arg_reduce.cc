@@ -11,7 +11,6 @@
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
 #include "graphgc/opset/kernels/common/nan.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/reduction/axis_split.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
 #include "graphgc/opset/kernels/reduction/reduction_kernels.h"
@@ -113,11 +112,10 @@ KernelResult ArgReduce(const KernelContext& ctx, bool largest) {
 
 void RegisterArgReduceKernels(KernelTable& table) {
   const KernelTypes numeric = {{"T", data_types::kNumeric}};  // DispatchNumericKernel's
-  const Admitted admitted[] = {{1, kNumericButBfloat16}, {13, data_types::kNumeric}};
-  AddVersioned(table, "", "ArgMax", numeric, admitted, kLastKnownOpset,
-               [](const KernelContext& ctx) { return ArgReduce(ctx, true); });
-  AddVersioned(table, "", "ArgMin", numeric, admitted, kLastKnownOpset,
-               [](const KernelContext& ctx) { return ArgReduce(ctx, false); });
+  table.add("", "ArgMax", 1, kLastKnownOpset, numeric,
+            [](const KernelContext& ctx) { return ArgReduce(ctx, true); });
+  table.add("", "ArgMin", 1, kLastKnownOpset, numeric,
+            [](const KernelContext& ctx) { return ArgReduce(ctx, false); });
 }
 
 }  // namespace graphgc::kernels

@@ -6,7 +6,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/reduction/axis_split.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
 #include "graphgc/opset/kernels/reduction/reduction_kernels.h"
@@ -88,11 +87,9 @@ KernelResult CumSum(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterCumSumKernels(KernelTable& table) {
-  // The schema's T admits no 8- or 16-bit type; float16 and bfloat16 from 14.
-  AddVersioned(table, "", "CumSum", {{"T", data_types::kNumeric}, {"T2", data_types::kIndices}},
-               {{11, DataTypeSet{DataType::kFloat, DataType::kDouble} | kWideIntegers},
-                {14, data_types::kFloatingPoint | kWideIntegers}},
-               kLastKnownOpset, CumSum);
+  // Every numeric type (DispatchNumericKernel); the axis (T2) is read as int32 or int64.
+  table.add("", "CumSum", 11, kLastKnownOpset,
+            {{"T", data_types::kNumeric}, {"T2", data_types::kIndices}}, CumSum);
 }
 
 }  // namespace graphgc::kernels

@@ -15,7 +15,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/reduction/axis_split.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
 #include "graphgc/opset/kernels/reduction/reduction_kernels.h"
@@ -169,11 +168,8 @@ KernelResult SoftmaxCrossEntropyLoss(const KernelContext& ctx) {
 void RegisterLossKernels(KernelTable& table) {
   // The targets are read as int32 or int64 (Tind); the rest is floating point.
   const KernelTypes types = {{"T", data_types::kFloatingPoint}, {"Tind", data_types::kIndices}};
-  AddVersioned(table, "", "NegativeLogLikelihoodLoss", types, {{12, kFloat16FloatDouble}},
-               kLastKnownOpset, NegativeLogLikelihoodLoss);
-  AddVersioned(table, "", "SoftmaxCrossEntropyLoss", types,
-               {{12, kFloat16FloatDouble}, {13, data_types::kFloatingPoint}}, kLastKnownOpset,
-               SoftmaxCrossEntropyLoss);
+  table.add("", "NegativeLogLikelihoodLoss", 12, kLastKnownOpset, types, NegativeLogLikelihoodLoss);
+  table.add("", "SoftmaxCrossEntropyLoss", 12, kLastKnownOpset, types, SoftmaxCrossEntropyLoss);
 }
 
 }  // namespace graphgc::kernels

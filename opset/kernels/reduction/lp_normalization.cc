@@ -7,7 +7,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/reduction/axis_split.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
 #include "graphgc/opset/kernels/reduction/reduction_kernels.h"
@@ -72,8 +71,8 @@ KernelResult LpNormalization(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterLpNormalizationKernels(KernelTable& table) {
-  AddVersioned(table, "", "LpNormalization", {{"T", data_types::kFloatingPoint}},
-               {{1, kFloat16FloatDouble}}, kLastKnownOpset, LpNormalization);
+  table.add("", "LpNormalization", 1, kLastKnownOpset, {{"T", data_types::kFloatingPoint}},
+            LpNormalization);
 }
 
 }  // namespace graphgc::kernels

@@ -25,11 +25,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/types/span.h"
 #include "graphgc/opset/kernels/builtin_kernels.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
 #include "graphgc/opset/kernels/common/nan.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/reduction/fold.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
 #include "graphgc/opset/kernels/reduction/reduce_plan.h"
@@ -285,38 +283,27 @@ Kernel ReduceKernel(ReduceOp op, bool axes_from_input = false) {
 }  // namespace
 
 void RegisterReduceKernels(KernelTable& table) {
-  using data_types::kFloatingPoint;
-  // The schemas' T: float types and 32/64-bit integers, bfloat16 from 13; Max and Min also admit
-  // the 8-bit integers from 12.
-  const Admitted kReduceTypes[] = {{1, kFloat16FloatDouble | kWideIntegers},
-                                   {13, kFloatingPoint | kWideIntegers}};
-  const Admitted kExtremeTypes[] = {{1, kFloat16FloatDouble | kWideIntegers},
-                                    {12, kFloat16FloatDouble | kWideIntegers | kQuantizedIntegers},
-                                    {13, kFloatingPoint | kWideIntegers | kQuantizedIntegers}};
   const struct {
     const char* name;
     ReduceOp op;
-    absl::Span<const Admitted> admitted;
   } attribute_axes_ops[] = {
-      {"ReduceMean", ReduceOp::kMean, kReduceTypes},
-      {"ReduceProd", ReduceOp::kProd, kReduceTypes},
-      {"ReduceMax", ReduceOp::kMax, kExtremeTypes},
-      {"ReduceMin", ReduceOp::kMin, kExtremeTypes},
-      {"ReduceL1", ReduceOp::kL1, kReduceTypes},
-      {"ReduceL2", ReduceOp::kL2, kReduceTypes},
-      {"ReduceSumSquare", ReduceOp::kSumSquare, kReduceTypes},
-      {"ReduceLogSum", ReduceOp::kLogSum, kReduceTypes},
-      {"ReduceLogSumExp", ReduceOp::kLogSumExp, kReduceTypes},
+      {"ReduceMean", ReduceOp::kMean},
+      {"ReduceProd", ReduceOp::kProd},
+      {"ReduceMax", ReduceOp::kMax},
+      {"ReduceMin", ReduceOp::kMin},
+      {"ReduceL1", ReduceOp::kL1},
+      {"ReduceL2", ReduceOp::kL2},
+      {"ReduceSumSquare", ReduceOp::kSumSquare},
+      {"ReduceLogSum", ReduceOp::kLogSum},
+      {"ReduceLogSumExp", ReduceOp::kLogSumExp},
   };
   for (const auto& entry : attribute_axes_ops) {
-    AddVersioned(table, "", entry.name, {{"T", ComputedTypes(entry.op)}}, entry.admitted,
-                 kLastKnownOpset, ReduceKernel(entry.op));
+    table.add("", entry.name, 1, kLastKnownOpset, {{"T", ComputedTypes(entry.op)}},
+              ReduceKernel(entry.op));
   }
   const KernelTypes sums = {{"T", ComputedTypes(ReduceOp::kSum)}};
-  AddVersioned(table, "", "ReduceSum", sums, {{1, kFloat16FloatDouble | kWideIntegers}}, 12,
-               ReduceKernel(ReduceOp::kSum));
-  AddVersioned(table, "", "ReduceSum", sums, {{13, kFloatingPoint | kWideIntegers}},
-               kLastKnownOpset, ReduceKernel(ReduceOp::kSum, true));
+  table.add("", "ReduceSum", 1, 12, sums, ReduceKernel(ReduceOp::kSum));
+  table.add("", "ReduceSum", 13, kLastKnownOpset, sums, ReduceKernel(ReduceOp::kSum, true));
 }
 
 }  // namespace graphgc::kernels

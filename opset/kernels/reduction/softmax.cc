@@ -9,7 +9,6 @@
 
 #include "graphgc/opset/kernels/common/dispatch.h"
 #include "graphgc/opset/kernels/common/nan.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/reduction/axis_split.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
 #include "graphgc/opset/kernels/reduction/reduction_kernels.h"
@@ -109,10 +108,10 @@ void RegisterSoftmaxKernels(KernelTable& table) {
   const KernelTypes reals = {{"T", data_types::kFloatingPoint}};  // DispatchFloatingKernel's
   for (const auto& entry : ops) {
     const SoftmaxOp op = entry.op;
-    AddVersioned(table, "", entry.name, reals, {{1, kFloat16FloatDouble}}, 12,
-                 [op](const KernelContext& ctx) { return SoftmaxFamily(ctx, op, true); });
-    AddVersioned(table, "", entry.name, reals, {{13, data_types::kFloatingPoint}}, kLastKnownOpset,
-                 [op](const KernelContext& ctx) { return SoftmaxFamily(ctx, op, false); });
+    table.add("", entry.name, 1, 12, reals,
+              [op](const KernelContext& ctx) { return SoftmaxFamily(ctx, op, true); });
+    table.add("", entry.name, 13, kLastKnownOpset, reals,
+              [op](const KernelContext& ctx) { return SoftmaxFamily(ctx, op, false); });
   }
 }
 

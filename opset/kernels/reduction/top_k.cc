@@ -14,7 +14,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/reduction/axis_split.h"
 #include "graphgc/opset/kernels/reduction/kernel_dispatch.h"
 #include "graphgc/opset/kernels/reduction/reduction_kernels.h"
@@ -113,8 +112,7 @@ KernelResult TopK(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterTopKKernels(KernelTable& table) {
-  AddVersioned(table, "", "TopK", {{"T", data_types::kNumeric}},
-               {{1, kFloat16FloatDouble}, {11, kNumericButBfloat16}}, kLastKnownOpset, TopK);
+  table.add("", "TopK", 1, kLastKnownOpset, {{"T", data_types::kNumeric}}, TopK);
 }
 
 }  // namespace graphgc::kernels

@@ -17,7 +17,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/resample/resample_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -222,8 +221,8 @@ KernelResult GridSampleKernel(const KernelContext& ctx) {
 
 void RegisterGridSampleKernels(KernelTable& table) {
   // GridSample-20 renames the modes and allows N-D images: no kernel past ONNX 1.12's 17.
-  // The grid (T2: float16, float, double) and X must be of one type, so X is one of those three.
-  table.add("", "GridSample", 16, 17, {{"T1", kFloat16FloatDouble}, {"T2", kFloat16FloatDouble}},
+  // X and the grid of one numeric type (others decline); bilinear and bicubic decline integers.
+  table.add("", "GridSample", 16, 17, {{"T1", data_types::kNumeric}, {"T2", data_types::kNumeric}},
             GridSampleKernel);
 }
 

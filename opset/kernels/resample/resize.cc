@@ -17,7 +17,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/resample/axis_taps.h"
 #include "graphgc/opset/kernels/resample/resample.h"
 #include "graphgc/opset/kernels/resample/resample_kernels.h"
@@ -285,14 +284,14 @@ KernelResult Upsample7Kernel(const KernelContext& ctx) {
 
 void RegisterResizeKernels(KernelTable& table) {
   // Nearest sampling moves elements of any type; linear and cubic decline all but floating point.
-  const KernelTypes legacy = {{"T", kAllButBfloat16}};
+  const KernelTypes legacy = {{"T", data_types::kAll}};
   table.add("", "Upsample", 7, 8, legacy, Upsample7Kernel);
   table.add("", "Upsample", 9, 9, legacy, LegacyResizeKernel);
   table.add("", "Resize", 10, 10, legacy, LegacyResizeKernel);
   // Resize-18 adds antialias, axes and keep_aspect_ratio_policy: no kernel past ONNX 1.12's 17.
   // The roi (T2) is read as any floating-point type.
-  AddVersioned(table, "", "Resize", {{"T1", data_types::kAll}, {"T2", kFloat16FloatDouble}},
-               {{11, kAllButBfloat16}, {13, data_types::kAll}}, 17, ResizeKernel);
+  table.add("", "Resize", 11, 17, {{"T1", data_types::kAll}, {"T2", data_types::kFloatingPoint}},
+            ResizeKernel);
 }
 
 }  // namespace graphgc::kernels

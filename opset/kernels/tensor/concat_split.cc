@@ -6,7 +6,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -117,11 +116,8 @@ KernelResult SplitKernel(const KernelContext& ctx) {
 
 void RegisterConcatSplitKernels(KernelTable& table) {
   using data_types::kAll;
-  AddVersioned(table, "", "Concat", {{"T", kAll}},
-               {{1, kFloat16FloatDouble}, {4, kAllButBfloat16}, {13, kAll}}, KernelTable::kLatest,
-               ConcatKernel);
-  AddVersioned(table, "", "Split", {{"T", kAll}}, {{2, kAllButBfloat16}, {13, kAll}},
-               KernelTable::kLatest, SplitKernel);
+  table.add("", "Concat", 1, KernelTable::kLatest, {{"T", kAll}}, ConcatKernel);
+  table.add("", "Split", 2, KernelTable::kLatest, {{"T", kAll}}, SplitKernel);
 }
 
 }  // namespace graphgc::kernels

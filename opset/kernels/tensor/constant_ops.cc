@@ -8,7 +8,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -136,12 +135,9 @@ KernelResult RangeKernel(const KernelContext& ctx) {
 void RegisterConstantKernels(KernelTable& table) {
   using data_types::kAll;
   // Any tensor the attributes give.
-  AddVersioned(table, "", "Constant", {{"T", kAll}},
-               {{1, kFloat16FloatDouble}, {9, kAllButBfloat16}, {13, kAll}}, KernelTable::kLatest,
-               ConstantKernel);
+  table.add("", "Constant", 1, KernelTable::kLatest, {{"T", kAll}}, ConstantKernel);
   // The fill's elements are copied whatever their type; T2 (the output) is what it computes.
-  AddVersioned(table, "", "ConstantOfShape", {{"T2", kAll}}, {{9, kNumericButBfloat16 | kBoolType}},
-               KernelTable::kLatest, ConstantOfShapeKernel);
+  table.add("", "ConstantOfShape", 9, KernelTable::kLatest, {{"T2", kAll}}, ConstantOfShapeKernel);
   table.add("", "Range", 11, KernelTable::kLatest, {{"T", kRangeTypes}}, RangeKernel);
 }
 

@@ -3,7 +3,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -85,8 +84,8 @@ KernelResult TriluKernel(const KernelContext& ctx) {
 void RegisterDiagonalKernels(KernelTable& table) {
   // EyeLike computes its output (T2, the attribute dtype's, by default the input's) for every
   // numeric type and bool; of the input (T1) only the shape matters.
-  AddVersioned(table, "", "EyeLike", {{"T2", data_types::kNumericOrBool}},
-               {{9, kNumericButBfloat16 | kBoolType}}, KernelTable::kLatest, EyeLikeKernel);
+  table.add("", "EyeLike", 9, KernelTable::kLatest, {{"T2", data_types::kNumericOrBool}},
+            EyeLikeKernel);
   table.add("", "Trilu", 14, KernelTable::kLatest, {{"T", data_types::kAll}}, TriluKernel);
 }
 

@@ -6,7 +6,6 @@
 //   12 on: ratio and training_mode are optional inputs (0.5, false); the mask is all true.
 #include <algorithm>
 
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -51,10 +50,8 @@ KernelResult DropoutKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterDropoutKernels(KernelTable& table) {
-  // The output is the data itself: every type its schema admits (ratio and mask are handled whole).
-  AddVersioned(table, "", "Dropout", {{"T", data_types::kAll}},
-               {{1, kFloat16FloatDouble}, {13, data_types::kFloatingPoint}}, KernelTable::kLatest,
-               DropoutKernel);
+  // The output is the data itself: every type (ratio and mask are handled whole).
+  table.add("", "Dropout", 1, KernelTable::kLatest, {{"T", data_types::kAll}}, DropoutKernel);
 }
 
 }  // namespace graphgc::kernels

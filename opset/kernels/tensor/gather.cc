@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/indexing.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
@@ -142,13 +141,10 @@ KernelResult GatherNDKernel(const KernelContext& ctx) {
 void RegisterGatherKernels(KernelTable& table) {
   using data_types::kAll;
   const KernelTypes types = {{"T", kAll}, {"Tind", data_types::kIndices}};
-  AddVersioned(table, "", "Gather", types, {{1, kAllButBfloat16}, {13, kAll}}, KernelTable::kLatest,
-               GatherKernel);
-  AddVersioned(table, "", "GatherElements", types, {{11, kAllButBfloat16}, {13, kAll}},
-               KernelTable::kLatest, GatherElementsKernel);
+  table.add("", "Gather", 1, KernelTable::kLatest, types, GatherKernel);
+  table.add("", "GatherElements", 11, KernelTable::kLatest, types, GatherElementsKernel);
   // GatherND's indices are int64 only.
-  AddVersioned(table, "", "GatherND", {{"T", kAll}}, {{11, kAllButBfloat16}, {13, kAll}},
-               KernelTable::kLatest, GatherNDKernel);
+  table.add("", "GatherND", 11, KernelTable::kLatest, {{"T", kAll}}, GatherNDKernel);
 }
 
 }  // namespace graphgc::kernels

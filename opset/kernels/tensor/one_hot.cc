@@ -9,7 +9,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -96,10 +95,10 @@ KernelResult OneHotKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterOneHotKernels(KernelTable& table) {
-  // Every type the schema admits: the values (T3) are copied whatever their type, indices (T1)
-  // and depth (T2) are read as any numeric type.
+  // The values (T3) are copied whatever their type; indices (T1) and depth (T2) are read as any
+  // numeric type.
   table.add("", "OneHot", 9, KernelTable::kLatest,
-            {{"T3", kAllButBfloat16}, {"T1", kNumericButBfloat16}, {"T2", kNumericButBfloat16}},
+            {{"T3", data_types::kAll}, {"T1", data_types::kNumeric}, {"T2", data_types::kNumeric}},
             OneHotKernel);
 }
 

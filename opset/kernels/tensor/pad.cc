@@ -9,7 +9,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -162,11 +161,9 @@ KernelResult PadKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterPadKernels(KernelTable& table) {
-  // Every type from opset 11 (the constant is then an input of the data's type); before, the
-  // float `value` attribute fills the numeric types only, but the schema admits no other.
-  AddVersioned(table, "", "Pad", {{"T", data_types::kAll}},
-               {{2, kFloat16FloatDouble}, {11, kNumericButBfloat16}, {13, data_types::kAll}},
-               KernelTable::kLatest, PadKernel);
+  // Every type; before opset 11 the float `value` attribute fills the numeric types only (a
+  // constant padding of another type declines).
+  table.add("", "Pad", 2, KernelTable::kLatest, {{"T", data_types::kAll}}, PadKernel);
 }
 
 }  // namespace graphgc::kernels

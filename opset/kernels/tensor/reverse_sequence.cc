@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -53,8 +52,8 @@ KernelResult ReverseSequenceKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterReverseSequenceKernels(KernelTable& table) {
-  AddVersioned(table, "", "ReverseSequence", {{"T", data_types::kAll}}, {{10, kAllButBfloat16}},
-               KernelTable::kLatest, ReverseSequenceKernel);
+  table.add("", "ReverseSequence", 10, KernelTable::kLatest, {{"T", data_types::kAll}},
+            ReverseSequenceKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -9,7 +9,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/indexing.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
@@ -111,13 +110,10 @@ void RegisterScatterKernels(KernelTable& table) {
   // Every type (a reduction other than "none", from opset 16, declines the non-numeric ones).
   using data_types::kAll;
   const KernelTypes types = {{"T", kAll}, {"Tind", data_types::kIndices}};
-  AddVersioned(table, "", "Scatter", types, {{9, kAllButBfloat16}}, KernelTable::kLatest,
-               ScatterElementsKernel);
-  AddVersioned(table, "", "ScatterElements", types, {{11, kAllButBfloat16}, {13, kAll}},
-               KernelTable::kLatest, ScatterElementsKernel);
+  table.add("", "Scatter", 9, KernelTable::kLatest, types, ScatterElementsKernel);
+  table.add("", "ScatterElements", 11, KernelTable::kLatest, types, ScatterElementsKernel);
   // ScatterND's indices are int64 only.
-  AddVersioned(table, "", "ScatterND", {{"T", kAll}}, {{11, kAllButBfloat16}, {13, kAll}},
-               KernelTable::kLatest, ScatterNDKernel);
+  table.add("", "ScatterND", 11, KernelTable::kLatest, {{"T", kAll}}, ScatterNDKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -97,11 +96,9 @@ KernelResult NonZeroKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterSelectionKernels(KernelTable& table) {
-  AddVersioned(table, "", "Compress", {{"T", data_types::kAll}}, {{9, kAllButBfloat16}},
-               KernelTable::kLatest, CompressKernel);
+  table.add("", "Compress", 9, KernelTable::kLatest, {{"T", data_types::kAll}}, CompressKernel);
   // DispatchByType: the numeric types, bool and string.
-  AddVersioned(table, "", "NonZero", {{"T", data_types::kAll}},
-               {{9, kAllButBfloat16}, {13, data_types::kAll}}, KernelTable::kLatest, NonZeroKernel);
+  table.add("", "NonZero", 9, KernelTable::kLatest, {{"T", data_types::kAll}}, NonZeroKernel);
 }
 
 }  // namespace graphgc::kernels

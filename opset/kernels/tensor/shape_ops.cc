@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <vector>
 
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 
@@ -36,9 +35,8 @@ KernelResult SizeKernel(const KernelContext& ctx) {
 void RegisterShapeKernels(KernelTable& table) {
   // Only the input's shape matters: every element type.
   const KernelTypes any = {{"T", data_types::kAll}};
-  const Admitted admitted[] = {{1, kAllButBfloat16}, {13, data_types::kAll}};
-  AddVersioned(table, "", "Shape", any, admitted, KernelTable::kLatest, ShapeKernel);
-  AddVersioned(table, "", "Size", any, admitted, KernelTable::kLatest, SizeKernel);
+  table.add("", "Shape", 1, KernelTable::kLatest, any, ShapeKernel);
+  table.add("", "Size", 1, KernelTable::kLatest, any, SizeKernel);
 }
 
 }  // namespace graphgc::kernels

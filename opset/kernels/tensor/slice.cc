@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/strided_view.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
@@ -129,9 +128,9 @@ KernelResult SliceKernel(const KernelContext& ctx) {
 void RegisterSliceKernels(KernelTable& table) {
   using data_types::kAll;
   // starts, ends, axes and steps: attributes before opset 10, int32 or int64 inputs (Tind) from 10.
-  table.add("", "Slice", 1, 9, {{"T", kAllButBfloat16}}, SliceKernel);
-  AddVersioned(table, "", "Slice", {{"T", kAll}, {"Tind", data_types::kIndices}},
-               {{10, kAllButBfloat16}, {13, kAll}}, KernelTable::kLatest, SliceKernel);
+  table.add("", "Slice", 1, 9, {{"T", kAll}}, SliceKernel);
+  table.add("", "Slice", 10, KernelTable::kLatest, {{"T", kAll}, {"Tind", data_types::kIndices}},
+            SliceKernel);
 }
 
 }  // namespace graphgc::kernels

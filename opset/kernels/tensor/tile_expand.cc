@@ -4,7 +4,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/broadcast.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/strided_view.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
@@ -61,10 +60,8 @@ KernelResult ExpandKernel(const KernelContext& ctx) {
 
 void RegisterTileExpandKernels(KernelTable& table) {
   const KernelTypes any = {{"T", data_types::kAll}};
-  AddVersioned(table, "", "Tile", any, {{6, kAllButBfloat16}, {13, data_types::kAll}},
-               KernelTable::kLatest, TileKernel);
-  AddVersioned(table, "", "Expand", any, {{8, kAllButBfloat16}, {13, data_types::kAll}},
-               KernelTable::kLatest, ExpandKernel);
+  table.add("", "Tile", 6, KernelTable::kLatest, any, TileKernel);
+  table.add("", "Expand", 8, KernelTable::kLatest, any, ExpandKernel);
 }
 
 }  // namespace graphgc::kernels

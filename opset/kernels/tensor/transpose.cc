@@ -6,7 +6,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/strided_view.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
@@ -101,10 +100,9 @@ KernelResult SpaceToDepthKernel(const KernelContext& ctx) {
 
 void RegisterTransposeKernels(KernelTable& table) {
   const KernelTypes any = {{"T", data_types::kAll}};
-  const Admitted admitted[] = {{1, kAllButBfloat16}, {13, data_types::kAll}};
-  AddVersioned(table, "", "Transpose", any, admitted, KernelTable::kLatest, TransposeKernel);
-  AddVersioned(table, "", "DepthToSpace", any, admitted, KernelTable::kLatest, DepthToSpaceKernel);
-  AddVersioned(table, "", "SpaceToDepth", any, admitted, KernelTable::kLatest, SpaceToDepthKernel);
+  table.add("", "Transpose", 1, KernelTable::kLatest, any, TransposeKernel);
+  table.add("", "DepthToSpace", 1, KernelTable::kLatest, any, DepthToSpaceKernel);
+  table.add("", "SpaceToDepth", 1, KernelTable::kLatest, any, SpaceToDepthKernel);
 }
 
 }  // namespace graphgc::kernels

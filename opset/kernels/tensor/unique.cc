@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "graphgc/opset/kernels/common/dispatch.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -154,8 +153,7 @@ KernelResult UniqueKernel(const KernelContext& ctx) {
 
 void RegisterUniqueKernels(KernelTable& table) {
   // DispatchByType: the numeric types, bool and string.
-  AddVersioned(table, "", "Unique", {{"T", data_types::kAll}}, {{11, kAllButBfloat16}},
-               KernelTable::kLatest, UniqueKernel);
+  table.add("", "Unique", 11, KernelTable::kLatest, {{"T", data_types::kAll}}, UniqueKernel);
 }
 
 }  // namespace graphgc::kernels

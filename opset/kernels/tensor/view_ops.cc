@@ -1,8 +1,6 @@
 // Reshape, Flatten, Squeeze, Unsqueeze and Identity: the input's buffer, shared, viewed with the
 // output's shape (inference computes it from the known inputs; the kernel copies nothing).
 #include "absl/strings/str_cat.h"
-#include "absl/types/span.h"
-#include "graphgc/opset/kernels/common/registration.h"
 #include "graphgc/opset/kernels/tensor/tensor_kernels.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
 
@@ -29,22 +27,12 @@ KernelResult IdentityKernel(const KernelContext& ctx) { return KernelOutputs{ctx
 
 void RegisterViewKernels(KernelTable& table) {
   using data_types::kAll;
-  // The kernels never look at the elements: every type the schemas admit. Reshape before 5 and
-  // Flatten before 9 admit float16, float and double only.
-  const Admitted kReshape[] = {{1, kFloat16FloatDouble}, {5, kAllButBfloat16}, {13, kAll}};
-  const Admitted kFlatten[] = {{1, kFloat16FloatDouble}, {9, kAllButBfloat16}, {13, kAll}};
-  const Admitted kSqueeze[] = {{1, kAllButBfloat16}, {13, kAll}};
-  const struct {
-    const char* name;
-    absl::Span<const Admitted> admitted;
-  } view_ops[] = {
-      {"Reshape", kReshape}, {"Flatten", kFlatten}, {"Squeeze", kSqueeze}, {"Unsqueeze", kSqueeze}};
-  for (const auto& op : view_ops) {
-    AddVersioned(table, "", op.name, {{"T", kAll}}, op.admitted, KernelTable::kLatest, ViewKernel);
+  // The kernels never look at the elements: every type.
+  for (const char* op : {"Reshape", "Flatten", "Squeeze", "Unsqueeze"}) {
+    table.add("", op, 1, KernelTable::kLatest, {{"T", kAll}}, ViewKernel);
   }
   // Identity's type parameter is T until 13 and V (tensors, sequences, optionals) from 14.
-  AddVersioned(table, "", "Identity", {{"T", kAll}}, {{1, kAllButBfloat16}, {13, kAll}}, 13,
-               IdentityKernel);
+  table.add("", "Identity", 1, 13, {{"T", kAll}}, IdentityKernel);
   table.add("", "Identity", 14, KernelTable::kLatest, {{"V", kAll}}, IdentityKernel);
 }
 
