@@ -17,49 +17,67 @@ std::string Key(absl::string_view domain, absl::string_view op_type) {
 
 template <class K>
 void KernelTable::Add(Kinds<K>& kinds, absl::string_view domain, absl::string_view op_type,
-                      int first, int last, K kernel) {
+                      int first, int last, KernelTypes types, K kernel) {
   // Builtin registrations are fixed; register_op (the public route here) refuses a version below
   // 1, a missing kernel never reaches here, and a repeated (domain, op_type, version), so these
   // checks guard the library's own tables only.
   GRAPHGC_CHECK(first >= 1 && first <= last && kernel, "kernel registration: bad range or kernel");
   auto& entries = kinds.entries[Key(domain, op_type)];
-  for (const auto& entry : entries) {
-    GRAPHGC_CHECK(last < entry.first || first > entry.last,
+  for (const RegisteredKernel<K>* entry : entries) {
+    GRAPHGC_CHECK(last < entry->first || first > entry->last,
                   "kernel registration: overlapping version ranges");
   }
-  kinds.kernels.push_back(std::move(kernel));
-  entries.push_back({first, last, &kinds.kernels.back()});
+  kinds.kernels.push_back({first, last, std::move(types), std::move(kernel)});
+  entries.push_back(&kinds.kernels.back());
 }
 
 template <class K>
-const K* KernelTable::Find(const Kinds<K>& kinds, absl::string_view domain,
-                           absl::string_view op_type, int version) {
+const RegisteredKernel<K>* KernelTable::Find(const Kinds<K>& kinds, absl::string_view domain,
+                                             absl::string_view op_type, int version) {
   auto it = kinds.entries.find(Key(domain, op_type));
   if (it == kinds.entries.end()) return nullptr;
-  for (const auto& entry : it->second) {
-    if (version >= entry.first && version <= entry.last) return entry.kernel;
+  for (const RegisteredKernel<K>* entry : it->second) {
+    if (version >= entry->first && version <= entry->last) return entry;
   }
   return nullptr;
 }
 
+template <class K>
+void KernelTable::ForEach(const Kinds<K>& kinds, const EntryVisitor& visit) {
+  for (const auto& [key, entries] : kinds.entries) {
+    const size_t split = key.find('\0');
+    const absl::string_view domain = absl::string_view(key).substr(0, split);
+    const absl::string_view op_type = absl::string_view(key).substr(split + 1);
+    for (const RegisteredKernel<K>* entry : entries) {
+      visit(domain, op_type, entry->first, entry->last, entry->types);
+    }
+  }
+}
+
 void KernelTable::add(absl::string_view domain, absl::string_view op_type, int first, int last,
-                      Kernel kernel) {
-  Add(tensor_kernels_, domain, op_type, first, last, std::move(kernel));
+                      KernelTypes types, Kernel kernel) {
+  Add(tensor_kernels_, domain, op_type, first, last, std::move(types), std::move(kernel));
 }
 
 void KernelTable::add_value_kernel(absl::string_view domain, absl::string_view op_type, int first,
-                                   int last, ValueKernel kernel) {
-  Add(value_kernels_, domain, op_type, first, last, std::move(kernel));
+                                   int last, KernelTypes types, ValueKernel kernel) {
+  Add(value_kernels_, domain, op_type, first, last, std::move(types), std::move(kernel));
 }
 
-const Kernel* KernelTable::find(absl::string_view domain, absl::string_view op_type,
-                                int version) const {
+const KernelEntry* KernelTable::find(absl::string_view domain, absl::string_view op_type,
+                                     int version) const {
   return Find(tensor_kernels_, domain, op_type, version);
 }
 
-const ValueKernel* KernelTable::find_value_kernel(absl::string_view domain,
-                                                  absl::string_view op_type, int version) const {
+const ValueKernelEntry* KernelTable::find_value_kernel(absl::string_view domain,
+                                                       absl::string_view op_type,
+                                                       int version) const {
   return Find(value_kernels_, domain, op_type, version);
+}
+
+void KernelTable::for_each_entry(const EntryVisitor& visit) const {
+  ForEach(tensor_kernels_, visit);
+  ForEach(value_kernels_, visit);
 }
 
 std::vector<std::string> KernelTable::keys() const {

@@ -1,8 +1,15 @@
-// KernelTable: kernels keyed by (domain, op_type, since-version range).
+// KernelTable: kernels keyed by (domain, op_type, since-version range), each with the element
+// types it computes (kernel_types.h).
 //
-//   table.add("", "Softmax", 13, KernelTable::kLatest, SoftmaxKernel);
-//   table.add("", "Softmax", 1, 12, SoftmaxBefore13Kernel);
-//   const Kernel* k = table.find("", "Softmax", 17);   // SoftmaxKernel
+//   const KernelTypes reals = {{"T", data_types::kFloatingPoint}};  // the kernels' dispatch
+//   table.add("", "Softmax", 13, KernelTable::kLatest, reals, SoftmaxKernel);
+//   table.add("", "Softmax", 1, 12, reals, SoftmaxBefore13Kernel);
+//   const KernelEntry* k = table.find("", "Softmax", 17);   // SoftmaxKernel, its types
+//
+// Both declare what their kernel computes, bfloat16 included, although Softmax-1 admits no
+// bfloat16: the opset module intersects the declaration with the schema (kernel_types.h). Version
+// ranges split where the kernel differs (or a type parameter is renamed), never where the schema
+// merely admits other types.
 //
 // Each kernel family fills the table through its Register...Kernels(table) (builtin_kernels.h
 // lists them all); there is no static self-registration, which static libraries would drop.
@@ -13,50 +20,67 @@
 #define GRAPHGC_OPSET_KERNELS_KERNEL_TABLE_H_
 
 #include <deque>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
 #include "graphgc/opset/kernels/kernel.h"
+#include "graphgc/opset/kernels/kernel_types.h"
 
 namespace graphgc::kernels {
+
+// A registered kernel: the versions it covers and the element types it computes.
+template <class K>
+struct RegisteredKernel {
+  int first;
+  int last;
+  KernelTypes types;
+  K kernel;
+};
+using KernelEntry = RegisteredKernel<Kernel>;
+using ValueKernelEntry = RegisteredKernel<ValueKernel>;
 
 class KernelTable {
  public:
   static constexpr int kLatest = 1 << 20;
 
-  // Versions first..last (inclusive) of the op compute with `kernel`. Ranges of one op must not
-  // overlap (an invariant of the registrations, checked).
-  void add(absl::string_view domain, absl::string_view op_type, int first, int last, Kernel kernel);
+  // Versions first..last (inclusive) of the op compute with `kernel`, for the element types
+  // `types` declares. Ranges of one op must not overlap (an invariant of the registrations,
+  // checked).
+  void add(absl::string_view domain, absl::string_view op_type, int first, int last,
+           KernelTypes types, Kernel kernel);
   // The same for a value kernel (kernel.h); an op may have both kinds.
   void add_value_kernel(absl::string_view domain, absl::string_view op_type, int first, int last,
-                        ValueKernel kernel);
-  // The kernel covering `version`, or nullptr.
-  const Kernel* find(absl::string_view domain, absl::string_view op_type, int version) const;
-  const ValueKernel* find_value_kernel(absl::string_view domain, absl::string_view op_type,
-                                       int version) const;
+                        KernelTypes types, ValueKernel kernel);
+  // The entry covering `version`, or nullptr.
+  const KernelEntry* find(absl::string_view domain, absl::string_view op_type, int version) const;
+  const ValueKernelEntry* find_value_kernel(absl::string_view domain, absl::string_view op_type,
+                                            int version) const;
   // Every (domain, op_type) with at least one kernel, "domain:op_type" for ai.onnx as ":op".
   std::vector<std::string> keys() const;
+  // Every entry of both kinds, for checking the declarations against the schemas.
+  using EntryVisitor = std::function<void(absl::string_view domain, absl::string_view op_type,
+                                          int first, int last, const KernelTypes& types)>;
+  void for_each_entry(const EntryVisitor& visit) const;
 
  private:
   // One kind of kernel by (domain, op_type) and version range.
   template <class K>
   struct Kinds {
-    struct Entry {
-      int first;
-      int last;
-      const K* kernel;
-    };
-    std::deque<K> kernels;                                         // stable addresses
-    absl::flat_hash_map<std::string, std::vector<Entry>> entries;  // key: domain \0 op_type
+    std::deque<RegisteredKernel<K>> kernels;  // stable addresses
+    // key: domain \0 op_type
+    absl::flat_hash_map<std::string, std::vector<const RegisteredKernel<K>*>> entries;
   };
   template <class K>
   static void Add(Kinds<K>& kinds, absl::string_view domain, absl::string_view op_type, int first,
-                  int last, K kernel);
+                  int last, KernelTypes types, K kernel);
   template <class K>
-  static const K* Find(const Kinds<K>& kinds, absl::string_view domain, absl::string_view op_type,
-                       int version);
+  static const RegisteredKernel<K>* Find(const Kinds<K>& kinds, absl::string_view domain,
+                                         absl::string_view op_type, int version);
+  template <class K>
+  static void ForEach(const Kinds<K>& kinds, const EntryVisitor& visit);
 
   Kinds<Kernel> tensor_kernels_;
   Kinds<ValueKernel> value_kernels_;

@@ -12,6 +12,7 @@
 
 #include "graphgc/valuestore/check.h"
 #include "graphgc/valuestore/data_type.h"
+#include "graphgc/valuestore/data_type_set.h"
 #include "graphgc/valuestore/half.h"
 
 namespace graphgc::internal {
@@ -21,7 +22,7 @@ struct TypeTag {
   using type = T;
 };
 
-// Returns false (without calling f) for a type outside the numeric set.
+// Returns false (without calling f) for a type outside the numeric set (data_types::kNumeric).
 template <class F>
 bool DispatchNumeric(DataType dtype, F&& f) {
   switch (dtype) {
@@ -66,7 +67,7 @@ bool DispatchNumeric(DataType dtype, F&& f) {
   }
 }
 
-// Numeric types plus bool (Cast's domain besides string).
+// Numeric types plus bool (Cast's domain besides string; data_types::kNumericOrBool).
 template <class F>
 bool DispatchNumericOrBool(DataType dtype, F&& f) {
   if (dtype == DataType::kBool) {
@@ -81,9 +82,12 @@ bool DispatchNumericOrBool(DataType dtype, F&& f) {
 //   using Reals = TypeList<float, double, Float16, BFloat16>;
 //   Reals::Dispatch(dtype, [&](auto tag) { using T = typename decltype(tag)::type; ... });
 //
-// Dispatch returns false (without calling f) for a type outside the list.
+// Dispatch returns false (without calling f) for a type outside the list. kSet is the list as a
+// DataTypeSet, for the kernel registrations that declare the types a kernel computes.
 template <class... Ts>
 struct TypeList {
+  static constexpr DataTypeSet kSet = {DataTypeOf<Ts>::value...};
+
   template <class F>
   static bool Dispatch(DataType dtype, F&& f) {
     return ((dtype == DataTypeOf<Ts>::value && (f(TypeTag<Ts>{}), true)) || ...);

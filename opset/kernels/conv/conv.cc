@@ -57,8 +57,9 @@ KernelResult ConvKernel(const KernelContext& ctx) {
 namespace graphgc::kernels {
 
 void RegisterConvFloatKernels(KernelTable& table) {
-  table.add("", "Conv", 1, KernelTable::kLatest, conv::ConvKernel<false>);
-  table.add("", "ConvTranspose", 1, KernelTable::kLatest, conv::ConvKernel<true>);
+  const KernelTypes reals = {{"T", conv::Reals::kSet}};
+  table.add("", "Conv", 1, KernelTable::kLatest, reals, conv::ConvKernel<false>);
+  table.add("", "ConvTranspose", 1, KernelTable::kLatest, reals, conv::ConvKernel<true>);
 }
 
 }  // namespace graphgc::kernels

@@ -143,8 +143,15 @@ KernelResult QLinearConvKernel(const KernelContext& ctx) {
 namespace graphgc::kernels {
 
 void RegisterQuantizedConvKernels(KernelTable& table) {
-  table.add("", "ConvInteger", 10, KernelTable::kLatest, conv::ConvIntegerKernel);
-  table.add("", "QLinearConv", 10, KernelTable::kLatest, conv::QLinearConvKernel);
+  // x and w (and their zero points) of either 8-bit type; QLinearConv's y int8, or else uint8.
+  table.add("", "ConvInteger", 10, KernelTable::kLatest,
+            {{"T1", quantize::kQuantizedIntegers}, {"T2", quantize::kQuantizedIntegers}},
+            conv::ConvIntegerKernel);
+  table.add("", "QLinearConv", 10, KernelTable::kLatest,
+            {{"T1", quantize::kQuantizedIntegers},
+             {"T2", quantize::kQuantizedIntegers},
+             {"T3", quantize::kQuantizedIntegers}},
+            conv::QLinearConvKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -179,7 +179,9 @@ KernelResult NonMaxSuppression(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterNonMaxSuppressionKernels(KernelTable& table) {
-  table.add("", "NonMaxSuppression", 10, KernelTable::kLatest, NonMaxSuppression);
+  // float boxes and scores, int64 indices: the schema has no type parameter.
+  table.add("", "NonMaxSuppression", 10, KernelTable::kLatest, KernelTypes::Unconstrained(),
+            NonMaxSuppression);
 }
 
 }  // namespace graphgc::kernels

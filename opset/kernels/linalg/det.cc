@@ -76,6 +76,9 @@ KernelResult DetOfType(const KernelContext& ctx) {
   return KernelOutputs{std::move(out).freeze()};
 }
 
+// DetKernel's cases.
+constexpr DataTypeSet kDetTypes = {DataType::kFloat, DataType::kDouble, DataType::kFloat16};
+
 KernelResult DetKernel(const KernelContext& ctx) {
   switch (ctx.input(0).dtype()) {
     case DataType::kFloat:
@@ -92,7 +95,7 @@ KernelResult DetKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterDetKernels(KernelTable& table) {
-  table.add("", "Det", 11, KernelTable::kLatest, DetKernel);
+  table.add("", "Det", 11, KernelTable::kLatest, {{"T", kDetTypes}}, DetKernel);
 }
 
 }  // namespace graphgc::kernels

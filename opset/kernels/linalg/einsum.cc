@@ -246,6 +246,9 @@ class Contraction {
   const EinsumPlan& plan_;
 };
 
+// EinsumKernel's types: the numeric ones but bfloat16.
+constexpr DataTypeSet kEinsumTypes = data_types::kNumeric.without({DataType::kBfloat16});
+
 KernelResult EinsumKernel(const KernelContext& ctx) {
   std::vector<absl::Span<const int64_t>> shapes;
   for (int i = 0; i < ctx.num_inputs(); ++i) shapes.push_back(ctx.input(i).shape());
@@ -267,7 +270,8 @@ KernelResult EinsumKernel(const KernelContext& ctx) {
 namespace graphgc::kernels {
 
 void RegisterEinsumKernels(KernelTable& table) {
-  table.add("", "Einsum", 12, KernelTable::kLatest, linalg::EinsumKernel);
+  table.add("", "Einsum", 12, KernelTable::kLatest, {{"T", linalg::kEinsumTypes}},
+            linalg::EinsumKernel);
 }
 
 }  // namespace graphgc::kernels

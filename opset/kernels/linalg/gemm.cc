@@ -152,8 +152,10 @@ Kernel GemmKernel(BiasRule rule) {
 }  // namespace
 
 void RegisterGemmKernels(KernelTable& table) {
-  table.add("", "Gemm", 1, 6, GemmKernel(BiasRule::kLegacy));
-  table.add("", "Gemm", 7, KernelTable::kLatest, GemmKernel(BiasRule::kUnidirectional));
+  // Every numeric type (DispatchNumeric); integers decline a fractional alpha or beta.
+  const KernelTypes numeric = {{"T", data_types::kNumeric}};
+  table.add("", "Gemm", 1, 6, numeric, GemmKernel(BiasRule::kLegacy));
+  table.add("", "Gemm", 7, KernelTable::kLatest, numeric, GemmKernel(BiasRule::kUnidirectional));
 }
 
 }  // namespace graphgc::kernels

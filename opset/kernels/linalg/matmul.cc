@@ -98,7 +98,9 @@ KernelResult MatMulKernel(const KernelContext& ctx) {
 namespace graphgc::kernels {
 
 void RegisterMatMulKernels(KernelTable& table) {
-  table.add("", "MatMul", 1, KernelTable::kLatest, linalg::MatMulKernel);
+  // Every numeric type (DispatchNumeric).
+  table.add("", "MatMul", 1, KernelTable::kLatest, {{"T", data_types::kNumeric}},
+            linalg::MatMulKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -76,7 +76,9 @@ ValueKernelResult CastMap(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterCastMapKernels(KernelTable& table) {
-  table.add_value_kernel("ai.onnx.ml", "CastMap", 1, KernelTable::kLatest, CastMap);
+  // The output (T2) of TO_FLOAT and TO_INT64; TO_STRING declines.
+  table.add_value_kernel("ai.onnx.ml", "CastMap", 1, KernelTable::kLatest,
+                         {{"T2", {DataType::kFloat, DataType::kInt64}}}, CastMap);
 }
 
 }  // namespace graphgc::kernels

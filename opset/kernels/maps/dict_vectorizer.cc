@@ -46,7 +46,9 @@ ValueKernelResult DictVectorizer(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterDictVectorizerKernels(KernelTable& table) {
-  table.add_value_kernel("ai.onnx.ml", "DictVectorizer", 1, KernelTable::kLatest, DictVectorizer);
+  // The map's values are copied whatever their type.
+  table.add_value_kernel("ai.onnx.ml", "DictVectorizer", 1, KernelTable::kLatest,
+                         KernelTypes::Unconstrained(), DictVectorizer);
 }
 
 }  // namespace graphgc::kernels

@@ -56,7 +56,9 @@ ValueKernelResult ZipMap(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterZipMapKernels(KernelTable& table) {
-  table.add_value_kernel("ai.onnx.ml", "ZipMap", 1, KernelTable::kLatest, ZipMap);
+  // A float tensor in, a sequence of maps out: no tensor of a type parameter.
+  table.add_value_kernel("ai.onnx.ml", "ZipMap", 1, KernelTable::kLatest,
+                         KernelTypes::Unconstrained(), ZipMap);
 }
 
 }  // namespace graphgc::kernels

@@ -75,39 +75,41 @@ KernelResult Shrink(const KernelContext& ctx) {
 
 void RegisterActivationKernels(KernelTable& table) {
   constexpr int kLatest = KernelTable::kLatest;
-  table.add("", "Relu", 1, kLatest,
+  const KernelTypes numeric = {{"T", NumericTypes::kSet}};
+  const KernelTypes reals = {{"T", FloatingPointTypes::kSet}};
+  table.add("", "Relu", 1, kLatest, numeric,
             UnaryKernel<NumericTypes>([](auto x) { return IsNegative(x) ? decltype(x){0} : x; }));
-  table.add("", "LeakyRelu", 1, kLatest,
+  table.add("", "LeakyRelu", 1, kLatest, reals,
             UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
               return [alpha = ctx.float_attribute("alpha")](auto x) {
                 return x >= 0 ? x : static_cast<decltype(x)>(alpha) * x;
               };
             }));
-  table.add("", "PRelu", 7, kLatest, BinaryKernel<NumericTypes>([](auto x, auto slope) {
+  table.add("", "PRelu", 7, kLatest, numeric, BinaryKernel<NumericTypes>([](auto x, auto slope) {
               return IsNegative(x) ? internal::WrapMul(slope, x) : x;
             }));
-  table.add("", "Elu", 1, kLatest,
+  table.add("", "Elu", 1, kLatest, reals,
             UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
               return [alpha = ctx.float_attribute("alpha")](auto x) {
                 return x >= 0 ? x : static_cast<decltype(x)>(alpha) * std::expm1(x);
               };
             }));
-  table.add("", "Celu", 12, kLatest,
+  table.add("", "Celu", 12, kLatest, reals,
             UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
               return [alpha = ctx.float_attribute("alpha")](auto x) {
                 const auto a = static_cast<decltype(x)>(alpha);
                 return x > 0 ? x : a * std::expm1(x / a);
               };
             }));
-  table.add(
-      "", "Selu", 1, kLatest, UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
-        return
-            [alpha = ctx.float_attribute("alpha"), gamma = ctx.float_attribute("gamma")](auto x) {
-              using C = decltype(x);
-              return static_cast<C>(gamma) * (x > 0 ? x : static_cast<C>(alpha) * std::expm1(x));
-            };
-      }));
-  table.add("", "HardSigmoid", 1, kLatest,
+  table.add("", "Selu", 1, kLatest, reals,
+            UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
+              return [alpha = ctx.float_attribute("alpha"),
+                      gamma = ctx.float_attribute("gamma")](auto x) {
+                using C = decltype(x);
+                return static_cast<C>(gamma) * (x > 0 ? x : static_cast<C>(alpha) * std::expm1(x));
+              };
+            }));
+  table.add("", "HardSigmoid", 1, kLatest, reals,
             UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
               return [alpha = ctx.float_attribute("alpha"),
                       beta = ctx.float_attribute("beta")](auto x) {
@@ -115,24 +117,24 @@ void RegisterActivationKernels(KernelTable& table) {
                 return HardSigmoidOf(x, static_cast<C>(alpha), static_cast<C>(beta));
               };
             }));
-  table.add("", "HardSwish", 14, kLatest, UnaryKernel<FloatingPointTypes>([](auto x) {
+  table.add("", "HardSwish", 14, kLatest, reals, UnaryKernel<FloatingPointTypes>([](auto x) {
               using C = decltype(x);
               return x * HardSigmoidOf(x, C{1} / C{6}, C{0.5});
             }));
-  table.add("", "Sigmoid", 1, kLatest,
+  table.add("", "Sigmoid", 1, kLatest, reals,
             UnaryKernel<FloatingPointTypes>([](auto x) { return SigmoidOf(x); }));
-  table.add("", "Softplus", 1, kLatest,
+  table.add("", "Softplus", 1, kLatest, reals,
             UnaryKernel<FloatingPointTypes>([](auto x) { return SoftplusOf(x); }));
-  table.add("", "Softsign", 1, kLatest, UnaryKernel<FloatingPointTypes>([](auto x) {
+  table.add("", "Softsign", 1, kLatest, reals, UnaryKernel<FloatingPointTypes>([](auto x) {
               return x / (decltype(x){1} + std::fabs(x));
             }));
-  table.add("", "ThresholdedRelu", 10, kLatest,
+  table.add("", "ThresholdedRelu", 10, kLatest, reals,
             UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
               return [alpha = ctx.float_attribute("alpha")](auto x) {
                 return x > static_cast<decltype(x)>(alpha) ? x : decltype(x){0};
               };
             }));
-  table.add("", "Shrink", 9, kLatest, Shrink);
+  table.add("", "Shrink", 9, kLatest, numeric, Shrink);
 }
 
 }  // namespace graphgc::kernels

@@ -90,22 +90,23 @@ absl::Status DirectionIsKnown(const KernelContext& ctx) {
 
 void RegisterArithmeticKernels(KernelTable& table) {
   constexpr int kLatest = KernelTable::kLatest;
-  table.add("", "Add", 1, kLatest,
+  const KernelTypes numeric = {{"T", NumericTypes::kSet}};
+  table.add("", "Add", 1, kLatest, numeric,
             BinaryKernel<NumericTypes>([](auto a, auto b) { return WrapAdd(a, b); }));
-  table.add("", "Sub", 1, kLatest,
+  table.add("", "Sub", 1, kLatest, numeric,
             BinaryKernel<NumericTypes>([](auto a, auto b) { return WrapSub(a, b); }));
-  table.add("", "Mul", 1, kLatest,
+  table.add("", "Mul", 1, kLatest, numeric,
             BinaryKernel<NumericTypes>([](auto a, auto b) { return WrapMul(a, b); }));
-  table.add("", "Div", 1, kLatest,
+  table.add("", "Div", 1, kLatest, numeric,
             Checked(NoIntegerZeroDivisor,
                     BinaryKernel<NumericTypes>([](auto a, auto b) { return Quotient(a, b); })));
-  table.add("", "Mod", 10, kLatest,
+  table.add("", "Mod", 10, kLatest, numeric,
             Checked(ModIsDefined, BinaryKernelWith<NumericTypes>([](const KernelContext& ctx) {
                       return [fmod = ctx.int_attribute("fmod") != 0](auto a, auto b) {
                         return Remainder(a, b, fmod);
                       };
                     })));
-  table.add("", "BitShift", 11, kLatest,
+  table.add("", "BitShift", 11, kLatest, {{"T", UnsignedTypes::kSet}},
             Checked(DirectionIsKnown, BinaryKernelWith<UnsignedTypes>([](const KernelContext& ctx) {
                       return [left = ctx.string_attribute("direction") == "LEFT"](auto x, auto y) {
                         return Shift(x, y, left);

@@ -114,8 +114,9 @@ KernelResult Cast(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterCastKernels(KernelTable& table) {
-  table.add("", "Cast", 1, KernelTable::kLatest, Cast);
-  table.add("", "CastLike", 15, KernelTable::kLatest, Cast);
+  const KernelTypes any_to_any = {{"T1", AnyTypes::kSet}, {"T2", AnyTypes::kSet}};
+  table.add("", "Cast", 1, KernelTable::kLatest, any_to_any, Cast);
+  table.add("", "CastLike", 15, KernelTable::kLatest, any_to_any, Cast);
 }
 
 }  // namespace graphgc::kernels

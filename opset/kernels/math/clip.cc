@@ -78,7 +78,7 @@ KernelResult Clip(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterClipKernels(KernelTable& table) {
-  table.add("", "Clip", 1, KernelTable::kLatest, Clip);
+  table.add("", "Clip", 1, KernelTable::kLatest, {{"T", NumericTypes::kSet}}, Clip);
 }
 
 }  // namespace graphgc::kernels

@@ -1,14 +1,17 @@
 // Kernels made of one elementwise function, for the many math ops that are nothing more:
 //
 //   using Reals = FloatingPointTypes;
-//   table.add("", "Sin", 7, kLatest, UnaryKernel<Reals>([](auto x) { return std::sin(x); }));
-//   table.add("", "Elu", 1, kLatest, UnaryKernelWith<Reals>([](const KernelContext& ctx) {
-//     return [alpha = ctx.float_attribute("alpha")](auto x) { ... };
-//   }));
+//   table.add("", "Sin", 7, kLatest, {{"T", Reals::kSet}},
+//             UnaryKernel<Reals>([](auto x) { return std::sin(x); }));
+//   table.add("", "Elu", 1, kLatest, {{"T", Reals::kSet}},
+//             UnaryKernelWith<Reals>([](const KernelContext& ctx) {
+//               return [alpha = ctx.float_attribute("alpha")](auto x) { ... };
+//             }));
 //
 // The function is written on compute types (float for the 16-bit floats, the type itself
 // otherwise) and is inlined into the element loops. `Types` is the set of input element types
-// computed (others decline); `Out` the output element type, or void for the input's.
+// computed (others decline), which the registration declares (Types::kSet); `Out` the output
+// element type, or void for the input's.
 #ifndef GRAPHGC_OPSET_KERNELS_MATH_ELEMENTWISE_KERNELS_H_
 #define GRAPHGC_OPSET_KERNELS_MATH_ELEMENTWISE_KERNELS_H_
 

@@ -90,6 +90,11 @@ KernelResult Pow(const KernelContext& ctx) {
 
 }  // namespace
 
-void RegisterPowKernels(KernelTable& table) { table.add("", "Pow", 1, KernelTable::kLatest, Pow); }
+void RegisterPowKernels(KernelTable& table) {
+  // Before opset 12 the exponent is of the base's type T; from 12 it has its own, T1.
+  table.add("", "Pow", 1, 11, {{"T", BaseTypes::kSet}}, Pow);
+  table.add("", "Pow", 12, KernelTable::kLatest,
+            {{"T", BaseTypes::kSet}, {"T1", NumericTypes::kSet}}, Pow);
+}
 
 }  // namespace graphgc::kernels

@@ -84,18 +84,21 @@ absl::Status NoSixteenBitNaN(const KernelContext& ctx) {
 // An op defined on real numbers only.
 template <class F>
 void AddRealFunction(KernelTable& table, absl::string_view op, int since, F f) {
-  table.add("", op, since, KernelTable::kLatest, UnaryKernel<FloatingPointTypes>(f));
+  table.add("", op, since, KernelTable::kLatest, {{"T", FloatingPointTypes::kSet}},
+            UnaryKernel<FloatingPointTypes>(f));
 }
 
 }  // namespace
 
 void RegisterUnaryKernels(KernelTable& table) {
   constexpr int kLatest = KernelTable::kLatest;
-  table.add("", "Abs", 1, kLatest, UnaryKernel<NumericTypes>([](auto x) { return Absolute(x); }));
-  table.add("", "Neg", 1, kLatest, UnaryKernel<NumericTypes>([](auto x) { return Negate(x); }));
-  table.add("", "Sign", 9, kLatest,
+  table.add("", "Abs", 1, kLatest, {{"T", NumericTypes::kSet}},
+            UnaryKernel<NumericTypes>([](auto x) { return Absolute(x); }));
+  table.add("", "Neg", 1, kLatest, {{"T", NumericTypes::kSet}},
+            UnaryKernel<NumericTypes>([](auto x) { return Negate(x); }));
+  table.add("", "Sign", 9, kLatest, {{"T", NumericTypes::kSet}},
             Checked(NoSixteenBitNaN, UnaryKernel<NumericTypes>([](auto x) { return SignOf(x); })));
-  table.add("", "Erf", 9, kLatest,
+  table.add("", "Erf", 9, kLatest, {{"T", NumericTypes::kSet}},
             UnaryKernel<NumericTypes>([](auto x) { return ErrorFunction(x); }));
 
   AddRealFunction(table, "Reciprocal", 1, [](auto x) { return decltype(x){1} / x; });
@@ -118,9 +121,9 @@ void RegisterUnaryKernels(KernelTable& table) {
   AddRealFunction(table, "Acosh", 9, [](auto x) { return std::acosh(x); });
   AddRealFunction(table, "Atanh", 9, [](auto x) { return std::atanh(x); });
 
-  table.add("", "IsNaN", 9, kLatest,
+  table.add("", "IsNaN", 9, kLatest, {{"T1", FloatingPointTypes::kSet}},
             UnaryKernel<FloatingPointTypes, bool>([](auto x) { return std::isnan(x); }));
-  table.add("", "IsInf", 10, kLatest,
+  table.add("", "IsInf", 10, kLatest, {{"T1", FloatingPointTypes::kSet}},
             UnaryKernelWith<FloatingPointTypes, bool>([](const KernelContext& ctx) {
               const bool negative = ctx.int_attribute("detect_negative") != 0;
               const bool positive = ctx.int_attribute("detect_positive") != 0;
@@ -128,7 +131,8 @@ void RegisterUnaryKernels(KernelTable& table) {
                 return std::isinf(x) && (x > 0 ? positive : negative);
               };
             }));
-  table.add("", "Not", 1, kLatest, UnaryKernel<BoolType>([](bool x) { return !x; }));
+  table.add("", "Not", 1, kLatest, {{"T", BoolType::kSet}},
+            UnaryKernel<BoolType>([](bool x) { return !x; }));
 }
 
 }  // namespace graphgc::kernels

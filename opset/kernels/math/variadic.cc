@@ -87,15 +87,18 @@ Kernel VariadicKernel(Op op) {
 
 void RegisterVariadicKernels(KernelTable& table) {
   constexpr int kLatest = KernelTable::kLatest;
-  table.add("", "Max", 1, kLatest, VariadicKernel<NumericTypes, false>([](auto a, auto b) {
+  const KernelTypes numeric = {{"T", NumericTypes::kSet}};
+  table.add("", "Max", 1, kLatest, numeric, VariadicKernel<NumericTypes, false>([](auto a, auto b) {
               return a > b || IsNaN(a) ? a : b;
             }));
-  table.add("", "Min", 1, kLatest, VariadicKernel<NumericTypes, false>([](auto a, auto b) {
+  table.add("", "Min", 1, kLatest, numeric, VariadicKernel<NumericTypes, false>([](auto a, auto b) {
               return a < b || IsNaN(a) ? a : b;
             }));
+  const KernelTypes reals = {{"T", FloatingPointTypes::kSet}};
   const auto add = [](auto a, auto b) { return a + b; };
-  table.add("", "Sum", 1, kLatest, VariadicKernel<FloatingPointTypes, true>(add));
-  table.add("", "Mean", 1, kLatest, VariadicKernel<FloatingPointTypes, true, /*kMean=*/true>(add));
+  table.add("", "Sum", 1, kLatest, reals, VariadicKernel<FloatingPointTypes, true>(add));
+  table.add("", "Mean", 1, kLatest, reals,
+            VariadicKernel<FloatingPointTypes, true, /*kMean=*/true>(add));
 }
 
 }  // namespace graphgc::kernels

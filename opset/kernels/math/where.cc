@@ -20,7 +20,7 @@ KernelResult Where(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterWhereKernels(KernelTable& table) {
-  table.add("", "Where", 9, KernelTable::kLatest, Where);
+  table.add("", "Where", 9, KernelTable::kLatest, {{"T", AnyTypes::kSet}}, Where);
 }
 
 }  // namespace graphgc::kernels

@@ -127,9 +127,13 @@ KernelResult LabelEncoder2Kernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterCategoryKernels(KernelTable& table) {
-  table.add(kMlDomain, "CategoryMapper", 1, KernelTable::kLatest, CategoryMapperKernel);
-  table.add(kMlDomain, "LabelEncoder", 1, 1, LabelEncoder1Kernel);
-  table.add(kMlDomain, "LabelEncoder", 2, 3, LabelEncoder2Kernel);
+  // Strings to int64s and int64s to strings.
+  const DataTypeSet strings_and_ints = {DataType::kString, DataType::kInt64};
+  const KernelTypes both_ways = {{"T1", strings_and_ints}, {"T2", strings_and_ints}};
+  table.add(kMlDomain, "CategoryMapper", 1, KernelTable::kLatest, both_ways, CategoryMapperKernel);
+  table.add(kMlDomain, "LabelEncoder", 1, 1, both_ways, LabelEncoder1Kernel);
+  table.add(kMlDomain, "LabelEncoder", 2, 3,
+            {{"T1", EncoderTypes::kSet}, {"T2", EncoderTypes::kSet}}, LabelEncoder2Kernel);
 }
 
 }  // namespace graphgc::kernels

@@ -87,9 +87,11 @@ KernelResult FeatureVectorizerKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterFeatureSelectionKernels(KernelTable& table) {
-  table.add(kMlDomain, "ArrayFeatureExtractor", 1, KernelTable::kLatest,
+  // ArrayFeatureExtractor copies elements of any type.
+  table.add(kMlDomain, "ArrayFeatureExtractor", 1, KernelTable::kLatest, {{"T", data_types::kAll}},
             ArrayFeatureExtractorKernel);
-  table.add(kMlDomain, "FeatureVectorizer", 1, KernelTable::kLatest, FeatureVectorizerKernel);
+  table.add(kMlDomain, "FeatureVectorizer", 1, KernelTable::kLatest, {{"T1", ml::MlNumbers::kSet}},
+            FeatureVectorizerKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -106,6 +106,9 @@ KernelResult Impute(const KernelContext& ctx, const std::vector<T>& imputed, T r
   return KernelOutputs{std::move(out).freeze()};
 }
 
+// ImputerKernel's cases (the attributes hold floats or int64s).
+constexpr DataTypeSet kImputerTypes = {DataType::kFloat, DataType::kInt64};
+
 KernelResult ImputerKernel(const KernelContext& ctx) {
   switch (ctx.input(0).dtype()) {
     case DataType::kFloat:
@@ -122,9 +125,10 @@ KernelResult ImputerKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterFeatureTransformKernels(KernelTable& table) {
-  table.add(kMlDomain, "Binarizer", 1, KernelTable::kLatest, BinarizerKernel);
-  table.add(kMlDomain, "Scaler", 1, KernelTable::kLatest, ScalerKernel);
-  table.add(kMlDomain, "Imputer", 1, KernelTable::kLatest, ImputerKernel);
+  const KernelTypes numbers = {{"T", ml::MlNumbers::kSet}};
+  table.add(kMlDomain, "Binarizer", 1, KernelTable::kLatest, numbers, BinarizerKernel);
+  table.add(kMlDomain, "Scaler", 1, KernelTable::kLatest, numbers, ScalerKernel);
+  table.add(kMlDomain, "Imputer", 1, KernelTable::kLatest, {{"T", kImputerTypes}}, ImputerKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -137,8 +137,12 @@ KernelResult LinearRegressorKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterLinearModelKernels(KernelTable& table) {
-  table.add(kMlDomain, "LinearClassifier", 1, KernelTable::kLatest, LinearClassifierKernel);
-  table.add(kMlDomain, "LinearRegressor", 1, KernelTable::kLatest, LinearRegressorKernel);
+  // Features of the ml numbers; labels (T2) int64 or string.
+  table.add(kMlDomain, "LinearClassifier", 1, KernelTable::kLatest,
+            {{"T1", ml::MlNumbers::kSet}, {"T2", {DataType::kInt64, DataType::kString}}},
+            LinearClassifierKernel);
+  table.add(kMlDomain, "LinearRegressor", 1, KernelTable::kLatest, {{"T", ml::MlNumbers::kSet}},
+            LinearRegressorKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -106,7 +106,8 @@ KernelResult NormalizerKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterNormalizerKernels(KernelTable& table) {
-  table.add(kMlDomain, "Normalizer", 1, KernelTable::kLatest, NormalizerKernel);
+  table.add(kMlDomain, "Normalizer", 1, KernelTable::kLatest, {{"T", ml::MlNumbers::kSet}},
+            NormalizerKernel);
 }
 
 }  // namespace graphgc::kernels

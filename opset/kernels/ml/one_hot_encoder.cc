@@ -76,7 +76,8 @@ KernelResult OneHotEncoderKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterOneHotEncoderKernels(KernelTable& table) {
-  table.add(kMlDomain, "OneHotEncoder", 1, KernelTable::kLatest, OneHotEncoderKernel);
+  table.add(kMlDomain, "OneHotEncoder", 1, KernelTable::kLatest,
+            {{"T", ml::MlNumbers::kSet | DataTypeSet{DataType::kString}}}, OneHotEncoderKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -228,7 +228,10 @@ KernelResult SvmClassifierKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterSvmClassifierKernels(KernelTable& table) {
-  table.add(kMlDomain, "SVMClassifier", 1, KernelTable::kLatest, SvmClassifierKernel);
+  // Features of the ml numbers; labels (T2) int64 or string.
+  table.add(kMlDomain, "SVMClassifier", 1, KernelTable::kLatest,
+            {{"T1", ml::MlNumbers::kSet}, {"T2", {DataType::kInt64, DataType::kString}}},
+            SvmClassifierKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -62,7 +62,8 @@ KernelResult SvmRegressorKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterSvmRegressorKernels(KernelTable& table) {
-  table.add(kMlDomain, "SVMRegressor", 1, KernelTable::kLatest, SvmRegressorKernel);
+  table.add(kMlDomain, "SVMRegressor", 1, KernelTable::kLatest, {{"T", ml::MlNumbers::kSet}},
+            SvmRegressorKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -19,6 +19,8 @@
 #include "absl/strings/string_view.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
 #include "graphgc/opset/kernels/kernel.h"
+#include "graphgc/opset/kernels/ml/ml_common.h"
+#include "graphgc/valuestore/data_type_set.h"
 
 namespace graphgc::kernels::ml {
 
@@ -108,7 +110,8 @@ absl::StatusOr<TreeFeatures<T>> ReadTreeFeatures(const KernelContext& ctx,
                                                  const TreeEnsemble<T>& ensemble);
 
 // Calls f(TypeTag<T>) with the threshold type for the features' element type; false if it is
-// not a type the tree ensembles take.
+// not a type the tree ensembles take: those of kTreeFeatureTypes, the ml operators' MlNumbers.
+inline constexpr DataTypeSet kTreeFeatureTypes = MlNumbers::kSet;
 template <class F>
 bool DispatchThresholdType(DataType features, F&& f) {
   switch (features) {

@@ -177,7 +177,9 @@ KernelResult TreeEnsembleClassifierKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterTreeEnsembleClassifierKernels(KernelTable& table) {
+  // Labels (T2) int64 or string.
   table.add(kMlDomain, "TreeEnsembleClassifier", 1, KernelTable::kLatest,
+            {{"T1", ml::kTreeFeatureTypes}, {"T2", {DataType::kInt64, DataType::kString}}},
             TreeEnsembleClassifierKernel);
 }
 

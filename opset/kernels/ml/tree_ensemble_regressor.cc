@@ -123,7 +123,7 @@ KernelResult TreeEnsembleRegressorKernel(const KernelContext& ctx) {
 
 void RegisterTreeEnsembleRegressorKernels(KernelTable& table) {
   table.add(kMlDomain, "TreeEnsembleRegressor", 1, KernelTable::kLatest,
-            TreeEnsembleRegressorKernel);
+            {{"T", ml::kTreeFeatureTypes}}, TreeEnsembleRegressorKernel);
 }
 
 }  // namespace graphgc::kernels

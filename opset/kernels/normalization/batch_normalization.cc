@@ -113,7 +113,16 @@ KernelResult BatchNormalization(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterBatchNormalizationKernels(KernelTable& table) {
-  table.add("", "BatchNormalization", 1, 15, BatchNormalization);
+  // Every tensor is read and written as floating point (DispatchFloatingKernel). The schema's
+  // parameters: T for all up to 9; 14 gives the statistics U; 15 gives scale and B T1, the
+  // statistics T2.
+  using data_types::kFloatingPoint;
+  table.add("", "BatchNormalization", 1, 13, {{"T", kFloatingPoint}}, BatchNormalization);
+  table.add("", "BatchNormalization", 14, 14, {{"T", kFloatingPoint}, {"U", kFloatingPoint}},
+            BatchNormalization);
+  table.add("", "BatchNormalization", 15, 15,
+            {{"T", kFloatingPoint}, {"T1", kFloatingPoint}, {"T2", kFloatingPoint}},
+            BatchNormalization);
 }
 
 }  // namespace graphgc::kernels

@@ -54,7 +54,8 @@ KernelResult InstanceNormalization(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterInstanceNormalizationKernels(KernelTable& table) {
-  table.add("", "InstanceNormalization", 1, KernelTable::kLatest, InstanceNormalization);
+  table.add("", "InstanceNormalization", 1, KernelTable::kLatest,
+            {{"T", data_types::kFloatingPoint}}, InstanceNormalization);
 }
 
 }  // namespace graphgc::kernels

@@ -86,6 +86,8 @@ KernelResult Lrn(const KernelContext& ctx) {
 
 }  // namespace
 
-void RegisterLrnKernels(KernelTable& table) { table.add("", "LRN", 1, KernelTable::kLatest, Lrn); }
+void RegisterLrnKernels(KernelTable& table) {
+  table.add("", "LRN", 1, KernelTable::kLatest, {{"T", data_types::kFloatingPoint}}, Lrn);
+}
 
 }  // namespace graphgc::kernels

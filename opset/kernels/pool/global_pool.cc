@@ -50,9 +50,10 @@ KernelResult GlobalLpPool(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterGlobalPoolKernels(KernelTable& table) {
-  table.add("", "GlobalAveragePool", 1, kLastPoolOpset, GlobalAveragePool);
-  table.add("", "GlobalMaxPool", 1, kLastPoolOpset, GlobalMaxPool);
-  table.add("", "GlobalLpPool", 1, kLastPoolOpset, GlobalLpPool);
+  const KernelTypes floats = {{"T", FloatTypes::kSet}};
+  table.add("", "GlobalAveragePool", 1, kLastPoolOpset, floats, GlobalAveragePool);
+  table.add("", "GlobalMaxPool", 1, kLastPoolOpset, floats, GlobalMaxPool);
+  table.add("", "GlobalLpPool", 1, kLastPoolOpset, floats, GlobalLpPool);
 }
 
 }  // namespace graphgc::kernels

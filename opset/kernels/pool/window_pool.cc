@@ -96,9 +96,11 @@ KernelResult LpPool(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterWindowPoolKernels(KernelTable& table) {
-  table.add("", "AveragePool", 1, kLastPoolOpset, AveragePool);
-  table.add("", "MaxPool", 1, kLastPoolOpset, MaxPool);
-  table.add("", "LpPool", 1, kLastPoolOpset, LpPool);
+  const KernelTypes floats = {{"T", FloatTypes::kSet}};
+  table.add("", "AveragePool", 1, kLastPoolOpset, floats, AveragePool);
+  // MaxPool also computes int8 and uint8.
+  table.add("", "MaxPool", 1, kLastPoolOpset, {{"T", MaxPoolTypes::kSet}}, MaxPool);
+  table.add("", "LpPool", 1, kLastPoolOpset, floats, LpPool);
 }
 
 }  // namespace graphgc::kernels

@@ -58,6 +58,9 @@ KernelResult Quantize(const KernelContext& ctx, const AxisBlocks& blocks) {
   return KernelOutputs{std::move(out).freeze()};
 }
 
+// QuantizeLinearKernel's x types; y is int8, or else uint8.
+constexpr DataTypeSet kQuantizeInputTypes = {DataType::kFloat, DataType::kInt32};
+
 Kernel QuantizeLinearKernel(bool per_axis) {
   return [per_axis](const KernelContext& ctx) -> KernelResult {
     GRAPHGC_ASSIGN_OR_RETURN(const AxisBlocks blocks,
@@ -95,6 +98,9 @@ KernelResult Dequantize(const KernelContext& ctx, const AxisBlocks& blocks) {
   });
   return KernelOutputs{std::move(out).freeze()};
 }
+
+// DequantizeLinearKernel's cases.
+constexpr DataTypeSet kDequantizeTypes = {DataType::kInt8, DataType::kUint8, DataType::kInt32};
 
 Kernel DequantizeLinearKernel(bool per_axis) {
   return [per_axis](const KernelContext& ctx) -> KernelResult {
@@ -145,12 +151,17 @@ namespace graphgc::kernels {
 
 void RegisterLinearQuantizeKernels(KernelTable& table) {
   // Opset 13 adds per-axis parameters (a 1-D scale along `axis`).
-  table.add("", "QuantizeLinear", 10, 12, quantize::QuantizeLinearKernel(false));
-  table.add("", "QuantizeLinear", 13, KernelTable::kLatest, quantize::QuantizeLinearKernel(true));
-  table.add("", "DequantizeLinear", 10, 12, quantize::DequantizeLinearKernel(false));
-  table.add("", "DequantizeLinear", 13, KernelTable::kLatest,
+  const KernelTypes quantize = {{"T1", quantize::kQuantizeInputTypes},
+                                {"T2", quantize::kQuantizedIntegers}};
+  table.add("", "QuantizeLinear", 10, 12, quantize, quantize::QuantizeLinearKernel(false));
+  table.add("", "QuantizeLinear", 13, KernelTable::kLatest, quantize,
+            quantize::QuantizeLinearKernel(true));
+  const KernelTypes dequantize = {{"T", quantize::kDequantizeTypes}};
+  table.add("", "DequantizeLinear", 10, 12, dequantize, quantize::DequantizeLinearKernel(false));
+  table.add("", "DequantizeLinear", 13, KernelTable::kLatest, dequantize,
             quantize::DequantizeLinearKernel(true));
   table.add("", "DynamicQuantizeLinear", 11, KernelTable::kLatest,
+            {{"T1", {DataType::kFloat}}, {"T2", {DataType::kUint8}}},
             quantize::DynamicQuantizeLinearKernel);
 }
 

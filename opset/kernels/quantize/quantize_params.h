@@ -13,9 +13,14 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "graphgc/opset/kernels/kernel.h"
+#include "graphgc/valuestore/data_type_set.h"
 #include "graphgc/valuestore/tensor.h"
 
 namespace graphgc::kernels::quantize {
+
+// The 8-bit integer types of the quantized values the kernels compute (x, w, a, b, their zero
+// points, a quantized y).
+inline constexpr DataTypeSet kQuantizedIntegers = {DataType::kInt8, DataType::kUint8};
 
 // The elements of an int8, uint8 or int32 tensor as int32.
 std::vector<int32_t> ReadInt32s(const Tensor& tensor);

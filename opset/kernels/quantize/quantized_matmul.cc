@@ -173,8 +173,15 @@ KernelResult QLinearMatMulKernel(const KernelContext& ctx) {
 namespace graphgc::kernels {
 
 void RegisterQuantizedMatMulKernels(KernelTable& table) {
-  table.add("", "MatMulInteger", 10, KernelTable::kLatest, quantize::MatMulIntegerKernel);
-  table.add("", "QLinearMatMul", 10, KernelTable::kLatest, quantize::QLinearMatMulKernel);
+  // a and b (and their zero points) of either 8-bit type; QLinearMatMul's y int8, or else uint8.
+  table.add("", "MatMulInteger", 10, KernelTable::kLatest,
+            {{"T1", quantize::kQuantizedIntegers}, {"T2", quantize::kQuantizedIntegers}},
+            quantize::MatMulIntegerKernel);
+  table.add("", "QLinearMatMul", 10, KernelTable::kLatest,
+            {{"T1", quantize::kQuantizedIntegers},
+             {"T2", quantize::kQuantizedIntegers},
+             {"T3", quantize::kQuantizedIntegers}},
+            quantize::QLinearMatMulKernel);
 }
 
 }  // namespace graphgc::kernels

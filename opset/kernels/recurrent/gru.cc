@@ -130,7 +130,10 @@ KernelResult GruKernel(const KernelContext& ctx) {
 }  // namespace recurrent
 
 void RegisterGruKernels(KernelTable& table) {
-  table.add("", "GRU", 7, KernelTable::kLatest, recurrent::GruKernel);
+  // sequence_lens (T1) is read as int32.
+  table.add("", "GRU", 7, KernelTable::kLatest,
+            {{"T", recurrent::RecurrentTypes::kSet}, {"T1", {DataType::kInt32}}},
+            recurrent::GruKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -123,7 +123,10 @@ KernelResult LstmKernel(const KernelContext& ctx) {
 }  // namespace recurrent
 
 void RegisterLstmKernels(KernelTable& table) {
-  table.add("", "LSTM", 7, KernelTable::kLatest, recurrent::LstmKernel);
+  // sequence_lens (T1) is read as int32.
+  table.add("", "LSTM", 7, KernelTable::kLatest,
+            {{"T", recurrent::RecurrentTypes::kSet}, {"T1", {DataType::kInt32}}},
+            recurrent::LstmKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -247,12 +247,14 @@ KernelResult RunRecurrent(const KernelContext& ctx, const RecurrentPlan& plan, C
   return result;
 }
 
-// Calls f(tag) with the element type of X: the schemas allow float16, float and double.
+// The element types of X the recurrent kernels compute.
+using RecurrentTypes = graphgc::internal::TypeList<float, double, Float16>;
+
+// Calls f(tag) with the element type of X.
 template <class F>
 KernelResult DispatchRecurrent(const KernelContext& ctx, F&& f) {
   KernelResult result = Decline("this element type");
-  graphgc::internal::TypeList<float, double, Float16>::Dispatch(ctx.input(kInputX).dtype(),
-                                                                [&](auto tag) { result = f(tag); });
+  RecurrentTypes::Dispatch(ctx.input(kInputX).dtype(), [&](auto tag) { result = f(tag); });
   return result;
 }
 

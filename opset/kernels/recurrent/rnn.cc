@@ -71,7 +71,10 @@ KernelResult RnnKernel(const KernelContext& ctx) {
 }  // namespace recurrent
 
 void RegisterRnnKernels(KernelTable& table) {
-  table.add("", "RNN", 7, KernelTable::kLatest, recurrent::RnnKernel);
+  // sequence_lens (T1) is read as int32.
+  table.add("", "RNN", 7, KernelTable::kLatest,
+            {{"T", recurrent::RecurrentTypes::kSet}, {"T1", {DataType::kInt32}}},
+            recurrent::RnnKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -111,9 +111,10 @@ KernelResult ArgReduce(const KernelContext& ctx, bool largest) {
 }  // namespace
 
 void RegisterArgReduceKernels(KernelTable& table) {
-  table.add("", "ArgMax", 1, kLastKnownOpset,
+  const KernelTypes numeric = {{"T", data_types::kNumeric}};  // DispatchNumericKernel's
+  table.add("", "ArgMax", 1, kLastKnownOpset, numeric,
             [](const KernelContext& ctx) { return ArgReduce(ctx, true); });
-  table.add("", "ArgMin", 1, kLastKnownOpset,
+  table.add("", "ArgMin", 1, kLastKnownOpset, numeric,
             [](const KernelContext& ctx) { return ArgReduce(ctx, false); });
 }
 

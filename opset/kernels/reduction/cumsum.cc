@@ -87,7 +87,9 @@ KernelResult CumSum(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterCumSumKernels(KernelTable& table) {
-  table.add("", "CumSum", 11, kLastKnownOpset, CumSum);
+  // Every numeric type (DispatchNumericKernel); the axis (T2) is read as int32 or int64.
+  table.add("", "CumSum", 11, kLastKnownOpset,
+            {{"T", data_types::kNumeric}, {"T2", data_types::kIndices}}, CumSum);
 }
 
 }  // namespace graphgc::kernels

@@ -14,7 +14,7 @@
 
 namespace graphgc::kernels {
 
-// Integers and floating point (the 16-bit floats computed in float).
+// Integers and floating point (the 16-bit floats computed in float): data_types::kNumeric.
 template <class F>
 KernelResult DispatchNumericKernel(DataType dtype, F&& body) {
   KernelResult result = Decline(absl::StrCat("no kernel for element type ", DataTypeName(dtype)));
@@ -22,7 +22,8 @@ KernelResult DispatchNumericKernel(DataType dtype, F&& body) {
   return result;
 }
 
-// float, double, float16 and bfloat16 only (the body is not instantiated for other types).
+// float, double, float16 and bfloat16 only (the body is not instantiated for other types):
+// data_types::kFloatingPoint.
 template <class F>
 KernelResult DispatchFloatingKernel(DataType dtype, F&& body) {
   switch (dtype) {

@@ -166,8 +166,10 @@ KernelResult SoftmaxCrossEntropyLoss(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterLossKernels(KernelTable& table) {
-  table.add("", "NegativeLogLikelihoodLoss", 12, kLastKnownOpset, NegativeLogLikelihoodLoss);
-  table.add("", "SoftmaxCrossEntropyLoss", 12, kLastKnownOpset, SoftmaxCrossEntropyLoss);
+  // The targets are read as int32 or int64 (Tind); the rest is floating point.
+  const KernelTypes types = {{"T", data_types::kFloatingPoint}, {"Tind", data_types::kIndices}};
+  table.add("", "NegativeLogLikelihoodLoss", 12, kLastKnownOpset, types, NegativeLogLikelihoodLoss);
+  table.add("", "SoftmaxCrossEntropyLoss", 12, kLastKnownOpset, types, SoftmaxCrossEntropyLoss);
 }
 
 }  // namespace graphgc::kernels

@@ -71,7 +71,8 @@ KernelResult LpNormalization(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterLpNormalizationKernels(KernelTable& table) {
-  table.add("", "LpNormalization", 1, kLastKnownOpset, LpNormalization);
+  table.add("", "LpNormalization", 1, kLastKnownOpset, {{"T", data_types::kFloatingPoint}},
+            LpNormalization);
 }
 
 }  // namespace graphgc::kernels

@@ -92,6 +92,12 @@ void FoldFromFirst(const ReducePlan& plan, const T* x, A* acc, Combine combine) 
 bool IsLogarithmic(ReduceOp op) { return op == ReduceOp::kLogSum || op == ReduceOp::kLogSumExp; }
 bool IsExtreme(ReduceOp op) { return op == ReduceOp::kMax || op == ReduceOp::kMin; }
 
+// The element types `op` computes: every numeric type, but the floating-point ones only for the
+// logarithms (ReduceOfType declines their integers).
+DataTypeSet ComputedTypes(ReduceOp op) {
+  return IsLogarithmic(op) ? data_types::kFloatingPoint : data_types::kNumeric;
+}
+
 // The value of an output whose reduced set is empty, or a Decline.
 template <class T>
 absl::StatusOr<T> EmptyReduction(ReduceOp op) {
@@ -292,10 +298,12 @@ void RegisterReduceKernels(KernelTable& table) {
       {"ReduceLogSumExp", ReduceOp::kLogSumExp},
   };
   for (const auto& entry : attribute_axes_ops) {
-    table.add("", entry.name, 1, kLastKnownOpset, ReduceKernel(entry.op));
+    table.add("", entry.name, 1, kLastKnownOpset, {{"T", ComputedTypes(entry.op)}},
+              ReduceKernel(entry.op));
   }
-  table.add("", "ReduceSum", 1, 12, ReduceKernel(ReduceOp::kSum));
-  table.add("", "ReduceSum", 13, kLastKnownOpset, ReduceKernel(ReduceOp::kSum, true));
+  const KernelTypes sums = {{"T", ComputedTypes(ReduceOp::kSum)}};
+  table.add("", "ReduceSum", 1, 12, sums, ReduceKernel(ReduceOp::kSum));
+  table.add("", "ReduceSum", 13, kLastKnownOpset, sums, ReduceKernel(ReduceOp::kSum, true));
 }
 
 }  // namespace graphgc::kernels

@@ -105,11 +105,12 @@ void RegisterSoftmaxKernels(KernelTable& table) {
   } ops[] = {{"Softmax", SoftmaxOp::kSoftmax},
              {"LogSoftmax", SoftmaxOp::kLogSoftmax},
              {"Hardmax", SoftmaxOp::kHardmax}};
+  const KernelTypes reals = {{"T", data_types::kFloatingPoint}};  // DispatchFloatingKernel's
   for (const auto& entry : ops) {
     const SoftmaxOp op = entry.op;
-    table.add("", entry.name, 1, 12,
+    table.add("", entry.name, 1, 12, reals,
               [op](const KernelContext& ctx) { return SoftmaxFamily(ctx, op, true); });
-    table.add("", entry.name, 13, kLastKnownOpset,
+    table.add("", entry.name, 13, kLastKnownOpset, reals,
               [op](const KernelContext& ctx) { return SoftmaxFamily(ctx, op, false); });
   }
 }

@@ -111,6 +111,8 @@ KernelResult TopK(const KernelContext& ctx) {
 
 }  // namespace
 
-void RegisterTopKKernels(KernelTable& table) { table.add("", "TopK", 1, kLastKnownOpset, TopK); }
+void RegisterTopKKernels(KernelTable& table) {
+  table.add("", "TopK", 1, kLastKnownOpset, {{"T", data_types::kNumeric}}, TopK);
+}
 
 }  // namespace graphgc::kernels

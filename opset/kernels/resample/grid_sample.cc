@@ -221,7 +221,9 @@ KernelResult GridSampleKernel(const KernelContext& ctx) {
 
 void RegisterGridSampleKernels(KernelTable& table) {
   // GridSample-20 renames the modes and allows N-D images: no kernel past ONNX 1.12's 17.
-  table.add("", "GridSample", 16, 17, GridSampleKernel);
+  // X and the grid of one numeric type (others decline); bilinear and bicubic decline integers.
+  table.add("", "GridSample", 16, 17, {{"T1", data_types::kNumeric}, {"T2", data_types::kNumeric}},
+            GridSampleKernel);
 }
 
 }  // namespace graphgc::kernels

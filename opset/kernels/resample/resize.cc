@@ -283,11 +283,15 @@ KernelResult Upsample7Kernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterResizeKernels(KernelTable& table) {
-  table.add("", "Upsample", 7, 8, Upsample7Kernel);
-  table.add("", "Upsample", 9, 9, LegacyResizeKernel);
-  table.add("", "Resize", 10, 10, LegacyResizeKernel);
+  // Nearest sampling moves elements of any type; linear and cubic decline all but floating point.
+  const KernelTypes legacy = {{"T", data_types::kAll}};
+  table.add("", "Upsample", 7, 8, legacy, Upsample7Kernel);
+  table.add("", "Upsample", 9, 9, legacy, LegacyResizeKernel);
+  table.add("", "Resize", 10, 10, legacy, LegacyResizeKernel);
   // Resize-18 adds antialias, axes and keep_aspect_ratio_policy: no kernel past ONNX 1.12's 17.
-  table.add("", "Resize", 11, 17, ResizeKernel);
+  // The roi (T2) is read as any floating-point type.
+  table.add("", "Resize", 11, 17, {{"T1", data_types::kAll}, {"T2", data_types::kFloatingPoint}},
+            ResizeKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -34,9 +34,10 @@ ValueKernelResult OptionalGetElement(const KernelContext& ctx) {
 
 void RegisterOptionalKernels(KernelTable& table) {
   // Opset 18 lets the Has/Get ops take plain tensors and sequences too; ONNX 1.12 stops at 17.
-  table.add_value_kernel("", "Optional", 15, KernelTable::kLatest, MakeOptional);
-  table.add_value_kernel("", "OptionalHasElement", 15, 17, OptionalHasElement);
-  table.add_value_kernel("", "OptionalGetElement", 15, 17, OptionalGetElement);
+  const KernelTypes any = KernelTypes::Unconstrained();  // values moved whole
+  table.add_value_kernel("", "Optional", 15, KernelTable::kLatest, any, MakeOptional);
+  table.add_value_kernel("", "OptionalHasElement", 15, 17, any, OptionalHasElement);
+  table.add_value_kernel("", "OptionalGetElement", 15, 17, any, OptionalGetElement);
 }
 
 }  // namespace graphgc::kernels

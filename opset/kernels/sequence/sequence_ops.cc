@@ -64,14 +64,16 @@ ValueKernelResult IdentityOfAny(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterSequenceOpKernels(KernelTable& table) {
+  // Values of every kind and element type, moved whole.
   constexpr int kLatest = KernelTable::kLatest;
-  table.add_value_kernel("", "SequenceEmpty", 11, kLatest, SequenceEmpty);
-  table.add_value_kernel("", "SequenceConstruct", 11, kLatest, SequenceConstruct);
-  table.add_value_kernel("", "SequenceAt", 11, kLatest, SequenceAt);
-  table.add_value_kernel("", "SequenceInsert", 11, kLatest, SequenceInsert);
-  table.add_value_kernel("", "SequenceErase", 11, kLatest, SequenceErase);
-  table.add_value_kernel("", "SequenceLength", 11, kLatest, SequenceLength);
-  table.add_value_kernel("", "Identity", 14, kLatest,
+  const KernelTypes any = KernelTypes::Unconstrained();
+  table.add_value_kernel("", "SequenceEmpty", 11, kLatest, any, SequenceEmpty);
+  table.add_value_kernel("", "SequenceConstruct", 11, kLatest, any, SequenceConstruct);
+  table.add_value_kernel("", "SequenceAt", 11, kLatest, any, SequenceAt);
+  table.add_value_kernel("", "SequenceInsert", 11, kLatest, any, SequenceInsert);
+  table.add_value_kernel("", "SequenceErase", 11, kLatest, any, SequenceErase);
+  table.add_value_kernel("", "SequenceLength", 11, kLatest, any, SequenceLength);
+  table.add_value_kernel("", "Identity", 14, kLatest, any,
                          IdentityOfAny);  // 14: sequences, 16: optionals
 }
 

@@ -122,8 +122,11 @@ ValueKernelResult ConcatFromSequence(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterSequenceSplitKernels(KernelTable& table) {
-  table.add_value_kernel("", "SplitToSequence", 11, KernelTable::kLatest, SplitToSequence);
-  table.add_value_kernel("", "ConcatFromSequence", 11, KernelTable::kLatest, ConcatFromSequence);
+  // Elements of any type are copied whole.
+  const KernelTypes any = KernelTypes::Unconstrained();
+  table.add_value_kernel("", "SplitToSequence", 11, KernelTable::kLatest, any, SplitToSequence);
+  table.add_value_kernel("", "ConcatFromSequence", 11, KernelTable::kLatest, any,
+                         ConcatFromSequence);
 }
 
 }  // namespace graphgc::kernels

@@ -97,6 +97,9 @@ KernelResult Dft(const KernelContext& ctx) {
 
 }  // namespace
 
-void RegisterDftKernels(KernelTable& table) { table.add("", "DFT", 17, 17, Dft); }
+void RegisterDftKernels(KernelTable& table) {
+  table.add("", "DFT", 17, 17, {{"T1", data_types::kFloatingPoint}, {"T2", data_types::kIndices}},
+            Dft);
+}
 
 }  // namespace graphgc::kernels

@@ -110,7 +110,12 @@ KernelResult MelWeightMatrix(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterMelWeightMatrixKernels(KernelTable& table) {
-  table.add("", "MelWeightMatrix", 17, KernelTable::kLatest, MelWeightMatrix);
+  // The output (T3) of any numeric type; the sizes (T1) int32 or int64, the edges (T2) read as
+  // any number (ScalarAsDouble).
+  table.add(
+      "", "MelWeightMatrix", 17, KernelTable::kLatest,
+      {{"T3", data_types::kNumeric}, {"T1", data_types::kIndices}, {"T2", data_types::kNumeric}},
+      MelWeightMatrix);
 }
 
 }  // namespace graphgc::kernels

@@ -127,6 +127,9 @@ KernelResult Stft(const KernelContext& ctx) {
 
 }  // namespace
 
-void RegisterStftKernels(KernelTable& table) { table.add("", "STFT", 17, 17, Stft); }
+void RegisterStftKernels(KernelTable& table) {
+  table.add("", "STFT", 17, 17, {{"T1", data_types::kFloatingPoint}, {"T2", data_types::kIndices}},
+            Stft);
+}
 
 }  // namespace graphgc::kernels

@@ -115,8 +115,9 @@ KernelResult SplitKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterConcatSplitKernels(KernelTable& table) {
-  table.add("", "Concat", 1, KernelTable::kLatest, ConcatKernel);
-  table.add("", "Split", 2, KernelTable::kLatest, SplitKernel);
+  using data_types::kAll;
+  table.add("", "Concat", 1, KernelTable::kLatest, {{"T", kAll}}, ConcatKernel);
+  table.add("", "Split", 2, KernelTable::kLatest, {{"T", kAll}}, SplitKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -109,6 +109,10 @@ KernelResult RangeOf(const KernelContext& ctx) {
   return KernelOutputs{std::move(out).freeze()};
 }
 
+// RangeKernel's cases.
+constexpr DataTypeSet kRangeTypes = {DataType::kFloat, DataType::kDouble, DataType::kInt16,
+                                     DataType::kInt32, DataType::kInt64};
+
 KernelResult RangeKernel(const KernelContext& ctx) {
   switch (ctx.input(0).dtype()) {
     case DataType::kFloat:
@@ -129,9 +133,12 @@ KernelResult RangeKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterConstantKernels(KernelTable& table) {
-  table.add("", "Constant", 1, KernelTable::kLatest, ConstantKernel);
-  table.add("", "ConstantOfShape", 9, KernelTable::kLatest, ConstantOfShapeKernel);
-  table.add("", "Range", 11, KernelTable::kLatest, RangeKernel);
+  using data_types::kAll;
+  // Any tensor the attributes give.
+  table.add("", "Constant", 1, KernelTable::kLatest, {{"T", kAll}}, ConstantKernel);
+  // The fill's elements are copied whatever their type; T2 (the output) is what it computes.
+  table.add("", "ConstantOfShape", 9, KernelTable::kLatest, {{"T2", kAll}}, ConstantOfShapeKernel);
+  table.add("", "Range", 11, KernelTable::kLatest, {{"T", kRangeTypes}}, RangeKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -82,8 +82,11 @@ KernelResult TriluKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterDiagonalKernels(KernelTable& table) {
-  table.add("", "EyeLike", 9, KernelTable::kLatest, EyeLikeKernel);
-  table.add("", "Trilu", 14, KernelTable::kLatest, TriluKernel);
+  // EyeLike computes its output (T2, the attribute dtype's, by default the input's) for every
+  // numeric type and bool; of the input (T1) only the shape matters.
+  table.add("", "EyeLike", 9, KernelTable::kLatest, {{"T2", data_types::kNumericOrBool}},
+            EyeLikeKernel);
+  table.add("", "Trilu", 14, KernelTable::kLatest, {{"T", data_types::kAll}}, TriluKernel);
 }
 
 }  // namespace graphgc::kernels

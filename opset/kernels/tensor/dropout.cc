@@ -50,7 +50,8 @@ KernelResult DropoutKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterDropoutKernels(KernelTable& table) {
-  table.add("", "Dropout", 1, KernelTable::kLatest, DropoutKernel);
+  // The output is the data itself: every type (ratio and mask are handled whole).
+  table.add("", "Dropout", 1, KernelTable::kLatest, {{"T", data_types::kAll}}, DropoutKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -139,9 +139,12 @@ KernelResult GatherNDKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterGatherKernels(KernelTable& table) {
-  table.add("", "Gather", 1, KernelTable::kLatest, GatherKernel);
-  table.add("", "GatherElements", 11, KernelTable::kLatest, GatherElementsKernel);
-  table.add("", "GatherND", 11, KernelTable::kLatest, GatherNDKernel);
+  using data_types::kAll;
+  const KernelTypes types = {{"T", kAll}, {"Tind", data_types::kIndices}};
+  table.add("", "Gather", 1, KernelTable::kLatest, types, GatherKernel);
+  table.add("", "GatherElements", 11, KernelTable::kLatest, types, GatherElementsKernel);
+  // GatherND's indices are int64 only.
+  table.add("", "GatherND", 11, KernelTable::kLatest, {{"T", kAll}}, GatherNDKernel);
 }
 
 }  // namespace graphgc::kernels

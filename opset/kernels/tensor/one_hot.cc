@@ -95,7 +95,11 @@ KernelResult OneHotKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterOneHotKernels(KernelTable& table) {
-  table.add("", "OneHot", 9, KernelTable::kLatest, OneHotKernel);
+  // The values (T3) are copied whatever their type; indices (T1) and depth (T2) are read as any
+  // numeric type.
+  table.add("", "OneHot", 9, KernelTable::kLatest,
+            {{"T3", data_types::kAll}, {"T1", data_types::kNumeric}, {"T2", data_types::kNumeric}},
+            OneHotKernel);
 }
 
 }  // namespace graphgc::kernels

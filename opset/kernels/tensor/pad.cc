@@ -161,7 +161,9 @@ KernelResult PadKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterPadKernels(KernelTable& table) {
-  table.add("", "Pad", 2, KernelTable::kLatest, PadKernel);
+  // Every type; before opset 11 the float `value` attribute fills the numeric types only (a
+  // constant padding of another type declines).
+  table.add("", "Pad", 2, KernelTable::kLatest, {{"T", data_types::kAll}}, PadKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -52,7 +52,8 @@ KernelResult ReverseSequenceKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterReverseSequenceKernels(KernelTable& table) {
-  table.add("", "ReverseSequence", 10, KernelTable::kLatest, ReverseSequenceKernel);
+  table.add("", "ReverseSequence", 10, KernelTable::kLatest, {{"T", data_types::kAll}},
+            ReverseSequenceKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -107,9 +107,13 @@ KernelResult ScatterNDKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterScatterKernels(KernelTable& table) {
-  table.add("", "Scatter", 9, KernelTable::kLatest, ScatterElementsKernel);
-  table.add("", "ScatterElements", 11, KernelTable::kLatest, ScatterElementsKernel);
-  table.add("", "ScatterND", 11, KernelTable::kLatest, ScatterNDKernel);
+  // Every type (a reduction other than "none", from opset 16, declines the non-numeric ones).
+  using data_types::kAll;
+  const KernelTypes types = {{"T", kAll}, {"Tind", data_types::kIndices}};
+  table.add("", "Scatter", 9, KernelTable::kLatest, types, ScatterElementsKernel);
+  table.add("", "ScatterElements", 11, KernelTable::kLatest, types, ScatterElementsKernel);
+  // ScatterND's indices are int64 only.
+  table.add("", "ScatterND", 11, KernelTable::kLatest, {{"T", kAll}}, ScatterNDKernel);
 }
 
 }  // namespace graphgc::kernels

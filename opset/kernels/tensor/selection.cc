@@ -96,8 +96,9 @@ KernelResult NonZeroKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterSelectionKernels(KernelTable& table) {
-  table.add("", "Compress", 9, KernelTable::kLatest, CompressKernel);
-  table.add("", "NonZero", 9, KernelTable::kLatest, NonZeroKernel);
+  table.add("", "Compress", 9, KernelTable::kLatest, {{"T", data_types::kAll}}, CompressKernel);
+  // DispatchByType: the numeric types, bool and string.
+  table.add("", "NonZero", 9, KernelTable::kLatest, {{"T", data_types::kAll}}, NonZeroKernel);
 }
 
 }  // namespace graphgc::kernels

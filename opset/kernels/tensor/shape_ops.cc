@@ -33,8 +33,10 @@ KernelResult SizeKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterShapeKernels(KernelTable& table) {
-  table.add("", "Shape", 1, KernelTable::kLatest, ShapeKernel);
-  table.add("", "Size", 1, KernelTable::kLatest, SizeKernel);
+  // Only the input's shape matters: every element type.
+  const KernelTypes any = {{"T", data_types::kAll}};
+  table.add("", "Shape", 1, KernelTable::kLatest, any, ShapeKernel);
+  table.add("", "Size", 1, KernelTable::kLatest, any, SizeKernel);
 }
 
 }  // namespace graphgc::kernels

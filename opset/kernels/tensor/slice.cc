@@ -126,7 +126,11 @@ KernelResult SliceKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterSliceKernels(KernelTable& table) {
-  table.add("", "Slice", 1, KernelTable::kLatest, SliceKernel);
+  using data_types::kAll;
+  // starts, ends, axes and steps: attributes before opset 10, int32 or int64 inputs (Tind) from 10.
+  table.add("", "Slice", 1, 9, {{"T", kAll}}, SliceKernel);
+  table.add("", "Slice", 10, KernelTable::kLatest, {{"T", kAll}, {"Tind", data_types::kIndices}},
+            SliceKernel);
 }
 
 }  // namespace graphgc::kernels

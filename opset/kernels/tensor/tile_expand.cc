@@ -59,8 +59,9 @@ KernelResult ExpandKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterTileExpandKernels(KernelTable& table) {
-  table.add("", "Tile", 6, KernelTable::kLatest, TileKernel);
-  table.add("", "Expand", 8, KernelTable::kLatest, ExpandKernel);
+  const KernelTypes any = {{"T", data_types::kAll}};
+  table.add("", "Tile", 6, KernelTable::kLatest, any, TileKernel);
+  table.add("", "Expand", 8, KernelTable::kLatest, any, ExpandKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -99,9 +99,10 @@ KernelResult SpaceToDepthKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterTransposeKernels(KernelTable& table) {
-  table.add("", "Transpose", 1, KernelTable::kLatest, TransposeKernel);
-  table.add("", "DepthToSpace", 1, KernelTable::kLatest, DepthToSpaceKernel);
-  table.add("", "SpaceToDepth", 1, KernelTable::kLatest, SpaceToDepthKernel);
+  const KernelTypes any = {{"T", data_types::kAll}};
+  table.add("", "Transpose", 1, KernelTable::kLatest, any, TransposeKernel);
+  table.add("", "DepthToSpace", 1, KernelTable::kLatest, any, DepthToSpaceKernel);
+  table.add("", "SpaceToDepth", 1, KernelTable::kLatest, any, SpaceToDepthKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -152,7 +152,8 @@ KernelResult UniqueKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterUniqueKernels(KernelTable& table) {
-  table.add("", "Unique", 11, KernelTable::kLatest, UniqueKernel);
+  // DispatchByType: the numeric types, bool and string.
+  table.add("", "Unique", 11, KernelTable::kLatest, {{"T", data_types::kAll}}, UniqueKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -99,7 +99,9 @@ KernelResult StringNormalizerKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterStringNormalizerKernels(KernelTable& table) {
-  table.add("", "StringNormalizer", 10, KernelTable::kLatest, StringNormalizerKernel);
+  // Strings in and out: the schema has no type parameter.
+  table.add("", "StringNormalizer", 10, KernelTable::kLatest, KernelTypes::Unconstrained(),
+            StringNormalizerKernel);
 }
 
 }  // namespace graphgc::kernels

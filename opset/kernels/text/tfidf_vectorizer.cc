@@ -225,7 +225,10 @@ KernelResult TfIdfVectorizerKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterTfIdfVectorizerKernels(KernelTable& table) {
-  table.add("", "TfIdfVectorizer", 9, KernelTable::kLatest, TfIdfVectorizerKernel);
+  // TfIdfVectorizerKernel's cases (strings with pool_strings, the integers with pool_int64s).
+  table.add("", "TfIdfVectorizer", 9, KernelTable::kLatest,
+            {{"T", {DataType::kString, DataType::kInt64, DataType::kInt32}}},
+            TfIdfVectorizerKernel);
 }
 
 }  // namespace graphgc::kernels
