@@ -16,8 +16,8 @@ void Collector::maybe_collect(ValueSlots& values, ValueStore& store) {
 
 CollectStats Collector::collect(CollectMode mode, ValueSlots& values, ValueStore& store) {
   CollectStats stats;
-  stats.scanned = for_each_candidate(mode, values.size(),
-                                     [&](VarId var) { sweep(var, values, store, stats); });
+  stats.scanned =
+      for_each_candidate(mode, values.size(), [&](VarId var) { sweep(var, values, store, stats); });
   finish(store, stats);
   return stats;
 }
@@ -33,8 +33,7 @@ int64_t Collector::for_each_candidate(CollectMode mode, size_t num_vars, Visit&&
   return remembered_.pending();
 }
 
-void Collector::sweep(VarId var, ValueSlots& values, ValueStore& store,
-                      CollectStats& stats) const {
+void Collector::sweep(VarId var, ValueSlots& values, ValueStore& store, CollectStats& stats) const {
   ValueRef& ref = values[var.value()];
   if (ref.is_null() || is_marked(var)) return;
   stats.freed_bytes += static_cast<int64_t>(store.release(ref));

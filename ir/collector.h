@@ -26,6 +26,7 @@
 #define GRAPHGC_IR_COLLECTOR_H_
 
 #include <cstdint>
+
 #include "graphgc/ir/chunked_vector.h"
 #include "graphgc/ir/collect_trigger.h"
 #include "graphgc/ir/graph_options.h"

@@ -57,8 +57,8 @@ class DataTypeSet {
 namespace data_types {
 inline constexpr DataTypeSet kFloatingPoint = {DataType::kFloat, DataType::kDouble,
                                                DataType::kFloat16, DataType::kBfloat16};
-inline constexpr DataTypeSet kSignedIntegers = {DataType::kInt8, DataType::kInt16,
-                                                DataType::kInt32, DataType::kInt64};
+inline constexpr DataTypeSet kSignedIntegers = {DataType::kInt8, DataType::kInt16, DataType::kInt32,
+                                                DataType::kInt64};
 inline constexpr DataTypeSet kUnsignedIntegers = {DataType::kUint8, DataType::kUint16,
                                                   DataType::kUint32, DataType::kUint64};
 inline constexpr DataTypeSet kIntegers = kSignedIntegers | kUnsignedIntegers;

@@ -270,10 +270,15 @@ void DefineNodes(py::module_& module) {
              "its inputs or attributes (the graph is then unchanged).");
   module.def(
       "has_kernel",
-      [](const std::string& op_type, const std::string& domain, int version) {
-        return has_kernel(op_type, NodeOptions{.domain = domain, .version = version});
+      [](const std::string& op_type, const std::string& domain, int version, py::handle dtype) {
+        const NodeOptions options{.domain = domain, .version = version};
+        if (dtype.is_none()) return has_kernel(op_type, options);
+        return has_kernel(op_type, options, DataTypeFromPython(dtype));
       },
-      py::arg("op_type"), py::arg("domain") = "", py::arg("version") = 0);
+      py::arg("op_type"), py::arg("domain") = "", py::arg("version") = 0,
+      py::arg("dtype") = py::none(),
+      "Whether the op computes values (with dtype: for that element type of its primary type "
+      "parameter).");
   module.def(
       "supported_opset_version",
       [](const std::string& domain) { return SupportedOpsetVersion(domain); },

@@ -313,28 +313,49 @@ std::vector<Var> MakeNode(GraphCore* graph, absl::string_view op_type, absl::Spa
 }  // namespace
 }  // namespace internal
 
-bool has_kernel(absl::string_view op_type, const NodeOptions& options) {
+namespace {
+
+// What has_kernel answers from: the op's resolution at `options`, or nullptr when it computes no
+// values (unknown, random); `from_bodies` is set for If, Loop, Scan and SequenceMap, which
+// compute what their bodies compute.
+const internal::ResolvedOp* ResolveForHasKernel(absl::string_view op_type,
+                                                const NodeOptions& options, bool& from_bodies) {
+  from_bodies = false;
   // Not a conditional expression: `cond ? "" : options.domain` is a temporary std::string.
   absl::string_view domain = options.domain;
   if (domain == "ai.onnx") domain = "";
-  if (internal::IsRandomOp(domain, op_type)) return false;
+  if (internal::IsRandomOp(domain, op_type)) return nullptr;
   const absl::StatusOr<int> version = ResolveVersion(op_type, domain, options.version);
-  if (!version.ok()) return false;
+  if (!version.ok()) return nullptr;
   int since_version = 0;
   if (!domain.empty() && domain != "ai.onnx.ml") {
     const std::shared_ptr<const CustomOp> custom =
         internal::FindCustomOp(domain, op_type, *version);
-    if (custom == nullptr) return false;
+    if (custom == nullptr) return nullptr;
     since_version = custom->version;
   } else {
     const onnx::OpSchema* schema =
         onnx::OpSchemaRegistry::Schema(std::string(op_type), *version, std::string(domain));
-    if (schema == nullptr) return false;
+    if (schema == nullptr) return nullptr;
     since_version = schema->since_version();
-    if (domain.empty() && internal::ComputesFromBodies(schema->Name())) return true;
+    from_bodies = domain.empty() && internal::ComputesFromBodies(schema->Name());
   }
   const internal::ResolvedOp* op = internal::ResolveOp(domain, op_type, since_version);
-  return op->kernel != nullptr || op->value_kernel != nullptr;
+  return op->kernel != nullptr || op->value_kernel != nullptr || from_bodies ? op : nullptr;
+}
+
+}  // namespace
+
+bool has_kernel(absl::string_view op_type, const NodeOptions& options) {
+  bool from_bodies = false;
+  return ResolveForHasKernel(op_type, options, from_bodies) != nullptr;
+}
+
+bool has_kernel(absl::string_view op_type, const NodeOptions& options, DataType dtype) {
+  bool from_bodies = false;
+  const internal::ResolvedOp* op = ResolveForHasKernel(op_type, options, from_bodies);
+  if (op == nullptr) return false;
+  return from_bodies || op->computed_types.contains(dtype);
 }
 
 std::vector<Var> make_node(absl::string_view op_type, absl::Span<const Var> inputs,

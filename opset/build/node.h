@@ -47,6 +47,12 @@ std::vector<Var> make_node(Graph& graph, absl::string_view op_type, absl::Span<c
 // Whether the operator computes values (has a kernel) at `options.version` (0: the newest) of
 // `options.domain`. Without one, its outputs are typed but never get values.
 bool has_kernel(absl::string_view op_type, const NodeOptions& options = {});
+// Whether it computes values for element type `dtype` of its primary type parameter (the one its
+// kernel declares first — "T" of Add, the input "T1" of Cast —, else its first input's): what the
+// kernel declares it computes, among what the op's schema admits at that version. A function op
+// without a kernel of its own answers for what its schema admits (its body's kernels compute);
+// If, Loop, Scan and SequenceMap for every type (they compute what their bodies compute).
+bool has_kernel(absl::string_view op_type, const NodeOptions& options, DataType dtype);
 
 // The newest opset version this library supports for a domain (17 for ai.onnx, 3 for
 // ai.onnx.ml; a custom domain's registered version), or 0 for an unknown domain.

@@ -289,6 +289,23 @@ bool KernelsCanMultiplyDims(absl::Span<const OperandInfo> infos, const OutputTyp
   return true;
 }
 
+// Whether every operand the kernel's declaration checks has an element type it declared: a
+// kernel is never called for a type it did not declare (kernels/kernel_types.h).
+bool OperandTypesDeclared(absl::Span<const OperandTypeCheck> checks,
+                          absl::Span<const OperandInfo> infos, const OutputTypes& types) {
+  if (checks.empty()) return true;
+  absl::InlinedVector<DataType, 4> inputs;
+  absl::InlinedVector<DataType, 2> outputs;
+  for (const OperandInfo& info : infos) {
+    inputs.push_back(info.present && !info.non_tensor.has_value() ? info.dtype
+                                                                  : DataType::kUndefined);
+  }
+  for (const OutputType& type : types) {
+    outputs.push_back(type.non_tensor.has_value() ? DataType::kUndefined : type.dtype);
+  }
+  return !FindUndeclaredOperand(checks, inputs, outputs).has_value();
+}
+
 // Runs the op's kernel on known inputs. Values it leaves out stay nullopt; an error status means
 // the op fails (the inputs break ONNX's semantics, or a kernel broke its contract).
 absl::Status RunKernel(const ResolvedOp& op, const OpSignature& signature,
@@ -312,6 +329,10 @@ absl::Status RunKernel(const ResolvedOp& op, const OpSignature& signature,
   // Sequences, optionals and maps need a value kernel; tensors take the tensor kernel if any.
   const bool use_value_kernel = HasNonTensors(infos, types) || op.kernel == nullptr;
   if (use_value_kernel && op.value_kernel == nullptr) return absl::OkStatus();
+  if (!OperandTypesDeclared(use_value_kernel ? op.value_kernel_checks : op.kernel_checks, infos,
+                            types)) {
+    return absl::OkStatus();
+  }
   if (use_value_kernel) {
     for (const OperandInfo& info : infos) {
       any_values.push_back(info.present ? OperandValue(info) : std::nullopt);

@@ -1,11 +1,14 @@
 #include "graphgc/opset/values/kernel_registry.h"
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "graphgc/opset/kernels/builtin_kernels.h"
 #include "graphgc/opset/kernels/kernel_table.h"
 #include "graphgc/opset/proto/tensor_proto.h"
@@ -55,23 +58,144 @@ std::optional<kernels::KernelAttributeValue> DefaultValue(const onnx::AttributeP
   }
 }
 
-void AddSchemaFacts(absl::string_view domain, absl::string_view op_type, int since_version,
-                    ResolvedOp& op) {
-  if (!domain.empty() && domain != "ai.onnx.ml") return;
-  const onnx::OpSchema* schema =
-      onnx::OpSchemaRegistry::Schema(std::string(op_type), since_version, std::string(domain));
-  if (schema == nullptr) return;
-  for (const auto& [name, attribute] : schema->attributes()) {
+// The element type an ONNX type string names: "tensor(float)", "seq(tensor(float))",
+// "optional(tensor(float))" and a map's value, "map(string, float)", give float; a type graphgc
+// has no element type for gives none.
+DataTypeSet ElementTypesOf(absl::string_view type) {
+  for (absl::string_view wrapper : {"tensor(", "seq(", "optional(", "sparse_tensor("}) {
+    if (absl::ConsumePrefix(&type, wrapper) && absl::ConsumeSuffix(&type, ")")) {
+      return ElementTypesOf(type);
+    }
+  }
+  if (absl::ConsumePrefix(&type, "map(") && absl::ConsumeSuffix(&type, ")")) {
+    const size_t comma = type.find(',');
+    if (comma == absl::string_view::npos) return {};
+    return ElementTypesOf(absl::StripLeadingAsciiWhitespace(type.substr(comma + 1)));
+  }
+  for (int32_t code = 1; code < 64; ++code) {
+    if (IsSupportedDataType(code) && DataTypeName(static_cast<DataType>(code)) == type) {
+      return {static_cast<DataType>(code)};
+    }
+  }
+  return {};
+}
+
+const onnx::OpSchema::TypeConstraintParam* FindTypeParam(const onnx::OpSchema& schema,
+                                                         absl::string_view name) {
+  for (const auto& param : schema.typeConstraintParams()) {
+    if (param.type_param_str == name) return &param;
+  }
+  return nullptr;
+}
+
+// What the schema admits for a formal's type string: a type parameter's allowed types, or the
+// fixed type the formal names.
+DataTypeSet AdmittedTypes(const onnx::OpSchema& schema, absl::string_view type_str) {
+  const onnx::OpSchema::TypeConstraintParam* param = FindTypeParam(schema, type_str);
+  if (param == nullptr) return ElementTypesOf(type_str);
+  DataTypeSet admitted;
+  for (const std::string& allowed : param->allowed_type_strs) {
+    admitted = admitted | ElementTypesOf(allowed);
+  }
+  return admitted;
+}
+
+void AddFormalChecks(const std::vector<onnx::OpSchema::FormalParameter>& formals, bool output,
+                     const kernels::TypeConstraint& constraint,
+                     std::vector<OperandTypeCheck>& checks) {
+  for (size_t i = 0; i < formals.size(); ++i) {
+    if (formals[i].GetTypeStr() != constraint.type_param) continue;
+    checks.push_back({constraint.type_param, output, static_cast<int>(i),
+                      formals[i].GetOption() == onnx::OpSchema::Variadic, constraint.types});
+  }
+}
+
+// The operand checks of a declaration at this schema; nullopt when it names a type parameter the
+// schema does not have (a registration that does not fit this version: the kernel is not used,
+// and the registry's declaration test reports it).
+std::optional<std::vector<OperandTypeCheck>> OperandChecks(const onnx::OpSchema& schema,
+                                                           const kernels::KernelTypes& types) {
+  std::vector<OperandTypeCheck> checks;
+  for (const kernels::TypeConstraint& constraint : types.constraints()) {
+    if (FindTypeParam(schema, constraint.type_param) == nullptr) return std::nullopt;
+    AddFormalChecks(schema.inputs(), false, constraint, checks);
+    AddFormalChecks(schema.outputs(), true, constraint, checks);
+  }
+  return checks;
+}
+
+// The primary type parameter of an op whose kernel declares none: its first input's (or, without
+// inputs, its first output's) type string.
+absl::string_view FirstFormalType(const onnx::OpSchema& schema) {
+  if (!schema.inputs().empty()) return schema.inputs().front().GetTypeStr();
+  if (!schema.outputs().empty()) return schema.outputs().front().GetTypeStr();
+  return "";
+}
+
+void SetComputedTypes(const onnx::OpSchema& schema, const kernels::KernelTypes* declared,
+                      ResolvedOp& op) {
+  if (op.kernel == nullptr && op.value_kernel == nullptr) return;
+  if (declared != nullptr && !declared->constraints().empty()) {
+    const kernels::TypeConstraint& primary = declared->constraints().front();
+    op.primary_type_param = primary.type_param;
+    op.admitted_types = AdmittedTypes(schema, primary.type_param);
+    op.computed_types = primary.types & op.admitted_types;
+    return;
+  }
+  const absl::string_view type_str = FirstFormalType(schema);
+  if (FindTypeParam(schema, type_str) != nullptr) op.primary_type_param = std::string(type_str);
+  op.admitted_types = AdmittedTypes(schema, type_str);
+  op.computed_types = op.admitted_types;
+}
+
+void AddSchemaFacts(const onnx::OpSchema& schema, const kernels::KernelEntry* entry,
+                    const kernels::ValueKernelEntry* value_entry, ResolvedOp& op) {
+  for (const auto& [name, attribute] : schema.attributes()) {
     std::optional<kernels::KernelAttributeValue> value = DefaultValue(attribute.default_value);
     if (value.has_value()) op.defaults.push_back({name, *std::move(value)});
   }
-  for (const auto& formal : schema->inputs()) op.input_names.push_back(formal.GetName());
+  for (const auto& formal : schema.inputs()) op.input_names.push_back(formal.GetName());
+  const kernels::KernelTypes* declared = nullptr;
+  if (entry != nullptr) {
+    if (std::optional<std::vector<OperandTypeCheck>> checks = OperandChecks(schema, entry->types)) {
+      op.kernel = &entry->kernel;
+      op.kernel_checks = *std::move(checks);
+      declared = &entry->types;
+    }
+  }
+  if (value_entry != nullptr) {
+    if (std::optional<std::vector<OperandTypeCheck>> checks =
+            OperandChecks(schema, value_entry->types)) {
+      op.value_kernel = &value_entry->kernel;
+      op.value_kernel_checks = *std::move(checks);
+      if (declared == nullptr) declared = &value_entry->types;
+    }
+  }
   if (op.kernel == nullptr) {
-    if (std::optional<kernels::Kernel> body = FunctionBodyKernel(*schema)) {
+    if (std::optional<kernels::Kernel> body = FunctionBodyKernel(schema)) {
       op.function_body = *std::move(body);
       op.kernel = &op.function_body;
     }
   }
+  SetComputedTypes(schema, declared, op);
+}
+
+// Ops without a schema (custom ops): their kernels, unchecked.
+void AddKernelsWithoutSchema(const kernels::KernelEntry* entry,
+                             const kernels::ValueKernelEntry* value_entry, ResolvedOp& op) {
+  if (entry != nullptr) op.kernel = &entry->kernel;
+  if (value_entry != nullptr) op.value_kernel = &value_entry->kernel;
+  if (entry != nullptr) {
+    op.computed_types = entry->types.primary();
+  } else if (value_entry != nullptr) {
+    op.computed_types = value_entry->types.primary();
+  }
+}
+
+const onnx::OpSchema* SchemaOf(absl::string_view domain, absl::string_view op_type,
+                               int since_version) {
+  if (!domain.empty() && domain != "ai.onnx.ml") return nullptr;
+  return onnx::OpSchemaRegistry::Schema(std::string(op_type), since_version, std::string(domain));
 }
 
 std::string Key(absl::string_view domain, absl::string_view op_type, int version) {
@@ -89,19 +213,43 @@ const ResolvedOp* ResolveOp(absl::string_view domain, absl::string_view op_type,
   std::unique_ptr<const ResolvedOp>& slot = registry.resolved[Key(domain, op_type, since_version)];
   if (slot == nullptr) {
     auto op = std::make_unique<ResolvedOp>();
-    op->kernel = registry.table.find(domain, op_type, since_version);
-    op->value_kernel = registry.table.find_value_kernel(domain, op_type, since_version);
-    AddSchemaFacts(domain, op_type, since_version, *op);
+    const kernels::KernelEntry* entry = registry.table.find(domain, op_type, since_version);
+    const kernels::ValueKernelEntry* value_entry =
+        registry.table.find_value_kernel(domain, op_type, since_version);
+    if (const onnx::OpSchema* schema = SchemaOf(domain, op_type, since_version)) {
+      AddSchemaFacts(*schema, entry, value_entry, *op);
+    } else {
+      AddKernelsWithoutSchema(entry, value_entry, *op);
+    }
     slot = std::move(op);
   }
   return slot.get();
+}
+
+std::optional<UndeclaredOperand> FindUndeclaredOperand(absl::Span<const OperandTypeCheck> checks,
+                                                       absl::Span<const DataType> inputs,
+                                                       absl::Span<const DataType> outputs) {
+  for (const OperandTypeCheck& check : checks) {
+    const absl::Span<const DataType> operands = check.output ? outputs : inputs;
+    const size_t first = static_cast<size_t>(check.first);
+    const size_t end = check.variadic ? operands.size() : std::min(first + 1, operands.size());
+    for (size_t i = first; i < end; ++i) {
+      const DataType dtype = operands[i];
+      if (dtype != DataType::kUndefined && !check.types.contains(dtype)) {
+        return UndeclaredOperand{&check, static_cast<int>(i), dtype};
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 void RegisterCustomKernel(absl::string_view domain, absl::string_view op_type, int version,
                           kernels::Kernel kernel) {
   Registry& registry = TheRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
-  registry.table.add(domain, op_type, version, version, std::move(kernel));
+  // A custom op has no schema to name type parameters by; its inference function decides.
+  registry.table.add(domain, op_type, version, version, kernels::KernelTypes::Unconstrained(),
+                     std::move(kernel));
 }
 
 Attribute ToAttribute(const kernels::KernelAttribute& attribute) {
@@ -116,6 +264,25 @@ std::vector<std::string> OpsWithKernels() {
   Registry& registry = TheRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
   return registry.table.keys();
+}
+
+void VisitKernelDeclarations(const kernels::KernelTable::EntryVisitor& visit) {
+  struct Declaration {
+    std::string domain, op_type;
+    int first, last;
+    kernels::KernelTypes types;
+  };
+  std::vector<Declaration> declarations;
+  {
+    // Copied out under the lock, visited after it: a visitor may resolve ops (which locks).
+    Registry& registry = TheRegistry();
+    std::lock_guard<std::mutex> lock(registry.mutex);
+    registry.table.for_each_entry([&](absl::string_view domain, absl::string_view op_type,
+                                      int first, int last, const kernels::KernelTypes& types) {
+      declarations.push_back({std::string(domain), std::string(op_type), first, last, types});
+    });
+  }
+  for (const Declaration& d : declarations) visit(d.domain, d.op_type, d.first, d.last, d.types);
 }
 
 }  // namespace graphgc::internal

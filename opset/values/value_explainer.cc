@@ -4,13 +4,16 @@
 #include <string>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "graphgc/ir/graph_core.h"
 #include "graphgc/opset/build/node.h"
 #include "graphgc/opset/build/op_builder.h"
+#include "graphgc/opset/values/kernel_registry.h"
 #include "graphgc/valuestore/data_type.h"
+#include "onnx/defs/schema.h"
 
 namespace graphgc::internal {
 namespace {
@@ -49,6 +52,54 @@ VarId InputWithoutValue(const GraphCore& core, NodeId node, int* index) {
   return VarId();
 }
 
+DataType OperandType(const Arena& arena, VarId var) {
+  return var.valid() && arena.var_is_tensor(var) ? arena.var_dtype(var) : DataType::kUndefined;
+}
+
+// The op's resolution: BuildNode's, cached per op kind, or resolved here for a node whose inputs
+// had no values (BuildNode resolves only to compute). nullptr for ops of other domains.
+const ResolvedOp* ResolutionOf(const Arena& arena, NodeId node, const OpKind& kind) {
+  if (const ResolvedOp* cached = arena.op_resolution(arena.node_op(node))) return cached;
+  if (!kind.domain.empty() && kind.domain != "ai.onnx.ml") return nullptr;
+  const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(
+      std::string(kind.op_type), kind.version, std::string(kind.domain));
+  if (schema == nullptr) return nullptr;
+  return ResolveOp(kind.domain, kind.op_type, schema->since_version());
+}
+
+// "graphgc's kernel for Conv computes T in {float, double}, and input 0 (X) is bfloat16" when an
+// operand of the node has an element type its kernel does not declare.
+std::optional<std::string> UndeclaredTypeReason(const Arena& arena, NodeId node,
+                                                const OpKind& kind) {
+  const ResolvedOp* op = ResolutionOf(arena, node, kind);
+  if (op == nullptr) return std::nullopt;
+  absl::InlinedVector<DataType, 4> inputs;
+  absl::InlinedVector<DataType, 2> outputs;
+  bool all_tensors = true;
+  for (int i = 0; i < arena.node_num_inputs(node); ++i) {
+    const VarId input = arena.node_input(node, i);
+    if (input.valid() && !arena.var_is_tensor(input)) all_tensors = false;
+    inputs.push_back(OperandType(arena, input));
+  }
+  for (int i = 0; i < arena.node_num_outputs(node); ++i) {
+    const VarId output = arena.node_output(node, i);
+    if (!arena.var_is_tensor(output)) all_tensors = false;
+    outputs.push_back(OperandType(arena, output));
+  }
+  const bool value_kernel = !all_tensors || op->kernel == nullptr;
+  const std::optional<UndeclaredOperand> undeclared = FindUndeclaredOperand(
+      value_kernel ? op->value_kernel_checks : op->kernel_checks, inputs, outputs);
+  if (!undeclared.has_value()) return std::nullopt;
+  const OperandTypeCheck& check = *undeclared->check;
+  std::string operand = absl::StrCat(check.output ? "output " : "input ", undeclared->index);
+  if (!check.output && static_cast<size_t>(undeclared->index) < op->input_names.size()) {
+    absl::StrAppend(&operand, " (", op->input_names[static_cast<size_t>(undeclared->index)], ")");
+  }
+  return absl::StrCat("graphgc's kernel for ", OpName(kind), " computes ", check.type_param, " in ",
+                      check.types.ToString(), ", and ", operand, " is ",
+                      DataTypeName(undeclared->dtype));
+}
+
 // Why the node's own computation gave the var no value, given that its inputs have values (or
 // that it takes none).
 absl::Status OwnReason(const GraphCore& core, VarId var, const OpKind& kind) {
@@ -63,8 +114,12 @@ absl::Status OwnReason(const GraphCore& core, VarId var, const OpKind& kind) {
         kind.domain.empty() || kind.domain == "ai.onnx.ml" ? "" : " (an op of another domain)",
         " (README: Ops that compute values)"));
   }
+  const NodeId node = core.arena().var_producer(var);
+  if (std::optional<std::string> reason = UndeclaredTypeReason(core.arena(), node, kind)) {
+    return absl::UnimplementedError(absl::StrCat("no value: ", *reason));
+  }
   const GraphOptions& options = core.options();
-  const OutputTypes outputs = NodeOutputTypes(core.arena(), core.arena().var_producer(var));
+  const OutputTypes outputs = NodeOutputTypes(core.arena(), node);
   if (!OutputsFitBudget(outputs, options.max_value_bytes)) {
     return absl::ResourceExhaustedError(
         absl::StrCat("no value: the ", outputs.size() == 1 ? "output" : "outputs", " of ", op,

@@ -222,6 +222,9 @@ KernelResult GridSampleKernel(const KernelContext& ctx) {
 void RegisterGridSampleKernels(KernelTable& table) {
   // GridSample-20 renames the modes and allows N-D images: no kernel past ONNX 1.12's 17.
   // X and the grid of one numeric type (others decline); bilinear and bicubic decline integers.
+  // The kernel reads the grid in X's element type (checked in the kernel, a rule across both
+  // parameters): ONNX 1.12 binds the grid to X's type, so integer images with integer grids
+  // compute in nearest mode.
   table.add("", "GridSample", 16, 17, {{"T1", data_types::kNumeric}, {"T2", data_types::kNumeric}},
             GridSampleKernel);
 }
