@@ -11,6 +11,7 @@
 #include "boundary_scenario.h"
 #include "charts.h"
 #include "comparisons.h"
+#include "gemm_bench.h"
 #include "kernel_bench.h"
 #include "micro.h"
 #include "options.h"
@@ -126,6 +127,7 @@ int main(int argc, char** argv) {
   }
   if (options->micro) return bench::RunMicroBenchmarks(options->benchmark_args);
   if (options->kernels) return bench::RunKernelBenchmarks();
+  if (options->gemm) return bench::RunGemmBenchmarks();
   if (options->python) return bench::RunPythonBenchmark(options->script_args);
   return bench::RunSuite(*options);
 }

@@ -92,6 +92,8 @@ absl::Status ApplyFlag(absl::string_view arg, BenchOptions& options) {
     options.micro = true;
   } else if (arg == "--kernels") {
     options.kernels = true;
+  } else if (arg == "--gemm") {
+    options.gemm = true;
   } else if (arg == "--python") {
     options.python = true;
   } else if (absl::ConsumePrefix(&arg, "--n=")) {
@@ -160,6 +162,7 @@ std::string Usage() {
          "                     [--keep-all-cap-bytes=BYTES]\n"
          "       graphgc-bench --micro [Google Benchmark flags]\n"
          "       graphgc-bench --kernels\n"
+         "       graphgc-bench --gemm\n"
          "       graphgc-bench --python [--quick] [--n 10,100] [--json FILE]\n"
          "\n"
          "Default: the whole suite (--scenario all), one to three minutes on two cores. Each\n"
@@ -195,6 +198,8 @@ std::string Usage() {
          "  --micro                run the registered Google Benchmark micro benchmarks\n"
          "  --kernels              time value propagation of nine ops against a plain loop and\n"
          "                         ONNX Runtime (one thread), side by side in one run\n"
+         "  --gemm                 time the packed matrix product against OpenBLAS on six\n"
+         "                         shapes, side by side, and count position-dependent values\n"
          "  --python               the seed in Python, graphgc's package against spox with value\n"
          "                         propagation, in one process (bench/python/seed_vs_spox.py;\n"
          "                         `tools/run-bench --python` installs the package first)\n";

@@ -4,6 +4,7 @@
 //                 [--keep-all-cap-bytes=B]
 //   graphgc-bench --micro [Google Benchmark flags]
 //   graphgc-bench --kernels
+//   graphgc-bench --gemm
 //   graphgc-bench --python [seed_vs_spox.py flags]
 //
 // LIST of --scenario names parts of the suite: chain (or seed), fanout, mlp, shapes (the scenario
@@ -33,6 +34,7 @@ struct BenchOptions {
   bool json = false;
   bool micro = false;
   bool kernels = false;
+  bool gemm = false;    // --gemm
   bool python = false;  // the side-by-side benchmark against spox (python_bench.h)
   // The parts to run, in the suite's order, each once; "seed" is stored as "chain".
   std::vector<std::string> parts;

@@ -24,7 +24,6 @@ KernelResult ConvOfType(const KernelContext& ctx) {
     return ctx.input_error(2, absl::StrCat("has shape ", ShapeToString(bias->shape()),
                                            ", expected [", plan.out_channels, "]"));
   }
-  if (!FitsGemm(plan, kTranspose)) return Decline("a convolution too large for BLAS");
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(ctx.output(0).dtype, plan.output_shape));
   GRAPHGC_ASSIGN_OR_RETURN(linalg::WorkView<T> x, linalg::WorkView<T>::Of(ctx, ctx.input(0)));
   GRAPHGC_ASSIGN_OR_RETURN(linalg::WorkView<T> w, linalg::WorkView<T>::Of(ctx, ctx.input(1)));

@@ -50,10 +50,6 @@ linalg::GemmDims TransposedDims(const ConvPlan& plan) {
 
 }  // namespace
 
-bool FitsGemm(const ConvPlan& plan, bool transpose) {
-  return linalg::FitsBlas(transpose ? TransposedDims(plan) : ConvDims(plan));
-}
-
 template <class W>
 absl::Status Convolve(const KernelContext& ctx, const ConvPlan& plan, const W* x, const W* w,
                       W* y) {

@@ -1,8 +1,9 @@
-// Conv and ConvTranspose lowered to GEMM (the linalg family's BatchedGemm, CBLAS for floating
-// point): per image, the column matrix of every group (patches.h) and one batched product over
-// the groups. A 1x1 kernel at stride 1 without padding multiplies X directly, for all images in
-// one batched call. Elements are in the type products are computed in (linalg::WorkType): float,
-// double, or uint32 for the integer convolutions (int32 arithmetic that wraps).
+// Conv and ConvTranspose lowered to GEMM (the linalg family's BatchedGemm: the position-independent
+// packed product for floating point): per image, the column matrix of every group (patches.h) and
+// one batched product over the groups. A 1x1 kernel at stride 1 without padding multiplies X
+// directly, for all images in one batched call. Elements are in the type products are computed in
+// (linalg::WorkType): float, double, or uint32 for the integer convolutions (int32 arithmetic that
+// wraps).
 #ifndef GRAPHGC_OPSET_KERNELS_CONV_CONV_GEMM_H_
 #define GRAPHGC_OPSET_KERNELS_CONV_CONV_GEMM_H_
 
@@ -13,9 +14,6 @@
 #include "graphgc/opset/kernels/kernel.h"
 
 namespace graphgc::kernels::conv {
-
-// Whether the plan's products fit the int sizes CBLAS takes.
-bool FitsGemm(const ConvPlan& plan, bool transpose);
 
 // y = Conv(x, w) without bias; padding reads 0. x, w and y are laid out as X, W and Y. The
 // column matrix is sized within the value budget (kResourceExhausted past it).

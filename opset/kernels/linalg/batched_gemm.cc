@@ -1,44 +1,13 @@
 #include "graphgc/opset/kernels/linalg/batched_gemm.h"
 
-#include <cblas.h>
-
 #include <algorithm>
-#include <climits>
 #include <vector>
 
+#include "graphgc/opset/kernels/linalg/packed_gemm.h"
 #include "graphgc/opset/kernels/linalg/parallel.h"
 
 namespace graphgc::kernels::linalg {
 namespace {
-
-// Leading dimensions of the row-major operands (at least 1, as BLAS demands even for empty ones).
-struct Strides {
-  int64_t lda, ldb, ldc;
-};
-
-Strides LeadingDims(const GemmDims& d) {
-  return {std::max<int64_t>(1, d.trans_a ? d.m : d.k), std::max<int64_t>(1, d.trans_b ? d.k : d.n),
-          std::max<int64_t>(1, d.n)};
-}
-
-CBLAS_TRANSPOSE Trans(bool transposed) { return transposed ? CblasTrans : CblasNoTrans; }
-
-// Rows [0, rows) of one product; `a` and `c` already point at the first row.
-void Gemm(const GemmDims& d, int64_t rows, float alpha, const float* a, const float* b, float beta,
-          float* c) {
-  const Strides s = LeadingDims(d);
-  cblas_sgemm(CblasRowMajor, Trans(d.trans_a), Trans(d.trans_b), static_cast<int>(rows),
-              static_cast<int>(d.n), static_cast<int>(d.k), alpha, a, static_cast<int>(s.lda), b,
-              static_cast<int>(s.ldb), beta, c, static_cast<int>(s.ldc));
-}
-
-void Gemm(const GemmDims& d, int64_t rows, double alpha, const double* a, const double* b,
-          double beta, double* c) {
-  const Strides s = LeadingDims(d);
-  cblas_dgemm(CblasRowMajor, Trans(d.trans_a), Trans(d.trans_b), static_cast<int>(rows),
-              static_cast<int>(d.n), static_cast<int>(d.k), alpha, a, static_cast<int>(s.lda), b,
-              static_cast<int>(s.ldb), beta, c, static_cast<int>(s.ldc));
-}
 
 // The integer product: unsigned arithmetic wraps. The row of C accumulates in `acc` so that the
 // inner loop over j is contiguous when B is not transposed (the common case).
@@ -67,6 +36,25 @@ void Gemm(const GemmDims& d, int64_t rows, W alpha, const W* a, const W* b, W be
   }
 }
 
+// Rows [begin, end) of one product (a, b and c at the whole matrices): the position-independent
+// packed product for floating point (packed_gemm.h), the wrapping loop above for integers.
+void GemmRows(const GemmDims& d, int64_t begin, int64_t end, float alpha, const float* a,
+              const float* b, float beta, float* c) {
+  PackedGemm(d, begin, end, alpha, a, b, beta, c);
+}
+
+void GemmRows(const GemmDims& d, int64_t begin, int64_t end, double alpha, const double* a,
+              const double* b, double beta, double* c) {
+  PackedGemm(d, begin, end, alpha, a, b, beta, c);
+}
+
+template <class W>
+void GemmRows(const GemmDims& d, int64_t begin, int64_t end, W alpha, const W* a, const W* b,
+              W beta, W* c) {
+  const int64_t a_row_step = d.trans_a ? 1 : d.k;
+  Gemm(d, end - begin, alpha, a + begin * a_row_step, b, beta, c + begin * d.n);
+}
+
 // C = beta * C, for products with nothing to sum (k == 0).
 template <class W>
 void Scale(W beta, W* c, int64_t count) {
@@ -78,10 +66,6 @@ void Scale(W beta, W* c, int64_t count) {
 }
 
 }  // namespace
-
-bool FitsBlas(const GemmDims& dims) {
-  return dims.m <= INT_MAX && dims.n <= INT_MAX && dims.k <= INT_MAX;
-}
 
 template <class W>
 void BatchedGemm(const GemmDims& dims, W alpha, const W* a, absl::Span<const int64_t> a_offsets,
@@ -98,17 +82,15 @@ void BatchedGemm(const GemmDims& dims, W alpha, const W* a, absl::Span<const int
   if (batches >= useful) {
     ParallelFor(batches, useful, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
-        Gemm(dims, dims.m, alpha, a + a_offsets[i], b + b_offsets[i], beta, c + i * matrix);
+        GemmRows(dims, 0, dims.m, alpha, a + a_offsets[i], b + b_offsets[i], beta, c + i * matrix);
       }
     });
     return;
   }
   // Fewer batches than threads: split each product's rows instead.
-  const int64_t a_row_step = dims.trans_a ? 1 : dims.k;
   for (int64_t i = 0; i < batches; ++i) {
     ParallelFor(dims.m, useful, [&](int64_t begin, int64_t end) {
-      Gemm(dims, end - begin, alpha, a + a_offsets[i] + begin * a_row_step, b + b_offsets[i], beta,
-           c + i * matrix + begin * dims.n);
+      GemmRows(dims, begin, end, alpha, a + a_offsets[i], b + b_offsets[i], beta, c + i * matrix);
     });
   }
 }

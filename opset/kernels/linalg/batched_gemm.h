@@ -3,10 +3,11 @@
 //   GemmDims dims{.m = 4, .n = 5, .k = 3};
 //   BatchedGemm<float>(dims, 1.0f, a, {0}, b, {0}, 0.0f, c, ctx.threads());
 //
-// Floating-point products go to CBLAS (OpenBLAS picks the CPU's kernel); integer products run a
-// loop in an unsigned type, so that they wrap modulo 2^bits instead of overflowing (ONNX's integer
-// semantics, and no undefined behaviour). With threads > 1 the batches, or the rows of a single
-// product, are split across std::threads; with 1 no thread is ever started.
+// Floating-point products go to PackedGemm (packed_gemm.h: every element summed in the same order
+// wherever it sits); integer products run a loop in an unsigned type, so that they wrap modulo
+// 2^bits instead of overflowing (ONNX's integer semantics, and no undefined behaviour). With
+// threads > 1 the batches, or the rows of a single product, are split across std::threads; with 1
+// no thread is ever started.
 #ifndef GRAPHGC_OPSET_KERNELS_LINALG_BATCHED_GEMM_H_
 #define GRAPHGC_OPSET_KERNELS_LINALG_BATCHED_GEMM_H_
 
@@ -42,14 +43,11 @@ struct GemmDims {
   bool trans_b = false;
 };
 
-// Whether the dims fit the int sizes CBLAS takes (always true for the integer loop).
-bool FitsBlas(const GemmDims& dims);
-
 // For each batch i: C_i = alpha * op(A_i) * op(B_i) + beta * C_i, where A_i starts at
 // a + a_offsets[i], B_i at b + b_offsets[i], and C_i at c + i * m * n. beta == 0 overwrites C
 // without reading it. k == 0 gives beta * C. alpha == 0 is computed like any other alpha by the
-// integer loop but skips the product in BLAS (callers that need 0 * NaN handle it).
-// Floating-point W needs FitsBlas(dims). W: float, double, uint32_t or uint64_t.
+// integer loop but skips the product for floating point, as BLAS does (callers that need 0 * NaN
+// handle it). W: float, double, uint32_t or uint64_t.
 template <class W>
 void BatchedGemm(const GemmDims& dims, W alpha, const W* a, absl::Span<const int64_t> a_offsets,
                  const W* b, absl::Span<const int64_t> b_offsets, W beta, W* c, int threads);

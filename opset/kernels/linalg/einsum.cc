@@ -173,7 +173,6 @@ class Contraction {
     dims.m = Product(Dims(a_own));
     dims.k = Product(Dims(shared));
     dims.n = Product(Dims(b_own));
-    if (!std::is_integral_v<W> && !FitsBlas(dims)) return Decline("operands too large for BLAS");
     // Read each operand transposed where that spares a permutation.
     dims.trans_a = a.labels != Concat({&batch, &a_own, &shared}) &&
                    a.labels == Concat({&batch, &shared, &a_own});

@@ -92,8 +92,6 @@ KernelResult GemmOfType(const KernelContext& ctx, BiasRule rule) {
     return ctx.input_error(
         1, absl::StrCat("gives ", b_k, " rows to multiply, A' has ", dims.k, " columns"));
   }
-  if (!std::is_integral_v<W> && !linalg::FitsBlas(dims))
-    return Decline("matrices too large for BLAS");
   const std::optional<W> alpha = Coefficient<W>(ctx.float_attribute("alpha", 1.0f));
   const std::optional<W> beta = Coefficient<W>(ctx.float_attribute("beta", 1.0f));
   if (!alpha.has_value() || !beta.has_value())
@@ -128,8 +126,8 @@ KernelResult GemmOfType(const KernelContext& ctx, BiasRule rule) {
     linalg::BatchedGemm<W>(dims, *alpha, wa.data(), {&zero, 1}, wb.data(), {&zero, 1}, gemm_beta, y,
                            ctx.threads());
   } else {
-    // BLAS skips the product when alpha is 0; ONNX (and ONNX Runtime) still multiply it, so a
-    // NaN or an infinity in A * B gives NaN.
+    // The product skips A * B when alpha is 0, as BLAS does; ONNX (and ONNX Runtime) still
+    // multiply it, so a NaN or an infinity in A * B gives NaN.
     GRAPHGC_ASSIGN_OR_RETURN(std::vector<W> product, linalg::Scratch<W>(ctx, dims.m * dims.n));
     linalg::BatchedGemm<W>(dims, W{1}, wa.data(), {&zero, 1}, wb.data(), {&zero, 1}, W{0},
                            product.data(), ctx.threads());

@@ -70,8 +70,6 @@ KernelResult MatMulOfType(const KernelContext& ctx) {
   const Tensor& b = ctx.input(1);
   GRAPHGC_ASSIGN_OR_RETURN(MatMulLayout planned, PlanMatMul(ctx, 0, 1, a.shape(), b.shape()));
   const MatMulLayout layout = FoldSharedB(std::move(planned));
-  if (!std::is_integral_v<T> && !FitsBlas(layout.dims))
-    return Decline("matrices too large for BLAS");
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate_output(0));
   GRAPHGC_ASSIGN_OR_RETURN(WorkView<T> wa, WorkView<T>::Of(ctx, a));
   GRAPHGC_ASSIGN_OR_RETURN(WorkView<T> wb, WorkView<T>::Of(ctx, b));

@@ -61,9 +61,10 @@ void GemmTransposedB(const W* a, int64_t m, int64_t k, const W* b, int64_t n, W*
                          {&zero, 1}, W{0}, c, threads);
 }
 
-// One step's H·R^T: c [batch, n] = h [batch, k] · r^T for r [n, k]. OpenBLAS runs the few rows
-// of a batch faster as the weight-major r · h^T ([n, batch]) followed by a transpose of that small
-// result (about a third less per step at batch 8, hidden 128).
+// One step's H·R^T: c [batch, n] = h [batch, k] · r^T for r [n, k], computed as the weight-major
+// r · h^T ([n, batch]) followed by a transpose of that small result (with OpenBLAS that was about a
+// third less per step at batch 8, hidden 128; the packed product, linalg/packed_gemm.h, also
+// fills its register blocks better with the n rows than with the few rows of a batch).
 template <class W>
 class RecurrenceProduct {
  public:
