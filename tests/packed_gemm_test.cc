@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -36,13 +37,25 @@ std::vector<W> Random(size_t count, std::mt19937& rng) {
   return values;
 }
 
+std::string KernelName(GemmKernel kernel) {
+  switch (kernel) {
+    case GemmKernel::kAvx512:
+      return "avx512";
+    case GemmKernel::kAvx2:
+      return "avx2";
+    case GemmKernel::kPortable:
+      return "portable";
+  }
+  return "?";
+}
+
 template <class W>
-void ExpectProductRight(const GemmDims& d, W alpha, W beta, std::mt19937& rng) {
+void ExpectProductRight(GemmKernel kernel, const GemmDims& d, W alpha, W beta, std::mt19937& rng) {
   const std::vector<W> a = Random<W>(static_cast<size_t>(d.m * d.k), rng);
   const std::vector<W> b = Random<W>(static_cast<size_t>(d.k * d.n), rng);
   const std::vector<W> c0 = Random<W>(static_cast<size_t>(d.m * d.n), rng);
   std::vector<W> c = c0;
-  PackedGemm<W>(d, 0, d.m, alpha, a.data(), b.data(), beta, c.data());
+  PackedGemmWith<W>(kernel, d, 0, d.m, alpha, a.data(), b.data(), beta, c.data());
   const double tolerance = (sizeof(W) == 4 ? 2e-6 : 1e-14) * static_cast<double>(d.k + 2);
   for (int64_t i = 0; i < d.m; ++i) {
     for (int64_t j = 0; j < d.n; ++j) {
@@ -53,8 +66,8 @@ void ExpectProductRight(const GemmDims& d, W alpha, W beta, std::mt19937& rng) {
       const size_t at = static_cast<size_t>(i * d.n + j);
       const long double expected = alpha * sum + beta * static_cast<long double>(c0[at]);
       ASSERT_NEAR(static_cast<double>(c[at]), static_cast<double>(expected), tolerance)
-          << "m=" << d.m << " n=" << d.n << " k=" << d.k << " trans " << d.trans_a << d.trans_b
-          << " at (" << i << ", " << j << ")";
+          << KernelName(kernel) << " m=" << d.m << " n=" << d.n << " k=" << d.k << " trans "
+          << d.trans_a << d.trans_b << " at (" << i << ", " << j << ")";
     }
   }
 }
@@ -67,23 +80,51 @@ TYPED_TEST_SUITE(PackedGemmTest, Reals);
 TYPED_TEST(PackedGemmTest, RightAtEveryBlockingBoundary) {
   using W = TypeParam;
   std::mt19937 rng(7);
-  // Around the register blocks (6 or 8 rows, 8 to 32 columns) and the depth block (256).
-  const int64_t sizes[] = {1, 2, 5, 7, 9, 15, 17, 31, 33, 97};
-  const int64_t depths[] = {1, 3, 255, 256, 257, 600};
-  for (int64_t m : sizes) {
-    for (int64_t n : {int64_t{1}, int64_t{6}, int64_t{17}, int64_t{33}, m}) {
-      for (int64_t k : depths) {
-        if (m * n * k > 400000) continue;
-        for (int t = 0; t < 4; ++t) {
-          const GemmDims d{.m = m, .n = n, .k = k, .trans_a = (t & 1) != 0, .trans_b = t >= 2};
-          ExpectProductRight<W>(d, W{1}, W{0}, rng);
+  for (GemmKernel kernel : AvailableGemmKernels()) {
+    // Around the register blocks (6 or 8 rows, 8 to 32 columns) and the depth block (256).
+    const int64_t sizes[] = {1, 2, 5, 7, 9, 15, 17, 31, 33, 97};
+    const int64_t depths[] = {1, 3, 255, 256, 257, 600};
+    for (int64_t m : sizes) {
+      for (int64_t n : {int64_t{1}, int64_t{6}, int64_t{17}, int64_t{33}, m}) {
+        for (int64_t k : depths) {
+          if (m * n * k > 400000) continue;
+          for (int t = 0; t < 4; ++t) {
+            const GemmDims d{.m = m, .n = n, .k = k, .trans_a = (t & 1) != 0, .trans_b = t >= 2};
+            ExpectProductRight<W>(kernel, d, W{1}, W{0}, rng);
+          }
+        }
+      }
+    }
+    ExpectProductRight<W>(kernel, {.m = 37, .n = 41, .k = 300}, W{0.5}, W{2}, rng);
+    ExpectProductRight<W>(kernel, {.m = 37, .n = 1, .k = 300, .trans_a = true}, W{-1}, W{1}, rng);
+    ExpectProductRight<W>(kernel, {.m = 1, .n = 41, .k = 300, .trans_b = true}, W{3}, W{-0.5}, rng);
+  }
+}
+
+// Each register kernel on its own: identical rows of A give identical rows of C, whether the rows
+// are computed in one call or split in two (as threads split them).
+TYPED_TEST(PackedGemmTest, EveryKernelIsPositionIndependent) {
+  using W = TypeParam;
+  std::mt19937 rng(13);
+  for (GemmKernel kernel : AvailableGemmKernels()) {
+    for (int64_t m : {int64_t{7}, int64_t{29}, int64_t{1000}}) {
+      const int64_t n = 45, k = 300;
+      const std::vector<W> row = Random<W>(static_cast<size_t>(k), rng);
+      std::vector<W> a;
+      for (int64_t i = 0; i < m; ++i) a.insert(a.end(), row.begin(), row.end());
+      const std::vector<W> b = Random<W>(static_cast<size_t>(k * n), rng);
+      std::vector<W> c(static_cast<size_t>(m * n));
+      const GemmDims d{.m = m, .n = n, .k = k};
+      PackedGemmWith<W>(kernel, d, 0, m / 3, W{1}, a.data(), b.data(), W{0}, c.data());
+      PackedGemmWith<W>(kernel, d, m / 3, m, W{1}, a.data(), b.data(), W{0}, c.data());
+      for (int64_t i = 1; i < m; ++i) {
+        for (int64_t j = 0; j < n; ++j) {
+          ASSERT_EQ(c[static_cast<size_t>(i * n + j)], c[static_cast<size_t>(j)])
+              << KernelName(kernel) << " m=" << m << " row " << i;
         }
       }
     }
   }
-  ExpectProductRight<W>({.m = 37, .n = 41, .k = 300}, W{0.5}, W{2}, rng);
-  ExpectProductRight<W>({.m = 37, .n = 1, .k = 300, .trans_a = true}, W{-1}, W{1}, rng);
-  ExpectProductRight<W>({.m = 1, .n = 41, .k = 300, .trans_b = true}, W{3}, W{-0.5}, rng);
 }
 
 TYPED_TEST(PackedGemmTest, AlphaZeroIsBetaTimesCWithoutReadingTheProduct) {
@@ -93,6 +134,8 @@ TYPED_TEST(PackedGemmTest, AlphaZeroIsBetaTimesCWithoutReadingTheProduct) {
   std::vector<W> c = {1, 2, 3, 4};
   PackedGemm<W>({.m = 2, .n = 2, .k = 2}, 0, 2, W{0}, a.data(), b.data(), W{2}, c.data());
   EXPECT_EQ(c, (std::vector<W>{2, 4, 6, 8}));
+  PackedGemm<W>({.m = 2, .n = 2, .k = 2}, 0, 2, W{0}, a.data(), b.data(), W{0}, c.data());
+  EXPECT_EQ(c, (std::vector<W>{0, 0, 0, 0}));
 }
 
 // Every row of A the same: every row of C must be the same to the bit, at every size, whatever

@@ -121,24 +121,26 @@ __attribute__((target("avx512f"))) void Avx512Tile(int64_t kc, const double* a, 
 }
 #endif
 
-// The register kernel for this process: one for every tile of every product.
 template <class W>
-TileKernel<W> ChooseTileKernel() {
+TileKernel<W> TileKernelOf(GemmKernel kind) {
   constexpr int64_t kLanes512 = 64 / sizeof(W), kLanes256 = 32 / sizeof(W);
+  using Compute = void (*)(int64_t, const W*, const W*, W*);
+  switch (kind) {
 #if defined(__x86_64__)
-  if (__builtin_cpu_supports("avx512f")) {
-    return {8, 2 * kLanes512, static_cast<void (*)(int64_t, const W*, const W*, W*)>(&Avx512Tile)};
-  }
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-    return {6, 2 * kLanes256, static_cast<void (*)(int64_t, const W*, const W*, W*)>(&Avx2Tile)};
-  }
+    case GemmKernel::kAvx512:
+      return {8, 2 * kLanes512, static_cast<Compute>(&Avx512Tile)};
+    case GemmKernel::kAvx2:
+      return {6, 2 * kLanes256, static_cast<Compute>(&Avx2Tile)};
 #endif
-  return {6, 2 * kLanes256, &PortableTile<W, 6, 2 * kLanes256>};
+    default:
+      return {6, 2 * kLanes256, &PortableTile<W, 6, 2 * kLanes256>};
+  }
 }
 
+// The register kernel for this process: one for every tile of every product.
 template <class W>
 const TileKernel<W>& TheTileKernel() {
-  static const TileKernel<W> kernel = ChooseTileKernel<W>();
+  static const TileKernel<W> kernel = TileKernelOf<W>(AvailableGemmKernels().front());
   return kernel;
 }
 
@@ -281,11 +283,41 @@ bool MatrixVector(const GemmDims& d, int64_t row_begin, int64_t row_end, W alpha
   return false;
 }
 
+template <class W>
+void PackedGemmWithKernel(const TileKernel<W>& kernel, const GemmDims& d, int64_t row_begin,
+                          int64_t row_end, W alpha, const W* a, const W* b, W beta, W* c);
+
 }  // namespace
+
+std::vector<GemmKernel> AvailableGemmKernels() {
+  std::vector<GemmKernel> kernels;
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512f")) kernels.push_back(GemmKernel::kAvx512);
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    kernels.push_back(GemmKernel::kAvx2);
+  }
+#endif
+  kernels.push_back(GemmKernel::kPortable);
+  return kernels;
+}
 
 template <class W>
 void PackedGemm(const GemmDims& d, int64_t row_begin, int64_t row_end, W alpha, const W* a,
                 const W* b, W beta, W* c) {
+  PackedGemmWithKernel(TheTileKernel<W>(), d, row_begin, row_end, alpha, a, b, beta, c);
+}
+
+template <class W>
+void PackedGemmWith(GemmKernel kernel, const GemmDims& d, int64_t row_begin, int64_t row_end,
+                    W alpha, const W* a, const W* b, W beta, W* c) {
+  PackedGemmWithKernel(TileKernelOf<W>(kernel), d, row_begin, row_end, alpha, a, b, beta, c);
+}
+
+namespace {
+
+template <class W>
+void PackedGemmWithKernel(const TileKernel<W>& kernel, const GemmDims& d, int64_t row_begin,
+                          int64_t row_end, W alpha, const W* a, const W* b, W beta, W* c) {
   if (row_end <= row_begin || d.n == 0) return;
   if (alpha == W{0} || d.k == 0) {
     for (int64_t i = row_begin; i < row_end; ++i) {
@@ -296,7 +328,6 @@ void PackedGemm(const GemmDims& d, int64_t row_begin, int64_t row_end, W alpha, 
   }
   if (MatrixVector(d, row_begin, row_end, alpha, a, b, beta, c)) return;
   const Layout layout = LayoutOf(d);
-  const TileKernel<W>& kernel = TheTileKernel<W>();
   const int64_t mr = kernel.mr, nr = kernel.nr;
   const int64_t mc_block = kRowPanelsPerBlock * mr, nc_block = kColumnPanelsPerBlock * nr;
   std::vector<W>& tile_buffer = Buffer<W>(2);
@@ -333,9 +364,15 @@ void PackedGemm(const GemmDims& d, int64_t row_begin, int64_t row_end, W alpha, 
   }
 }
 
+}  // namespace
+
 template void PackedGemm<float>(const GemmDims&, int64_t, int64_t, float, const float*,
                                 const float*, float, float*);
 template void PackedGemm<double>(const GemmDims&, int64_t, int64_t, double, const double*,
                                  const double*, double, double*);
+template void PackedGemmWith<float>(GemmKernel, const GemmDims&, int64_t, int64_t, float,
+                                    const float*, const float*, float, float*);
+template void PackedGemmWith<double>(GemmKernel, const GemmDims&, int64_t, int64_t, double,
+                                     const double*, const double*, double, double*);
 
 }  // namespace graphgc::kernels::linalg

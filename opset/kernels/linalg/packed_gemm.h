@@ -20,6 +20,7 @@
 #define GRAPHGC_OPSET_KERNELS_LINALG_PACKED_GEMM_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "graphgc/opset/kernels/linalg/batched_gemm.h"
 
@@ -31,6 +32,14 @@ namespace graphgc::kernels::linalg {
 template <class W>
 void PackedGemm(const GemmDims& dims, int64_t row_begin, int64_t row_end, W alpha, const W* a,
                 const W* b, W beta, W* c);
+
+// The register kernels, and those this CPU runs, best first (PackedGemm uses the first). Tests
+// run every available one through PackedGemmWith: each must be right and position-independent.
+enum class GemmKernel { kAvx512, kAvx2, kPortable };
+std::vector<GemmKernel> AvailableGemmKernels();
+template <class W>
+void PackedGemmWith(GemmKernel kernel, const GemmDims& dims, int64_t row_begin, int64_t row_end,
+                    W alpha, const W* a, const W* b, W beta, W* c);
 
 }  // namespace graphgc::kernels::linalg
 
