@@ -63,7 +63,15 @@ expect_failure "missing file" 1 "$work/absent.onnx" "$work/absent.onnx" "$work/o
 expect_failure "not a model" 1 "text.onnx" "$work/text.onnx" "$work/out.onnx"
 expect_failure "truncated" 1 "truncated.onnx" "$work/truncated.onnx" "$work/out.onnx"
 expect_failure "empty file" 1 "empty.onnx" "$work/empty.onnx" "$work/out.onnx"
-expect_failure "opset too new" 1 "opset 99" "$work/new.onnx" "$work/out.onnx"
+expect_failure "opset too new" 1 "uses ai.onnx opset 99; graphgc reads ai.onnx opsets 1 to 17" \
+  "$work/new.onnx" "$work/out.onnx"
+# --help is asked for, not a mistake: the usage on stdout, nothing on stderr, exit 0.
+if "$fold" --help > "$work/help" 2> "$work/stderr" && grep -q "^usage: graphgc-fold" "$work/help" &&
+   [ ! -s "$work/stderr" ]; then
+  echo "ok   --help: usage on stdout, exit 0"
+else
+  echo "FAIL --help: exit or streams wrong"; cat "$work/help" "$work/stderr"; failures=$((failures + 1))
+fi
 expect_failure "missing external data" 1 "missing.bin" "$work/missing.onnx" "$work/out.onnx"
 expect_failure "external data outside" 1 "outside.bin" "$work/escape.onnx" "$work/out.onnx"
 expect_failure "output folder missing" 1 "cannot" "$work/good.onnx" "$work/no/such/out.onnx"

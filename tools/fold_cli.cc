@@ -59,7 +59,10 @@ absl::StatusOr<FoldCommand> ParseFoldCommand(absl::Span<const char* const> args)
   std::vector<std::string> paths;
   for (size_t i = 0; i < args.size(); ++i) {
     const absl::string_view arg = args[i];
-    if (arg == "--help" || arg == "-h") return UsageError("");
+    if (arg == "--help" || arg == "-h") {
+      command.help = true;
+      return command;
+    }
     if (IsFlag(arg, "--max-fold-bytes")) {
       auto bytes = ByteFlag(arg, "--max-fold-bytes", args, i);
       if (!bytes.ok()) return bytes.status();

@@ -20,6 +20,7 @@ struct FoldCommand {
   std::optional<int64_t> external_data_threshold;  // --external-data[=BYTES]
   bool quiet = false;
   std::string stats_path;
+  bool help = false;  // --help: print kFoldUsage to stdout and exit 0
 };
 
 inline constexpr char kFoldUsage[] =

@@ -1,7 +1,7 @@
 // graphgc-fold IN.onnx OUT.onnx [options]: a thin command line over graphgc::fold (fold.h).
-// Exit status 0 on success, 1 on a bad model or a failed write (the message names the file),
-// 2 on bad arguments. OUT is written to a temporary file and renamed at the end, so a failed run
-// leaves no partial output behind.
+// Exit status 0 on success (and for --help, which prints the usage to stdout), 1 on a bad model or
+// a failed write (the message names the file), 2 on bad arguments. OUT is written to a temporary
+// file and renamed at the end, so a failed run leaves no partial output behind.
 #include <unistd.h>
 
 #include <chrono>
@@ -100,6 +100,10 @@ int main(int argc, char** argv) {
   if (!command.ok()) {
     absl::FPrintF(stderr, "graphgc-fold: %s\n", command.status().message());
     return 2;
+  }
+  if (command->help) {
+    std::fputs(graphgc::tools::kFoldUsage, stdout);
+    return 0;
   }
   return graphgc::tools::Run(*command);
 }

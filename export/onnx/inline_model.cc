@@ -33,10 +33,14 @@ absl::StatusOr<std::map<std::string, int>> ReadOpsetImports(const onnx::ModelPro
       continue;
     }
     if (opset.version() < 1 || opset.version() > supported) {
-      return ModelError(
-          absl::StrCat("the model imports opset ", opset.version(), " of domain '", domain,
-                       "'; this library supports ",
-                       supported == 0 ? std::string("none") : absl::StrCat("1 to ", supported)));
+      const std::string name = domain.empty() ? "ai.onnx" : domain;
+      return ModelError(absl::StrCat(
+          "the model uses ", name, " opset ", opset.version(), "; graphgc reads ", name,
+          supported == 0 ? std::string(" at no opset") : absl::StrCat(" opsets 1 to ", supported),
+          opset.version() > supported
+              ? " (a newer opset may change what its ops mean, so the model is not read; opset "
+                "conversion needs the model read at its own opset first)"
+              : ""));
     }
     opsets[domain] = static_cast<int>(opset.version());
   }
