@@ -144,6 +144,32 @@ TEST(FoldTest, RefusesToGrowTheModel) {
   EXPECT_GT(grown.model.ByteSizeLong(), 4'000'000u);
 }
 
+// A generator's value is written only where that does not grow the model: 16 KiB of zeros from a
+// ConstantOfShape that a node with an unknown input reads stays a node (it was written before the
+// never-grow rule, which made the model 16 KiB larger), while a small shape computation that
+// replaces its nodes is still written.
+TEST(FoldTest, AGeneratorStaysANodeWhenItsValueWouldGrowTheModel) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {8, 64});
+  Var w = op::ConstantOfShape(g.constant(Tensor::from_vector<int64_t>({64, 64}, {2})));
+  Var y = op::MatMul(x, w);
+  Var flat = op::Reshape(
+      y, op::Concat({op::Shape(x, {.end = 1}), g.constant(Tensor::from_vector<int64_t>({-1}, {1}))},
+                    {.axis = 0}));
+  const onnx::ModelProto model = Export(g, {{"flat", flat}});
+  const gg::FoldResult folded = Fold(model);
+  EXPECT_LE(folded.model.ByteSizeLong(), model.ByteSizeLong());
+  EXPECT_THAT(OpTypes(folded.model),
+              ::testing::ElementsAre("ConstantOfShape", "MatMul", "Reshape"));
+  EXPECT_EQ(folded.stats.nodes_kept_for_size, 1);
+
+  gg::FoldOptions anyway;
+  anyway.fold_anyway = true;
+  const gg::FoldResult grown = Fold(model, anyway);
+  EXPECT_THAT(OpTypes(grown.model), ::testing::ElementsAre("MatMul", "Reshape"));
+  EXPECT_GT(grown.model.ByteSizeLong(), model.ByteSizeLong() + 16'000);
+}
+
 TEST(FoldTest, ALargeValueThatReplacesAsManyInitializerBytesIsWritten) {
   Graph g;
   Var x = g.argument("x", DataType::kFloat, {512, 1024});

@@ -14,11 +14,13 @@
 // from the model's value_info, and through which no value flows (options.unknown_ops_are_errors
 // makes them an error). An unknown op of the ai.onnx domain stays an error: it is a typo.
 //
-// Size policy: a value becomes an initializer only if it is at most max_fold_bytes, or no larger
-// than the initializers its folding makes unneeded; otherwise the nodes that make it stay.
-// fold_anyway turns this off. Memory: the importer lets go of each var once its last consumer is
-// built, unless the var is to be written, so values die as the walk goes; memory_budget_bytes caps
-// the live value bytes (past it, values are not computed and their nodes stay).
+// Size policy (never grow): a value becomes an initializer only if its tensor is no larger than
+// what its folding removes — the nodes only its computation needs, and the initializers and
+// Constant nodes only those read (fold_plan.h) — and, over max_fold_bytes, no larger than the
+// initializers alone; otherwise the nodes that make it stay. fold_anyway turns this off. Memory:
+// the importer lets go of each var once its last consumer is built, unless the var is to be
+// written, so values die as the walk goes; memory_budget_bytes caps the live value bytes (past it,
+// values are not computed and their nodes stay).
 //
 // Errors (a non-OK status, nothing written): a model graphgc cannot import (see inline_model.h),
 // an opset newer than supported, a missing or escaping external data file.
@@ -40,7 +42,8 @@ struct FoldOptions {
   // (no absolute paths, no "..", no symlink out). Empty: the model may not use external data.
   std::string model_dir;
   // A computed value larger than this is written only if it is no larger than the initializers it
-  // replaces (1 MiB).
+  // replaces (1 MiB); a smaller one, if it is no larger than the nodes and initializers it
+  // replaces.
   int64_t max_fold_bytes = int64_t{1} << 20;
   // Write every known value the outputs need, whatever its size.
   bool fold_anyway = false;

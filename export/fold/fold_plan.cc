@@ -1,5 +1,6 @@
 #include "graphgc/export/fold/fold_plan.h"
 
+#include <algorithm>
 #include <limits>
 #include <vector>
 
@@ -42,6 +43,14 @@ int64_t TensorProtoBytes(const onnx::TensorProto& tensor) {
   return bytes;
 }
 
+// A field's tag and length in its parent message (a node in the graph, a tensor's data).
+constexpr int64_t kFieldFraming = 2;
+
+// What a TensorProto spends besides its elements: its name, dims, element type and field tags.
+int64_t TensorFraming(const std::string& name, const Tensor& value) {
+  return static_cast<int64_t>(name.size() + 2 * value.shape().size()) + 4 * kFieldFraming;
+}
+
 int64_t ValueBytes(const Tensor& value) {
   if (value.dtype() != DataType::kString) return static_cast<int64_t>(value.nbytes());
   int64_t bytes = 0;
@@ -78,9 +87,12 @@ void FoldPlan::AfterNode(const onnx::NodeProto& node, absl::Span<const Var> inpu
                          absl::Span<const Var> outputs, bool opaque) {
   if (opaque) ++opaque_nodes_;
   const GraphCore& core = *graph_.core();
-  if (!outputs.empty() && outputs[0].ok() && !node.name().empty()) {
+  if (!outputs.empty() && outputs[0].ok()) {
     const NodeId made_by = core.arena().var_producer(outputs[0].id());
-    if (made_by.valid()) node_names_[made_by] = node.name();
+    if (made_by.valid()) {
+      if (!node.name().empty()) node_names_[made_by] = node.name();
+      node_bytes_[made_by] = static_cast<int64_t>(node.ByteSizeLong());
+    }
   }
   bool keeps_running = false;
   for (int i = 0; i < node.output_size() && i < static_cast<int>(outputs.size()); ++i) {
@@ -108,46 +120,82 @@ void FoldPlan::Decide(const Var& var) {
   const std::optional<Tensor> value = var.value();
   if (!value.has_value()) return;
   const int64_t bytes = ValueBytes(*value);
-  if (options_.fold_anyway || bytes <= options_.max_fold_bytes || bytes <= ReplacedBytes(id)) {
+  bool write = options_.fold_anyway;
+  if (!write) {
+    const Removed removed = RemovedBy(id);
+    const int64_t written = SaturatingAdd(bytes, TensorFraming(NameOf(id), *value));
+    write = written <= SaturatingAdd(removed.node_bytes, removed.initializer_bytes) &&
+            (bytes <= options_.max_fold_bytes || bytes <= removed.initializer_bytes);
+  }
+  if (write) {
     held_.emplace(id, var);
   } else {
     refused_.insert(id);
   }
 }
 
-int64_t FoldPlan::ReplacedBytes(VarId var) const {
+int64_t FoldPlan::ModelReads(VarId var) const {
+  auto name = names_.find(var);
+  if (name == names_.end()) return 0;  // an output the model leaves unnamed: nothing reads it
+  auto reads = model_reads_.find(name->second);
+  return reads == model_reads_.end() ? 0 : reads->second;
+}
+
+FoldPlan::Removed FoldPlan::RemovedBy(VarId var) const {
   const Arena& arena = graph_.core()->arena();
-  absl::flat_hash_set<NodeId> cone;
-  absl::flat_hash_map<VarId, int64_t> cone_reads;  // constant -> cone nodes reading it
+  // The cone: the nodes that make `var` from what is not held, walked back from its producer.
+  std::vector<NodeId> cone;
+  absl::flat_hash_set<NodeId> in_cone;
   std::vector<NodeId> work;
-  if (arena.var_producer(var).valid()) work.push_back(arena.var_producer(var));
+  const NodeId sink = arena.var_producer(var);
+  if (sink.valid()) work.push_back(sink);
   while (!work.empty()) {
     const NodeId node = work.back();
     work.pop_back();
-    if (!cone.insert(node).second) continue;
-    if (static_cast<int64_t>(cone.size()) > kMaxConeNodes) return 0;
-    absl::flat_hash_set<VarId> read;
+    if (!in_cone.insert(node).second) continue;
+    if (static_cast<int64_t>(in_cone.size()) > kMaxConeNodes) return {};
+    cone.push_back(node);
     for (VarId input : arena.node_inputs(node)) {
-      if (!input.valid() || !read.insert(input).second) continue;
-      if (IsConstant(input)) {
-        ++cone_reads[input];  // an initializer or a Constant node: model bytes
-      } else if (arena.var_producer(input).valid() && !held_.contains(input)) {
+      if (input.valid() && !IsConstant(input) && !held_.contains(input) &&
+          arena.var_producer(input).valid()) {
         work.push_back(arena.var_producer(input));
       }
     }
   }
-  int64_t replaced = 0;
-  for (const auto& [constant, reads] : cone_reads) {
-    auto name = names_.find(constant);
-    if (name == names_.end()) continue;
-    auto in_model = model_reads_.find(name->second);
-    const int64_t all_reads = in_model == model_reads_.end() ? 0 : in_model->second;
-    const std::optional<Tensor> value = graph_.core()->value(constant);
-    if (reads >= all_reads && value.has_value()) {
-      replaced = SaturatingAdd(replaced, ValueBytes(*value));
+  // Readers before what they read (IDs grow as nodes are appended): a node goes once every model
+  // read of its outputs is by a node that goes, and `var` itself becomes the initializer.
+  std::sort(cone.begin(), cone.end(), [](NodeId a, NodeId b) { return a.value() > b.value(); });
+  absl::flat_hash_map<VarId, int64_t> reads_by_removed;
+  Removed removed;
+  for (NodeId node : cone) {
+    bool goes = true;
+    for (int i = 0; i < arena.node_num_outputs(node) && goes; ++i) {
+      const VarId output = arena.node_output(node, i);
+      if (output == var) continue;
+      auto reads = reads_by_removed.find(output);
+      goes = ModelReads(output) <= (reads == reads_by_removed.end() ? 0 : reads->second);
+    }
+    if (!goes) continue;
+    auto bytes = node_bytes_.find(node);
+    if (bytes != node_bytes_.end()) {
+      removed.node_bytes = SaturatingAdd(removed.node_bytes, bytes->second + kFieldFraming);
+    }
+    absl::flat_hash_set<VarId> read;
+    for (VarId input : arena.node_inputs(node)) {
+      if (input.valid() && read.insert(input).second) ++reads_by_removed[input];
     }
   }
-  return replaced;
+  // Initializers and Constant nodes' tensors that only removed nodes read.
+  for (const auto& [input, reads] : reads_by_removed) {
+    if (!IsConstant(input) || reads < ModelReads(input)) continue;
+    const std::optional<Tensor> value = graph_.core()->value(input);
+    if (value.has_value()) {
+      removed.initializer_bytes =
+          SaturatingAdd(removed.initializer_bytes,
+                        SaturatingAdd(ValueBytes(*value), TensorFraming(NameOf(input), *value)));
+    }
+  }
+  return removed;
 }
 
 bool FoldPlan::Writes(VarId var, const Tensor& value) const {

@@ -2,11 +2,16 @@
 // imported (graphgc::fold, fold.h).
 //
 // A known var is decided when a node that keeps running reads it (a node with an output without
-// value), and for each graph output: it is written if it is at most max_fold_bytes, or no larger
-// than the model bytes its folding makes unneeded (the initializers and Constant nodes only its
-// cone reads), or with fold_anyway; the plan then holds its Var so that its value survives the
-// import's collections. A refused var is made by its nodes in the folded model. Everything else
-// is let go as the import walks on, so values die once no later node needs them.
+// value), and for each graph output. It is written, unless fold_anyway writes everything, only if
+// writing it does not grow the model: its tensor's bytes must be at most the bytes its folding
+// removes — the nodes of its cone that nothing else reads (walked from its producer back, each
+// node removed once every reader of its outputs is) and the initializers and Constant nodes only
+// those nodes read — and a value over max_fold_bytes must be paid for by initializers alone. The
+// removed sets of two written values never overlap (a removed node feeds one value only), so the
+// folded model is never larger than the input by what it writes. The plan then holds the Var so
+// that its value survives the import's collections. A refused var is made by its nodes in the
+// folded model (a ConstantOfShape stays a node rather than become megabytes of zeros). Everything
+// else is let go as the import walks on, so values die once no later node needs them.
 // Internal to the export module; thread-compatible, used on the fold's thread only.
 #ifndef GRAPHGC_FOLD_PLAN_H_
 #define GRAPHGC_FOLD_PLAN_H_
@@ -50,8 +55,13 @@ class FoldPlan {
  private:
   void Decide(const Var& var);
   bool IsConstant(VarId var) const;
-  // Model bytes (initializers, Constant nodes) that only the nodes making `var` read.
-  int64_t ReplacedBytes(VarId var) const;
+  struct Removed {
+    int64_t node_bytes = 0;         // serialized nodes that go
+    int64_t initializer_bytes = 0;  // initializers and Constant nodes' tensors that go
+  };
+  // What writing `var` removes from the model (see above).
+  Removed RemovedBy(VarId var) const;
+  int64_t ModelReads(VarId var) const;
 
   Graph& graph_;
   const FoldOptions& options_;
@@ -59,6 +69,7 @@ class FoldPlan {
   absl::flat_hash_map<std::string, int64_t> model_reads_;
   absl::flat_hash_map<VarId, std::string> names_;
   absl::flat_hash_map<NodeId, std::string> node_names_;
+  absl::flat_hash_map<NodeId, int64_t> node_bytes_;  // the model node each graph node came from
   absl::flat_hash_map<VarId, Var> held_;
   absl::flat_hash_set<VarId> refused_;
   int64_t opaque_nodes_ = 0;

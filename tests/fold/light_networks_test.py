@@ -1,10 +1,14 @@
 """ONNX's nine "light" networks (AlexNet, DenseNet-121, Inception v1/v2, ResNet-50, ShuffleNet,
 SqueezeNet, VGG-19, ZFNet-512, shipped in the onnx wheel's backend test data with each network's
-expected output), their input made constant as ONNX's runner feeds it (arange(n) / n), folded by
-graphgc-fold to their output: every output must match output_0.pb at ONNX's tolerance (rtol 1e-3,
-atol 1e-7). SqueezeNet is the case that once failed: its last Conv has 1000 channels with identical
-weights, a BLAS gave the last four other logits, and a Softmax over logits near 1e10 turned that
-into an answer off by 0.249.
+expected output, their weights made at run time by ConstantOfShape), folded by graphgc-fold twice:
+
+- their input made constant as ONNX's runner feeds it (arange(n) / n): each folds to its output,
+  which must match output_0.pb at ONNX's tolerance (rtol 1e-3, atol 1e-7). SqueezeNet is the case
+  that once failed: its last Conv has 1000 channels with identical weights, a BLAS gave the last
+  four other logits, and a Softmax over logits near 1e10 turned that into an answer off by 0.249;
+- their input kept (the realistic case): the folded model must be no larger than the input (the
+  never-grow promise: ConstantOfShape weights stay nodes rather than become megabytes), pass
+  ONNX's checker, and give the original's output in ONNX Runtime. Peak RSS is printed.
 
 Usage: light_networks_test.py GRAPHGC_FOLD
 """
@@ -43,6 +47,50 @@ def folded_output(model):
     return None
 
 
+def run_fold(fold, source, target):
+    """graphgc-fold's exit status, stderr and peak RSS in MiB (GNU time's, of that process alone)."""
+    run = subprocess.run(["/usr/bin/time", "-f", "peak-rss-kib %M", fold, source, target,
+                          "--quiet"], capture_output=True, text=True)
+    lines = run.stderr.strip().splitlines()
+    rss = int(lines[-1].split()[-1]) / 1024 if lines and lines[-1].startswith("peak-rss-kib") else -1
+    return run.returncode, "\n".join(lines[:-1]), rss
+
+
+def check_input_kept(fold, light, name, work):
+    import onnxruntime
+
+    source = os.path.join(light, name + ".onnx")
+    target = os.path.join(work, name + "_kept.onnx")
+    status, stderr, rss = run_fold(fold, source, target)
+    if status != 0:
+        print(f"FAIL {name} (input kept): graphgc-fold exited {status}: {stderr.strip()}")
+        return False
+    before, after = os.path.getsize(source), os.path.getsize(target)
+    if after > before:
+        print(f"FAIL {name} (input kept): grew from {before} to {after} bytes")
+        return False
+    onnx.checker.check_model(target)
+    options = onnxruntime.SessionOptions()
+    options.log_severity_level = 3  # no warnings about these models' initializers-as-inputs
+    options.intra_op_num_threads = 1
+    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
+    original = onnxruntime.InferenceSession(source, options, providers=["CPUExecutionProvider"])
+    folded = onnxruntime.InferenceSession(target, options, providers=["CPUExecutionProvider"])
+    feed = {}
+    for graph_input in original.get_inputs():
+        shape = graph_input.shape
+        count = int(np.prod(shape))
+        feed[graph_input.name] = (np.arange(count, dtype=np.float32) / count).reshape(shape)
+    want = original.run(None, feed)[0]
+    got = folded.run(None, feed)[0]
+    if not np.allclose(got, want, rtol=1e-3, atol=1e-6):
+        print(f"FAIL {name} (input kept): ONNX Runtime gives max |diff| "
+              f"{np.max(np.abs(got - want)):.3g} against the original")
+        return False
+    print(f"PASS {name} (input kept): {before} -> {after} bytes, peak RSS {rss:.0f} MiB")
+    return True
+
+
 def main():
     fold = sys.argv[1]
     light = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "light")
@@ -53,6 +101,7 @@ def main():
     failed = 0
     with tempfile.TemporaryDirectory() as work:
         for name in names:
+            failed += not check_input_kept(fold, light, name, work)
             source = os.path.join(work, name + ".onnx")
             target = os.path.join(work, name + "_folded.onnx")
             onnx.save(constant_input_model(os.path.join(light, name + ".onnx")), source)
@@ -75,7 +124,7 @@ def main():
                 failed += 1
             else:
                 print(f"PASS {name}")
-    print(f"{len(names) - failed} passed, {failed} failed")
+    print(f"{2 * len(names) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 
