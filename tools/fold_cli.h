@@ -40,7 +40,9 @@ inline constexpr char kFoldUsage[] =
     "  --opset=N                 convert the model to ai.onnx opset N first (ONNX's version\n"
     "                            converter); by default it keeps its own\n"
     "  --quiet                   no progress bar\n"
-    "  --stats=FILE.json         write node counts, bytes, peak memory and time per phase\n";
+    "  --stats=FILE.json         write node counts, bytes, peak memory and time per phase (read,\n"
+    "                            fuse, import with every value computed, fold, export, write;\n"
+    "                            they add up to total_seconds)\n";
 
 // The arguments after the program name; an error says which one is wrong.
 absl::StatusOr<FoldCommand> ParseFoldCommand(absl::Span<const char* const> args);
@@ -48,8 +50,17 @@ absl::StatusOr<FoldCommand> ParseFoldCommand(absl::Span<const char* const> args)
 // Draws "phase [=====     ] done/total" on stderr, in place.
 void DrawProgress(const char* phase, int64_t done, int64_t total);
 
+// The phases the command times itself, around fold's own (FoldStats): reading the model, writing
+// the result, and the whole run from reading to written, which the phases add up to.
+struct CommandSeconds {
+  double read = 0;
+  double write = 0;
+  double total = 0;
+};
+
 // The --stats document.
-std::string FoldStatsJson(const FoldStats& stats, int64_t peak_rss_bytes, double write_seconds);
+std::string FoldStatsJson(const FoldStats& stats, int64_t peak_rss_bytes,
+                          const CommandSeconds& seconds);
 
 // The process's peak resident set (VmHWM) in bytes, or -1 if unreadable.
 int64_t PeakRssBytes();

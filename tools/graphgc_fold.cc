@@ -31,9 +31,16 @@ int Fail(absl::string_view message) {
   return 1;
 }
 
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 int Run(const FoldCommand& command) {
+  const auto start = std::chrono::steady_clock::now();
+  CommandSeconds seconds;
   absl::StatusOr<onnx::ModelProto> model = internal::LoadModelFile(command.input_path);
   if (!model.ok()) return Fail(model.status().message());
+  seconds.read = SecondsSince(start);
 
   FoldOptions options = command.options;
   options.model_dir = model_folder(command.input_path);
@@ -74,12 +81,12 @@ int Run(const FoldCommand& command) {
       return Fail(absl::StrCat(command.output_path, ": the ONNX checker rejected it: ", e.what()));
     }
   }
-  const double write_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - write_start).count();
+  seconds.write = SecondsSince(write_start);
+  seconds.total = SecondsSince(start);
 
   if (!command.stats_path.empty()) {
     std::ofstream stats(command.stats_path, std::ios::trunc);
-    stats << FoldStatsJson(folded->stats, PeakRssBytes(), write_seconds);
+    stats << FoldStatsJson(folded->stats, PeakRssBytes(), seconds);
     if (!stats) return Fail(absl::StrCat(command.stats_path, ": cannot write the stats"));
   }
   if (!command.quiet) {

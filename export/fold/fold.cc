@@ -150,9 +150,11 @@ absl::StatusOr<FoldResult> Folder::RunConsuming(onnx::ModelProto& model) {
   stats_.nodes_before = model.graph().node_size();
   stats_.initializer_bytes_before = internal::InitializerBytes(model.graph());
   if (options_.fuse) {
+    const Clock::time_point fuse_start = Clock::now();
     absl::StatusOr<internal::FusionCounts> fused = internal::ApplyFusions(model, load_);
     if (!fused.ok()) return FoldError(fused.status());
     stats_.nodes_fused = fused->nodes_removed();
+    stats_.fuse_seconds = SecondsSince(fuse_start);
   }
   return RunOn(model);
 }

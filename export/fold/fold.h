@@ -82,6 +82,10 @@ struct FoldStats {
   int64_t nodes_fused = 0;            // nodes removed by the fusions
   int64_t opaque_nodes = 0;           // nodes of unknown domains passed through
   int64_t peak_live_value_bytes = 0;
+  // The phases, one after another: the fusions; the import, which computes every value as it
+  // builds each node (graphgc propagates eagerly), so it holds nearly all of the compute; the
+  // decisions on the outputs and a last collection; the export.
+  double fuse_seconds = 0;
   double import_seconds = 0;
   double fold_seconds = 0;
   double export_seconds = 0;

@@ -85,6 +85,7 @@ py::dict FoldStatsDict(const FoldStats& stats) {
   out["nodes_fused"] = stats.nodes_fused;
   out["opaque_nodes"] = stats.opaque_nodes;
   out["peak_live_value_bytes"] = stats.peak_live_value_bytes;
+  out["fuse_seconds"] = stats.fuse_seconds;
   out["import_seconds"] = stats.import_seconds;
   out["fold_seconds"] = stats.fold_seconds;
   out["export_seconds"] = stats.export_seconds;
