@@ -1,18 +1,18 @@
 #include "graphgc/opset/values/kernel_registry.h"
 
 #include <algorithm>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/strip.h"
 #include "graphgc/opset/kernels/builtin_kernels.h"
 #include "graphgc/opset/kernels/kernel_table.h"
 #include "graphgc/opset/proto/tensor_proto.h"
 #include "graphgc/opset/values/function_kernel.h"
+#include "onnx/defs/data_type_utils.h"
 #include "onnx/defs/schema.h"
 
 namespace graphgc::internal {
@@ -58,26 +58,23 @@ std::optional<kernels::KernelAttributeValue> DefaultValue(const onnx::AttributeP
   }
 }
 
-// The element type an ONNX type string names: "tensor(float)", "seq(tensor(float))",
-// "optional(tensor(float))" and a map's value, "map(string, float)", give float; a type graphgc
-// has no element type for gives none.
-DataTypeSet ElementTypesOf(absl::string_view type) {
-  for (absl::string_view wrapper : {"tensor(", "seq(", "optional(", "sparse_tensor("}) {
-    if (absl::ConsumePrefix(&type, wrapper) && absl::ConsumeSuffix(&type, ")")) {
-      return ElementTypesOf(type);
-    }
+// The element type an ONNX type string names, parsed by ONNX and read as graphgc's VarType:
+// "tensor(float)", "seq(tensor(float))", "optional(tensor(float))" and a map's value,
+// "map(string, float)", give float; a type graphgc has no VarType for gives none.
+DataTypeSet ElementTypesOf(const std::string& type_str) {
+  absl::StatusOr<VarType> type = absl::InternalError("unparsed");
+  try {
+    const onnx::TypeProto& proto =
+        onnx::Utils::DataTypeUtils::ToTypeProto(onnx::Utils::DataTypeUtils::ToType(type_str));
+    type = FromTypeProto(proto, type_str);
+  } catch (const std::exception&) {  // a type string ONNX itself does not parse
+    return {};
   }
-  if (absl::ConsumePrefix(&type, "map(") && absl::ConsumeSuffix(&type, ")")) {
-    const size_t comma = type.find(',');
-    if (comma == absl::string_view::npos) return {};
-    return ElementTypesOf(absl::StripLeadingAsciiWhitespace(type.substr(comma + 1)));
-  }
-  for (int32_t code = 1; code < 64; ++code) {
-    if (IsSupportedDataType(code) && DataTypeName(static_cast<DataType>(code)) == type) {
-      return {static_cast<DataType>(code)};
-    }
-  }
-  return {};
+  if (!type.ok()) return {};
+  const VarType* inner = &*type;
+  while (!inner->is_tensor()) inner = &inner->element();
+  if (inner->dtype() == DataType::kUndefined) return {};
+  return {inner->dtype()};
 }
 
 const onnx::OpSchema::TypeConstraintParam* FindTypeParam(const onnx::OpSchema& schema,
@@ -92,7 +89,7 @@ const onnx::OpSchema::TypeConstraintParam* FindTypeParam(const onnx::OpSchema& s
 // fixed type the formal names.
 DataTypeSet AdmittedTypes(const onnx::OpSchema& schema, absl::string_view type_str) {
   const onnx::OpSchema::TypeConstraintParam* param = FindTypeParam(schema, type_str);
-  if (param == nullptr) return ElementTypesOf(type_str);
+  if (param == nullptr) return ElementTypesOf(std::string(type_str));
   DataTypeSet admitted;
   for (const std::string& allowed : param->allowed_type_strs) {
     admitted = admitted | ElementTypesOf(allowed);
