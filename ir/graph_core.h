@@ -10,7 +10,9 @@
 #ifndef GRAPHGC_GRAPH_CORE_H_
 #define GRAPHGC_GRAPH_CORE_H_
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -70,6 +72,26 @@ class GraphCore {
   Arena& arena() { return *arena_; }
   const Arena& arena() const { return *arena_; }
   const GraphOptions& options() const { return options_; }
+  // The most bytes a value computed now may take: GraphOptions::max_value_bytes, or less while a
+  // ValueLimitScope is open.
+  int64_t max_value_bytes() const { return std::min(options_.max_value_bytes, value_limit_); }
+
+  // Narrows max_value_bytes() for the nodes made while it is open: graphgc-fold's planning pass
+  // builds a model with only its small values (what shape inference needs) and leaves the large
+  // ones uncomputed until it knows they will be written.
+  class ValueLimitScope {
+   public:
+    ValueLimitScope(GraphCore& core, int64_t limit) : core_(core), saved_(core.value_limit_) {
+      core_.value_limit_ = std::min(saved_, limit);
+    }
+    ValueLimitScope(const ValueLimitScope&) = delete;
+    ValueLimitScope& operator=(const ValueLimitScope&) = delete;
+    ~ValueLimitScope() { core_.value_limit_ = saved_; }
+
+   private:
+    GraphCore& core_;
+    int64_t saved_;
+  };
 
   // Roots: one count per var, kept by Var handles (the collector's roots).
   void add_root(VarId var) { collector_.add_root(var); }
@@ -137,6 +159,7 @@ class GraphCore {
   ValueSlots values_;  // per var; null when the var holds no store value
   Collector collector_;
   int64_t skipped_for_budget_ = 0;
+  int64_t value_limit_ = std::numeric_limits<int64_t>::max();  // ValueLimitScope
 };
 
 }  // namespace internal

@@ -378,6 +378,161 @@ TEST(FoldTest, IfWithAKnownConditionFolds) {
   }
 }
 
+// A weight no written value needs is never computed: the plan decides before the import computes,
+// so a megabyte of ConstantOfShape zeros read by a MatMul of the input never exists, while the
+// shape computation beside it still folds.
+TEST(FoldTest, AWeightNoWrittenValueNeedsIsNeverComputed) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {2, 64});
+  Var w = op::ConstantOfShape(g.constant(Tensor::from_vector<int64_t>({64, 4096}, {2})));
+  Var y = op::MatMul(x, w);
+  Var flat = op::Reshape(
+      y, op::Concat({op::Shape(x, {.end = 1}), g.constant(Tensor::from_vector<int64_t>({-1}, {1}))},
+                    {.axis = 0}));
+  const onnx::ModelProto model = Export(g, {{"flat", flat}});
+  const gg::FoldResult folded = Fold(model);
+  EXPECT_THAT(OpTypes(folded.model),
+              ::testing::ElementsAre("ConstantOfShape", "MatMul", "Reshape"));
+  EXPECT_LT(folded.stats.peak_live_value_bytes, 64 << 10);  // the weight is 1 MiB
+
+  gg::FoldOptions anyway;  // writes every value: computes the weight
+  anyway.fold_anyway = true;
+  EXPECT_GE(Fold(model, anyway).stats.peak_live_value_bytes, 1 << 20);
+}
+
+onnx::TensorProto FloatTensor(const std::string& name, const Dims& dims, float value) {
+  onnx::TensorProto tensor;
+  tensor.set_name(name);
+  tensor.set_data_type(onnx::TensorProto::FLOAT);
+  int64_t count = 1;
+  for (int64_t dim : dims) {
+    tensor.add_dims(dim);
+    count *= dim;
+  }
+  for (int64_t i = 0; i < count; ++i) tensor.add_float_data(value);
+  return tensor;
+}
+
+void AddFloatValue(google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* values,
+                   const std::string& name, const Dims& dims) {
+  onnx::ValueInfoProto* value = values->Add();
+  value->set_name(name);
+  onnx::TypeProto_Tensor* type = value->mutable_type()->mutable_tensor_type();
+  type->set_elem_type(onnx::TensorProto::FLOAT);
+  for (int64_t dim : dims) type->mutable_shape()->add_dim()->set_dim_value(dim);
+}
+
+onnx::ModelProto EmptyModel() {
+  onnx::ModelProto model;
+  model.set_ir_version(8);
+  model.add_opset_import()->set_version(17);
+  model.mutable_graph()->set_name("g");
+  return model;
+}
+
+// An If whose branches return Constant nodes: the export writes such bodies anew (an Identity
+// for each result made outside the body, value_info for what they make), which is larger, so the
+// model comes back unchanged — and larger only with fold_anyway.
+TEST(FoldTest, AResultThatWouldGrowIsTheInputUnchanged) {
+  onnx::ModelProto model = EmptyModel();
+  onnx::GraphProto& graph = *model.mutable_graph();
+  onnx::ValueInfoProto* cond = graph.add_input();
+  cond->set_name("cond");
+  cond->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::BOOL);
+  cond->mutable_type()->mutable_tensor_type()->mutable_shape();
+  AddFloatValue(graph.mutable_output(), "res", {5});
+  onnx::NodeProto& node = *graph.add_node();
+  node.set_op_type("If");
+  node.add_input("cond");
+  node.add_output("res");
+  for (const auto& [attribute, value] : {std::pair{"then_branch", 1.0f}, {"else_branch", 2.0f}}) {
+    onnx::AttributeProto& branch = *node.add_attribute();
+    branch.set_name(attribute);
+    branch.set_type(onnx::AttributeProto::GRAPH);
+    onnx::GraphProto& body = *branch.mutable_g();
+    body.set_name(std::string(attribute) + "_body");
+    onnx::NodeProto& constant = *body.add_node();
+    constant.set_op_type("Constant");
+    const std::string out = std::string(attribute) + "_out";
+    constant.add_output(out);
+    onnx::AttributeProto& tensor = *constant.add_attribute();
+    tensor.set_name("value");
+    tensor.set_type(onnx::AttributeProto::TENSOR);
+    *tensor.mutable_t() = FloatTensor("", {5}, value);
+    AddFloatValue(body.mutable_output(), out, {5});
+  }
+  onnx::checker::check_model(model);
+
+  const gg::FoldResult folded = Fold(model);
+  EXPECT_TRUE(folded.stats.kept_unchanged);
+  EXPECT_EQ(folded.model.SerializeAsString(), model.SerializeAsString());
+  EXPECT_EQ(folded.stats.model_bytes_after, folded.stats.model_bytes_before);
+
+  gg::FoldOptions anyway;
+  anyway.fold_anyway = true;
+  const gg::FoldResult grown = Fold(model, anyway);
+  EXPECT_FALSE(grown.stats.kept_unchanged);
+  EXPECT_GT(grown.stats.model_bytes_after, grown.stats.model_bytes_before);
+  EXPECT_EQ(grown.stats.model_bytes_after, static_cast<int64_t>(grown.model.ByteSizeLong()));
+}
+
+// An optional output the model leaves unnamed stays unnamed, with no value_info: naming it would
+// grow the model for nothing.
+TEST(FoldTest, UnusedOptionalOutputsStayUnnamed) {
+  onnx::ModelProto model = EmptyModel();
+  onnx::GraphProto& graph = *model.mutable_graph();
+  AddFloatValue(graph.mutable_input(), "x", {1, 3, 2});
+  AddFloatValue(graph.mutable_output(), "y_h", {1, 3, 4});
+  *graph.add_initializer() = FloatTensor("w", {1, 12, 2}, 0.25f);
+  *graph.add_initializer() = FloatTensor("r", {1, 12, 4}, -0.5f);
+  onnx::NodeProto& gru = *graph.add_node();
+  gru.set_op_type("GRU");
+  for (const char* input : {"x", "w", "r"}) gru.add_input(input);
+  gru.add_output("");
+  gru.add_output("y_h");
+  onnx::AttributeProto& hidden = *gru.add_attribute();
+  hidden.set_name("hidden_size");
+  hidden.set_type(onnx::AttributeProto::INT);
+  hidden.set_i(4);
+  onnx::checker::check_model(model);
+
+  const gg::FoldResult folded = Fold(model);
+  ASSERT_THAT(OpTypes(folded.model), ::testing::ElementsAre("GRU"));
+  EXPECT_EQ(folded.model.graph().node(0).output(0), "");
+  EXPECT_EQ(folded.model.graph().node(0).output(1), "y_h");
+  EXPECT_EQ(folded.model.graph().value_info_size(), 0);
+  EXPECT_LE(folded.stats.model_bytes_after, folded.stats.model_bytes_before);
+}
+
+// An initializer that comes through keeps its encoding: three small int64s take 3 bytes in
+// int64_data and 24 in raw_data.
+TEST(FoldTest, AnInitializerKeepsItsCompactEncoding) {
+  onnx::ModelProto model = EmptyModel();
+  onnx::GraphProto& graph = *model.mutable_graph();
+  for (const char* name : {"x", "y"}) {
+    onnx::ValueInfoProto* value = name[0] == 'x' ? graph.add_input() : graph.add_output();
+    value->set_name(name);
+    onnx::TypeProto_Tensor* type = value->mutable_type()->mutable_tensor_type();
+    type->set_elem_type(onnx::TensorProto::INT64);
+    type->mutable_shape()->add_dim()->set_dim_value(3);
+  }
+  onnx::TensorProto& k = *graph.add_initializer();
+  k.set_name("k");
+  k.set_data_type(onnx::TensorProto::INT64);
+  k.add_dims(3);
+  for (int64_t v : {1, 2, 3}) k.add_int64_data(v);
+  onnx::NodeProto& add = *graph.add_node();
+  add.set_op_type("Add");
+  add.add_input("x");
+  add.add_input("k");
+  add.add_output("y");
+
+  const gg::FoldResult folded = Fold(model);
+  ASSERT_EQ(folded.model.graph().initializer_size(), 1);
+  EXPECT_EQ(folded.model.graph().initializer(0).SerializeAsString(), k.SerializeAsString());
+  EXPECT_LE(folded.model.ByteSizeLong(), model.ByteSizeLong());
+}
+
 // A call of a model-local function is kept, with the function, as the model had them.
 TEST(FoldTest, ModelLocalFunctionsAreKept) {
   Graph g;

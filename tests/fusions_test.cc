@@ -343,7 +343,9 @@ TEST(FusionsTest, WeightThatIsAGraphInputStays) {
   ExpectUnchanged(builder.model());
 }
 
-TEST(FusionsTest, SharedWeightIsCopiedNotModified) {
+// A weight read by another Conv too would stay beside its scaled copy: the model would grow by a
+// whole weight, so the BatchNormalization stays (graphgc-fold never grows a model).
+TEST(FusionsTest, SharedWeightIsNotCopied) {
   ModelBuilder builder = ConvBatchNormModel(15, true);
   builder.Output("z", {1, 4, 6, 6});
   SetInts(builder.Node("Conv", {"x", "W", "B"}, {"z"}), "pads", {1, 1, 1, 1});
@@ -351,14 +353,9 @@ TEST(FusionsTest, SharedWeightIsCopiedNotModified) {
   onnx::ModelProto fused = original;
   absl::StatusOr<FusionCounts> counts = Fuse(fused);
   ASSERT_TRUE(counts.ok()) << counts.status();
-  EXPECT_EQ(counts->batchnorm_into_conv, 1);
-  EXPECT_EQ(InitializerNames(fused), (std::vector<std::string>{"W", "B", "W_fused", "B_fused"}));
-  EXPECT_EQ(fused.graph().node(0).input(1), "W_fused");
-  EXPECT_EQ(fused.graph().node(1).input(1), "W");
-  EXPECT_EQ(fused.graph().initializer(0).SerializeAsString(),
-            original.graph().initializer(0).SerializeAsString());
-  ExpectCheckerValid(fused);
-  ExpectSameOutputs(original, fused, ConvInput());
+  EXPECT_EQ(counts->batchnorm_into_conv, 0);
+  EXPECT_EQ(fused.SerializeAsString(), original.SerializeAsString());
+  EXPECT_LE(fused.ByteSizeLong(), original.ByteSizeLong());
 }
 
 // x [2,5] -> Gemm(alpha 0.5, beta 2, C) -> "gemm" [2,3] -> BatchNormalization -> y.

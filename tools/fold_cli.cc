@@ -128,16 +128,20 @@ std::string FoldStatsJson(const FoldStats& stats, int64_t peak_rss_bytes,
       "  \"initializer_bytes_before\": %d,\n  \"initializer_bytes_after\": %d,\n"
       "  \"nodes_folded\": %d,\n  \"nodes_kept_for_size\": %d,\n"
       "  \"nodes_kept_for_budget\": %d,\n  \"nodes_fused\": %d,\n  \"opaque_nodes\": %d,\n"
+      "  \"model_bytes_before\": %d,\n  \"model_bytes_after\": %d,\n"
+      "  \"kept_unchanged\": %s,\n"
       "  \"peak_live_value_bytes\": %d,\n  \"peak_rss_bytes\": %d,\n"
-      "  \"read_seconds\": %.6f,\n  \"fuse_seconds\": %.6f,\n  \"import_seconds\": %.6f,\n"
+      "  \"read_seconds\": %.6f,\n  \"fuse_seconds\": %.6f,\n  \"plan_seconds\": %.6f,\n"
+      "  \"import_seconds\": %.6f,\n"
       "  \"fold_seconds\": %.6f,\n  \"export_seconds\": %.6f,\n  \"write_seconds\": %.6f,\n"
       "  \"total_seconds\": %.6f\n"
       "}\n",
       stats.nodes_before, stats.nodes_after, stats.initializer_bytes_before,
       stats.initializer_bytes_after, stats.nodes_folded, stats.nodes_kept_for_size,
-      stats.nodes_kept_for_budget, stats.nodes_fused, stats.opaque_nodes,
-      stats.peak_live_value_bytes, peak_rss_bytes, seconds.read, stats.fuse_seconds,
-      stats.import_seconds, stats.fold_seconds, stats.export_seconds, seconds.write, seconds.total);
+      stats.nodes_kept_for_budget, stats.nodes_fused, stats.opaque_nodes, stats.model_bytes_before,
+      stats.model_bytes_after, stats.kept_unchanged ? "true" : "false", stats.peak_live_value_bytes,
+      peak_rss_bytes, seconds.read, stats.fuse_seconds, stats.plan_seconds, stats.import_seconds,
+      stats.fold_seconds, stats.export_seconds, seconds.write, seconds.total);
 }
 
 int64_t PeakRssBytes() {

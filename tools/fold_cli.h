@@ -41,8 +41,8 @@ inline constexpr char kFoldUsage[] =
     "                            converter); by default it keeps its own\n"
     "  --quiet                   no progress bar\n"
     "  --stats=FILE.json         write node counts, bytes, peak memory and time per phase (read,\n"
-    "                            fuse, import with every value computed, fold, export, write;\n"
-    "                            they add up to total_seconds)\n";
+    "                            fuse, plan, import with the wanted values computed, fold,\n"
+    "                            export, write; they add up to total_seconds)\n";
 
 // The arguments after the program name; an error says which one is wrong.
 absl::StatusOr<FoldCommand> ParseFoldCommand(absl::Span<const char* const> args);

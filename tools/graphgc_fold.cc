@@ -89,11 +89,24 @@ int Run(const FoldCommand& command) {
     stats << FoldStatsJson(folded->stats, PeakRssBytes(), seconds);
     if (!stats) return Fail(absl::StrCat(command.stats_path, ": cannot write the stats"));
   }
+  const FoldStats& s = folded->stats;
   if (!command.quiet) {
-    const FoldStats& s = folded->stats;
-    absl::FPrintF(stderr, "graphgc-fold: %d -> %d nodes, initializers %d -> %d bytes\n",
-                  s.nodes_before, s.nodes_after, s.initializer_bytes_before,
-                  s.initializer_bytes_after);
+    absl::FPrintF(stderr,
+                  "graphgc-fold: %d -> %d nodes, model %d -> %d bytes (initializers %d -> %d)\n",
+                  s.nodes_before, s.nodes_after, s.model_bytes_before, s.model_bytes_after,
+                  s.initializer_bytes_before, s.initializer_bytes_after);
+  }
+  if (s.kept_unchanged && !command.quiet) {
+    absl::FPrintF(stderr,
+                  "graphgc-fold: folding would have made the model larger, so it is written "
+                  "unchanged\n");
+  }
+  // Only --fold-anyway can grow a model; say so even under --quiet.
+  if (s.model_bytes_after > s.model_bytes_before) {
+    absl::FPrintF(stderr,
+                  "graphgc-fold: warning: the result is larger than the input (%d -> %d bytes), "
+                  "as --fold-anyway allows\n",
+                  s.model_bytes_before, s.model_bytes_after);
   }
   return 0;
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -10,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
@@ -76,6 +79,26 @@ void KeepModelFacts(const onnx::ModelProto& original, onnx::ModelProto& folded) 
 
 void DropInputsOfRemovedInitializers(const onnx::ModelProto& original, onnx::ModelProto& folded);
 
+// An initializer that comes through unchanged keeps the encoding it had when that is smaller:
+// small int64s in int64_data take a byte or two each, in raw_data eight.
+void KeepOriginalEncodings(const onnx::GraphProto& original, onnx::GraphProto& folded) {
+  absl::flat_hash_map<absl::string_view, const onnx::TensorProto*> originals;
+  for (const onnx::TensorProto& tensor : original.initializer()) {
+    if (tensor.data_location() != onnx::TensorProto::EXTERNAL) {
+      originals.emplace(tensor.name(), &tensor);
+    }
+  }
+  for (onnx::TensorProto& tensor : *folded.mutable_initializer()) {
+    if (tensor.data_location() == onnx::TensorProto::EXTERNAL) continue;
+    auto it = originals.find(tensor.name());
+    if (it == originals.end()) continue;
+    const onnx::TensorProto& before = *it->second;
+    const bool same =
+        before.data_type() == tensor.data_type() && absl::c_equal(before.dims(), tensor.dims());
+    if (same && before.ByteSizeLong() < tensor.ByteSizeLong()) tensor = before;
+  }
+}
+
 // An input that is also an initializer: under IR >= 4 the initializer is the input's default,
 // which the folded model keeps beside the input; under IR < 4 (every initializer is listed as an
 // input) it is a constant, and its input entry goes when the constant was folded away — the entry
@@ -128,8 +151,15 @@ class Folder {
 
  private:
   absl::StatusOr<FoldResult> RunOn(const onnx::ModelProto& model);
-  absl::Status Import(Graph& graph, internal::FoldPlan& plan);
+  // The plan before computing (fold_plan.h): which values are wanted, which refused.
+  absl::StatusOr<internal::SurveyResult> Survey();
+  // `value_limit`: the most bytes a node's values may take (empty: no limit).
+  absl::Status Import(Graph& graph, internal::FoldPlan& plan, const char* phase,
+                      std::function<int64_t(const onnx::NodeProto&)> value_limit);
   absl::StatusOr<onnx::ModelProto> Export(Graph& graph, const internal::FoldPlan& plan);
+  // The model the fold was given, as the result: a fold whose result would be larger than its
+  // input gives its input instead (external data written as options_ ask).
+  absl::StatusOr<onnx::ModelProto> Unchanged();
 
   const onnx::ModelProto& model_;
   const onnx::ModelProto* current_ = nullptr;  // the model being folded: model_ or a fused one
@@ -141,12 +171,14 @@ class Folder {
 };
 
 absl::StatusOr<FoldResult> Folder::Run() {
+  stats_.model_bytes_before = internal::SavedModelBytes(model_);
   stats_.nodes_before = model_.graph().node_size();
   stats_.initializer_bytes_before = internal::InitializerBytes(model_.graph());
   return RunOn(model_);
 }
 
 absl::StatusOr<FoldResult> Folder::RunConsuming(onnx::ModelProto& model) {
+  stats_.model_bytes_before = internal::SavedModelBytes(model);
   stats_.nodes_before = model.graph().node_size();
   stats_.initializer_bytes_before = internal::InitializerBytes(model.graph());
   if (options_.fuse) {
@@ -162,16 +194,32 @@ absl::StatusOr<FoldResult> Folder::RunConsuming(onnx::ModelProto& model) {
 absl::StatusOr<FoldResult> Folder::RunOn(const onnx::ModelProto& model) {
   current_ = &model;
 
+  // fold_anyway writes every value, so there is nothing to plan: everything is computed.
+  std::optional<internal::SurveyResult> survey;
+  std::function<int64_t(const onnx::NodeProto&)> value_limit;
+  absl::flat_hash_set<const onnx::NodeProto*> to_compute;
+  if (!options_.fold_anyway) {
+    const Clock::time_point plan_start = Clock::now();
+    GRAPHGC_ASSIGN_OR_RETURN(survey, Survey());
+    to_compute = internal::NodesToCompute(current_->graph(), survey->wanted);
+    value_limit = [&to_compute](const onnx::NodeProto& node) {
+      return to_compute.contains(&node) ? std::numeric_limits<int64_t>::max()
+                                        : internal::kSurveyValueBytes;
+    };
+    stats_.plan_seconds = SecondsSince(plan_start);
+  }
+
   GraphOptions graph_options;
   graph_options.max_live_value_bytes = options_.memory_budget_bytes;
   // Collect as soon as anything beyond what survived the last collection is live: the fold
   // promises to hold nothing downstream nodes no longer need, and a collection costs ~100 ns.
   graph_options.growth_factor = 1.0;
   Graph graph(graph_options);
-  internal::FoldPlan plan(graph, *current_, options_);
+  internal::FoldPlan plan(graph, *current_, options_, internal::FoldPlan::Mode::kFinal,
+                          survey.has_value() ? &*survey : nullptr);
 
   const Clock::time_point import_start = Clock::now();
-  GRAPHGC_RETURN_IF_ERROR(Import(graph, plan));
+  GRAPHGC_RETURN_IF_ERROR(Import(graph, plan, "import", std::move(value_limit)));
   stats_.import_seconds = SecondsSince(import_start);
 
   const Clock::time_point fold_start = Clock::now();
@@ -181,6 +229,14 @@ absl::StatusOr<FoldResult> Folder::RunOn(const onnx::ModelProto& model) {
 
   const Clock::time_point export_start = Clock::now();
   GRAPHGC_ASSIGN_OR_RETURN(onnx::ModelProto folded, Export(graph, plan));
+  stats_.model_bytes_after = internal::SavedModelBytes(folded);
+  if (!options_.fold_anyway && stats_.model_bytes_after > stats_.model_bytes_before) {
+    // What the plan writes never grows the model, but the rest of the export may (bodies of If
+    // and Loop are written anew): the promise holds for the whole model.
+    GRAPHGC_ASSIGN_OR_RETURN(folded, Unchanged());
+    stats_.model_bytes_after = internal::SavedModelBytes(folded);
+    stats_.kept_unchanged = true;
+  }
   stats_.export_seconds = SecondsSince(export_start);
 
   const GraphStats graph_stats = graph.stats();
@@ -194,12 +250,26 @@ absl::StatusOr<FoldResult> Folder::RunOn(const onnx::ModelProto& model) {
   return FoldResult{std::move(folded), stats_};
 }
 
-absl::Status Folder::Import(Graph& graph, internal::FoldPlan& plan) {
+absl::StatusOr<internal::SurveyResult> Folder::Survey() {
+  GraphOptions graph_options;
+  graph_options.growth_factor = 1.0;
+  Graph graph(graph_options);
+  internal::FoldPlan survey(graph, *current_, options_, internal::FoldPlan::Mode::kSurvey);
+  GRAPHGC_RETURN_IF_ERROR(Import(
+      graph, survey, "plan", [](const onnx::NodeProto&) { return internal::kSurveyValueBytes; }));
+  for (const auto& [name, var] : outputs_) survey.DecideOutput(var);
+  outputs_.clear();
+  return survey.TakeSurveyResult();
+}
+
+absl::Status Folder::Import(Graph& graph, internal::FoldPlan& plan, const char* phase,
+                            std::function<int64_t(const onnx::NodeProto&)> value_limit) {
   auto hooks = std::make_shared<internal::InlineHooks>();
   hooks->opaque_unknown_ops = !options_.unknown_ops_are_errors;
   hooks->release_after_last_use = true;
   hooks->load_initializer = load_;
   hooks->inputs_override_initializers = current_->ir_version() >= 4;
+  hooks->value_bytes_limit = std::move(value_limit);
   hooks->on_initializer = [&plan](const std::string& name, const Var& var) {
     plan.NoteInitializer(name, var);
   };
@@ -207,8 +277,8 @@ absl::Status Folder::Import(Graph& graph, internal::FoldPlan& plan) {
                               absl::Span<const Var> outputs,
                               bool opaque) { plan.AfterNode(node, inputs, outputs, opaque); };
   if (options_.progress) {
-    hooks->progress = [this](int64_t done, int64_t total) {
-      options_.progress("import", done, total);
+    hooks->progress = [this, phase](int64_t done, int64_t total) {
+      options_.progress(phase, done, total);
     };
   }
   absl::StatusOr<std::map<std::string, Var>> outputs =
@@ -235,6 +305,7 @@ absl::StatusOr<onnx::ModelProto> Folder::Export(Graph& graph, const internal::Fo
   };
   export_options.name_of = [&plan](VarId var) { return plan.NameOf(var); };
   export_options.node_name_of = [&plan](NodeId node) { return plan.NodeNameOf(node); };
+  export_options.omit_output = [&plan](VarId var) { return plan.Unnamed(var); };
   export_options.check = false;  // checked below, once the model's own facts are back
   std::optional<internal::ExternalDataWriter> writer;
   if (!options_.external_data_file.empty()) {
@@ -252,6 +323,7 @@ absl::StatusOr<onnx::ModelProto> Folder::Export(Graph& graph, const internal::Fo
   if (!folded.ok()) return FoldError(folded.status());
   KeepModelFacts(*current_, *folded);
   KeepInitializerInputs(*current_, *folded);
+  KeepOriginalEncodings(current_->graph(), *folded->mutable_graph());
   if (writer.has_value()) {
     // The defaults of overridable inputs came over as they were; they move out like the rest.
     GRAPHGC_RETURN_IF_ERROR(
@@ -261,6 +333,35 @@ absl::StatusOr<onnx::ModelProto> Folder::Export(Graph& graph, const internal::Fo
   }
   GRAPHGC_RETURN_IF_ERROR(internal::CheckWithOnnxChecker(*folded, "fold"));
   return folded;
+}
+
+absl::StatusOr<onnx::ModelProto> Folder::Unchanged() {
+  onnx::ModelProto model = *current_;
+  std::optional<internal::ExternalDataWriter> writer;
+  if (!options_.external_data_file.empty()) {
+    writer.emplace(options_.output_dir, options_.external_data_file);
+  }
+  for (onnx::TensorProto& initializer : *model.mutable_graph()->mutable_initializer()) {
+    if (initializer.data_location() != onnx::TensorProto::EXTERNAL) continue;
+    absl::StatusOr<Tensor> tensor = reader_.Load(initializer);
+    if (!tensor.ok()) return FoldError(tensor.status());
+    onnx::TensorProto rewritten = internal::ToTensorProto(*tensor);
+    if (writer.has_value() &&
+        internal::ExternalDataWriter::ShouldWrite(*tensor, options_.external_data_threshold)) {
+      rewritten.Clear();
+      if (absl::Status written = writer->Write(*tensor, &rewritten); !written.ok()) {
+        return FoldError(written);
+      }
+    }
+    rewritten.set_name(initializer.name());
+    initializer = std::move(rewritten);
+  }
+  if (writer.has_value()) {
+    GRAPHGC_RETURN_IF_ERROR(
+        internal::MoveToExternalData(model, *writer, options_.external_data_threshold));
+    if (absl::Status finished = writer->Finish(); !finished.ok()) return FoldError(finished);
+  }
+  return model;
 }
 
 // `model` converted to options.opset; nullopt when it is not to be converted.

@@ -3,11 +3,14 @@
 //   absl::StatusOr<graphgc::FoldResult> folded = graphgc::fold(model, {.model_dir = "models/"});
 //   if (folded.ok()) graphgc::save_model(folded->model, "folded.onnx");
 //
-// The model is imported with its graph inputs left as arguments; every node whose inputs all have
-// values is computed by graphgc's kernels. Each var the outputs still need whose value is known is
+// The model is imported with its graph inputs left as arguments, twice: the plan's import computes
+// only small values and decides which values will be written (fold_plan.h); the fold's import
+// computes, of the nodes whose inputs all have values, those the written values need (and the
+// small ones shape inference reads). Each var the outputs still need whose value is known is
 // written as an initializer, and the nodes that only fed it disappear, as does every node no
-// output needs. If, Loop and Scan fold as far as their kernels go.
-//
+// output needs. If, Loop and Scan fold as far as their kernels go. A value nothing written depends
+// on is never computed, so memory follows what is written, not what could be computed.
+
 // What is kept: producer, doc strings, metadata_props, opset imports, model-local functions, the
 // names and declared types of the graph's inputs and outputs. Nodes of domains graphgc does not
 // know (and calls of model-local functions) pass through as opaque nodes whose outputs are typed
@@ -17,10 +20,12 @@
 // Size policy (never grow): a value becomes an initializer only if its tensor is no larger than
 // what its folding removes — the nodes only its computation needs, and the initializers and
 // Constant nodes only those read (fold_plan.h) — and, over max_fold_bytes, no larger than the
-// initializers alone; otherwise the nodes that make it stay. fold_anyway turns this off. Memory:
-// the importer lets go of each var once its last consumer is built, unless the var is to be
-// written, so values die as the walk goes; memory_budget_bytes caps the live value bytes (past it,
-// values are not computed and their nodes stay).
+// initializers alone; otherwise the nodes that make it stay. fold_anyway turns this off. The
+// promise holds for the whole model: should the result still be larger than the input (bodies of
+// If and Loop are written anew, say), the input is the result, unchanged
+// (FoldStats::kept_unchanged). Memory: the importer lets go of each var once its last consumer is
+// built, unless the var is to be written, so values die as the walk goes; memory_budget_bytes caps
+// the live value bytes (past it, values are not computed and their nodes stay).
 //
 // Errors (a non-OK status, nothing written): a model graphgc cannot import (see inline_model.h),
 // an opset newer than supported, a missing or escaping external data file.
@@ -67,7 +72,8 @@ struct FoldOptions {
   // Convert the model to this ai.onnx opset first, with ONNX's version converter (a model that
   // cannot be converted is an error). 0: keep the model's own opset, which the result declares.
   int opset = 0;
-  // Called with (phase, done, total) while importing and folding; may be empty.
+  // Called with (phase, done, total) while planning ("plan") and importing ("import"); may be
+  // empty.
   std::function<void(const char* phase, int64_t done, int64_t total)> progress;
 };
 
@@ -82,10 +88,18 @@ struct FoldStats {
   int64_t nodes_fused = 0;            // nodes removed by the fusions
   int64_t opaque_nodes = 0;           // nodes of unknown domains passed through
   int64_t peak_live_value_bytes = 0;
-  // The phases, one after another: the fusions; the import, which computes every value as it
-  // builds each node (graphgc propagates eagerly), so it holds nearly all of the compute; the
-  // decisions on the outputs and a last collection; the export.
+  // The model's bytes saved (the proto and the external data its tensors name), before and after.
+  int64_t model_bytes_before = 0;
+  int64_t model_bytes_after = 0;
+  // The result would have been larger than the input (the export rewrote bodies of If or Loop,
+  // say), so the input is the result, unchanged: never with fold_anyway.
+  bool kept_unchanged = false;
+  // The phases, one after another: the fusions; the plan (a first import that computes only
+  // small values and decides what will be written); the import, which computes the values the
+  // plan wants as it builds each node (graphgc propagates eagerly), so it holds nearly all of the
+  // compute; the decisions on the outputs and a last collection; the export.
   double fuse_seconds = 0;
+  double plan_seconds = 0;
   double import_seconds = 0;
   double fold_seconds = 0;
   double export_seconds = 0;

@@ -47,8 +47,8 @@ int64_t TensorProtoBytes(const onnx::TensorProto& tensor) {
 constexpr int64_t kFieldFraming = 2;
 
 // What a TensorProto spends besides its elements: its name, dims, element type and field tags.
-int64_t TensorFraming(const std::string& name, const Tensor& value) {
-  return static_cast<int64_t>(name.size() + 2 * value.shape().size()) + 4 * kFieldFraming;
+int64_t TensorFraming(const std::string& name, int rank) {
+  return static_cast<int64_t>(name.size()) + 2 * rank + 4 * kFieldFraming;
 }
 
 int64_t ValueBytes(const Tensor& value) {
@@ -60,7 +60,57 @@ int64_t ValueBytes(const Tensor& value) {
   return bytes;
 }
 
+// The bytes a tensor of this type takes, if its shape is fully known (strings have no fixed size).
+std::optional<int64_t> TypeBytes(const VarType& type) {
+  if (!type.is_tensor() || !type.shape().has_value() || type.dtype() == DataType::kString) {
+    return std::nullopt;
+  }
+  const int64_t element_size = static_cast<int64_t>(ElementSize(type.dtype()));
+  if (element_size <= 0) return std::nullopt;
+  int64_t count = 1;
+  for (int64_t dim : *type.shape()) {
+    if (dim < 0) return std::nullopt;
+    if (dim > 0 && count > std::numeric_limits<int64_t>::max() / element_size / dim) {
+      return std::numeric_limits<int64_t>::max();
+    }
+    count *= dim;
+  }
+  return count * element_size;
+}
+
 }  // namespace
+
+int64_t SavedModelBytes(const onnx::ModelProto& model) {
+  int64_t bytes = static_cast<int64_t>(model.ByteSizeLong());
+  for (const onnx::TensorProto& tensor : model.graph().initializer()) {
+    if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
+      bytes = SaturatingAdd(bytes, TensorProtoBytes(tensor));
+    }
+  }
+  return bytes;
+}
+
+absl::flat_hash_set<const onnx::NodeProto*> NodesToCompute(
+    const onnx::GraphProto& graph, const absl::flat_hash_set<std::string>& wanted) {
+  absl::flat_hash_map<absl::string_view, const onnx::NodeProto*> producer;
+  for (const onnx::NodeProto& node : graph.node()) {
+    for (const std::string& output : node.output()) {
+      if (!output.empty()) producer.emplace(output, &node);
+    }
+  }
+  absl::flat_hash_set<const onnx::NodeProto*> nodes;
+  std::vector<std::string> work(wanted.begin(), wanted.end());
+  while (!work.empty()) {
+    const std::string name = std::move(work.back());
+    work.pop_back();
+    auto made_by = producer.find(name);
+    if (made_by == producer.end() || !nodes.insert(made_by->second).second) continue;
+    for (std::string& read : ReadNames(*made_by->second)) {
+      if (!read.empty()) work.push_back(std::move(read));
+    }
+  }
+  return nodes;
+}
 
 int64_t InitializerBytes(const onnx::GraphProto& graph) {
   int64_t bytes = 0;
@@ -70,8 +120,9 @@ int64_t InitializerBytes(const onnx::GraphProto& graph) {
   return bytes;
 }
 
-FoldPlan::FoldPlan(Graph& graph, const onnx::ModelProto& model, const FoldOptions& options)
-    : graph_(graph), options_(options) {
+FoldPlan::FoldPlan(Graph& graph, const onnx::ModelProto& model, const FoldOptions& options,
+                   Mode mode, const SurveyResult* survey)
+    : graph_(graph), options_(options), mode_(mode), survey_(survey) {
   for (const onnx::NodeProto& node : model.graph().node()) {
     absl::flat_hash_set<std::string> counted;
     for (const std::string& name : ReadNames(node)) {
@@ -81,7 +132,18 @@ FoldPlan::FoldPlan(Graph& graph, const onnx::ModelProto& model, const FoldOption
   for (const auto& output : model.graph().output()) ++model_reads_[output.name()];
 }
 
-void FoldPlan::NoteInitializer(const std::string& name, const Var& var) { names_[var.id()] = name; }
+void FoldPlan::NoteInitializer(const std::string& name, const Var& var) {
+  names_[var.id()] = name;
+  if (IsConstant(var.id())) known_names_.insert(name);
+}
+
+bool FoldPlan::Computable(const onnx::NodeProto& node, bool opaque) const {
+  if (mode_ != Mode::kSurvey || opaque) return false;
+  for (const std::string& name : ReadNames(node)) {
+    if (!name.empty() && !known_names_.contains(name)) return false;
+  }
+  return true;
+}
 
 void FoldPlan::AfterNode(const onnx::NodeProto& node, absl::Span<const Var> inputs,
                          absl::Span<const Var> outputs, bool opaque) {
@@ -94,11 +156,21 @@ void FoldPlan::AfterNode(const onnx::NodeProto& node, absl::Span<const Var> inpu
       node_bytes_[made_by] = static_cast<int64_t>(node.ByteSizeLong());
     }
   }
+  const bool computable = Computable(node, opaque);
   bool keeps_running = false;
   for (int i = 0; i < node.output_size() && i < static_cast<int>(outputs.size()); ++i) {
-    if (node.output(i).empty()) continue;
-    names_[outputs[i].id()] = node.output(i);
-    keeps_running = keeps_running || !core.has_value(outputs[i].id());
+    const VarId output = outputs[i].id();
+    if (node.output(i).empty()) {
+      unnamed_.insert(output);
+      continue;
+    }
+    names_[output] = node.output(i);
+    if (!core.has_value(output) && computable) deferred_.insert(output);
+    if (Known(output)) {
+      if (mode_ == Mode::kSurvey) known_names_.insert(node.output(i));
+    } else {
+      keeps_running = true;
+    }
   }
   if (!keeps_running) return;
   for (const Var& input : inputs) {
@@ -114,24 +186,56 @@ bool FoldPlan::IsConstant(VarId var) const {
   return graph_.core()->arena().var_kind(var) == VarKind::kConstant;
 }
 
+bool FoldPlan::Known(VarId var) const {
+  return graph_.core()->has_value(var) || deferred_.contains(var);
+}
+
+std::optional<int64_t> FoldPlan::BytesOf(const Var& var) const {
+  if (const std::optional<Tensor> value = graph_.core()->value(var.id())) {
+    return ValueBytes(*value);
+  }
+  return TypeBytes(graph_.core()->arena().var_type(var.id()));
+}
+
+bool FoldPlan::WouldWrite(VarId var, int64_t bytes, int rank) const {
+  const Removed removed = RemovedBy(var);
+  const int64_t written = SaturatingAdd(bytes, TensorFraming(NameOf(var), rank));
+  return written <= SaturatingAdd(removed.node_bytes, removed.initializer_bytes) &&
+         (bytes <= options_.max_fold_bytes || bytes <= removed.initializer_bytes);
+}
+
 void FoldPlan::Decide(const Var& var) {
   const VarId id = var.id();
   if (IsConstant(id) || held_.contains(id) || refused_.contains(id)) return;
-  const std::optional<Tensor> value = var.value();
-  if (!value.has_value()) return;
-  const int64_t bytes = ValueBytes(*value);
+  // Refused by the survey: left uncomputed, made by its nodes.
+  if (survey_ != nullptr && survey_->refused.contains(NameOf(id))) {
+    refused_.insert(id);
+    return;
+  }
+  if (!Known(id)) return;
   bool write = options_.fold_anyway;
   if (!write) {
-    const Removed removed = RemovedBy(id);
-    const int64_t written = SaturatingAdd(bytes, TensorFraming(NameOf(id), *value));
-    write = written <= SaturatingAdd(removed.node_bytes, removed.initializer_bytes) &&
-            (bytes <= options_.max_fold_bytes || bytes <= removed.initializer_bytes);
+    // A deferred var of unknown size is wanted: the final plan decides it once computed.
+    const std::optional<int64_t> bytes = BytesOf(var);
+    const std::optional<std::vector<int64_t>>& shape = graph_.core()->arena().var_type(id).shape();
+    const int rank = shape.has_value() ? static_cast<int>(shape->size()) : 0;
+    write = !bytes.has_value() || WouldWrite(id, *bytes, rank);
   }
   if (write) {
     held_.emplace(id, var);
   } else {
     refused_.insert(id);
   }
+}
+
+SurveyResult FoldPlan::TakeSurveyResult() {
+  SurveyResult result;
+  for (const auto& [var, handle] : held_) result.wanted.insert(NameOf(var));
+  for (VarId var : refused_) {
+    if (!NameOf(var).empty()) result.refused.insert(NameOf(var));
+  }
+  held_.clear();
+  return result;
 }
 
 int64_t FoldPlan::ModelReads(VarId var) const {
@@ -190,9 +294,10 @@ FoldPlan::Removed FoldPlan::RemovedBy(VarId var) const {
     if (!IsConstant(input) || reads < ModelReads(input)) continue;
     const std::optional<Tensor> value = graph_.core()->value(input);
     if (value.has_value()) {
+      const int rank = static_cast<int>(value->shape().size());
       removed.initializer_bytes =
           SaturatingAdd(removed.initializer_bytes,
-                        SaturatingAdd(ValueBytes(*value), TensorFraming(NameOf(input), *value)));
+                        SaturatingAdd(ValueBytes(*value), TensorFraming(NameOf(input), rank)));
     }
   }
   return removed;

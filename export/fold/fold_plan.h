@@ -12,11 +12,21 @@
 // that its value survives the import's collections. A refused var is made by its nodes in the
 // folded model (a ConstantOfShape stays a node rather than become megabytes of zeros). Everything
 // else is let go as the import walks on, so values die once no later node needs them.
+//
+// Plan before computing: a fold imports the model twice. The survey (Mode::kSurvey) imports it
+// computing only small values (kSurveyValueBytes: what shape inference needs); a var that could
+// have a value but was left uncomputed is "deferred", and is decided by the bytes its inferred
+// shape gives (a deferred var of unknown size is wanted: decided once computed). The survey's
+// result names the vars wanted and refused; the fold's import then computes only the nodes the
+// wanted vars need (NodesToCompute), and the final plan keeps the survey's refusals. So a value
+// nothing written depends on — a ConstantOfShape weight of a Conv whose data is an input — is
+// never materialised, and peak memory follows what is written.
 // Internal to the export module; thread-compatible, used on the fold's thread only.
 #ifndef GRAPHGC_FOLD_PLAN_H_
 #define GRAPHGC_FOLD_PLAN_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
@@ -32,9 +42,22 @@
 
 namespace graphgc::internal {
 
+// The most bytes a value the survey computes may take: shapes and the small tensors shape
+// inference reads are far below it, a network's weights and activations mostly above.
+inline constexpr int64_t kSurveyValueBytes = int64_t{64} << 10;
+
+// What the survey decided, by the model's names.
+struct SurveyResult {
+  absl::flat_hash_set<std::string> wanted;   // to compute: written, or of unknown size
+  absl::flat_hash_set<std::string> refused;  // too large to write: never computed for itself
+};
+
 class FoldPlan {
  public:
-  FoldPlan(Graph& graph, const onnx::ModelProto& model, const FoldOptions& options);
+  enum class Mode { kSurvey, kFinal };
+  // kFinal with `survey`: the survey's refusals stand (see above).
+  FoldPlan(Graph& graph, const onnx::ModelProto& model, const FoldOptions& options, Mode mode,
+           const SurveyResult* survey = nullptr);
 
   // Import hooks (graph_inliner.h).
   void NoteInitializer(const std::string& name, const Var& var);
@@ -47,6 +70,11 @@ class FoldPlan {
   bool Writes(VarId var, const Tensor& value) const;
   std::string NameOf(VarId var) const;
   std::string NodeNameOf(NodeId node) const;
+  // A node output the model left unnamed (an optional output it does not use).
+  bool Unnamed(VarId var) const { return unnamed_.contains(var); }
+
+  // kSurvey: what was decided.
+  SurveyResult TakeSurveyResult();
 
   // Nodes the folded model runs only because a value they make was refused for its size.
   int64_t NodesKeptForSize() const;
@@ -54,6 +82,15 @@ class FoldPlan {
 
  private:
   void Decide(const Var& var);
+  // The bytes of the var's value, or of the value its inferred type promises when it is deferred;
+  // nullopt when neither tells.
+  std::optional<int64_t> BytesOf(const Var& var) const;
+  bool WouldWrite(VarId var, int64_t bytes, int rank) const;
+  // Whether the var has a value, or (kSurvey) could have one.
+  bool Known(VarId var) const;
+  // kSurvey: whether the node could compute its outputs — every name it reads (its bodies' outer
+  // reads included) is a constant, or known.
+  bool Computable(const onnx::NodeProto& node, bool opaque) const;
   bool IsConstant(VarId var) const;
   struct Removed {
     int64_t node_bytes = 0;         // serialized nodes that go
@@ -65,9 +102,14 @@ class FoldPlan {
 
   Graph& graph_;
   const FoldOptions& options_;
+  const Mode mode_;
+  const SurveyResult* survey_;
+  absl::flat_hash_set<VarId> deferred_;           // kSurvey: could have a value, left uncomputed
+  absl::flat_hash_set<std::string> known_names_;  // kSurvey: constants, and known outputs
   // Name -> how many main-graph nodes read it (a body's outer read and a graph output count too).
   absl::flat_hash_map<std::string, int64_t> model_reads_;
   absl::flat_hash_map<VarId, std::string> names_;
+  absl::flat_hash_set<VarId> unnamed_;
   absl::flat_hash_map<NodeId, std::string> node_names_;
   absl::flat_hash_map<NodeId, int64_t> node_bytes_;  // the model node each graph node came from
   absl::flat_hash_map<VarId, Var> held_;
@@ -77,6 +119,13 @@ class FoldPlan {
 
 // Bytes of the elements of a graph's initializers (external ones by their declared length).
 int64_t InitializerBytes(const onnx::GraphProto& graph);
+// Bytes a model takes saved: its proto, and the external data its initializers name.
+int64_t SavedModelBytes(const onnx::ModelProto& model);
+
+// The main-graph nodes that make the `wanted` names, walked back through what they read (the
+// names their bodies read from outside included).
+absl::flat_hash_set<const onnx::NodeProto*> NodesToCompute(
+    const onnx::GraphProto& graph, const absl::flat_hash_set<std::string>& wanted);
 
 }  // namespace graphgc::internal
 

@@ -751,6 +751,9 @@ class Fuser {
                                   std::string out, int consumer) {
     if (!AllFinite(affine.scale) || !AllFinite(affine.shift)) return false;
     if (target.bias_slot < 0 && !affine.shift.empty()) return false;
+    // A weight read elsewhere too would stay beside its scaled copy: the model would grow by a
+    // whole weight to save one per-channel node (graphgc-fold never grows a model).
+    if (!affine.scale.empty() && Uses(target.weight) != 1) return false;
     const onnx::TensorProto& weight_proto = WeightProto(target);
     const DataType dtype = static_cast<DataType>(weight_proto.data_type());
     std::optional<Tensor> weight;

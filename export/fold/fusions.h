@@ -11,9 +11,9 @@
 // initializers that are not graph inputs (an initializer that is also a graph input may be
 // overridden, so it is no constant). Bodies of If, Loop and Scan are never rewritten, and no name
 // a body reads from outside is renamed or loses its producer. The graph's input and output names
-// never change. A weight read elsewhere too is left as it is: the rewritten weight is a new
-// initializer with a fresh name. Initializers and value_info entries the rewrites leave unused are
-// removed; the node order stays as it was, minus the removed nodes.
+// never change. A weight read elsewhere too is never scaled (its copy would grow the model by a
+// whole weight); a new bias takes a fresh name. Initializers and value_info entries the rewrites
+// leave unused are removed; the node order stays as it was, minus the removed nodes.
 //
 // Ownership: works in place on the caller's model. Threading: none; calls on different models are
 // independent.

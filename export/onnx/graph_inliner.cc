@@ -538,10 +538,15 @@ absl::Status GraphInliner::BuildNode(int n) {
     return ModelError(absl::StrCat("node '", node.name(), "' uses domain '", domain,
                                    "', which the model does not import"));
   }
+  std::optional<GraphCore::ValueLimitScope> limit;
+  if (is_main_ && hooks_->value_bytes_limit) {
+    limit.emplace(*graph_.core(), hooks_->value_bytes_limit(node));
+  }
   std::vector<Var> outputs = make_node(graph_, node.op_type(), inputs, *attributes,
                                        NodeOptions{.domain = std::string(domain),
                                                    .version = opset->second,
                                                    .num_outputs = node.output_size()});
+  limit.reset();
   for (int i = 0; i < node.output_size(); ++i) {
     if (outputs[i].ok()) continue;
     if (HasUntypedInput(inputs) && !HasSubgraphAttributes(*attributes)) {

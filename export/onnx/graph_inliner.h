@@ -53,6 +53,9 @@ struct InlineHooks {
   std::function<void(const onnx::NodeProto&, absl::Span<const Var>, absl::Span<const Var>,
                      bool opaque)>
       after_node;
+  // Main graph: the most bytes each value of a node (its bodies included) may take while it is
+  // built, below the graph's max_value_bytes; larger values are not computed. Empty: no limit.
+  std::function<int64_t(const onnx::NodeProto&)> value_bytes_limit;
   // Main graph: an initializer's name and its constant Var, once bound.
   std::function<void(const std::string&, const Var&)> on_initializer;
   // Main graph: the arguments made for inputs not bound keep the inputs' dim_params as dim

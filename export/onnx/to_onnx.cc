@@ -266,13 +266,15 @@ class GraphWriter {
  public:
   // Sorts the needed nodes, and the typed vars they make, by the graph they belong to, once.
   GraphWriter(const Arena& arena, const Needed& needed, int onnx_opset, VarNamer& namer,
-              TypeProtos& types, std::function<std::string(NodeId)> node_name_of)
+              TypeProtos& types, std::function<std::string(NodeId)> node_name_of,
+              std::function<bool(VarId)> omit_output)
       : arena_(arena),
         needed_(needed),
         onnx_opset_(onnx_opset),
         namer_(namer),
         types_(types),
-        node_name_of_(std::move(node_name_of)) {
+        node_name_of_(std::move(node_name_of)),
+        omit_output_(std::move(omit_output)) {
     for (size_t i = 0; i < needed.nodes.size(); ++i) {
       const NodeId node(static_cast<uint32_t>(i));
       if (needed.nodes[i]) ScopeFor(node).nodes.push_back(node);
@@ -298,7 +300,7 @@ class GraphWriter {
                   static_cast<int>(members.typed_vars.size()));
     for (NodeId node : members.nodes) AddNode(node, graph);
     for (VarId var : members.typed_vars) {
-      if (outputs.contains(var)) continue;
+      if (outputs.contains(var) || Omitted(var)) continue;
       AddTypedValue(graph, ValueField::kValueInfo, types_, namer_, var);
     }
   }
@@ -404,7 +406,13 @@ class GraphWriter {
     return true;
   }
 
+  bool Omitted(VarId var) const { return omit_output_ && omit_output_(var); }
+
   void WriteOutputName(VarId output, std::string* name) {
+    if (Omitted(output)) {
+      name->clear();
+      return;
+    }
     // An output written as an initializer is defined there; the node's copy goes unread.
     if (!needed_.initializers.empty() && needed_.initializers.contains(output)) {
       *name = namer_.Fresh(absl::StrCat(namer_.NameOf(output), "_unread"));
@@ -454,6 +462,7 @@ class GraphWriter {
   VarNamer& namer_;
   TypeProtos& types_;
   std::function<std::string(NodeId)> node_name_of_;
+  std::function<bool(VarId)> omit_output_;
   absl::flat_hash_map<SubgraphId, Scope> scopes_;
   Scope* main_scope_ = nullptr;  // set only when the arena has no bodies (scopes_ never grows)
   absl::flat_hash_map<DataType, bool> constant_node_fits_;  // at onnx_opset_
@@ -518,7 +527,8 @@ absl::StatusOr<OpsetImports> WriteGraph(const GraphCore& core, const NamedVars& 
   }
   GRAPHGC_RETURN_IF_ERROR(WriteInitializers(needed, namer, options, graph));
   // ChooseOpsets always declares ai.onnx ("").
-  GraphWriter(arena, needed, imports.at(""), namer, types, options.node_name_of)
+  GraphWriter(arena, needed, imports.at(""), namer, types, options.node_name_of,
+              options.omit_output)
       .WriteNodes(SubgraphId(), named_as_outputs, graph);
   for (const auto& [name, var] : outputs) {
     if (namer.NameOf(var.id()) != name) {  // the var is already named otherwise: alias it

@@ -54,6 +54,10 @@ struct ExportOptions {
   // The name a var should have in the model (e.g. the one it had in an imported model); empty or
   // no function: "_v<id>". Clashes are resolved by suffixes; arguments and outputs keep theirs.
   std::function<std::string(VarId)> name_of;
+  // Node outputs to write as "" (omitted, as ONNX writes an optional output nobody reads), with
+  // no value_info: only for vars nothing in the exported model reads, such as the outputs an
+  // imported model left unnamed. No function: every output is named.
+  std::function<bool(VarId)> omit_output;
   // The name a node should have (e.g. the one it had in an imported model, possibly none); no
   // function: "<op_type>_<id>".
   std::function<std::string(NodeId)> node_name_of;

@@ -86,6 +86,10 @@ py::dict FoldStatsDict(const FoldStats& stats) {
   out["opaque_nodes"] = stats.opaque_nodes;
   out["peak_live_value_bytes"] = stats.peak_live_value_bytes;
   out["fuse_seconds"] = stats.fuse_seconds;
+  out["model_bytes_before"] = stats.model_bytes_before;
+  out["model_bytes_after"] = stats.model_bytes_after;
+  out["kept_unchanged"] = stats.kept_unchanged;
+  out["plan_seconds"] = stats.plan_seconds;
   out["import_seconds"] = stats.import_seconds;
   out["fold_seconds"] = stats.fold_seconds;
   out["export_seconds"] = stats.export_seconds;

@@ -172,7 +172,7 @@ namespace {
 // The most a value of this op may take: the per-value budget, and what the live cap has left
 // (GraphOptions::max_live_value_bytes). 0 when the outputs cannot fit, which counts as skipped.
 int64_t ValueBytesAllowed(GraphCore& core, absl::Span<const OutputType> types) {
-  const int64_t per_value = core.options().max_value_bytes;
+  const int64_t per_value = core.max_value_bytes();
   if (!OutputsFitBudget(types, per_value)) return 0;
   if (core.options().max_live_value_bytes <= 0) return per_value;  // no cap: nothing to add up
   const int64_t wanted = KnownOutputBytes(types);

@@ -186,13 +186,13 @@ OutputValues PropagateLoop(GraphCore& core, SubgraphId body, absl::Span<const Op
       if (!(*results)[i + 1].has_value()) return NoValues(types);
       loop.state[i] = *(*results)[i + 1];
     }
-    if (!AppendScans(*results, 1 + loop.state.size(), options.max_value_bytes, loop)) {
+    if (!AppendScans(*results, 1 + loop.state.size(), core.max_value_bytes(), loop)) {
       return NoValues(types);
     }
     core.note_transient_bytes(loop.bytes() + runner.peak_trip_bytes());
   }
   const std::vector<int64_t> axes(loop.scans.size(), 0);
-  return Finish(loop, types, axes, options.max_value_bytes);
+  return Finish(loop, types, axes, core.max_value_bytes());
 }
 
 namespace {
@@ -223,7 +223,7 @@ bool RunScanTrips(GraphCore& core, BodyRunner& runner, const ScanInputs& inputs,
       if (!(*results)[i].has_value()) return false;
       loop.state[i] = *(*results)[i];
     }
-    if (!AppendScans(*results, states, core.options().max_value_bytes, loop)) return false;
+    if (!AppendScans(*results, states, core.max_value_bytes(), loop)) return false;
     core.note_transient_bytes(loop.bytes() + runner.peak_trip_bytes());
   }
   return true;
@@ -310,7 +310,7 @@ OutputValues PropagateScan(GraphCore& core, SubgraphId body, absl::Span<const Op
     if (!loop.scans[k].empty() && out_axes[k] < 0) out_axes[k] += loop.scans[k][0].rank() + 1;
     if (out_axes[k] < 0) return NoValues(types);
   }
-  return Finish(loop, types, out_axes, core.options().max_value_bytes);
+  return Finish(loop, types, out_axes, core.max_value_bytes());
 }
 
 OutputValues PropagateScan8(GraphCore& core, SubgraphId body,
@@ -375,13 +375,12 @@ OutputValues PropagateScan8(GraphCore& core, SubgraphId body,
   LoopState batched;
   for (std::vector<Tensor>& per_batch : finals) {
     std::optional<Tensor> stacked =
-        Stack(per_batch, 0, types[batched.state.size()], core.options().max_value_bytes);
+        Stack(per_batch, 0, types[batched.state.size()], core.max_value_bytes());
     if (!stacked.has_value()) return NoValues(types);
     batched.state.emplace_back(*std::move(stacked));
   }
   batched.scans = std::move(scans);
-  return Finish(batched, types, std::vector<int64_t>(scan_outputs, 0),
-                core.options().max_value_bytes);
+  return Finish(batched, types, std::vector<int64_t>(scan_outputs, 0), core.max_value_bytes());
 }
 
 OutputValues PropagateSequenceMap(GraphCore& core, SubgraphId body,
@@ -415,7 +414,7 @@ OutputValues PropagateSequenceMap(GraphCore& core, SubgraphId body,
     for (size_t k = 0; k < types.size(); ++k) {
       if (!(*results)[k].has_value()) return NoValues(types);
       held += static_cast<int64_t>((*results)[k]->nbytes());
-      if (held > core.options().max_value_bytes) return NoValues(types);
+      if (held > core.max_value_bytes()) return NoValues(types);
       outputs[k].push_back(*(*results)[k]);
     }
     core.note_transient_bytes(held + runner.peak_trip_bytes());
