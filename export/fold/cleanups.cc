@@ -70,10 +70,12 @@ void EraseIf(google::protobuf::RepeatedPtrField<T>& items, Predicate remove) {
 
 // Old name -> the name its readers read instead. A name is added as a target only once no rename
 // removes it (it is resolved first), and a removed name is never a target again, so following a
-// chain (a -> b, later b -> c) ends.
+// chain (a -> b, later b -> c) ends; a name renamed to itself would not, and is refused.
 class Renames {
  public:
-  void Add(const std::string& from, const std::string& to) { to_[from] = to; }
+  void Add(const std::string& from, const std::string& to) {
+    if (from != to) to_[from] = to;
+  }
   bool empty() const { return to_.empty(); }
 
   // Replaces `name` by what it was renamed to, if it was.
