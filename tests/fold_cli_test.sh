@@ -94,6 +94,17 @@ else
   echo "FAIL good run:"; cat "$work/stderr"; failures=$((failures + 1))
 fi
 
+# The cleanups' switches are taken, and their counts are in the stats.
+if "$fold" "$work/good.onnx" "$work/out.onnx" --quiet --no-cast-removal --no-cse \
+     --no-initializer-merging --stats="$work/stats.json" 2> "$work/stderr" &&
+   grep -q '"noop_casts_removed": 0' "$work/stats.json" &&
+   grep -q '"common_subexpressions_removed": 0' "$work/stats.json" &&
+   grep -q '"initializers_merged": 0' "$work/stats.json"; then
+  echo "ok   cleanups switched off"
+else
+  echo "FAIL cleanups switched off:"; cat "$work/stderr" "$work/stats.json"; failures=$((failures + 1))
+fi
+
 # --external-data=0: every tensor goes to OUT.data, and the tool checks the result from its file.
 rm -f "$work/out.onnx" "$work/out.onnx.data"
 if "$fold" "$work/good.onnx" "$work/out.onnx" --quiet --no-fuse --external-data=0 2> "$work/stderr" &&

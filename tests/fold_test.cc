@@ -533,6 +533,64 @@ TEST(FoldTest, AnInitializerKeepsItsCompactEncoding) {
   EXPECT_LE(folded.model.ByteSizeLong(), model.ByteSizeLong());
 }
 
+// y = Cast(x, float) * a + x * b with a == b: the cleanups merge b into a, remove the Cast, and
+// the two Muls are then one node.
+onnx::ModelProto ModelNeedingCleanups() {
+  onnx::ModelProto model = EmptyModel();
+  onnx::GraphProto& graph = *model.mutable_graph();
+  AddFloatValue(graph.mutable_input(), "x", {4});
+  AddFloatValue(graph.mutable_output(), "y", {4});
+  *graph.add_initializer() = FloatTensor("a", {4}, 1.5f);
+  *graph.add_initializer() = FloatTensor("b", {4}, 1.5f);
+  auto add_node = [&](const char* op, std::vector<std::string> inputs, const char* output) {
+    onnx::NodeProto& node = *graph.add_node();
+    node.set_op_type(op);
+    for (const std::string& input : inputs) node.add_input(input);
+    node.add_output(output);
+    return &node;
+  };
+  onnx::AttributeProto& to = *add_node("Cast", {"x"}, "c")->add_attribute();
+  to.set_name("to");
+  to.set_type(onnx::AttributeProto::INT);
+  to.set_i(onnx::TensorProto::FLOAT);
+  add_node("Mul", {"c", "a"}, "m1");
+  add_node("Mul", {"x", "b"}, "m2");
+  add_node("Add", {"m1", "m2"}, "y");
+  return model;
+}
+
+TEST(FoldTest, CleanupsRemoveNoopCastsDuplicatesAndEqualInitializers) {
+  const onnx::ModelProto model = ModelNeedingCleanups();
+  onnx::checker::check_model(model);
+  const gg::FoldResult folded = Fold(model);
+  EXPECT_THAT(OpTypes(folded.model), ::testing::ElementsAre("Mul", "Add"));
+  EXPECT_EQ(folded.model.graph().initializer_size(), 1);
+  EXPECT_EQ(folded.stats.noop_casts_removed, 1);
+  EXPECT_EQ(folded.stats.common_subexpressions_removed, 1);
+  EXPECT_EQ(folded.stats.initializers_merged, 1);
+  const Tensor feed = Floats({1, -2, 3, 0.5f}, {4});
+  EXPECT_EQ(Evaluate(folded.model, {{"x", feed}}, "y"), Evaluate(model, {{"x", feed}}, "y"));
+
+  gg::FoldOptions no_casts;
+  no_casts.remove_noop_casts = false;
+  const gg::FoldResult with_cast = Fold(model, no_casts);
+  EXPECT_EQ(with_cast.stats.noop_casts_removed, 0);
+  EXPECT_THAT(OpTypes(with_cast.model), ::testing::ElementsAre("Cast", "Mul", "Mul", "Add"));
+
+  gg::FoldOptions no_cse;
+  no_cse.eliminate_common_subexpressions = false;
+  const gg::FoldResult both_muls = Fold(model, no_cse);
+  EXPECT_EQ(both_muls.stats.common_subexpressions_removed, 0);
+  EXPECT_THAT(OpTypes(both_muls.model), ::testing::ElementsAre("Mul", "Mul", "Add"));
+
+  gg::FoldOptions no_merging;
+  no_merging.merge_initializers = false;
+  const gg::FoldResult apart = Fold(model, no_merging);
+  EXPECT_EQ(apart.stats.initializers_merged, 0);
+  EXPECT_EQ(apart.model.graph().initializer_size(), 2);
+  EXPECT_THAT(OpTypes(apart.model), ::testing::ElementsAre("Mul", "Mul", "Add"));
+}
+
 // A call of a model-local function is kept, with the function, as the model had them.
 TEST(FoldTest, ModelLocalFunctionsAreKept) {
   Graph g;

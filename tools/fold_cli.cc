@@ -94,6 +94,12 @@ absl::StatusOr<FoldCommand> ParseFoldCommand(absl::Span<const char* const> args)
       command.options.fold_anyway = true;
     } else if (arg == "--no-fuse") {
       command.options.fuse = false;
+    } else if (arg == "--no-cast-removal") {
+      command.options.remove_noop_casts = false;
+    } else if (arg == "--no-cse") {
+      command.options.eliminate_common_subexpressions = false;
+    } else if (arg == "--no-initializer-merging") {
+      command.options.merge_initializers = false;
     } else if (arg == "--unknown-ops-are-errors") {
       command.options.unknown_ops_are_errors = true;
     } else if (arg == "--quiet") {
@@ -128,6 +134,8 @@ std::string FoldStatsJson(const FoldStats& stats, int64_t peak_rss_bytes,
       "  \"initializer_bytes_before\": %d,\n  \"initializer_bytes_after\": %d,\n"
       "  \"nodes_folded\": %d,\n  \"nodes_kept_for_size\": %d,\n"
       "  \"nodes_kept_for_budget\": %d,\n  \"nodes_fused\": %d,\n  \"opaque_nodes\": %d,\n"
+      "  \"noop_casts_removed\": %d,\n  \"common_subexpressions_removed\": %d,\n"
+      "  \"initializers_merged\": %d,\n"
       "  \"model_bytes_before\": %d,\n  \"model_bytes_after\": %d,\n"
       "  \"kept_unchanged\": %s,\n"
       "  \"peak_live_value_bytes\": %d,\n  \"peak_rss_bytes\": %d,\n"
@@ -138,7 +146,8 @@ std::string FoldStatsJson(const FoldStats& stats, int64_t peak_rss_bytes,
       "}\n",
       stats.nodes_before, stats.nodes_after, stats.initializer_bytes_before,
       stats.initializer_bytes_after, stats.nodes_folded, stats.nodes_kept_for_size,
-      stats.nodes_kept_for_budget, stats.nodes_fused, stats.opaque_nodes, stats.model_bytes_before,
+      stats.nodes_kept_for_budget, stats.nodes_fused, stats.opaque_nodes, stats.noop_casts_removed,
+      stats.common_subexpressions_removed, stats.initializers_merged, stats.model_bytes_before,
       stats.model_bytes_after, stats.kept_unchanged ? "true" : "false", stats.peak_live_value_bytes,
       peak_rss_bytes, seconds.read, stats.fuse_seconds, stats.plan_seconds, stats.import_seconds,
       stats.fold_seconds, stats.export_seconds, seconds.write, seconds.total);

@@ -16,6 +16,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "graphgc/export/fold/cleanups.h"
 #include "graphgc/export/fold/fold_plan.h"
 #include "graphgc/export/fold/fusions.h"
 #include "graphgc/export/onnx/external_data.h"
@@ -157,6 +158,8 @@ class Folder {
   absl::Status Import(Graph& graph, internal::FoldPlan& plan, const char* phase,
                       std::function<int64_t(const onnx::NodeProto&)> value_limit);
   absl::StatusOr<onnx::ModelProto> Export(Graph& graph, const internal::FoldPlan& plan);
+  // The cleanups (cleanups.h) the options ask for, counted in stats_.
+  absl::Status CleanUp(onnx::ModelProto& folded);
   // The model the fold was given, as the result: a fold whose result would be larger than its
   // input gives its input instead (external data written as options_ ask).
   absl::StatusOr<onnx::ModelProto> Unchanged();
@@ -321,6 +324,8 @@ absl::StatusOr<onnx::ModelProto> Folder::Export(Graph& graph, const internal::Fo
   }
   absl::StatusOr<onnx::ModelProto> folded = to_onnx(graph, outputs, export_options);
   if (!folded.ok()) return FoldError(folded.status());
+  // Before the value_info the export inferred is trimmed: it types the casts.
+  GRAPHGC_RETURN_IF_ERROR(CleanUp(*folded));
   KeepModelFacts(*current_, *folded);
   KeepInitializerInputs(*current_, *folded);
   KeepOriginalEncodings(current_->graph(), *folded->mutable_graph());
@@ -333,6 +338,19 @@ absl::StatusOr<onnx::ModelProto> Folder::Export(Graph& graph, const internal::Fo
   }
   GRAPHGC_RETURN_IF_ERROR(internal::CheckWithOnnxChecker(*folded, "fold"));
   return folded;
+}
+
+absl::Status Folder::CleanUp(onnx::ModelProto& folded) {
+  internal::CleanupOptions cleanups;
+  cleanups.remove_noop_casts = options_.remove_noop_casts;
+  cleanups.eliminate_common_subexpressions = options_.eliminate_common_subexpressions;
+  cleanups.merge_initializers = options_.merge_initializers;
+  absl::StatusOr<internal::CleanupCounts> counts = internal::ApplyCleanups(folded, cleanups);
+  if (!counts.ok()) return FoldError(counts.status());
+  stats_.noop_casts_removed = counts->noop_casts_removed;
+  stats_.common_subexpressions_removed = counts->common_subexpressions_removed;
+  stats_.initializers_merged = counts->initializers_merged;
+  return absl::OkStatus();
 }
 
 absl::StatusOr<onnx::ModelProto> Folder::Unchanged() {

@@ -61,6 +61,12 @@ struct FoldOptions {
   // ConvTranspose or Gemm before it; Mul/Add by a constant into Conv or MatMul weights; Identity
   // and inference Dropout removed.
   bool fuse = true;
+  // The cleanups of the folded model: Casts to the element type their input already has removed,
+  // nodes equal to an earlier one (same op, attributes and inputs; deterministic ops only) made
+  // one, identical initializers (data type, dims, bytes) merged.
+  bool remove_noop_casts = true;
+  bool eliminate_common_subexpressions = true;
+  bool merge_initializers = true;
   // ONNX external data for the result: tensors of more than external_data_threshold bytes are
   // written, while exporting, to `external_data_file` (a bare file name) in `output_dir` (the
   // folder the result will be saved in) instead of into the model. Empty: no external data.
@@ -87,6 +93,9 @@ struct FoldStats {
   int64_t nodes_kept_for_budget = 0;  // nodes kept because the memory budget was reached
   int64_t nodes_fused = 0;            // nodes removed by the fusions
   int64_t opaque_nodes = 0;           // nodes of unknown domains passed through
+  int64_t noop_casts_removed = 0;     // the cleanups (FoldOptions::remove_noop_casts...)
+  int64_t common_subexpressions_removed = 0;
+  int64_t initializers_merged = 0;
   int64_t peak_live_value_bytes = 0;
   // The model's bytes saved (the proto and the external data its tensors name), before and after.
   int64_t model_bytes_before = 0;

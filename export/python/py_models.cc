@@ -84,6 +84,9 @@ py::dict FoldStatsDict(const FoldStats& stats) {
   out["nodes_kept_for_budget"] = stats.nodes_kept_for_budget;
   out["nodes_fused"] = stats.nodes_fused;
   out["opaque_nodes"] = stats.opaque_nodes;
+  out["noop_casts_removed"] = stats.noop_casts_removed;
+  out["common_subexpressions_removed"] = stats.common_subexpressions_removed;
+  out["initializers_merged"] = stats.initializers_merged;
   out["peak_live_value_bytes"] = stats.peak_live_value_bytes;
   out["fuse_seconds"] = stats.fuse_seconds;
   out["model_bytes_before"] = stats.model_bytes_before;
@@ -97,7 +100,9 @@ py::dict FoldStatsDict(const FoldStats& stats) {
 }
 
 py::tuple Fold(py::handle model, std::string model_dir, int64_t max_fold_bytes, bool fold_anyway,
-               int64_t memory_budget_bytes, bool unknown_ops_are_errors, bool fuse, int opset) {
+               int64_t memory_budget_bytes, bool unknown_ops_are_errors, bool fuse, int opset,
+               bool remove_noop_casts, bool eliminate_common_subexpressions,
+               bool merge_initializers) {
   onnx::ModelProto proto = ModelFromPython(model, model_dir);
   FoldOptions options;
   options.model_dir = model_dir;
@@ -107,6 +112,9 @@ py::tuple Fold(py::handle model, std::string model_dir, int64_t max_fold_bytes, 
   options.unknown_ops_are_errors = unknown_ops_are_errors;
   options.fuse = fuse;
   options.opset = opset;
+  options.remove_noop_casts = remove_noop_casts;
+  options.eliminate_common_subexpressions = eliminate_common_subexpressions;
+  options.merge_initializers = merge_initializers;
   FoldResult result = ValueOrRaise(fold(std::move(proto), options));
   return py::make_tuple(Serialized(result.model), FoldStatsDict(result.stats));
 }
@@ -126,7 +134,10 @@ void DefineModels(py::module_& module) {
              py::arg("fold_anyway") = defaults.fold_anyway,
              py::arg("memory_budget_bytes") = defaults.memory_budget_bytes,
              py::arg("unknown_ops_are_errors") = defaults.unknown_ops_are_errors,
-             py::arg("fuse") = defaults.fuse, py::arg("opset") = defaults.opset);
+             py::arg("fuse") = defaults.fuse, py::arg("opset") = defaults.opset,
+             py::arg("remove_noop_casts") = defaults.remove_noop_casts,
+             py::arg("eliminate_common_subexpressions") = defaults.eliminate_common_subexpressions,
+             py::arg("merge_initializers") = defaults.merge_initializers);
 }
 
 }  // namespace graphgc::python

@@ -127,7 +127,8 @@ class FoldResult(NamedTuple):
 def fold(model: Model, **options: Any) -> FoldResult:
     """Constant-folds a model (graphgc-fold's work): every node whose inputs are all known is
     computed and replaced by its value, within max_fold_bytes per value. Options: model_dir,
-    max_fold_bytes, fold_anyway, memory_budget_bytes, unknown_ops_are_errors, fuse, opset."""
+    max_fold_bytes, fold_anyway, memory_budget_bytes, unknown_ops_are_errors, fuse, opset,
+    remove_noop_casts, eliminate_common_subexpressions, merge_initializers."""
     data, stats = _graphgc.fold(_model_argument(model), **options)
     return FoldResult(_as_model(data), stats)
 

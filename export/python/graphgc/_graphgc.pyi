@@ -138,4 +138,7 @@ def fold(
     unknown_ops_are_errors: bool = False,
     fuse: bool = True,
     opset: int = 0,
+    remove_noop_casts: bool = True,
+    eliminate_common_subexpressions: bool = True,
+    merge_initializers: bool = True,
 ) -> tuple[bytes, dict[str, float]]: ...
