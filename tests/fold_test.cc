@@ -148,15 +148,21 @@ TEST(FoldTest, RefusesToGrowTheModel) {
 // ConstantOfShape that a node with an unknown input reads stays a node (it was written before the
 // never-grow rule, which made the model 16 KiB larger), while a small shape computation that
 // replaces its nodes is still written.
-TEST(FoldTest, AGeneratorStaysANodeWhenItsValueWouldGrowTheModel) {
+// flat = Reshape(MatMul(x [rows, 64], ConstantOfShape([64, columns])), [rows, -1]): a weight made
+// by a generator, read by a node of the input, beside a shape computation that folds.
+onnx::ModelProto ModelWithAGeneratedWeight(int64_t rows, int64_t columns) {
   Graph g;
-  Var x = g.argument("x", DataType::kFloat, {8, 64});
-  Var w = op::ConstantOfShape(g.constant(Tensor::from_vector<int64_t>({64, 64}, {2})));
+  Var x = g.argument("x", DataType::kFloat, {rows, 64});
+  Var w = op::ConstantOfShape(g.constant(Tensor::from_vector<int64_t>({64, columns}, {2})));
   Var y = op::MatMul(x, w);
   Var flat = op::Reshape(
       y, op::Concat({op::Shape(x, {.end = 1}), g.constant(Tensor::from_vector<int64_t>({-1}, {1}))},
                     {.axis = 0}));
-  const onnx::ModelProto model = Export(g, {{"flat", flat}});
+  return Export(g, {{"flat", flat}});
+}
+
+TEST(FoldTest, AGeneratorStaysANodeWhenItsValueWouldGrowTheModel) {
+  const onnx::ModelProto model = ModelWithAGeneratedWeight(8, 64);
   const gg::FoldResult folded = Fold(model);
   EXPECT_LE(folded.model.ByteSizeLong(), model.ByteSizeLong());
   EXPECT_THAT(OpTypes(folded.model),
@@ -382,14 +388,7 @@ TEST(FoldTest, IfWithAKnownConditionFolds) {
 // so a megabyte of ConstantOfShape zeros read by a MatMul of the input never exists, while the
 // shape computation beside it still folds.
 TEST(FoldTest, AWeightNoWrittenValueNeedsIsNeverComputed) {
-  Graph g;
-  Var x = g.argument("x", DataType::kFloat, {2, 64});
-  Var w = op::ConstantOfShape(g.constant(Tensor::from_vector<int64_t>({64, 4096}, {2})));
-  Var y = op::MatMul(x, w);
-  Var flat = op::Reshape(
-      y, op::Concat({op::Shape(x, {.end = 1}), g.constant(Tensor::from_vector<int64_t>({-1}, {1}))},
-                    {.axis = 0}));
-  const onnx::ModelProto model = Export(g, {{"flat", flat}});
+  const onnx::ModelProto model = ModelWithAGeneratedWeight(2, 4096);
   const gg::FoldResult folded = Fold(model);
   EXPECT_THAT(OpTypes(folded.model),
               ::testing::ElementsAre("ConstantOfShape", "MatMul", "Reshape"));
