@@ -217,8 +217,8 @@ void FoldPlan::Decide(const Var& var) {
   if (!write) {
     // A deferred var of unknown size is wanted: the final plan decides it once computed.
     const std::optional<int64_t> bytes = BytesOf(var);
-    const std::optional<std::vector<int64_t>>& shape = graph_.core()->arena().var_type(id).shape();
-    const int rank = shape.has_value() ? static_cast<int>(shape->size()) : 0;
+    const VarType type = graph_.core()->arena().var_type(id);
+    const int rank = type.shape().has_value() ? static_cast<int>(type.shape()->size()) : 0;
     write = !bytes.has_value() || WouldWrite(id, *bytes, rank);
   }
   if (write) {
