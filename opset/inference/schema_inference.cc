@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graphgc/ir/arena.h"
+#include "graphgc/ir/graph.h"
 #include "graphgc/opset/inference/inference_guards.h"
 #include "graphgc/opset/proto/tensor_proto.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -389,15 +390,18 @@ absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
                                          absl::Span<const OperandInfo> inputs,
                                          absl::Span<const Attribute> attributes, int num_outputs,
                                          absl::Span<const BodyTypes> bodies) {
-  const bool by_function_body = !schema.has_type_and_shape_inference_function() &&
-                                schema.HasFunction() && schema.GetFunction() != nullptr;
+  // The body for the newest opset graphgc builds (a schema may carry one per opset).
+  const onnx::FunctionProto* function =
+      schema.HasFunction() ? schema.GetFunction(kNewestOnnxOpset) : nullptr;
+  const bool by_function_body =
+      !schema.has_type_and_shape_inference_function() && function != nullptr;
   if (!schema.has_type_and_shape_inference_function() && !by_function_body) {
     return TypesFromConstraints(schema, inputs, num_outputs);
   }
   OperandInferenceContext context(inputs, attributes, num_outputs, bodies);
   try {
     if (by_function_body) {  // ops defined by a function (GreaterOrEqual, ...): infer through it
-      onnx::shape_inference::InferShapeForFunctionNode(*schema.GetFunction(),
+      onnx::shape_inference::InferShapeForFunctionNode(*function,
                                                        onnx::OpSchemaRegistry::Instance(), context);
     } else {
       schema.GetTypeAndShapeInferenceFunction()(context);

@@ -15,6 +15,11 @@
 namespace graphgc::internal {
 namespace {
 
+// The schema's fixed body for the newest opset graphgc builds, if it has one.
+const onnx::FunctionProto* FixedBody(const onnx::OpSchema& schema) {
+  return schema.HasFunction() ? schema.GetFunction(kNewestOnnxOpset) : nullptr;
+}
+
 // A copy the scratch graph may own as a constant (the input may be the caller's stored value).
 Tensor Copy(const Tensor& tensor) {
   absl::StatusOr<MutableTensor> copy = MutableTensor::allocate(tensor.dtype(), tensor.shape());
@@ -45,7 +50,9 @@ onnx::NodeProto CallerNode(const onnx::OpSchema& schema, const kernels::KernelCo
 
 absl::StatusOr<onnx::FunctionProto> Body(const onnx::OpSchema& schema, const onnx::NodeProto& node,
                                          const kernels::KernelContext& ctx) {
-  if (schema.HasFunction() && schema.GetFunction() != nullptr) return *schema.GetFunction();
+  // A schema may carry one body per opset (ReduceMean's axes became an input at 18): the one for
+  // the newest opset graphgc builds, whose ops graphgc can build.
+  if (const onnx::FunctionProto* fixed = FixedBody(schema)) return *fixed;
   std::vector<onnx::TypeProto> types;
   for (int i = 0; i < ctx.num_inputs(); ++i) {
     types.push_back(ctx.has_input(i)
@@ -56,7 +63,7 @@ absl::StatusOr<onnx::FunctionProto> Body(const onnx::OpSchema& schema, const onn
   onnx::FunctionProto body;
   const onnx::FunctionBodyBuildContextImpl context(node, types);
   try {
-    if (schema.BuildContextDependentFunction(context, body)) return body;
+    if (schema.BuildContextDependentFunction(context, body, kNewestOnnxOpset)) return body;
   } catch (const std::exception&) {  // ONNX's builders throw on inputs they cannot type
   }
   return kernels::Decline("the function body cannot be built for these inputs");
