@@ -162,10 +162,15 @@ void SetReturns(OpSpec& op) {
   }
 }
 
-// Attributes in the schema's order (ONNX keeps them sorted by name). Unsupported types are left
-// out; required ones make the op unbuildable and are listed in `*blocking`.
+// Attributes sorted by name, which is the order of the generated options structs (designated
+// initializers must follow it, so it is part of the API). ONNX 1.12 kept them in a sorted map; 1.19
+// keeps them in an unordered one. Unsupported types are left out; required ones make the op
+// unbuildable and are listed in `*blocking`.
 void AddAttributes(const onnx::OpSchema& schema, OpSpec& op, std::vector<std::string>* blocking) {
-  for (const auto& [name, attribute] : schema.attributes()) {
+  std::map<std::string, const onnx::OpSchema::Attribute*> sorted;
+  for (const auto& [name, attribute] : schema.attributes()) sorted.emplace(name, &attribute);
+  for (const auto& [name, attribute_pointer] : sorted) {
+    const onnx::OpSchema::Attribute& attribute = *attribute_pointer;
     std::optional<AttributeKind> kind = KindOf(attribute.type);
     if (!kind.has_value()) {
       std::string what =
