@@ -207,8 +207,8 @@ std::vector<ValidCase> ValidCases() {
        kMl,
        {Arg(kF, {2, 2})},
        {Ints("classlabels_int64s", {0, 1})},
-       {Out(VarType::Sequence(int64_to_float))},
-       "type case unsupported for symbolic shape inference"},
+       // ONNX 1.19 types a map's values as the scalars they are (1.12 gave them no rank).
+       {Out(VarType::Sequence(VarType::Map(kI64, VarType::Tensor(kF, Dims{}))))}},
       // ai.onnx
       {"GlobalLpPool", "", {Arg(kF, {1, 3, 4, 5})}, {Int("p", 3)}, {Out(kF, {1, 3, 1, 1})}},
       {"LpNormalization", "", {Arg(kF, {2, 3})}, {Int("axis", 1), Int("p", 1)}, {Out(kF, {2, 3})}},
@@ -248,18 +248,14 @@ std::vector<ValidCase> ValidCases() {
        kMl,
        {Arg(kF, {2, 4}), Const(Tensor::from_vector<int64_t>({0, 3}))},
        {},
-       {OutWithoutRank(kF, {2, 2})}},
-      {"Binarizer",
-       kMl,
-       {Arg(kF, {2, 3})},
-       {Float("threshold", 0.5f)},
-       {OutWithoutRank(kF, {2, 3})}},
+       {Out(kF, {2, 2})}},
+      {"Binarizer", kMl, {Arg(kF, {2, 3})}, {Float("threshold", 0.5f)}, {Out(kF, {2, 3})}},
       {"CategoryMapper",
        kMl,
        {Arg(kStr, {3})},
        {Strs("cats_strings", {"a", "b", "c"}), Ints("cats_int64s", {1, 2, 3}),
         Int("default_int64", -1)},
-       {OutWithoutRank(kI64, {3})}},
+       {Out(kI64, {3})}},
       {"FeatureVectorizer",
        kMl,
        {Arg(kF, {2, 3}), Arg(kF, {2, 2})},
@@ -291,7 +287,7 @@ std::vector<ValidCase> ValidCases() {
        kMl,
        {Arg(kI64, {2, 3})},
        {Ints("cats_int64s", {1, 2, 3, 4}), Int("zeros", 1)},
-       {OutWithoutRank(kF, {2, 3, 4})}},
+       {Out(kF, {2, 3, 4})}},
       // A linear-kernel SVM, one support vector per class: coefficients (classes - 1) x vectors,
       // one rho per class pair.
       {"SVMClassifier",
@@ -318,14 +314,14 @@ std::vector<ValidCase> ValidCases() {
        With(TinyTreeNodes(), {Ints("class_treeids", {0, 0}), Ints("class_nodeids", {1, 2}),
                               Ints("class_ids", {0, 1}), Floats("class_weights", {1, 1}),
                               Ints("classlabels_int64s", {10, 20})}),
-       {OutWithoutRank(kI64, {2}), OutWithoutRank(kF, {2, 2})}},
+       {Out(kI64, {2}), Out(kF, {2, 2})}},
       {"TreeEnsembleRegressor",
        kMl,
        {Arg(kF, {2, 3})},
        With(TinyTreeNodes(),
             {Int("n_targets", 1), Ints("target_treeids", {0, 0}), Ints("target_nodeids", {1, 2}),
              Ints("target_ids", {0, 0}), Floats("target_weights", {1.5f, -1.5f})}),
-       {OutWithoutRank(kF, {2, 1})}},
+       {Out(kF, {2, 1})}},
   };
 }
 
@@ -562,13 +558,20 @@ std::set<OpKey> TableOps() {
 }
 
 // The non-deprecated ai.onnx and ai.onnx.ml operators of ONNX's schema registry (newest versions).
+// The ai.onnx.ml opset graphgc builds up to (graphgc/opset/build/node.h).
+constexpr int kNewestMlOpsetBuilt = 3;
+
+// The operators of the opsets graphgc builds (ai.onnx up to kNewestOnnxOpset, ai.onnx.ml up to
+// 3) that are not deprecated there; the registry may hold newer opsets.
 std::set<OpKey> RegistryOps() {
   std::set<OpKey> ops;
-  for (const onnx::OpSchema& schema : onnx::OpSchemaRegistry::get_all_schemas()) {
+  for (const onnx::OpSchema& schema : onnx::OpSchemaRegistry::get_all_schemas_with_history()) {
     const std::string domain = onnx_conformance::NormalizedDomain(schema.domain());
-    if ((domain.empty() || domain == kMl) && !schema.Deprecated()) {
-      ops.emplace(domain, schema.Name());
-    }
+    if (!domain.empty() && domain != kMl) continue;
+    const int newest = domain.empty() ? gg::kNewestOnnxOpset : kNewestMlOpsetBuilt;
+    const onnx::OpSchema* current =
+        onnx::OpSchemaRegistry::Schema(schema.Name(), newest, schema.domain());
+    if (current != nullptr && !current->Deprecated()) ops.emplace(domain, schema.Name());
   }
   return ops;
 }
