@@ -39,8 +39,9 @@ void Declare(onnx::ModelProto& model, const std::string& name, int32_t type) {
   info->mutable_type()->mutable_tensor_type()->set_elem_type(type);
 }
 
-// ONNX's full check: the checker, then shape inference that throws on any type error.
-void ExpectFullCheckPasses(const onnx::ModelProto& model) {
+// ONNX's full check — the checker, then shape inference that throws on any type error — as the
+// error it gives, empty if none.
+std::string FullCheckError(const onnx::ModelProto& model) {
   try {
     onnx::checker::check_model(model);
     onnx::ModelProto inferred = model;
@@ -49,8 +50,14 @@ void ExpectFullCheckPasses(const onnx::ModelProto& model) {
     strict.error_mode = 1;
     onnx::shape_inference::InferShapes(inferred, onnx::OpSchemaRegistry::Instance(), strict);
   } catch (const std::exception& error) {
-    ADD_FAILURE() << "full check: " << error.what();
+    return error.what();
   }
+  return "";
+}
+
+void ExpectFullCheckPasses(const onnx::ModelProto& model) {
+  const std::string error = FullCheckError(model);
+  EXPECT_TRUE(error.empty()) << "full check: " << error;
 }
 
 CleanupCounts Clean(onnx::ModelProto& model, const CleanupOptions& options = {}) {
@@ -427,10 +434,13 @@ TEST(CommonSubexpressions, ABodyOutputNamingTheDuplicateIsRenamed) {
       z = If(c) <then_branch = then_body () => (float[2] a2) { },
                  else_branch = else_body () => (float[2] e) { e = Abs(a1) }>
     })");
+  // ONNX 1.12's checker took a body output made outside the body; 1.19's refuses it. Either way
+  // the cleanup keeps the model as valid as it was.
+  const std::string error_before = FullCheckError(model);
   EXPECT_EQ(Clean(model).common_subexpressions_removed, 1);
   ASSERT_THAT(OpTypes(model.graph()), ElementsAre("Relu", "If"));
   EXPECT_EQ(Body(model.graph().node(1), "then_branch").output(0).name(), "a1");
-  ExpectFullCheckPasses(model);
+  EXPECT_EQ(FullCheckError(model).empty(), error_before.empty()) << FullCheckError(model);
 }
 
 TEST(CommonSubexpressions, NodesWithEqualBodiesAreOneNodesWithRandomBodiesAreNot) {
