@@ -41,6 +41,20 @@ std::string TypeString(const OperandInfo& operand) {
 }
 
 // "float[2,3], (omitted), int64[?]; axis=-3, perm=[1,0]": what an inference error was given.
+// " = [2,-1]" for a known integer input of a few elements (a shape, axes, pads), whose values
+// ONNX's messages about them do not repeat; empty otherwise.
+std::string SmallIntegerValue(const OperandInfo& in) {
+  constexpr int64_t kMostShown = 16;
+  if (!in.value.has_value() || in.value->size() > kMostShown) return "";
+  if (in.dtype == DataType::kInt64) {
+    return absl::StrCat(" = [", absl::StrJoin(in.value->data<int64_t>(), ","), "]");
+  }
+  if (in.dtype == DataType::kInt32) {
+    return absl::StrCat(" = [", absl::StrJoin(in.value->data<int32_t>(), ","), "]");
+  }
+  return "";
+}
+
 std::string DescribeCall(absl::Span<const OperandInfo> inputs,
                          absl::Span<const Attribute> attributes) {
   std::string text = "inputs ";
@@ -53,7 +67,8 @@ std::string DescribeCall(absl::Span<const OperandInfo> inputs,
       absl::StrAppend(&text, in.non_tensor->ToString());
     } else {
       absl::StrAppend(&text, DataTypeName(in.dtype),
-                      in.shape.has_value() ? ShapeToString(*in.shape) : "[?]");
+                      in.shape.has_value() ? ShapeToString(*in.shape) : "[?]",
+                      SmallIntegerValue(in));
     }
   }
   if (inputs.empty()) absl::StrAppend(&text, "(none)");
