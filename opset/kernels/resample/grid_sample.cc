@@ -5,10 +5,11 @@
 // As ONNX Runtime (whose results match ONNX's test data): padding applies to each tap, not to
 // the sampled location. A tap outside the image reads 0 (zeros), the nearest edge pixel
 // (border), or the pixel mirrored at the image's borders (reflection, about the pixel edges
-// -0.5 and size - 0.5, or about the corner centers with align_corners). ONNX 1.12's schema gives
-// X and the grid one type: locations and values are computed in it (float for the 16-bit types),
-// locations of integer grids in double. Integers take nearest sampling only; bool and string get
-// no value, nor does a grid with non-finite or huge values.
+// -0.5 and size - 0.5, or about the corner centers with align_corners). Locations are computed in
+// the grid's type (float for the 16-bit types; double for an integer grid, which ONNX 1.12's
+// schema allowed by giving the grid X's type), values in X's. ONNX 1.19's grid is floating-point
+// whatever X is. Integers take nearest sampling only; bool and string get no value, nor does a
+// grid with non-finite or huge values.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -101,12 +102,12 @@ struct SampleOptions {
   bool align_corners;
 };
 
-// Samples every channel plane of X at every grid location, both of type T.
-template <class T>
+// Samples every channel plane of X (of type T) at every grid location (of type G).
+template <class T, class G>
 void SampleAll(const Tensor& x, const Tensor& grid, const SampleOptions& options,
                MutableTensor& out) {
   using C = ComputeType<T>;
-  using L = std::conditional_t<internal::kIsFloatingPoint<T>, C, double>;  // locations
+  using L = std::conditional_t<internal::kIsFloatingPoint<G>, ComputeType<G>, double>;
   const int64_t batch = x.shape()[0];
   const int64_t channels = x.shape()[1];
   const ImageAxis<L> rows(x.shape()[2], options.align_corners);
@@ -114,7 +115,7 @@ void SampleAll(const Tensor& x, const Tensor& grid, const SampleOptions& options
   const int64_t points = grid.shape()[1] * grid.shape()[2];
   const int64_t plane = rows.size * cols.size;
   const T* in = x.data<T>().data();
-  const T* locations = grid.data<T>().data();
+  const G* locations = grid.data<G>().data();
   T* dst = out.mutable_data<T>().data();
   for (int64_t n = 0; n < batch; ++n) {
     for (int64_t c = 0; c < channels; ++c) {
@@ -126,9 +127,9 @@ void SampleAll(const Tensor& x, const Tensor& grid, const SampleOptions& options
       };
       T* o = dst + (n * channels + c) * points;
       for (int64_t p = 0; p < points; ++p) {
-        const T* location = locations + (n * points + p) * 2;
-        const L px = cols.Denormalize(static_cast<L>(Load<T>(location[0])), options.align_corners);
-        const L py = rows.Denormalize(static_cast<L>(Load<T>(location[1])), options.align_corners);
+        const G* location = locations + (n * points + p) * 2;
+        const L px = cols.Denormalize(static_cast<L>(Load<G>(location[0])), options.align_corners);
+        const L py = rows.Denormalize(static_cast<L>(Load<G>(location[1])), options.align_corners);
         if (options.mode == SampleMode::kNearest) {
           const C v = pixel(static_cast<int64_t>(std::nearbyint(py)),
                             static_cast<int64_t>(std::nearbyint(px)));
@@ -206,14 +207,21 @@ KernelResult GridSampleKernel(const KernelContext& ctx) {
     if (options.padding != Padding::kZeros)
       return Decline("border or reflection of an empty image");
   }
-  if (!IsNumeric(x.dtype()) || grid.dtype() != x.dtype()) {
+  // A grid of X's type (ONNX 1.12), or a floating-point one (1.19).
+  if (!IsNumeric(x.dtype()) || (grid.dtype() != x.dtype() && !IsFloatingPoint(grid.dtype()))) {
     return Decline("GridSample of this element type");
   }
   if (!GridFits(grid, std::max(x.shape()[2], x.shape()[3]))) {
     return Decline("a grid with non-finite or huge locations");
   }
-  internal::DispatchNumeric(
-      x.dtype(), [&](auto tag) { SampleAll<typename decltype(tag)::type>(x, grid, options, out); });
+  internal::DispatchNumeric(x.dtype(), [&](auto image_tag) {
+    using T = typename decltype(image_tag)::type;
+    if (grid.dtype() == x.dtype()) return SampleAll<T, T>(x, grid, options, out);
+    internal::DispatchNumeric(grid.dtype(), [&](auto grid_tag) {
+      using G = typename decltype(grid_tag)::type;
+      if constexpr (internal::kIsFloatingPoint<G>) SampleAll<T, G>(x, grid, options, out);
+    });
+  });
   return KernelOutputs{std::move(out).freeze()};
 }
 
@@ -221,10 +229,10 @@ KernelResult GridSampleKernel(const KernelContext& ctx) {
 
 void RegisterGridSampleKernels(KernelTable& table) {
   // GridSample-20 renames the modes and allows N-D images: no kernel past ONNX 1.12's 17.
-  // X and the grid of one numeric type (others decline); bilinear and bicubic decline integers.
-  // The kernel reads the grid in X's element type (checked in the kernel, a rule across both
-  // parameters): ONNX 1.12 binds the grid to X's type, so integer images with integer grids
-  // compute in nearest mode.
+  // X numeric, the grid of X's type or floating-point (checked in the kernel, a rule across both
+  // parameters; others decline); bilinear and bicubic decline integers. ONNX 1.12 binds the grid
+  // to X's type, so integer images with integer grids compute in nearest mode; 1.19 makes it
+  // floating-point.
   table.add("", "GridSample", 16, 17, {{"T1", data_types::kNumeric}, {"T2", data_types::kNumeric}},
             GridSampleKernel);
 }
