@@ -695,6 +695,14 @@ Outcome RunNodeTest(const fs::path& dir) {
       }
     }
   }
+  if (!outcome.errors.empty() && !reference.has_value()) {
+    // ONNX's inference throws on its own test model as on the export (ONNX 1.19's
+    // MeanVarianceNormalization body, whose Constant gets no attribute): ONNX's failure, not a
+    // disagreement with graphgc, whose values matched the data above.
+    outcome.notes.push_back(absl::StrCat("ONNX's inference fails on its own test model too: ",
+                                         absl::StrJoin(outcome.errors, "; ")));
+    outcome.errors.clear();
+  }
   if (!outcome.errors.empty() && OnnxContradictsTheData(exported, onnx_type)) {
     // graphgc's types matched the expected data above; ONNX 1.12's inference, which gives the
     // test model's outputs other types, cannot agree with them (opset/inference/inference_fixes.h).
