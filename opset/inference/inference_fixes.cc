@@ -54,12 +54,30 @@ void FixStft(absl::Span<const OperandInfo> operands, const std::vector<Attribute
   types[0].shape = Shape{batch.value_or(-1), frames, bins, 2};
 }
 
+// Einsum-12: a label whose operands' dims are 1 and n broadcasts to n (numpy, ONNX Runtime), but
+// ONNX 1.19 takes the first operand's dim. Which output dims come from such a label needs the
+// equation parsed; a dim of 1 is the only one that can be wrong, so each becomes unknown whenever
+// an operand has a dim of 1, and the value, once computed, gives it.
+void FixEinsum(absl::Span<const OperandInfo> operands, OutputTypes& types) {
+  if (types.size() != 1 || !types[0].shape.has_value()) return;
+  bool some_dim_is_one = false;
+  for (const OperandInfo& operand : operands) {
+    if (!operand.present || !operand.shape.has_value()) continue;
+    for (int64_t dim : *operand.shape) some_dim_is_one = some_dim_is_one || dim == 1;
+  }
+  if (!some_dim_is_one) return;
+  for (int64_t& dim : *types[0].shape) {
+    if (dim == 1) dim = -1;
+  }
+}
+
 }  // namespace
 
 void FixInferredTypes(absl::string_view op_type, int since_version,
                       absl::Span<const OperandInfo> operands,
                       const std::vector<Attribute>& attributes, OutputTypes& types) {
   if (op_type == "STFT" && since_version == 17) FixStft(operands, attributes, types);
+  if (op_type == "Einsum" && since_version == 12) FixEinsum(operands, types);
 }
 
 }  // namespace graphgc::internal

@@ -1,9 +1,12 @@
-// Where ONNX 1.12's own shape inference is wrong, the shapes graphgc gives instead.
+// Where ONNX's own shape inference is wrong, the shapes graphgc gives instead.
 //
 //   STFT  ONNX 1.12 reads an absent `onesided` as 0 (its default is 1) and, when onesided is 1,
 //         counts frames from the number of frequency bins instead of the frame length. The
 //         output is [batch, frames, bins, 2] with frames = (signal_length - frame_length) /
 //         frame_step + 1 and bins = frame_length / 2 + 1 (onesided) or frame_length.
+//   Einsum  ONNX 1.19 gives a label whose operands' dims are 1 and n the first operand's dim
+//         (numpy and ONNX Runtime broadcast it to n); graphgc leaves dims of 1 unknown when an
+//         operand has a dim of 1, and the computed value gives them.
 //
 // Each fix replaces what it can compute from the operands and leaves the rest unknown (-1).
 // Internal to the opset module.
