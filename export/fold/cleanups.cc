@@ -13,11 +13,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "graphgc/export/onnx/graph_names.h"
+#include "graphgc/export/onnx/node_protos.h"
 
 namespace graphgc::internal {
 namespace {
-
-bool IsOnnxDomain(const std::string& domain) { return domain.empty() || domain == "ai.onnx"; }
 
 // The domains whose ops are functions of their inputs (the random ones aside). A custom op or a
 // model-local function may have effects: two calls of one stay two calls.
@@ -25,24 +24,10 @@ bool IsStandardDomain(const std::string& domain) {
   return IsOnnxDomain(domain) || domain == "ai.onnx.ml";
 }
 
-bool IsOnnxOp(const onnx::NodeProto& node, absl::string_view op_type) {
-  return IsOnnxDomain(node.domain()) && node.op_type() == op_type;
-}
-
-const onnx::AttributeProto* FindAttribute(const onnx::NodeProto& node, absl::string_view name) {
-  for (const onnx::AttributeProto& attribute : node.attribute()) {
-    if (attribute.name() == name) return &attribute;
-  }
-  return nullptr;
-}
-
 // An INT attribute's value; nullopt when it is absent or of another type.
 std::optional<int64_t> IntAttribute(const onnx::NodeProto& node, absl::string_view name) {
   const onnx::AttributeProto* attribute = FindAttribute(node, name);
-  if (attribute == nullptr) return std::nullopt;
-  const bool untyped = attribute->type() == onnx::AttributeProto::UNDEFINED && attribute->has_i();
-  if (attribute->type() != onnx::AttributeProto::INT && !untyped) return std::nullopt;
-  return attribute->i();
+  return attribute == nullptr ? std::nullopt : IntValue(*attribute);
 }
 
 // Whether every attribute of `node` is one of `names`: an attribute a cast does not know makes it

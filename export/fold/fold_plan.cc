@@ -4,6 +4,7 @@
 #include <limits>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "graphgc/export/onnx/graph_names.h"
@@ -66,16 +67,16 @@ std::optional<int64_t> TypeBytes(const VarType& type) {
     return std::nullopt;
   }
   const int64_t element_size = static_cast<int64_t>(ElementSize(type.dtype()));
-  if (element_size <= 0) return std::nullopt;
-  int64_t count = 1;
-  for (int64_t dim : *type.shape()) {
-    if (dim < 0) return std::nullopt;
-    if (dim > 0 && count > std::numeric_limits<int64_t>::max() / element_size / dim) {
-      return std::numeric_limits<int64_t>::max();
-    }
-    count *= dim;
+  const std::vector<int64_t>& shape = *type.shape();
+  if (element_size <= 0 || absl::c_any_of(shape, [](int64_t dim) { return dim < 0; })) {
+    return std::nullopt;
   }
-  return count * element_size;
+  // Past int64, too large to write whatever it removes.
+  const absl::StatusOr<int64_t> count = ElementCount(shape);
+  if (!count.ok() || *count > std::numeric_limits<int64_t>::max() / element_size) {
+    return std::numeric_limits<int64_t>::max();
+  }
+  return *count * element_size;
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "graphgc/export/onnx/graph_names.h"
+#include "graphgc/export/onnx/node_protos.h"
 #include "graphgc/opset/proto/tensor_proto.h"
 #include "graphgc/valuestore/status_macros.h"
 
@@ -25,12 +26,6 @@ int64_t FusionCounts::nodes_removed() const {
 
 namespace {
 
-bool IsOnnxDomain(const std::string& domain) { return domain.empty() || domain == "ai.onnx"; }
-
-bool IsOnnxOp(const onnx::NodeProto& node, absl::string_view op_type) {
-  return IsOnnxDomain(node.domain()) && node.op_type() == op_type;
-}
-
 // The ai.onnx opset the model imports; 0 if it imports none.
 int64_t OnnxOpset(const onnx::ModelProto& model) {
   for (const onnx::OperatorSetIdProto& import : model.opset_import()) {
@@ -42,20 +37,10 @@ int64_t OnnxOpset(const onnx::ModelProto& model) {
 // ---- Attributes: absent gives the default, a value of the wrong type gives nullopt (the node is
 // then left alone: it is not what it seems).
 
-const onnx::AttributeProto* FindAttribute(const onnx::NodeProto& node, absl::string_view name) {
-  for (const onnx::AttributeProto& attribute : node.attribute()) {
-    if (attribute.name() == name) return &attribute;
-  }
-  return nullptr;
-}
-
 std::optional<int64_t> IntAttribute(const onnx::NodeProto& node, absl::string_view name,
                                     int64_t fallback) {
   const onnx::AttributeProto* attribute = FindAttribute(node, name);
-  if (attribute == nullptr) return fallback;
-  const bool untyped = attribute->type() == onnx::AttributeProto::UNDEFINED && attribute->has_i();
-  if (attribute->type() != onnx::AttributeProto::INT && !untyped) return std::nullopt;
-  return attribute->i();
+  return attribute == nullptr ? std::optional<int64_t>(fallback) : IntValue(*attribute);
 }
 
 std::optional<float> FloatAttribute(const onnx::NodeProto& node, absl::string_view name,

@@ -10,14 +10,13 @@
 #include "absl/strings/string_view.h"
 #include "graphgc/export/onnx/external_data.h"
 #include "graphgc/export/onnx/graph_inliner.h"
+#include "graphgc/export/onnx/node_protos.h"
 #include "graphgc/ir/graph.h"
 #include "onnx/checker.h"
 #include "onnx/version_converter/convert.h"
 
 namespace graphgc::internal {
 namespace {
-
-bool IsOnnxDomain(absl::string_view domain) { return domain.empty() || domain == "ai.onnx"; }
 
 // The types a graph declares for its names: inputs, outputs and value_info.
 using DeclaredTypes = absl::flat_hash_map<std::string, const onnx::TypeProto*>;
