@@ -25,9 +25,9 @@
 
 namespace graphgc {
 
-// The newest ai.onnx opset this library implements (ONNX 1.12); nodes record the opset they were
+// The newest ai.onnx opset this library implements (ONNX 1.19); nodes record the opset they were
 // made at, this one unless the caller pinned an older one.
-inline constexpr int kNewestOnnxOpset = 17;
+inline constexpr int kNewestOnnxOpset = 24;
 
 class Graph {
  public:

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "graphgc/graphgc.h"
+#include "graphgc/opset/generated/opset17.h"
 
 namespace graphgc {
 namespace {
@@ -221,7 +222,7 @@ TEST_F(BadInputTest, NegativeRepeatsAndPads) {
   Var tiled = op::Tile(c_, Ints({-1, 1}));
   EXPECT_THAT(Message(tiled.status()), AllOf(HasSubstr("Tile"), HasSubstr("-1")));
   // Negative pads crop; cropping more than a dim holds is an error.
-  Var padded = op::Pad(c_, Ints({0, -4, 0, 0}));
+  Var padded = opset17::Pad(c_, Ints({0, -4, 0, 0}));  // Pad-18 has no kernel yet
   EXPECT_THAT(Message(padded.status()), HasSubstr("Pad"));
   ExpectNothingLost();
 }

@@ -18,6 +18,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "graphgc/graphgc.h"
+#include "graphgc/opset/generated/opset17.h"
 #include "onnx/checker.h"
 #include "onnx/onnx_pb.h"
 #include "onnx/shape_inference/implementation.h"
@@ -187,13 +188,43 @@ TEST(ExportTest, IrVersionAndOpset) {
   Graph g;
   const Var x = g.argument("x", DataType::kFloat, {1});
   const onnx::ModelProto model = Export(g, {{"y", op::Neg(x)}});
-  EXPECT_EQ(model.ir_version(), 8);
+  EXPECT_EQ(model.ir_version(), 12);  // opset 24 came with IR 12
   ASSERT_EQ(model.opset_import_size(), 1);
   EXPECT_TRUE(model.opset_import(0).domain().empty() ||
               model.opset_import(0).domain() == "ai.onnx");
-  EXPECT_EQ(model.opset_import(0).version(), 17);
+  EXPECT_EQ(model.opset_import(0).version(), 24);
   EXPECT_EQ(gg::kOnnxIrVersion, 8);
-  EXPECT_EQ(gg::kOnnxOpsetVersion, 17);
+  EXPECT_EQ(gg::kOnnxOpsetVersion, 24);
+}
+
+// The IR version is the lowest the opsets need, never below 8, the same through to_onnx_bytes,
+// so an older runtime loads an export of an older opset.
+TEST(ExportTest, IrVersionIsTheLowestTheOpsetNeeds) {
+  struct Case {
+    int opset;
+    int64_t ir_version;
+  };
+  for (const Case c : {Case{7, 8}, Case{13, 8}, Case{17, 8}, Case{18, 8}, Case{19, 9}, Case{20, 9},
+                       Case{21, 10}, Case{22, 10}, Case{23, 11}, Case{24, 12}}) {
+    Graph g;
+    const Var x = g.argument("x", DataType::kFloat, {1});
+    const Var y = gg::make_node("Neg", {x}, {}, {.version = c.opset})[0];
+    ASSERT_TRUE(y.ok()) << y.status();
+    const onnx::ModelProto model = Export(g, {{"y", y}});
+    EXPECT_EQ(model.ir_version(), c.ir_version) << "opset " << c.opset;
+    absl::StatusOr<std::string> bytes = gg::to_onnx_bytes(g, {{"y", y}});
+    ASSERT_TRUE(bytes.ok()) << bytes.status();
+    onnx::ModelProto parsed;
+    ASSERT_TRUE(parsed.ParseFromString(*bytes));
+    EXPECT_EQ(parsed.ir_version(), c.ir_version) << "opset " << c.opset;
+    EXPECT_NO_THROW(onnx::checker::check_model(model));
+  }
+  // ai.onnx.ml 5 came with IR 10.
+  Graph g;
+  const Var x = g.argument("x", DataType::kFloat, {2});
+  const Var y = gg::make_node("Binarizer", {x}, {}, {.domain = "ai.onnx.ml", .version = 5})[0];
+  ASSERT_TRUE(y.ok()) << y.status();
+  EXPECT_EQ(Export(g, {{"y", gg::opset17::Neg(y)}}).ir_version(), 10);
 }
 
 TEST(ExportTest, AttributesAreExported) {

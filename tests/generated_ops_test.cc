@@ -1,5 +1,5 @@
 // The calling convention of the generated op constructors (graphgc::op beyond ops.h,
-// graphgc::opset13 ... opset17, graphgc::ml): checked at compile time on the signatures and at run
+// graphgc::opset1 ... opset24, graphgc::ml): checked at compile time on the signatures and at run
 // time through make_node, on one op per rule of the convention.
 #include <gtest/gtest.h>
 
@@ -47,7 +47,10 @@ static_assert(std::is_same_v<decltype(ml::BinarizerAttributes{}.threshold), std:
 // 13's up to 17; BatchNormalization changed at 15).
 static_assert(std::is_same_v<gg::opset14::SoftmaxAttributes, gg::opset17::SoftmaxAttributes>);
 static_assert(std::is_same_v<gg::opset13::SoftmaxAttributes, op::SoftmaxAttributes>);
-static_assert(std::is_same_v<gg::opset16::TopKOutputs, op::TopKOutputs>);
+static_assert(std::is_same_v<gg::opset16::TopKOutputs, gg::opset17::TopKOutputs>);
+// TopK changed at 24 (bfloat16), so op's is a schema of its own.
+static_assert(!std::is_same_v<decltype(gg::opset17::TopK), decltype(op::TopK)>);
+static_assert(op::TopK.opset == 24 && gg::opset13::TopK.opset == 13);
 static_assert(!std::is_same_v<gg::opset14::BatchNormalizationAttributes,
                               gg::opset15::BatchNormalizationAttributes>);
 
@@ -167,7 +170,9 @@ TEST_F(GeneratedOpsTest, VariadicInputTakesABracedList) {
 
 TEST_F(GeneratedOpsTest, VariadicOutputHasNumOutputsVars) {
   Var x = g_.argument("x", DataType::kFloat, {6, 2});
-  std::vector<Var> thirds = op::Split(x, Var(), {.axis = 0}, 3);
+  // From opset 18 the attribute num_outputs (num_outputs_, beside the parameter) says how many
+  // when no `split` input does.
+  std::vector<Var> thirds = op::Split(x, Var(), {.axis = 0, .num_outputs_ = 3}, 3);
   ASSERT_EQ(thirds.size(), 3u);
   for (const Var& part : thirds) {
     ASSERT_TRUE(part.ok()) << part.status();
@@ -222,7 +227,7 @@ TEST_F(GeneratedOpsTest, MlOpsUseTheMlDomain) {
   for (const onnx::OperatorSetIdProto& opset : model->opset_import()) {
     if (opset.domain() == "ai.onnx.ml") ml_opset = opset.version();
   }
-  EXPECT_EQ(ml_opset, 3);
+  EXPECT_EQ(ml_opset, 5);  // graphgc::ml is ai.onnx.ml 5, the newest
 }
 
 // The opset a model declares for ai.onnx.
@@ -252,12 +257,12 @@ TEST_F(GeneratedOpsTest, VersionedNamespacesBuildAtTheirOpset) {
 }
 
 TEST_F(GeneratedOpsTest, PinnedNodesRecordTheirOpsetWhenTheSchemaIsShared) {
-  // Softmax's schema is opset 13's in opsets 13 to 17: one function object, bound to each opset.
+  // Softmax's schema is opset 13's in opsets 13 to 24: one function object, bound to each opset.
   Var x = g_.argument("x", DataType::kFloat, {2, 3});
   const std::pair<int64_t, Var> pinned[] = {
       {13, gg::opset13::Softmax(x)}, {14, gg::opset14::Softmax(x, {.axis = 0})},
       {15, gg::opset15::Softmax(x)}, {16, gg::opset16::Softmax(x)},
-      {17, gg::opset17::Softmax(x)}, {17, op::Softmax(x)}};
+      {17, gg::opset17::Softmax(x)}, {24, op::Softmax(x)}};
   for (const auto& [opset, y] : pinned) {
     ASSERT_TRUE(y.ok()) << y.status();
     EXPECT_EQ(ShapeOf(y), (Dims{2, 3}));

@@ -20,12 +20,31 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "graphgc/graphgc.h"
+#include "graphgc/opset/generated/opset17.h"
 
 namespace graphgc::kernel_test {
 
 // The names every value test uses, brought in by its `using namespace graphgc::kernel_test;`.
 namespace gg = ::graphgc;
-namespace op = ::graphgc::op;
+// `op` is opset 17, the newest opset whose every op version has its kernel here (later versions
+// are tested by name where they have kernels; opset/kernels/kernel_table.h, kLastKnownOpset),
+// with the hand-written ops of graphgc/opset/build/ops.h and their own signatures.
+inline constexpr int kKernelOpset = 17;   // op's, and make_node's in the value tests
+inline constexpr int kKernelMlOpset = 3;  // ai.onnx.ml's newest with every kernel
+namespace op {
+using namespace ::graphgc::opset17;  // NOLINT(build/namespaces)
+using ::graphgc::op::Add;
+using ::graphgc::op::Cast;
+using ::graphgc::op::Constant;
+using ::graphgc::op::Div;
+using ::graphgc::op::Identity;
+using ::graphgc::op::MatMul;
+using ::graphgc::op::Mul;
+using ::graphgc::op::Neg;
+using ::graphgc::op::Relu;
+using ::graphgc::op::Reshape;
+using ::graphgc::op::Sub;
+}  // namespace op
 using ::graphgc::Attribute;
 using ::graphgc::BFloat16;
 using ::graphgc::DataType;

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graphgc/graphgc.h"
+#include "graphgc/opset/generated/opset17.h"
 #include "graphgc/opset/kernels/kernel_table.h"
 #include "graphgc/opset/values/kernel_registry.h"
 #include "graphgc/valuestore/data_type_set.h"
@@ -125,7 +126,7 @@ TEST(HasKernelTest, AnswersPerElementType) {
   EXPECT_FALSE(has_kernel("Add", {.version = 7}, DataType::kBfloat16));
   EXPECT_TRUE(has_kernel("Add", {.version = 7}, DataType::kDouble));
   // The primary parameter of Cast is its input's, T1.
-  EXPECT_TRUE(has_kernel("Cast", {}, DataType::kString));
+  EXPECT_TRUE(has_kernel("Cast", {.version = 17}, DataType::kString));
   EXPECT_FALSE(has_kernel("RandomNormal", {}, DataType::kFloat));
   EXPECT_FALSE(has_kernel("NoSuchOp", {}, DataType::kFloat));
   EXPECT_TRUE(has_kernel("If", {}, DataType::kFloat));
@@ -135,8 +136,8 @@ TEST(HasKernelTest, AnswersPerElementType) {
 
 TEST(HasKernelTest, NarrowerThanTheSchema) {
   // The log reductions compute floating-point types only; their schema also admits integers.
-  EXPECT_TRUE(has_kernel("ReduceLogSum", {}, DataType::kFloat));
-  EXPECT_FALSE(has_kernel("ReduceLogSum", {}, DataType::kInt32));
+  EXPECT_TRUE(has_kernel("ReduceLogSum", {.version = 17}, DataType::kFloat));
+  EXPECT_FALSE(has_kernel("ReduceLogSum", {.version = 17}, DataType::kInt32));
   const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema("ReduceLogSum", 17, "");
   ASSERT_NE(schema, nullptr);
   const onnx::OpSchema::TypeConstraintParam* t = FindParam(*schema, "T");
@@ -149,7 +150,7 @@ TEST(HasKernelTest, NarrowerThanTheSchema) {
 TEST(KernelDeclarationsTest, UndeclaredTypeGetsNoValueAndSaysWhy) {
   Graph g;
   const Var x = g.constant(Tensor::from_vector<int32_t>({1, 2, 3, 4}, {2, 2}));
-  const Var y = op::ReduceLogSum(x);
+  const Var y = opset17::ReduceLogSum(x);
   ASSERT_TRUE(y.ok()) << y.status();
   EXPECT_EQ(y.dtype(), DataType::kInt32);
   EXPECT_FALSE(y.value().has_value());
@@ -158,7 +159,7 @@ TEST(KernelDeclarationsTest, UndeclaredTypeGetsNoValueAndSaysWhy) {
   EXPECT_THAT(why.message(), HasSubstr("kernel for ReduceLogSum computes T in {float"));
   EXPECT_THAT(why.message(), HasSubstr("input 0 (data) is int32"));
 
-  const Var z = op::ReduceLogSum(g.constant(Tensor::from_vector<float>({1, 2, 3, 4}, {2, 2})));
+  const Var z = opset17::ReduceLogSum(g.constant(Tensor::from_vector<float>({1, 2, 3, 4}, {2, 2})));
   ASSERT_TRUE(z.value().has_value());
   EXPECT_TRUE(z.value_status().ok());
 }

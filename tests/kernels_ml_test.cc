@@ -22,11 +22,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/graphgc.h"
+#include "graphgc/opset/generated/ml3.h"
 #include "kernel_test_util.h"
 
 namespace {
 
-namespace ml = graphgc::ml;
+// The ai.onnx.ml kernels implement the opsets up to 3 (TreeEnsembleClassifier and
+// TreeEnsembleRegressor are deprecated at 5, LabelEncoder-4 takes tensor attributes).
+namespace ml = graphgc::ml3;
 using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
 using Strings = std::vector<std::string>;
 
@@ -120,7 +123,9 @@ void ExpectOrt(const std::string& model, const Graph& g, const std::vector<Var>&
   }
 }
 
-gg::NodeOptions Ml(int version = 0) { return {.domain = "ai.onnx.ml", .version = version}; }
+gg::NodeOptions Ml(int version = kKernelMlOpset) {
+  return {.domain = "ai.onnx.ml", .version = version};
+}
 
 // ---------------------------------------------------------------------------------------------
 // Feature transforms.
@@ -465,12 +470,13 @@ std::vector<Attribute> TreeAttributes(const std::string& prefix, const std::vect
   return attributes;
 }
 
-Var TreeRegressor(const Var& x, const std::vector<Attribute>& attributes, int version = 0) {
+Var TreeRegressor(const Var& x, const std::vector<Attribute>& attributes,
+                  int version = kKernelMlOpset) {
   return One(gg::make_node("TreeEnsembleRegressor", {x}, attributes, Ml(version)));
 }
 
 std::vector<Var> TreeClassifier(const Var& x, const std::vector<Attribute>& attributes,
-                                int version = 0) {
+                                int version = kKernelMlOpset) {
   return gg::make_node("TreeEnsembleClassifier", {x}, attributes, Ml(version));
 }
 

@@ -19,7 +19,7 @@ namespace {
 using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
 
 Var Node(const std::string& type, std::vector<Var> inputs, std::vector<Attribute> attributes = {},
-         int version = 0) {
+         int version = kKernelOpset) {
   return gg::make_node(type, inputs, attributes, {.version = version})[0];
 }
 
@@ -68,7 +68,7 @@ TYPED_TEST(ResizeTypeTest, NearestCopiesEveryType) {
   using T = TypeParam;
   Graph g;
   const Var x = Const<T>(g, ValuesOf<T>({1, 2, 3, 4}), {1, 1, 2, 2});
-  const Var y = gg::op::Resize(x, Var(), Floats(g, {1, 1, 2, 1.5}));
+  const Var y = op::Resize(x, Var(), Floats(g, {1, 1, 2, 1.5}));
   EXPECT_TRUE(HasValues<T>(y, {1, 1, 4, 3}, {1, 1, 2, 1, 1, 2, 3, 3, 4, 3, 3, 4}));
 }
 
@@ -76,7 +76,7 @@ TYPED_TEST(ResizeTypeTest, LinearComputesFloatsAndDeclinesIntegers) {
   using T = TypeParam;
   Graph g;
   const Var x = Const<T>(g, ValuesOf<T>({1, 2, 3, 4}), {1, 1, 2, 2});
-  const Var y = gg::op::Resize(x, Var(), Floats(g, {1, 1, 2, 2}), Var(), {.mode = "linear"});
+  const Var y = op::Resize(x, Var(), Floats(g, {1, 1, 2, 2}), Var(), {.mode = "linear"});
   if constexpr (std::is_integral_v<T>) {
     // ONNX Runtime truncates the blend, ONNX's reference rounds it: no value.
     EXPECT_TRUE(HasNoValue(y));
@@ -89,13 +89,12 @@ TYPED_TEST(ResizeTypeTest, LinearComputesFloatsAndDeclinesIntegers) {
 
 TEST(ResizeTest, BoolAndStringNearest) {
   Graph g;
-  const Var b = gg::op::Resize(Const<bool>(g, {true, false}, {1, 2}), Var(), Floats(g, {1, 2}));
+  const Var b = op::Resize(Const<bool>(g, {true, false}, {1, 2}), Var(), Floats(g, {1, 2}));
   ASSERT_TRUE(b.value().has_value());
   const auto bools = b.value()->data<bool>();
   EXPECT_EQ(std::vector<bool>(bools.begin(), bools.end()),
             (std::vector<bool>{true, true, false, false}));
-  const Var s =
-      gg::op::Resize(Const<std::string>(g, {"a", "b"}, {2, 1}), Var(), Floats(g, {1.5, 1}));
+  const Var s = op::Resize(Const<std::string>(g, {"a", "b"}, {2, 1}), Var(), Floats(g, {1.5, 1}));
   ASSERT_TRUE(s.value().has_value());
   const auto strings = s.value()->data<std::string>();
   EXPECT_EQ(std::vector<std::string>(strings.begin(), strings.end()),
@@ -124,8 +123,8 @@ TEST(ResizeTest, TrilinearOnEveryAxis) {
 TEST(ResizeTest, CubicReproducesLinearDataAwayFromTheEdges) {
   Graph g;
   const Var x = Const<double>(g, {0, 1, 2, 3, 4, 5, 6, 7}, {1, 8, 1});
-  const Var y = gg::op::Resize(x, Var(), Floats(g, {1, 2, 1}), Var(),
-                               {.coordinate_transformation_mode = "asymmetric", .mode = "cubic"});
+  const Var y = op::Resize(x, Var(), Floats(g, {1, 2, 1}), Var(),
+                           {.coordinate_transformation_mode = "asymmetric", .mode = "cubic"});
   ASSERT_TRUE(y.value().has_value());
   const std::vector<double> got = Doubles<double>(y);
   ASSERT_EQ(got.size(), 16u);
@@ -136,18 +135,18 @@ TEST(ResizeTest, CubicReproducesLinearDataAwayFromTheEdges) {
 TEST(ResizeTest, NaNPropagates) {
   Graph g;
   const Var x = Const<float>(g, {1, kNaN, 3, 4}, {1, 4});
-  const Var linear = gg::op::Resize(x, Var(), Floats(g, {1, 0.5}), Var(), {.mode = "linear"});
+  const Var linear = op::Resize(x, Var(), Floats(g, {1, 0.5}), Var(), {.mode = "linear"});
   EXPECT_TRUE(HasValues<float>(linear, {1, 2}, {kNaN, 3.5}));
-  const Var nearest = gg::op::Resize(x, Var(), Floats(g, {1, 2}));
+  const Var nearest = op::Resize(x, Var(), Floats(g, {1, 2}));
   EXPECT_TRUE(HasValues<float>(nearest, {1, 8}, {1, 1, kNaN, kNaN, 3, 3, 4, 4}));
 }
 
 TEST(ResizeTest, EmptyTensors) {
   Graph g;
   const Var x = Const<float>(g, {}, {0, 2});
-  EXPECT_TRUE(HasValues<float>(gg::op::Resize(x, Var(), Floats(g, {1, 2})), {0, 4}, {}));
+  EXPECT_TRUE(HasValues<float>(op::Resize(x, Var(), Floats(g, {1, 2})), {0, 4}, {}));
   const Var y = Const<float>(g, {1, 2}, {1, 2});
-  EXPECT_TRUE(HasValues<float>(gg::op::Resize(y, Var(), Var(), Int64s(g, {1, 0})), {1, 0}, {}));
+  EXPECT_TRUE(HasValues<float>(op::Resize(y, Var(), Var(), Int64s(g, {1, 0})), {1, 0}, {}));
 }
 
 // --- Resize: coordinate modes the node data leaves out ----------------------------------------
@@ -155,9 +154,9 @@ TEST(ResizeTest, EmptyTensors) {
 TEST(ResizeTest, TfHalfPixelForNnLeavesUnscaledAxesAlone) {
   Graph g;
   const Var x = Const<float>(g, {1, 2, 3, 4, 5, 6}, {3, 2});
-  const Var y = gg::op::Resize(x, Var(), Floats(g, {1, 2}), Var(),
-                               {.coordinate_transformation_mode = "tf_half_pixel_for_nn",
-                                .nearest_mode = "round_prefer_ceil"});
+  const Var y = op::Resize(x, Var(), Floats(g, {1, 2}), Var(),
+                           {.coordinate_transformation_mode = "tf_half_pixel_for_nn",
+                            .nearest_mode = "round_prefer_ceil"});
   // Rows sampled at j + 0.5 would round to j + 1: the unscaled axis is copied instead.
   EXPECT_TRUE(HasValues<float>(y, {3, 4}, {1, 2, 2, 2, 3, 4, 4, 4, 5, 6, 6, 6}));
 }
@@ -166,17 +165,17 @@ TEST(ResizeTest, CropAndResizeExtrapolatesIntegers) {
   Graph g;
   const Var x = Const<uint8_t>(g, {10, 20, 30, 40}, {1, 4});
   const Var roi = Floats(g, {0, -0.5, 1, 1.5});
-  const gg::op::ResizeAttributes crop{.coordinate_transformation_mode = "tf_crop_and_resize",
-                                      .extrapolation_value = 7};
-  const Var y = gg::op::Resize(x, roi, Var(), Int64s(g, {1, 4}), crop);
+  const op::ResizeAttributes crop{.coordinate_transformation_mode = "tf_crop_and_resize",
+                                  .extrapolation_value = 7};
+  const Var y = op::Resize(x, roi, Var(), Int64s(g, {1, 4}), crop);
   // Coordinates -1.5, 0.5, 2.5, 4.5: outside, then rounded down at ties.
   EXPECT_TRUE(HasValues<uint8_t>(y, {1, 4}, {7, 10, 30, 7}));
   // 7.5 is not a uint8: no value, rather than a guess at the conversion.
-  gg::op::ResizeAttributes fractional = crop;
+  op::ResizeAttributes fractional = crop;
   fractional.extrapolation_value = 7.5f;
-  EXPECT_TRUE(HasNoValue(gg::op::Resize(x, roi, Var(), Int64s(g, {1, 4}), fractional)));
+  EXPECT_TRUE(HasNoValue(op::Resize(x, roi, Var(), Int64s(g, {1, 4}), fractional)));
   // Without a roi there is nothing to crop to.
-  EXPECT_TRUE(HasNoValue(gg::op::Resize(x, Var(), Var(), Int64s(g, {1, 4}), crop)));
+  EXPECT_TRUE(HasNoValue(op::Resize(x, Var(), Var(), Int64s(g, {1, 4}), crop)));
 }
 
 // --- Resize: scales and sizes -----------------------------------------------------------------
@@ -185,8 +184,7 @@ TEST(ResizeTest, EmptyScalesSelectSizes) {
   Graph g;
   const Var x = Const<float>(g, {1, 2}, {1, 2});
   const Var empty = Floats(g, {});
-  EXPECT_TRUE(
-      HasValues<float>(gg::op::Resize(x, empty, empty, Int64s(g, {1, 3})), {1, 3}, {1, 1, 2}));
+  EXPECT_TRUE(HasValues<float>(op::Resize(x, empty, empty, Int64s(g, {1, 3})), {1, 3}, {1, 1, 2}));
   // Resize-11 needs roi and scales present, possibly empty.
   EXPECT_TRUE(HasValues<float>(Node("Resize", {x, empty, empty, Int64s(g, {1, 3})}, {}, 11), {1, 3},
                                {1, 1, 2}));
@@ -207,12 +205,12 @@ TEST(ResizeTest, BadScalesAndSizesFail) {
   Graph g;
   const Var x = Const<float>(g, {1, 2}, {1, 2});
   // Both given: ONNX 1.19's inference says so before graphgc's kernel can.
-  EXPECT_TRUE(FailsWith(gg::op::Resize(x, Var(), Floats(g, {1, 2}), Int64s(g, {1, 4})),
+  EXPECT_TRUE(FailsWith(op::Resize(x, Var(), Floats(g, {1, 2}), Int64s(g, {1, 4})),
                         {"Resize", "sizes", "scales", "not both"}));
-  EXPECT_TRUE(FailsWith(gg::op::Resize(x, Var(), Floats(g, {1, -2})), {"scales", "-2"}));
-  EXPECT_TRUE(FailsWith(gg::op::Resize(x, Var(), Floats(g, {2})), {"scales"}));
-  EXPECT_TRUE(FailsWith(gg::op::Resize(x, Var(), Var(), Int64s(g, {1, -4})), {"sizes", "-4"}));
-  EXPECT_TRUE(FailsWith(gg::op::Resize(x, Var(), Floats(g, {1, 2}), Var(), {.mode = "area"}),
+  EXPECT_TRUE(FailsWith(op::Resize(x, Var(), Floats(g, {1, -2})), {"scales", "-2"}));
+  EXPECT_TRUE(FailsWith(op::Resize(x, Var(), Floats(g, {2})), {"scales"}));
+  EXPECT_TRUE(FailsWith(op::Resize(x, Var(), Var(), Int64s(g, {1, -4})), {"sizes", "-4"}));
+  EXPECT_TRUE(FailsWith(op::Resize(x, Var(), Floats(g, {1, 2}), Var(), {.mode = "area"}),
                         {"mode", "area"}));
 }
 
@@ -221,7 +219,7 @@ TEST(ResizeTest, OutputDimsInferenceDisagreesWithGetNoValue) {
   // (in float) 5. No value fits both.
   Graph g;
   const Var x = Const<float>(g, {1, 2, 3}, {1, 3});
-  const Var y = gg::op::Resize(x, Var(), Floats(g, {1, 5.0f / 3.0f}));
+  const Var y = op::Resize(x, Var(), Floats(g, {1, 5.0f / 3.0f}));
   EXPECT_TRUE(HasNoValue(y));
   EXPECT_EQ(y.shape(), std::optional<Dims>(Dims{1, 5}));
 }
@@ -261,10 +259,10 @@ TEST(ResizeTest, UpsampleDimsAreComputedInFloat) {
 TEST(ResizeTest, HugeOutputsGetNoValue) {
   Graph g(gg::GraphOptions{.max_value_bytes = 1 << 20});
   const Var x = Const<float>(g, {1, 2}, {1, 2});
-  EXPECT_TRUE(HasNoValue(gg::op::Resize(x, Var(), Var(), Int64s(g, {1000000, 1000000}))));
-  EXPECT_TRUE(HasNoValue(gg::op::Resize(x, Var(), Floats(g, {1e6f, 1e6f}))));
+  EXPECT_TRUE(HasNoValue(op::Resize(x, Var(), Var(), Int64s(g, {1000000, 1000000}))));
+  EXPECT_TRUE(HasNoValue(op::Resize(x, Var(), Floats(g, {1e6f, 1e6f}))));
   // An empty output has a value however long its other dims.
-  EXPECT_TRUE(HasValues<float>(gg::op::Resize(x, Var(), Var(), Int64s(g, {0, 1000000000000})),
+  EXPECT_TRUE(HasValues<float>(op::Resize(x, Var(), Var(), Int64s(g, {0, 1000000000000})),
                                {0, 1000000000000}, {}));
 }
 
@@ -277,9 +275,9 @@ TEST(GridSampleTest, NearestOfIntegersBilinearOfHalves) {
   const Var ints = Const<int32_t>(g, {1, 2, 3, 4}, {1, 1, 2, 2});
   // align_corners: the corners' centers are -1 and 1; (0, 0) rounds half to even, onto pixel 0.
   EXPECT_TRUE(
-      HasValues<int32_t>(gg::op::GridSample(ints, grid, {.align_corners = 1, .mode = "nearest"}),
+      HasValues<int32_t>(op::GridSample(ints, grid, {.align_corners = 1, .mode = "nearest"}),
                          {1, 1, 1, 4}, {1, 1, 4, 0}));
-  EXPECT_TRUE(HasNoValue(gg::op::GridSample(ints, grid)));  // bilinear integers
+  EXPECT_TRUE(HasNoValue(op::GridSample(ints, grid)));  // bilinear integers
   const Var halves = Const<Float16>(
       g,
       {Float16::FromFloat(1), Float16::FromFloat(2), Float16::FromFloat(3), Float16::FromFloat(4)},
@@ -289,10 +287,10 @@ TEST(GridSampleTest, NearestOfIntegersBilinearOfHalves) {
       {Float16::FromFloat(-1), Float16::FromFloat(-1), Float16::FromFloat(0), Float16::FromFloat(0),
        Float16::FromFloat(1), Float16::FromFloat(1), Float16::FromFloat(3), Float16::FromFloat(0)},
       {1, 1, 4, 2});
-  EXPECT_TRUE(HasValues<Float16>(gg::op::GridSample(halves, half_grid, {.align_corners = 1}),
+  EXPECT_TRUE(HasValues<Float16>(op::GridSample(halves, half_grid, {.align_corners = 1}),
                                  {1, 1, 1, 4}, {1, 2.5, 4, 0}));
   EXPECT_TRUE(HasValues<Float16>(
-      gg::op::GridSample(halves, half_grid, {.align_corners = 1, .padding_mode = "border"}),
+      op::GridSample(halves, half_grid, {.align_corners = 1, .padding_mode = "border"}),
       {1, 1, 1, 4}, {1, 2.5, 4, 3}));
 }
 
@@ -301,23 +299,23 @@ TEST(GridSampleTest, ReflectionOfASinglePixel) {
   const Var x = Const<double>(g, {5}, {1, 1, 1, 1});
   const Var grid = Const<double>(g, {-7, 3, 0.5, 0.25}, {1, 1, 2, 2});
   EXPECT_TRUE(HasValues<double>(
-      gg::op::GridSample(x, grid,
-                         {.align_corners = 1, .mode = "bicubic", .padding_mode = "reflection"}),
+      op::GridSample(x, grid,
+                     {.align_corners = 1, .mode = "bicubic", .padding_mode = "reflection"}),
       {1, 1, 1, 2}, {5, 5}));
 }
 
 TEST(GridSampleTest, NonFiniteGridGetsNoValue) {
   Graph g;
   const Var x = Const<float>(g, {1, 2, 3, 4}, {1, 1, 2, 2});
-  EXPECT_TRUE(HasNoValue(gg::op::GridSample(x, Const<float>(g, {kNaN, 0}, {1, 1, 1, 2}))));
-  EXPECT_TRUE(HasNoValue(gg::op::GridSample(x, Const<float>(g, {1e30f, 0}, {1, 1, 1, 2}))));
+  EXPECT_TRUE(HasNoValue(op::GridSample(x, Const<float>(g, {kNaN, 0}, {1, 1, 1, 2}))));
+  EXPECT_TRUE(HasNoValue(op::GridSample(x, Const<float>(g, {1e30f, 0}, {1, 1, 1, 2}))));
 }
 
 TEST(GridSampleTest, EmptyOutput) {
   Graph g;
   const Var x = Const<float>(g, {1, 2, 3, 4}, {1, 1, 2, 2});
   EXPECT_TRUE(
-      HasValues<float>(gg::op::GridSample(x, Const<float>(g, {}, {1, 0, 3, 2})), {1, 1, 0, 3}, {}));
+      HasValues<float>(op::GridSample(x, Const<float>(g, {}, {1, 0, 3, 2})), {1, 1, 0, 3}, {}));
 }
 
 }  // namespace

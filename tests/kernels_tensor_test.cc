@@ -127,7 +127,7 @@ template <class T>
 }
 
 Var Node(const std::string& type, std::vector<Var> inputs, std::vector<Attribute> attributes = {},
-         int version = 0) {
+         int version = kKernelOpset) {
   return gg::make_node(type, inputs, attributes, {.version = version})[0];
 }
 
@@ -184,7 +184,7 @@ TYPED_TEST(MoveTest, ConcatAndSplit) {
   const Var joined = Node("Concat", {a, b}, {{"axis", int64_t{-1}}});
   EXPECT_TRUE(HasValue<T>(joined, Values<T>({0, 2, 3, 1, 4, 5}), {2, 3}));
   const std::vector<Var> parts =
-      Nodes("Split", {joined, Int64s(g, {1, 2})}, {{"axis", int64_t{1}}}, 0, 2);
+      Nodes("Split", {joined, Int64s(g, {1, 2})}, {{"axis", int64_t{1}}}, kKernelOpset, 2);
   EXPECT_TRUE(HasValue<T>(parts[0], Values<T>({0, 1}), {2, 1}));
   EXPECT_TRUE(HasValue<T>(parts[1], Values<T>({2, 3, 4, 5}), {2, 2}));
 }
@@ -398,7 +398,7 @@ TEST(TensorKernelTest, SliceStepZeroFails) {
 TEST(TensorKernelTest, SplitVersions) {
   Graph g;
   const Var x = Const<int64_t>(g, {1, 2, 3, 4, 5, 6}, {6});
-  const std::vector<Var> equal = Nodes("Split", {x}, {}, 0, 3);
+  const std::vector<Var> equal = Nodes("Split", {x}, {}, kKernelOpset, 3);
   EXPECT_TRUE(HasValue<int64_t>(equal[0], {1, 2}, {2}));
   EXPECT_TRUE(HasValue<int64_t>(equal[2], {5, 6}, {2}));
   const std::vector<Var> attribute = Nodes("Split", {x}, {{"split", Ints{4, 0, 2}}}, 11, 3);
@@ -412,8 +412,8 @@ TEST(TensorKernelTest, SplitVersions) {
 TEST(TensorKernelTest, SplitThatDoesNotFitFails) {
   Graph g;
   const Var x = Const<int64_t>(g, {1, 2, 3, 4, 5}, {5});
-  EXPECT_FALSE(Nodes("Split", {x}, {}, 0, 2)[0].ok());
-  EXPECT_FALSE(Nodes("Split", {x, Int64s(g, {1, 2})}, {}, 0, 2)[0].ok());
+  EXPECT_FALSE(Nodes("Split", {x}, {}, kKernelOpset, 2)[0].ok());
+  EXPECT_FALSE(Nodes("Split", {x, Int64s(g, {1, 2})}, {}, kKernelOpset, 2)[0].ok());
 }
 
 // --- Gathers and scatters ------------------------------------------------------------------------
@@ -614,12 +614,12 @@ TEST(TensorKernelTest, OneHotNegativeIndicesByVersion) {
 TEST(TensorKernelTest, UniqueSortedAndInOrderOfAppearance) {
   Graph g;
   const Var x = Const<int32_t>(g, {2, 1, 1, 3, 4, 3}, {6});
-  const std::vector<Var> sorted = Nodes("Unique", {x}, {}, 0, 4);
+  const std::vector<Var> sorted = Nodes("Unique", {x}, {}, kKernelOpset, 4);
   EXPECT_TRUE(HasValue<int32_t>(sorted[0], {1, 2, 3, 4}, {4}));
   EXPECT_TRUE(HasValue<int64_t>(sorted[1], {1, 0, 3, 4}, {4}));
   EXPECT_TRUE(HasValue<int64_t>(sorted[2], {1, 0, 0, 2, 3, 2}, {6}));
   EXPECT_TRUE(HasValue<int64_t>(sorted[3], {2, 1, 2, 1}, {4}));
-  const std::vector<Var> found = Nodes("Unique", {x}, {{"sorted", int64_t{0}}}, 0, 4);
+  const std::vector<Var> found = Nodes("Unique", {x}, {{"sorted", int64_t{0}}}, kKernelOpset, 4);
   EXPECT_TRUE(HasValue<int32_t>(found[0], {2, 1, 3, 4}, {4}));
   EXPECT_TRUE(HasValue<int64_t>(found[2], {0, 1, 1, 2, 3, 2}, {6}));
   const Var words = Const<std::string>(g, {"b", "a", "b"}, {3});
@@ -661,14 +661,15 @@ TEST(TensorKernelTest, CompressIgnoresConditionPastTheInput) {
 TEST(TensorKernelTest, DropoutOutsideTraining) {
   Graph g;
   const Var x = Const<float>(g, {1, 2}, {2});
-  const std::vector<Var> inference = Nodes("Dropout", {x}, {}, 0, 2);
+  const std::vector<Var> inference = Nodes("Dropout", {x}, {}, kKernelOpset, 2);
   EXPECT_TRUE(HasValue<float>(inference[0], {1, 2}, {2}));
   EXPECT_TRUE(HasValue<bool>(inference[1], {true, true}, {2}));
   const std::vector<Var> zero_ratio =
-      Nodes("Dropout", {x, Scalar<double>(g, 0), Scalar<bool>(g, true)}, {}, 0, 2);
+      Nodes("Dropout", {x, Scalar<double>(g, 0), Scalar<bool>(g, true)}, {}, kKernelOpset, 2);
   EXPECT_TRUE(HasValue<float>(zero_ratio[0], {1, 2}, {2}));
   EXPECT_TRUE(HasValue<bool>(zero_ratio[1], {true, true}, {2}));
-  const std::vector<Var> training = Nodes("Dropout", {x, Var(), Scalar<bool>(g, true)}, {}, 0, 2);
+  const std::vector<Var> training =
+      Nodes("Dropout", {x, Var(), Scalar<bool>(g, true)}, {}, kKernelOpset, 2);
   EXPECT_TRUE(HasNoValue(training[0]));
   EXPECT_TRUE(HasNoValue(training[1]));
   // Opset 10 runs in test mode, but says nothing of the mask.

@@ -38,12 +38,22 @@ inline std::filesystem::path DataDir() {
   return std::filesystem::path(env != nullptr && *env != '\0' ? env : kDefaultDataDir);
 }
 
-// The test directories (those holding a model.onnx), sorted; empty if the data is missing.
-inline std::vector<std::string> ListTestDirs() {
+// The node suite of the ONNX release graphgc builds against (1.19.1: 1,615 cases, opsets up to
+// 24), installed by tools/build-onnx; ONNX 1.12's stays the default DataDir.
+inline std::filesystem::path NewestSuiteDir() {
+#ifdef GRAPHGC_ONNX_NODE_SUITE
+  return std::filesystem::path(GRAPHGC_ONNX_NODE_SUITE);
+#else
+  return {};
+#endif
+}
+
+// The test directories (those holding a model.onnx) under `root`, sorted; empty if the data is
+// missing.
+inline std::vector<std::string> ListTestDirs(const std::filesystem::path& root = DataDir()) {
   namespace fs = std::filesystem;
   std::vector<std::string> dirs;
   std::error_code error;
-  const fs::path root = DataDir();
   if (!fs::is_directory(root, error)) return dirs;
   for (const fs::directory_entry& entry : fs::directory_iterator(root, error)) {
     if (entry.is_directory(error) && fs::exists(entry.path() / "model.onnx", error)) {

@@ -119,10 +119,11 @@ std::vector<Var> MakeInputs(Graph& g, const std::vector<Operand>& operands) {
 // make_node as a user calls it: an op without inputs goes into `g` explicitly.
 std::vector<Var> MakeNode(Graph& g, const std::string& op, const std::string& domain,
                           const std::vector<Var>& inputs, const std::vector<Attribute>& attributes,
-                          int num_outputs) {
+                          int num_outputs, int version = 0) {
   gg::NodeOptions options;
   options.domain = domain;
   options.num_outputs = num_outputs;
+  options.version = version;
   if (inputs.empty()) return gg::make_node(g, op, inputs, attributes, options);
   return gg::make_node(op, inputs, attributes, options);
 }
@@ -143,6 +144,7 @@ struct ValidCase {
   // limitation of ONNX's, checked so that a fixed ONNX is noticed); the op's own inference
   // function, which make_node runs, still types the outputs.
   std::string onnx_fails_with;
+  int version = 0;  // the opset to build at; 0: the newest
 };
 
 void PrintTo(const ValidCase& c, std::ostream* os) {
@@ -314,14 +316,18 @@ std::vector<ValidCase> ValidCases() {
        With(TinyTreeNodes(), {Ints("class_treeids", {0, 0}), Ints("class_nodeids", {1, 2}),
                               Ints("class_ids", {0, 1}), Floats("class_weights", {1, 1}),
                               Ints("classlabels_int64s", {10, 20})}),
-       {Out(kI64, {2}), Out(kF, {2, 2})}},
+       {Out(kI64, {2}), Out(kF, {2, 2})},
+       "",
+       3},  // deprecated at ai.onnx.ml 5 (TreeEnsemble)
       {"TreeEnsembleRegressor",
        kMl,
        {Arg(kF, {2, 3})},
        With(TinyTreeNodes(),
             {Int("n_targets", 1), Ints("target_treeids", {0, 0}), Ints("target_nodeids", {1, 2}),
              Ints("target_ids", {0, 0}), Floats("target_weights", {1.5f, -1.5f})}),
-       {Out(kF, {2, 1})}},
+       {Out(kF, {2, 1})},
+       "",
+       3},
   };
 }
 
@@ -358,7 +364,8 @@ TEST_P(ValidInputsTest, InfersAndExportsLikeOnnx) {
   Graph g;
   const std::vector<Var> inputs = MakeInputs(g, c.inputs);
   const std::vector<Var> outputs =
-      MakeNode(g, c.op, c.domain, inputs, c.attributes, static_cast<int>(c.outputs.size()));
+      MakeNode(g, c.op, c.domain, inputs, c.attributes, static_cast<int>(c.outputs.size()),
+               c.version);
   ASSERT_EQ(outputs.size(), c.outputs.size());
 
   NamedVars exported;
@@ -443,6 +450,7 @@ struct WrongKindCase {
   std::vector<Operand> inputs;  // tensors
   std::vector<Attribute> attributes;
   std::string status_mentions;  // what the status must name besides the op
+  int version = 0;              // the opset to build at; 0: the newest
 };
 
 void PrintTo(const WrongKindCase& c, std::ostream* os) {
@@ -483,7 +491,8 @@ std::vector<WrongKindCase> WrongKindCases() {
        {Arg(kI64, {3})},
        {Ints("int64_vocabulary", {1, 2, 3})},
        "map(int64,tensor(float))"},
-      {"OptionalGetElement", "", "an optional", {Arg(kF, {3})}, {}, "optional(tensor(float))"},
+      // From opset 18 a tensor is its own element.
+      {"OptionalGetElement", "", "an optional", {Arg(kF, {3})}, {}, "optional(tensor(float))", 17},
   };
 }
 
@@ -496,7 +505,7 @@ TEST_P(RejectsTensorsTest, FailsCleanly) {
   for (const Var& input : inputs) ASSERT_TRUE(input.ok()) << input.status();
   const int64_t nodes_before = g.stats().nodes;
 
-  const std::vector<Var> outputs = MakeNode(g, c.op, c.domain, inputs, c.attributes, -1);
+  const std::vector<Var> outputs = MakeNode(g, c.op, c.domain, inputs, c.attributes, -1, c.version);
   ASSERT_FALSE(outputs.empty());
   for (const Var& out : outputs) {
     EXPECT_FALSE(out.ok());
@@ -557,18 +566,14 @@ std::set<OpKey> TableOps() {
   return ops;
 }
 
-// The non-deprecated ai.onnx and ai.onnx.ml operators of ONNX's schema registry (newest versions).
-// The ai.onnx.ml opset graphgc builds up to (graphgc/opset/build/node.h).
-constexpr int kNewestMlOpsetBuilt = 3;
-
-// The operators of the opsets graphgc builds (ai.onnx up to kNewestOnnxOpset, ai.onnx.ml up to
-// 3) that are not deprecated there; the registry may hold newer opsets.
+// The operators of the opsets graphgc builds (ai.onnx and ai.onnx.ml up to
+// SupportedOpsetVersion) that are not deprecated there; the registry may hold newer opsets.
 std::set<OpKey> RegistryOps() {
   std::set<OpKey> ops;
   for (const onnx::OpSchema& schema : onnx::OpSchemaRegistry::get_all_schemas_with_history()) {
     const std::string domain = onnx_conformance::NormalizedDomain(schema.domain());
     if (!domain.empty() && domain != kMl) continue;
-    const int newest = domain.empty() ? gg::kNewestOnnxOpset : kNewestMlOpsetBuilt;
+    const int newest = gg::SupportedOpsetVersion(domain);
     const onnx::OpSchema* current =
         onnx::OpSchemaRegistry::Schema(schema.Name(), newest, schema.domain());
     if (current != nullptr && !current->Deprecated()) ops.emplace(domain, schema.Name());
@@ -586,7 +591,13 @@ TEST(OpsWithoutNodeDataCoverage, EveryOperatorIsExercised) {
   const std::vector<std::string> dirs = onnx_conformance::ListTestDirs();
   ASSERT_GE(dirs.size(), onnx_conformance::kMinimumTestCount)
       << "ONNX's node test data is missing or incomplete in " << onnx_conformance::DataDir();
-  const std::set<OpKey> data = NodeDataOps(dirs);
+  std::set<OpKey> data = NodeDataOps(dirs);
+  // The operators of opsets 18 to 24 have their cases in the newest release's suite.
+  const std::vector<std::string> newest = onnx_conformance::ListTestDirs(
+      onnx_conformance::NewestSuiteDir());
+  ASSERT_GE(newest.size(), 1500u) << "the node suite of tools/build-onnx is missing in "
+                                  << onnx_conformance::NewestSuiteDir();
+  data.merge(NodeDataOps(newest));
   const std::set<OpKey> table = TableOps();
   const std::set<OpKey> registry = RegistryOps();
   ASSERT_FALSE(registry.empty());

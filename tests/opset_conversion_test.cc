@@ -53,7 +53,7 @@ TEST(OpsetConversionTest, AnOpset6ConvModelIsConvertedAndTakesNewOps) {
   Var x = g.constant(conv.input);
   auto imported = import_model(g, conv.model, {{input_name, x}});
   ASSERT_TRUE(imported.ok()) << imported.status();
-  EXPECT_EQ(imported->onnx_opset, 17);
+  EXPECT_EQ(imported->onnx_opset, kNewestOnnxOpset);
   EXPECT_THAT(imported->warnings, IsEmpty());
   ASSERT_EQ(imported->outputs.size(), 1u);
   const Var y = op::Relu(imported->outputs.begin()->second);
@@ -66,7 +66,7 @@ TEST(OpsetConversionTest, AnOpset6ConvModelIsConvertedAndTakesNewOps) {
   check.check = true;
   auto model = to_onnx(g, {{"y", y}}, check);
   ASSERT_TRUE(model.ok()) << model.status();
-  EXPECT_EQ(OnnxOpset(*model), 17);
+  EXPECT_EQ(OnnxOpset(*model), kNewestOnnxOpset);
 }
 
 TEST(OpsetConversionTest, KeepingTheModelsOpsetAndMixingNamesTheWaysOut) {
@@ -100,7 +100,7 @@ TEST(OpsetConversionTest, AModelTheConverterCannotConvertKeepsItsOpsetWithAWarni
   EXPECT_EQ(imported->onnx_opset, 6);
   ASSERT_EQ(imported->warnings.size(), 1u);
   EXPECT_THAT(imported->warnings[0],
-              HasSubstr("the model was kept at ai.onnx opset 6, not converted to 17: ONNX's "
+              HasSubstr("the model was kept at ai.onnx opset 6, not converted to 24: ONNX's "
                         "version converter says:"));
   const Var y = imported->outputs.begin()->second;
   ASSERT_TRUE(y.value().has_value());
@@ -142,9 +142,9 @@ TEST(OpsetConversionTest, AnInvalidOlderModelIsRefusedNotHandedToTheConverter) {
 TEST(OpsetConversionTest, TheTargetOpsetIsChecked) {
   const TestCase conv = Load("test_Conv2d");
   Graph g;
-  auto too_new = import_model(g, conv.model, {}, {.opset = 18});
+  auto too_new = import_model(g, conv.model, {}, {.opset = kNewestOnnxOpset + 1});
   ASSERT_FALSE(too_new.ok());
-  EXPECT_THAT(too_new.status().message(), HasSubstr("InlineOptions::opset is 18"));
+  EXPECT_THAT(too_new.status().message(), HasSubstr("InlineOptions::opset is 25"));
   // Converted to 13, the model's nodes are made at 13 (pinned ops join them).
   auto at13 = import_model(g, conv.model, {}, {.prefix = "at13/", .opset = 13});
   ASSERT_TRUE(at13.ok()) << at13.status();
@@ -162,7 +162,7 @@ TEST(OpsetConversionTest, ModelsWithoutAnOnnxImportOrAtTheTargetAreNotTouched) {
   Graph g;
   auto imported = import_model(g, *model);
   ASSERT_TRUE(imported.ok()) << imported.status();
-  EXPECT_EQ(imported->onnx_opset, 17);
+  EXPECT_EQ(imported->onnx_opset, kNewestOnnxOpset);
   EXPECT_THAT(imported->warnings, IsEmpty());
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "graphgc/graphgc.h"
+#include "graphgc/opset/generated/opset17.h"
 
 namespace graphgc {
 namespace {
@@ -60,11 +61,13 @@ TEST(PositionIndependenceTest, RowReductionsAndSoftmax) {
       const OptionalList<int64_t> last = {-1};
       ExpectIdenticalSlices(op::ReduceSum(x, g.constant(Tensor::from_vector<int64_t>({-1}, {1}))),
                             rows, size + "ReduceSum");
-      ExpectIdenticalSlices(op::ReduceMean(x, {.axes = last}), rows, size + "ReduceMean");
-      ExpectIdenticalSlices(op::ReduceL2(x, {.axes = last}), rows, size + "ReduceL2");
-      ExpectIdenticalSlices(op::ReduceSumSquare(x, {.axes = last}), rows, size + "ReduceSumSquare");
-      ExpectIdenticalSlices(op::ReduceLogSumExp(x, {.axes = last}), rows, size + "ReduceLogSumExp");
-      ExpectIdenticalSlices(op::ReduceProd(x, {.axes = last}), rows, size + "ReduceProd");
+      ExpectIdenticalSlices(opset17::ReduceMean(x, {.axes = last}), rows, size + "ReduceMean");
+      ExpectIdenticalSlices(opset17::ReduceL2(x, {.axes = last}), rows, size + "ReduceL2");
+      ExpectIdenticalSlices(opset17::ReduceSumSquare(x, {.axes = last}), rows,
+                            size + "ReduceSumSquare");
+      ExpectIdenticalSlices(opset17::ReduceLogSumExp(x, {.axes = last}), rows,
+                            size + "ReduceLogSumExp");
+      ExpectIdenticalSlices(opset17::ReduceProd(x, {.axes = last}), rows, size + "ReduceProd");
       ExpectIdenticalSlices(op::Softmax(x), rows, size + "Softmax");
       ExpectIdenticalSlices(op::LogSoftmax(x), rows, size + "LogSoftmax");
       ExpectIdenticalSlices(op::CumSum(x, g.constant(Tensor::from_vector<int64_t>({1}, {}))), rows,
@@ -92,9 +95,9 @@ TEST(PositionIndependenceTest, ColumnReductionsAndSoftmax) {
       const OptionalList<int64_t> first = {0};
       const Var axis0 = g.constant(Tensor::from_vector<int64_t>({0}, {1}));
       ExpectIdenticalSlices(as_rows(op::ReduceSum(x, axis0)), columns, size + "ReduceSum");
-      ExpectIdenticalSlices(as_rows(op::ReduceMean(x, {.axes = first})), columns,
+      ExpectIdenticalSlices(as_rows(opset17::ReduceMean(x, {.axes = first})), columns,
                             size + "ReduceMean");
-      ExpectIdenticalSlices(as_rows(op::ReduceLogSumExp(x, {.axes = first})), columns,
+      ExpectIdenticalSlices(as_rows(opset17::ReduceLogSumExp(x, {.axes = first})), columns,
                             size + "ReduceLogSumExp");
       ExpectIdenticalSlices(as_rows(op::Softmax(x, {.axis = 0})), columns, size + "Softmax");
       ExpectIdenticalSlices(

@@ -1,7 +1,8 @@
 // graphgc-opset-gen OUT_DIR: writes the typed op constructors of graphgc from ONNX's operator
-// schemas into OUT_DIR: each ai.onnx schema once, as a function object (onnx_schemas.h/.cc);
-// graphgc::opset13 ... opset17, which bind them to their version (opsetNN.h); graphgc::op
-// (onnx_ops.h) and graphgc::ml (ml_ops.h/.cc).
+// schemas into OUT_DIR, for each domain: each schema once, as a function object
+// (onnx_schemas.h/.cc, ml_schemas.h/.cc); the opset namespaces that bind them to their version
+// (graphgc::opset1 ... opset24 in opsetNN.h, graphgc::ml1 ... ml5 in mlN.h); and the newest
+// opset's namespace (graphgc::op in onnx_ops.h, graphgc::ml in ml_ops.h).
 //
 // The output depends only on the installed ONNX's schema registry, so it is deterministic; the
 // files are committed in opset/ and the opset_generated_up_to_date test checks they still match.
@@ -39,21 +40,30 @@ void PrintSummary(const std::string& name, const OpsetContents& contents) {
   std::printf("\n");
 }
 
-// Every generated file.
-std::vector<GeneratedFile> Files(const std::string& onnx_version) {
+// The files of one domain, opsets `first` to `newest`.
+void AddDomain(const DomainNames& names, int first, int newest,
+               const std::vector<std::string>& handwritten, const std::string& onnx_version,
+               std::vector<GeneratedFile>& files) {
   std::vector<OpsetContents> opsets;
-  for (int version = kFirstOnnxOpset; version <= kNewestOnnxOpset; ++version) {
-    opsets.push_back(CollectOpset("", version));
-    PrintSummary("graphgc::opset" + std::to_string(version), opsets.back());
+  for (int version = first; version <= newest; ++version) {
+    opsets.push_back(CollectOpset(names.domain, version));
+    PrintSummary("graphgc::" + names.opset_prefix + std::to_string(version), opsets.back());
   }
   std::vector<OpSpec> schemas = DistinctSchemas(opsets);
-  std::printf("%-16s %3zu schemas\n", "graphgc::since*", schemas.size());
-  std::vector<GeneratedFile> files = EmitSchemas(schemas, onnx_version);
-  for (const OpsetContents& opset : opsets) files.push_back(EmitOpset(opset, onnx_version));
-  files.push_back(EmitOp(opsets.back(), HandwrittenOps(), onnx_version));
-  OpsetContents ml = CollectOpset("ai.onnx.ml", kNewestMlOpset);
-  PrintSummary("graphgc::ml", ml);
-  for (GeneratedFile& file : EmitMl(ml, onnx_version)) files.push_back(std::move(file));
+  std::printf("%-16s %3zu schemas\n", ("graphgc::" + names.since_prefix + "*").c_str(),
+              schemas.size());
+  for (GeneratedFile& file : EmitSchemas(names, first, newest, schemas, onnx_version)) {
+    files.push_back(std::move(file));
+  }
+  for (const OpsetContents& opset : opsets) files.push_back(EmitOpset(names, opset, onnx_version));
+  files.push_back(EmitNewest(names, opsets.back(), handwritten, onnx_version));
+}
+
+// Every generated file.
+std::vector<GeneratedFile> Files(const std::string& onnx_version) {
+  std::vector<GeneratedFile> files;
+  AddDomain(OnnxNames(), kFirstOnnxOpset, kNewestOnnxOpset, HandwrittenOps(), onnx_version, files);
+  AddDomain(MlNames(), kFirstMlOpset, kNewestMlOpset, {}, onnx_version, files);
   return files;
 }
 

@@ -8,6 +8,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "opset_gen_model.h"
 #include "opset_gen_op.h"
 #include "opset_gen_text.h"
@@ -18,8 +19,8 @@ namespace {
 // The calling convention, at the top of onnx_ops.h. Kept verbatim (not re-wrapped) because its
 // examples are laid out by hand.
 constexpr const char kConvention[] =
-    R"(// Calling convention, the same for every op here, in graphgc::opset13 ... opset17 and in
-// graphgc::ml (the examples use graphgc::op):
+    R"(// Calling convention, the same for every op here, in graphgc::opset{FIRST} ... opset{NEWEST}, in
+// graphgc::ml{ML_FIRST} ... ml{ML_NEWEST} and in graphgc::ml (the examples use graphgc::op):
 //   - Inputs first, in schema order, as `const Var&`. An optional input defaults to `Var()` (an
 //     empty Var: the input is omitted) when every later input is optional too; elsewhere, pass
 //     `Var()` to omit it. A variadic input is an `absl::Span<const Var>`: pass `{a, b, c}`.
@@ -51,9 +52,9 @@ constexpr const char kConvention[] =
 //       op::Dropout(x, Var(), Var(), {}, /*num_outputs=*/2)
 //   - A variadic output: the op returns a std::vector<Var> of `num_outputs` Vars, a required
 //     last parameter; C++ then allows no default before it, so pass every input and the
-//     attributes: op::Split(x, Var(), {.axis = 0}, /*num_outputs=*/3). If, Loop and Scan
-//     default it to -1, as many outputs as their body gives (fields in ONNX's order, so
-//     else_branch comes first):
+//     attributes: op::Split(x, Var(), {.axis = 0, .num_outputs_ = 3}, /*num_outputs=*/3) (Split
+//     from opset 18 takes the count as an attribute too, num_outputs_ beside the parameter). If, Loop and Scan default it to -1, as
+//     many outputs as their body gives (fields in ONNX's order, so else_branch comes first):
 //       auto outs = op::If(c, {.else_branch = [&] { return std::vector<Var>{b}; },
 //                              .then_branch = [&] { return std::vector<Var>{a}; }});
 //   - A call never throws: bad input gives failed Vars whose status names the op. Every
@@ -61,16 +62,28 @@ constexpr const char kConvention[] =
 //     checks the call against the schema, infers the outputs and propagates values. The
 //     hand-written ops of graphgc/opset/build/ops.h build their nodes natively instead
 //     (opset/build/native_ops.h), with the same checks and the same kernels.
-//   - The ai.onnx ops are function objects (as std::ranges' algorithms are), defined once per
-//     schema in graphgc/opset/generated/onnx_schemas.h and bound to an opset by each opset
-//     namespace: opset15::Softmax builds its node at opset 15, op::Softmax at 17. The ops of
-//     graphgc::ml and of graphgc/opset/build/ops.h are plain functions.
+//   - The generated ops are function objects (as std::ranges' algorithms are), defined once per
+//     schema in graphgc/opset/generated/onnx_schemas.h (ml_schemas.h for ai.onnx.ml) and bound
+//     to an opset by each opset namespace: opset15::Softmax builds its node at opset 15,
+//     op::Softmax at {NEWEST}, ml::LabelEncoder at ai.onnx.ml {ML_NEWEST}. The ops of
+//     graphgc/opset/build/ops.h are plain functions.
 )";
 
-constexpr const char kSchemasStem[] = "onnx_schemas";
+std::string Convention() {
+  return absl::StrReplaceAll(kConvention, {{"{FIRST}", absl::StrCat(kFirstOnnxOpset)},
+                                           {"{NEWEST}", absl::StrCat(kNewestOnnxOpset)},
+                                           {"{ML_FIRST}", absl::StrCat(kFirstMlOpset)},
+                                           {"{ML_NEWEST}", absl::StrCat(kNewestMlOpset)}});
+}
 
 // The namespace, within graphgc, of the schemas introduced at `since_version`.
-std::string SchemaNamespace(int since_version) { return absl::StrCat("since", since_version); }
+std::string SchemaNamespace(const DomainNames& names, int since_version) {
+  return absl::StrCat(names.since_prefix, since_version);
+}
+
+std::string DomainTitle(const DomainNames& names) {
+  return names.domain.empty() ? "ai.onnx" : names.domain;
+}
 
 std::string IncludeGuard(const std::string& file_stem) {
   return absl::StrCat("GRAPHGC_", absl::AsciiStrToUpper(file_stem), "_H_");
@@ -144,17 +157,17 @@ std::vector<std::string> Names(const std::vector<OpSpec>& ops) {
 }
 
 // An opset's binding of one op: the using-declarations of its structs, then its function object.
-std::string Binding(const OpSpec& op, int version) {
-  const std::string from = SchemaNamespace(op.since_version) + "::";
+std::string Binding(const DomainNames& names, const OpSpec& op, int version) {
+  const std::string from = SchemaNamespace(names, op.since_version) + "::";
   std::string out;
   if (HasAttributesStruct(op)) absl::StrAppend(&out, "using ", from, AttributesType(op), ";\n");
   if (HasOutputsStruct(op)) absl::StrAppend(&out, "using ", from, OutputsType(op), ";\n");
   return out + absl::StrCat("inline constexpr ", from, op.name, " ", op.name, "{", version, "};\n");
 }
 
-// graphgc::op's re-export of one op of opset `version`.
-std::string ReExport(const OpSpec& op, int version) {
-  const std::string from = absl::StrCat("opset", version, "::");
+// graphgc::op's (or ml's) re-export of one op of opset `version`.
+std::string ReExport(const DomainNames& names, const OpSpec& op, int version) {
+  const std::string from = absl::StrCat(names.opset_prefix, version, "::");
   std::string out = absl::StrCat("using ", from, op.name, ";\n");
   if (HasAttributesStruct(op)) absl::StrAppend(&out, "using ", from, AttributesType(op), ";\n");
   if (HasOutputsStruct(op)) absl::StrAppend(&out, "using ", from, OutputsType(op), ";\n");
@@ -163,113 +176,121 @@ std::string ReExport(const OpSpec& op, int version) {
 
 }  // namespace
 
-std::vector<GeneratedFile> EmitSchemas(const std::vector<OpSpec>& schemas,
+const DomainNames& OnnxNames() {
+  static const DomainNames* const kNames =
+      new DomainNames{"", "onnx_schemas", "since", "opset", "op", "onnx_ops"};
+  return *kNames;
+}
+
+const DomainNames& MlNames() {
+  static const DomainNames* const kNames =
+      new DomainNames{"ai.onnx.ml", "ml_schemas", "ml_since", "ml", "ml", "ml_ops"};
+  return *kNames;
+}
+
+std::vector<GeneratedFile> EmitSchemas(const DomainNames& names, int first, int newest,
+                                       const std::vector<OpSpec>& schemas,
                                        const std::string& onnx_version) {
+  const std::string stem = names.schemas_stem;
+  const std::string since = names.since_prefix;
+  const std::string opset = names.opset_prefix;
+  const OpSpec& example = schemas.back();
+  const std::string example_since = SchemaNamespace(names, example.since_version);
+  const int example_opset = std::max(example.since_version, newest - 1);
   std::string header = HeaderComment(
-      "graphgc::since1 ... since17 — the ai.onnx operator schemas that graphgc::opset13 ... "
-      "opset17 use, each defined once, in the namespace of the opset that introduced it: "
-      "since13::Softmax is Softmax as defined at opset 13, which opsets 13 to 17 share.",
+      absl::StrCat("graphgc::", since, schemas.front().since_version, " ... ", example_since,
+                   " — the ", DomainTitle(names), " operator schemas that graphgc::", opset, first,
+                   " ... ", opset, newest,
+                   " use, each defined once, in the namespace of the opset that introduced it: ",
+                   example_since, "::", example.name, " is ", example.name, " as defined at opset ",
+                   example.since_version, "."),
       onnx_version,
-      {"Each op is a function object: a struct named by its op_type, holding the opset its nodes "
-       "are built at, whose call operator makes the node. The opset namespaces bind them "
-       "(graphgc::opset15::Softmax is since13::Softmax{15}); call the ops through those or "
-       "graphgc::op. The calling convention is at the top of graphgc/opset/generated/onnx_ops.h."});
-  header += OpenGuard(kSchemasStem) + absl::StrJoin(DeclarationIncludes(schemas), "\n") + "\n";
-  std::string source = SourceComment(kSchemasStem, onnx_version) + SourceIncludes(kSchemasStem);
+      {absl::StrCat("Each op is a function object: a struct named by its op_type, holding the "
+                    "opset its nodes are built at, whose call operator makes the node. The opset "
+                    "namespaces bind them (graphgc::",
+                    opset, example_opset, "::", example.name, " is ", example_since,
+                    "::", example.name, "{", example_opset,
+                    "}); call the ops through those or graphgc::", names.newest,
+                    ". The calling convention is at the top of "
+                    "graphgc/opset/generated/onnx_ops.h.")});
+  header += OpenGuard(stem) + absl::StrJoin(DeclarationIncludes(schemas), "\n") + "\n";
+  std::string source = SourceComment(stem, onnx_version) + SourceIncludes(stem);
   for (const std::vector<OpSpec>& run : BySinceVersion(schemas)) {
     std::string declarations;
     std::string definitions;
     for (const OpSpec& op : run) {
-      absl::StrAppend(&declarations, "\n", OpDeclarations(op, OpForm::kFunctionObject));
-      absl::StrAppend(&definitions, "\n", OpDefinition(op, OpForm::kFunctionObject, 0));
+      absl::StrAppend(&declarations, "\n", OpDeclarations(op));
+      absl::StrAppend(&definitions, "\n", OpDefinition(op));
     }
-    const std::string name = "graphgc::" + SchemaNamespace(run.front().since_version);
+    const std::string name = "graphgc::" + SchemaNamespace(names, run.front().since_version);
     absl::StrAppend(&header, "\n", Namespace(name, declarations));
     absl::StrAppend(&source, "\n", Namespace(name, definitions));
   }
-  header += CloseGuard(kSchemasStem);
-  return {{std::string(kSchemasStem) + ".h", header}, {std::string(kSchemasStem) + ".cc", source}};
+  header += CloseGuard(stem);
+  return {{stem + ".h", header}, {stem + ".cc", source}};
 }
 
-GeneratedFile EmitOpset(const OpsetContents& opset, const std::string& onnx_version) {
-  const std::string stem = absl::StrCat("opset", opset.version);
+GeneratedFile EmitOpset(const DomainNames& names, const OpsetContents& opset,
+                        const std::string& onnx_version) {
+  const std::string stem = absl::StrCat(names.opset_prefix, opset.version);
   std::vector<OpSpec> introduced;
   std::copy_if(opset.ops.begin(), opset.ops.end(), std::back_inserter(introduced),
                [&](const OpSpec& op) { return op.since_version == opset.version; });
   std::string out = HeaderComment(
-      absl::StrCat("graphgc::", stem, " — the ai.onnx operators as of opset ", opset.version,
-                   "; every node is built at opset ", opset.version, "."),
+      absl::StrCat("graphgc::", stem, " — the ", DomainTitle(names), " operators as of opset ",
+                   opset.version, "; every node is built at opset ", opset.version, "."),
       onnx_version,
       {absl::StrCat("Each op is the function object of its schema (graphgc/opset/generated/",
-                    kSchemasStem, ".h, where it is documented) bound to opset ", opset.version,
+                    names.schemas_stem, ".h, where it is documented) bound to opset ",
+                    opset.version,
                     "; its attribute and output structs are the schema's, shared with the other "
                     "opsets that have it. The calling convention is at the top of "
                     "graphgc/opset/generated/onnx_ops.h."),
        absl::StrCat("Schemas introduced at opset ", opset.version, ": ",
-                    absl::StrJoin(Names(introduced), ", "), ".")});
+                    introduced.empty() ? "none" : absl::StrJoin(Names(introduced), ", "), ".")});
   out += SkippedNotes(opset.skipped);
   out += OpenGuard(stem);
-  absl::StrAppend(&out, "#include \"graphgc/opset/generated/", kSchemasStem, ".h\"\n\n");
+  absl::StrAppend(&out, "#include \"graphgc/opset/generated/", names.schemas_stem, ".h\"\n\n");
   std::string bindings;
-  for (const OpSpec& op : opset.ops) bindings += Binding(op, opset.version);
+  for (const OpSpec& op : opset.ops) bindings += Binding(names, op, opset.version);
   out += Namespace("graphgc::" + stem, "\n" + bindings);
   return {stem + ".h", out + CloseGuard(stem)};
 }
 
-GeneratedFile EmitOp(const OpsetContents& newest, const std::vector<std::string>& handwritten,
-                     const std::string& onnx_version) {
-  const std::string stem = "onnx_ops";
+GeneratedFile EmitNewest(const DomainNames& names, const OpsetContents& newest,
+                         const std::vector<std::string>& handwritten,
+                         const std::string& onnx_version) {
+  const std::string stem = names.newest_stem;
+  const std::string newest_opset = absl::StrCat(names.opset_prefix, newest.version);
   std::string out = HeaderComment(
-      absl::StrCat("graphgc::op — the ai.onnx operators at opset ", newest.version,
-                   ", one each, named by ONNX's op_type."),
+      absl::StrCat("graphgc::", names.newest, " — the ", DomainTitle(names), " operators at opset ",
+                   newest.version, ", one each, named by ONNX's op_type."),
       onnx_version,
       {absl::StrCat(
-          "The ops are graphgc::opset", newest.version,
+          "The ops are graphgc::", newest_opset,
           "'s, re-exported here; their schemas and documentation are in graphgc/opset/generated/",
-          kSchemasStem, ".h.")});
-  out += "//\n";
-  out += kConvention;
-  out += "//\n";
-  out += CommentBlock(absl::StrCat(absl::StrJoin(handwritten, ", "),
-                                   " are declared by hand in graphgc/opset/build/ops.h (included "
-                                   "here), "
-                                   "with their own signatures; graphgc::opset",
-                                   newest.version, " has generated ones."),
-                      0);
+          names.schemas_stem, ".h.")});
+  if (names.domain.empty()) out += "//\n" + Convention();
+  if (!handwritten.empty()) {
+    out += "//\n";
+    out += CommentBlock(absl::StrCat(absl::StrJoin(handwritten, ", "),
+                                     " are declared by hand in graphgc/opset/build/ops.h (included "
+                                     "here), with their own signatures; graphgc::",
+                                     newest_opset, " has generated ones."),
+                        0);
+  }
   out += SkippedNotes(newest.skipped);
   out += OpenGuard(stem);
-  absl::StrAppend(
-      &out, "#include \"graphgc/opset/build/ops.h\"\n#include \"graphgc/opset/generated/opset",
-      newest.version, ".h\"\n\n");
+  if (!handwritten.empty()) out += "#include \"graphgc/opset/build/ops.h\"\n";
+  absl::StrAppend(&out, "#include \"graphgc/opset/generated/", newest_opset, ".h\"\n\n");
   std::string uses;
   for (const OpSpec& op : newest.ops) {
     if (std::find(handwritten.begin(), handwritten.end(), op.name) == handwritten.end()) {
-      uses += ReExport(op, newest.version);
+      uses += ReExport(names, op, newest.version);
     }
   }
-  out += Namespace("graphgc::op", "\n" + uses);
+  out += Namespace("graphgc::" + names.newest, "\n" + uses);
   return {stem + ".h", out + CloseGuard(stem)};
-}
-
-std::vector<GeneratedFile> EmitMl(const OpsetContents& ml, const std::string& onnx_version) {
-  const std::string stem = "ml_ops";
-  std::string header = HeaderComment(
-      absl::StrCat("graphgc::ml — the ai.onnx.ml operators at ai.onnx.ml opset ", ml.version,
-                   ", one function each."),
-      onnx_version,
-      {"The calling convention is at the top of graphgc/opset/generated/onnx_ops.h."});
-  header += SkippedNotes(ml.skipped);
-  header += OpenGuard(stem) + absl::StrJoin(DeclarationIncludes(ml.ops), "\n") + "\n";
-  std::string source = SourceComment(stem, onnx_version) + SourceIncludes(stem);
-  std::string declarations;
-  std::string definitions;
-  for (const OpSpec& op : ml.ops) {
-    absl::StrAppend(&declarations, "\n", OpDeclarations(op, OpForm::kFunction));
-    absl::StrAppend(&definitions, "\n", OpDefinition(op, OpForm::kFunction, ml.version));
-  }
-  absl::StrAppend(&header, "\n", Namespace("graphgc::ml", declarations), CloseGuard(stem));
-  absl::StrAppend(&source, "\n", Namespace("graphgc::ml", definitions));
-  return {{stem + ".h", header}, {stem + ".cc", source}};
 }
 
 }  // namespace graphgc::opset_gen

@@ -1,6 +1,7 @@
-// Writes the generated files: the ai.onnx schemas, each once (onnx_schemas.h/.cc), the opset
-// namespaces that bind them to their version (opset13.h ... opset17.h), graphgc::op
-// (onnx_ops.h) and graphgc::ml (ml_ops.h/.cc).
+// Writes the generated files of one domain: its schemas, each once (onnx_schemas.h/.cc,
+// ml_schemas.h/.cc), the opset namespaces that bind them to their version (opset1.h ...
+// opset24.h, ml1.h ... ml5.h), and the namespace of the newest (graphgc::op in onnx_ops.h,
+// graphgc::ml in ml_ops.h).
 #ifndef GRAPHGC_TOOLS_OPSET_GEN_EMIT_H_
 #define GRAPHGC_TOOLS_OPSET_GEN_EMIT_H_
 
@@ -12,23 +13,38 @@
 
 namespace graphgc::opset_gen {
 
+// How one domain's generated files and namespaces are named.
+struct DomainNames {
+  std::string domain;        // "" (ai.onnx) or "ai.onnx.ml"
+  std::string schemas_stem;  // "onnx_schemas": the file of its schemas
+  std::string since_prefix;  // "since": graphgc::since13 holds the schemas introduced at 13
+  std::string opset_prefix;  // "opset": graphgc::opset15 binds them to opset 15, in opset15.h
+  std::string newest;        // "op": the namespace of the newest opset
+  std::string newest_stem;   // "onnx_ops": its file
+};
+const DomainNames& OnnxNames();
+const DomainNames& MlNames();
+
 // Every file below names `onnx_version`, the ONNX release whose schemas it comes from.
 
-// onnx_schemas.h and .cc: each schema of `schemas` (sorted by since version, then name) as a
-// function object in the namespace of its since version.
-std::vector<GeneratedFile> EmitSchemas(const std::vector<OpSpec>& schemas,
+// <schemas_stem>.h and .cc: each schema of `schemas` (sorted by since version, then name) as a
+// function object in the namespace of its since version; `first` and `newest` are the opsets
+// that use them.
+std::vector<GeneratedFile> EmitSchemas(const DomainNames& names, int first, int newest,
+                                       const std::vector<OpSpec>& schemas,
                                        const std::string& onnx_version);
 
-// opsetNN.h: the schemas' function objects bound to the opset's version, and their structs.
-GeneratedFile EmitOpset(const OpsetContents& opset, const std::string& onnx_version);
+// <opset_prefix>NN.h: the schemas' function objects bound to the opset's version, and their
+// structs.
+GeneratedFile EmitOpset(const DomainNames& names, const OpsetContents& opset,
+                        const std::string& onnx_version);
 
-// onnx_ops.h: graphgc::op, the ops of `newest` re-exported beside the `handwritten` ones of
-// graphgc/opset/build/ops.h; the calling convention is written here.
-GeneratedFile EmitOp(const OpsetContents& newest, const std::vector<std::string>& handwritten,
-                     const std::string& onnx_version);
-
-// ml_ops.h and .cc: graphgc::ml, a free function per op, building its nodes at `ml.version`.
-std::vector<GeneratedFile> EmitMl(const OpsetContents& ml, const std::string& onnx_version);
+// <newest_stem>.h: the ops of `newest` re-exported in graphgc::<newest>, beside the
+// `handwritten` ones of graphgc/opset/build/ops.h; the calling convention is written in
+// onnx_ops.h.
+GeneratedFile EmitNewest(const DomainNames& names, const OpsetContents& newest,
+                         const std::vector<std::string>& handwritten,
+                         const std::string& onnx_version);
 
 }  // namespace graphgc::opset_gen
 

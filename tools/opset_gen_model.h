@@ -8,10 +8,12 @@
 
 namespace graphgc::opset_gen {
 
-// The opsets the generators write: ai.onnx 13 to 17, ai.onnx.ml 3.
-inline constexpr int kFirstOnnxOpset = 13;
-inline constexpr int kNewestOnnxOpset = 17;
-inline constexpr int kNewestMlOpset = 3;
+// The opsets the generators write: every version of ai.onnx (1 to 24) and of ai.onnx.ml (1 to 5)
+// that the ONNX release graphgc builds against defines.
+inline constexpr int kFirstOnnxOpset = 1;
+inline constexpr int kNewestOnnxOpset = 24;
+inline constexpr int kFirstMlOpset = 1;
+inline constexpr int kNewestMlOpset = 5;
 
 enum class Arity { kSingle, kOptional, kVariadic };
 

@@ -196,27 +196,20 @@ std::string OutputsType(const OpSpec& op) { return op.name + "Outputs"; }
 bool HasAttributesStruct(const OpSpec& op) { return !op.attributes.empty(); }
 bool HasOutputsStruct(const OpSpec& op) { return op.returns == Returns::kStruct; }
 
-std::string OpDeclarations(const OpSpec& op, OpForm form) {
+std::string OpDeclarations(const OpSpec& op) {
   std::string out = OpComment(op);
   if (HasAttributesStruct(op)) out += AttributesStruct(op);
   if (HasOutputsStruct(op)) out += OutputsStruct(op);
   std::vector<std::string> parameters = Parameters(op, true);
-  if (form == OpForm::kFunction) {
-    return out + WrapList(absl::StrCat(ReturnType(op), " ", op.name, "("), parameters, ");", 0);
-  }
   absl::StrAppend(&out, "struct ", op.name, " {\n  int opset;\n");
   out += WrapList(absl::StrCat("  ", ReturnType(op), " operator()("), parameters, ") const;", 2);
   return out + "};\n";
 }
 
-std::string OpDefinition(const OpSpec& op, OpForm form, int version) {
-  std::string head = form == OpForm::kFunction
-                         ? absl::StrCat(ReturnType(op), " ", op.name, "(")
-                         : absl::StrCat(ReturnType(op), " ", op.name, "::operator()(");
-  std::string tail = form == OpForm::kFunction ? ") {" : ") const {";
-  std::string version_text = form == OpForm::kFunction ? std::to_string(version) : "opset";
-  std::string signature = WrapList(head, Parameters(op, false), tail, 0);
-  std::string body = Body(op, version_text);
+std::string OpDefinition(const OpSpec& op) {
+  std::string head = absl::StrCat(ReturnType(op), " ", op.name, "::operator()(");
+  std::string signature = WrapList(head, Parameters(op, false), ") const {", 0);
+  std::string body = Body(op, "opset");
   // A short definition stays on one line, as clang-format's Google style keeps it.
   std::string one_line = absl::StrCat(absl::StripSuffix(signature, "\n"), " ",
                                       absl::StripPrefix(absl::StripSuffix(body, "\n"), "  "), " }");

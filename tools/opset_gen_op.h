@@ -11,26 +11,20 @@
 
 namespace graphgc::opset_gen {
 
-// How a generated op is called.
-enum class OpForm {
-  // A struct named by the op_type, holding `int opset` (the version its nodes are built at), whose
-  // const call operator builds the node: one per schema, bound to each opset that has the schema.
-  kFunctionObject,
-  // A free function building its nodes at one fixed version.
-  kFunction,
-};
-
 std::string AttributesType(const OpSpec& op);  // "SoftmaxAttributes"
 std::string OutputsType(const OpSpec& op);     // "TopKOutputs"
 bool HasAttributesStruct(const OpSpec& op);
 bool HasOutputsStruct(const OpSpec& op);
 
-// For a header: the op's comment, its structs, and the function object or the function.
-std::string OpDeclarations(const OpSpec& op, OpForm form);
+// Every op is a function object: a struct named by the op_type, holding `int opset` (the version
+// its nodes are built at), whose const call operator builds the node; one per schema, bound to
+// each opset that has the schema.
 
-// For a source: the definition of the call operator or of the function; a kFunction builds its
-// nodes at `version` (ignored for a kFunctionObject).
-std::string OpDefinition(const OpSpec& op, OpForm form, int version);
+// For a header: the op's comment, its structs, and the function object.
+std::string OpDeclarations(const OpSpec& op);
+
+// For a source: the definition of the function object's call operator.
+std::string OpDefinition(const OpSpec& op);
 
 // The #include lines the declarations of `ops` need, and no more (generated headers are included
 // by every user of the umbrella header): standard headers, a blank line, project headers.

@@ -142,6 +142,24 @@ bool OmittableFrom(const OpSpec& op, size_t index) {
   return true;
 }
 
+// Whether the op's function has a num_outputs parameter (the number of outputs to make).
+bool HasNumOutputsParameter(const OpSpec& op) {
+  return op.returns == Returns::kVector ||
+         (op.returns == Returns::kStruct && op.default_num_outputs > 0);
+}
+
+// An attribute's keyword: its name, or with "_" appended (as the C++ field is) where an input of
+// the op (Split-1 has both an input and an attribute `split`) or the num_outputs parameter
+// (Split-18's attribute num_outputs) already has the name.
+std::string AttributeParameterName(const OpSpec& op, const AttributeSpec& attribute) {
+  const std::string name = PythonIdentifier(attribute.onnx_name);
+  bool taken = name == "graph" && op.takes_graph;
+  taken = taken || (name == "num_outputs" && HasNumOutputsParameter(op));
+  for (const InputSpec& input : op.inputs)
+    taken = taken || PythonIdentifier(input.onnx_name) == name;
+  return taken ? name + "_" : name;
+}
+
 PythonSignature Signature(const OpSpec& op, bool annotated) {
   PythonSignature s;
   std::vector<std::string> names;
@@ -179,7 +197,7 @@ PythonSignature Signature(const OpSpec& op, bool annotated) {
   s.parameters.push_back("*");  // taken out again below if no keyword parameter follows
   std::vector<std::string> triples;
   for (const AttributeSpec& attribute : op.attributes) {
-    const std::string name = PythonIdentifier(attribute.onnx_name);
+    const std::string name = AttributeParameterName(op, attribute);
     const bool required = attribute.note == "required";
     parameter(name, required ? Annotation(attribute) : Annotation(attribute) + " | None",
               required ? "" : "None");
@@ -282,7 +300,7 @@ std::string Docstring(const OpSpec& op, int wrap_indent) {
   for (const AttributeSpec& attribute : op.attributes) {
     if (!attribute.note.empty() && attribute.note != "required") {
       notes.push_back(
-          absl::StrCat(PythonIdentifier(attribute.onnx_name), " (", attribute.note, ")"));
+          absl::StrCat(AttributeParameterName(op, attribute), " (", attribute.note, ")"));
     }
   }
   if (!notes.empty()) lines.push_back(absl::StrCat("Defaults: ", absl::StrJoin(notes, "; "), "."));
@@ -372,8 +390,8 @@ std::vector<GeneratedFile> EmitPythonSchemas(const std::vector<OpSpec>& schemas,
       Header("graphgc._schemas: each operator schema once, as a factory of its op function.",
              onnx_version),
       "#\n# softmax_13(version, module) returns the function `softmax` that builds Softmax (the "
-      "schema\n# of opset 13) at opset `version`; graphgc.opset13 ... opset17 and graphgc.ml "
-      "hold them.\n# Inputs are positional, attributes keyword-only (None: the schema's "
+      "schema\n# of opset 13) at opset `version`; graphgc.opset1 ... opset24 and graphgc.ml1 ... "
+      "ml5 hold them.\n# Inputs are positional, attributes keyword-only (None: the schema's "
       "default).\n",
       "from graphgc._graphgc import make_node as _make_node\n\n\n",
       "def _named(function, module):\n", "    function.__module__ = module\n",
@@ -381,8 +399,8 @@ std::vector<GeneratedFile> EmitPythonSchemas(const std::vector<OpSpec>& schemas,
   std::string pyi = absl::StrCat(
       Header("graphgc._signatures: the typed signature of each op function, once per schema.",
              onnx_version),
-      "#\n# A stub without a module: graphgc.opset13 ... opset17 and graphgc.ml (.pyi) import "
-      "these under\n# the op's name, e.g. softmax_13 as softmax.\n",
+      "#\n# A stub without a module: graphgc.opset1 ... opset24 and graphgc.ml1 ... ml5 (.pyi) "
+      "import these under\n# the op's name, e.g. softmax_13 as softmax.\n",
       "from typing import Iterable, Sequence\n\n"
       "from numpy.typing import ArrayLike, DTypeLike\n\n"
       "from graphgc._api import Body\n"
@@ -413,11 +431,12 @@ std::vector<GeneratedFile> EmitPythonOpset(const OpsetContents& opset, const std
   return {{module + ".py", py}, {module + ".pyi", pyi}};
 }
 
-std::vector<GeneratedFile> EmitPythonOp(const OpsetContents& newest,
-                                        const std::string& newest_module,
-                                        const std::string& onnx_version) {
+std::vector<GeneratedFile> EmitPythonNewest(const OpsetContents& newest, const std::string& alias,
+                                            const std::string& newest_module,
+                                            const std::string& onnx_version) {
   const std::string header =
-      Header(absl::StrCat("graphgc.op: the newest ai.onnx opset, graphgc.", newest_module, "."),
+      Header(absl::StrCat("graphgc.", alias, ": the newest ", DomainName(newest.domain),
+                          " opset, graphgc.", newest_module, "."),
              onnx_version);
   std::string py =
       absl::StrCat(header, "from graphgc.", newest_module, " import *  # noqa: F403\nfrom graphgc.",
@@ -429,7 +448,7 @@ std::vector<GeneratedFile> EmitPythonOp(const OpsetContents& newest,
     absl::StrAppend(&pyi, "    ", name, " as ", name, ",\n");
   }
   absl::StrAppend(&pyi, ")\n\n", AllList(newest));
-  return {{"op.py", py}, {"op.pyi", pyi}};
+  return {{alias + ".py", py}, {alias + ".pyi", pyi}};
 }
 
 }  // namespace graphgc::opset_gen

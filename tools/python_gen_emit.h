@@ -27,10 +27,10 @@ std::vector<GeneratedFile> EmitPythonSchemas(const std::vector<OpSpec>& schemas,
 std::vector<GeneratedFile> EmitPythonOpset(const OpsetContents& opset, const std::string& module,
                                            const std::string& onnx_version);
 
-// op.py and op.pyi: graphgc.op, the newest opset's module re-exported.
-std::vector<GeneratedFile> EmitPythonOp(const OpsetContents& newest,
-                                        const std::string& newest_module,
-                                        const std::string& onnx_version);
+// <alias>.py and .pyi: graphgc.op (or graphgc.ml), the newest opset's module re-exported.
+std::vector<GeneratedFile> EmitPythonNewest(const OpsetContents& newest, const std::string& alias,
+                                            const std::string& newest_module,
+                                            const std::string& onnx_version);
 
 }  // namespace graphgc::opset_gen
 

@@ -13,6 +13,7 @@
 #include "absl/container/node_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "graphgc/export/onnx/graph_sink.h"
+#include "graphgc/export/onnx/ir_version.h"
 #include "graphgc/export/onnx/symbolic_dims.h"
 #include "graphgc/export/onnx/var_namer.h"
 #include "graphgc/ir/graph_core.h"
@@ -494,8 +495,29 @@ absl::Status WriteInitializers(const Needed& needed, VarNamer& namer, const Expo
 }
 
 // Writes the main graph of the model of `outputs` into `graph`; returns the opsets it imports.
-absl::StatusOr<OpsetImports> WriteGraph(const GraphCore& core, const NamedVars& outputs,
-                                        const ExportOptions& options, GraphSink& graph) {
+// What the model's header declares: its opsets and the lowest IR version they and the element
+// types of the written vars need (export/onnx/ir_version.h).
+struct ModelHeader {
+  OpsetImports imports;
+  int64_t ir_version = internal::kOldestWrittenIrVersion;
+};
+
+int64_t LowestIrVersion(const Arena& arena, const std::vector<bool>& vars,
+                        const OpsetImports& imports) {
+  int64_t lowest = internal::kOldestWrittenIrVersion;
+  for (const auto& [domain, version] : imports) {
+    lowest = std::max(lowest, internal::IrVersionOfOpset(domain, version));
+  }
+  for (size_t i = 0; i < vars.size(); ++i) {
+    if (!vars[i]) continue;
+    const DataType dtype = arena.var_dtype(VarId(static_cast<uint32_t>(i)));
+    lowest = std::max(lowest, internal::IrVersionOfElementType(static_cast<int32_t>(dtype)));
+  }
+  return lowest;
+}
+
+absl::StatusOr<ModelHeader> WriteGraph(const GraphCore& core, const NamedVars& outputs,
+                                       const ExportOptions& options, GraphSink& graph) {
   const Arena& arena = core.arena();
   const Needed needed = FindNeeded(core, outputs, options);
   GRAPHGC_RETURN_IF_ERROR(CheckArgumentRanks(arena, needed.vars));
@@ -540,13 +562,13 @@ absl::StatusOr<OpsetImports> WriteGraph(const GraphCore& core, const NamedVars& 
     }
     AddNamedValue(graph, ValueField::kOutput, types, var.id(), name);
   }
-  return imports;
+  return ModelHeader{imports, LowestIrVersion(arena, needed.vars, imports)};
 }
 
-void SetHeader(const OpsetImports& imports, onnx::ModelProto& model) {
-  model.set_ir_version(kOnnxIrVersion);
+void SetHeader(const ModelHeader& header, onnx::ModelProto& model) {
+  model.set_ir_version(header.ir_version);
   model.set_producer_name("graphgc");
-  for (const auto& [domain, version] : imports) {
+  for (const auto& [domain, version] : header.imports) {
     onnx::OperatorSetIdProto* opset = model.add_opset_import();
     opset->set_domain(domain);
     opset->set_version(version);
@@ -556,8 +578,8 @@ void SetHeader(const OpsetImports& imports, onnx::ModelProto& model) {
 absl::Status BuildModel(const GraphCore& core, const NamedVars& outputs,
                         const ExportOptions& options, onnx::ModelProto& model) {
   ProtoSink graph(model.mutable_graph());
-  GRAPHGC_ASSIGN_OR_RETURN(const OpsetImports imports, WriteGraph(core, outputs, options, graph));
-  SetHeader(imports, model);
+  GRAPHGC_ASSIGN_OR_RETURN(const ModelHeader header, WriteGraph(core, outputs, options, graph));
+  SetHeader(header, model);
   return absl::OkStatus();
 }
 
@@ -566,9 +588,9 @@ absl::Status BuildModel(const GraphCore& core, const NamedVars& outputs,
 absl::StatusOr<std::string> BuildModelBytes(const GraphCore& core, const NamedVars& outputs,
                                             const ExportOptions& options) {
   internal::StreamSink graph;
-  GRAPHGC_ASSIGN_OR_RETURN(const OpsetImports imports, WriteGraph(core, outputs, options, graph));
+  GRAPHGC_ASSIGN_OR_RETURN(const ModelHeader written, WriteGraph(core, outputs, options, graph));
   onnx::ModelProto header;
-  SetHeader(imports, header);
+  SetHeader(written, header);
   std::string opsets;
   for (const onnx::OperatorSetIdProto& opset : header.opset_import()) {
     internal::AppendMessageField(onnx::ModelProto::kOpsetImportFieldNumber, opset, opsets);

@@ -2,7 +2,10 @@
 //
 // The model holds only the nodes the outputs depend on, in arena (creation) order; its inputs are
 // the arguments those nodes use, in creation order; every var gets a unique, stable name (arguments
-// and outputs keep theirs). ir_version 8, ai.onnx opset 17. The result is valid by construction:
+// and outputs keep theirs). Its ai.onnx opset is the newest its nodes were built at (op:: builds at
+// 24, opset17:: at 17), and its ir_version the lowest that opset and its element types need, never
+// below 8 (export/onnx/ir_version.h), so an opset-17 export loads where IR 8 does. The result is
+// valid by construction:
 // every node was checked against its schema when it was made, and the test suite runs
 // onnx::checker::check_model on every model it exports (ExportOptions::check does it here too).
 // Errors: an output that is failed or depends on a failed Var (its
@@ -31,6 +34,7 @@ namespace graphgc {
 
 using NamedVars = std::vector<std::pair<std::string, Var>>;
 
+// The lowest IR version an export declares (an opset-17 one declares exactly this).
 inline constexpr int64_t kOnnxIrVersion = 8;
 inline constexpr int64_t kOnnxOpsetVersion = kNewestOnnxOpset;
 

@@ -27,7 +27,7 @@ using internal::OutputType;
 using internal::OutputTypes;
 using internal::OutputValues;
 
-constexpr int kNewestMlOpset = 3;
+constexpr int kNewestMlOpset = 5;
 
 std::vector<Var> Failed(const absl::Status& status, int num_outputs) {
   return std::vector<Var>(static_cast<size_t>(std::max(num_outputs, 1)), Var::Detached(status));
@@ -295,9 +295,16 @@ std::vector<Var> MakeNode(GraphCore* graph, absl::string_view op_type, absl::Spa
   }
   const onnx::OpSchema* schema =
       onnx::OpSchemaRegistry::Schema(std::string(op_type), *version, std::string(domain));
-  if (schema == nullptr || schema->Deprecated()) {
+  if (schema == nullptr) {
     return Failed(NodeError(op_type, absl::StrCat("no such operator in domain '", domain,
                                                   "' at opset ", *version)),
+                  options.num_outputs);
+  }
+  if (schema->Deprecated()) {
+    return Failed(NodeError(op_type, absl::StrCat("deprecated at opset ", schema->SinceVersion(),
+                                                  " of domain '", domain,
+                                                  "'; build it at an older opset (", *version,
+                                                  " was asked)")),
                   options.num_outputs);
   }
   if (domain.empty() && options.num_outputs <= 1) {

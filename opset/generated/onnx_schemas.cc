@@ -6,18 +6,268 @@
 
 namespace graphgc::since1 {
 
+Var Abs::operator()(const Var& X, const AbsAttributes& attributes) const {
+  return internal::Node<Var>("Abs", {X}, {"", opset, 1},
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+Var Add::operator()(const Var& A, const Var& B, const AddAttributes& attributes) const {
+  return internal::Node<Var>("Add", {A, B}, {"", opset, 1}, "axis", attributes.axis,
+                             "broadcast", attributes.broadcast,
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+Var And::operator()(const Var& A, const Var& B, const AndAttributes& attributes) const {
+  return internal::Node<Var>("And", {A, B}, {"", opset, 1}, "axis", attributes.axis,
+                             "broadcast", attributes.broadcast);
+}
+
+Var ArgMax::operator()(const Var& data, const ArgMaxAttributes& attributes) const {
+  return internal::Node<Var>("ArgMax", {data}, {"", opset, 1}, "axis", attributes.axis,
+                             "keepdims", attributes.keepdims);
+}
+
+Var ArgMin::operator()(const Var& data, const ArgMinAttributes& attributes) const {
+  return internal::Node<Var>("ArgMin", {data}, {"", opset, 1}, "axis", attributes.axis,
+                             "keepdims", attributes.keepdims);
+}
+
+Var AveragePool::operator()(const Var& X, const AveragePoolAttributes& attributes) const {
+  return internal::Node<Var>("AveragePool", {X}, {"", opset, 1}, "auto_pad", attributes.auto_pad,
+                             "kernel_shape", attributes.kernel_shape, "pads", attributes.pads,
+                             "strides", attributes.strides);
+}
+
+BatchNormalizationOutputs BatchNormalization::operator()(
+    const Var& X, const Var& scale, const Var& B, const Var& mean, const Var& var,
+    const BatchNormalizationAttributes& attributes, int num_outputs) const {
+  return internal::Node<BatchNormalizationOutputs, 5>(
+      "BatchNormalization", {X, scale, B, mean, var}, {"", opset, num_outputs},
+      "consumed_inputs", attributes.consumed_inputs, "epsilon", attributes.epsilon,
+      "is_test", attributes.is_test, "momentum", attributes.momentum,
+      "spatial", attributes.spatial);
+}
+
+Var Cast::operator()(const Var& input, const CastAttributes& attributes) const {
+  return internal::Node<Var>("Cast", {input}, {"", opset, 1}, "to", attributes.to);
+}
+
+Var Ceil::operator()(const Var& X, const CeilAttributes& attributes) const {
+  return internal::Node<Var>("Ceil", {X}, {"", opset, 1},
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+Var Clip::operator()(const Var& input, const ClipAttributes& attributes) const {
+  return internal::Node<Var>("Clip", {input}, {"", opset, 1},
+                             "consumed_inputs", attributes.consumed_inputs, "max", attributes.max,
+                             "min", attributes.min);
+}
+
+Var Concat::operator()(absl::Span<const Var> inputs, const ConcatAttributes& attributes) const {
+  return internal::Node<Var>("Concat", inputs, {"", opset, 1}, "axis", attributes.axis);
+}
+
+Var Constant::operator()(Graph& graph, const ConstantAttributes& attributes) const {
+  return internal::Node<Var>(graph, "Constant", {}, {"", opset, 1}, "value", attributes.value);
+}
+
+Var Conv::operator()(const Var& X, const Var& W, const Var& B,
+                     const ConvAttributes& attributes) const {
+  return internal::Node<Var>("Conv", {X, W, B}, {"", opset, 1}, "auto_pad", attributes.auto_pad,
+                             "dilations", attributes.dilations, "group", attributes.group,
+                             "kernel_shape", attributes.kernel_shape, "pads", attributes.pads,
+                             "strides", attributes.strides);
+}
+
+Var ConvTranspose::operator()(const Var& X, const Var& W, const Var& B,
+                              const ConvTransposeAttributes& attributes) const {
+  return internal::Node<Var>("ConvTranspose", {X, W, B}, {"", opset, 1},
+                             "auto_pad", attributes.auto_pad, "dilations", attributes.dilations,
+                             "group", attributes.group, "kernel_shape", attributes.kernel_shape,
+                             "output_padding", attributes.output_padding,
+                             "output_shape", attributes.output_shape, "pads", attributes.pads,
+                             "strides", attributes.strides);
+}
+
+Var DepthToSpace::operator()(const Var& input, const DepthToSpaceAttributes& attributes) const {
+  return internal::Node<Var>("DepthToSpace", {input}, {"", opset, 1},
+                             "blocksize", attributes.blocksize);
+}
+
+Var Div::operator()(const Var& A, const Var& B, const DivAttributes& attributes) const {
+  return internal::Node<Var>("Div", {A, B}, {"", opset, 1}, "axis", attributes.axis,
+                             "broadcast", attributes.broadcast,
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+DropoutOutputs Dropout::operator()(const Var& data, const DropoutAttributes& attributes,
+                                   int num_outputs) const {
+  return internal::Node<DropoutOutputs, 2>(
+      "Dropout", {data}, {"", opset, num_outputs}, "consumed_inputs", attributes.consumed_inputs,
+      "is_test", attributes.is_test, "ratio", attributes.ratio);
+}
+
+Var Elu::operator()(const Var& X, const EluAttributes& attributes) const {
+  return internal::Node<Var>("Elu", {X}, {"", opset, 1}, "alpha", attributes.alpha,
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+Var Equal::operator()(const Var& A, const Var& B, const EqualAttributes& attributes) const {
+  return internal::Node<Var>("Equal", {A, B}, {"", opset, 1}, "axis", attributes.axis,
+                             "broadcast", attributes.broadcast);
+}
+
+Var Exp::operator()(const Var& input, const ExpAttributes& attributes) const {
+  return internal::Node<Var>("Exp", {input}, {"", opset, 1},
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+Var Flatten::operator()(const Var& input, const FlattenAttributes& attributes) const {
+  return internal::Node<Var>("Flatten", {input}, {"", opset, 1}, "axis", attributes.axis);
+}
+
+Var Floor::operator()(const Var& X, const FloorAttributes& attributes) const {
+  return internal::Node<Var>("Floor", {X}, {"", opset, 1},
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+GRUOutputs GRU::operator()(const Var& X, const Var& W, const Var& R, const Var& B,
+                           const Var& sequence_lens, const Var& initial_h,
+                           const GRUAttributes& attributes, int num_outputs) const {
+  return internal::Node<GRUOutputs, 2>(
+      "GRU", {X, W, R, B, sequence_lens, initial_h}, {"", opset, num_outputs},
+      "activation_alpha", attributes.activation_alpha,
+      "activation_beta", attributes.activation_beta, "activations", attributes.activations,
+      "clip", attributes.clip, "direction", attributes.direction,
+      "hidden_size", attributes.hidden_size, "output_sequence", attributes.output_sequence);
+}
+
+Var Gather::operator()(const Var& data, const Var& indices,
+                       const GatherAttributes& attributes) const {
+  return internal::Node<Var>("Gather", {data, indices}, {"", opset, 1}, "axis", attributes.axis);
+}
+
+Var Gemm::operator()(const Var& A, const Var& B, const Var& C,
+                     const GemmAttributes& attributes) const {
+  return internal::Node<Var>("Gemm", {A, B, C}, {"", opset, 1}, "alpha", attributes.alpha,
+                             "beta", attributes.beta, "broadcast", attributes.broadcast,
+                             "transA", attributes.transA, "transB", attributes.transB);
+}
+
 Var GlobalAveragePool::operator()(const Var& X) const {
   return internal::Node<Var>("GlobalAveragePool", {X}, {"", opset, 1});
+}
+
+Var GlobalLpPool::operator()(const Var& X, const GlobalLpPoolAttributes& attributes) const {
+  return internal::Node<Var>("GlobalLpPool", {X}, {"", opset, 1}, "p", attributes.p);
 }
 
 Var GlobalMaxPool::operator()(const Var& X) const {
   return internal::Node<Var>("GlobalMaxPool", {X}, {"", opset, 1});
 }
 
+Var Greater::operator()(const Var& A, const Var& B, const GreaterAttributes& attributes) const {
+  return internal::Node<Var>("Greater", {A, B}, {"", opset, 1}, "axis", attributes.axis,
+                             "broadcast", attributes.broadcast);
+}
+
+Var HardSigmoid::operator()(const Var& X, const HardSigmoidAttributes& attributes) const {
+  return internal::Node<Var>("HardSigmoid", {X}, {"", opset, 1}, "alpha", attributes.alpha,
+                             "beta", attributes.beta,
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+Var Hardmax::operator()(const Var& input, const HardmaxAttributes& attributes) const {
+  return internal::Node<Var>("Hardmax", {input}, {"", opset, 1}, "axis", attributes.axis);
+}
+
+Var Identity::operator()(const Var& input) const {
+  return internal::Node<Var>("Identity", {input}, {"", opset, 1});
+}
+
+std::vector<Var> If::operator()(const Var& cond, const IfAttributes& attributes,
+                                int num_outputs) const {
+  return internal::Node<std::vector<Var>>("If", {cond}, {"", opset, num_outputs},
+                                          "else_branch", attributes.else_branch,
+                                          "then_branch", attributes.then_branch);
+}
+
+Var InstanceNormalization::operator()(const Var& input, const Var& scale, const Var& B,
+                                      const InstanceNormalizationAttributes& attributes) const {
+  return internal::Node<Var>("InstanceNormalization", {input, scale, B}, {"", opset, 1},
+                             "consumed_inputs", attributes.consumed_inputs,
+                             "epsilon", attributes.epsilon);
+}
+
+Var LRN::operator()(const Var& X, const LRNAttributes& attributes) const {
+  return internal::Node<Var>("LRN", {X}, {"", opset, 1}, "alpha", attributes.alpha,
+                             "beta", attributes.beta, "bias", attributes.bias,
+                             "size", attributes.size);
+}
+
+LSTMOutputs LSTM::operator()(const Var& X, const Var& W, const Var& R, const Var& B,
+                             const Var& sequence_lens, const Var& initial_h, const Var& initial_c,
+                             const Var& P, const LSTMAttributes& attributes,
+                             int num_outputs) const {
+  return internal::Node<LSTMOutputs, 3>(
+      "LSTM", {X, W, R, B, sequence_lens, initial_h, initial_c, P}, {"", opset, num_outputs},
+      "activation_alpha", attributes.activation_alpha,
+      "activation_beta", attributes.activation_beta, "activations", attributes.activations,
+      "clip", attributes.clip, "direction", attributes.direction,
+      "hidden_size", attributes.hidden_size, "input_forget", attributes.input_forget,
+      "output_sequence", attributes.output_sequence);
+}
+
+Var LeakyRelu::operator()(const Var& X, const LeakyReluAttributes& attributes) const {
+  return internal::Node<Var>("LeakyRelu", {X}, {"", opset, 1}, "alpha", attributes.alpha,
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+Var Less::operator()(const Var& A, const Var& B, const LessAttributes& attributes) const {
+  return internal::Node<Var>("Less", {A, B}, {"", opset, 1}, "axis", attributes.axis,
+                             "broadcast", attributes.broadcast);
+}
+
+Var Log::operator()(const Var& input, const LogAttributes& attributes) const {
+  return internal::Node<Var>("Log", {input}, {"", opset, 1},
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+Var LogSoftmax::operator()(const Var& input, const LogSoftmaxAttributes& attributes) const {
+  return internal::Node<Var>("LogSoftmax", {input}, {"", opset, 1}, "axis", attributes.axis);
+}
+
+std::vector<Var> Loop::operator()(const Var& M, const Var& cond, absl::Span<const Var> v_initial,
+                                  const LoopAttributes& attributes, int num_outputs) const {
+  return internal::Node<std::vector<Var>>("Loop", internal::JoinInputs({M, cond}, v_initial),
+                                          {"", opset, num_outputs}, "body", attributes.body);
+}
+
 Var LpNormalization::operator()(const Var& input,
                                 const LpNormalizationAttributes& attributes) const {
   return internal::Node<Var>("LpNormalization", {input}, {"", opset, 1}, "axis", attributes.axis,
                              "p", attributes.p);
+}
+
+Var LpPool::operator()(const Var& X, const LpPoolAttributes& attributes) const {
+  return internal::Node<Var>("LpPool", {X}, {"", opset, 1}, "auto_pad", attributes.auto_pad,
+                             "kernel_shape", attributes.kernel_shape, "p", attributes.p,
+                             "pads", attributes.pads, "strides", attributes.strides);
+}
+
+Var MatMul::operator()(const Var& A, const Var& B) const {
+  return internal::Node<Var>("MatMul", {A, B}, {"", opset, 1});
+}
+
+Var Max::operator()(absl::Span<const Var> data_0, const MaxAttributes& attributes) const {
+  return internal::Node<Var>("Max", data_0, {"", opset, 1},
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+Var MaxPool::operator()(const Var& X, const MaxPoolAttributes& attributes) const {
+  return internal::Node<Var>("MaxPool", {X}, {"", opset, 1}, "auto_pad", attributes.auto_pad,
+                             "kernel_shape", attributes.kernel_shape, "pads", attributes.pads,
+                             "strides", attributes.strides);
 }
 
 Var MaxRoiPool::operator()(const Var& X, const Var& rois,
@@ -27,7 +277,59 @@ Var MaxRoiPool::operator()(const Var& X, const Var& rois,
                              "spatial_scale", attributes.spatial_scale);
 }
 
+Var Mean::operator()(absl::Span<const Var> data_0, const MeanAttributes& attributes) const {
+  return internal::Node<Var>("Mean", data_0, {"", opset, 1},
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+Var Min::operator()(absl::Span<const Var> data_0, const MinAttributes& attributes) const {
+  return internal::Node<Var>("Min", data_0, {"", opset, 1},
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+Var Mul::operator()(const Var& A, const Var& B, const MulAttributes& attributes) const {
+  return internal::Node<Var>("Mul", {A, B}, {"", opset, 1}, "axis", attributes.axis,
+                             "broadcast", attributes.broadcast,
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+Var Neg::operator()(const Var& X, const NegAttributes& attributes) const {
+  return internal::Node<Var>("Neg", {X}, {"", opset, 1},
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
 Var Not::operator()(const Var& X) const { return internal::Node<Var>("Not", {X}, {"", opset, 1}); }
+
+Var Or::operator()(const Var& A, const Var& B, const OrAttributes& attributes) const {
+  return internal::Node<Var>("Or", {A, B}, {"", opset, 1}, "axis", attributes.axis,
+                             "broadcast", attributes.broadcast);
+}
+
+Var PRelu::operator()(const Var& X, const Var& slope, const PReluAttributes& attributes) const {
+  return internal::Node<Var>("PRelu", {X, slope}, {"", opset, 1},
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+Var Pad::operator()(const Var& data, const PadAttributes& attributes) const {
+  return internal::Node<Var>("Pad", {data}, {"", opset, 1}, "mode", attributes.mode,
+                             "paddings", attributes.paddings, "value", attributes.value);
+}
+
+Var Pow::operator()(const Var& X, const Var& Y, const PowAttributes& attributes) const {
+  return internal::Node<Var>("Pow", {X, Y}, {"", opset, 1}, "axis", attributes.axis,
+                             "broadcast", attributes.broadcast);
+}
+
+RNNOutputs RNN::operator()(const Var& X, const Var& W, const Var& R, const Var& B,
+                           const Var& sequence_lens, const Var& initial_h,
+                           const RNNAttributes& attributes, int num_outputs) const {
+  return internal::Node<RNNOutputs, 2>(
+      "RNN", {X, W, R, B, sequence_lens, initial_h}, {"", opset, num_outputs},
+      "activation_alpha", attributes.activation_alpha,
+      "activation_beta", attributes.activation_beta, "activations", attributes.activations,
+      "clip", attributes.clip, "direction", attributes.direction,
+      "hidden_size", attributes.hidden_size, "output_sequence", attributes.output_sequence);
+}
 
 Var RandomNormal::operator()(Graph& graph, const RandomNormalAttributes& attributes) const {
   return internal::Node<Var>(graph, "RandomNormal", {}, {"", opset, 1}, "dtype", attributes.dtype,
@@ -55,12 +357,172 @@ Var RandomUniformLike::operator()(const Var& input,
                              "low", attributes.low, "seed", attributes.seed);
 }
 
+Var Reciprocal::operator()(const Var& X, const ReciprocalAttributes& attributes) const {
+  return internal::Node<Var>("Reciprocal", {X}, {"", opset, 1},
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+Var ReduceL1::operator()(const Var& data, const ReduceL1Attributes& attributes) const {
+  return internal::Node<Var>("ReduceL1", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+Var ReduceL2::operator()(const Var& data, const ReduceL2Attributes& attributes) const {
+  return internal::Node<Var>("ReduceL2", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+Var ReduceLogSum::operator()(const Var& data, const ReduceLogSumAttributes& attributes) const {
+  return internal::Node<Var>("ReduceLogSum", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+Var ReduceLogSumExp::operator()(const Var& data,
+                                const ReduceLogSumExpAttributes& attributes) const {
+  return internal::Node<Var>("ReduceLogSumExp", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+Var ReduceMax::operator()(const Var& data, const ReduceMaxAttributes& attributes) const {
+  return internal::Node<Var>("ReduceMax", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+Var ReduceMean::operator()(const Var& data, const ReduceMeanAttributes& attributes) const {
+  return internal::Node<Var>("ReduceMean", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+Var ReduceMin::operator()(const Var& data, const ReduceMinAttributes& attributes) const {
+  return internal::Node<Var>("ReduceMin", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+Var ReduceProd::operator()(const Var& data, const ReduceProdAttributes& attributes) const {
+  return internal::Node<Var>("ReduceProd", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+Var ReduceSum::operator()(const Var& data, const ReduceSumAttributes& attributes) const {
+  return internal::Node<Var>("ReduceSum", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+Var ReduceSumSquare::operator()(const Var& data,
+                                const ReduceSumSquareAttributes& attributes) const {
+  return internal::Node<Var>("ReduceSumSquare", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+Var Relu::operator()(const Var& X, const ReluAttributes& attributes) const {
+  return internal::Node<Var>("Relu", {X}, {"", opset, 1},
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+Var Reshape::operator()(const Var& data, const ReshapeAttributes& attributes) const {
+  return internal::Node<Var>("Reshape", {data}, {"", opset, 1},
+                             "consumed_inputs", attributes.consumed_inputs,
+                             "shape", attributes.shape);
+}
+
+Var Selu::operator()(const Var& X, const SeluAttributes& attributes) const {
+  return internal::Node<Var>("Selu", {X}, {"", opset, 1}, "alpha", attributes.alpha,
+                             "consumed_inputs", attributes.consumed_inputs,
+                             "gamma", attributes.gamma);
+}
+
+Var Shape::operator()(const Var& data) const {
+  return internal::Node<Var>("Shape", {data}, {"", opset, 1});
+}
+
+Var Sigmoid::operator()(const Var& X, const SigmoidAttributes& attributes) const {
+  return internal::Node<Var>("Sigmoid", {X}, {"", opset, 1},
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+Var Size::operator()(const Var& data) const {
+  return internal::Node<Var>("Size", {data}, {"", opset, 1});
+}
+
+Var Slice::operator()(const Var& data, const SliceAttributes& attributes) const {
+  return internal::Node<Var>("Slice", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "ends", attributes.ends, "starts", attributes.starts);
+}
+
+Var Softmax::operator()(const Var& input, const SoftmaxAttributes& attributes) const {
+  return internal::Node<Var>("Softmax", {input}, {"", opset, 1}, "axis", attributes.axis);
+}
+
 Var Softplus::operator()(const Var& X) const {
   return internal::Node<Var>("Softplus", {X}, {"", opset, 1});
 }
 
 Var Softsign::operator()(const Var& input) const {
   return internal::Node<Var>("Softsign", {input}, {"", opset, 1});
+}
+
+Var SpaceToDepth::operator()(const Var& input, const SpaceToDepthAttributes& attributes) const {
+  return internal::Node<Var>("SpaceToDepth", {input}, {"", opset, 1},
+                             "blocksize", attributes.blocksize);
+}
+
+std::vector<Var> Split::operator()(const Var& input, const Var& split,
+                                   const SplitAttributes& attributes, int num_outputs) const {
+  return internal::Node<std::vector<Var>>("Split", {input, split}, {"", opset, num_outputs},
+                                          "axis", attributes.axis, "split", attributes.split);
+}
+
+Var Sqrt::operator()(const Var& X, const SqrtAttributes& attributes) const {
+  return internal::Node<Var>("Sqrt", {X}, {"", opset, 1},
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+Var Squeeze::operator()(const Var& data, const SqueezeAttributes& attributes) const {
+  return internal::Node<Var>("Squeeze", {data}, {"", opset, 1}, "axes", attributes.axes);
+}
+
+Var Sub::operator()(const Var& A, const Var& B, const SubAttributes& attributes) const {
+  return internal::Node<Var>("Sub", {A, B}, {"", opset, 1}, "axis", attributes.axis,
+                             "broadcast", attributes.broadcast,
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+Var Sum::operator()(absl::Span<const Var> data_0, const SumAttributes& attributes) const {
+  return internal::Node<Var>("Sum", data_0, {"", opset, 1},
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+Var Tanh::operator()(const Var& input, const TanhAttributes& attributes) const {
+  return internal::Node<Var>("Tanh", {input}, {"", opset, 1},
+                             "consumed_inputs", attributes.consumed_inputs);
+}
+
+Var Tile::operator()(const Var& input, const Var& tiles, const Var& axis) const {
+  return internal::Node<Var>("Tile", {input, tiles, axis}, {"", opset, 1});
+}
+
+TopKOutputs TopK::operator()(const Var& X, const TopKAttributes& attributes) const {
+  return internal::Node<TopKOutputs, 2>("TopK", {X}, {"", opset, 2}, "axis", attributes.axis,
+                                        "k", attributes.k);
+}
+
+Var Transpose::operator()(const Var& data, const TransposeAttributes& attributes) const {
+  return internal::Node<Var>("Transpose", {data}, {"", opset, 1}, "perm", attributes.perm);
+}
+
+Var Unsqueeze::operator()(const Var& data, const UnsqueezeAttributes& attributes) const {
+  return internal::Node<Var>("Unsqueeze", {data}, {"", opset, 1}, "axes", attributes.axes);
+}
+
+Var Upsample::operator()(const Var& X, const UpsampleAttributes& attributes) const {
+  return internal::Node<Var>("Upsample", {X}, {"", opset, 1},
+                             "height_scale", attributes.height_scale, "mode", attributes.mode,
+                             "width_scale", attributes.width_scale);
+}
+
+Var Xor::operator()(const Var& A, const Var& B, const XorAttributes& attributes) const {
+  return internal::Node<Var>("Xor", {A, B}, {"", opset, 1}, "axis", attributes.axis,
+                             "broadcast", attributes.broadcast);
 }
 
 }  // namespace graphgc::since1
@@ -71,12 +533,117 @@ Var GlobalLpPool::operator()(const Var& X, const GlobalLpPoolAttributes& attribu
   return internal::Node<Var>("GlobalLpPool", {X}, {"", opset, 1}, "p", attributes.p);
 }
 
+Var LpPool::operator()(const Var& X, const LpPoolAttributes& attributes) const {
+  return internal::Node<Var>("LpPool", {X}, {"", opset, 1}, "auto_pad", attributes.auto_pad,
+                             "kernel_shape", attributes.kernel_shape, "p", attributes.p,
+                             "pads", attributes.pads, "strides", attributes.strides);
+}
+
+Var Pad::operator()(const Var& data, const PadAttributes& attributes) const {
+  return internal::Node<Var>("Pad", {data}, {"", opset, 1}, "mode", attributes.mode,
+                             "pads", attributes.pads, "value", attributes.value);
+}
+
+std::vector<Var> Split::operator()(const Var& input, const SplitAttributes& attributes,
+                                   int num_outputs) const {
+  return internal::Node<std::vector<Var>>("Split", {input}, {"", opset, num_outputs},
+                                          "axis", attributes.axis, "split", attributes.split);
+}
+
 }  // namespace graphgc::since2
+
+namespace graphgc::since3 {
+
+GRUOutputs GRU::operator()(const Var& X, const Var& W, const Var& R, const Var& B,
+                           const Var& sequence_lens, const Var& initial_h,
+                           const GRUAttributes& attributes, int num_outputs) const {
+  return internal::Node<GRUOutputs, 2>(
+      "GRU", {X, W, R, B, sequence_lens, initial_h}, {"", opset, num_outputs},
+      "activation_alpha", attributes.activation_alpha,
+      "activation_beta", attributes.activation_beta, "activations", attributes.activations,
+      "clip", attributes.clip, "direction", attributes.direction,
+      "hidden_size", attributes.hidden_size, "linear_before_reset", attributes.linear_before_reset,
+      "output_sequence", attributes.output_sequence);
+}
+
+}  // namespace graphgc::since3
+
+namespace graphgc::since4 {
+
+Var Concat::operator()(absl::Span<const Var> inputs, const ConcatAttributes& attributes) const {
+  return internal::Node<Var>("Concat", inputs, {"", opset, 1}, "axis", attributes.axis);
+}
+
+}  // namespace graphgc::since4
+
+namespace graphgc::since5 {
+
+Var Reshape::operator()(const Var& data, const Var& shape) const {
+  return internal::Node<Var>("Reshape", {data, shape}, {"", opset, 1});
+}
+
+}  // namespace graphgc::since5
 
 namespace graphgc::since6 {
 
+Var Abs::operator()(const Var& X) const { return internal::Node<Var>("Abs", {X}, {"", opset, 1}); }
+
+Var Add::operator()(const Var& A, const Var& B, const AddAttributes& attributes) const {
+  return internal::Node<Var>("Add", {A, B}, {"", opset, 1}, "axis", attributes.axis,
+                             "broadcast", attributes.broadcast);
+}
+
+BatchNormalizationOutputs BatchNormalization::operator()(
+    const Var& X, const Var& scale, const Var& B, const Var& mean, const Var& var,
+    const BatchNormalizationAttributes& attributes, int num_outputs) const {
+  return internal::Node<BatchNormalizationOutputs, 5>(
+      "BatchNormalization", {X, scale, B, mean, var}, {"", opset, num_outputs},
+      "epsilon", attributes.epsilon, "is_test", attributes.is_test, "momentum", attributes.momentum,
+      "spatial", attributes.spatial);
+}
+
+Var Cast::operator()(const Var& input, const CastAttributes& attributes) const {
+  return internal::Node<Var>("Cast", {input}, {"", opset, 1}, "to", attributes.to);
+}
+
+Var Ceil::operator()(const Var& X) const {
+  return internal::Node<Var>("Ceil", {X}, {"", opset, 1});
+}
+
+Var Clip::operator()(const Var& input, const ClipAttributes& attributes) const {
+  return internal::Node<Var>("Clip", {input}, {"", opset, 1}, "max", attributes.max,
+                             "min", attributes.min);
+}
+
+Var Div::operator()(const Var& A, const Var& B, const DivAttributes& attributes) const {
+  return internal::Node<Var>("Div", {A, B}, {"", opset, 1}, "axis", attributes.axis,
+                             "broadcast", attributes.broadcast);
+}
+
+DropoutOutputs Dropout::operator()(const Var& data, const DropoutAttributes& attributes,
+                                   int num_outputs) const {
+  return internal::Node<DropoutOutputs, 2>("Dropout", {data}, {"", opset, num_outputs},
+                                           "is_test", attributes.is_test,
+                                           "ratio", attributes.ratio);
+}
+
 Var Elu::operator()(const Var& X, const EluAttributes& attributes) const {
   return internal::Node<Var>("Elu", {X}, {"", opset, 1}, "alpha", attributes.alpha);
+}
+
+Var Exp::operator()(const Var& input) const {
+  return internal::Node<Var>("Exp", {input}, {"", opset, 1});
+}
+
+Var Floor::operator()(const Var& X) const {
+  return internal::Node<Var>("Floor", {X}, {"", opset, 1});
+}
+
+Var Gemm::operator()(const Var& A, const Var& B, const Var& C,
+                     const GemmAttributes& attributes) const {
+  return internal::Node<Var>("Gemm", {A, B, C}, {"", opset, 1}, "alpha", attributes.alpha,
+                             "beta", attributes.beta, "broadcast", attributes.broadcast,
+                             "transA", attributes.transA, "transB", attributes.transB);
 }
 
 Var HardSigmoid::operator()(const Var& X, const HardSigmoidAttributes& attributes) const {
@@ -94,9 +661,69 @@ Var LeakyRelu::operator()(const Var& X, const LeakyReluAttributes& attributes) c
   return internal::Node<Var>("LeakyRelu", {X}, {"", opset, 1}, "alpha", attributes.alpha);
 }
 
+Var Log::operator()(const Var& input) const {
+  return internal::Node<Var>("Log", {input}, {"", opset, 1});
+}
+
+Var Max::operator()(absl::Span<const Var> data_0) const {
+  return internal::Node<Var>("Max", data_0, {"", opset, 1});
+}
+
+Var Mean::operator()(absl::Span<const Var> data_0) const {
+  return internal::Node<Var>("Mean", data_0, {"", opset, 1});
+}
+
+Var Min::operator()(absl::Span<const Var> data_0) const {
+  return internal::Node<Var>("Min", data_0, {"", opset, 1});
+}
+
+Var Mul::operator()(const Var& A, const Var& B, const MulAttributes& attributes) const {
+  return internal::Node<Var>("Mul", {A, B}, {"", opset, 1}, "axis", attributes.axis,
+                             "broadcast", attributes.broadcast);
+}
+
+Var Neg::operator()(const Var& X) const { return internal::Node<Var>("Neg", {X}, {"", opset, 1}); }
+
+Var PRelu::operator()(const Var& X, const Var& slope) const {
+  return internal::Node<Var>("PRelu", {X, slope}, {"", opset, 1});
+}
+
+Var Reciprocal::operator()(const Var& X) const {
+  return internal::Node<Var>("Reciprocal", {X}, {"", opset, 1});
+}
+
+Var Relu::operator()(const Var& X) const {
+  return internal::Node<Var>("Relu", {X}, {"", opset, 1});
+}
+
 Var Selu::operator()(const Var& X, const SeluAttributes& attributes) const {
   return internal::Node<Var>("Selu", {X}, {"", opset, 1}, "alpha", attributes.alpha,
                              "gamma", attributes.gamma);
+}
+
+Var Sigmoid::operator()(const Var& X) const {
+  return internal::Node<Var>("Sigmoid", {X}, {"", opset, 1});
+}
+
+Var Sqrt::operator()(const Var& X) const {
+  return internal::Node<Var>("Sqrt", {X}, {"", opset, 1});
+}
+
+Var Sub::operator()(const Var& A, const Var& B, const SubAttributes& attributes) const {
+  return internal::Node<Var>("Sub", {A, B}, {"", opset, 1}, "axis", attributes.axis,
+                             "broadcast", attributes.broadcast);
+}
+
+Var Sum::operator()(absl::Span<const Var> data_0) const {
+  return internal::Node<Var>("Sum", data_0, {"", opset, 1});
+}
+
+Var Tanh::operator()(const Var& input) const {
+  return internal::Node<Var>("Tanh", {input}, {"", opset, 1});
+}
+
+Var Tile::operator()(const Var& input, const Var& repeats) const {
+  return internal::Node<Var>("Tile", {input, repeats}, {"", opset, 1});
 }
 
 }  // namespace graphgc::since6
@@ -105,6 +732,10 @@ namespace graphgc::since7 {
 
 Var Acos::operator()(const Var& input) const {
   return internal::Node<Var>("Acos", {input}, {"", opset, 1});
+}
+
+Var Add::operator()(const Var& A, const Var& B) const {
+  return internal::Node<Var>("Add", {A, B}, {"", opset, 1});
 }
 
 Var And::operator()(const Var& A, const Var& B) const {
@@ -119,8 +750,38 @@ Var Atan::operator()(const Var& input) const {
   return internal::Node<Var>("Atan", {input}, {"", opset, 1});
 }
 
+Var AveragePool::operator()(const Var& X, const AveragePoolAttributes& attributes) const {
+  return internal::Node<Var>("AveragePool", {X}, {"", opset, 1}, "auto_pad", attributes.auto_pad,
+                             "count_include_pad", attributes.count_include_pad,
+                             "kernel_shape", attributes.kernel_shape, "pads", attributes.pads,
+                             "strides", attributes.strides);
+}
+
+BatchNormalizationOutputs BatchNormalization::operator()(
+    const Var& X, const Var& scale, const Var& B, const Var& mean, const Var& var,
+    const BatchNormalizationAttributes& attributes, int num_outputs) const {
+  return internal::Node<BatchNormalizationOutputs, 5>(
+      "BatchNormalization", {X, scale, B, mean, var}, {"", opset, num_outputs},
+      "epsilon", attributes.epsilon, "momentum", attributes.momentum,
+      "spatial", attributes.spatial);
+}
+
 Var Cos::operator()(const Var& input) const {
   return internal::Node<Var>("Cos", {input}, {"", opset, 1});
+}
+
+Var Div::operator()(const Var& A, const Var& B) const {
+  return internal::Node<Var>("Div", {A, B}, {"", opset, 1});
+}
+
+DropoutOutputs Dropout::operator()(const Var& data, const DropoutAttributes& attributes,
+                                   int num_outputs) const {
+  return internal::Node<DropoutOutputs, 2>("Dropout", {data}, {"", opset, num_outputs},
+                                           "ratio", attributes.ratio);
+}
+
+Var Equal::operator()(const Var& A, const Var& B) const {
+  return internal::Node<Var>("Equal", {A, B}, {"", opset, 1});
 }
 
 GRUOutputs GRU::operator()(const Var& X, const Var& W, const Var& R, const Var& B,
@@ -132,6 +793,17 @@ GRUOutputs GRU::operator()(const Var& X, const Var& W, const Var& R, const Var& 
       "activation_beta", attributes.activation_beta, "activations", attributes.activations,
       "clip", attributes.clip, "direction", attributes.direction,
       "hidden_size", attributes.hidden_size, "linear_before_reset", attributes.linear_before_reset);
+}
+
+Var Gemm::operator()(const Var& A, const Var& B, const Var& C,
+                     const GemmAttributes& attributes) const {
+  return internal::Node<Var>("Gemm", {A, B, C}, {"", opset, 1}, "alpha", attributes.alpha,
+                             "beta", attributes.beta, "transA", attributes.transA,
+                             "transB", attributes.transB);
+}
+
+Var Greater::operator()(const Var& A, const Var& B) const {
+  return internal::Node<Var>("Greater", {A, B}, {"", opset, 1});
 }
 
 LSTMOutputs LSTM::operator()(const Var& X, const Var& W, const Var& R, const Var& B,
@@ -146,6 +818,14 @@ LSTMOutputs LSTM::operator()(const Var& X, const Var& W, const Var& R, const Var
       "hidden_size", attributes.hidden_size, "input_forget", attributes.input_forget);
 }
 
+Var Less::operator()(const Var& A, const Var& B) const {
+  return internal::Node<Var>("Less", {A, B}, {"", opset, 1});
+}
+
+Var Mul::operator()(const Var& A, const Var& B) const {
+  return internal::Node<Var>("Mul", {A, B}, {"", opset, 1});
+}
+
 Var Multinomial::operator()(const Var& input, const MultinomialAttributes& attributes) const {
   return internal::Node<Var>("Multinomial", {input}, {"", opset, 1}, "dtype", attributes.dtype,
                              "sample_size", attributes.sample_size, "seed", attributes.seed);
@@ -153,6 +833,14 @@ Var Multinomial::operator()(const Var& input, const MultinomialAttributes& attri
 
 Var Or::operator()(const Var& A, const Var& B) const {
   return internal::Node<Var>("Or", {A, B}, {"", opset, 1});
+}
+
+Var PRelu::operator()(const Var& X, const Var& slope) const {
+  return internal::Node<Var>("PRelu", {X, slope}, {"", opset, 1});
+}
+
+Var Pow::operator()(const Var& X, const Var& Y) const {
+  return internal::Node<Var>("Pow", {X, Y}, {"", opset, 1});
 }
 
 RNNOutputs RNN::operator()(const Var& X, const Var& W, const Var& R, const Var& B,
@@ -170,8 +858,17 @@ Var Sin::operator()(const Var& input) const {
   return internal::Node<Var>("Sin", {input}, {"", opset, 1});
 }
 
+Var Sub::operator()(const Var& A, const Var& B) const {
+  return internal::Node<Var>("Sub", {A, B}, {"", opset, 1});
+}
+
 Var Tan::operator()(const Var& input) const {
   return internal::Node<Var>("Tan", {input}, {"", opset, 1});
+}
+
+Var Upsample::operator()(const Var& X, const UpsampleAttributes& attributes) const {
+  return internal::Node<Var>("Upsample", {X}, {"", opset, 1}, "mode", attributes.mode,
+                             "scales", attributes.scales);
 }
 
 Var Xor::operator()(const Var& A, const Var& B) const {
@@ -179,6 +876,47 @@ Var Xor::operator()(const Var& A, const Var& B) const {
 }
 
 }  // namespace graphgc::since7
+
+namespace graphgc::since8 {
+
+Var Expand::operator()(const Var& input, const Var& shape) const {
+  return internal::Node<Var>("Expand", {input, shape}, {"", opset, 1});
+}
+
+Var Max::operator()(absl::Span<const Var> data_0) const {
+  return internal::Node<Var>("Max", data_0, {"", opset, 1});
+}
+
+MaxPoolOutputs MaxPool::operator()(const Var& X, const MaxPoolAttributes& attributes,
+                                   int num_outputs) const {
+  return internal::Node<MaxPoolOutputs, 2>(
+      "MaxPool", {X}, {"", opset, num_outputs}, "auto_pad", attributes.auto_pad,
+      "kernel_shape", attributes.kernel_shape, "pads", attributes.pads,
+      "storage_order", attributes.storage_order, "strides", attributes.strides);
+}
+
+Var Mean::operator()(absl::Span<const Var> data_0) const {
+  return internal::Node<Var>("Mean", data_0, {"", opset, 1});
+}
+
+Var Min::operator()(absl::Span<const Var> data_0) const {
+  return internal::Node<Var>("Min", data_0, {"", opset, 1});
+}
+
+std::vector<Var> Scan::operator()(const Var& sequence_lens,
+                                  absl::Span<const Var> initial_state_and_scan_inputs,
+                                  const ScanAttributes& attributes, int num_outputs) const {
+  return internal::Node<std::vector<Var>>(
+      "Scan", internal::JoinInputs({sequence_lens}, initial_state_and_scan_inputs),
+      {"", opset, num_outputs}, "body", attributes.body, "directions", attributes.directions,
+      "num_scan_inputs", attributes.num_scan_inputs);
+}
+
+Var Sum::operator()(absl::Span<const Var> data_0) const {
+  return internal::Node<Var>("Sum", data_0, {"", opset, 1});
+}
+
+}  // namespace graphgc::since8
 
 namespace graphgc::since9 {
 
@@ -202,6 +940,20 @@ BatchNormalizationOutputs BatchNormalization::operator()(
       "epsilon", attributes.epsilon, "momentum", attributes.momentum);
 }
 
+Var Cast::operator()(const Var& input, const CastAttributes& attributes) const {
+  return internal::Node<Var>("Cast", {input}, {"", opset, 1}, "to", attributes.to);
+}
+
+Var Compress::operator()(const Var& input, const Var& condition,
+                         const CompressAttributes& attributes) const {
+  return internal::Node<Var>("Compress", {input, condition}, {"", opset, 1},
+                             "axis", attributes.axis);
+}
+
+Var Constant::operator()(Graph& graph, const ConstantAttributes& attributes) const {
+  return internal::Node<Var>(graph, "Constant", {}, {"", opset, 1}, "value", attributes.value);
+}
+
 Var ConstantOfShape::operator()(const Var& input,
                                 const ConstantOfShapeAttributes& attributes) const {
   return internal::Node<Var>("ConstantOfShape", {input}, {"", opset, 1}, "value", attributes.value);
@@ -211,18 +963,92 @@ Var Cosh::operator()(const Var& input) const {
   return internal::Node<Var>("Cosh", {input}, {"", opset, 1});
 }
 
+Var Erf::operator()(const Var& input) const {
+  return internal::Node<Var>("Erf", {input}, {"", opset, 1});
+}
+
 Var EyeLike::operator()(const Var& input, const EyeLikeAttributes& attributes) const {
   return internal::Node<Var>("EyeLike", {input}, {"", opset, 1}, "dtype", attributes.dtype,
                              "k", attributes.k);
+}
+
+Var Flatten::operator()(const Var& input, const FlattenAttributes& attributes) const {
+  return internal::Node<Var>("Flatten", {input}, {"", opset, 1}, "axis", attributes.axis);
+}
+
+Var Gemm::operator()(const Var& A, const Var& B, const Var& C,
+                     const GemmAttributes& attributes) const {
+  return internal::Node<Var>("Gemm", {A, B, C}, {"", opset, 1}, "alpha", attributes.alpha,
+                             "beta", attributes.beta, "transA", attributes.transA,
+                             "transB", attributes.transB);
+}
+
+Var Greater::operator()(const Var& A, const Var& B) const {
+  return internal::Node<Var>("Greater", {A, B}, {"", opset, 1});
+}
+
+Var IsNaN::operator()(const Var& X) const {
+  return internal::Node<Var>("IsNaN", {X}, {"", opset, 1});
+}
+
+Var Less::operator()(const Var& A, const Var& B) const {
+  return internal::Node<Var>("Less", {A, B}, {"", opset, 1});
+}
+
+Var MatMul::operator()(const Var& A, const Var& B) const {
+  return internal::Node<Var>("MatMul", {A, B}, {"", opset, 1});
+}
+
+Var MaxUnpool::operator()(const Var& X, const Var& I, const Var& output_shape,
+                          const MaxUnpoolAttributes& attributes) const {
+  return internal::Node<Var>("MaxUnpool", {X, I, output_shape}, {"", opset, 1},
+                             "kernel_shape", attributes.kernel_shape, "pads", attributes.pads,
+                             "strides", attributes.strides);
+}
+
+Var MeanVarianceNormalization::operator()(
+    const Var& X, const MeanVarianceNormalizationAttributes& attributes) const {
+  return internal::Node<Var>("MeanVarianceNormalization", {X}, {"", opset, 1},
+                             "axes", attributes.axes);
+}
+
+Var NonZero::operator()(const Var& X) const {
+  return internal::Node<Var>("NonZero", {X}, {"", opset, 1});
+}
+
+Var OneHot::operator()(const Var& indices, const Var& depth, const Var& values,
+                       const OneHotAttributes& attributes) const {
+  return internal::Node<Var>("OneHot", {indices, depth, values}, {"", opset, 1},
+                             "axis", attributes.axis);
 }
 
 Var PRelu::operator()(const Var& X, const Var& slope) const {
   return internal::Node<Var>("PRelu", {X, slope}, {"", opset, 1});
 }
 
+std::vector<Var> Scan::operator()(absl::Span<const Var> initial_state_and_scan_inputs,
+                                  const ScanAttributes& attributes, int num_outputs) const {
+  return internal::Node<std::vector<Var>>(
+      "Scan", initial_state_and_scan_inputs, {"", opset, num_outputs}, "body", attributes.body,
+      "num_scan_inputs", attributes.num_scan_inputs, "scan_input_axes", attributes.scan_input_axes,
+      "scan_input_directions", attributes.scan_input_directions,
+      "scan_output_axes", attributes.scan_output_axes,
+      "scan_output_directions", attributes.scan_output_directions);
+}
+
+Var Scatter::operator()(const Var& data, const Var& indices, const Var& updates,
+                        const ScatterAttributes& attributes) const {
+  return internal::Node<Var>("Scatter", {data, indices, updates}, {"", opset, 1},
+                             "axis", attributes.axis);
+}
+
 Var Shrink::operator()(const Var& input, const ShrinkAttributes& attributes) const {
   return internal::Node<Var>("Shrink", {input}, {"", opset, 1}, "bias", attributes.bias,
                              "lambd", attributes.lambd);
+}
+
+Var Sign::operator()(const Var& input) const {
+  return internal::Node<Var>("Sign", {input}, {"", opset, 1});
 }
 
 Var Sinh::operator()(const Var& input) const {
@@ -238,6 +1064,11 @@ Var TfIdfVectorizer::operator()(const Var& X, const TfIdfVectorizerAttributes& a
       "pool_strings", attributes.pool_strings, "weights", attributes.weights);
 }
 
+Var Upsample::operator()(const Var& X, const Var& scales,
+                         const UpsampleAttributes& attributes) const {
+  return internal::Node<Var>("Upsample", {X, scales}, {"", opset, 1}, "mode", attributes.mode);
+}
+
 Var Where::operator()(const Var& condition, const Var& X, const Var& Y) const {
   return internal::Node<Var>("Where", {condition, X, Y}, {"", opset, 1});
 }
@@ -246,6 +1077,14 @@ Var Where::operator()(const Var& condition, const Var& X, const Var& Y) const {
 
 namespace graphgc::since10 {
 
+Var AveragePool::operator()(const Var& X, const AveragePoolAttributes& attributes) const {
+  return internal::Node<Var>("AveragePool", {X}, {"", opset, 1}, "auto_pad", attributes.auto_pad,
+                             "ceil_mode", attributes.ceil_mode,
+                             "count_include_pad", attributes.count_include_pad,
+                             "kernel_shape", attributes.kernel_shape, "pads", attributes.pads,
+                             "strides", attributes.strides);
+}
+
 Var ConvInteger::operator()(const Var& x, const Var& w, const Var& x_zero_point,
                             const Var& w_zero_point,
                             const ConvIntegerAttributes& attributes) const {
@@ -253,6 +1092,16 @@ Var ConvInteger::operator()(const Var& x, const Var& w, const Var& x_zero_point,
                              "auto_pad", attributes.auto_pad, "dilations", attributes.dilations,
                              "group", attributes.group, "kernel_shape", attributes.kernel_shape,
                              "pads", attributes.pads, "strides", attributes.strides);
+}
+
+Var DequantizeLinear::operator()(const Var& x, const Var& x_scale, const Var& x_zero_point) const {
+  return internal::Node<Var>("DequantizeLinear", {x, x_scale, x_zero_point}, {"", opset, 1});
+}
+
+DropoutOutputs Dropout::operator()(const Var& data, const DropoutAttributes& attributes,
+                                   int num_outputs) const {
+  return internal::Node<DropoutOutputs, 2>("Dropout", {data}, {"", opset, num_outputs},
+                                           "ratio", attributes.ratio);
 }
 
 Var IsInf::operator()(const Var& X, const IsInfAttributes& attributes) const {
@@ -264,6 +1113,29 @@ Var IsInf::operator()(const Var& X, const IsInfAttributes& attributes) const {
 Var MatMulInteger::operator()(const Var& A, const Var& B, const Var& a_zero_point,
                               const Var& b_zero_point) const {
   return internal::Node<Var>("MatMulInteger", {A, B, a_zero_point, b_zero_point}, {"", opset, 1});
+}
+
+MaxPoolOutputs MaxPool::operator()(const Var& X, const MaxPoolAttributes& attributes,
+                                   int num_outputs) const {
+  return internal::Node<MaxPoolOutputs, 2>(
+      "MaxPool", {X}, {"", opset, num_outputs}, "auto_pad", attributes.auto_pad,
+      "ceil_mode", attributes.ceil_mode, "dilations", attributes.dilations,
+      "kernel_shape", attributes.kernel_shape, "pads", attributes.pads,
+      "storage_order", attributes.storage_order, "strides", attributes.strides);
+}
+
+Var Mod::operator()(const Var& A, const Var& B, const ModAttributes& attributes) const {
+  return internal::Node<Var>("Mod", {A, B}, {"", opset, 1}, "fmod", attributes.fmod);
+}
+
+Var NonMaxSuppression::operator()(const Var& boxes, const Var& scores,
+                                  const Var& max_output_boxes_per_class, const Var& iou_threshold,
+                                  const Var& score_threshold,
+                                  const NonMaxSuppressionAttributes& attributes) const {
+  return internal::Node<Var>(
+      "NonMaxSuppression",
+      {boxes, scores, max_output_boxes_per_class, iou_threshold, score_threshold}, {"", opset, 1},
+      "center_point_box", attributes.center_point_box);
 }
 
 Var QLinearConv::operator()(const Var& x, const Var& x_scale, const Var& x_zero_point, const Var& w,
@@ -285,6 +1157,14 @@ Var QLinearMatMul::operator()(const Var& a, const Var& a_scale, const Var& a_zer
       {"", opset, 1});
 }
 
+Var QuantizeLinear::operator()(const Var& x, const Var& y_scale, const Var& y_zero_point) const {
+  return internal::Node<Var>("QuantizeLinear", {x, y_scale, y_zero_point}, {"", opset, 1});
+}
+
+Var Resize::operator()(const Var& X, const Var& scales, const ResizeAttributes& attributes) const {
+  return internal::Node<Var>("Resize", {X, scales}, {"", opset, 1}, "mode", attributes.mode);
+}
+
 Var ReverseSequence::operator()(const Var& input, const Var& sequence_lens,
                                 const ReverseSequenceAttributes& attributes) const {
   return internal::Node<Var>("ReverseSequence", {input, sequence_lens}, {"", opset, 1},
@@ -300,6 +1180,11 @@ Var RoiAlign::operator()(const Var& X, const Var& rois, const Var& batch_indices
       "sampling_ratio", attributes.sampling_ratio, "spatial_scale", attributes.spatial_scale);
 }
 
+Var Slice::operator()(const Var& data, const Var& starts, const Var& ends, const Var& axes,
+                      const Var& steps) const {
+  return internal::Node<Var>("Slice", {data, starts, ends, axes, steps}, {"", opset, 1});
+}
+
 Var StringNormalizer::operator()(const Var& X, const StringNormalizerAttributes& attributes) const {
   return internal::Node<Var>("StringNormalizer", {X}, {"", opset, 1},
                              "case_change_action", attributes.case_change_action,
@@ -311,9 +1196,23 @@ Var ThresholdedRelu::operator()(const Var& X, const ThresholdedReluAttributes& a
   return internal::Node<Var>("ThresholdedRelu", {X}, {"", opset, 1}, "alpha", attributes.alpha);
 }
 
+TopKOutputs TopK::operator()(const Var& X, const Var& K, const TopKAttributes& attributes) const {
+  return internal::Node<TopKOutputs, 2>("TopK", {X, K}, {"", opset, 2}, "axis", attributes.axis);
+}
+
 }  // namespace graphgc::since10
 
 namespace graphgc::since11 {
+
+Var ArgMax::operator()(const Var& data, const ArgMaxAttributes& attributes) const {
+  return internal::Node<Var>("ArgMax", {data}, {"", opset, 1}, "axis", attributes.axis,
+                             "keepdims", attributes.keepdims);
+}
+
+Var ArgMin::operator()(const Var& data, const ArgMinAttributes& attributes) const {
+  return internal::Node<Var>("ArgMin", {data}, {"", opset, 1}, "axis", attributes.axis,
+                             "keepdims", attributes.keepdims);
+}
 
 Var AveragePool::operator()(const Var& X, const AveragePoolAttributes& attributes) const {
   return internal::Node<Var>("AveragePool", {X}, {"", opset, 1}, "auto_pad", attributes.auto_pad,
@@ -327,16 +1226,28 @@ Var BitShift::operator()(const Var& X, const Var& Y, const BitShiftAttributes& a
   return internal::Node<Var>("BitShift", {X, Y}, {"", opset, 1}, "direction", attributes.direction);
 }
 
+Var Clip::operator()(const Var& input, const Var& min, const Var& max) const {
+  return internal::Node<Var>("Clip", {input, min, max}, {"", opset, 1});
+}
+
 Var Compress::operator()(const Var& input, const Var& condition,
                          const CompressAttributes& attributes) const {
   return internal::Node<Var>("Compress", {input, condition}, {"", opset, 1},
                              "axis", attributes.axis);
 }
 
+Var Concat::operator()(absl::Span<const Var> inputs, const ConcatAttributes& attributes) const {
+  return internal::Node<Var>("Concat", inputs, {"", opset, 1}, "axis", attributes.axis);
+}
+
 Var ConcatFromSequence::operator()(const Var& input_sequence,
                                    const ConcatFromSequenceAttributes& attributes) const {
   return internal::Node<Var>("ConcatFromSequence", {input_sequence}, {"", opset, 1},
                              "axis", attributes.axis, "new_axis", attributes.new_axis);
+}
+
+Var Constant::operator()(Graph& graph, const ConstantAttributes& attributes) const {
+  return internal::Node<Var>(graph, "Constant", {}, {"", opset, 1}, "value", attributes.value);
 }
 
 Var Conv::operator()(const Var& X, const Var& W, const Var& B,
@@ -362,6 +1273,11 @@ Var CumSum::operator()(const Var& x, const Var& axis, const CumSumAttributes& at
                              "reverse", attributes.reverse);
 }
 
+Var DepthToSpace::operator()(const Var& input, const DepthToSpaceAttributes& attributes) const {
+  return internal::Node<Var>("DepthToSpace", {input}, {"", opset, 1},
+                             "blocksize", attributes.blocksize, "mode", attributes.mode);
+}
+
 Var Det::operator()(const Var& X) const { return internal::Node<Var>("Det", {X}, {"", opset, 1}); }
 
 DynamicQuantizeLinearOutputs DynamicQuantizeLinear::operator()(const Var& x) const {
@@ -369,10 +1285,70 @@ DynamicQuantizeLinearOutputs DynamicQuantizeLinear::operator()(const Var& x) con
                                                          {"", opset, 3});
 }
 
+Var Equal::operator()(const Var& A, const Var& B) const {
+  return internal::Node<Var>("Equal", {A, B}, {"", opset, 1});
+}
+
+Var Flatten::operator()(const Var& input, const FlattenAttributes& attributes) const {
+  return internal::Node<Var>("Flatten", {input}, {"", opset, 1}, "axis", attributes.axis);
+}
+
+Var Gather::operator()(const Var& data, const Var& indices,
+                       const GatherAttributes& attributes) const {
+  return internal::Node<Var>("Gather", {data, indices}, {"", opset, 1}, "axis", attributes.axis);
+}
+
+Var GatherElements::operator()(const Var& data, const Var& indices,
+                               const GatherElementsAttributes& attributes) const {
+  return internal::Node<Var>("GatherElements", {data, indices}, {"", opset, 1},
+                             "axis", attributes.axis);
+}
+
+Var GatherND::operator()(const Var& data, const Var& indices) const {
+  return internal::Node<Var>("GatherND", {data, indices}, {"", opset, 1});
+}
+
+Var Gemm::operator()(const Var& A, const Var& B, const Var& C,
+                     const GemmAttributes& attributes) const {
+  return internal::Node<Var>("Gemm", {A, B, C}, {"", opset, 1}, "alpha", attributes.alpha,
+                             "beta", attributes.beta, "transA", attributes.transA,
+                             "transB", attributes.transB);
+}
+
+Var Hardmax::operator()(const Var& input, const HardmaxAttributes& attributes) const {
+  return internal::Node<Var>("Hardmax", {input}, {"", opset, 1}, "axis", attributes.axis);
+}
+
+std::vector<Var> If::operator()(const Var& cond, const IfAttributes& attributes,
+                                int num_outputs) const {
+  return internal::Node<std::vector<Var>>("If", {cond}, {"", opset, num_outputs},
+                                          "else_branch", attributes.else_branch,
+                                          "then_branch", attributes.then_branch);
+}
+
+Var LogSoftmax::operator()(const Var& input, const LogSoftmaxAttributes& attributes) const {
+  return internal::Node<Var>("LogSoftmax", {input}, {"", opset, 1}, "axis", attributes.axis);
+}
+
+std::vector<Var> Loop::operator()(const Var& M, const Var& cond, absl::Span<const Var> v_initial,
+                                  const LoopAttributes& attributes, int num_outputs) const {
+  return internal::Node<std::vector<Var>>("Loop", internal::JoinInputs({M, cond}, v_initial),
+                                          {"", opset, num_outputs}, "body", attributes.body);
+}
+
 Var LpPool::operator()(const Var& X, const LpPoolAttributes& attributes) const {
   return internal::Node<Var>("LpPool", {X}, {"", opset, 1}, "auto_pad", attributes.auto_pad,
                              "kernel_shape", attributes.kernel_shape, "p", attributes.p,
                              "pads", attributes.pads, "strides", attributes.strides);
+}
+
+MaxPoolOutputs MaxPool::operator()(const Var& X, const MaxPoolAttributes& attributes,
+                                   int num_outputs) const {
+  return internal::Node<MaxPoolOutputs, 2>(
+      "MaxPool", {X}, {"", opset, num_outputs}, "auto_pad", attributes.auto_pad,
+      "ceil_mode", attributes.ceil_mode, "dilations", attributes.dilations,
+      "kernel_shape", attributes.kernel_shape, "pads", attributes.pads,
+      "storage_order", attributes.storage_order, "strides", attributes.strides);
 }
 
 Var MaxUnpool::operator()(const Var& X, const Var& I, const Var& output_shape,
@@ -398,8 +1374,76 @@ Var OneHot::operator()(const Var& indices, const Var& depth, const Var& values,
                              "axis", attributes.axis);
 }
 
+Var Pad::operator()(const Var& data, const Var& pads, const Var& constant_value,
+                    const PadAttributes& attributes) const {
+  return internal::Node<Var>("Pad", {data, pads, constant_value}, {"", opset, 1},
+                             "mode", attributes.mode);
+}
+
 Var Range::operator()(const Var& start, const Var& limit, const Var& delta) const {
   return internal::Node<Var>("Range", {start, limit, delta}, {"", opset, 1});
+}
+
+Var ReduceL1::operator()(const Var& data, const ReduceL1Attributes& attributes) const {
+  return internal::Node<Var>("ReduceL1", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+Var ReduceL2::operator()(const Var& data, const ReduceL2Attributes& attributes) const {
+  return internal::Node<Var>("ReduceL2", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+Var ReduceLogSum::operator()(const Var& data, const ReduceLogSumAttributes& attributes) const {
+  return internal::Node<Var>("ReduceLogSum", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+Var ReduceLogSumExp::operator()(const Var& data,
+                                const ReduceLogSumExpAttributes& attributes) const {
+  return internal::Node<Var>("ReduceLogSumExp", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+Var ReduceMax::operator()(const Var& data, const ReduceMaxAttributes& attributes) const {
+  return internal::Node<Var>("ReduceMax", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+Var ReduceMean::operator()(const Var& data, const ReduceMeanAttributes& attributes) const {
+  return internal::Node<Var>("ReduceMean", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+Var ReduceMin::operator()(const Var& data, const ReduceMinAttributes& attributes) const {
+  return internal::Node<Var>("ReduceMin", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+Var ReduceProd::operator()(const Var& data, const ReduceProdAttributes& attributes) const {
+  return internal::Node<Var>("ReduceProd", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+Var ReduceSum::operator()(const Var& data, const ReduceSumAttributes& attributes) const {
+  return internal::Node<Var>("ReduceSum", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+Var ReduceSumSquare::operator()(const Var& data,
+                                const ReduceSumSquareAttributes& attributes) const {
+  return internal::Node<Var>("ReduceSumSquare", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+Var Resize::operator()(const Var& X, const Var& roi, const Var& scales, const Var& sizes,
+                       const ResizeAttributes& attributes) const {
+  return internal::Node<Var>(
+      "Resize", {X, roi, scales, sizes}, {"", opset, 1},
+      "coordinate_transformation_mode", attributes.coordinate_transformation_mode,
+      "cubic_coeff_a", attributes.cubic_coeff_a, "exclude_outside", attributes.exclude_outside,
+      "extrapolation_value", attributes.extrapolation_value, "mode", attributes.mode,
+      "nearest_mode", attributes.nearest_mode);
 }
 
 Var Round::operator()(const Var& X) const {
@@ -414,6 +1458,16 @@ std::vector<Var> Scan::operator()(absl::Span<const Var> initial_state_and_scan_i
       "scan_input_directions", attributes.scan_input_directions,
       "scan_output_axes", attributes.scan_output_axes,
       "scan_output_directions", attributes.scan_output_directions);
+}
+
+Var ScatterElements::operator()(const Var& data, const Var& indices, const Var& updates,
+                                const ScatterElementsAttributes& attributes) const {
+  return internal::Node<Var>("ScatterElements", {data, indices, updates}, {"", opset, 1},
+                             "axis", attributes.axis);
+}
+
+Var ScatterND::operator()(const Var& data, const Var& indices, const Var& updates) const {
+  return internal::Node<Var>("ScatterND", {data, indices, updates}, {"", opset, 1});
 }
 
 Var SequenceAt::operator()(const Var& input_sequence, const Var& position) const {
@@ -441,10 +1495,29 @@ Var SequenceLength::operator()(const Var& input_sequence) const {
   return internal::Node<Var>("SequenceLength", {input_sequence}, {"", opset, 1});
 }
 
+Var Slice::operator()(const Var& data, const Var& starts, const Var& ends, const Var& axes,
+                      const Var& steps) const {
+  return internal::Node<Var>("Slice", {data, starts, ends, axes, steps}, {"", opset, 1});
+}
+
+Var Softmax::operator()(const Var& input, const SoftmaxAttributes& attributes) const {
+  return internal::Node<Var>("Softmax", {input}, {"", opset, 1}, "axis", attributes.axis);
+}
+
+std::vector<Var> Split::operator()(const Var& input, const SplitAttributes& attributes,
+                                   int num_outputs) const {
+  return internal::Node<std::vector<Var>>("Split", {input}, {"", opset, num_outputs},
+                                          "axis", attributes.axis, "split", attributes.split);
+}
+
 Var SplitToSequence::operator()(const Var& input, const Var& split,
                                 const SplitToSequenceAttributes& attributes) const {
   return internal::Node<Var>("SplitToSequence", {input, split}, {"", opset, 1},
                              "axis", attributes.axis, "keepdims", attributes.keepdims);
+}
+
+Var Squeeze::operator()(const Var& data, const SqueezeAttributes& attributes) const {
+  return internal::Node<Var>("Squeeze", {data}, {"", opset, 1}, "axes", attributes.axes);
 }
 
 TopKOutputs TopK::operator()(const Var& X, const Var& K, const TopKAttributes& attributes) const {
@@ -458,16 +1531,56 @@ UniqueOutputs Unique::operator()(const Var& X, const UniqueAttributes& attribute
                                           "axis", attributes.axis, "sorted", attributes.sorted);
 }
 
+Var Unsqueeze::operator()(const Var& data, const UnsqueezeAttributes& attributes) const {
+  return internal::Node<Var>("Unsqueeze", {data}, {"", opset, 1}, "axes", attributes.axes);
+}
+
 }  // namespace graphgc::since11
 
 namespace graphgc::since12 {
+
+Var ArgMax::operator()(const Var& data, const ArgMaxAttributes& attributes) const {
+  return internal::Node<Var>("ArgMax", {data}, {"", opset, 1}, "axis", attributes.axis,
+                             "keepdims", attributes.keepdims,
+                             "select_last_index", attributes.select_last_index);
+}
+
+Var ArgMin::operator()(const Var& data, const ArgMinAttributes& attributes) const {
+  return internal::Node<Var>("ArgMin", {data}, {"", opset, 1}, "axis", attributes.axis,
+                             "keepdims", attributes.keepdims,
+                             "select_last_index", attributes.select_last_index);
+}
 
 Var Celu::operator()(const Var& X, const CeluAttributes& attributes) const {
   return internal::Node<Var>("Celu", {X}, {"", opset, 1}, "alpha", attributes.alpha);
 }
 
+Var Clip::operator()(const Var& input, const Var& min, const Var& max) const {
+  return internal::Node<Var>("Clip", {input, min, max}, {"", opset, 1});
+}
+
+Var Constant::operator()(Graph& graph, const ConstantAttributes& attributes) const {
+  return internal::Node<Var>(
+      graph, "Constant", {}, {"", opset, 1}, "value", attributes.value,
+      "value_float", attributes.value_float, "value_floats", attributes.value_floats,
+      "value_int", attributes.value_int, "value_ints", attributes.value_ints,
+      "value_string", attributes.value_string, "value_strings", attributes.value_strings);
+}
+
+DropoutOutputs Dropout::operator()(const Var& data, const Var& ratio, const Var& training_mode,
+                                   const DropoutAttributes& attributes, int num_outputs) const {
+  return internal::Node<DropoutOutputs, 2>("Dropout", {data, ratio, training_mode},
+                                           {"", opset, num_outputs}, "seed", attributes.seed);
+}
+
 Var Einsum::operator()(absl::Span<const Var> Inputs, const EinsumAttributes& attributes) const {
   return internal::Node<Var>("Einsum", Inputs, {"", opset, 1}, "equation", attributes.equation);
+}
+
+Var GatherND::operator()(const Var& data, const Var& indices,
+                         const GatherNDAttributes& attributes) const {
+  return internal::Node<Var>("GatherND", {data, indices}, {"", opset, 1},
+                             "batch_dims", attributes.batch_dims);
 }
 
 Var GreaterOrEqual::operator()(const Var& A, const Var& B) const {
@@ -478,6 +1591,10 @@ Var LessOrEqual::operator()(const Var& A, const Var& B) const {
   return internal::Node<Var>("LessOrEqual", {A, B}, {"", opset, 1});
 }
 
+Var Max::operator()(absl::Span<const Var> data_0) const {
+  return internal::Node<Var>("Max", data_0, {"", opset, 1});
+}
+
 MaxPoolOutputs MaxPool::operator()(const Var& X, const MaxPoolAttributes& attributes,
                                    int num_outputs) const {
   return internal::Node<MaxPoolOutputs, 2>(
@@ -485,6 +1602,40 @@ MaxPoolOutputs MaxPool::operator()(const Var& X, const MaxPoolAttributes& attrib
       "ceil_mode", attributes.ceil_mode, "dilations", attributes.dilations,
       "kernel_shape", attributes.kernel_shape, "pads", attributes.pads,
       "storage_order", attributes.storage_order, "strides", attributes.strides);
+}
+
+Var Min::operator()(absl::Span<const Var> data_0) const {
+  return internal::Node<Var>("Min", data_0, {"", opset, 1});
+}
+
+Var NegativeLogLikelihoodLoss::operator()(
+    const Var& input, const Var& target, const Var& weight,
+    const NegativeLogLikelihoodLossAttributes& attributes) const {
+  return internal::Node<Var>("NegativeLogLikelihoodLoss", {input, target, weight}, {"", opset, 1},
+                             "ignore_index", attributes.ignore_index,
+                             "reduction", attributes.reduction);
+}
+
+Var Pow::operator()(const Var& X, const Var& Y) const {
+  return internal::Node<Var>("Pow", {X, Y}, {"", opset, 1});
+}
+
+Var ReduceMax::operator()(const Var& data, const ReduceMaxAttributes& attributes) const {
+  return internal::Node<Var>("ReduceMax", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+Var ReduceMin::operator()(const Var& data, const ReduceMinAttributes& attributes) const {
+  return internal::Node<Var>("ReduceMin", {data}, {"", opset, 1}, "axes", attributes.axes,
+                             "keepdims", attributes.keepdims);
+}
+
+SoftmaxCrossEntropyLossOutputs SoftmaxCrossEntropyLoss::operator()(
+    const Var& scores, const Var& labels, const Var& weights,
+    const SoftmaxCrossEntropyLossAttributes& attributes, int num_outputs) const {
+  return internal::Node<SoftmaxCrossEntropyLossOutputs, 2>(
+      "SoftmaxCrossEntropyLoss", {scores, labels, weights}, {"", opset, num_outputs},
+      "ignore_index", attributes.ignore_index, "reduction", attributes.reduction);
 }
 
 }  // namespace graphgc::since12
@@ -1148,3 +2299,1030 @@ std::vector<Var> SequenceMap::operator()(const Var& input_sequence,
 }
 
 }  // namespace graphgc::since17
+
+namespace graphgc::since18 {
+
+Var BitwiseAnd::operator()(const Var& A, const Var& B) const {
+  return internal::Node<Var>("BitwiseAnd", {A, B}, {"", opset, 1});
+}
+
+Var BitwiseNot::operator()(const Var& X) const {
+  return internal::Node<Var>("BitwiseNot", {X}, {"", opset, 1});
+}
+
+Var BitwiseOr::operator()(const Var& A, const Var& B) const {
+  return internal::Node<Var>("BitwiseOr", {A, B}, {"", opset, 1});
+}
+
+Var BitwiseXor::operator()(const Var& A, const Var& B) const {
+  return internal::Node<Var>("BitwiseXor", {A, B}, {"", opset, 1});
+}
+
+Var CenterCropPad::operator()(const Var& input_data, const Var& shape,
+                              const CenterCropPadAttributes& attributes) const {
+  return internal::Node<Var>("CenterCropPad", {input_data, shape}, {"", opset, 1},
+                             "axes", attributes.axes);
+}
+
+Var Col2Im::operator()(const Var& input, const Var& image_shape, const Var& block_shape,
+                       const Col2ImAttributes& attributes) const {
+  return internal::Node<Var>("Col2Im", {input, image_shape, block_shape}, {"", opset, 1},
+                             "dilations", attributes.dilations, "pads", attributes.pads,
+                             "strides", attributes.strides);
+}
+
+Var LpPool::operator()(const Var& X, const LpPoolAttributes& attributes) const {
+  return internal::Node<Var>("LpPool", {X}, {"", opset, 1}, "auto_pad", attributes.auto_pad,
+                             "ceil_mode", attributes.ceil_mode, "dilations", attributes.dilations,
+                             "kernel_shape", attributes.kernel_shape, "p", attributes.p,
+                             "pads", attributes.pads, "strides", attributes.strides);
+}
+
+Var Mish::operator()(const Var& X) const {
+  return internal::Node<Var>("Mish", {X}, {"", opset, 1});
+}
+
+Var OptionalGetElement::operator()(const Var& input) const {
+  return internal::Node<Var>("OptionalGetElement", {input}, {"", opset, 1});
+}
+
+Var OptionalHasElement::operator()(const Var& input) const {
+  return internal::Node<Var>("OptionalHasElement", {input}, {"", opset, 1});
+}
+
+Var Pad::operator()(const Var& data, const Var& pads, const Var& constant_value, const Var& axes,
+                    const PadAttributes& attributes) const {
+  return internal::Node<Var>("Pad", {data, pads, constant_value, axes}, {"", opset, 1},
+                             "mode", attributes.mode);
+}
+
+Var ReduceL1::operator()(const Var& data, const Var& axes,
+                         const ReduceL1Attributes& attributes) const {
+  return internal::Node<Var>("ReduceL1", {data, axes}, {"", opset, 1},
+                             "keepdims", attributes.keepdims,
+                             "noop_with_empty_axes", attributes.noop_with_empty_axes);
+}
+
+Var ReduceL2::operator()(const Var& data, const Var& axes,
+                         const ReduceL2Attributes& attributes) const {
+  return internal::Node<Var>("ReduceL2", {data, axes}, {"", opset, 1},
+                             "keepdims", attributes.keepdims,
+                             "noop_with_empty_axes", attributes.noop_with_empty_axes);
+}
+
+Var ReduceLogSum::operator()(const Var& data, const Var& axes,
+                             const ReduceLogSumAttributes& attributes) const {
+  return internal::Node<Var>("ReduceLogSum", {data, axes}, {"", opset, 1},
+                             "keepdims", attributes.keepdims,
+                             "noop_with_empty_axes", attributes.noop_with_empty_axes);
+}
+
+Var ReduceLogSumExp::operator()(const Var& data, const Var& axes,
+                                const ReduceLogSumExpAttributes& attributes) const {
+  return internal::Node<Var>("ReduceLogSumExp", {data, axes}, {"", opset, 1},
+                             "keepdims", attributes.keepdims,
+                             "noop_with_empty_axes", attributes.noop_with_empty_axes);
+}
+
+Var ReduceMax::operator()(const Var& data, const Var& axes,
+                          const ReduceMaxAttributes& attributes) const {
+  return internal::Node<Var>("ReduceMax", {data, axes}, {"", opset, 1},
+                             "keepdims", attributes.keepdims,
+                             "noop_with_empty_axes", attributes.noop_with_empty_axes);
+}
+
+Var ReduceMean::operator()(const Var& data, const Var& axes,
+                           const ReduceMeanAttributes& attributes) const {
+  return internal::Node<Var>("ReduceMean", {data, axes}, {"", opset, 1},
+                             "keepdims", attributes.keepdims,
+                             "noop_with_empty_axes", attributes.noop_with_empty_axes);
+}
+
+Var ReduceMin::operator()(const Var& data, const Var& axes,
+                          const ReduceMinAttributes& attributes) const {
+  return internal::Node<Var>("ReduceMin", {data, axes}, {"", opset, 1},
+                             "keepdims", attributes.keepdims,
+                             "noop_with_empty_axes", attributes.noop_with_empty_axes);
+}
+
+Var ReduceProd::operator()(const Var& data, const Var& axes,
+                           const ReduceProdAttributes& attributes) const {
+  return internal::Node<Var>("ReduceProd", {data, axes}, {"", opset, 1},
+                             "keepdims", attributes.keepdims,
+                             "noop_with_empty_axes", attributes.noop_with_empty_axes);
+}
+
+Var ReduceSumSquare::operator()(const Var& data, const Var& axes,
+                                const ReduceSumSquareAttributes& attributes) const {
+  return internal::Node<Var>("ReduceSumSquare", {data, axes}, {"", opset, 1},
+                             "keepdims", attributes.keepdims,
+                             "noop_with_empty_axes", attributes.noop_with_empty_axes);
+}
+
+Var Resize::operator()(const Var& X, const Var& roi, const Var& scales, const Var& sizes,
+                       const ResizeAttributes& attributes) const {
+  return internal::Node<Var>(
+      "Resize", {X, roi, scales, sizes}, {"", opset, 1}, "antialias", attributes.antialias,
+      "axes", attributes.axes,
+      "coordinate_transformation_mode", attributes.coordinate_transformation_mode,
+      "cubic_coeff_a", attributes.cubic_coeff_a, "exclude_outside", attributes.exclude_outside,
+      "extrapolation_value", attributes.extrapolation_value,
+      "keep_aspect_ratio_policy", attributes.keep_aspect_ratio_policy, "mode", attributes.mode,
+      "nearest_mode", attributes.nearest_mode);
+}
+
+Var ScatterElements::operator()(const Var& data, const Var& indices, const Var& updates,
+                                const ScatterElementsAttributes& attributes) const {
+  return internal::Node<Var>("ScatterElements", {data, indices, updates}, {"", opset, 1},
+                             "axis", attributes.axis, "reduction", attributes.reduction);
+}
+
+Var ScatterND::operator()(const Var& data, const Var& indices, const Var& updates,
+                          const ScatterNDAttributes& attributes) const {
+  return internal::Node<Var>("ScatterND", {data, indices, updates}, {"", opset, 1},
+                             "reduction", attributes.reduction);
+}
+
+std::vector<Var> Split::operator()(const Var& input, const Var& split,
+                                   const SplitAttributes& attributes, int num_outputs) const {
+  return internal::Node<std::vector<Var>>("Split", {input, split}, {"", opset, num_outputs},
+                                          "axis", attributes.axis,
+                                          "num_outputs", attributes.num_outputs_);
+}
+
+}  // namespace graphgc::since18
+
+namespace graphgc::since19 {
+
+Var AveragePool::operator()(const Var& X, const AveragePoolAttributes& attributes) const {
+  return internal::Node<Var>(
+      "AveragePool", {X}, {"", opset, 1}, "auto_pad", attributes.auto_pad,
+      "ceil_mode", attributes.ceil_mode, "count_include_pad", attributes.count_include_pad,
+      "dilations", attributes.dilations, "kernel_shape", attributes.kernel_shape,
+      "pads", attributes.pads, "strides", attributes.strides);
+}
+
+Var Cast::operator()(const Var& input, const CastAttributes& attributes) const {
+  return internal::Node<Var>("Cast", {input}, {"", opset, 1}, "saturate", attributes.saturate,
+                             "to", attributes.to);
+}
+
+Var CastLike::operator()(const Var& input, const Var& target_type,
+                         const CastLikeAttributes& attributes) const {
+  return internal::Node<Var>("CastLike", {input, target_type}, {"", opset, 1},
+                             "saturate", attributes.saturate);
+}
+
+Var Constant::operator()(Graph& graph, const ConstantAttributes& attributes) const {
+  return internal::Node<Var>(
+      graph, "Constant", {}, {"", opset, 1}, "value", attributes.value,
+      "value_float", attributes.value_float, "value_floats", attributes.value_floats,
+      "value_int", attributes.value_int, "value_ints", attributes.value_ints,
+      "value_string", attributes.value_string, "value_strings", attributes.value_strings);
+}
+
+Var DeformConv::operator()(const Var& X, const Var& W, const Var& offset, const Var& B,
+                           const Var& mask, const DeformConvAttributes& attributes) const {
+  return internal::Node<Var>("DeformConv", {X, W, offset, B, mask}, {"", opset, 1},
+                             "dilations", attributes.dilations, "group", attributes.group,
+                             "kernel_shape", attributes.kernel_shape,
+                             "offset_group", attributes.offset_group, "pads", attributes.pads,
+                             "strides", attributes.strides);
+}
+
+Var DequantizeLinear::operator()(const Var& x, const Var& x_scale, const Var& x_zero_point,
+                                 const DequantizeLinearAttributes& attributes) const {
+  return internal::Node<Var>("DequantizeLinear", {x, x_scale, x_zero_point}, {"", opset, 1},
+                             "axis", attributes.axis);
+}
+
+Var Equal::operator()(const Var& A, const Var& B) const {
+  return internal::Node<Var>("Equal", {A, B}, {"", opset, 1});
+}
+
+Var Identity::operator()(const Var& input) const {
+  return internal::Node<Var>("Identity", {input}, {"", opset, 1});
+}
+
+std::vector<Var> If::operator()(const Var& cond, const IfAttributes& attributes,
+                                int num_outputs) const {
+  return internal::Node<std::vector<Var>>("If", {cond}, {"", opset, num_outputs},
+                                          "else_branch", attributes.else_branch,
+                                          "then_branch", attributes.then_branch);
+}
+
+std::vector<Var> Loop::operator()(const Var& M, const Var& cond, absl::Span<const Var> v_initial,
+                                  const LoopAttributes& attributes, int num_outputs) const {
+  return internal::Node<std::vector<Var>>("Loop", internal::JoinInputs({M, cond}, v_initial),
+                                          {"", opset, num_outputs}, "body", attributes.body);
+}
+
+Var Pad::operator()(const Var& data, const Var& pads, const Var& constant_value, const Var& axes,
+                    const PadAttributes& attributes) const {
+  return internal::Node<Var>("Pad", {data, pads, constant_value, axes}, {"", opset, 1},
+                             "mode", attributes.mode);
+}
+
+Var QuantizeLinear::operator()(const Var& x, const Var& y_scale, const Var& y_zero_point,
+                               const QuantizeLinearAttributes& attributes) const {
+  return internal::Node<Var>("QuantizeLinear", {x, y_scale, y_zero_point}, {"", opset, 1},
+                             "axis", attributes.axis, "saturate", attributes.saturate);
+}
+
+Var Reshape::operator()(const Var& data, const Var& shape,
+                        const ReshapeAttributes& attributes) const {
+  return internal::Node<Var>("Reshape", {data, shape}, {"", opset, 1},
+                             "allowzero", attributes.allowzero);
+}
+
+Var Resize::operator()(const Var& X, const Var& roi, const Var& scales, const Var& sizes,
+                       const ResizeAttributes& attributes) const {
+  return internal::Node<Var>(
+      "Resize", {X, roi, scales, sizes}, {"", opset, 1}, "antialias", attributes.antialias,
+      "axes", attributes.axes,
+      "coordinate_transformation_mode", attributes.coordinate_transformation_mode,
+      "cubic_coeff_a", attributes.cubic_coeff_a, "exclude_outside", attributes.exclude_outside,
+      "extrapolation_value", attributes.extrapolation_value,
+      "keep_aspect_ratio_policy", attributes.keep_aspect_ratio_policy, "mode", attributes.mode,
+      "nearest_mode", attributes.nearest_mode);
+}
+
+std::vector<Var> Scan::operator()(absl::Span<const Var> initial_state_and_scan_inputs,
+                                  const ScanAttributes& attributes, int num_outputs) const {
+  return internal::Node<std::vector<Var>>(
+      "Scan", initial_state_and_scan_inputs, {"", opset, num_outputs}, "body", attributes.body,
+      "num_scan_inputs", attributes.num_scan_inputs, "scan_input_axes", attributes.scan_input_axes,
+      "scan_input_directions", attributes.scan_input_directions,
+      "scan_output_axes", attributes.scan_output_axes,
+      "scan_output_directions", attributes.scan_output_directions);
+}
+
+Var Shape::operator()(const Var& data, const ShapeAttributes& attributes) const {
+  return internal::Node<Var>("Shape", {data}, {"", opset, 1}, "end", attributes.end,
+                             "start", attributes.start);
+}
+
+Var Size::operator()(const Var& data) const {
+  return internal::Node<Var>("Size", {data}, {"", opset, 1});
+}
+
+}  // namespace graphgc::since19
+
+namespace graphgc::since20 {
+
+Var AffineGrid::operator()(const Var& theta, const Var& size,
+                           const AffineGridAttributes& attributes) const {
+  return internal::Node<Var>("AffineGrid", {theta, size}, {"", opset, 1},
+                             "align_corners", attributes.align_corners);
+}
+
+Var ConstantOfShape::operator()(const Var& input,
+                                const ConstantOfShapeAttributes& attributes) const {
+  return internal::Node<Var>("ConstantOfShape", {input}, {"", opset, 1}, "value", attributes.value);
+}
+
+Var DFT::operator()(const Var& input, const Var& dft_length, const Var& axis,
+                    const DFTAttributes& attributes) const {
+  return internal::Node<Var>("DFT", {input, dft_length, axis}, {"", opset, 1},
+                             "inverse", attributes.inverse, "onesided", attributes.onesided);
+}
+
+Var Gelu::operator()(const Var& X, const GeluAttributes& attributes) const {
+  return internal::Node<Var>("Gelu", {X}, {"", opset, 1}, "approximate", attributes.approximate);
+}
+
+Var GridSample::operator()(const Var& X, const Var& grid,
+                           const GridSampleAttributes& attributes) const {
+  return internal::Node<Var>("GridSample", {X, grid}, {"", opset, 1},
+                             "align_corners", attributes.align_corners, "mode", attributes.mode,
+                             "padding_mode", attributes.padding_mode);
+}
+
+Var ImageDecoder::operator()(const Var& encoded_stream,
+                             const ImageDecoderAttributes& attributes) const {
+  return internal::Node<Var>("ImageDecoder", {encoded_stream}, {"", opset, 1},
+                             "pixel_format", attributes.pixel_format);
+}
+
+Var IsInf::operator()(const Var& X, const IsInfAttributes& attributes) const {
+  return internal::Node<Var>("IsInf", {X}, {"", opset, 1},
+                             "detect_negative", attributes.detect_negative,
+                             "detect_positive", attributes.detect_positive);
+}
+
+Var IsNaN::operator()(const Var& X) const {
+  return internal::Node<Var>("IsNaN", {X}, {"", opset, 1});
+}
+
+Var ReduceMax::operator()(const Var& data, const Var& axes,
+                          const ReduceMaxAttributes& attributes) const {
+  return internal::Node<Var>("ReduceMax", {data, axes}, {"", opset, 1},
+                             "keepdims", attributes.keepdims,
+                             "noop_with_empty_axes", attributes.noop_with_empty_axes);
+}
+
+Var ReduceMin::operator()(const Var& data, const Var& axes,
+                          const ReduceMinAttributes& attributes) const {
+  return internal::Node<Var>("ReduceMin", {data, axes}, {"", opset, 1},
+                             "keepdims", attributes.keepdims,
+                             "noop_with_empty_axes", attributes.noop_with_empty_axes);
+}
+
+Var RegexFullMatch::operator()(const Var& X, const RegexFullMatchAttributes& attributes) const {
+  return internal::Node<Var>("RegexFullMatch", {X}, {"", opset, 1}, "pattern", attributes.pattern);
+}
+
+Var StringConcat::operator()(const Var& X, const Var& Y) const {
+  return internal::Node<Var>("StringConcat", {X, Y}, {"", opset, 1});
+}
+
+StringSplitOutputs StringSplit::operator()(const Var& X,
+                                           const StringSplitAttributes& attributes) const {
+  return internal::Node<StringSplitOutputs, 2>("StringSplit", {X}, {"", opset, 2},
+                                               "delimiter", attributes.delimiter,
+                                               "maxsplit", attributes.maxsplit);
+}
+
+}  // namespace graphgc::since20
+
+namespace graphgc::since21 {
+
+Var Cast::operator()(const Var& input, const CastAttributes& attributes) const {
+  return internal::Node<Var>("Cast", {input}, {"", opset, 1}, "saturate", attributes.saturate,
+                             "to", attributes.to);
+}
+
+Var CastLike::operator()(const Var& input, const Var& target_type,
+                         const CastLikeAttributes& attributes) const {
+  return internal::Node<Var>("CastLike", {input, target_type}, {"", opset, 1},
+                             "saturate", attributes.saturate);
+}
+
+Var Constant::operator()(Graph& graph, const ConstantAttributes& attributes) const {
+  return internal::Node<Var>(
+      graph, "Constant", {}, {"", opset, 1}, "value", attributes.value,
+      "value_float", attributes.value_float, "value_floats", attributes.value_floats,
+      "value_int", attributes.value_int, "value_ints", attributes.value_ints,
+      "value_string", attributes.value_string, "value_strings", attributes.value_strings);
+}
+
+Var ConstantOfShape::operator()(const Var& input,
+                                const ConstantOfShapeAttributes& attributes) const {
+  return internal::Node<Var>("ConstantOfShape", {input}, {"", opset, 1}, "value", attributes.value);
+}
+
+Var DequantizeLinear::operator()(const Var& x, const Var& x_scale, const Var& x_zero_point,
+                                 const DequantizeLinearAttributes& attributes) const {
+  return internal::Node<Var>("DequantizeLinear", {x, x_scale, x_zero_point}, {"", opset, 1},
+                             "axis", attributes.axis, "block_size", attributes.block_size);
+}
+
+Var Flatten::operator()(const Var& input, const FlattenAttributes& attributes) const {
+  return internal::Node<Var>("Flatten", {input}, {"", opset, 1}, "axis", attributes.axis);
+}
+
+Var GroupNormalization::operator()(const Var& X, const Var& scale, const Var& bias,
+                                   const GroupNormalizationAttributes& attributes) const {
+  return internal::Node<Var>("GroupNormalization", {X, scale, bias}, {"", opset, 1},
+                             "epsilon", attributes.epsilon, "num_groups", attributes.num_groups,
+                             "stash_type", attributes.stash_type);
+}
+
+Var Identity::operator()(const Var& input) const {
+  return internal::Node<Var>("Identity", {input}, {"", opset, 1});
+}
+
+std::vector<Var> If::operator()(const Var& cond, const IfAttributes& attributes,
+                                int num_outputs) const {
+  return internal::Node<std::vector<Var>>("If", {cond}, {"", opset, num_outputs},
+                                          "else_branch", attributes.else_branch,
+                                          "then_branch", attributes.then_branch);
+}
+
+std::vector<Var> Loop::operator()(const Var& M, const Var& cond, absl::Span<const Var> v_initial,
+                                  const LoopAttributes& attributes, int num_outputs) const {
+  return internal::Node<std::vector<Var>>("Loop", internal::JoinInputs({M, cond}, v_initial),
+                                          {"", opset, num_outputs}, "body", attributes.body);
+}
+
+Var Pad::operator()(const Var& data, const Var& pads, const Var& constant_value, const Var& axes,
+                    const PadAttributes& attributes) const {
+  return internal::Node<Var>("Pad", {data, pads, constant_value, axes}, {"", opset, 1},
+                             "mode", attributes.mode);
+}
+
+Var QLinearMatMul::operator()(const Var& a, const Var& a_scale, const Var& a_zero_point,
+                              const Var& b, const Var& b_scale, const Var& b_zero_point,
+                              const Var& y_scale, const Var& y_zero_point) const {
+  return internal::Node<Var>(
+      "QLinearMatMul", {a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point},
+      {"", opset, 1});
+}
+
+Var QuantizeLinear::operator()(const Var& x, const Var& y_scale, const Var& y_zero_point,
+                               const QuantizeLinearAttributes& attributes) const {
+  return internal::Node<Var>("QuantizeLinear", {x, y_scale, y_zero_point}, {"", opset, 1},
+                             "axis", attributes.axis, "block_size", attributes.block_size,
+                             "output_dtype", attributes.output_dtype,
+                             "saturate", attributes.saturate);
+}
+
+Var Reshape::operator()(const Var& data, const Var& shape,
+                        const ReshapeAttributes& attributes) const {
+  return internal::Node<Var>("Reshape", {data, shape}, {"", opset, 1},
+                             "allowzero", attributes.allowzero);
+}
+
+std::vector<Var> Scan::operator()(absl::Span<const Var> initial_state_and_scan_inputs,
+                                  const ScanAttributes& attributes, int num_outputs) const {
+  return internal::Node<std::vector<Var>>(
+      "Scan", initial_state_and_scan_inputs, {"", opset, num_outputs}, "body", attributes.body,
+      "num_scan_inputs", attributes.num_scan_inputs, "scan_input_axes", attributes.scan_input_axes,
+      "scan_input_directions", attributes.scan_input_directions,
+      "scan_output_axes", attributes.scan_output_axes,
+      "scan_output_directions", attributes.scan_output_directions);
+}
+
+Var Shape::operator()(const Var& data, const ShapeAttributes& attributes) const {
+  return internal::Node<Var>("Shape", {data}, {"", opset, 1}, "end", attributes.end,
+                             "start", attributes.start);
+}
+
+Var Size::operator()(const Var& data) const {
+  return internal::Node<Var>("Size", {data}, {"", opset, 1});
+}
+
+Var Squeeze::operator()(const Var& data, const Var& axes) const {
+  return internal::Node<Var>("Squeeze", {data, axes}, {"", opset, 1});
+}
+
+Var Transpose::operator()(const Var& data, const TransposeAttributes& attributes) const {
+  return internal::Node<Var>("Transpose", {data}, {"", opset, 1}, "perm", attributes.perm);
+}
+
+Var Unsqueeze::operator()(const Var& data, const Var& axes) const {
+  return internal::Node<Var>("Unsqueeze", {data, axes}, {"", opset, 1});
+}
+
+}  // namespace graphgc::since21
+
+namespace graphgc::since22 {
+
+Var Acos::operator()(const Var& input) const {
+  return internal::Node<Var>("Acos", {input}, {"", opset, 1});
+}
+
+Var Acosh::operator()(const Var& input) const {
+  return internal::Node<Var>("Acosh", {input}, {"", opset, 1});
+}
+
+Var Asin::operator()(const Var& input) const {
+  return internal::Node<Var>("Asin", {input}, {"", opset, 1});
+}
+
+Var Asinh::operator()(const Var& input) const {
+  return internal::Node<Var>("Asinh", {input}, {"", opset, 1});
+}
+
+Var Atan::operator()(const Var& input) const {
+  return internal::Node<Var>("Atan", {input}, {"", opset, 1});
+}
+
+Var Atanh::operator()(const Var& input) const {
+  return internal::Node<Var>("Atanh", {input}, {"", opset, 1});
+}
+
+Var AveragePool::operator()(const Var& X, const AveragePoolAttributes& attributes) const {
+  return internal::Node<Var>(
+      "AveragePool", {X}, {"", opset, 1}, "auto_pad", attributes.auto_pad,
+      "ceil_mode", attributes.ceil_mode, "count_include_pad", attributes.count_include_pad,
+      "dilations", attributes.dilations, "kernel_shape", attributes.kernel_shape,
+      "pads", attributes.pads, "strides", attributes.strides);
+}
+
+Var Bernoulli::operator()(const Var& input, const BernoulliAttributes& attributes) const {
+  return internal::Node<Var>("Bernoulli", {input}, {"", opset, 1}, "dtype", attributes.dtype,
+                             "seed", attributes.seed);
+}
+
+Var Conv::operator()(const Var& X, const Var& W, const Var& B,
+                     const ConvAttributes& attributes) const {
+  return internal::Node<Var>("Conv", {X, W, B}, {"", opset, 1}, "auto_pad", attributes.auto_pad,
+                             "dilations", attributes.dilations, "group", attributes.group,
+                             "kernel_shape", attributes.kernel_shape, "pads", attributes.pads,
+                             "strides", attributes.strides);
+}
+
+Var ConvTranspose::operator()(const Var& X, const Var& W, const Var& B,
+                              const ConvTransposeAttributes& attributes) const {
+  return internal::Node<Var>("ConvTranspose", {X, W, B}, {"", opset, 1},
+                             "auto_pad", attributes.auto_pad, "dilations", attributes.dilations,
+                             "group", attributes.group, "kernel_shape", attributes.kernel_shape,
+                             "output_padding", attributes.output_padding,
+                             "output_shape", attributes.output_shape, "pads", attributes.pads,
+                             "strides", attributes.strides);
+}
+
+Var Cos::operator()(const Var& input) const {
+  return internal::Node<Var>("Cos", {input}, {"", opset, 1});
+}
+
+Var Cosh::operator()(const Var& input) const {
+  return internal::Node<Var>("Cosh", {input}, {"", opset, 1});
+}
+
+Var DeformConv::operator()(const Var& X, const Var& W, const Var& offset, const Var& B,
+                           const Var& mask, const DeformConvAttributes& attributes) const {
+  return internal::Node<Var>("DeformConv", {X, W, offset, B, mask}, {"", opset, 1},
+                             "dilations", attributes.dilations, "group", attributes.group,
+                             "kernel_shape", attributes.kernel_shape,
+                             "offset_group", attributes.offset_group, "pads", attributes.pads,
+                             "strides", attributes.strides);
+}
+
+Var Det::operator()(const Var& X) const { return internal::Node<Var>("Det", {X}, {"", opset, 1}); }
+
+DropoutOutputs Dropout::operator()(const Var& data, const Var& ratio, const Var& training_mode,
+                                   const DropoutAttributes& attributes, int num_outputs) const {
+  return internal::Node<DropoutOutputs, 2>("Dropout", {data, ratio, training_mode},
+                                           {"", opset, num_outputs}, "seed", attributes.seed);
+}
+
+Var Elu::operator()(const Var& X, const EluAttributes& attributes) const {
+  return internal::Node<Var>("Elu", {X}, {"", opset, 1}, "alpha", attributes.alpha);
+}
+
+Var EyeLike::operator()(const Var& input, const EyeLikeAttributes& attributes) const {
+  return internal::Node<Var>("EyeLike", {input}, {"", opset, 1}, "dtype", attributes.dtype,
+                             "k", attributes.k);
+}
+
+GRUOutputs GRU::operator()(const Var& X, const Var& W, const Var& R, const Var& B,
+                           const Var& sequence_lens, const Var& initial_h,
+                           const GRUAttributes& attributes, int num_outputs) const {
+  return internal::Node<GRUOutputs, 2>(
+      "GRU", {X, W, R, B, sequence_lens, initial_h}, {"", opset, num_outputs},
+      "activation_alpha", attributes.activation_alpha,
+      "activation_beta", attributes.activation_beta, "activations", attributes.activations,
+      "clip", attributes.clip, "direction", attributes.direction,
+      "hidden_size", attributes.hidden_size, "layout", attributes.layout,
+      "linear_before_reset", attributes.linear_before_reset);
+}
+
+Var GlobalAveragePool::operator()(const Var& X) const {
+  return internal::Node<Var>("GlobalAveragePool", {X}, {"", opset, 1});
+}
+
+Var GlobalLpPool::operator()(const Var& X, const GlobalLpPoolAttributes& attributes) const {
+  return internal::Node<Var>("GlobalLpPool", {X}, {"", opset, 1}, "p", attributes.p);
+}
+
+Var GlobalMaxPool::operator()(const Var& X) const {
+  return internal::Node<Var>("GlobalMaxPool", {X}, {"", opset, 1});
+}
+
+Var GridSample::operator()(const Var& X, const Var& grid,
+                           const GridSampleAttributes& attributes) const {
+  return internal::Node<Var>("GridSample", {X, grid}, {"", opset, 1},
+                             "align_corners", attributes.align_corners, "mode", attributes.mode,
+                             "padding_mode", attributes.padding_mode);
+}
+
+Var HardSigmoid::operator()(const Var& X, const HardSigmoidAttributes& attributes) const {
+  return internal::Node<Var>("HardSigmoid", {X}, {"", opset, 1}, "alpha", attributes.alpha,
+                             "beta", attributes.beta);
+}
+
+Var HardSwish::operator()(const Var& X) const {
+  return internal::Node<Var>("HardSwish", {X}, {"", opset, 1});
+}
+
+Var InstanceNormalization::operator()(const Var& input, const Var& scale, const Var& B,
+                                      const InstanceNormalizationAttributes& attributes) const {
+  return internal::Node<Var>("InstanceNormalization", {input, scale, B}, {"", opset, 1},
+                             "epsilon", attributes.epsilon);
+}
+
+LSTMOutputs LSTM::operator()(const Var& X, const Var& W, const Var& R, const Var& B,
+                             const Var& sequence_lens, const Var& initial_h, const Var& initial_c,
+                             const Var& P, const LSTMAttributes& attributes,
+                             int num_outputs) const {
+  return internal::Node<LSTMOutputs, 3>(
+      "LSTM", {X, W, R, B, sequence_lens, initial_h, initial_c, P}, {"", opset, num_outputs},
+      "activation_alpha", attributes.activation_alpha,
+      "activation_beta", attributes.activation_beta, "activations", attributes.activations,
+      "clip", attributes.clip, "direction", attributes.direction,
+      "hidden_size", attributes.hidden_size, "input_forget", attributes.input_forget,
+      "layout", attributes.layout);
+}
+
+Var LpNormalization::operator()(const Var& input,
+                                const LpNormalizationAttributes& attributes) const {
+  return internal::Node<Var>("LpNormalization", {input}, {"", opset, 1}, "axis", attributes.axis,
+                             "p", attributes.p);
+}
+
+Var LpPool::operator()(const Var& X, const LpPoolAttributes& attributes) const {
+  return internal::Node<Var>("LpPool", {X}, {"", opset, 1}, "auto_pad", attributes.auto_pad,
+                             "ceil_mode", attributes.ceil_mode, "dilations", attributes.dilations,
+                             "kernel_shape", attributes.kernel_shape, "p", attributes.p,
+                             "pads", attributes.pads, "strides", attributes.strides);
+}
+
+MaxPoolOutputs MaxPool::operator()(const Var& X, const MaxPoolAttributes& attributes,
+                                   int num_outputs) const {
+  return internal::Node<MaxPoolOutputs, 2>(
+      "MaxPool", {X}, {"", opset, num_outputs}, "auto_pad", attributes.auto_pad,
+      "ceil_mode", attributes.ceil_mode, "dilations", attributes.dilations,
+      "kernel_shape", attributes.kernel_shape, "pads", attributes.pads,
+      "storage_order", attributes.storage_order, "strides", attributes.strides);
+}
+
+Var MaxRoiPool::operator()(const Var& X, const Var& rois,
+                           const MaxRoiPoolAttributes& attributes) const {
+  return internal::Node<Var>("MaxRoiPool", {X, rois}, {"", opset, 1},
+                             "pooled_shape", attributes.pooled_shape,
+                             "spatial_scale", attributes.spatial_scale);
+}
+
+Var MaxUnpool::operator()(const Var& X, const Var& I, const Var& output_shape,
+                          const MaxUnpoolAttributes& attributes) const {
+  return internal::Node<Var>("MaxUnpool", {X, I, output_shape}, {"", opset, 1},
+                             "kernel_shape", attributes.kernel_shape, "pads", attributes.pads,
+                             "strides", attributes.strides);
+}
+
+Var Mish::operator()(const Var& X) const {
+  return internal::Node<Var>("Mish", {X}, {"", opset, 1});
+}
+
+Var Multinomial::operator()(const Var& input, const MultinomialAttributes& attributes) const {
+  return internal::Node<Var>("Multinomial", {input}, {"", opset, 1}, "dtype", attributes.dtype,
+                             "sample_size", attributes.sample_size, "seed", attributes.seed);
+}
+
+Var NegativeLogLikelihoodLoss::operator()(
+    const Var& input, const Var& target, const Var& weight,
+    const NegativeLogLikelihoodLossAttributes& attributes) const {
+  return internal::Node<Var>("NegativeLogLikelihoodLoss", {input, target, weight}, {"", opset, 1},
+                             "ignore_index", attributes.ignore_index,
+                             "reduction", attributes.reduction);
+}
+
+RNNOutputs RNN::operator()(const Var& X, const Var& W, const Var& R, const Var& B,
+                           const Var& sequence_lens, const Var& initial_h,
+                           const RNNAttributes& attributes, int num_outputs) const {
+  return internal::Node<RNNOutputs, 2>(
+      "RNN", {X, W, R, B, sequence_lens, initial_h}, {"", opset, num_outputs},
+      "activation_alpha", attributes.activation_alpha,
+      "activation_beta", attributes.activation_beta, "activations", attributes.activations,
+      "clip", attributes.clip, "direction", attributes.direction,
+      "hidden_size", attributes.hidden_size, "layout", attributes.layout);
+}
+
+Var RandomNormal::operator()(Graph& graph, const RandomNormalAttributes& attributes) const {
+  return internal::Node<Var>(graph, "RandomNormal", {}, {"", opset, 1}, "dtype", attributes.dtype,
+                             "mean", attributes.mean, "scale", attributes.scale,
+                             "seed", attributes.seed, "shape", attributes.shape);
+}
+
+Var RandomNormalLike::operator()(const Var& input,
+                                 const RandomNormalLikeAttributes& attributes) const {
+  return internal::Node<Var>("RandomNormalLike", {input}, {"", opset, 1}, "dtype", attributes.dtype,
+                             "mean", attributes.mean, "scale", attributes.scale,
+                             "seed", attributes.seed);
+}
+
+Var RandomUniform::operator()(Graph& graph, const RandomUniformAttributes& attributes) const {
+  return internal::Node<Var>(graph, "RandomUniform", {}, {"", opset, 1}, "dtype", attributes.dtype,
+                             "high", attributes.high, "low", attributes.low,
+                             "seed", attributes.seed, "shape", attributes.shape);
+}
+
+Var RandomUniformLike::operator()(const Var& input,
+                                  const RandomUniformLikeAttributes& attributes) const {
+  return internal::Node<Var>("RandomUniformLike", {input}, {"", opset, 1},
+                             "dtype", attributes.dtype, "high", attributes.high,
+                             "low", attributes.low, "seed", attributes.seed);
+}
+
+Var RoiAlign::operator()(const Var& X, const Var& rois, const Var& batch_indices,
+                         const RoiAlignAttributes& attributes) const {
+  return internal::Node<Var>(
+      "RoiAlign", {X, rois, batch_indices}, {"", opset, 1},
+      "coordinate_transformation_mode", attributes.coordinate_transformation_mode,
+      "mode", attributes.mode, "output_height", attributes.output_height,
+      "output_width", attributes.output_width, "sampling_ratio", attributes.sampling_ratio,
+      "spatial_scale", attributes.spatial_scale);
+}
+
+Var Round::operator()(const Var& X) const {
+  return internal::Node<Var>("Round", {X}, {"", opset, 1});
+}
+
+Var Selu::operator()(const Var& X, const SeluAttributes& attributes) const {
+  return internal::Node<Var>("Selu", {X}, {"", opset, 1}, "alpha", attributes.alpha,
+                             "gamma", attributes.gamma);
+}
+
+Var Sin::operator()(const Var& input) const {
+  return internal::Node<Var>("Sin", {input}, {"", opset, 1});
+}
+
+Var Sinh::operator()(const Var& input) const {
+  return internal::Node<Var>("Sinh", {input}, {"", opset, 1});
+}
+
+Var Softplus::operator()(const Var& X) const {
+  return internal::Node<Var>("Softplus", {X}, {"", opset, 1});
+}
+
+Var Softsign::operator()(const Var& input) const {
+  return internal::Node<Var>("Softsign", {input}, {"", opset, 1});
+}
+
+Var Tan::operator()(const Var& input) const {
+  return internal::Node<Var>("Tan", {input}, {"", opset, 1});
+}
+
+Var ThresholdedRelu::operator()(const Var& X, const ThresholdedReluAttributes& attributes) const {
+  return internal::Node<Var>("ThresholdedRelu", {X}, {"", opset, 1}, "alpha", attributes.alpha);
+}
+
+}  // namespace graphgc::since22
+
+namespace graphgc::since23 {
+
+AttentionOutputs Attention::operator()(const Var& Q, const Var& K, const Var& V,
+                                       const Var& attn_mask, const Var& past_key,
+                                       const Var& past_value, const AttentionAttributes& attributes,
+                                       int num_outputs) const {
+  return internal::Node<AttentionOutputs, 4>(
+      "Attention", {Q, K, V, attn_mask, past_key, past_value}, {"", opset, num_outputs},
+      "is_causal", attributes.is_causal, "kv_num_heads", attributes.kv_num_heads,
+      "q_num_heads", attributes.q_num_heads,
+      "qk_matmul_output_mode", attributes.qk_matmul_output_mode, "scale", attributes.scale,
+      "softcap", attributes.softcap, "softmax_precision", attributes.softmax_precision);
+}
+
+Var Cast::operator()(const Var& input, const CastAttributes& attributes) const {
+  return internal::Node<Var>("Cast", {input}, {"", opset, 1}, "saturate", attributes.saturate,
+                             "to", attributes.to);
+}
+
+Var CastLike::operator()(const Var& input, const Var& target_type,
+                         const CastLikeAttributes& attributes) const {
+  return internal::Node<Var>("CastLike", {input, target_type}, {"", opset, 1},
+                             "saturate", attributes.saturate);
+}
+
+Var Constant::operator()(Graph& graph, const ConstantAttributes& attributes) const {
+  return internal::Node<Var>(
+      graph, "Constant", {}, {"", opset, 1}, "value", attributes.value,
+      "value_float", attributes.value_float, "value_floats", attributes.value_floats,
+      "value_int", attributes.value_int, "value_ints", attributes.value_ints,
+      "value_string", attributes.value_string, "value_strings", attributes.value_strings);
+}
+
+Var ConstantOfShape::operator()(const Var& input,
+                                const ConstantOfShapeAttributes& attributes) const {
+  return internal::Node<Var>("ConstantOfShape", {input}, {"", opset, 1}, "value", attributes.value);
+}
+
+Var DequantizeLinear::operator()(const Var& x, const Var& x_scale, const Var& x_zero_point,
+                                 const DequantizeLinearAttributes& attributes) const {
+  return internal::Node<Var>("DequantizeLinear", {x, x_scale, x_zero_point}, {"", opset, 1},
+                             "axis", attributes.axis, "block_size", attributes.block_size,
+                             "output_dtype", attributes.output_dtype);
+}
+
+Var Flatten::operator()(const Var& input, const FlattenAttributes& attributes) const {
+  return internal::Node<Var>("Flatten", {input}, {"", opset, 1}, "axis", attributes.axis);
+}
+
+Var Identity::operator()(const Var& input) const {
+  return internal::Node<Var>("Identity", {input}, {"", opset, 1});
+}
+
+std::vector<Var> If::operator()(const Var& cond, const IfAttributes& attributes,
+                                int num_outputs) const {
+  return internal::Node<std::vector<Var>>("If", {cond}, {"", opset, num_outputs},
+                                          "else_branch", attributes.else_branch,
+                                          "then_branch", attributes.then_branch);
+}
+
+std::vector<Var> Loop::operator()(const Var& M, const Var& cond, absl::Span<const Var> v_initial,
+                                  const LoopAttributes& attributes, int num_outputs) const {
+  return internal::Node<std::vector<Var>>("Loop", internal::JoinInputs({M, cond}, v_initial),
+                                          {"", opset, num_outputs}, "body", attributes.body);
+}
+
+Var Pad::operator()(const Var& data, const Var& pads, const Var& constant_value, const Var& axes,
+                    const PadAttributes& attributes) const {
+  return internal::Node<Var>("Pad", {data, pads, constant_value, axes}, {"", opset, 1},
+                             "mode", attributes.mode);
+}
+
+Var QuantizeLinear::operator()(const Var& x, const Var& y_scale, const Var& y_zero_point,
+                               const QuantizeLinearAttributes& attributes) const {
+  return internal::Node<Var>("QuantizeLinear", {x, y_scale, y_zero_point}, {"", opset, 1},
+                             "axis", attributes.axis, "block_size", attributes.block_size,
+                             "output_dtype", attributes.output_dtype,
+                             "precision", attributes.precision, "saturate", attributes.saturate);
+}
+
+Var RMSNormalization::operator()(const Var& X, const Var& scale,
+                                 const RMSNormalizationAttributes& attributes) const {
+  return internal::Node<Var>("RMSNormalization", {X, scale}, {"", opset, 1},
+                             "axis", attributes.axis, "epsilon", attributes.epsilon,
+                             "stash_type", attributes.stash_type);
+}
+
+Var Reshape::operator()(const Var& data, const Var& shape,
+                        const ReshapeAttributes& attributes) const {
+  return internal::Node<Var>("Reshape", {data, shape}, {"", opset, 1},
+                             "allowzero", attributes.allowzero);
+}
+
+Var RotaryEmbedding::operator()(const Var& X, const Var& cos_cache, const Var& sin_cache,
+                                const Var& position_ids,
+                                const RotaryEmbeddingAttributes& attributes) const {
+  return internal::Node<Var>("RotaryEmbedding", {X, cos_cache, sin_cache, position_ids},
+                             {"", opset, 1}, "interleaved", attributes.interleaved,
+                             "num_heads", attributes.num_heads,
+                             "rotary_embedding_dim", attributes.rotary_embedding_dim);
+}
+
+std::vector<Var> Scan::operator()(absl::Span<const Var> initial_state_and_scan_inputs,
+                                  const ScanAttributes& attributes, int num_outputs) const {
+  return internal::Node<std::vector<Var>>(
+      "Scan", initial_state_and_scan_inputs, {"", opset, num_outputs}, "body", attributes.body,
+      "num_scan_inputs", attributes.num_scan_inputs, "scan_input_axes", attributes.scan_input_axes,
+      "scan_input_directions", attributes.scan_input_directions,
+      "scan_output_axes", attributes.scan_output_axes,
+      "scan_output_directions", attributes.scan_output_directions);
+}
+
+Var Shape::operator()(const Var& data, const ShapeAttributes& attributes) const {
+  return internal::Node<Var>("Shape", {data}, {"", opset, 1}, "end", attributes.end,
+                             "start", attributes.start);
+}
+
+Var Size::operator()(const Var& data) const {
+  return internal::Node<Var>("Size", {data}, {"", opset, 1});
+}
+
+Var Squeeze::operator()(const Var& data, const Var& axes) const {
+  return internal::Node<Var>("Squeeze", {data, axes}, {"", opset, 1});
+}
+
+Var Transpose::operator()(const Var& data, const TransposeAttributes& attributes) const {
+  return internal::Node<Var>("Transpose", {data}, {"", opset, 1}, "perm", attributes.perm);
+}
+
+Var Unsqueeze::operator()(const Var& data, const Var& axes) const {
+  return internal::Node<Var>("Unsqueeze", {data, axes}, {"", opset, 1});
+}
+
+}  // namespace graphgc::since23
+
+namespace graphgc::since24 {
+
+AttentionOutputs Attention::operator()(const Var& Q, const Var& K, const Var& V,
+                                       const Var& attn_mask, const Var& past_key,
+                                       const Var& past_value, const Var& nonpad_kv_seqlen,
+                                       const AttentionAttributes& attributes,
+                                       int num_outputs) const {
+  return internal::Node<AttentionOutputs, 4>(
+      "Attention", {Q, K, V, attn_mask, past_key, past_value, nonpad_kv_seqlen},
+      {"", opset, num_outputs}, "is_causal", attributes.is_causal,
+      "kv_num_heads", attributes.kv_num_heads, "q_num_heads", attributes.q_num_heads,
+      "qk_matmul_output_mode", attributes.qk_matmul_output_mode, "scale", attributes.scale,
+      "softcap", attributes.softcap, "softmax_precision", attributes.softmax_precision);
+}
+
+Var Cast::operator()(const Var& input, const CastAttributes& attributes) const {
+  return internal::Node<Var>("Cast", {input}, {"", opset, 1}, "round_mode", attributes.round_mode,
+                             "saturate", attributes.saturate, "to", attributes.to);
+}
+
+Var CastLike::operator()(const Var& input, const Var& target_type,
+                         const CastLikeAttributes& attributes) const {
+  return internal::Node<Var>("CastLike", {input, target_type}, {"", opset, 1},
+                             "round_mode", attributes.round_mode, "saturate", attributes.saturate);
+}
+
+Var Constant::operator()(Graph& graph, const ConstantAttributes& attributes) const {
+  return internal::Node<Var>(
+      graph, "Constant", {}, {"", opset, 1}, "value", attributes.value,
+      "value_float", attributes.value_float, "value_floats", attributes.value_floats,
+      "value_int", attributes.value_int, "value_ints", attributes.value_ints,
+      "value_string", attributes.value_string, "value_strings", attributes.value_strings);
+}
+
+Var ConstantOfShape::operator()(const Var& input,
+                                const ConstantOfShapeAttributes& attributes) const {
+  return internal::Node<Var>("ConstantOfShape", {input}, {"", opset, 1}, "value", attributes.value);
+}
+
+Var DequantizeLinear::operator()(const Var& x, const Var& x_scale, const Var& x_zero_point,
+                                 const DequantizeLinearAttributes& attributes) const {
+  return internal::Node<Var>("DequantizeLinear", {x, x_scale, x_zero_point}, {"", opset, 1},
+                             "axis", attributes.axis, "block_size", attributes.block_size,
+                             "output_dtype", attributes.output_dtype);
+}
+
+Var Flatten::operator()(const Var& input, const FlattenAttributes& attributes) const {
+  return internal::Node<Var>("Flatten", {input}, {"", opset, 1}, "axis", attributes.axis);
+}
+
+Var Identity::operator()(const Var& input) const {
+  return internal::Node<Var>("Identity", {input}, {"", opset, 1});
+}
+
+std::vector<Var> If::operator()(const Var& cond, const IfAttributes& attributes,
+                                int num_outputs) const {
+  return internal::Node<std::vector<Var>>("If", {cond}, {"", opset, num_outputs},
+                                          "else_branch", attributes.else_branch,
+                                          "then_branch", attributes.then_branch);
+}
+
+std::vector<Var> Loop::operator()(const Var& M, const Var& cond, absl::Span<const Var> v_initial,
+                                  const LoopAttributes& attributes, int num_outputs) const {
+  return internal::Node<std::vector<Var>>("Loop", internal::JoinInputs({M, cond}, v_initial),
+                                          {"", opset, num_outputs}, "body", attributes.body);
+}
+
+Var Pad::operator()(const Var& data, const Var& pads, const Var& constant_value, const Var& axes,
+                    const PadAttributes& attributes) const {
+  return internal::Node<Var>("Pad", {data, pads, constant_value, axes}, {"", opset, 1},
+                             "mode", attributes.mode);
+}
+
+Var QuantizeLinear::operator()(const Var& x, const Var& y_scale, const Var& y_zero_point,
+                               const QuantizeLinearAttributes& attributes) const {
+  return internal::Node<Var>("QuantizeLinear", {x, y_scale, y_zero_point}, {"", opset, 1},
+                             "axis", attributes.axis, "block_size", attributes.block_size,
+                             "output_dtype", attributes.output_dtype,
+                             "precision", attributes.precision, "saturate", attributes.saturate);
+}
+
+Var Reshape::operator()(const Var& data, const Var& shape,
+                        const ReshapeAttributes& attributes) const {
+  return internal::Node<Var>("Reshape", {data, shape}, {"", opset, 1},
+                             "allowzero", attributes.allowzero);
+}
+
+std::vector<Var> Scan::operator()(absl::Span<const Var> initial_state_and_scan_inputs,
+                                  const ScanAttributes& attributes, int num_outputs) const {
+  return internal::Node<std::vector<Var>>(
+      "Scan", initial_state_and_scan_inputs, {"", opset, num_outputs}, "body", attributes.body,
+      "num_scan_inputs", attributes.num_scan_inputs, "scan_input_axes", attributes.scan_input_axes,
+      "scan_input_directions", attributes.scan_input_directions,
+      "scan_output_axes", attributes.scan_output_axes,
+      "scan_output_directions", attributes.scan_output_directions);
+}
+
+Var Shape::operator()(const Var& data, const ShapeAttributes& attributes) const {
+  return internal::Node<Var>("Shape", {data}, {"", opset, 1}, "end", attributes.end,
+                             "start", attributes.start);
+}
+
+Var Size::operator()(const Var& data) const {
+  return internal::Node<Var>("Size", {data}, {"", opset, 1});
+}
+
+Var SplitToSequence::operator()(const Var& input, const Var& split,
+                                const SplitToSequenceAttributes& attributes) const {
+  return internal::Node<Var>("SplitToSequence", {input, split}, {"", opset, 1},
+                             "axis", attributes.axis, "keepdims", attributes.keepdims);
+}
+
+Var Squeeze::operator()(const Var& data, const Var& axes) const {
+  return internal::Node<Var>("Squeeze", {data, axes}, {"", opset, 1});
+}
+
+Var Swish::operator()(const Var& X, const SwishAttributes& attributes) const {
+  return internal::Node<Var>("Swish", {X}, {"", opset, 1}, "alpha", attributes.alpha);
+}
+
+Var TensorScatter::operator()(const Var& past_cache, const Var& update, const Var& write_indices,
+                              const TensorScatterAttributes& attributes) const {
+  return internal::Node<Var>("TensorScatter", {past_cache, update, write_indices}, {"", opset, 1},
+                             "axis", attributes.axis, "mode", attributes.mode);
+}
+
+TopKOutputs TopK::operator()(const Var& X, const Var& K, const TopKAttributes& attributes) const {
+  return internal::Node<TopKOutputs, 2>("TopK", {X, K}, {"", opset, 2}, "axis", attributes.axis,
+                                        "largest", attributes.largest, "sorted", attributes.sorted);
+}
+
+Var Transpose::operator()(const Var& data, const TransposeAttributes& attributes) const {
+  return internal::Node<Var>("Transpose", {data}, {"", opset, 1}, "perm", attributes.perm);
+}
+
+Var Unsqueeze::operator()(const Var& data, const Var& axes) const {
+  return internal::Node<Var>("Unsqueeze", {data, axes}, {"", opset, 1});
+}
+
+}  // namespace graphgc::since24

@@ -1,5 +1,6 @@
 #include "graphgc/opset/values/function_kernel.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <string>
@@ -15,9 +16,17 @@
 namespace graphgc::internal {
 namespace {
 
-// The schema's fixed body for the newest opset graphgc builds, if it has one.
+// The opset whose body computes the op's values. A schema may carry one body per opset
+// (MeanVarianceNormalization's reads ReduceMean-18 from opset 18), and any of them defines the
+// op; the body of the newest opset the kernels were written against uses ops that have kernels,
+// and an op introduced later (Mish-18) has only bodies of its own opset or later.
+int BodyOpset(const onnx::OpSchema& schema) {
+  return std::max(kernels::kLastKnownOpset, schema.SinceVersion());
+}
+
+// The schema's fixed body for BodyOpset, if it has one.
 const onnx::FunctionProto* FixedBody(const onnx::OpSchema& schema) {
-  return schema.HasFunction() ? schema.GetFunction(kNewestOnnxOpset) : nullptr;
+  return schema.HasFunction() ? schema.GetFunction(BodyOpset(schema)) : nullptr;
 }
 
 // A copy the scratch graph may own as a constant (the input may be the caller's stored value).
@@ -50,8 +59,6 @@ onnx::NodeProto CallerNode(const onnx::OpSchema& schema, const kernels::KernelCo
 
 absl::StatusOr<onnx::FunctionProto> Body(const onnx::OpSchema& schema, const onnx::NodeProto& node,
                                          const kernels::KernelContext& ctx) {
-  // A schema may carry one body per opset (ReduceMean's axes became an input at 18): the one for
-  // the newest opset graphgc builds, whose ops graphgc can build.
   if (const onnx::FunctionProto* fixed = FixedBody(schema)) return *fixed;
   std::vector<onnx::TypeProto> types;
   for (int i = 0; i < ctx.num_inputs(); ++i) {
@@ -63,7 +70,7 @@ absl::StatusOr<onnx::FunctionProto> Body(const onnx::OpSchema& schema, const onn
   onnx::FunctionProto body;
   const onnx::FunctionBodyBuildContextImpl context(node, types);
   try {
-    if (schema.BuildContextDependentFunction(context, body, kNewestOnnxOpset)) return body;
+    if (schema.BuildContextDependentFunction(context, body, BodyOpset(schema))) return body;
   } catch (const std::exception&) {  // ONNX's builders throw on inputs they cannot type
   }
   return kernels::Decline("the function body cannot be built for these inputs");

@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 MODULES = ["graphgc._graphgc", "graphgc.op", "graphgc.ml"] + [
-    f"graphgc.opset{v}" for v in range(13, 18)]
+    f"graphgc.opset{v}" for v in range(1, 25)] + [f"graphgc.ml{v}" for v in range(1, 6)]
 
 
 def run(*args):

@@ -11,8 +11,9 @@ Every op infers its output types at the call and, when its inputs have values, c
 garbage and the graph's collector frees it (automatically, or at once with Graph.collect()). The
 graph itself (nodes, vars, constants) is kept, so any Var can still be exported with to_onnx.
 
-Ops: graphgc.op (the newest ai.onnx opset, 17), graphgc.opset13 ... graphgc.opset17 (each builds
-its nodes at that opset), graphgc.ml (ai.onnx.ml, opset 3), and make_node for any op by name.
+Ops: graphgc.op (the newest ai.onnx opset, 24), graphgc.opset1 ... graphgc.opset24 (each builds
+its nodes at that opset), graphgc.ml (the newest ai.onnx.ml opset, 5), graphgc.ml1 ... graphgc.ml5,
+and make_node for any op by name.
 Errors raise graphgc.Error, whose message names the op, the input and the types.
 """
 
@@ -29,7 +30,8 @@ from graphgc._graphgc import (
     supported_opset_version,
 )
 from graphgc._api import fold, import_model, inline_model, make_node, to_onnx
-from graphgc import ml, op, opset13, opset14, opset15, opset16, opset17
+from graphgc import _opsets
+from graphgc._opsets import *  # noqa: F403  (op, ml and every opset module)
 
 try:
     __version__ = _metadata.version("graphgc")
@@ -48,13 +50,7 @@ __all__ = [
     "import_model",
     "inline_model",
     "make_node",
-    "ml",
-    "op",
-    "opset13",
-    "opset14",
-    "opset15",
-    "opset16",
-    "opset17",
     "supported_opset_version",
     "to_onnx",
 ]
+__all__ += _opsets.__all__

@@ -87,7 +87,7 @@ def import_model(
     inputs: Mapping[str, Var] | None = None,
     *,
     prefix: str = "",
-    opset: int = 17,
+    opset: int = 24,
     model_dir: str | None = None,
     opaque_unknown_ops: bool = True,
 ) -> ImportedModel:

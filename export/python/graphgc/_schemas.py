@@ -4,7 +4,7 @@
 # tools/python_gen*.cc instead and run `cmake --build <build dir> --target regenerate-opset`.
 #
 # softmax_13(version, module) returns the function `softmax` that builds Softmax (the schema
-# of opset 13) at opset `version`; graphgc.opset13 ... opset17 and graphgc.ml hold them.
+# of opset 13) at opset `version`; graphgc.opset1 ... opset24 and graphgc.ml1 ... ml5 hold them.
 # Inputs are positional, attributes keyword-only (None: the schema's default).
 from graphgc._graphgc import make_node as _make_node
 
@@ -13,6 +13,77 @@ def _named(function, module):
     function.__module__ = module
     function.__qualname__ = function.__name__
     return function
+
+
+def abs_1(version, module):
+    def abs(X, *, consumed_inputs=None):
+        """Absolute takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the
+        absolute is, y = abs(x), is applied to the tensor elementwise.
+
+        Abs of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("consumed_inputs", "ints", consumed_inputs),)
+        return _make_node("Abs", "", version, (X,), _attributes, -1, None)[0]
+    return _named(abs, module)
+
+
+def add_1(version, module):
+    def add(A, B, *, axis=None, broadcast=None, consumed_inputs=None):
+        """Performs element-wise binary addition (with limited broadcast support).
+
+        Defaults: broadcast (default: 0).
+
+        Add of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("axis", "int", axis),
+            ("broadcast", "int", broadcast),
+            ("consumed_inputs", "ints", consumed_inputs),
+        )
+        return _make_node("Add", "", version, (A, B), _attributes, -1, None)[0]
+    return _named(add, module)
+
+
+def and_1(version, module):
+    def and_(A, B, *, axis=None, broadcast=None):
+        """Returns the tensor resulted from performing the `and` logical operation elementwise on the
+        input tensors `A` and `B`.
+
+        Defaults: broadcast (default: 0).
+
+        And of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis), ("broadcast", "int", broadcast))
+        return _make_node("And", "", version, (A, B), _attributes, -1, None)[0]
+    return _named(and_, module)
+
+
+def arg_max_1(version, module):
+    def arg_max(data, *, axis=None, keepdims=None):
+        """Computes the indices of the max elements of the input tensor's element along the provided
+        axis.
+
+        Defaults: axis (default: 0); keepdims (default: 1).
+
+        ArgMax of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis), ("keepdims", "int", keepdims))
+        return _make_node("ArgMax", "", version, (data,), _attributes, -1, None)[0]
+    return _named(arg_max, module)
+
+
+def arg_min_1(version, module):
+    def arg_min(data, *, axis=None, keepdims=None):
+        """Computes the indices of the min elements of the input tensor's element along the provided
+        axis.
+
+        Defaults: axis (default: 0); keepdims (default: 1).
+
+        ArgMin of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis), ("keepdims", "int", keepdims))
+        return _make_node("ArgMin", "", version, (data,), _attributes, -1, None)[0]
+    return _named(arg_min, module)
 
 
 def ml_array_feature_extractor_1(version, module):
@@ -24,6 +95,60 @@ def ml_array_feature_extractor_1(version, module):
         """
         return _make_node("ArrayFeatureExtractor", "ai.onnx.ml", version, (X, Y), (), -1, None)[0]
     return _named(array_feature_extractor, module)
+
+
+def average_pool_1(version, module):
+    def average_pool(X, *, auto_pad=None, kernel_shape, pads=None, strides=None):
+        """AveragePool consumes an input tensor X and applies average pooling across the tensor
+        according to kernel sizes, stride sizes, and pad lengths.
+
+        Defaults: auto_pad (default: "NOTSET").
+
+        AveragePool of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("auto_pad", "string", auto_pad),
+            ("kernel_shape", "ints", kernel_shape),
+            ("pads", "ints", pads),
+            ("strides", "ints", strides),
+        )
+        return _make_node("AveragePool", "", version, (X,), _attributes, -1, None)[0]
+    return _named(average_pool, module)
+
+
+def batch_normalization_1(version, module):
+    def batch_normalization(
+        X,
+        scale,
+        B,
+        mean,
+        var,
+        *,
+        consumed_inputs,
+        epsilon=None,
+        is_test=None,
+        momentum=None,
+        spatial=None,
+        num_outputs=1,
+    ):
+        """Carries out batch normalization as described in the paper https://arxiv.org/abs/1502.03167.
+
+        Defaults: epsilon (default: 1e-05); is_test (default: 0); momentum (default: 0.9); spatial
+        (default: 1).
+
+        BatchNormalization of ai.onnx, as defined since opset 1; built at the opset of the module it
+        is in.
+        """
+        _attributes = (
+            ("consumed_inputs", "ints", consumed_inputs),
+            ("epsilon", "float", epsilon),
+            ("is_test", "int", is_test),
+            ("momentum", "float", momentum),
+            ("spatial", "int", spatial),
+        )
+        _inputs = (X, scale, B, mean, var)
+        return tuple(_make_node("BatchNormalization", "", version, _inputs, _attributes, num_outputs, None))
+    return _named(batch_normalization, module)
 
 
 def ml_binarizer_1(version, module):
@@ -39,6 +164,18 @@ def ml_binarizer_1(version, module):
         _attributes = (("threshold", "float", threshold),)
         return _make_node("Binarizer", "ai.onnx.ml", version, (X,), _attributes, -1, None)[0]
     return _named(binarizer, module)
+
+
+def cast_1(version, module):
+    def cast(input, *, to):
+        """The operator casts the elements of a given input tensor to a data type specified by the 'to'
+        argument and returns an output tensor of the same size in the converted type.
+
+        Cast of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("to", "string", to),)
+        return _make_node("Cast", "", version, (input,), _attributes, -1, None)[0]
+    return _named(cast, module)
 
 
 def ml_cast_map_1(version, module):
@@ -84,6 +221,135 @@ def ml_category_mapper_1(version, module):
     return _named(category_mapper, module)
 
 
+def ceil_1(version, module):
+    def ceil(X, *, consumed_inputs=None):
+        """Ceil takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the
+        ceil is, y = ceil(x), is applied to the tensor elementwise.
+
+        Ceil of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("consumed_inputs", "ints", consumed_inputs),)
+        return _make_node("Ceil", "", version, (X,), _attributes, -1, None)[0]
+    return _named(ceil, module)
+
+
+def clip_1(version, module):
+    def clip(input, *, consumed_inputs=None, max=None, min=None):
+        """Clip operator limits the given input within an interval.
+
+        Clip of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("consumed_inputs", "ints", consumed_inputs),
+            ("max", "float", max),
+            ("min", "float", min),
+        )
+        return _make_node("Clip", "", version, (input,), _attributes, -1, None)[0]
+    return _named(clip, module)
+
+
+def concat_1(version, module):
+    def concat(inputs, *, axis=None):
+        """Concatenate a list of tensors into a single tensor.
+
+        Concat of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        return _make_node("Concat", "", version, (*inputs,), _attributes, -1, None)[0]
+    return _named(concat, module)
+
+
+def constant_1(version, module):
+    def constant(graph, *, value):
+        """A constant tensor.
+
+        Constant of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("value", "tensor", value),)
+        return _make_node("Constant", "", version, (), _attributes, -1, graph)[0]
+    return _named(constant, module)
+
+
+def conv_1(version, module):
+    def conv(
+        X,
+        W,
+        B=None,
+        *,
+        auto_pad=None,
+        dilations=None,
+        group=None,
+        kernel_shape=None,
+        pads=None,
+        strides=None,
+    ):
+        """The convolution operator consumes an input tensor and a filter, and computes the output.
+
+        Defaults: auto_pad (default: "NOTSET"); group (default: 1).
+
+        Conv of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("auto_pad", "string", auto_pad),
+            ("dilations", "ints", dilations),
+            ("group", "int", group),
+            ("kernel_shape", "ints", kernel_shape),
+            ("pads", "ints", pads),
+            ("strides", "ints", strides),
+        )
+        return _make_node("Conv", "", version, (X, W, B), _attributes, -1, None)[0]
+    return _named(conv, module)
+
+
+def conv_transpose_1(version, module):
+    def conv_transpose(
+        X,
+        W,
+        B=None,
+        *,
+        auto_pad=None,
+        dilations=None,
+        group=None,
+        kernel_shape=None,
+        output_padding=None,
+        output_shape=None,
+        pads=None,
+        strides=None,
+    ):
+        """The convolution transpose operator consumes an input tensor and a filter, and computes the
+        output.
+
+        Defaults: auto_pad (default: "NOTSET"); group (default: 1).
+
+        ConvTranspose of ai.onnx, as defined since opset 1; built at the opset of the module it is
+        in.
+        """
+        _attributes = (
+            ("auto_pad", "string", auto_pad),
+            ("dilations", "ints", dilations),
+            ("group", "int", group),
+            ("kernel_shape", "ints", kernel_shape),
+            ("output_padding", "ints", output_padding),
+            ("output_shape", "ints", output_shape),
+            ("pads", "ints", pads),
+            ("strides", "ints", strides),
+        )
+        return _make_node("ConvTranspose", "", version, (X, W, B), _attributes, -1, None)[0]
+    return _named(conv_transpose, module)
+
+
+def depth_to_space_1(version, module):
+    def depth_to_space(input, *, blocksize):
+        """DepthToSpace rearranges (permutes) data from depth into blocks of spatial data.
+
+        DepthToSpace of ai.onnx, as defined since opset 1; built at the opset of the module it is
+        in.
+        """
+        _attributes = (("blocksize", "int", blocksize),)
+        return _make_node("DepthToSpace", "", version, (input,), _attributes, -1, None)[0]
+    return _named(depth_to_space, module)
+
+
 def ml_dict_vectorizer_1(version, module):
     def dict_vectorizer(X, *, int64_vocabulary=None, string_vocabulary=None):
         """Uses an index mapping to convert a dictionary to an array.
@@ -99,6 +365,81 @@ def ml_dict_vectorizer_1(version, module):
     return _named(dict_vectorizer, module)
 
 
+def div_1(version, module):
+    def div(A, B, *, axis=None, broadcast=None, consumed_inputs=None):
+        """Performs element-wise binary division (with limited broadcast support).
+
+        Defaults: broadcast (default: 0).
+
+        Div of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("axis", "int", axis),
+            ("broadcast", "int", broadcast),
+            ("consumed_inputs", "ints", consumed_inputs),
+        )
+        return _make_node("Div", "", version, (A, B), _attributes, -1, None)[0]
+    return _named(div, module)
+
+
+def dropout_1(version, module):
+    def dropout(data, *, consumed_inputs=None, is_test=None, ratio=None, num_outputs=1):
+        """Dropout takes one input data (Tensor<float>) and produces two Tensor outputs, output
+        (Tensor<float>) and mask (Tensor<bool>).
+
+        Defaults: is_test (default: 0); ratio (default: 0.5).
+
+        Dropout of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("consumed_inputs", "ints", consumed_inputs),
+            ("is_test", "int", is_test),
+            ("ratio", "float", ratio),
+        )
+        return tuple(_make_node("Dropout", "", version, (data,), _attributes, num_outputs, None))
+    return _named(dropout, module)
+
+
+def elu_1(version, module):
+    def elu(X, *, alpha=None, consumed_inputs=None):
+        """Elu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the
+        function `f(x) = alpha * (exp(x) - 1.) for x < 0`, `f(x) = x for x >= 0`., is applied to
+        the...
+
+        Defaults: alpha (default: 1).
+
+        Elu of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("alpha", "float", alpha), ("consumed_inputs", "ints", consumed_inputs))
+        return _make_node("Elu", "", version, (X,), _attributes, -1, None)[0]
+    return _named(elu, module)
+
+
+def equal_1(version, module):
+    def equal(A, B, *, axis=None, broadcast=None):
+        """Returns the tensor resulted from performing the `equal` logical operation elementwise on the
+        input tensors `A` and `B`.
+
+        Defaults: broadcast (default: 0).
+
+        Equal of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis), ("broadcast", "int", broadcast))
+        return _make_node("Equal", "", version, (A, B), _attributes, -1, None)[0]
+    return _named(equal, module)
+
+
+def exp_1(version, module):
+    def exp(input, *, consumed_inputs=None):
+        """Calculates the exponential of the given input tensor, element-wise.
+
+        Exp of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("consumed_inputs", "ints", consumed_inputs),)
+        return _make_node("Exp", "", version, (input,), _attributes, -1, None)[0]
+    return _named(exp, module)
+
+
 def ml_feature_vectorizer_1(version, module):
     def feature_vectorizer(X, *, inputdimensions=None):
         """Concatenates input tensors into one continuous output.
@@ -110,6 +451,105 @@ def ml_feature_vectorizer_1(version, module):
         _inputs = (*X,)
         return _make_node("FeatureVectorizer", "ai.onnx.ml", version, _inputs, _attributes, -1, None)[0]
     return _named(feature_vectorizer, module)
+
+
+def flatten_1(version, module):
+    def flatten(input, *, axis=None):
+        """Flattens the input tensor into a 2D matrix.
+
+        Defaults: axis (default: 1).
+
+        Flatten of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        return _make_node("Flatten", "", version, (input,), _attributes, -1, None)[0]
+    return _named(flatten, module)
+
+
+def floor_1(version, module):
+    def floor(X, *, consumed_inputs=None):
+        """Floor takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the
+        floor is, y = floor(x), is applied to the tensor elementwise.
+
+        Floor of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("consumed_inputs", "ints", consumed_inputs),)
+        return _make_node("Floor", "", version, (X,), _attributes, -1, None)[0]
+    return _named(floor, module)
+
+
+def gru_1(version, module):
+    def gru(
+        X,
+        W,
+        R,
+        B=None,
+        sequence_lens=None,
+        initial_h=None,
+        *,
+        activation_alpha=None,
+        activation_beta=None,
+        activations=None,
+        clip=None,
+        direction=None,
+        hidden_size=None,
+        output_sequence=None,
+        num_outputs=1,
+    ):
+        """Computes an one-layer GRU.
+
+        Defaults: direction (default: "foward"); output_sequence (default: 0).
+
+        GRU of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("activation_alpha", "floats", activation_alpha),
+            ("activation_beta", "floats", activation_beta),
+            ("activations", "strings", activations),
+            ("clip", "float", clip),
+            ("direction", "string", direction),
+            ("hidden_size", "int", hidden_size),
+            ("output_sequence", "int", output_sequence),
+        )
+        _inputs = (X, W, R, B, sequence_lens, initial_h)
+        return tuple(_make_node("GRU", "", version, _inputs, _attributes, num_outputs, None))
+    return _named(gru, module)
+
+
+def gather_1(version, module):
+    def gather(data, indices, *, axis=None):
+        """Given `data` tensor of rank r >= 1, and `indices` tensor of rank q, gather entries of the
+        axis dimension of `data` (by default outer-most one as axis=0) indexed by `indices`, and...
+
+        Defaults: axis (default: 0).
+
+        Gather of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        return _make_node("Gather", "", version, (data, indices), _attributes, -1, None)[0]
+    return _named(gather, module)
+
+
+def gemm_1(version, module):
+    def gemm(A, B, C, *, alpha=None, beta=None, broadcast=None, transA=None, transB=None):
+        """General Matrix multiplication:
+        https://en.wikipedia.org/wiki/Basic_Linear_Algebra_Subprograms#Level_3 Compute Y = alpha * A
+        * B + beta * C, where input tensor A has dimension (M X K...
+
+        Defaults: alpha (default: 1); beta (default: 1); broadcast (default: 0); transA (default:
+        0); transB (default: 0).
+
+        Gemm of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("alpha", "float", alpha),
+            ("beta", "float", beta),
+            ("broadcast", "int", broadcast),
+            ("transA", "int", transA),
+            ("transB", "int", transB),
+        )
+        return _make_node("Gemm", "", version, (A, B, C), _attributes, -1, None)[0]
+    return _named(gemm, module)
 
 
 def global_average_pool_1(version, module):
@@ -124,6 +564,21 @@ def global_average_pool_1(version, module):
     return _named(global_average_pool, module)
 
 
+def global_lp_pool_1(version, module):
+    def global_lp_pool(X, *, p=None):
+        """GlobalLpPool consumes an input tensor X and applies lp pool pooling across the the values in
+        the same channel.
+
+        Defaults: p (default: 2).
+
+        GlobalLpPool of ai.onnx, as defined since opset 1; built at the opset of the module it is
+        in.
+        """
+        _attributes = (("p", "float", p),)
+        return _make_node("GlobalLpPool", "", version, (X,), _attributes, -1, None)[0]
+    return _named(global_lp_pool, module)
+
+
 def global_max_pool_1(version, module):
     def global_max_pool(X):
         """GlobalMaxPool consumes an input tensor X and applies max pooling across the values in the
@@ -134,6 +589,76 @@ def global_max_pool_1(version, module):
         """
         return _make_node("GlobalMaxPool", "", version, (X,), (), -1, None)[0]
     return _named(global_max_pool, module)
+
+
+def greater_1(version, module):
+    def greater(A, B, *, axis=None, broadcast=None):
+        """Returns the tensor resulted from performing the `greater` logical operation elementwise on
+        the input tensors `A` and `B`.
+
+        Defaults: broadcast (default: 0).
+
+        Greater of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis), ("broadcast", "int", broadcast))
+        return _make_node("Greater", "", version, (A, B), _attributes, -1, None)[0]
+    return _named(greater, module)
+
+
+def hard_sigmoid_1(version, module):
+    def hard_sigmoid(X, *, alpha=None, beta=None, consumed_inputs=None):
+        """HardSigmoid takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where
+        the HardSigmoid function, y = max(0, min(1, alpha * x + beta)), is applied to the tensor...
+
+        Defaults: alpha (default: 0.2); beta (default: 0.5).
+
+        HardSigmoid of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("alpha", "float", alpha),
+            ("beta", "float", beta),
+            ("consumed_inputs", "ints", consumed_inputs),
+        )
+        return _make_node("HardSigmoid", "", version, (X,), _attributes, -1, None)[0]
+    return _named(hard_sigmoid, module)
+
+
+def hardmax_1(version, module):
+    def hardmax(input, *, axis=None):
+        """The operator computes the hardmax (1 for the first maximum value, and 0 for all others)
+        values for each layer in the batch of the given input.
+
+        Defaults: axis (default: 1).
+
+        Hardmax of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        return _make_node("Hardmax", "", version, (input,), _attributes, -1, None)[0]
+    return _named(hardmax, module)
+
+
+def identity_1(version, module):
+    def identity(input):
+        """Identity operator.
+
+        Identity of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        return _make_node("Identity", "", version, (input,), (), -1, None)[0]
+    return _named(identity, module)
+
+
+def if_1(version, module):
+    def if_(cond, *, else_branch, then_branch, num_outputs=-1):
+        """If conditional.
+
+        If of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("else_branch", "graph", else_branch),
+            ("then_branch", "graph", then_branch),
+        )
+        return _make_node("If", "", version, (cond,), _attributes, num_outputs, None)
+    return _named(if_, module)
 
 
 def ml_imputer_1(version, module):
@@ -159,6 +684,130 @@ def ml_imputer_1(version, module):
         )
         return _make_node("Imputer", "ai.onnx.ml", version, (X,), _attributes, -1, None)[0]
     return _named(imputer, module)
+
+
+def instance_normalization_1(version, module):
+    def instance_normalization(input, scale, B, *, consumed_inputs=None, epsilon=None):
+        """Carries out instance normalization as described in the paper
+        https://arxiv.org/abs/1607.08022.
+
+        Defaults: epsilon (default: 1e-05).
+
+        InstanceNormalization of ai.onnx, as defined since opset 1; built at the opset of the module
+        it is in.
+        """
+        _attributes = (("consumed_inputs", "ints", consumed_inputs), ("epsilon", "float", epsilon))
+        _inputs = (input, scale, B)
+        return _make_node("InstanceNormalization", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(instance_normalization, module)
+
+
+def lrn_1(version, module):
+    def lrn(X, *, alpha=None, beta=None, bias=None, size):
+        """Local Response Normalization proposed in the AlexNet paper.
+
+        Defaults: alpha (default: 1e-04); beta (default: 0.75); bias (default: 1).
+
+        LRN of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("alpha", "float", alpha),
+            ("beta", "float", beta),
+            ("bias", "float", bias),
+            ("size", "int", size),
+        )
+        return _make_node("LRN", "", version, (X,), _attributes, -1, None)[0]
+    return _named(lrn, module)
+
+
+def lstm_1(version, module):
+    def lstm(
+        X,
+        W,
+        R,
+        B=None,
+        sequence_lens=None,
+        initial_h=None,
+        initial_c=None,
+        P=None,
+        *,
+        activation_alpha=None,
+        activation_beta=None,
+        activations=None,
+        clip=None,
+        direction=None,
+        hidden_size=None,
+        input_forget=None,
+        output_sequence=None,
+        num_outputs=1,
+    ):
+        """Computes an one-layer LSTM.
+
+        Defaults: direction (default: "forward"); input_forget (default: 0); output_sequence
+        (default: 0).
+
+        LSTM of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("activation_alpha", "floats", activation_alpha),
+            ("activation_beta", "floats", activation_beta),
+            ("activations", "strings", activations),
+            ("clip", "float", clip),
+            ("direction", "string", direction),
+            ("hidden_size", "int", hidden_size),
+            ("input_forget", "int", input_forget),
+            ("output_sequence", "int", output_sequence),
+        )
+        _inputs = (X, W, R, B, sequence_lens, initial_h, initial_c, P)
+        return tuple(_make_node("LSTM", "", version, _inputs, _attributes, num_outputs, None))
+    return _named(lstm, module)
+
+
+def ml_label_encoder_1(version, module):
+    def label_encoder(X, *, classes_strings=None, default_int64=None, default_string=None):
+        """Converts strings to integers and vice versa.
+
+        Defaults: default_int64 (default: -1); default_string (default: "_Unused").
+
+        LabelEncoder of ai.onnx.ml, as defined since opset 1; built at the opset of the module it is
+        in.
+        """
+        _attributes = (
+            ("classes_strings", "strings", classes_strings),
+            ("default_int64", "int", default_int64),
+            ("default_string", "string", default_string),
+        )
+        return _make_node("LabelEncoder", "ai.onnx.ml", version, (X,), _attributes, -1, None)[0]
+    return _named(label_encoder, module)
+
+
+def leaky_relu_1(version, module):
+    def leaky_relu(X, *, alpha=None, consumed_inputs=None):
+        """LeakyRelu takes input data (Tensor<T>) and an argument alpha, and produces one output data
+        (Tensor<T>) where the function `f(x) = alpha * x for x < 0`, `f(x) = x for x >= 0`, is
+        applied...
+
+        Defaults: alpha (default: 0.01).
+
+        LeakyRelu of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("alpha", "float", alpha), ("consumed_inputs", "ints", consumed_inputs))
+        return _make_node("LeakyRelu", "", version, (X,), _attributes, -1, None)[0]
+    return _named(leaky_relu, module)
+
+
+def less_1(version, module):
+    def less(A, B, *, axis=None, broadcast=None):
+        """Returns the tensor resulted from performing the `less` logical operation elementwise on the
+        input tensors `A` and `B`.
+
+        Defaults: broadcast (default: 0).
+
+        Less of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis), ("broadcast", "int", broadcast))
+        return _make_node("Less", "", version, (A, B), _attributes, -1, None)[0]
+    return _named(less, module)
 
 
 def ml_linear_classifier_1(version, module):
@@ -218,6 +867,43 @@ def ml_linear_regressor_1(version, module):
     return _named(linear_regressor, module)
 
 
+def log_1(version, module):
+    def log(input, *, consumed_inputs=None):
+        """Calculates the natural log of the given input tensor, element-wise.
+
+        Log of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("consumed_inputs", "ints", consumed_inputs),)
+        return _make_node("Log", "", version, (input,), _attributes, -1, None)[0]
+    return _named(log, module)
+
+
+def log_softmax_1(version, module):
+    def log_softmax(input, *, axis=None):
+        """The operator computes the logsoftmax (log of softmax) values for each layer in the batch of
+        the given input.
+
+        Defaults: axis (default: 1).
+
+        LogSoftmax of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        return _make_node("LogSoftmax", "", version, (input,), _attributes, -1, None)[0]
+    return _named(log_softmax, module)
+
+
+def loop_1(version, module):
+    def loop(M, cond, v_initial, *, body, num_outputs=-1):
+        """Generic Looping construct.
+
+        Loop of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("body", "graph", body),)
+        _inputs = (M, cond, *v_initial)
+        return _make_node("Loop", "", version, _inputs, _attributes, num_outputs, None)
+    return _named(loop, module)
+
+
 def lp_normalization_1(version, module):
     def lp_normalization(input, *, axis=None, p=None):
         """Given a matrix, apply Lp-normalization along the provided axis.
@@ -230,6 +916,66 @@ def lp_normalization_1(version, module):
         _attributes = (("axis", "int", axis), ("p", "int", p))
         return _make_node("LpNormalization", "", version, (input,), _attributes, -1, None)[0]
     return _named(lp_normalization, module)
+
+
+def lp_pool_1(version, module):
+    def lp_pool(X, *, auto_pad=None, kernel_shape=None, p=None, pads=None, strides=None):
+        """LpPool consumes an input tensor X and applies Lp pooling across the the tensor according to
+        kernel sizes, stride sizes, and pad lengths.
+
+        Defaults: auto_pad (default: "NOTSET"); p (default: 2).
+
+        LpPool of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("auto_pad", "string", auto_pad),
+            ("kernel_shape", "ints", kernel_shape),
+            ("p", "float", p),
+            ("pads", "ints", pads),
+            ("strides", "ints", strides),
+        )
+        return _make_node("LpPool", "", version, (X,), _attributes, -1, None)[0]
+    return _named(lp_pool, module)
+
+
+def matmul_1(version, module):
+    def matmul(A, B):
+        """Matrix product that behaves like numpy.matmul.
+
+        MatMul of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        return _make_node("MatMul", "", version, (A, B), (), -1, None)[0]
+    return _named(matmul, module)
+
+
+def max_1(version, module):
+    def max(data_0, *, consumed_inputs=None):
+        """Element-wise max of each of the input tensors.
+
+        Max of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("consumed_inputs", "ints", consumed_inputs),)
+        return _make_node("Max", "", version, (*data_0,), _attributes, -1, None)[0]
+    return _named(max, module)
+
+
+def max_pool_1(version, module):
+    def max_pool(X, *, auto_pad=None, kernel_shape, pads=None, strides=None):
+        """MaxPool consumes an input tensor X and applies max pooling across the tensor according to
+        kernel sizes, stride sizes, and pad lengths.
+
+        Defaults: auto_pad (default: "NOTSET").
+
+        MaxPool of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("auto_pad", "string", auto_pad),
+            ("kernel_shape", "ints", kernel_shape),
+            ("pads", "ints", pads),
+            ("strides", "ints", strides),
+        )
+        return _make_node("MaxPool", "", version, (X,), _attributes, -1, None)[0]
+    return _named(max_pool, module)
 
 
 def max_roi_pool_1(version, module):
@@ -248,6 +994,57 @@ def max_roi_pool_1(version, module):
         )
         return _make_node("MaxRoiPool", "", version, (X, rois), _attributes, -1, None)[0]
     return _named(max_roi_pool, module)
+
+
+def mean_1(version, module):
+    def mean(data_0, *, consumed_inputs=None):
+        """Element-wise mean of each of the input tensors.
+
+        Mean of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("consumed_inputs", "ints", consumed_inputs),)
+        return _make_node("Mean", "", version, (*data_0,), _attributes, -1, None)[0]
+    return _named(mean, module)
+
+
+def min_1(version, module):
+    def min(data_0, *, consumed_inputs=None):
+        """Element-wise min of each of the input tensors.
+
+        Min of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("consumed_inputs", "ints", consumed_inputs),)
+        return _make_node("Min", "", version, (*data_0,), _attributes, -1, None)[0]
+    return _named(min, module)
+
+
+def mul_1(version, module):
+    def mul(A, B, *, axis=None, broadcast=None, consumed_inputs=None):
+        """Performs element-wise binary multiplication (with limited broadcast support).
+
+        Defaults: broadcast (default: 0).
+
+        Mul of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("axis", "int", axis),
+            ("broadcast", "int", broadcast),
+            ("consumed_inputs", "ints", consumed_inputs),
+        )
+        return _make_node("Mul", "", version, (A, B), _attributes, -1, None)[0]
+    return _named(mul, module)
+
+
+def neg_1(version, module):
+    def neg(X, *, consumed_inputs=None):
+        """Neg takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where each
+        element flipped sign, y = -x, is applied to the tensor elementwise.
+
+        Neg of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("consumed_inputs", "ints", consumed_inputs),)
+        return _make_node("Neg", "", version, (X,), _attributes, -1, None)[0]
+    return _named(neg, module)
 
 
 def ml_normalizer_1(version, module):
@@ -291,6 +1088,104 @@ def ml_one_hot_encoder_1(version, module):
         )
         return _make_node("OneHotEncoder", "ai.onnx.ml", version, (X,), _attributes, -1, None)[0]
     return _named(one_hot_encoder, module)
+
+
+def or_1(version, module):
+    def or_(A, B, *, axis=None, broadcast=None):
+        """Returns the tensor resulted from performing the `or` logical operation elementwise on the
+        input tensors `A` and `B`.
+
+        Defaults: broadcast (default: 0).
+
+        Or of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis), ("broadcast", "int", broadcast))
+        return _make_node("Or", "", version, (A, B), _attributes, -1, None)[0]
+    return _named(or_, module)
+
+
+def prelu_1(version, module):
+    def prelu(X, slope, *, consumed_inputs=None):
+        """PRelu takes input data (Tensor<T>) and slope tensor as input, and produces one output data
+        (Tensor<T>) where the function `f(x) = slope * x for x < 0`, `f(x) = x for x >= 0`., is
+        applied...
+
+        PRelu of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("consumed_inputs", "ints", consumed_inputs),)
+        return _make_node("PRelu", "", version, (X, slope), _attributes, -1, None)[0]
+    return _named(prelu, module)
+
+
+def pad_1(version, module):
+    def pad(data, *, mode=None, paddings, value=None):
+        """Given `data` tensor, paddings, mode, and value.
+
+        Defaults: mode (default: "constant"); value (default: 0).
+
+        Pad of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("mode", "string", mode),
+            ("paddings", "ints", paddings),
+            ("value", "float", value),
+        )
+        return _make_node("Pad", "", version, (data,), _attributes, -1, None)[0]
+    return _named(pad, module)
+
+
+def pow_1(version, module):
+    def pow(X, Y, *, axis=None, broadcast=None):
+        """Pow takes input data (Tensor<T>) and exponent Tensor, and produces one output data
+        (Tensor<T>) where the function `f(x) = x^exponent`, is applied to the data tensor
+        elementwise.
+
+        Defaults: broadcast (default: 0).
+
+        Pow of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis), ("broadcast", "int", broadcast))
+        return _make_node("Pow", "", version, (X, Y), _attributes, -1, None)[0]
+    return _named(pow, module)
+
+
+def rnn_1(version, module):
+    def rnn(
+        X,
+        W,
+        R,
+        B=None,
+        sequence_lens=None,
+        initial_h=None,
+        *,
+        activation_alpha=None,
+        activation_beta=None,
+        activations=None,
+        clip=None,
+        direction=None,
+        hidden_size=None,
+        output_sequence=None,
+        num_outputs=1,
+    ):
+        """Computes an one-layer simple RNN.
+
+        Defaults: activations (default: {"Tanh", "Tanh"}); direction (default: "forward");
+        output_sequence (default: 0).
+
+        RNN of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("activation_alpha", "floats", activation_alpha),
+            ("activation_beta", "floats", activation_beta),
+            ("activations", "strings", activations),
+            ("clip", "float", clip),
+            ("direction", "string", direction),
+            ("hidden_size", "int", hidden_size),
+            ("output_sequence", "int", output_sequence),
+        )
+        _inputs = (X, W, R, B, sequence_lens, initial_h)
+        return tuple(_make_node("RNN", "", version, _inputs, _attributes, num_outputs, None))
+    return _named(rnn, module)
 
 
 def random_normal_1(version, module):
@@ -369,6 +1264,174 @@ def random_uniform_like_1(version, module):
         )
         return _make_node("RandomUniformLike", "", version, (input,), _attributes, -1, None)[0]
     return _named(random_uniform_like, module)
+
+
+def reciprocal_1(version, module):
+    def reciprocal(X, *, consumed_inputs=None):
+        """Reciprocal takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where
+        the reciprocal is, y = 1/x, is applied to the tensor elementwise.
+
+        Reciprocal of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("consumed_inputs", "ints", consumed_inputs),)
+        return _make_node("Reciprocal", "", version, (X,), _attributes, -1, None)[0]
+    return _named(reciprocal, module)
+
+
+def reduce_l1_1(version, module):
+    def reduce_l1(data, *, axes=None, keepdims=None):
+        """Computes the L1 norm of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceL1 of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceL1", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_l1, module)
+
+
+def reduce_l2_1(version, module):
+    def reduce_l2(data, *, axes=None, keepdims=None):
+        """Computes the L2 norm of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceL2 of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceL2", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_l2, module)
+
+
+def reduce_log_sum_1(version, module):
+    def reduce_log_sum(data, *, axes=None, keepdims=None):
+        """Computes the log sum of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceLogSum of ai.onnx, as defined since opset 1; built at the opset of the module it is
+        in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceLogSum", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_log_sum, module)
+
+
+def reduce_log_sum_exp_1(version, module):
+    def reduce_log_sum_exp(data, *, axes=None, keepdims=None):
+        """Computes the log sum exponent of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceLogSumExp of ai.onnx, as defined since opset 1; built at the opset of the module it is
+        in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceLogSumExp", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_log_sum_exp, module)
+
+
+def reduce_max_1(version, module):
+    def reduce_max(data, *, axes=None, keepdims=None):
+        """Computes the max of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceMax of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceMax", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_max, module)
+
+
+def reduce_mean_1(version, module):
+    def reduce_mean(data, *, axes=None, keepdims=None):
+        """Computes the mean of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceMean of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceMean", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_mean, module)
+
+
+def reduce_min_1(version, module):
+    def reduce_min(data, *, axes=None, keepdims=None):
+        """Computes the min of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceMin of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceMin", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_min, module)
+
+
+def reduce_prod_1(version, module):
+    def reduce_prod(data, *, axes=None, keepdims=None):
+        """Computes the product of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceProd of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceProd", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_prod, module)
+
+
+def reduce_sum_1(version, module):
+    def reduce_sum(data, *, axes=None, keepdims=None):
+        """Computes the sum of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceSum of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceSum", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_sum, module)
+
+
+def reduce_sum_square_1(version, module):
+    def reduce_sum_square(data, *, axes=None, keepdims=None):
+        """Computes the sum square of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceSumSquare of ai.onnx, as defined since opset 1; built at the opset of the module it is
+        in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceSumSquare", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_sum_square, module)
+
+
+def relu_1(version, module):
+    def relu(X, *, consumed_inputs=None):
+        """Relu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the
+        rectified linear function, y = max(0, x), is applied to the tensor elementwise.
+
+        Relu of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("consumed_inputs", "ints", consumed_inputs),)
+        return _make_node("Relu", "", version, (X,), _attributes, -1, None)[0]
+    return _named(relu, module)
+
+
+def reshape_1(version, module):
+    def reshape(data, *, consumed_inputs=None, shape=None):
+        """Reshape the input tensor similar to numpy.reshape.
+
+        Reshape of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("consumed_inputs", "ints", consumed_inputs), ("shape", "ints", shape))
+        return _make_node("Reshape", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reshape, module)
 
 
 def ml_svm_classifier_1(version, module):
@@ -459,6 +1522,83 @@ def ml_scaler_1(version, module):
     return _named(scaler, module)
 
 
+def selu_1(version, module):
+    def selu(X, *, alpha=None, consumed_inputs=None, gamma=None):
+        """Selu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the
+        scaled exponential linear unit function, `y = gamma * (alpha * e^x - alpha) for x <= 0...
+
+        Defaults: alpha (default: 1.6732); gamma (default: 1.0507).
+
+        Selu of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("alpha", "float", alpha),
+            ("consumed_inputs", "ints", consumed_inputs),
+            ("gamma", "float", gamma),
+        )
+        return _make_node("Selu", "", version, (X,), _attributes, -1, None)[0]
+    return _named(selu, module)
+
+
+def shape_1(version, module):
+    def shape(data):
+        """Takes a tensor as input and outputs an 1D int64 tensor containing the shape of the input
+        tensor.
+
+        Shape of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        return _make_node("Shape", "", version, (data,), (), -1, None)[0]
+    return _named(shape, module)
+
+
+def sigmoid_1(version, module):
+    def sigmoid(X, *, consumed_inputs=None):
+        """Sigmoid takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the
+        sigmoid function, y = 1 / (1 + exp(-x)), is applied to the tensor elementwise.
+
+        Sigmoid of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("consumed_inputs", "ints", consumed_inputs),)
+        return _make_node("Sigmoid", "", version, (X,), _attributes, -1, None)[0]
+    return _named(sigmoid, module)
+
+
+def size_1(version, module):
+    def size(data):
+        """Takes a tensor as input and outputs a int64 scalar that equals to the total number of
+        elements of the input tensor.
+
+        Size of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        return _make_node("Size", "", version, (data,), (), -1, None)[0]
+    return _named(size, module)
+
+
+def slice_1(version, module):
+    def slice(data, *, axes=None, ends, starts):
+        """Produces a slice of the input tensor along multiple axes.
+
+        Slice of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axes", "ints", axes), ("ends", "ints", ends), ("starts", "ints", starts))
+        return _make_node("Slice", "", version, (data,), _attributes, -1, None)[0]
+    return _named(slice, module)
+
+
+def softmax_1(version, module):
+    def softmax(input, *, axis=None):
+        """The operator computes the softmax (normalized exponential) values for each layer in the
+        batch of the given input.
+
+        Defaults: axis (default: 1).
+
+        Softmax of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        return _make_node("Softmax", "", version, (input,), _attributes, -1, None)[0]
+    return _named(softmax, module)
+
+
 def softplus_1(version, module):
     def softplus(X):
         """Softplus takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the
@@ -478,6 +1618,273 @@ def softsign_1(version, module):
         """
         return _make_node("Softsign", "", version, (input,), (), -1, None)[0]
     return _named(softsign, module)
+
+
+def space_to_depth_1(version, module):
+    def space_to_depth(input, *, blocksize):
+        """SpaceToDepth rearranges blocks of spatial data into depth.
+
+        SpaceToDepth of ai.onnx, as defined since opset 1; built at the opset of the module it is
+        in.
+        """
+        _attributes = (("blocksize", "int", blocksize),)
+        return _make_node("SpaceToDepth", "", version, (input,), _attributes, -1, None)[0]
+    return _named(space_to_depth, module)
+
+
+def split_1(version, module):
+    def split(input, split=None, *, axis=None, split_=None, num_outputs):
+        """Split a tensor into a list of tensors, along the specified 'axis'.
+
+        Split of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis), ("split", "ints", split_))
+        return _make_node("Split", "", version, (input, split), _attributes, num_outputs, None)
+    return _named(split, module)
+
+
+def sqrt_1(version, module):
+    def sqrt(X, *, consumed_inputs=None):
+        """Square root takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where
+        the square root is, y = x^0.5, is applied to the tensor elementwise.
+
+        Sqrt of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("consumed_inputs", "ints", consumed_inputs),)
+        return _make_node("Sqrt", "", version, (X,), _attributes, -1, None)[0]
+    return _named(sqrt, module)
+
+
+def squeeze_1(version, module):
+    def squeeze(data, *, axes=None):
+        """Remove single-dimensional entries from the shape of a tensor.
+
+        Squeeze of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axes", "ints", axes),)
+        return _make_node("Squeeze", "", version, (data,), _attributes, -1, None)[0]
+    return _named(squeeze, module)
+
+
+def sub_1(version, module):
+    def sub(A, B, *, axis=None, broadcast=None, consumed_inputs=None):
+        """Performs element-wise binary subtraction (with limited broadcast support).
+
+        Defaults: broadcast (default: 0).
+
+        Sub of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("axis", "int", axis),
+            ("broadcast", "int", broadcast),
+            ("consumed_inputs", "ints", consumed_inputs),
+        )
+        return _make_node("Sub", "", version, (A, B), _attributes, -1, None)[0]
+    return _named(sub, module)
+
+
+def sum_1(version, module):
+    def sum(data_0, *, consumed_inputs=None):
+        """Element-wise sum of each of the input tensors.
+
+        Sum of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("consumed_inputs", "ints", consumed_inputs),)
+        return _make_node("Sum", "", version, (*data_0,), _attributes, -1, None)[0]
+    return _named(sum, module)
+
+
+def tanh_1(version, module):
+    def tanh(input, *, consumed_inputs=None):
+        """Calculates the hyperbolic tangent of the given input tensor element-wise.
+
+        Tanh of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("consumed_inputs", "ints", consumed_inputs),)
+        return _make_node("Tanh", "", version, (input,), _attributes, -1, None)[0]
+    return _named(tanh, module)
+
+
+def tile_1(version, module):
+    def tile(input, tiles, axis):
+        """Repeat the elements of a tensor along an axis.
+
+        Tile of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        return _make_node("Tile", "", version, (input, tiles, axis), (), -1, None)[0]
+    return _named(tile, module)
+
+
+def top_k_1(version, module):
+    def top_k(X, *, axis=None, k):
+        """Retrieve the top-K elements along a specified axis.
+
+        Defaults: axis (default: -1).
+
+        TopK of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis), ("k", "int", k))
+        return tuple(_make_node("TopK", "", version, (X,), _attributes, -1, None))
+    return _named(top_k, module)
+
+
+def transpose_1(version, module):
+    def transpose(data, *, perm=None):
+        """Transpose the input tensor similar to numpy.transpose.
+
+        Transpose of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("perm", "ints", perm),)
+        return _make_node("Transpose", "", version, (data,), _attributes, -1, None)[0]
+    return _named(transpose, module)
+
+
+def ml_tree_ensemble_classifier_1(version, module):
+    def tree_ensemble_classifier(
+        X,
+        *,
+        base_values=None,
+        class_ids=None,
+        class_nodeids=None,
+        class_treeids=None,
+        class_weights=None,
+        classlabels_int64s=None,
+        classlabels_strings=None,
+        nodes_falsenodeids=None,
+        nodes_featureids=None,
+        nodes_hitrates=None,
+        nodes_missing_value_tracks_true=None,
+        nodes_modes=None,
+        nodes_nodeids=None,
+        nodes_treeids=None,
+        nodes_truenodeids=None,
+        nodes_values=None,
+        post_transform=None,
+    ):
+        """Tree Ensemble classifier.
+
+        Defaults: post_transform (default: "NONE").
+
+        TreeEnsembleClassifier of ai.onnx.ml, as defined since opset 1; built at the opset of the
+        module it is in.
+        """
+        _attributes = (
+            ("base_values", "floats", base_values),
+            ("class_ids", "ints", class_ids),
+            ("class_nodeids", "ints", class_nodeids),
+            ("class_treeids", "ints", class_treeids),
+            ("class_weights", "floats", class_weights),
+            ("classlabels_int64s", "ints", classlabels_int64s),
+            ("classlabels_strings", "strings", classlabels_strings),
+            ("nodes_falsenodeids", "ints", nodes_falsenodeids),
+            ("nodes_featureids", "ints", nodes_featureids),
+            ("nodes_hitrates", "floats", nodes_hitrates),
+            ("nodes_missing_value_tracks_true", "ints", nodes_missing_value_tracks_true),
+            ("nodes_modes", "strings", nodes_modes),
+            ("nodes_nodeids", "ints", nodes_nodeids),
+            ("nodes_treeids", "ints", nodes_treeids),
+            ("nodes_truenodeids", "ints", nodes_truenodeids),
+            ("nodes_values", "floats", nodes_values),
+            ("post_transform", "string", post_transform),
+        )
+        _inputs = (X,)
+        return tuple(_make_node("TreeEnsembleClassifier", "ai.onnx.ml", version, _inputs, _attributes, -1, None))
+    return _named(tree_ensemble_classifier, module)
+
+
+def ml_tree_ensemble_regressor_1(version, module):
+    def tree_ensemble_regressor(
+        X,
+        *,
+        aggregate_function=None,
+        base_values=None,
+        n_targets=None,
+        nodes_falsenodeids=None,
+        nodes_featureids=None,
+        nodes_hitrates=None,
+        nodes_missing_value_tracks_true=None,
+        nodes_modes=None,
+        nodes_nodeids=None,
+        nodes_treeids=None,
+        nodes_truenodeids=None,
+        nodes_values=None,
+        post_transform=None,
+        target_ids=None,
+        target_nodeids=None,
+        target_treeids=None,
+        target_weights=None,
+    ):
+        """Tree Ensemble regressor.
+
+        Defaults: aggregate_function (default: "SUM"); post_transform (default: "NONE").
+
+        TreeEnsembleRegressor of ai.onnx.ml, as defined since opset 1; built at the opset of the
+        module it is in.
+        """
+        _attributes = (
+            ("aggregate_function", "string", aggregate_function),
+            ("base_values", "floats", base_values),
+            ("n_targets", "int", n_targets),
+            ("nodes_falsenodeids", "ints", nodes_falsenodeids),
+            ("nodes_featureids", "ints", nodes_featureids),
+            ("nodes_hitrates", "floats", nodes_hitrates),
+            ("nodes_missing_value_tracks_true", "ints", nodes_missing_value_tracks_true),
+            ("nodes_modes", "strings", nodes_modes),
+            ("nodes_nodeids", "ints", nodes_nodeids),
+            ("nodes_treeids", "ints", nodes_treeids),
+            ("nodes_truenodeids", "ints", nodes_truenodeids),
+            ("nodes_values", "floats", nodes_values),
+            ("post_transform", "string", post_transform),
+            ("target_ids", "ints", target_ids),
+            ("target_nodeids", "ints", target_nodeids),
+            ("target_treeids", "ints", target_treeids),
+            ("target_weights", "floats", target_weights),
+        )
+        _inputs = (X,)
+        return _make_node("TreeEnsembleRegressor", "ai.onnx.ml", version, _inputs, _attributes, -1, None)[0]
+    return _named(tree_ensemble_regressor, module)
+
+
+def unsqueeze_1(version, module):
+    def unsqueeze(data, *, axes):
+        """Insert single-dimensional entries to the shape of a tensor.
+
+        Unsqueeze of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axes", "ints", axes),)
+        return _make_node("Unsqueeze", "", version, (data,), _attributes, -1, None)[0]
+    return _named(unsqueeze, module)
+
+
+def upsample_1(version, module):
+    def upsample(X, *, height_scale, mode=None, width_scale):
+        """Upsample the input tensor.
+
+        Defaults: mode (default: "nearest").
+
+        Upsample of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("height_scale", "float", height_scale),
+            ("mode", "string", mode),
+            ("width_scale", "float", width_scale),
+        )
+        return _make_node("Upsample", "", version, (X,), _attributes, -1, None)[0]
+    return _named(upsample, module)
+
+
+def xor_1(version, module):
+    def xor(A, B, *, axis=None, broadcast=None):
+        """Returns the tensor resulted from performing the `xor` logical operation elementwise on the
+        input tensors `A` and `B`.
+
+        Defaults: broadcast (default: 0).
+
+        Xor of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis), ("broadcast", "int", broadcast))
+        return _make_node("Xor", "", version, (A, B), _attributes, -1, None)[0]
+    return _named(xor, module)
 
 
 def ml_zip_map_1(version, module):
@@ -544,6 +1951,93 @@ def ml_label_encoder_2(version, module):
         )
         return _make_node("LabelEncoder", "ai.onnx.ml", version, (X,), _attributes, -1, None)[0]
     return _named(label_encoder, module)
+
+
+def lp_pool_2(version, module):
+    def lp_pool(X, *, auto_pad=None, kernel_shape, p=None, pads=None, strides=None):
+        """LpPool consumes an input tensor X and applies Lp pooling across the tensor according to
+        kernel sizes, stride sizes, and pad lengths.
+
+        Defaults: auto_pad (default: "NOTSET"); p (default: 2).
+
+        LpPool of ai.onnx, as defined since opset 2; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("auto_pad", "string", auto_pad),
+            ("kernel_shape", "ints", kernel_shape),
+            ("p", "int", p),
+            ("pads", "ints", pads),
+            ("strides", "ints", strides),
+        )
+        return _make_node("LpPool", "", version, (X,), _attributes, -1, None)[0]
+    return _named(lp_pool, module)
+
+
+def pad_2(version, module):
+    def pad(data, *, mode=None, pads, value=None):
+        """Given `data` tensor, pads, mode, and value.
+
+        Defaults: mode (default: "constant"); value (default: 0).
+
+        Pad of ai.onnx, as defined since opset 2; built at the opset of the module it is in.
+        """
+        _attributes = (("mode", "string", mode), ("pads", "ints", pads), ("value", "float", value))
+        return _make_node("Pad", "", version, (data,), _attributes, -1, None)[0]
+    return _named(pad, module)
+
+
+def split_2(version, module):
+    def split(input, *, axis=None, split=None, num_outputs):
+        """Split a tensor into a list of tensors, along the specified 'axis'.
+
+        Defaults: axis (default: 0).
+
+        Split of ai.onnx, as defined since opset 2; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis), ("split", "ints", split))
+        return _make_node("Split", "", version, (input,), _attributes, num_outputs, None)
+    return _named(split, module)
+
+
+def gru_3(version, module):
+    def gru(
+        X,
+        W,
+        R,
+        B=None,
+        sequence_lens=None,
+        initial_h=None,
+        *,
+        activation_alpha=None,
+        activation_beta=None,
+        activations=None,
+        clip=None,
+        direction=None,
+        hidden_size=None,
+        linear_before_reset=None,
+        output_sequence=None,
+        num_outputs=1,
+    ):
+        """Computes an one-layer GRU.
+
+        Defaults: direction (default: "forward"); linear_before_reset (default: 0); output_sequence
+        (default: 0).
+
+        GRU of ai.onnx, as defined since opset 3; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("activation_alpha", "floats", activation_alpha),
+            ("activation_beta", "floats", activation_beta),
+            ("activations", "strings", activations),
+            ("clip", "float", clip),
+            ("direction", "string", direction),
+            ("hidden_size", "int", hidden_size),
+            ("linear_before_reset", "int", linear_before_reset),
+            ("output_sequence", "int", output_sequence),
+        )
+        _inputs = (X, W, R, B, sequence_lens, initial_h)
+        return tuple(_make_node("GRU", "", version, _inputs, _attributes, num_outputs, None))
+    return _named(gru, module)
 
 
 def ml_tree_ensemble_classifier_3(version, module):
@@ -668,6 +2162,240 @@ def ml_tree_ensemble_regressor_3(version, module):
     return _named(tree_ensemble_regressor, module)
 
 
+def concat_4(version, module):
+    def concat(inputs, *, axis):
+        """Concatenate a list of tensors into a single tensor.
+
+        Concat of ai.onnx, as defined since opset 4; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        return _make_node("Concat", "", version, (*inputs,), _attributes, -1, None)[0]
+    return _named(concat, module)
+
+
+def ml_label_encoder_4(version, module):
+    def label_encoder(
+        X,
+        *,
+        default_float=None,
+        default_int64=None,
+        default_string=None,
+        default_tensor=None,
+        keys_floats=None,
+        keys_int64s=None,
+        keys_strings=None,
+        keys_tensor=None,
+        values_floats=None,
+        values_int64s=None,
+        values_strings=None,
+        values_tensor=None,
+    ):
+        """Maps each element in the input tensor to another value.
+
+        Defaults: default_float (default: -0); default_int64 (default: -1); default_string (default:
+        "_Unused").
+
+        LabelEncoder of ai.onnx.ml, as defined since opset 4; built at the opset of the module it is
+        in.
+        """
+        _attributes = (
+            ("default_float", "float", default_float),
+            ("default_int64", "int", default_int64),
+            ("default_string", "string", default_string),
+            ("default_tensor", "tensor", default_tensor),
+            ("keys_floats", "floats", keys_floats),
+            ("keys_int64s", "ints", keys_int64s),
+            ("keys_strings", "strings", keys_strings),
+            ("keys_tensor", "tensor", keys_tensor),
+            ("values_floats", "floats", values_floats),
+            ("values_int64s", "ints", values_int64s),
+            ("values_strings", "strings", values_strings),
+            ("values_tensor", "tensor", values_tensor),
+        )
+        return _make_node("LabelEncoder", "ai.onnx.ml", version, (X,), _attributes, -1, None)[0]
+    return _named(label_encoder, module)
+
+
+def reshape_5(version, module):
+    def reshape(data, shape):
+        """Reshape the input tensor similar to numpy.reshape.
+
+        Reshape of ai.onnx, as defined since opset 5; built at the opset of the module it is in.
+        """
+        return _make_node("Reshape", "", version, (data, shape), (), -1, None)[0]
+    return _named(reshape, module)
+
+
+def ml_tree_ensemble_5(version, module):
+    def tree_ensemble(
+        X,
+        *,
+        aggregate_function=None,
+        leaf_targetids,
+        leaf_weights,
+        membership_values=None,
+        n_targets=None,
+        nodes_falseleafs,
+        nodes_falsenodeids,
+        nodes_featureids,
+        nodes_hitrates=None,
+        nodes_missing_value_tracks_true=None,
+        nodes_modes,
+        nodes_splits,
+        nodes_trueleafs,
+        nodes_truenodeids,
+        post_transform=None,
+        tree_roots,
+    ):
+        """Tree Ensemble operator.
+
+        Defaults: aggregate_function (default: 1); post_transform (default: 0).
+
+        TreeEnsemble of ai.onnx.ml, as defined since opset 5; built at the opset of the module it is
+        in.
+        """
+        _attributes = (
+            ("aggregate_function", "int", aggregate_function),
+            ("leaf_targetids", "ints", leaf_targetids),
+            ("leaf_weights", "tensor", leaf_weights),
+            ("membership_values", "tensor", membership_values),
+            ("n_targets", "int", n_targets),
+            ("nodes_falseleafs", "ints", nodes_falseleafs),
+            ("nodes_falsenodeids", "ints", nodes_falsenodeids),
+            ("nodes_featureids", "ints", nodes_featureids),
+            ("nodes_hitrates", "tensor", nodes_hitrates),
+            ("nodes_missing_value_tracks_true", "ints", nodes_missing_value_tracks_true),
+            ("nodes_modes", "tensor", nodes_modes),
+            ("nodes_splits", "tensor", nodes_splits),
+            ("nodes_trueleafs", "ints", nodes_trueleafs),
+            ("nodes_truenodeids", "ints", nodes_truenodeids),
+            ("post_transform", "int", post_transform),
+            ("tree_roots", "ints", tree_roots),
+        )
+        return _make_node("TreeEnsemble", "ai.onnx.ml", version, (X,), _attributes, -1, None)[0]
+    return _named(tree_ensemble, module)
+
+
+def abs_6(version, module):
+    def abs(X):
+        """Absolute takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the
+        absolute is, y = abs(x), is applied to the tensor elementwise.
+
+        Abs of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        return _make_node("Abs", "", version, (X,), (), -1, None)[0]
+    return _named(abs, module)
+
+
+def add_6(version, module):
+    def add(A, B, *, axis=None, broadcast=None):
+        """Performs element-wise binary addition (with limited broadcast support).
+
+        Defaults: broadcast (default: 0).
+
+        Add of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis), ("broadcast", "int", broadcast))
+        return _make_node("Add", "", version, (A, B), _attributes, -1, None)[0]
+    return _named(add, module)
+
+
+def batch_normalization_6(version, module):
+    def batch_normalization(
+        X,
+        scale,
+        B,
+        mean,
+        var,
+        *,
+        epsilon=None,
+        is_test=None,
+        momentum=None,
+        spatial=None,
+        num_outputs=1,
+    ):
+        """Carries out batch normalization as described in the paper https://arxiv.org/abs/1502.03167.
+
+        Defaults: epsilon (default: 1e-05); is_test (default: 0); momentum (default: 0.9); spatial
+        (default: 1).
+
+        BatchNormalization of ai.onnx, as defined since opset 6; built at the opset of the module it
+        is in.
+        """
+        _attributes = (
+            ("epsilon", "float", epsilon),
+            ("is_test", "int", is_test),
+            ("momentum", "float", momentum),
+            ("spatial", "int", spatial),
+        )
+        _inputs = (X, scale, B, mean, var)
+        return tuple(_make_node("BatchNormalization", "", version, _inputs, _attributes, num_outputs, None))
+    return _named(batch_normalization, module)
+
+
+def cast_6(version, module):
+    def cast(input, *, to):
+        """The operator casts the elements of a given input tensor to a data type specified by the 'to'
+        argument and returns an output tensor of the same size in the converted type.
+
+        Cast of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        _attributes = (("to", "int", to),)
+        return _make_node("Cast", "", version, (input,), _attributes, -1, None)[0]
+    return _named(cast, module)
+
+
+def ceil_6(version, module):
+    def ceil(X):
+        """Ceil takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the
+        ceil is, y = ceil(x), is applied to the tensor elementwise.
+
+        Ceil of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        return _make_node("Ceil", "", version, (X,), (), -1, None)[0]
+    return _named(ceil, module)
+
+
+def clip_6(version, module):
+    def clip(input, *, max=None, min=None):
+        """Clip operator limits the given input within an interval.
+
+        Defaults: max (default: 3.4028235e+38); min (default: -3.4028235e+38).
+
+        Clip of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        _attributes = (("max", "float", max), ("min", "float", min))
+        return _make_node("Clip", "", version, (input,), _attributes, -1, None)[0]
+    return _named(clip, module)
+
+
+def div_6(version, module):
+    def div(A, B, *, axis=None, broadcast=None):
+        """Performs element-wise binary division (with limited broadcast support).
+
+        Defaults: broadcast (default: 0).
+
+        Div of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis), ("broadcast", "int", broadcast))
+        return _make_node("Div", "", version, (A, B), _attributes, -1, None)[0]
+    return _named(div, module)
+
+
+def dropout_6(version, module):
+    def dropout(data, *, is_test=None, ratio=None, num_outputs=1):
+        """Dropout takes one input data (Tensor<float>) and produces two Tensor outputs, output
+        (Tensor<float>) and mask (Tensor<bool>).
+
+        Defaults: is_test (default: 0); ratio (default: 0.5).
+
+        Dropout of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        _attributes = (("is_test", "int", is_test), ("ratio", "float", ratio))
+        return tuple(_make_node("Dropout", "", version, (data,), _attributes, num_outputs, None))
+    return _named(dropout, module)
+
+
 def elu_6(version, module):
     def elu(X, *, alpha=None):
         """Elu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the
@@ -681,6 +2409,49 @@ def elu_6(version, module):
         _attributes = (("alpha", "float", alpha),)
         return _make_node("Elu", "", version, (X,), _attributes, -1, None)[0]
     return _named(elu, module)
+
+
+def exp_6(version, module):
+    def exp(input):
+        """Calculates the exponential of the given input tensor, element-wise.
+
+        Exp of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        return _make_node("Exp", "", version, (input,), (), -1, None)[0]
+    return _named(exp, module)
+
+
+def floor_6(version, module):
+    def floor(X):
+        """Floor takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the
+        floor is, y = floor(x), is applied to the tensor elementwise.
+
+        Floor of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        return _make_node("Floor", "", version, (X,), (), -1, None)[0]
+    return _named(floor, module)
+
+
+def gemm_6(version, module):
+    def gemm(A, B, C, *, alpha=None, beta=None, broadcast=None, transA=None, transB=None):
+        """General Matrix multiplication:
+        https://en.wikipedia.org/wiki/Basic_Linear_Algebra_Subprograms#Level_3 Compute Y = alpha * A
+        * B + beta * C, where input tensor A has dimension (M X K...
+
+        Defaults: alpha (default: 1); beta (default: 1); broadcast (default: 0); transA (default:
+        0); transB (default: 0).
+
+        Gemm of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("alpha", "float", alpha),
+            ("beta", "float", beta),
+            ("broadcast", "int", broadcast),
+            ("transA", "int", transA),
+            ("transB", "int", transB),
+        )
+        return _make_node("Gemm", "", version, (A, B, C), _attributes, -1, None)[0]
+    return _named(gemm, module)
 
 
 def hard_sigmoid_6(version, module):
@@ -728,6 +2499,104 @@ def leaky_relu_6(version, module):
     return _named(leaky_relu, module)
 
 
+def log_6(version, module):
+    def log(input):
+        """Calculates the natural log of the given input tensor, element-wise.
+
+        Log of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        return _make_node("Log", "", version, (input,), (), -1, None)[0]
+    return _named(log, module)
+
+
+def max_6(version, module):
+    def max(data_0):
+        """Element-wise max of each of the input tensors.
+
+        Max of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        return _make_node("Max", "", version, (*data_0,), (), -1, None)[0]
+    return _named(max, module)
+
+
+def mean_6(version, module):
+    def mean(data_0):
+        """Element-wise mean of each of the input tensors.
+
+        Mean of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        return _make_node("Mean", "", version, (*data_0,), (), -1, None)[0]
+    return _named(mean, module)
+
+
+def min_6(version, module):
+    def min(data_0):
+        """Element-wise min of each of the input tensors.
+
+        Min of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        return _make_node("Min", "", version, (*data_0,), (), -1, None)[0]
+    return _named(min, module)
+
+
+def mul_6(version, module):
+    def mul(A, B, *, axis=None, broadcast=None):
+        """Performs element-wise binary multiplication (with limited broadcast support).
+
+        Defaults: broadcast (default: 0).
+
+        Mul of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis), ("broadcast", "int", broadcast))
+        return _make_node("Mul", "", version, (A, B), _attributes, -1, None)[0]
+    return _named(mul, module)
+
+
+def neg_6(version, module):
+    def neg(X):
+        """Neg takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where each
+        element flipped sign, y = -x, is applied to the tensor elementwise.
+
+        Neg of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        return _make_node("Neg", "", version, (X,), (), -1, None)[0]
+    return _named(neg, module)
+
+
+def prelu_6(version, module):
+    def prelu(X, slope):
+        """PRelu takes input data (Tensor<T>) and slope tensor as input, and produces one output data
+        (Tensor<T>) where the function `f(x) = slope * x for x < 0`, `f(x) = x for x >= 0`., is
+        applied...
+
+        PRelu of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        return _make_node("PRelu", "", version, (X, slope), (), -1, None)[0]
+    return _named(prelu, module)
+
+
+def reciprocal_6(version, module):
+    def reciprocal(X):
+        """Reciprocal takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where
+        the reciprocal is, y = 1/x, is applied to the tensor elementwise.
+
+        Reciprocal of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        return _make_node("Reciprocal", "", version, (X,), (), -1, None)[0]
+    return _named(reciprocal, module)
+
+
+def relu_6(version, module):
+    def relu(X):
+        """Relu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the
+        rectified linear function, y = max(0, x), is applied to the tensor elementwise.
+
+        Relu of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        return _make_node("Relu", "", version, (X,), (), -1, None)[0]
+    return _named(relu, module)
+
+
 def selu_6(version, module):
     def selu(X, *, alpha=None, gamma=None):
         """Selu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the
@@ -742,6 +2611,71 @@ def selu_6(version, module):
     return _named(selu, module)
 
 
+def sigmoid_6(version, module):
+    def sigmoid(X):
+        """Sigmoid takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the
+        sigmoid function, y = 1 / (1 + exp(-x)), is applied to the tensor elementwise.
+
+        Sigmoid of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        return _make_node("Sigmoid", "", version, (X,), (), -1, None)[0]
+    return _named(sigmoid, module)
+
+
+def sqrt_6(version, module):
+    def sqrt(X):
+        """Square root takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where
+        the square root is, y = x^0.5, is applied to the tensor elementwise.
+
+        Sqrt of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        return _make_node("Sqrt", "", version, (X,), (), -1, None)[0]
+    return _named(sqrt, module)
+
+
+def sub_6(version, module):
+    def sub(A, B, *, axis=None, broadcast=None):
+        """Performs element-wise binary subtraction (with limited broadcast support).
+
+        Defaults: broadcast (default: 0).
+
+        Sub of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis), ("broadcast", "int", broadcast))
+        return _make_node("Sub", "", version, (A, B), _attributes, -1, None)[0]
+    return _named(sub, module)
+
+
+def sum_6(version, module):
+    def sum(data_0):
+        """Element-wise sum of each of the input tensors.
+
+        Sum of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        return _make_node("Sum", "", version, (*data_0,), (), -1, None)[0]
+    return _named(sum, module)
+
+
+def tanh_6(version, module):
+    def tanh(input):
+        """Calculates the hyperbolic tangent of the given input tensor element-wise.
+
+        Tanh of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        return _make_node("Tanh", "", version, (input,), (), -1, None)[0]
+    return _named(tanh, module)
+
+
+def tile_6(version, module):
+    def tile(input, repeats):
+        """Constructs a tensor by tiling a given tensor.
+
+        Tile of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
+        """
+        return _make_node("Tile", "", version, (input, repeats), (), -1, None)[0]
+    return _named(tile, module)
+
+
 def acos_7(version, module):
     def acos(input):
         """Calculates the arccosine (inverse of cosine) of the given input tensor, element-wise.
@@ -750,6 +2684,16 @@ def acos_7(version, module):
         """
         return _make_node("Acos", "", version, (input,), (), -1, None)[0]
     return _named(acos, module)
+
+
+def add_7(version, module):
+    def add(A, B):
+        """Performs element-wise binary addition (with Numpy-style broadcasting support).
+
+        Add of ai.onnx, as defined since opset 7; built at the opset of the module it is in.
+        """
+        return _make_node("Add", "", version, (A, B), (), -1, None)[0]
+    return _named(add, module)
 
 
 def and_7(version, module):
@@ -783,6 +2727,64 @@ def atan_7(version, module):
     return _named(atan, module)
 
 
+def average_pool_7(version, module):
+    def average_pool(
+        X,
+        *,
+        auto_pad=None,
+        count_include_pad=None,
+        kernel_shape,
+        pads=None,
+        strides=None,
+    ):
+        """AveragePool consumes an input tensor X and applies average pooling across the tensor
+        according to kernel sizes, stride sizes, and pad lengths.
+
+        Defaults: auto_pad (default: "NOTSET"); count_include_pad (default: 0).
+
+        AveragePool of ai.onnx, as defined since opset 7; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("auto_pad", "string", auto_pad),
+            ("count_include_pad", "int", count_include_pad),
+            ("kernel_shape", "ints", kernel_shape),
+            ("pads", "ints", pads),
+            ("strides", "ints", strides),
+        )
+        return _make_node("AveragePool", "", version, (X,), _attributes, -1, None)[0]
+    return _named(average_pool, module)
+
+
+def batch_normalization_7(version, module):
+    def batch_normalization(
+        X,
+        scale,
+        B,
+        mean,
+        var,
+        *,
+        epsilon=None,
+        momentum=None,
+        spatial=None,
+        num_outputs=1,
+    ):
+        """Carries out batch normalization as described in the paper https://arxiv.org/abs/1502.03167.
+
+        Defaults: epsilon (default: 1e-05); momentum (default: 0.9); spatial (default: 1).
+
+        BatchNormalization of ai.onnx, as defined since opset 7; built at the opset of the module it
+        is in.
+        """
+        _attributes = (
+            ("epsilon", "float", epsilon),
+            ("momentum", "float", momentum),
+            ("spatial", "int", spatial),
+        )
+        _inputs = (X, scale, B, mean, var)
+        return tuple(_make_node("BatchNormalization", "", version, _inputs, _attributes, num_outputs, None))
+    return _named(batch_normalization, module)
+
+
 def cos_7(version, module):
     def cos(input):
         """Calculates the cosine of the given input tensor, element-wise.
@@ -791,6 +2793,41 @@ def cos_7(version, module):
         """
         return _make_node("Cos", "", version, (input,), (), -1, None)[0]
     return _named(cos, module)
+
+
+def div_7(version, module):
+    def div(A, B):
+        """Performs element-wise binary division (with Numpy-style broadcasting support).
+
+        Div of ai.onnx, as defined since opset 7; built at the opset of the module it is in.
+        """
+        return _make_node("Div", "", version, (A, B), (), -1, None)[0]
+    return _named(div, module)
+
+
+def dropout_7(version, module):
+    def dropout(data, *, ratio=None, num_outputs=1):
+        """Dropout takes one input data (Tensor<float>) and produces two Tensor outputs, output
+        (Tensor<float>) and mask (Tensor<bool>).
+
+        Defaults: ratio (default: 0.5).
+
+        Dropout of ai.onnx, as defined since opset 7; built at the opset of the module it is in.
+        """
+        _attributes = (("ratio", "float", ratio),)
+        return tuple(_make_node("Dropout", "", version, (data,), _attributes, num_outputs, None))
+    return _named(dropout, module)
+
+
+def equal_7(version, module):
+    def equal(A, B):
+        """Returns the tensor resulted from performing the `equal` logical operation elementwise on the
+        input tensors `A` and `B` (with Numpy-style broadcasting support).
+
+        Equal of ai.onnx, as defined since opset 7; built at the opset of the module it is in.
+        """
+        return _make_node("Equal", "", version, (A, B), (), -1, None)[0]
+    return _named(equal, module)
 
 
 def gru_7(version, module):
@@ -829,6 +2866,36 @@ def gru_7(version, module):
         _inputs = (X, W, R, B, sequence_lens, initial_h)
         return tuple(_make_node("GRU", "", version, _inputs, _attributes, num_outputs, None))
     return _named(gru, module)
+
+
+def gemm_7(version, module):
+    def gemm(A, B, C, *, alpha=None, beta=None, transA=None, transB=None):
+        """General Matrix multiplication:
+        https://en.wikipedia.org/wiki/Basic_Linear_Algebra_Subprograms#Level_3.
+
+        Defaults: alpha (default: 1); beta (default: 1); transA (default: 0); transB (default: 0).
+
+        Gemm of ai.onnx, as defined since opset 7; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("alpha", "float", alpha),
+            ("beta", "float", beta),
+            ("transA", "int", transA),
+            ("transB", "int", transB),
+        )
+        return _make_node("Gemm", "", version, (A, B, C), _attributes, -1, None)[0]
+    return _named(gemm, module)
+
+
+def greater_7(version, module):
+    def greater(A, B):
+        """Returns the tensor resulted from performing the `greater` logical operation elementwise on
+        the input tensors `A` and `B` (with Numpy-style broadcasting support).
+
+        Greater of ai.onnx, as defined since opset 7; built at the opset of the module it is in.
+        """
+        return _make_node("Greater", "", version, (A, B), (), -1, None)[0]
+    return _named(greater, module)
 
 
 def lstm_7(version, module):
@@ -871,6 +2938,27 @@ def lstm_7(version, module):
     return _named(lstm, module)
 
 
+def less_7(version, module):
+    def less(A, B):
+        """Returns the tensor resulted from performing the `less` logical operation elementwise on the
+        input tensors `A` and `B` (with Numpy-style broadcasting support).
+
+        Less of ai.onnx, as defined since opset 7; built at the opset of the module it is in.
+        """
+        return _make_node("Less", "", version, (A, B), (), -1, None)[0]
+    return _named(less, module)
+
+
+def mul_7(version, module):
+    def mul(A, B):
+        """Performs element-wise binary multiplication (with Numpy-style broadcasting support).
+
+        Mul of ai.onnx, as defined since opset 7; built at the opset of the module it is in.
+        """
+        return _make_node("Mul", "", version, (A, B), (), -1, None)[0]
+    return _named(mul, module)
+
+
 def multinomial_7(version, module):
     def multinomial(input, *, dtype=None, sample_size=None, seed=None):
         """Generate a tensor of samples from a multinomial distribution according to the probabilities
@@ -898,6 +2986,30 @@ def or_7(version, module):
         """
         return _make_node("Or", "", version, (A, B), (), -1, None)[0]
     return _named(or_, module)
+
+
+def prelu_7(version, module):
+    def prelu(X, slope):
+        """PRelu takes input data (Tensor<T>) and slope tensor as input, and produces one output data
+        (Tensor<T>) where the function `f(x) = slope * x for x < 0`, `f(x) = x for x >= 0`., is
+        applied...
+
+        PRelu of ai.onnx, as defined since opset 7; built at the opset of the module it is in.
+        """
+        return _make_node("PRelu", "", version, (X, slope), (), -1, None)[0]
+    return _named(prelu, module)
+
+
+def pow_7(version, module):
+    def pow(X, Y):
+        """Pow takes input data (Tensor<T>) and exponent Tensor, and produces one output data
+        (Tensor<T>) where the function `f(x) = x^exponent`, is applied to the data tensor
+        elementwise.
+
+        Pow of ai.onnx, as defined since opset 7; built at the opset of the module it is in.
+        """
+        return _make_node("Pow", "", version, (X, Y), (), -1, None)[0]
+    return _named(pow, module)
 
 
 def rnn_7(version, module):
@@ -946,6 +3058,16 @@ def sin_7(version, module):
     return _named(sin, module)
 
 
+def sub_7(version, module):
+    def sub(A, B):
+        """Performs element-wise binary subtraction (with Numpy-style broadcasting support).
+
+        Sub of ai.onnx, as defined since opset 7; built at the opset of the module it is in.
+        """
+        return _make_node("Sub", "", version, (A, B), (), -1, None)[0]
+    return _named(sub, module)
+
+
 def tan_7(version, module):
     def tan(input):
         """Calculates the tangent of the given input tensor, element-wise.
@@ -954,6 +3076,19 @@ def tan_7(version, module):
         """
         return _make_node("Tan", "", version, (input,), (), -1, None)[0]
     return _named(tan, module)
+
+
+def upsample_7(version, module):
+    def upsample(X, *, mode=None, scales):
+        """Upsample the input tensor.
+
+        Defaults: mode (default: "nearest").
+
+        Upsample of ai.onnx, as defined since opset 7; built at the opset of the module it is in.
+        """
+        _attributes = (("mode", "string", mode), ("scales", "floats", scales))
+        return _make_node("Upsample", "", version, (X,), _attributes, -1, None)[0]
+    return _named(upsample, module)
 
 
 def xor_7(version, module):
@@ -965,6 +3100,110 @@ def xor_7(version, module):
         """
         return _make_node("Xor", "", version, (A, B), (), -1, None)[0]
     return _named(xor, module)
+
+
+def expand_8(version, module):
+    def expand(input, shape):
+        """Broadcast the input tensor following the given shape and the broadcast rule.
+
+        Expand of ai.onnx, as defined since opset 8; built at the opset of the module it is in.
+        """
+        return _make_node("Expand", "", version, (input, shape), (), -1, None)[0]
+    return _named(expand, module)
+
+
+def max_8(version, module):
+    def max(data_0):
+        """Element-wise max of each of the input tensors (with Numpy-style broadcasting support).
+
+        Max of ai.onnx, as defined since opset 8; built at the opset of the module it is in.
+        """
+        return _make_node("Max", "", version, (*data_0,), (), -1, None)[0]
+    return _named(max, module)
+
+
+def max_pool_8(version, module):
+    def max_pool(
+        X,
+        *,
+        auto_pad=None,
+        kernel_shape,
+        pads=None,
+        storage_order=None,
+        strides=None,
+        num_outputs=1,
+    ):
+        """MaxPool consumes an input tensor X and applies max pooling across the tensor according to
+        kernel sizes, stride sizes, and pad lengths.
+
+        Defaults: auto_pad (default: "NOTSET"); storage_order (default: 0).
+
+        MaxPool of ai.onnx, as defined since opset 8; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("auto_pad", "string", auto_pad),
+            ("kernel_shape", "ints", kernel_shape),
+            ("pads", "ints", pads),
+            ("storage_order", "int", storage_order),
+            ("strides", "ints", strides),
+        )
+        return tuple(_make_node("MaxPool", "", version, (X,), _attributes, num_outputs, None))
+    return _named(max_pool, module)
+
+
+def mean_8(version, module):
+    def mean(data_0):
+        """Element-wise mean of each of the input tensors (with Numpy-style broadcasting support).
+
+        Mean of ai.onnx, as defined since opset 8; built at the opset of the module it is in.
+        """
+        return _make_node("Mean", "", version, (*data_0,), (), -1, None)[0]
+    return _named(mean, module)
+
+
+def min_8(version, module):
+    def min(data_0):
+        """Element-wise min of each of the input tensors (with Numpy-style broadcasting support).
+
+        Min of ai.onnx, as defined since opset 8; built at the opset of the module it is in.
+        """
+        return _make_node("Min", "", version, (*data_0,), (), -1, None)[0]
+    return _named(min, module)
+
+
+def scan_8(version, module):
+    def scan(
+        sequence_lens,
+        initial_state_and_scan_inputs,
+        *,
+        body,
+        directions=None,
+        num_scan_inputs,
+        num_outputs=-1,
+    ):
+        """Scan can be used to iterate over one or more scan_input tensors, constructing zero or more
+        scan_output tensors.
+
+        Scan of ai.onnx, as defined since opset 8; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("body", "graph", body),
+            ("directions", "ints", directions),
+            ("num_scan_inputs", "int", num_scan_inputs),
+        )
+        _inputs = (sequence_lens, *initial_state_and_scan_inputs)
+        return _make_node("Scan", "", version, _inputs, _attributes, num_outputs, None)
+    return _named(scan, module)
+
+
+def sum_8(version, module):
+    def sum(data_0):
+        """Element-wise sum of each of the input tensors (with Numpy-style broadcasting support).
+
+        Sum of ai.onnx, as defined since opset 8; built at the opset of the module it is in.
+        """
+        return _make_node("Sum", "", version, (*data_0,), (), -1, None)[0]
+    return _named(sum, module)
 
 
 def acosh_9(version, module):
@@ -1012,6 +3251,41 @@ def batch_normalization_9(version, module):
     return _named(batch_normalization, module)
 
 
+def cast_9(version, module):
+    def cast(input, *, to):
+        """The operator casts the elements of a given input tensor to a data type specified by the 'to'
+        argument and returns an output tensor of the same size in the converted type.
+
+        Cast of ai.onnx, as defined since opset 9; built at the opset of the module it is in.
+        """
+        _attributes = (("to", "int", to),)
+        return _make_node("Cast", "", version, (input,), _attributes, -1, None)[0]
+    return _named(cast, module)
+
+
+def compress_9(version, module):
+    def compress(input, condition, *, axis=None):
+        """Selects slices from an input tensor along a given axis where condition evaluates to True for
+        each axis index.
+
+        Compress of ai.onnx, as defined since opset 9; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        return _make_node("Compress", "", version, (input, condition), _attributes, -1, None)[0]
+    return _named(compress, module)
+
+
+def constant_9(version, module):
+    def constant(graph, *, value):
+        """A constant tensor.
+
+        Constant of ai.onnx, as defined since opset 9; built at the opset of the module it is in.
+        """
+        _attributes = (("value", "tensor", value),)
+        return _make_node("Constant", "", version, (), _attributes, -1, graph)[0]
+    return _named(constant, module)
+
+
 def constant_of_shape_9(version, module):
     def constant_of_shape(input, *, value=None):
         """Generate a tensor with given value and shape.
@@ -1034,6 +3308,16 @@ def cosh_9(version, module):
     return _named(cosh, module)
 
 
+def erf_9(version, module):
+    def erf(input):
+        """Computes the error function of the given input tensor element-wise.
+
+        Erf of ai.onnx, as defined since opset 9; built at the opset of the module it is in.
+        """
+        return _make_node("Erf", "", version, (input,), (), -1, None)[0]
+    return _named(erf, module)
+
+
 def eye_like_9(version, module):
     def eye_like(input, *, dtype=None, k=None):
         """Generate a 2D tensor (matrix) with ones on the diagonal and zeros everywhere else.
@@ -1045,6 +3329,134 @@ def eye_like_9(version, module):
         _attributes = (("dtype", "int", dtype), ("k", "int", k))
         return _make_node("EyeLike", "", version, (input,), _attributes, -1, None)[0]
     return _named(eye_like, module)
+
+
+def flatten_9(version, module):
+    def flatten(input, *, axis=None):
+        """Flattens the input tensor into a 2D matrix.
+
+        Defaults: axis (default: 1).
+
+        Flatten of ai.onnx, as defined since opset 9; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        return _make_node("Flatten", "", version, (input,), _attributes, -1, None)[0]
+    return _named(flatten, module)
+
+
+def gemm_9(version, module):
+    def gemm(A, B, C, *, alpha=None, beta=None, transA=None, transB=None):
+        """General Matrix multiplication:
+        https://en.wikipedia.org/wiki/Basic_Linear_Algebra_Subprograms#Level_3.
+
+        Defaults: alpha (default: 1); beta (default: 1); transA (default: 0); transB (default: 0).
+
+        Gemm of ai.onnx, as defined since opset 9; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("alpha", "float", alpha),
+            ("beta", "float", beta),
+            ("transA", "int", transA),
+            ("transB", "int", transB),
+        )
+        return _make_node("Gemm", "", version, (A, B, C), _attributes, -1, None)[0]
+    return _named(gemm, module)
+
+
+def greater_9(version, module):
+    def greater(A, B):
+        """Returns the tensor resulted from performing the `greater` logical operation elementwise on
+        the input tensors `A` and `B` (with Numpy-style broadcasting support).
+
+        Greater of ai.onnx, as defined since opset 9; built at the opset of the module it is in.
+        """
+        return _make_node("Greater", "", version, (A, B), (), -1, None)[0]
+    return _named(greater, module)
+
+
+def isnan_9(version, module):
+    def isnan(X):
+        """Returns which elements of the input are NaN.
+
+        IsNaN of ai.onnx, as defined since opset 9; built at the opset of the module it is in.
+        """
+        return _make_node("IsNaN", "", version, (X,), (), -1, None)[0]
+    return _named(isnan, module)
+
+
+def less_9(version, module):
+    def less(A, B):
+        """Returns the tensor resulted from performing the `less` logical operation elementwise on the
+        input tensors `A` and `B` (with Numpy-style broadcasting support).
+
+        Less of ai.onnx, as defined since opset 9; built at the opset of the module it is in.
+        """
+        return _make_node("Less", "", version, (A, B), (), -1, None)[0]
+    return _named(less, module)
+
+
+def matmul_9(version, module):
+    def matmul(A, B):
+        """Matrix product that behaves like numpy.matmul.
+
+        MatMul of ai.onnx, as defined since opset 9; built at the opset of the module it is in.
+        """
+        return _make_node("MatMul", "", version, (A, B), (), -1, None)[0]
+    return _named(matmul, module)
+
+
+def max_unpool_9(version, module):
+    def max_unpool(X, I, output_shape=None, *, kernel_shape, pads=None, strides=None):
+        """MaxUnpool essentially computes the partial inverse of the MaxPool op.
+
+        MaxUnpool of ai.onnx, as defined since opset 9; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("kernel_shape", "ints", kernel_shape),
+            ("pads", "ints", pads),
+            ("strides", "ints", strides),
+        )
+        return _make_node("MaxUnpool", "", version, (X, I, output_shape), _attributes, -1, None)[0]
+    return _named(max_unpool, module)
+
+
+def mean_variance_normalization_9(version, module):
+    def mean_variance_normalization(X, *, axes=None):
+        """A MeanVarianceNormalization Function: Perform mean variance normalization on the input
+        tensor X using formula.
+
+        Defaults: axes (default: {0, 2, 3}).
+
+        MeanVarianceNormalization of ai.onnx, as defined since opset 9; built at the opset of the
+        module it is in.
+        """
+        _attributes = (("axes", "ints", axes),)
+        return _make_node("MeanVarianceNormalization", "", version, (X,), _attributes, -1, None)[0]
+    return _named(mean_variance_normalization, module)
+
+
+def non_zero_9(version, module):
+    def non_zero(X):
+        """Returns the indices of the elements that are non-zero (in row-major order - by dimension).
+
+        NonZero of ai.onnx, as defined since opset 9; built at the opset of the module it is in.
+        """
+        return _make_node("NonZero", "", version, (X,), (), -1, None)[0]
+    return _named(non_zero, module)
+
+
+def one_hot_9(version, module):
+    def one_hot(indices, depth, values, *, axis=None):
+        """Produces a one-hot tensor based on inputs.
+
+        Defaults: axis (default: -1).
+
+        OneHot of ai.onnx, as defined since opset 9; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        _inputs = (indices, depth, values)
+        return _make_node("OneHot", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(one_hot, module)
 
 
 def prelu_9(version, module):
@@ -1059,6 +3471,52 @@ def prelu_9(version, module):
     return _named(prelu, module)
 
 
+def scan_9(version, module):
+    def scan(
+        initial_state_and_scan_inputs,
+        *,
+        body,
+        num_scan_inputs,
+        scan_input_axes=None,
+        scan_input_directions=None,
+        scan_output_axes=None,
+        scan_output_directions=None,
+        num_outputs=-1,
+    ):
+        """Scan can be used to iterate over one or more scan_input tensors, constructing zero or more
+        scan_output tensors.
+
+        Scan of ai.onnx, as defined since opset 9; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("body", "graph", body),
+            ("num_scan_inputs", "int", num_scan_inputs),
+            ("scan_input_axes", "ints", scan_input_axes),
+            ("scan_input_directions", "ints", scan_input_directions),
+            ("scan_output_axes", "ints", scan_output_axes),
+            ("scan_output_directions", "ints", scan_output_directions),
+        )
+        _inputs = (*initial_state_and_scan_inputs,)
+        return _make_node("Scan", "", version, _inputs, _attributes, num_outputs, None)
+    return _named(scan, module)
+
+
+def scatter_9(version, module):
+    def scatter(data, indices, updates, *, axis=None):
+        """Given `data`, `updates` and `indices` input tensors of rank r >= 1, write the values
+        provided by `updates` into the first input, `data`, along `axis` dimension of `data` (by
+        default...
+
+        Defaults: axis (default: 0).
+
+        Scatter of ai.onnx, as defined since opset 9; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        _inputs = (data, indices, updates)
+        return _make_node("Scatter", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(scatter, module)
+
+
 def shrink_9(version, module):
     def shrink(input, *, bias=None, lambd=None):
         """Shrink takes one input data (Tensor<numeric>) and produces one Tensor output, having same
@@ -1071,6 +3529,16 @@ def shrink_9(version, module):
         _attributes = (("bias", "float", bias), ("lambd", "float", lambd))
         return _make_node("Shrink", "", version, (input,), _attributes, -1, None)[0]
     return _named(shrink, module)
+
+
+def sign_9(version, module):
+    def sign(input):
+        """Calculate the sign of the given input tensor element-wise.
+
+        Sign of ai.onnx, as defined since opset 9; built at the opset of the module it is in.
+        """
+        return _make_node("Sign", "", version, (input,), (), -1, None)[0]
+    return _named(sign, module)
 
 
 def sinh_9(version, module):
@@ -1117,6 +3585,19 @@ def tf_idf_vectorizer_9(version, module):
     return _named(tf_idf_vectorizer, module)
 
 
+def upsample_9(version, module):
+    def upsample(X, scales, *, mode=None):
+        """Upsample the input tensor.
+
+        Defaults: mode (default: "nearest").
+
+        Upsample of ai.onnx, as defined since opset 9; built at the opset of the module it is in.
+        """
+        _attributes = (("mode", "string", mode),)
+        return _make_node("Upsample", "", version, (X, scales), _attributes, -1, None)[0]
+    return _named(upsample, module)
+
+
 def where_9(version, module):
     def where(condition, X, Y):
         """Return elements, either from X or Y, depending on condition.
@@ -1125,6 +3606,38 @@ def where_9(version, module):
         """
         return _make_node("Where", "", version, (condition, X, Y), (), -1, None)[0]
     return _named(where, module)
+
+
+def average_pool_10(version, module):
+    def average_pool(
+        X,
+        *,
+        auto_pad=None,
+        ceil_mode=None,
+        count_include_pad=None,
+        kernel_shape,
+        pads=None,
+        strides=None,
+    ):
+        """AveragePool consumes an input tensor X and applies average pooling across the tensor
+        according to kernel sizes, stride sizes, and pad lengths.
+
+        Defaults: auto_pad (default: "NOTSET"); ceil_mode (default: 0); count_include_pad (default:
+        0).
+
+        AveragePool of ai.onnx, as defined since opset 10; built at the opset of the module it is
+        in.
+        """
+        _attributes = (
+            ("auto_pad", "string", auto_pad),
+            ("ceil_mode", "int", ceil_mode),
+            ("count_include_pad", "int", count_include_pad),
+            ("kernel_shape", "ints", kernel_shape),
+            ("pads", "ints", pads),
+            ("strides", "ints", strides),
+        )
+        return _make_node("AveragePool", "", version, (X,), _attributes, -1, None)[0]
+    return _named(average_pool, module)
 
 
 def conv_integer_10(version, module):
@@ -1162,6 +3675,32 @@ def conv_integer_10(version, module):
     return _named(conv_integer, module)
 
 
+def dequantize_linear_10(version, module):
+    def dequantize_linear(x, x_scale, x_zero_point=None):
+        """The linear dequantization operator.
+
+        DequantizeLinear of ai.onnx, as defined since opset 10; built at the opset of the module it
+        is in.
+        """
+        _inputs = (x, x_scale, x_zero_point)
+        return _make_node("DequantizeLinear", "", version, _inputs, (), -1, None)[0]
+    return _named(dequantize_linear, module)
+
+
+def dropout_10(version, module):
+    def dropout(data, *, ratio=None, num_outputs=1):
+        """Dropout takes one input floating tensor and produces two tensor outputs, output (floating
+        tensor) and mask (`Tensor<bool>`).
+
+        Defaults: ratio (default: 0.5).
+
+        Dropout of ai.onnx, as defined since opset 10; built at the opset of the module it is in.
+        """
+        _attributes = (("ratio", "float", ratio),)
+        return tuple(_make_node("Dropout", "", version, (data,), _attributes, num_outputs, None))
+    return _named(dropout, module)
+
+
 def isinf_10(version, module):
     def isinf(X, *, detect_negative=None, detect_positive=None):
         """Map infinity to true and other values to false.
@@ -1188,6 +3727,76 @@ def matmul_integer_10(version, module):
         _inputs = (A, B, a_zero_point, b_zero_point)
         return _make_node("MatMulInteger", "", version, _inputs, (), -1, None)[0]
     return _named(matmul_integer, module)
+
+
+def max_pool_10(version, module):
+    def max_pool(
+        X,
+        *,
+        auto_pad=None,
+        ceil_mode=None,
+        dilations=None,
+        kernel_shape,
+        pads=None,
+        storage_order=None,
+        strides=None,
+        num_outputs=1,
+    ):
+        """MaxPool consumes an input tensor X and applies max pooling across the tensor according to
+        kernel sizes, stride sizes, and pad lengths.
+
+        Defaults: auto_pad (default: "NOTSET"); ceil_mode (default: 0); storage_order (default: 0).
+
+        MaxPool of ai.onnx, as defined since opset 10; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("auto_pad", "string", auto_pad),
+            ("ceil_mode", "int", ceil_mode),
+            ("dilations", "ints", dilations),
+            ("kernel_shape", "ints", kernel_shape),
+            ("pads", "ints", pads),
+            ("storage_order", "int", storage_order),
+            ("strides", "ints", strides),
+        )
+        return tuple(_make_node("MaxPool", "", version, (X,), _attributes, num_outputs, None))
+    return _named(max_pool, module)
+
+
+def mod_10(version, module):
+    def mod(A, B, *, fmod=None):
+        """Performs element-wise binary modulus (with Numpy-style broadcasting support).
+
+        Defaults: fmod (default: 0).
+
+        Mod of ai.onnx, as defined since opset 10; built at the opset of the module it is in.
+        """
+        _attributes = (("fmod", "int", fmod),)
+        return _make_node("Mod", "", version, (A, B), _attributes, -1, None)[0]
+    return _named(mod, module)
+
+
+def non_max_suppression_10(version, module):
+    def non_max_suppression(
+        boxes,
+        scores,
+        max_output_boxes_per_class=None,
+        iou_threshold=None,
+        score_threshold=None,
+        *,
+        center_point_box=None,
+    ):
+        """Filter out boxes that have high intersection-over-union (IOU) overlap with previously
+        selected boxes.
+
+        Defaults: center_point_box (default: 0).
+
+        NonMaxSuppression of ai.onnx, as defined since opset 10; built at the opset of the module it
+        is in.
+        """
+        _attributes = (("center_point_box", "int", center_point_box),)
+        _inputs = (boxes, scores, max_output_boxes_per_class, iou_threshold, score_threshold)
+        return _make_node("NonMaxSuppression", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(non_max_suppression, module)
 
 
 def qlinear_conv_10(version, module):
@@ -1243,6 +3852,31 @@ def qlinear_matmul_10(version, module):
     return _named(qlinear_matmul, module)
 
 
+def quantize_linear_10(version, module):
+    def quantize_linear(x, y_scale, y_zero_point=None):
+        """The linear per-tensor/layer quantization operator.
+
+        QuantizeLinear of ai.onnx, as defined since opset 10; built at the opset of the module it is
+        in.
+        """
+        _inputs = (x, y_scale, y_zero_point)
+        return _make_node("QuantizeLinear", "", version, _inputs, (), -1, None)[0]
+    return _named(quantize_linear, module)
+
+
+def resize_10(version, module):
+    def resize(X, scales, *, mode=None):
+        """Resize the input tensor.
+
+        Defaults: mode (default: "nearest").
+
+        Resize of ai.onnx, as defined since opset 10; built at the opset of the module it is in.
+        """
+        _attributes = (("mode", "string", mode),)
+        return _make_node("Resize", "", version, (X, scales), _attributes, -1, None)[0]
+    return _named(resize, module)
+
+
 def reverse_sequence_10(version, module):
     def reverse_sequence(input, sequence_lens, *, batch_axis=None, time_axis=None):
         """Reverse batch of sequences having different lengths specified by `sequence_lens`.
@@ -1289,6 +3923,16 @@ def roi_align_10(version, module):
     return _named(roi_align, module)
 
 
+def slice_10(version, module):
+    def slice(data, starts, ends, axes=None, steps=None):
+        """Produces a slice of the input tensor along multiple axes.
+
+        Slice of ai.onnx, as defined since opset 10; built at the opset of the module it is in.
+        """
+        return _make_node("Slice", "", version, (data, starts, ends, axes, steps), (), -1, None)[0]
+    return _named(slice, module)
+
+
 def string_normalizer_10(version, module):
     def string_normalizer(
         X,
@@ -1329,6 +3973,47 @@ def thresholded_relu_10(version, module):
         _attributes = (("alpha", "float", alpha),)
         return _make_node("ThresholdedRelu", "", version, (X,), _attributes, -1, None)[0]
     return _named(thresholded_relu, module)
+
+
+def top_k_10(version, module):
+    def top_k(X, K, *, axis=None):
+        """Retrieve the top-K elements along a specified axis.
+
+        Defaults: axis (default: -1).
+
+        TopK of ai.onnx, as defined since opset 10; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        return tuple(_make_node("TopK", "", version, (X, K), _attributes, -1, None))
+    return _named(top_k, module)
+
+
+def arg_max_11(version, module):
+    def arg_max(data, *, axis=None, keepdims=None):
+        """Computes the indices of the max elements of the input tensor's element along the provided
+        axis.
+
+        Defaults: axis (default: 0); keepdims (default: 1).
+
+        ArgMax of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis), ("keepdims", "int", keepdims))
+        return _make_node("ArgMax", "", version, (data,), _attributes, -1, None)[0]
+    return _named(arg_max, module)
+
+
+def arg_min_11(version, module):
+    def arg_min(data, *, axis=None, keepdims=None):
+        """Computes the indices of the min elements of the input tensor's element along the provided
+        axis.
+
+        Defaults: axis (default: 0); keepdims (default: 1).
+
+        ArgMin of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis), ("keepdims", "int", keepdims))
+        return _make_node("ArgMin", "", version, (data,), _attributes, -1, None)[0]
+    return _named(arg_min, module)
 
 
 def average_pool_11(version, module):
@@ -1374,6 +4059,16 @@ def bit_shift_11(version, module):
     return _named(bit_shift, module)
 
 
+def clip_11(version, module):
+    def clip(input, min=None, max=None):
+        """Clip operator limits the given input within an interval.
+
+        Clip of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        return _make_node("Clip", "", version, (input, min, max), (), -1, None)[0]
+    return _named(clip, module)
+
+
 def compress_11(version, module):
     def compress(input, condition, *, axis=None):
         """Selects slices from an input tensor along a given axis where condition evaluates to True for
@@ -1384,6 +4079,17 @@ def compress_11(version, module):
         _attributes = (("axis", "int", axis),)
         return _make_node("Compress", "", version, (input, condition), _attributes, -1, None)[0]
     return _named(compress, module)
+
+
+def concat_11(version, module):
+    def concat(inputs, *, axis):
+        """Concatenate a list of tensors into a single tensor.
+
+        Concat of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        return _make_node("Concat", "", version, (*inputs,), _attributes, -1, None)[0]
+    return _named(concat, module)
 
 
 def concat_from_sequence_11(version, module):
@@ -1399,6 +4105,19 @@ def concat_from_sequence_11(version, module):
         _inputs = (input_sequence,)
         return _make_node("ConcatFromSequence", "", version, _inputs, _attributes, -1, None)[0]
     return _named(concat_from_sequence, module)
+
+
+def constant_11(version, module):
+    def constant(graph, *, value=None):
+        """A constant tensor.
+
+        Not supported here: sparse_value (SPARSE_TENSOR).
+
+        Constant of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (("value", "tensor", value),)
+        return _make_node("Constant", "", version, (), _attributes, -1, graph)[0]
+    return _named(constant, module)
 
 
 def conv_11(version, module):
@@ -1482,6 +4201,20 @@ def cumsum_11(version, module):
     return _named(cumsum, module)
 
 
+def depth_to_space_11(version, module):
+    def depth_to_space(input, *, blocksize, mode=None):
+        """DepthToSpace rearranges (permutes) data from depth into blocks of spatial data.
+
+        Defaults: mode (default: "DCR").
+
+        DepthToSpace of ai.onnx, as defined since opset 11; built at the opset of the module it is
+        in.
+        """
+        _attributes = (("blocksize", "int", blocksize), ("mode", "string", mode))
+        return _make_node("DepthToSpace", "", version, (input,), _attributes, -1, None)[0]
+    return _named(depth_to_space, module)
+
+
 def det_11(version, module):
     def det(X):
         """Det calculates determinant of a square matrix or batches of square matrices.
@@ -1504,6 +4237,144 @@ def dynamic_quantize_linear_11(version, module):
     return _named(dynamic_quantize_linear, module)
 
 
+def equal_11(version, module):
+    def equal(A, B):
+        """Returns the tensor resulted from performing the `equal` logical operation elementwise on the
+        input tensors `A` and `B` (with Numpy-style broadcasting support).
+
+        Equal of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        return _make_node("Equal", "", version, (A, B), (), -1, None)[0]
+    return _named(equal, module)
+
+
+def flatten_11(version, module):
+    def flatten(input, *, axis=None):
+        """Flattens the input tensor into a 2D matrix.
+
+        Defaults: axis (default: 1).
+
+        Flatten of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        return _make_node("Flatten", "", version, (input,), _attributes, -1, None)[0]
+    return _named(flatten, module)
+
+
+def gather_11(version, module):
+    def gather(data, indices, *, axis=None):
+        """Given `data` tensor of rank r >= 1, and `indices` tensor of rank q, gather entries of the
+        axis dimension of `data` (by default outer-most one as axis=0) indexed by `indices`, and...
+
+        Defaults: axis (default: 0).
+
+        Gather of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        return _make_node("Gather", "", version, (data, indices), _attributes, -1, None)[0]
+    return _named(gather, module)
+
+
+def gather_elements_11(version, module):
+    def gather_elements(data, indices, *, axis=None):
+        """GatherElements takes two inputs `data` and `indices` of the same rank r >= 1 and an optional
+        attribute `axis` that identifies an axis of `data` (by default, the outer-most axis, that
+        is...
+
+        Defaults: axis (default: 0).
+
+        GatherElements of ai.onnx, as defined since opset 11; built at the opset of the module it is
+        in.
+        """
+        _attributes = (("axis", "int", axis),)
+        return _make_node("GatherElements", "", version, (data, indices), _attributes, -1, None)[0]
+    return _named(gather_elements, module)
+
+
+def gather_nd_11(version, module):
+    def gather_nd(data, indices):
+        """Given `data` tensor of rank `r` >= 1, and `indices` tensor of rank `q` >= 1, this operator
+        gathers slices of `data` into an output tensor of rank `q + r - indices_shape[-1] - 1`.
+
+        GatherND of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        return _make_node("GatherND", "", version, (data, indices), (), -1, None)[0]
+    return _named(gather_nd, module)
+
+
+def gemm_11(version, module):
+    def gemm(A, B, C=None, *, alpha=None, beta=None, transA=None, transB=None):
+        """General Matrix multiplication:
+        https://en.wikipedia.org/wiki/Basic_Linear_Algebra_Subprograms#Level_3.
+
+        Defaults: alpha (default: 1); beta (default: 1); transA (default: 0); transB (default: 0).
+
+        Gemm of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("alpha", "float", alpha),
+            ("beta", "float", beta),
+            ("transA", "int", transA),
+            ("transB", "int", transB),
+        )
+        return _make_node("Gemm", "", version, (A, B, C), _attributes, -1, None)[0]
+    return _named(gemm, module)
+
+
+def hardmax_11(version, module):
+    def hardmax(input, *, axis=None):
+        """The operator computes the hardmax (1 for the first maximum value, and 0 for all others)
+        values for each layer in the batch of the given input.
+
+        Defaults: axis (default: 1).
+
+        Hardmax of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        return _make_node("Hardmax", "", version, (input,), _attributes, -1, None)[0]
+    return _named(hardmax, module)
+
+
+def if_11(version, module):
+    def if_(cond, *, else_branch, then_branch, num_outputs=-1):
+        """If conditional.
+
+        If of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("else_branch", "graph", else_branch),
+            ("then_branch", "graph", then_branch),
+        )
+        return _make_node("If", "", version, (cond,), _attributes, num_outputs, None)
+    return _named(if_, module)
+
+
+def log_softmax_11(version, module):
+    def log_softmax(input, *, axis=None):
+        """The operator computes the logsoftmax (log of softmax) values for each layer in the batch of
+        the given input.
+
+        Defaults: axis (default: 1).
+
+        LogSoftmax of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        return _make_node("LogSoftmax", "", version, (input,), _attributes, -1, None)[0]
+    return _named(log_softmax, module)
+
+
+def loop_11(version, module):
+    def loop(M, cond, v_initial, *, body, num_outputs=-1):
+        """Generic Looping construct.
+
+        Loop of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (("body", "graph", body),)
+        _inputs = (M, cond, *v_initial)
+        return _make_node("Loop", "", version, _inputs, _attributes, num_outputs, None)
+    return _named(loop, module)
+
+
 def lp_pool_11(version, module):
     def lp_pool(X, *, auto_pad=None, kernel_shape, p=None, pads=None, strides=None):
         """LpPool consumes an input tensor X and applies Lp pooling across the tensor according to
@@ -1522,6 +4393,39 @@ def lp_pool_11(version, module):
         )
         return _make_node("LpPool", "", version, (X,), _attributes, -1, None)[0]
     return _named(lp_pool, module)
+
+
+def max_pool_11(version, module):
+    def max_pool(
+        X,
+        *,
+        auto_pad=None,
+        ceil_mode=None,
+        dilations=None,
+        kernel_shape,
+        pads=None,
+        storage_order=None,
+        strides=None,
+        num_outputs=1,
+    ):
+        """MaxPool consumes an input tensor X and applies max pooling across the tensor according to
+        kernel sizes, stride sizes, and pad lengths.
+
+        Defaults: auto_pad (default: "NOTSET"); ceil_mode (default: 0); storage_order (default: 0).
+
+        MaxPool of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("auto_pad", "string", auto_pad),
+            ("ceil_mode", "int", ceil_mode),
+            ("dilations", "ints", dilations),
+            ("kernel_shape", "ints", kernel_shape),
+            ("pads", "ints", pads),
+            ("storage_order", "int", storage_order),
+            ("strides", "ints", strides),
+        )
+        return tuple(_make_node("MaxPool", "", version, (X,), _attributes, num_outputs, None))
+    return _named(max_pool, module)
 
 
 def max_unpool_11(version, module):
@@ -1577,6 +4481,21 @@ def one_hot_11(version, module):
     return _named(one_hot, module)
 
 
+def pad_11(version, module):
+    def pad(data, pads, constant_value=None, *, mode=None):
+        """Given a tensor containing the data to be padded (`data`), a tensor containing the number of
+        start and end pad values for axis (`pads`), (optionally) a `mode`, and (optionally...
+
+        Defaults: mode (default: "constant").
+
+        Pad of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (("mode", "string", mode),)
+        _inputs = (data, pads, constant_value)
+        return _make_node("Pad", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(pad, module)
+
+
 def range_11(version, module):
     def range(start, limit, delta):
         """Generate a tensor containing a sequence of numbers that begin at `start` and extends by
@@ -1586,6 +4505,173 @@ def range_11(version, module):
         """
         return _make_node("Range", "", version, (start, limit, delta), (), -1, None)[0]
     return _named(range, module)
+
+
+def reduce_l1_11(version, module):
+    def reduce_l1(data, *, axes=None, keepdims=None):
+        """Computes the L1 norm of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceL1 of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceL1", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_l1, module)
+
+
+def reduce_l2_11(version, module):
+    def reduce_l2(data, *, axes=None, keepdims=None):
+        """Computes the L2 norm of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceL2 of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceL2", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_l2, module)
+
+
+def reduce_log_sum_11(version, module):
+    def reduce_log_sum(data, *, axes=None, keepdims=None):
+        """Computes the log sum of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceLogSum of ai.onnx, as defined since opset 11; built at the opset of the module it is
+        in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceLogSum", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_log_sum, module)
+
+
+def reduce_log_sum_exp_11(version, module):
+    def reduce_log_sum_exp(data, *, axes=None, keepdims=None):
+        """Computes the log sum exponent of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceLogSumExp of ai.onnx, as defined since opset 11; built at the opset of the module it
+        is in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceLogSumExp", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_log_sum_exp, module)
+
+
+def reduce_max_11(version, module):
+    def reduce_max(data, *, axes=None, keepdims=None):
+        """Computes the max of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceMax of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceMax", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_max, module)
+
+
+def reduce_mean_11(version, module):
+    def reduce_mean(data, *, axes=None, keepdims=None):
+        """Computes the mean of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceMean of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceMean", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_mean, module)
+
+
+def reduce_min_11(version, module):
+    def reduce_min(data, *, axes=None, keepdims=None):
+        """Computes the min of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceMin of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceMin", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_min, module)
+
+
+def reduce_prod_11(version, module):
+    def reduce_prod(data, *, axes=None, keepdims=None):
+        """Computes the product of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceProd of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceProd", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_prod, module)
+
+
+def reduce_sum_11(version, module):
+    def reduce_sum(data, *, axes=None, keepdims=None):
+        """Computes the sum of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceSum of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceSum", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_sum, module)
+
+
+def reduce_sum_square_11(version, module):
+    def reduce_sum_square(data, *, axes=None, keepdims=None):
+        """Computes the sum square of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceSumSquare of ai.onnx, as defined since opset 11; built at the opset of the module it
+        is in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceSumSquare", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_sum_square, module)
+
+
+def resize_11(version, module):
+    def resize(
+        X,
+        roi,
+        scales,
+        sizes=None,
+        *,
+        coordinate_transformation_mode=None,
+        cubic_coeff_a=None,
+        exclude_outside=None,
+        extrapolation_value=None,
+        mode=None,
+        nearest_mode=None,
+    ):
+        """Resize the input tensor.
+
+        Defaults: coordinate_transformation_mode (default: "half_pixel"); cubic_coeff_a (default:
+        -0.75); exclude_outside (default: 0); extrapolation_value (default: 0); mode (default:
+        "nearest"); nearest_mode (default: "round_prefer_floor").
+
+        Resize of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("coordinate_transformation_mode", "string", coordinate_transformation_mode),
+            ("cubic_coeff_a", "float", cubic_coeff_a),
+            ("exclude_outside", "int", exclude_outside),
+            ("extrapolation_value", "float", extrapolation_value),
+            ("mode", "string", mode),
+            ("nearest_mode", "string", nearest_mode),
+        )
+        return _make_node("Resize", "", version, (X, roi, scales, sizes), _attributes, -1, None)[0]
+    return _named(resize, module)
 
 
 def round_11(version, module):
@@ -1627,6 +4713,34 @@ def scan_11(version, module):
         _inputs = (*initial_state_and_scan_inputs,)
         return _make_node("Scan", "", version, _inputs, _attributes, num_outputs, None)
     return _named(scan, module)
+
+
+def scatter_elements_11(version, module):
+    def scatter_elements(data, indices, updates, *, axis=None):
+        """ScatterElements takes three inputs `data`, `updates`, and `indices` of the same rank r >= 1
+        and an optional attribute axis that identifies an axis of `data` (by default, the
+        outer-most...
+
+        Defaults: axis (default: 0).
+
+        ScatterElements of ai.onnx, as defined since opset 11; built at the opset of the module it
+        is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        _inputs = (data, indices, updates)
+        return _make_node("ScatterElements", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(scatter_elements, module)
+
+
+def scatter_nd_11(version, module):
+    def scatter_nd(data, indices, updates):
+        """ScatterND takes three inputs `data` tensor of rank r >= 1, `indices` tensor of rank q >= 1,
+        and `updates` tensor of rank q + r - indices.shape[-1] - 1.
+
+        ScatterND of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        return _make_node("ScatterND", "", version, (data, indices, updates), (), -1, None)[0]
+    return _named(scatter_nd, module)
 
 
 def sequence_at_11(version, module):
@@ -1699,6 +4813,43 @@ def sequence_length_11(version, module):
     return _named(sequence_length, module)
 
 
+def slice_11(version, module):
+    def slice(data, starts, ends, axes=None, steps=None):
+        """Produces a slice of the input tensor along multiple axes.
+
+        Slice of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        return _make_node("Slice", "", version, (data, starts, ends, axes, steps), (), -1, None)[0]
+    return _named(slice, module)
+
+
+def softmax_11(version, module):
+    def softmax(input, *, axis=None):
+        """The operator computes the softmax (normalized exponential) values for each layer in the
+        batch of the given input.
+
+        Defaults: axis (default: 1).
+
+        Softmax of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        return _make_node("Softmax", "", version, (input,), _attributes, -1, None)[0]
+    return _named(softmax, module)
+
+
+def split_11(version, module):
+    def split(input, *, axis=None, split=None, num_outputs):
+        """Split a tensor into a list of tensors, along the specified 'axis'.
+
+        Defaults: axis (default: 0).
+
+        Split of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis), ("split", "ints", split))
+        return _make_node("Split", "", version, (input,), _attributes, num_outputs, None)
+    return _named(split, module)
+
+
 def split_to_sequence_11(version, module):
     def split_to_sequence(input, split=None, *, axis=None, keepdims=None):
         """Split a tensor into a sequence of tensors, along the specified 'axis'.
@@ -1711,6 +4862,17 @@ def split_to_sequence_11(version, module):
         _attributes = (("axis", "int", axis), ("keepdims", "int", keepdims))
         return _make_node("SplitToSequence", "", version, (input, split), _attributes, -1, None)[0]
     return _named(split_to_sequence, module)
+
+
+def squeeze_11(version, module):
+    def squeeze(data, *, axes=None):
+        """Remove single-dimensional entries from the shape of a tensor.
+
+        Squeeze of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (("axes", "ints", axes),)
+        return _make_node("Squeeze", "", version, (data,), _attributes, -1, None)[0]
+    return _named(squeeze, module)
 
 
 def top_k_11(version, module):
@@ -1743,6 +4905,53 @@ def unique_11(version, module):
     return _named(unique, module)
 
 
+def unsqueeze_11(version, module):
+    def unsqueeze(data, *, axes):
+        """Insert single-dimensional entries to the shape of an input tensor (`data`).
+
+        Unsqueeze of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
+        """
+        _attributes = (("axes", "ints", axes),)
+        return _make_node("Unsqueeze", "", version, (data,), _attributes, -1, None)[0]
+    return _named(unsqueeze, module)
+
+
+def arg_max_12(version, module):
+    def arg_max(data, *, axis=None, keepdims=None, select_last_index=None):
+        """Computes the indices of the max elements of the input tensor's element along the provided
+        axis.
+
+        Defaults: axis (default: 0); keepdims (default: 1); select_last_index (default: 0).
+
+        ArgMax of ai.onnx, as defined since opset 12; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("axis", "int", axis),
+            ("keepdims", "int", keepdims),
+            ("select_last_index", "int", select_last_index),
+        )
+        return _make_node("ArgMax", "", version, (data,), _attributes, -1, None)[0]
+    return _named(arg_max, module)
+
+
+def arg_min_12(version, module):
+    def arg_min(data, *, axis=None, keepdims=None, select_last_index=None):
+        """Computes the indices of the min elements of the input tensor's element along the provided
+        axis.
+
+        Defaults: axis (default: 0); keepdims (default: 1); select_last_index (default: 0).
+
+        ArgMin of ai.onnx, as defined since opset 12; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("axis", "int", axis),
+            ("keepdims", "int", keepdims),
+            ("select_last_index", "int", select_last_index),
+        )
+        return _make_node("ArgMin", "", version, (data,), _attributes, -1, None)[0]
+    return _named(arg_min, module)
+
+
 def celu_12(version, module):
     def celu(X, *, alpha=None):
         """Continuously Differentiable Exponential Linear Units: Perform the linear unit element-wise
@@ -1757,6 +4966,60 @@ def celu_12(version, module):
     return _named(celu, module)
 
 
+def clip_12(version, module):
+    def clip(input, min=None, max=None):
+        """Clip operator limits the given input within an interval.
+
+        Clip of ai.onnx, as defined since opset 12; built at the opset of the module it is in.
+        """
+        return _make_node("Clip", "", version, (input, min, max), (), -1, None)[0]
+    return _named(clip, module)
+
+
+def constant_12(version, module):
+    def constant(
+        graph,
+        *,
+        value=None,
+        value_float=None,
+        value_floats=None,
+        value_int=None,
+        value_ints=None,
+        value_string=None,
+        value_strings=None,
+    ):
+        """This operator produces a constant tensor.
+
+        Not supported here: sparse_value (SPARSE_TENSOR).
+
+        Constant of ai.onnx, as defined since opset 12; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("value", "tensor", value),
+            ("value_float", "float", value_float),
+            ("value_floats", "floats", value_floats),
+            ("value_int", "int", value_int),
+            ("value_ints", "ints", value_ints),
+            ("value_string", "string", value_string),
+            ("value_strings", "strings", value_strings),
+        )
+        return _make_node("Constant", "", version, (), _attributes, -1, graph)[0]
+    return _named(constant, module)
+
+
+def dropout_12(version, module):
+    def dropout(data, ratio=None, training_mode=None, *, seed=None, num_outputs=1):
+        """Dropout takes an input floating-point tensor, an optional input ratio (floating-point
+        scalar) and an optional input training_mode (boolean scalar).
+
+        Dropout of ai.onnx, as defined since opset 12; built at the opset of the module it is in.
+        """
+        _attributes = (("seed", "int", seed),)
+        _inputs = (data, ratio, training_mode)
+        return tuple(_make_node("Dropout", "", version, _inputs, _attributes, num_outputs, None))
+    return _named(dropout, module)
+
+
 def einsum_12(version, module):
     def einsum(Inputs, *, equation):
         """An einsum of the form `term1, term2 -> output-term` produces an output tensor using the
@@ -1767,6 +5030,20 @@ def einsum_12(version, module):
         _attributes = (("equation", "string", equation),)
         return _make_node("Einsum", "", version, (*Inputs,), _attributes, -1, None)[0]
     return _named(einsum, module)
+
+
+def gather_nd_12(version, module):
+    def gather_nd(data, indices, *, batch_dims=None):
+        """Given `data` tensor of rank `r` >= 1, `indices` tensor of rank `q` >= 1, and `batch_dims`
+        integer `b`, this operator gathers slices of `data` into an output tensor of rank...
+
+        Defaults: batch_dims (default: 0).
+
+        GatherND of ai.onnx, as defined since opset 12; built at the opset of the module it is in.
+        """
+        _attributes = (("batch_dims", "int", batch_dims),)
+        return _make_node("GatherND", "", version, (data, indices), _attributes, -1, None)[0]
+    return _named(gather_nd, module)
 
 
 def greater_or_equal_12(version, module):
@@ -1791,6 +5068,16 @@ def less_or_equal_12(version, module):
         """
         return _make_node("LessOrEqual", "", version, (A, B), (), -1, None)[0]
     return _named(less_or_equal, module)
+
+
+def max_12(version, module):
+    def max(data_0):
+        """Element-wise max of each of the input tensors (with Numpy-style broadcasting support).
+
+        Max of ai.onnx, as defined since opset 12; built at the opset of the module it is in.
+        """
+        return _make_node("Max", "", version, (*data_0,), (), -1, None)[0]
+    return _named(max, module)
 
 
 def max_pool_12(version, module):
@@ -1824,6 +5111,99 @@ def max_pool_12(version, module):
         )
         return tuple(_make_node("MaxPool", "", version, (X,), _attributes, num_outputs, None))
     return _named(max_pool, module)
+
+
+def min_12(version, module):
+    def min(data_0):
+        """Element-wise min of each of the input tensors (with Numpy-style broadcasting support).
+
+        Min of ai.onnx, as defined since opset 12; built at the opset of the module it is in.
+        """
+        return _make_node("Min", "", version, (*data_0,), (), -1, None)[0]
+    return _named(min, module)
+
+
+def negative_log_likelihood_loss_12(version, module):
+    def negative_log_likelihood_loss(
+        input,
+        target,
+        weight=None,
+        *,
+        ignore_index=None,
+        reduction=None,
+    ):
+        """A NegativeLogLikelihoodLoss operator computes (weighted) negative log likelihood loss.
+
+        Defaults: reduction (default: "mean").
+
+        NegativeLogLikelihoodLoss of ai.onnx, as defined since opset 12; built at the opset of the
+        module it is in.
+        """
+        _attributes = (("ignore_index", "int", ignore_index), ("reduction", "string", reduction))
+        _inputs = (input, target, weight)
+        return _make_node("NegativeLogLikelihoodLoss", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(negative_log_likelihood_loss, module)
+
+
+def pow_12(version, module):
+    def pow(X, Y):
+        """Pow takes input data (Tensor<T>) and exponent Tensor, and produces one output data
+        (Tensor<T>) where the function `f(x) = x^exponent`, is applied to the data tensor
+        elementwise.
+
+        Pow of ai.onnx, as defined since opset 12; built at the opset of the module it is in.
+        """
+        return _make_node("Pow", "", version, (X, Y), (), -1, None)[0]
+    return _named(pow, module)
+
+
+def reduce_max_12(version, module):
+    def reduce_max(data, *, axes=None, keepdims=None):
+        """Computes the max of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceMax of ai.onnx, as defined since opset 12; built at the opset of the module it is in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceMax", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_max, module)
+
+
+def reduce_min_12(version, module):
+    def reduce_min(data, *, axes=None, keepdims=None):
+        """Computes the min of the input tensor's element along the provided axes.
+
+        Defaults: keepdims (default: 1).
+
+        ReduceMin of ai.onnx, as defined since opset 12; built at the opset of the module it is in.
+        """
+        _attributes = (("axes", "ints", axes), ("keepdims", "int", keepdims))
+        return _make_node("ReduceMin", "", version, (data,), _attributes, -1, None)[0]
+    return _named(reduce_min, module)
+
+
+def softmax_cross_entropy_loss_12(version, module):
+    def softmax_cross_entropy_loss(
+        scores,
+        labels,
+        weights=None,
+        *,
+        ignore_index=None,
+        reduction=None,
+        num_outputs=1,
+    ):
+        """Loss function that measures the softmax cross entropy between 'scores' and 'labels'.
+
+        Defaults: reduction (default: "mean").
+
+        SoftmaxCrossEntropyLoss of ai.onnx, as defined since opset 12; built at the opset of the
+        module it is in.
+        """
+        _attributes = (("ignore_index", "int", ignore_index), ("reduction", "string", reduction))
+        _inputs = (scores, labels, weights)
+        return tuple(_make_node("SoftmaxCrossEntropyLoss", "", version, _inputs, _attributes, num_outputs, None))
+    return _named(softmax_cross_entropy_loss, module)
 
 
 def abs_13(version, module):
@@ -3576,3 +6956,2858 @@ def sequence_map_17(version, module):
         _inputs = (input_sequence, *additional_inputs)
         return _make_node("SequenceMap", "", version, _inputs, _attributes, num_outputs, None)
     return _named(sequence_map, module)
+
+
+def bitwise_and_18(version, module):
+    def bitwise_and(A, B):
+        """Returns the tensor resulting from performing the bitwise `and` operation elementwise on the
+        input tensors `A` and `B` (with Numpy-style broadcasting support).
+
+        BitwiseAnd of ai.onnx, as defined since opset 18; built at the opset of the module it is in.
+        """
+        return _make_node("BitwiseAnd", "", version, (A, B), (), -1, None)[0]
+    return _named(bitwise_and, module)
+
+
+def bitwise_not_18(version, module):
+    def bitwise_not(X):
+        """Returns the bitwise not of the input tensor element-wise.
+
+        BitwiseNot of ai.onnx, as defined since opset 18; built at the opset of the module it is in.
+        """
+        return _make_node("BitwiseNot", "", version, (X,), (), -1, None)[0]
+    return _named(bitwise_not, module)
+
+
+def bitwise_or_18(version, module):
+    def bitwise_or(A, B):
+        """Returns the tensor resulting from performing the bitwise `or` operation elementwise on the
+        input tensors `A` and `B` (with Numpy-style broadcasting support).
+
+        BitwiseOr of ai.onnx, as defined since opset 18; built at the opset of the module it is in.
+        """
+        return _make_node("BitwiseOr", "", version, (A, B), (), -1, None)[0]
+    return _named(bitwise_or, module)
+
+
+def bitwise_xor_18(version, module):
+    def bitwise_xor(A, B):
+        """Returns the tensor resulting from performing the bitwise `xor` operation elementwise on the
+        input tensors `A` and `B` (with Numpy-style broadcasting support).
+
+        BitwiseXor of ai.onnx, as defined since opset 18; built at the opset of the module it is in.
+        """
+        return _make_node("BitwiseXor", "", version, (A, B), (), -1, None)[0]
+    return _named(bitwise_xor, module)
+
+
+def center_crop_pad_18(version, module):
+    def center_crop_pad(input_data, shape, *, axes=None):
+        """Center crop or pad an input to given dimensions.
+
+        CenterCropPad of ai.onnx, as defined since opset 18; built at the opset of the module it is
+        in.
+        """
+        _attributes = (("axes", "ints", axes),)
+        _inputs = (input_data, shape)
+        return _make_node("CenterCropPad", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(center_crop_pad, module)
+
+
+def col2_im_18(version, module):
+    def col2_im(input, image_shape, block_shape, *, dilations=None, pads=None, strides=None):
+        """The operator rearranges column blocks back into a multidimensional image.
+
+        Col2Im of ai.onnx, as defined since opset 18; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("dilations", "ints", dilations),
+            ("pads", "ints", pads),
+            ("strides", "ints", strides),
+        )
+        _inputs = (input, image_shape, block_shape)
+        return _make_node("Col2Im", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(col2_im, module)
+
+
+def lp_pool_18(version, module):
+    def lp_pool(
+        X,
+        *,
+        auto_pad=None,
+        ceil_mode=None,
+        dilations=None,
+        kernel_shape,
+        p=None,
+        pads=None,
+        strides=None,
+    ):
+        """LpPool consumes an input tensor X and applies Lp pooling across the tensor according to
+        kernel sizes, stride sizes, and pad lengths.
+
+        Defaults: auto_pad (default: "NOTSET"); ceil_mode (default: 0); p (default: 2).
+
+        LpPool of ai.onnx, as defined since opset 18; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("auto_pad", "string", auto_pad),
+            ("ceil_mode", "int", ceil_mode),
+            ("dilations", "ints", dilations),
+            ("kernel_shape", "ints", kernel_shape),
+            ("p", "int", p),
+            ("pads", "ints", pads),
+            ("strides", "ints", strides),
+        )
+        return _make_node("LpPool", "", version, (X,), _attributes, -1, None)[0]
+    return _named(lp_pool, module)
+
+
+def mish_18(version, module):
+    def mish(X):
+        """Mish: A Self Regularized Non-Monotonic Neural Activation Function.
+
+        Mish of ai.onnx, as defined since opset 18; built at the opset of the module it is in.
+        """
+        return _make_node("Mish", "", version, (X,), (), -1, None)[0]
+    return _named(mish, module)
+
+
+def optional_get_element_18(version, module):
+    def optional_get_element(input):
+        """If the input is a tensor or sequence type, it returns the input.
+
+        OptionalGetElement of ai.onnx, as defined since opset 18; built at the opset of the module
+        it is in.
+        """
+        return _make_node("OptionalGetElement", "", version, (input,), (), -1, None)[0]
+    return _named(optional_get_element, module)
+
+
+def optional_has_element_18(version, module):
+    def optional_has_element(input):
+        """Returns true if (1) the input is an optional-type and contains an element, or, (2) the input
+        is a tensor or sequence type.
+
+        OptionalHasElement of ai.onnx, as defined since opset 18; built at the opset of the module
+        it is in.
+        """
+        return _make_node("OptionalHasElement", "", version, (input,), (), -1, None)[0]
+    return _named(optional_has_element, module)
+
+
+def pad_18(version, module):
+    def pad(data, pads, constant_value=None, axes=None, *, mode=None):
+        """Given a tensor containing the data to be padded (`data`), a tensor containing the number of
+        start and end pad values for axis (`pads`), (optionally) a `mode`, and (optionally...
+
+        Defaults: mode (default: "constant").
+
+        Pad of ai.onnx, as defined since opset 18; built at the opset of the module it is in.
+        """
+        _attributes = (("mode", "string", mode),)
+        _inputs = (data, pads, constant_value, axes)
+        return _make_node("Pad", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(pad, module)
+
+
+def reduce_l1_18(version, module):
+    def reduce_l1(data, axes=None, *, keepdims=None, noop_with_empty_axes=None):
+        """Computes the L1 norm of the input tensor's elements along the provided axes.
+
+        Defaults: keepdims (default: 1); noop_with_empty_axes (default: 0).
+
+        ReduceL1 of ai.onnx, as defined since opset 18; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("keepdims", "int", keepdims),
+            ("noop_with_empty_axes", "int", noop_with_empty_axes),
+        )
+        return _make_node("ReduceL1", "", version, (data, axes), _attributes, -1, None)[0]
+    return _named(reduce_l1, module)
+
+
+def reduce_l2_18(version, module):
+    def reduce_l2(data, axes=None, *, keepdims=None, noop_with_empty_axes=None):
+        """Computes the L2 norm of the input tensor's elements along the provided axes.
+
+        Defaults: keepdims (default: 1); noop_with_empty_axes (default: 0).
+
+        ReduceL2 of ai.onnx, as defined since opset 18; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("keepdims", "int", keepdims),
+            ("noop_with_empty_axes", "int", noop_with_empty_axes),
+        )
+        return _make_node("ReduceL2", "", version, (data, axes), _attributes, -1, None)[0]
+    return _named(reduce_l2, module)
+
+
+def reduce_log_sum_18(version, module):
+    def reduce_log_sum(data, axes=None, *, keepdims=None, noop_with_empty_axes=None):
+        """Computes the log sum of the input tensor's elements along the provided axes.
+
+        Defaults: keepdims (default: 1); noop_with_empty_axes (default: 0).
+
+        ReduceLogSum of ai.onnx, as defined since opset 18; built at the opset of the module it is
+        in.
+        """
+        _attributes = (
+            ("keepdims", "int", keepdims),
+            ("noop_with_empty_axes", "int", noop_with_empty_axes),
+        )
+        return _make_node("ReduceLogSum", "", version, (data, axes), _attributes, -1, None)[0]
+    return _named(reduce_log_sum, module)
+
+
+def reduce_log_sum_exp_18(version, module):
+    def reduce_log_sum_exp(data, axes=None, *, keepdims=None, noop_with_empty_axes=None):
+        """Computes the log sum exponent of the input tensor's elements along the provided axes.
+
+        Defaults: keepdims (default: 1); noop_with_empty_axes (default: 0).
+
+        ReduceLogSumExp of ai.onnx, as defined since opset 18; built at the opset of the module it
+        is in.
+        """
+        _attributes = (
+            ("keepdims", "int", keepdims),
+            ("noop_with_empty_axes", "int", noop_with_empty_axes),
+        )
+        return _make_node("ReduceLogSumExp", "", version, (data, axes), _attributes, -1, None)[0]
+    return _named(reduce_log_sum_exp, module)
+
+
+def reduce_max_18(version, module):
+    def reduce_max(data, axes=None, *, keepdims=None, noop_with_empty_axes=None):
+        """Computes the max of the input tensor's elements along the provided axes.
+
+        Defaults: keepdims (default: 1); noop_with_empty_axes (default: 0).
+
+        ReduceMax of ai.onnx, as defined since opset 18; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("keepdims", "int", keepdims),
+            ("noop_with_empty_axes", "int", noop_with_empty_axes),
+        )
+        return _make_node("ReduceMax", "", version, (data, axes), _attributes, -1, None)[0]
+    return _named(reduce_max, module)
+
+
+def reduce_mean_18(version, module):
+    def reduce_mean(data, axes=None, *, keepdims=None, noop_with_empty_axes=None):
+        """Computes the mean of the input tensor's elements along the provided axes.
+
+        Defaults: keepdims (default: 1); noop_with_empty_axes (default: 0).
+
+        ReduceMean of ai.onnx, as defined since opset 18; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("keepdims", "int", keepdims),
+            ("noop_with_empty_axes", "int", noop_with_empty_axes),
+        )
+        return _make_node("ReduceMean", "", version, (data, axes), _attributes, -1, None)[0]
+    return _named(reduce_mean, module)
+
+
+def reduce_min_18(version, module):
+    def reduce_min(data, axes=None, *, keepdims=None, noop_with_empty_axes=None):
+        """Computes the min of the input tensor's elements along the provided axes.
+
+        Defaults: keepdims (default: 1); noop_with_empty_axes (default: 0).
+
+        ReduceMin of ai.onnx, as defined since opset 18; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("keepdims", "int", keepdims),
+            ("noop_with_empty_axes", "int", noop_with_empty_axes),
+        )
+        return _make_node("ReduceMin", "", version, (data, axes), _attributes, -1, None)[0]
+    return _named(reduce_min, module)
+
+
+def reduce_prod_18(version, module):
+    def reduce_prod(data, axes=None, *, keepdims=None, noop_with_empty_axes=None):
+        """Computes the product of the input tensor's elements along the provided axes.
+
+        Defaults: keepdims (default: 1); noop_with_empty_axes (default: 0).
+
+        ReduceProd of ai.onnx, as defined since opset 18; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("keepdims", "int", keepdims),
+            ("noop_with_empty_axes", "int", noop_with_empty_axes),
+        )
+        return _make_node("ReduceProd", "", version, (data, axes), _attributes, -1, None)[0]
+    return _named(reduce_prod, module)
+
+
+def reduce_sum_square_18(version, module):
+    def reduce_sum_square(data, axes=None, *, keepdims=None, noop_with_empty_axes=None):
+        """Computes the sum square of the input tensor's elements along the provided axes.
+
+        Defaults: keepdims (default: 1); noop_with_empty_axes (default: 0).
+
+        ReduceSumSquare of ai.onnx, as defined since opset 18; built at the opset of the module it
+        is in.
+        """
+        _attributes = (
+            ("keepdims", "int", keepdims),
+            ("noop_with_empty_axes", "int", noop_with_empty_axes),
+        )
+        return _make_node("ReduceSumSquare", "", version, (data, axes), _attributes, -1, None)[0]
+    return _named(reduce_sum_square, module)
+
+
+def resize_18(version, module):
+    def resize(
+        X,
+        roi=None,
+        scales=None,
+        sizes=None,
+        *,
+        antialias=None,
+        axes=None,
+        coordinate_transformation_mode=None,
+        cubic_coeff_a=None,
+        exclude_outside=None,
+        extrapolation_value=None,
+        keep_aspect_ratio_policy=None,
+        mode=None,
+        nearest_mode=None,
+    ):
+        """Resize the input tensor.
+
+        Defaults: antialias (default: 0); coordinate_transformation_mode (default: "half_pixel");
+        cubic_coeff_a (default: -0.75); exclude_outside (default: 0); extrapolation_value (default:
+        0); keep_aspect_ratio_policy (default: "stretch"); mode (default: "nearest"); nearest_mode
+        (default: "round_prefer_floor").
+
+        Resize of ai.onnx, as defined since opset 18; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("antialias", "int", antialias),
+            ("axes", "ints", axes),
+            ("coordinate_transformation_mode", "string", coordinate_transformation_mode),
+            ("cubic_coeff_a", "float", cubic_coeff_a),
+            ("exclude_outside", "int", exclude_outside),
+            ("extrapolation_value", "float", extrapolation_value),
+            ("keep_aspect_ratio_policy", "string", keep_aspect_ratio_policy),
+            ("mode", "string", mode),
+            ("nearest_mode", "string", nearest_mode),
+        )
+        return _make_node("Resize", "", version, (X, roi, scales, sizes), _attributes, -1, None)[0]
+    return _named(resize, module)
+
+
+def scatter_elements_18(version, module):
+    def scatter_elements(data, indices, updates, *, axis=None, reduction=None):
+        """ScatterElements takes three inputs `data`, `updates`, and `indices` of the same rank r >= 1
+        and an optional attribute axis that identifies an axis of `data` (by default, the
+        outer-most...
+
+        Defaults: axis (default: 0); reduction (default: "none").
+
+        ScatterElements of ai.onnx, as defined since opset 18; built at the opset of the module it
+        is in.
+        """
+        _attributes = (("axis", "int", axis), ("reduction", "string", reduction))
+        _inputs = (data, indices, updates)
+        return _make_node("ScatterElements", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(scatter_elements, module)
+
+
+def scatter_nd_18(version, module):
+    def scatter_nd(data, indices, updates, *, reduction=None):
+        """ScatterND takes three inputs `data` tensor of rank r >= 1, `indices` tensor of rank q >= 1,
+        and `updates` tensor of rank q + r - indices.shape[-1] - 1.
+
+        Defaults: reduction (default: "none").
+
+        ScatterND of ai.onnx, as defined since opset 18; built at the opset of the module it is in.
+        """
+        _attributes = (("reduction", "string", reduction),)
+        _inputs = (data, indices, updates)
+        return _make_node("ScatterND", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(scatter_nd, module)
+
+
+def split_18(version, module):
+    def split(input, split=None, *, axis=None, num_outputs_=None, num_outputs):
+        """Split a tensor into a list of tensors, along the specified 'axis'.
+
+        Defaults: axis (default: 0).
+
+        Split of ai.onnx, as defined since opset 18; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis), ("num_outputs", "int", num_outputs_))
+        return _make_node("Split", "", version, (input, split), _attributes, num_outputs, None)
+    return _named(split, module)
+
+
+def average_pool_19(version, module):
+    def average_pool(
+        X,
+        *,
+        auto_pad=None,
+        ceil_mode=None,
+        count_include_pad=None,
+        dilations=None,
+        kernel_shape,
+        pads=None,
+        strides=None,
+    ):
+        """AveragePool consumes an input tensor X and applies average pooling across the tensor
+        according to kernel sizes, stride sizes, and pad lengths.
+
+        Defaults: auto_pad (default: "NOTSET"); ceil_mode (default: 0); count_include_pad (default:
+        0).
+
+        AveragePool of ai.onnx, as defined since opset 19; built at the opset of the module it is
+        in.
+        """
+        _attributes = (
+            ("auto_pad", "string", auto_pad),
+            ("ceil_mode", "int", ceil_mode),
+            ("count_include_pad", "int", count_include_pad),
+            ("dilations", "ints", dilations),
+            ("kernel_shape", "ints", kernel_shape),
+            ("pads", "ints", pads),
+            ("strides", "ints", strides),
+        )
+        return _make_node("AveragePool", "", version, (X,), _attributes, -1, None)[0]
+    return _named(average_pool, module)
+
+
+def cast_19(version, module):
+    def cast(input, *, saturate=None, to):
+        """The operator casts the elements of a given input tensor to a data type specified by the 'to'
+        argument and returns an output tensor of the same size in the converted type.
+
+        Defaults: saturate (default: 1).
+
+        Cast of ai.onnx, as defined since opset 19; built at the opset of the module it is in.
+        """
+        _attributes = (("saturate", "int", saturate), ("to", "int", to))
+        return _make_node("Cast", "", version, (input,), _attributes, -1, None)[0]
+    return _named(cast, module)
+
+
+def cast_like_19(version, module):
+    def cast_like(input, target_type, *, saturate=None):
+        """The operator casts the elements of a given input tensor (the first input) to the same data
+        type as the elements of the second input tensor.
+
+        Defaults: saturate (default: 1).
+
+        CastLike of ai.onnx, as defined since opset 19; built at the opset of the module it is in.
+        """
+        _attributes = (("saturate", "int", saturate),)
+        return _make_node("CastLike", "", version, (input, target_type), _attributes, -1, None)[0]
+    return _named(cast_like, module)
+
+
+def constant_19(version, module):
+    def constant(
+        graph,
+        *,
+        value=None,
+        value_float=None,
+        value_floats=None,
+        value_int=None,
+        value_ints=None,
+        value_string=None,
+        value_strings=None,
+    ):
+        """This operator produces a constant tensor.
+
+        Not supported here: sparse_value (SPARSE_TENSOR).
+
+        Constant of ai.onnx, as defined since opset 19; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("value", "tensor", value),
+            ("value_float", "float", value_float),
+            ("value_floats", "floats", value_floats),
+            ("value_int", "int", value_int),
+            ("value_ints", "ints", value_ints),
+            ("value_string", "string", value_string),
+            ("value_strings", "strings", value_strings),
+        )
+        return _make_node("Constant", "", version, (), _attributes, -1, graph)[0]
+    return _named(constant, module)
+
+
+def deform_conv_19(version, module):
+    def deform_conv(
+        X,
+        W,
+        offset,
+        B=None,
+        mask=None,
+        *,
+        dilations=None,
+        group=None,
+        kernel_shape=None,
+        offset_group=None,
+        pads=None,
+        strides=None,
+    ):
+        """Performs deformable convolution as described in https://arxiv.org/abs/1703.06211 and
+        https://arxiv.org/abs/1811.11168.
+
+        Defaults: group (default: 1); offset_group (default: 1).
+
+        DeformConv of ai.onnx, as defined since opset 19; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("dilations", "ints", dilations),
+            ("group", "int", group),
+            ("kernel_shape", "ints", kernel_shape),
+            ("offset_group", "int", offset_group),
+            ("pads", "ints", pads),
+            ("strides", "ints", strides),
+        )
+        _inputs = (X, W, offset, B, mask)
+        return _make_node("DeformConv", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(deform_conv, module)
+
+
+def dequantize_linear_19(version, module):
+    def dequantize_linear(x, x_scale, x_zero_point=None, *, axis=None):
+        """The linear dequantization operator.
+
+        Defaults: axis (default: 1).
+
+        DequantizeLinear of ai.onnx, as defined since opset 19; built at the opset of the module it
+        is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        _inputs = (x, x_scale, x_zero_point)
+        return _make_node("DequantizeLinear", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(dequantize_linear, module)
+
+
+def equal_19(version, module):
+    def equal(A, B):
+        """Returns the tensor resulted from performing the `equal` logical operation elementwise on the
+        input tensors `A` and `B` (with Numpy-style broadcasting support).
+
+        Equal of ai.onnx, as defined since opset 19; built at the opset of the module it is in.
+        """
+        return _make_node("Equal", "", version, (A, B), (), -1, None)[0]
+    return _named(equal, module)
+
+
+def identity_19(version, module):
+    def identity(input):
+        """Identity operator.
+
+        Identity of ai.onnx, as defined since opset 19; built at the opset of the module it is in.
+        """
+        return _make_node("Identity", "", version, (input,), (), -1, None)[0]
+    return _named(identity, module)
+
+
+def if_19(version, module):
+    def if_(cond, *, else_branch, then_branch, num_outputs=-1):
+        """If conditional.
+
+        If of ai.onnx, as defined since opset 19; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("else_branch", "graph", else_branch),
+            ("then_branch", "graph", then_branch),
+        )
+        return _make_node("If", "", version, (cond,), _attributes, num_outputs, None)
+    return _named(if_, module)
+
+
+def loop_19(version, module):
+    def loop(M, cond, v_initial, *, body, num_outputs=-1):
+        """Generic Looping construct.
+
+        Loop of ai.onnx, as defined since opset 19; built at the opset of the module it is in.
+        """
+        _attributes = (("body", "graph", body),)
+        _inputs = (M, cond, *v_initial)
+        return _make_node("Loop", "", version, _inputs, _attributes, num_outputs, None)
+    return _named(loop, module)
+
+
+def pad_19(version, module):
+    def pad(data, pads, constant_value=None, axes=None, *, mode=None):
+        """Given a tensor containing the data to be padded (`data`), a tensor containing the number of
+        start and end pad values for axis (`pads`), (optionally) a `mode`, and (optionally...
+
+        Defaults: mode (default: "constant").
+
+        Pad of ai.onnx, as defined since opset 19; built at the opset of the module it is in.
+        """
+        _attributes = (("mode", "string", mode),)
+        _inputs = (data, pads, constant_value, axes)
+        return _make_node("Pad", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(pad, module)
+
+
+def quantize_linear_19(version, module):
+    def quantize_linear(x, y_scale, y_zero_point=None, *, axis=None, saturate=None):
+        """The linear quantization operator.
+
+        Defaults: axis (default: 1); saturate (default: 1).
+
+        QuantizeLinear of ai.onnx, as defined since opset 19; built at the opset of the module it is
+        in.
+        """
+        _attributes = (("axis", "int", axis), ("saturate", "int", saturate))
+        _inputs = (x, y_scale, y_zero_point)
+        return _make_node("QuantizeLinear", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(quantize_linear, module)
+
+
+def reshape_19(version, module):
+    def reshape(data, shape, *, allowzero=None):
+        """Reshape the input tensor similar to numpy.reshape.
+
+        Defaults: allowzero (default: 0).
+
+        Reshape of ai.onnx, as defined since opset 19; built at the opset of the module it is in.
+        """
+        _attributes = (("allowzero", "int", allowzero),)
+        return _make_node("Reshape", "", version, (data, shape), _attributes, -1, None)[0]
+    return _named(reshape, module)
+
+
+def resize_19(version, module):
+    def resize(
+        X,
+        roi=None,
+        scales=None,
+        sizes=None,
+        *,
+        antialias=None,
+        axes=None,
+        coordinate_transformation_mode=None,
+        cubic_coeff_a=None,
+        exclude_outside=None,
+        extrapolation_value=None,
+        keep_aspect_ratio_policy=None,
+        mode=None,
+        nearest_mode=None,
+    ):
+        """Resize the input tensor.
+
+        Defaults: antialias (default: 0); coordinate_transformation_mode (default: "half_pixel");
+        cubic_coeff_a (default: -0.75); exclude_outside (default: 0); extrapolation_value (default:
+        0); keep_aspect_ratio_policy (default: "stretch"); mode (default: "nearest"); nearest_mode
+        (default: "round_prefer_floor").
+
+        Resize of ai.onnx, as defined since opset 19; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("antialias", "int", antialias),
+            ("axes", "ints", axes),
+            ("coordinate_transformation_mode", "string", coordinate_transformation_mode),
+            ("cubic_coeff_a", "float", cubic_coeff_a),
+            ("exclude_outside", "int", exclude_outside),
+            ("extrapolation_value", "float", extrapolation_value),
+            ("keep_aspect_ratio_policy", "string", keep_aspect_ratio_policy),
+            ("mode", "string", mode),
+            ("nearest_mode", "string", nearest_mode),
+        )
+        return _make_node("Resize", "", version, (X, roi, scales, sizes), _attributes, -1, None)[0]
+    return _named(resize, module)
+
+
+def scan_19(version, module):
+    def scan(
+        initial_state_and_scan_inputs,
+        *,
+        body,
+        num_scan_inputs,
+        scan_input_axes=None,
+        scan_input_directions=None,
+        scan_output_axes=None,
+        scan_output_directions=None,
+        num_outputs=-1,
+    ):
+        """Scan can be used to iterate over one or more scan_input tensors, constructing zero or more
+        scan_output tensors.
+
+        Scan of ai.onnx, as defined since opset 19; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("body", "graph", body),
+            ("num_scan_inputs", "int", num_scan_inputs),
+            ("scan_input_axes", "ints", scan_input_axes),
+            ("scan_input_directions", "ints", scan_input_directions),
+            ("scan_output_axes", "ints", scan_output_axes),
+            ("scan_output_directions", "ints", scan_output_directions),
+        )
+        _inputs = (*initial_state_and_scan_inputs,)
+        return _make_node("Scan", "", version, _inputs, _attributes, num_outputs, None)
+    return _named(scan, module)
+
+
+def shape_19(version, module):
+    def shape(data, *, end=None, start=None):
+        """Takes a tensor as input and outputs an 1D int64 tensor containing the shape of the input
+        tensor.
+
+        Defaults: start (default: 0).
+
+        Shape of ai.onnx, as defined since opset 19; built at the opset of the module it is in.
+        """
+        _attributes = (("end", "int", end), ("start", "int", start))
+        return _make_node("Shape", "", version, (data,), _attributes, -1, None)[0]
+    return _named(shape, module)
+
+
+def size_19(version, module):
+    def size(data):
+        """Takes a tensor as input and outputs a int64 scalar that equals to the total number of
+        elements of the input tensor.
+
+        Size of ai.onnx, as defined since opset 19; built at the opset of the module it is in.
+        """
+        return _make_node("Size", "", version, (data,), (), -1, None)[0]
+    return _named(size, module)
+
+
+def affine_grid_20(version, module):
+    def affine_grid(theta, size, *, align_corners=None):
+        """Generates a 2D or 3D flow field (sampling grid), given a batch of affine matrices theta
+        (https://pytorch.org/docs/stable/generated/torch.nn.functional.affine_grid.html).
+
+        Defaults: align_corners (default: 0).
+
+        AffineGrid of ai.onnx, as defined since opset 20; built at the opset of the module it is in.
+        """
+        _attributes = (("align_corners", "int", align_corners),)
+        return _make_node("AffineGrid", "", version, (theta, size), _attributes, -1, None)[0]
+    return _named(affine_grid, module)
+
+
+def constant_of_shape_20(version, module):
+    def constant_of_shape(input, *, value=None):
+        """Generate a tensor with given value and shape.
+
+        ConstantOfShape of ai.onnx, as defined since opset 20; built at the opset of the module it
+        is in.
+        """
+        _attributes = (("value", "tensor", value),)
+        return _make_node("ConstantOfShape", "", version, (input,), _attributes, -1, None)[0]
+    return _named(constant_of_shape, module)
+
+
+def dft_20(version, module):
+    def dft(input, dft_length=None, axis=None, *, inverse=None, onesided=None):
+        """Computes the discrete Fourier Transform (DFT) of the input.
+
+        Defaults: inverse (default: 0); onesided (default: 0).
+
+        DFT of ai.onnx, as defined since opset 20; built at the opset of the module it is in.
+        """
+        _attributes = (("inverse", "int", inverse), ("onesided", "int", onesided))
+        return _make_node("DFT", "", version, (input, dft_length, axis), _attributes, -1, None)[0]
+    return _named(dft, module)
+
+
+def gelu_20(version, module):
+    def gelu(X, *, approximate=None):
+        """Gelu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the
+        gaussian error linear units function, $y = 0.5 * x * (1 + erf(x/sqrt(2)))$ is applied to
+        the...
+
+        Defaults: approximate (default: "none").
+
+        Gelu of ai.onnx, as defined since opset 20; built at the opset of the module it is in.
+        """
+        _attributes = (("approximate", "string", approximate),)
+        return _make_node("Gelu", "", version, (X,), _attributes, -1, None)[0]
+    return _named(gelu, module)
+
+
+def grid_sample_20(version, module):
+    def grid_sample(X, grid, *, align_corners=None, mode=None, padding_mode=None):
+        """Given an input `X` and a flow-field `grid`, computes the output `Y` using `X` values and
+        pixel locations from the `grid`.
+
+        Defaults: align_corners (default: 0); mode (default: "linear"); padding_mode (default:
+        "zeros").
+
+        GridSample of ai.onnx, as defined since opset 20; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("align_corners", "int", align_corners),
+            ("mode", "string", mode),
+            ("padding_mode", "string", padding_mode),
+        )
+        return _make_node("GridSample", "", version, (X, grid), _attributes, -1, None)[0]
+    return _named(grid_sample, module)
+
+
+def image_decoder_20(version, module):
+    def image_decoder(encoded_stream, *, pixel_format=None):
+        """Loads and decodes and image from a file.
+
+        Defaults: pixel_format (default: "RGB").
+
+        ImageDecoder of ai.onnx, as defined since opset 20; built at the opset of the module it is
+        in.
+        """
+        _attributes = (("pixel_format", "string", pixel_format),)
+        return _make_node("ImageDecoder", "", version, (encoded_stream,), _attributes, -1, None)[0]
+    return _named(image_decoder, module)
+
+
+def isinf_20(version, module):
+    def isinf(X, *, detect_negative=None, detect_positive=None):
+        """Map infinity to true and other values to false.
+
+        Defaults: detect_negative (default: 1); detect_positive (default: 1).
+
+        IsInf of ai.onnx, as defined since opset 20; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("detect_negative", "int", detect_negative),
+            ("detect_positive", "int", detect_positive),
+        )
+        return _make_node("IsInf", "", version, (X,), _attributes, -1, None)[0]
+    return _named(isinf, module)
+
+
+def isnan_20(version, module):
+    def isnan(X):
+        """Returns which elements of the input are NaN.
+
+        IsNaN of ai.onnx, as defined since opset 20; built at the opset of the module it is in.
+        """
+        return _make_node("IsNaN", "", version, (X,), (), -1, None)[0]
+    return _named(isnan, module)
+
+
+def reduce_max_20(version, module):
+    def reduce_max(data, axes=None, *, keepdims=None, noop_with_empty_axes=None):
+        """Computes the max of the input tensor's elements along the provided axes.
+
+        Defaults: keepdims (default: 1); noop_with_empty_axes (default: 0).
+
+        ReduceMax of ai.onnx, as defined since opset 20; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("keepdims", "int", keepdims),
+            ("noop_with_empty_axes", "int", noop_with_empty_axes),
+        )
+        return _make_node("ReduceMax", "", version, (data, axes), _attributes, -1, None)[0]
+    return _named(reduce_max, module)
+
+
+def reduce_min_20(version, module):
+    def reduce_min(data, axes=None, *, keepdims=None, noop_with_empty_axes=None):
+        """Computes the min of the input tensor's elements along the provided axes.
+
+        Defaults: keepdims (default: 1); noop_with_empty_axes (default: 0).
+
+        ReduceMin of ai.onnx, as defined since opset 20; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("keepdims", "int", keepdims),
+            ("noop_with_empty_axes", "int", noop_with_empty_axes),
+        )
+        return _make_node("ReduceMin", "", version, (data, axes), _attributes, -1, None)[0]
+    return _named(reduce_min, module)
+
+
+def regex_full_match_20(version, module):
+    def regex_full_match(X, *, pattern=None):
+        """RegexFullMatch performs a full regex match on each element of the input tensor.
+
+        RegexFullMatch of ai.onnx, as defined since opset 20; built at the opset of the module it is
+        in.
+        """
+        _attributes = (("pattern", "string", pattern),)
+        return _make_node("RegexFullMatch", "", version, (X,), _attributes, -1, None)[0]
+    return _named(regex_full_match, module)
+
+
+def string_concat_20(version, module):
+    def string_concat(X, Y):
+        """StringConcat concatenates string tensors elementwise (with NumPy-style broadcasting
+        support).
+
+        StringConcat of ai.onnx, as defined since opset 20; built at the opset of the module it is
+        in.
+        """
+        return _make_node("StringConcat", "", version, (X, Y), (), -1, None)[0]
+    return _named(string_concat, module)
+
+
+def string_split_20(version, module):
+    def string_split(X, *, delimiter=None, maxsplit=None):
+        """StringSplit splits a string tensor's elements into substrings based on a delimiter attribute
+        and a maxsplit attribute.
+
+        StringSplit of ai.onnx, as defined since opset 20; built at the opset of the module it is
+        in.
+        """
+        _attributes = (("delimiter", "string", delimiter), ("maxsplit", "int", maxsplit))
+        return tuple(_make_node("StringSplit", "", version, (X,), _attributes, -1, None))
+    return _named(string_split, module)
+
+
+def cast_21(version, module):
+    def cast(input, *, saturate=None, to):
+        """The operator casts the elements of a given input tensor to a data type specified by the 'to'
+        argument and returns an output tensor of the same size in the converted type.
+
+        Defaults: saturate (default: 1).
+
+        Cast of ai.onnx, as defined since opset 21; built at the opset of the module it is in.
+        """
+        _attributes = (("saturate", "int", saturate), ("to", "int", to))
+        return _make_node("Cast", "", version, (input,), _attributes, -1, None)[0]
+    return _named(cast, module)
+
+
+def cast_like_21(version, module):
+    def cast_like(input, target_type, *, saturate=None):
+        """The operator casts the elements of a given input tensor (the first input) to the same data
+        type as the elements of the second input tensor.
+
+        Defaults: saturate (default: 1).
+
+        CastLike of ai.onnx, as defined since opset 21; built at the opset of the module it is in.
+        """
+        _attributes = (("saturate", "int", saturate),)
+        return _make_node("CastLike", "", version, (input, target_type), _attributes, -1, None)[0]
+    return _named(cast_like, module)
+
+
+def constant_21(version, module):
+    def constant(
+        graph,
+        *,
+        value=None,
+        value_float=None,
+        value_floats=None,
+        value_int=None,
+        value_ints=None,
+        value_string=None,
+        value_strings=None,
+    ):
+        """This operator produces a constant tensor.
+
+        Not supported here: sparse_value (SPARSE_TENSOR).
+
+        Constant of ai.onnx, as defined since opset 21; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("value", "tensor", value),
+            ("value_float", "float", value_float),
+            ("value_floats", "floats", value_floats),
+            ("value_int", "int", value_int),
+            ("value_ints", "ints", value_ints),
+            ("value_string", "string", value_string),
+            ("value_strings", "strings", value_strings),
+        )
+        return _make_node("Constant", "", version, (), _attributes, -1, graph)[0]
+    return _named(constant, module)
+
+
+def constant_of_shape_21(version, module):
+    def constant_of_shape(input, *, value=None):
+        """Generate a tensor with given value and shape.
+
+        ConstantOfShape of ai.onnx, as defined since opset 21; built at the opset of the module it
+        is in.
+        """
+        _attributes = (("value", "tensor", value),)
+        return _make_node("ConstantOfShape", "", version, (input,), _attributes, -1, None)[0]
+    return _named(constant_of_shape, module)
+
+
+def dequantize_linear_21(version, module):
+    def dequantize_linear(x, x_scale, x_zero_point=None, *, axis=None, block_size=None):
+        """The linear dequantization operator.
+
+        Defaults: axis (default: 1); block_size (default: 0).
+
+        DequantizeLinear of ai.onnx, as defined since opset 21; built at the opset of the module it
+        is in.
+        """
+        _attributes = (("axis", "int", axis), ("block_size", "int", block_size))
+        _inputs = (x, x_scale, x_zero_point)
+        return _make_node("DequantizeLinear", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(dequantize_linear, module)
+
+
+def flatten_21(version, module):
+    def flatten(input, *, axis=None):
+        """Flattens the input tensor into a 2D matrix.
+
+        Defaults: axis (default: 1).
+
+        Flatten of ai.onnx, as defined since opset 21; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        return _make_node("Flatten", "", version, (input,), _attributes, -1, None)[0]
+    return _named(flatten, module)
+
+
+def group_normalization_21(version, module):
+    def group_normalization(X, scale, bias, *, epsilon=None, num_groups, stash_type=None):
+        """A GroupNormalization function.
+
+        Defaults: epsilon (default: 1e-05); stash_type (default: 1).
+
+        GroupNormalization of ai.onnx, as defined since opset 21; built at the opset of the module
+        it is in.
+        """
+        _attributes = (
+            ("epsilon", "float", epsilon),
+            ("num_groups", "int", num_groups),
+            ("stash_type", "int", stash_type),
+        )
+        _inputs = (X, scale, bias)
+        return _make_node("GroupNormalization", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(group_normalization, module)
+
+
+def identity_21(version, module):
+    def identity(input):
+        """Identity operator.
+
+        Identity of ai.onnx, as defined since opset 21; built at the opset of the module it is in.
+        """
+        return _make_node("Identity", "", version, (input,), (), -1, None)[0]
+    return _named(identity, module)
+
+
+def if_21(version, module):
+    def if_(cond, *, else_branch, then_branch, num_outputs=-1):
+        """If conditional.
+
+        If of ai.onnx, as defined since opset 21; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("else_branch", "graph", else_branch),
+            ("then_branch", "graph", then_branch),
+        )
+        return _make_node("If", "", version, (cond,), _attributes, num_outputs, None)
+    return _named(if_, module)
+
+
+def loop_21(version, module):
+    def loop(M, cond, v_initial, *, body, num_outputs=-1):
+        """Generic Looping construct.
+
+        Loop of ai.onnx, as defined since opset 21; built at the opset of the module it is in.
+        """
+        _attributes = (("body", "graph", body),)
+        _inputs = (M, cond, *v_initial)
+        return _make_node("Loop", "", version, _inputs, _attributes, num_outputs, None)
+    return _named(loop, module)
+
+
+def pad_21(version, module):
+    def pad(data, pads, constant_value=None, axes=None, *, mode=None):
+        """Given a tensor containing the data to be padded (`data`), a tensor containing the number of
+        start and end pad values for axis (`pads`), (optionally) a `mode`, and (optionally...
+
+        Defaults: mode (default: "constant").
+
+        Pad of ai.onnx, as defined since opset 21; built at the opset of the module it is in.
+        """
+        _attributes = (("mode", "string", mode),)
+        _inputs = (data, pads, constant_value, axes)
+        return _make_node("Pad", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(pad, module)
+
+
+def qlinear_matmul_21(version, module):
+    def qlinear_matmul(a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point):
+        """Matrix product that behaves like numpy.matmul.
+
+        QLinearMatMul of ai.onnx, as defined since opset 21; built at the opset of the module it is
+        in.
+        """
+        _inputs = (a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point)
+        return _make_node("QLinearMatMul", "", version, _inputs, (), -1, None)[0]
+    return _named(qlinear_matmul, module)
+
+
+def quantize_linear_21(version, module):
+    def quantize_linear(
+        x,
+        y_scale,
+        y_zero_point=None,
+        *,
+        axis=None,
+        block_size=None,
+        output_dtype=None,
+        saturate=None,
+    ):
+        """The linear quantization operator consumes a high-precision tensor, a scale, and a zero point
+        to compute the low-precision/quantized tensor.
+
+        Defaults: axis (default: 1); block_size (default: 0); output_dtype (default: 0); saturate
+        (default: 1).
+
+        QuantizeLinear of ai.onnx, as defined since opset 21; built at the opset of the module it is
+        in.
+        """
+        _attributes = (
+            ("axis", "int", axis),
+            ("block_size", "int", block_size),
+            ("output_dtype", "int", output_dtype),
+            ("saturate", "int", saturate),
+        )
+        _inputs = (x, y_scale, y_zero_point)
+        return _make_node("QuantizeLinear", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(quantize_linear, module)
+
+
+def reshape_21(version, module):
+    def reshape(data, shape, *, allowzero=None):
+        """Reshape the input tensor similar to numpy.reshape.
+
+        Defaults: allowzero (default: 0).
+
+        Reshape of ai.onnx, as defined since opset 21; built at the opset of the module it is in.
+        """
+        _attributes = (("allowzero", "int", allowzero),)
+        return _make_node("Reshape", "", version, (data, shape), _attributes, -1, None)[0]
+    return _named(reshape, module)
+
+
+def scan_21(version, module):
+    def scan(
+        initial_state_and_scan_inputs,
+        *,
+        body,
+        num_scan_inputs,
+        scan_input_axes=None,
+        scan_input_directions=None,
+        scan_output_axes=None,
+        scan_output_directions=None,
+        num_outputs=-1,
+    ):
+        """Scan can be used to iterate over one or more scan_input tensors, constructing zero or more
+        scan_output tensors.
+
+        Scan of ai.onnx, as defined since opset 21; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("body", "graph", body),
+            ("num_scan_inputs", "int", num_scan_inputs),
+            ("scan_input_axes", "ints", scan_input_axes),
+            ("scan_input_directions", "ints", scan_input_directions),
+            ("scan_output_axes", "ints", scan_output_axes),
+            ("scan_output_directions", "ints", scan_output_directions),
+        )
+        _inputs = (*initial_state_and_scan_inputs,)
+        return _make_node("Scan", "", version, _inputs, _attributes, num_outputs, None)
+    return _named(scan, module)
+
+
+def shape_21(version, module):
+    def shape(data, *, end=None, start=None):
+        """Takes a tensor as input and outputs an 1D int64 tensor containing the shape of the input
+        tensor.
+
+        Defaults: start (default: 0).
+
+        Shape of ai.onnx, as defined since opset 21; built at the opset of the module it is in.
+        """
+        _attributes = (("end", "int", end), ("start", "int", start))
+        return _make_node("Shape", "", version, (data,), _attributes, -1, None)[0]
+    return _named(shape, module)
+
+
+def size_21(version, module):
+    def size(data):
+        """Takes a tensor as input and outputs a int64 scalar that equals to the total number of
+        elements of the input tensor.
+
+        Size of ai.onnx, as defined since opset 21; built at the opset of the module it is in.
+        """
+        return _make_node("Size", "", version, (data,), (), -1, None)[0]
+    return _named(size, module)
+
+
+def squeeze_21(version, module):
+    def squeeze(data, axes=None):
+        """Remove single-dimensional entries from the shape of a tensor.
+
+        Squeeze of ai.onnx, as defined since opset 21; built at the opset of the module it is in.
+        """
+        return _make_node("Squeeze", "", version, (data, axes), (), -1, None)[0]
+    return _named(squeeze, module)
+
+
+def transpose_21(version, module):
+    def transpose(data, *, perm=None):
+        """Transpose the input tensor similar to numpy.transpose.
+
+        Transpose of ai.onnx, as defined since opset 21; built at the opset of the module it is in.
+        """
+        _attributes = (("perm", "ints", perm),)
+        return _make_node("Transpose", "", version, (data,), _attributes, -1, None)[0]
+    return _named(transpose, module)
+
+
+def unsqueeze_21(version, module):
+    def unsqueeze(data, axes):
+        """Insert single-dimensional entries to the shape of an input tensor (`data`).
+
+        Unsqueeze of ai.onnx, as defined since opset 21; built at the opset of the module it is in.
+        """
+        return _make_node("Unsqueeze", "", version, (data, axes), (), -1, None)[0]
+    return _named(unsqueeze, module)
+
+
+def acos_22(version, module):
+    def acos(input):
+        """Calculates the arccosine (inverse of cosine) of the given input tensor, element-wise.
+
+        Acos of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        return _make_node("Acos", "", version, (input,), (), -1, None)[0]
+    return _named(acos, module)
+
+
+def acosh_22(version, module):
+    def acosh(input):
+        """Calculates the hyperbolic arccosine of the given input tensor element-wise.
+
+        Acosh of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        return _make_node("Acosh", "", version, (input,), (), -1, None)[0]
+    return _named(acosh, module)
+
+
+def asin_22(version, module):
+    def asin(input):
+        """Calculates the arcsine (inverse of sine) of the given input tensor, element-wise.
+
+        Asin of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        return _make_node("Asin", "", version, (input,), (), -1, None)[0]
+    return _named(asin, module)
+
+
+def asinh_22(version, module):
+    def asinh(input):
+        """Calculates the hyperbolic arcsine of the given input tensor element-wise.
+
+        Asinh of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        return _make_node("Asinh", "", version, (input,), (), -1, None)[0]
+    return _named(asinh, module)
+
+
+def atan_22(version, module):
+    def atan(input):
+        """Calculates the arctangent (inverse of tangent) of the given input tensor, element-wise.
+
+        Atan of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        return _make_node("Atan", "", version, (input,), (), -1, None)[0]
+    return _named(atan, module)
+
+
+def atanh_22(version, module):
+    def atanh(input):
+        """Calculates the hyperbolic arctangent of the given input tensor element-wise.
+
+        Atanh of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        return _make_node("Atanh", "", version, (input,), (), -1, None)[0]
+    return _named(atanh, module)
+
+
+def average_pool_22(version, module):
+    def average_pool(
+        X,
+        *,
+        auto_pad=None,
+        ceil_mode=None,
+        count_include_pad=None,
+        dilations=None,
+        kernel_shape,
+        pads=None,
+        strides=None,
+    ):
+        """AveragePool consumes an input tensor X and applies average pooling across the tensor
+        according to kernel sizes, stride sizes, and pad lengths.
+
+        Defaults: auto_pad (default: "NOTSET"); ceil_mode (default: 0); count_include_pad (default:
+        0).
+
+        AveragePool of ai.onnx, as defined since opset 22; built at the opset of the module it is
+        in.
+        """
+        _attributes = (
+            ("auto_pad", "string", auto_pad),
+            ("ceil_mode", "int", ceil_mode),
+            ("count_include_pad", "int", count_include_pad),
+            ("dilations", "ints", dilations),
+            ("kernel_shape", "ints", kernel_shape),
+            ("pads", "ints", pads),
+            ("strides", "ints", strides),
+        )
+        return _make_node("AveragePool", "", version, (X,), _attributes, -1, None)[0]
+    return _named(average_pool, module)
+
+
+def bernoulli_22(version, module):
+    def bernoulli(input, *, dtype=None, seed=None):
+        """Draws binary random numbers (0 or 1) from a Bernoulli distribution.
+
+        Bernoulli of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        _attributes = (("dtype", "int", dtype), ("seed", "float", seed))
+        return _make_node("Bernoulli", "", version, (input,), _attributes, -1, None)[0]
+    return _named(bernoulli, module)
+
+
+def conv_22(version, module):
+    def conv(
+        X,
+        W,
+        B=None,
+        *,
+        auto_pad=None,
+        dilations=None,
+        group=None,
+        kernel_shape=None,
+        pads=None,
+        strides=None,
+    ):
+        """The convolution operator consumes an input tensor and a filter, and computes the output.
+
+        Defaults: auto_pad (default: "NOTSET"); group (default: 1).
+
+        Conv of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("auto_pad", "string", auto_pad),
+            ("dilations", "ints", dilations),
+            ("group", "int", group),
+            ("kernel_shape", "ints", kernel_shape),
+            ("pads", "ints", pads),
+            ("strides", "ints", strides),
+        )
+        return _make_node("Conv", "", version, (X, W, B), _attributes, -1, None)[0]
+    return _named(conv, module)
+
+
+def conv_transpose_22(version, module):
+    def conv_transpose(
+        X,
+        W,
+        B=None,
+        *,
+        auto_pad=None,
+        dilations=None,
+        group=None,
+        kernel_shape=None,
+        output_padding=None,
+        output_shape=None,
+        pads=None,
+        strides=None,
+    ):
+        """The convolution transpose operator consumes an input tensor and a filter, and computes the
+        output.
+
+        Defaults: auto_pad (default: "NOTSET"); group (default: 1).
+
+        ConvTranspose of ai.onnx, as defined since opset 22; built at the opset of the module it is
+        in.
+        """
+        _attributes = (
+            ("auto_pad", "string", auto_pad),
+            ("dilations", "ints", dilations),
+            ("group", "int", group),
+            ("kernel_shape", "ints", kernel_shape),
+            ("output_padding", "ints", output_padding),
+            ("output_shape", "ints", output_shape),
+            ("pads", "ints", pads),
+            ("strides", "ints", strides),
+        )
+        return _make_node("ConvTranspose", "", version, (X, W, B), _attributes, -1, None)[0]
+    return _named(conv_transpose, module)
+
+
+def cos_22(version, module):
+    def cos(input):
+        """Calculates the cosine of the given input tensor, element-wise.
+
+        Cos of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        return _make_node("Cos", "", version, (input,), (), -1, None)[0]
+    return _named(cos, module)
+
+
+def cosh_22(version, module):
+    def cosh(input):
+        """Calculates the hyperbolic cosine of the given input tensor element-wise.
+
+        Cosh of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        return _make_node("Cosh", "", version, (input,), (), -1, None)[0]
+    return _named(cosh, module)
+
+
+def deform_conv_22(version, module):
+    def deform_conv(
+        X,
+        W,
+        offset,
+        B=None,
+        mask=None,
+        *,
+        dilations=None,
+        group=None,
+        kernel_shape=None,
+        offset_group=None,
+        pads=None,
+        strides=None,
+    ):
+        """Performs deformable convolution as described in https://arxiv.org/abs/1703.06211 and
+        https://arxiv.org/abs/1811.11168.
+
+        Defaults: group (default: 1); offset_group (default: 1).
+
+        DeformConv of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("dilations", "ints", dilations),
+            ("group", "int", group),
+            ("kernel_shape", "ints", kernel_shape),
+            ("offset_group", "int", offset_group),
+            ("pads", "ints", pads),
+            ("strides", "ints", strides),
+        )
+        _inputs = (X, W, offset, B, mask)
+        return _make_node("DeformConv", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(deform_conv, module)
+
+
+def det_22(version, module):
+    def det(X):
+        """Det calculates determinant of a square matrix or batches of square matrices.
+
+        Det of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        return _make_node("Det", "", version, (X,), (), -1, None)[0]
+    return _named(det, module)
+
+
+def dropout_22(version, module):
+    def dropout(data, ratio=None, training_mode=None, *, seed=None, num_outputs=1):
+        """Dropout takes an input floating-point tensor, an optional input ratio (floating-point
+        scalar) and an optional input training_mode (boolean scalar).
+
+        Dropout of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        _attributes = (("seed", "int", seed),)
+        _inputs = (data, ratio, training_mode)
+        return tuple(_make_node("Dropout", "", version, _inputs, _attributes, num_outputs, None))
+    return _named(dropout, module)
+
+
+def elu_22(version, module):
+    def elu(X, *, alpha=None):
+        """Elu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the
+        function `f(x) = alpha * (exp(x) - 1.) for x < 0`, `f(x) = x for x >= 0`., is applied to
+        the...
+
+        Defaults: alpha (default: 1).
+
+        Elu of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        _attributes = (("alpha", "float", alpha),)
+        return _make_node("Elu", "", version, (X,), _attributes, -1, None)[0]
+    return _named(elu, module)
+
+
+def eye_like_22(version, module):
+    def eye_like(input, *, dtype=None, k=None):
+        """Generate a 2D tensor (matrix) with ones on the diagonal and zeros everywhere else.
+
+        Defaults: k (default: 0).
+
+        EyeLike of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        _attributes = (("dtype", "int", dtype), ("k", "int", k))
+        return _make_node("EyeLike", "", version, (input,), _attributes, -1, None)[0]
+    return _named(eye_like, module)
+
+
+def gru_22(version, module):
+    def gru(
+        X,
+        W,
+        R,
+        B=None,
+        sequence_lens=None,
+        initial_h=None,
+        *,
+        activation_alpha=None,
+        activation_beta=None,
+        activations=None,
+        clip=None,
+        direction=None,
+        hidden_size=None,
+        layout=None,
+        linear_before_reset=None,
+        num_outputs=1,
+    ):
+        """Computes an one-layer GRU.
+
+        Defaults: direction (default: "forward"); layout (default: 0); linear_before_reset (default:
+        0).
+
+        GRU of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("activation_alpha", "floats", activation_alpha),
+            ("activation_beta", "floats", activation_beta),
+            ("activations", "strings", activations),
+            ("clip", "float", clip),
+            ("direction", "string", direction),
+            ("hidden_size", "int", hidden_size),
+            ("layout", "int", layout),
+            ("linear_before_reset", "int", linear_before_reset),
+        )
+        _inputs = (X, W, R, B, sequence_lens, initial_h)
+        return tuple(_make_node("GRU", "", version, _inputs, _attributes, num_outputs, None))
+    return _named(gru, module)
+
+
+def global_average_pool_22(version, module):
+    def global_average_pool(X):
+        """GlobalAveragePool consumes an input tensor X and applies average pooling across the values
+        in the same channel.
+
+        GlobalAveragePool of ai.onnx, as defined since opset 22; built at the opset of the module it
+        is in.
+        """
+        return _make_node("GlobalAveragePool", "", version, (X,), (), -1, None)[0]
+    return _named(global_average_pool, module)
+
+
+def global_lp_pool_22(version, module):
+    def global_lp_pool(X, *, p=None):
+        """GlobalLpPool consumes an input tensor X and applies lp pool pooling across the values in the
+        same channel.
+
+        Defaults: p (default: 2).
+
+        GlobalLpPool of ai.onnx, as defined since opset 22; built at the opset of the module it is
+        in.
+        """
+        _attributes = (("p", "int", p),)
+        return _make_node("GlobalLpPool", "", version, (X,), _attributes, -1, None)[0]
+    return _named(global_lp_pool, module)
+
+
+def global_max_pool_22(version, module):
+    def global_max_pool(X):
+        """GlobalMaxPool consumes an input tensor X and applies max pooling across the values in the
+        same channel.
+
+        GlobalMaxPool of ai.onnx, as defined since opset 22; built at the opset of the module it is
+        in.
+        """
+        return _make_node("GlobalMaxPool", "", version, (X,), (), -1, None)[0]
+    return _named(global_max_pool, module)
+
+
+def grid_sample_22(version, module):
+    def grid_sample(X, grid, *, align_corners=None, mode=None, padding_mode=None):
+        """Given an input `X` and a flow-field `grid`, computes the output `Y` using `X` values and
+        pixel locations from the `grid`.
+
+        Defaults: align_corners (default: 0); mode (default: "linear"); padding_mode (default:
+        "zeros").
+
+        GridSample of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("align_corners", "int", align_corners),
+            ("mode", "string", mode),
+            ("padding_mode", "string", padding_mode),
+        )
+        return _make_node("GridSample", "", version, (X, grid), _attributes, -1, None)[0]
+    return _named(grid_sample, module)
+
+
+def hard_sigmoid_22(version, module):
+    def hard_sigmoid(X, *, alpha=None, beta=None):
+        """HardSigmoid takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where
+        the HardSigmoid function, y = max(0, min(1, alpha * x + beta)), is applied to the tensor...
+
+        Defaults: alpha (default: 0.2); beta (default: 0.5).
+
+        HardSigmoid of ai.onnx, as defined since opset 22; built at the opset of the module it is
+        in.
+        """
+        _attributes = (("alpha", "float", alpha), ("beta", "float", beta))
+        return _make_node("HardSigmoid", "", version, (X,), _attributes, -1, None)[0]
+    return _named(hard_sigmoid, module)
+
+
+def hard_swish_22(version, module):
+    def hard_swish(X):
+        """HardSwish takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where
+        the HardSwish function, y = x * max(0, min(1, alpha * x + beta)) = x * HardSigmoid<alpha...
+
+        HardSwish of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        return _make_node("HardSwish", "", version, (X,), (), -1, None)[0]
+    return _named(hard_swish, module)
+
+
+def instance_normalization_22(version, module):
+    def instance_normalization(input, scale, B, *, epsilon=None):
+        """Carries out instance normalization as described in the paper
+        https://arxiv.org/abs/1607.08022.
+
+        Defaults: epsilon (default: 1e-05).
+
+        InstanceNormalization of ai.onnx, as defined since opset 22; built at the opset of the
+        module it is in.
+        """
+        _attributes = (("epsilon", "float", epsilon),)
+        _inputs = (input, scale, B)
+        return _make_node("InstanceNormalization", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(instance_normalization, module)
+
+
+def lstm_22(version, module):
+    def lstm(
+        X,
+        W,
+        R,
+        B=None,
+        sequence_lens=None,
+        initial_h=None,
+        initial_c=None,
+        P=None,
+        *,
+        activation_alpha=None,
+        activation_beta=None,
+        activations=None,
+        clip=None,
+        direction=None,
+        hidden_size=None,
+        input_forget=None,
+        layout=None,
+        num_outputs=1,
+    ):
+        """Computes an one-layer LSTM.
+
+        Defaults: direction (default: "forward"); input_forget (default: 0); layout (default: 0).
+
+        LSTM of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("activation_alpha", "floats", activation_alpha),
+            ("activation_beta", "floats", activation_beta),
+            ("activations", "strings", activations),
+            ("clip", "float", clip),
+            ("direction", "string", direction),
+            ("hidden_size", "int", hidden_size),
+            ("input_forget", "int", input_forget),
+            ("layout", "int", layout),
+        )
+        _inputs = (X, W, R, B, sequence_lens, initial_h, initial_c, P)
+        return tuple(_make_node("LSTM", "", version, _inputs, _attributes, num_outputs, None))
+    return _named(lstm, module)
+
+
+def lp_normalization_22(version, module):
+    def lp_normalization(input, *, axis=None, p=None):
+        """Given a matrix, apply Lp-normalization along the provided axis.
+
+        Defaults: axis (default: -1); p (default: 2).
+
+        LpNormalization of ai.onnx, as defined since opset 22; built at the opset of the module it
+        is in.
+        """
+        _attributes = (("axis", "int", axis), ("p", "int", p))
+        return _make_node("LpNormalization", "", version, (input,), _attributes, -1, None)[0]
+    return _named(lp_normalization, module)
+
+
+def lp_pool_22(version, module):
+    def lp_pool(
+        X,
+        *,
+        auto_pad=None,
+        ceil_mode=None,
+        dilations=None,
+        kernel_shape,
+        p=None,
+        pads=None,
+        strides=None,
+    ):
+        """LpPool consumes an input tensor X and applies Lp pooling across the tensor according to
+        kernel sizes, stride sizes, and pad lengths.
+
+        Defaults: auto_pad (default: "NOTSET"); ceil_mode (default: 0); p (default: 2).
+
+        LpPool of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("auto_pad", "string", auto_pad),
+            ("ceil_mode", "int", ceil_mode),
+            ("dilations", "ints", dilations),
+            ("kernel_shape", "ints", kernel_shape),
+            ("p", "int", p),
+            ("pads", "ints", pads),
+            ("strides", "ints", strides),
+        )
+        return _make_node("LpPool", "", version, (X,), _attributes, -1, None)[0]
+    return _named(lp_pool, module)
+
+
+def max_pool_22(version, module):
+    def max_pool(
+        X,
+        *,
+        auto_pad=None,
+        ceil_mode=None,
+        dilations=None,
+        kernel_shape,
+        pads=None,
+        storage_order=None,
+        strides=None,
+        num_outputs=1,
+    ):
+        """MaxPool consumes an input tensor X and applies max pooling across the tensor according to
+        kernel sizes, stride sizes, and pad lengths.
+
+        Defaults: auto_pad (default: "NOTSET"); ceil_mode (default: 0); storage_order (default: 0).
+
+        MaxPool of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("auto_pad", "string", auto_pad),
+            ("ceil_mode", "int", ceil_mode),
+            ("dilations", "ints", dilations),
+            ("kernel_shape", "ints", kernel_shape),
+            ("pads", "ints", pads),
+            ("storage_order", "int", storage_order),
+            ("strides", "ints", strides),
+        )
+        return tuple(_make_node("MaxPool", "", version, (X,), _attributes, num_outputs, None))
+    return _named(max_pool, module)
+
+
+def max_roi_pool_22(version, module):
+    def max_roi_pool(X, rois, *, pooled_shape, spatial_scale=None):
+        """ROI max pool consumes an input tensor X and region of interests (RoIs) to apply max pooling
+        across each RoI, to produce output 4-D tensor of shape (num_rois, channels,
+        pooled_shape[0...
+
+        Defaults: spatial_scale (default: 1).
+
+        MaxRoiPool of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("pooled_shape", "ints", pooled_shape),
+            ("spatial_scale", "float", spatial_scale),
+        )
+        return _make_node("MaxRoiPool", "", version, (X, rois), _attributes, -1, None)[0]
+    return _named(max_roi_pool, module)
+
+
+def max_unpool_22(version, module):
+    def max_unpool(X, I, output_shape=None, *, kernel_shape, pads=None, strides=None):
+        """MaxUnpool essentially computes the partial inverse of the MaxPool op.
+
+        MaxUnpool of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("kernel_shape", "ints", kernel_shape),
+            ("pads", "ints", pads),
+            ("strides", "ints", strides),
+        )
+        return _make_node("MaxUnpool", "", version, (X, I, output_shape), _attributes, -1, None)[0]
+    return _named(max_unpool, module)
+
+
+def mish_22(version, module):
+    def mish(X):
+        """Mish: A Self Regularized Non-Monotonic Neural Activation Function.
+
+        Mish of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        return _make_node("Mish", "", version, (X,), (), -1, None)[0]
+    return _named(mish, module)
+
+
+def multinomial_22(version, module):
+    def multinomial(input, *, dtype=None, sample_size=None, seed=None):
+        """Generate a tensor of samples from a multinomial distribution according to the probabilities
+        of each of the possible outcomes.
+
+        Defaults: dtype (default: 6); sample_size (default: 1).
+
+        Multinomial of ai.onnx, as defined since opset 22; built at the opset of the module it is
+        in.
+        """
+        _attributes = (
+            ("dtype", "int", dtype),
+            ("sample_size", "int", sample_size),
+            ("seed", "float", seed),
+        )
+        return _make_node("Multinomial", "", version, (input,), _attributes, -1, None)[0]
+    return _named(multinomial, module)
+
+
+def negative_log_likelihood_loss_22(version, module):
+    def negative_log_likelihood_loss(
+        input,
+        target,
+        weight=None,
+        *,
+        ignore_index=None,
+        reduction=None,
+    ):
+        """A NegativeLogLikelihoodLoss operator computes (weighted) negative log likelihood loss.
+
+        Defaults: reduction (default: "mean").
+
+        NegativeLogLikelihoodLoss of ai.onnx, as defined since opset 22; built at the opset of the
+        module it is in.
+        """
+        _attributes = (("ignore_index", "int", ignore_index), ("reduction", "string", reduction))
+        _inputs = (input, target, weight)
+        return _make_node("NegativeLogLikelihoodLoss", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(negative_log_likelihood_loss, module)
+
+
+def rnn_22(version, module):
+    def rnn(
+        X,
+        W,
+        R,
+        B=None,
+        sequence_lens=None,
+        initial_h=None,
+        *,
+        activation_alpha=None,
+        activation_beta=None,
+        activations=None,
+        clip=None,
+        direction=None,
+        hidden_size=None,
+        layout=None,
+        num_outputs=1,
+    ):
+        """Computes an one-layer simple RNN.
+
+        Defaults: activations (default: {"Tanh", "Tanh"}); direction (default: "forward"); layout
+        (default: 0).
+
+        RNN of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("activation_alpha", "floats", activation_alpha),
+            ("activation_beta", "floats", activation_beta),
+            ("activations", "strings", activations),
+            ("clip", "float", clip),
+            ("direction", "string", direction),
+            ("hidden_size", "int", hidden_size),
+            ("layout", "int", layout),
+        )
+        _inputs = (X, W, R, B, sequence_lens, initial_h)
+        return tuple(_make_node("RNN", "", version, _inputs, _attributes, num_outputs, None))
+    return _named(rnn, module)
+
+
+def random_normal_22(version, module):
+    def random_normal(graph, *, dtype=None, mean=None, scale=None, seed=None, shape):
+        """Generate a tensor with random values drawn from a normal distribution.
+
+        Defaults: dtype (default: 1); mean (default: 0); scale (default: 1).
+
+        RandomNormal of ai.onnx, as defined since opset 22; built at the opset of the module it is
+        in.
+        """
+        _attributes = (
+            ("dtype", "int", dtype),
+            ("mean", "float", mean),
+            ("scale", "float", scale),
+            ("seed", "float", seed),
+            ("shape", "ints", shape),
+        )
+        return _make_node("RandomNormal", "", version, (), _attributes, -1, graph)[0]
+    return _named(random_normal, module)
+
+
+def random_normal_like_22(version, module):
+    def random_normal_like(input, *, dtype=None, mean=None, scale=None, seed=None):
+        """Generate a tensor with random values drawn from a normal distribution.
+
+        Defaults: mean (default: 0); scale (default: 1).
+
+        RandomNormalLike of ai.onnx, as defined since opset 22; built at the opset of the module it
+        is in.
+        """
+        _attributes = (
+            ("dtype", "int", dtype),
+            ("mean", "float", mean),
+            ("scale", "float", scale),
+            ("seed", "float", seed),
+        )
+        return _make_node("RandomNormalLike", "", version, (input,), _attributes, -1, None)[0]
+    return _named(random_normal_like, module)
+
+
+def random_uniform_22(version, module):
+    def random_uniform(graph, *, dtype=None, high=None, low=None, seed=None, shape):
+        """Generate a tensor with random values drawn from a uniform distribution.
+
+        Defaults: dtype (default: 1); high (default: 1); low (default: 0).
+
+        RandomUniform of ai.onnx, as defined since opset 22; built at the opset of the module it is
+        in.
+        """
+        _attributes = (
+            ("dtype", "int", dtype),
+            ("high", "float", high),
+            ("low", "float", low),
+            ("seed", "float", seed),
+            ("shape", "ints", shape),
+        )
+        return _make_node("RandomUniform", "", version, (), _attributes, -1, graph)[0]
+    return _named(random_uniform, module)
+
+
+def random_uniform_like_22(version, module):
+    def random_uniform_like(input, *, dtype=None, high=None, low=None, seed=None):
+        """Generate a tensor with random values drawn from a uniform distribution.
+
+        Defaults: high (default: 1); low (default: 0).
+
+        RandomUniformLike of ai.onnx, as defined since opset 22; built at the opset of the module it
+        is in.
+        """
+        _attributes = (
+            ("dtype", "int", dtype),
+            ("high", "float", high),
+            ("low", "float", low),
+            ("seed", "float", seed),
+        )
+        return _make_node("RandomUniformLike", "", version, (input,), _attributes, -1, None)[0]
+    return _named(random_uniform_like, module)
+
+
+def roi_align_22(version, module):
+    def roi_align(
+        X,
+        rois,
+        batch_indices,
+        *,
+        coordinate_transformation_mode=None,
+        mode=None,
+        output_height=None,
+        output_width=None,
+        sampling_ratio=None,
+        spatial_scale=None,
+    ):
+        """Region of Interest (RoI) align operation described in the Mask R-CNN paper.
+
+        Defaults: coordinate_transformation_mode (default: "half_pixel"); mode (default: "avg");
+        output_height (default: 1); output_width (default: 1); sampling_ratio (default: 0);
+        spatial_scale (default: 1).
+
+        RoiAlign of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("coordinate_transformation_mode", "string", coordinate_transformation_mode),
+            ("mode", "string", mode),
+            ("output_height", "int", output_height),
+            ("output_width", "int", output_width),
+            ("sampling_ratio", "int", sampling_ratio),
+            ("spatial_scale", "float", spatial_scale),
+        )
+        _inputs = (X, rois, batch_indices)
+        return _make_node("RoiAlign", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(roi_align, module)
+
+
+def round_22(version, module):
+    def round(X):
+        """Round takes one input Tensor and rounds the values, element-wise, meaning it finds the
+        nearest integer for each value.
+
+        Round of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        return _make_node("Round", "", version, (X,), (), -1, None)[0]
+    return _named(round, module)
+
+
+def selu_22(version, module):
+    def selu(X, *, alpha=None, gamma=None):
+        """Selu takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the
+        scaled exponential linear unit function, `y = gamma * (alpha * e^x - alpha) for x <= 0...
+
+        Defaults: alpha (default: 1.6732632); gamma (default: 1.050701).
+
+        Selu of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        _attributes = (("alpha", "float", alpha), ("gamma", "float", gamma))
+        return _make_node("Selu", "", version, (X,), _attributes, -1, None)[0]
+    return _named(selu, module)
+
+
+def sin_22(version, module):
+    def sin(input):
+        """Calculates the sine of the given input tensor, element-wise.
+
+        Sin of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        return _make_node("Sin", "", version, (input,), (), -1, None)[0]
+    return _named(sin, module)
+
+
+def sinh_22(version, module):
+    def sinh(input):
+        """Calculates the hyperbolic sine of the given input tensor element-wise.
+
+        Sinh of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        return _make_node("Sinh", "", version, (input,), (), -1, None)[0]
+    return _named(sinh, module)
+
+
+def softplus_22(version, module):
+    def softplus(X):
+        """Softplus takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where the
+        softplus function, y = ln(exp(x) + 1), is applied to the tensor elementwise.
+
+        Softplus of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        return _make_node("Softplus", "", version, (X,), (), -1, None)[0]
+    return _named(softplus, module)
+
+
+def softsign_22(version, module):
+    def softsign(input):
+        """Calculates the softsign (x/(1+|x|)) of the given input tensor element-wise.
+
+        Softsign of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        return _make_node("Softsign", "", version, (input,), (), -1, None)[0]
+    return _named(softsign, module)
+
+
+def tan_22(version, module):
+    def tan(input):
+        """Calculates the tangent of the given input tensor, element-wise.
+
+        Tan of ai.onnx, as defined since opset 22; built at the opset of the module it is in.
+        """
+        return _make_node("Tan", "", version, (input,), (), -1, None)[0]
+    return _named(tan, module)
+
+
+def thresholded_relu_22(version, module):
+    def thresholded_relu(X, *, alpha=None):
+        """ThresholdedRelu takes one input data (Tensor<T>) and produces one output data (Tensor<T>)
+        where the rectified linear function, y = x for x > alpha, y = 0 otherwise, is applied to
+        the...
+
+        Defaults: alpha (default: 1).
+
+        ThresholdedRelu of ai.onnx, as defined since opset 22; built at the opset of the module it
+        is in.
+        """
+        _attributes = (("alpha", "float", alpha),)
+        return _make_node("ThresholdedRelu", "", version, (X,), _attributes, -1, None)[0]
+    return _named(thresholded_relu, module)
+
+
+def attention_23(version, module):
+    def attention(
+        Q,
+        K,
+        V,
+        attn_mask=None,
+        past_key=None,
+        past_value=None,
+        *,
+        is_causal=None,
+        kv_num_heads=None,
+        q_num_heads=None,
+        qk_matmul_output_mode=None,
+        scale=None,
+        softcap=None,
+        softmax_precision=None,
+        num_outputs=1,
+    ):
+        """Computes scaled dot product attention on query, key and value tensors, using an optional
+        attention mask if passed.
+
+        Defaults: is_causal (default: 0); qk_matmul_output_mode (default: 0); softcap (default: 0).
+
+        Attention of ai.onnx, as defined since opset 23; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("is_causal", "int", is_causal),
+            ("kv_num_heads", "int", kv_num_heads),
+            ("q_num_heads", "int", q_num_heads),
+            ("qk_matmul_output_mode", "int", qk_matmul_output_mode),
+            ("scale", "float", scale),
+            ("softcap", "float", softcap),
+            ("softmax_precision", "int", softmax_precision),
+        )
+        _inputs = (Q, K, V, attn_mask, past_key, past_value)
+        return tuple(_make_node("Attention", "", version, _inputs, _attributes, num_outputs, None))
+    return _named(attention, module)
+
+
+def cast_23(version, module):
+    def cast(input, *, saturate=None, to):
+        """The operator casts the elements of a given input tensor to a data type specified by the 'to'
+        argument and returns an output tensor of the same size in the converted type.
+
+        Defaults: saturate (default: 1).
+
+        Cast of ai.onnx, as defined since opset 23; built at the opset of the module it is in.
+        """
+        _attributes = (("saturate", "int", saturate), ("to", "int", to))
+        return _make_node("Cast", "", version, (input,), _attributes, -1, None)[0]
+    return _named(cast, module)
+
+
+def cast_like_23(version, module):
+    def cast_like(input, target_type, *, saturate=None):
+        """The operator casts the elements of a given input tensor (the first input) to the same data
+        type as the elements of the second input tensor.
+
+        Defaults: saturate (default: 1).
+
+        CastLike of ai.onnx, as defined since opset 23; built at the opset of the module it is in.
+        """
+        _attributes = (("saturate", "int", saturate),)
+        return _make_node("CastLike", "", version, (input, target_type), _attributes, -1, None)[0]
+    return _named(cast_like, module)
+
+
+def constant_23(version, module):
+    def constant(
+        graph,
+        *,
+        value=None,
+        value_float=None,
+        value_floats=None,
+        value_int=None,
+        value_ints=None,
+        value_string=None,
+        value_strings=None,
+    ):
+        """This operator produces a constant tensor.
+
+        Not supported here: sparse_value (SPARSE_TENSOR).
+
+        Constant of ai.onnx, as defined since opset 23; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("value", "tensor", value),
+            ("value_float", "float", value_float),
+            ("value_floats", "floats", value_floats),
+            ("value_int", "int", value_int),
+            ("value_ints", "ints", value_ints),
+            ("value_string", "string", value_string),
+            ("value_strings", "strings", value_strings),
+        )
+        return _make_node("Constant", "", version, (), _attributes, -1, graph)[0]
+    return _named(constant, module)
+
+
+def constant_of_shape_23(version, module):
+    def constant_of_shape(input, *, value=None):
+        """Generate a tensor with given value and shape.
+
+        ConstantOfShape of ai.onnx, as defined since opset 23; built at the opset of the module it
+        is in.
+        """
+        _attributes = (("value", "tensor", value),)
+        return _make_node("ConstantOfShape", "", version, (input,), _attributes, -1, None)[0]
+    return _named(constant_of_shape, module)
+
+
+def dequantize_linear_23(version, module):
+    def dequantize_linear(
+        x,
+        x_scale,
+        x_zero_point=None,
+        *,
+        axis=None,
+        block_size=None,
+        output_dtype=None,
+    ):
+        """The linear dequantization operator.
+
+        Defaults: axis (default: 1); block_size (default: 0); output_dtype (default: 0).
+
+        DequantizeLinear of ai.onnx, as defined since opset 23; built at the opset of the module it
+        is in.
+        """
+        _attributes = (
+            ("axis", "int", axis),
+            ("block_size", "int", block_size),
+            ("output_dtype", "int", output_dtype),
+        )
+        _inputs = (x, x_scale, x_zero_point)
+        return _make_node("DequantizeLinear", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(dequantize_linear, module)
+
+
+def flatten_23(version, module):
+    def flatten(input, *, axis=None):
+        """Flattens the input tensor into a 2D matrix.
+
+        Defaults: axis (default: 1).
+
+        Flatten of ai.onnx, as defined since opset 23; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        return _make_node("Flatten", "", version, (input,), _attributes, -1, None)[0]
+    return _named(flatten, module)
+
+
+def identity_23(version, module):
+    def identity(input):
+        """Identity operator.
+
+        Identity of ai.onnx, as defined since opset 23; built at the opset of the module it is in.
+        """
+        return _make_node("Identity", "", version, (input,), (), -1, None)[0]
+    return _named(identity, module)
+
+
+def if_23(version, module):
+    def if_(cond, *, else_branch, then_branch, num_outputs=-1):
+        """If conditional.
+
+        If of ai.onnx, as defined since opset 23; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("else_branch", "graph", else_branch),
+            ("then_branch", "graph", then_branch),
+        )
+        return _make_node("If", "", version, (cond,), _attributes, num_outputs, None)
+    return _named(if_, module)
+
+
+def loop_23(version, module):
+    def loop(M, cond, v_initial, *, body, num_outputs=-1):
+        """Generic Looping construct.
+
+        Loop of ai.onnx, as defined since opset 23; built at the opset of the module it is in.
+        """
+        _attributes = (("body", "graph", body),)
+        _inputs = (M, cond, *v_initial)
+        return _make_node("Loop", "", version, _inputs, _attributes, num_outputs, None)
+    return _named(loop, module)
+
+
+def pad_23(version, module):
+    def pad(data, pads, constant_value=None, axes=None, *, mode=None):
+        """Given a tensor containing the data to be padded (`data`), a tensor containing the number of
+        start and end pad values for axis (`pads`), (optionally) a `mode`, and (optionally...
+
+        Defaults: mode (default: "constant").
+
+        Pad of ai.onnx, as defined since opset 23; built at the opset of the module it is in.
+        """
+        _attributes = (("mode", "string", mode),)
+        _inputs = (data, pads, constant_value, axes)
+        return _make_node("Pad", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(pad, module)
+
+
+def quantize_linear_23(version, module):
+    def quantize_linear(
+        x,
+        y_scale,
+        y_zero_point=None,
+        *,
+        axis=None,
+        block_size=None,
+        output_dtype=None,
+        precision=None,
+        saturate=None,
+    ):
+        """The linear quantization operator consumes a high-precision tensor, a scale, and a zero point
+        to compute the low-precision/quantized tensor.
+
+        Defaults: axis (default: 1); block_size (default: 0); output_dtype (default: 0); precision
+        (default: 0); saturate (default: 1).
+
+        QuantizeLinear of ai.onnx, as defined since opset 23; built at the opset of the module it is
+        in.
+        """
+        _attributes = (
+            ("axis", "int", axis),
+            ("block_size", "int", block_size),
+            ("output_dtype", "int", output_dtype),
+            ("precision", "int", precision),
+            ("saturate", "int", saturate),
+        )
+        _inputs = (x, y_scale, y_zero_point)
+        return _make_node("QuantizeLinear", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(quantize_linear, module)
+
+
+def rms_normalization_23(version, module):
+    def rms_normalization(X, scale, *, axis=None, epsilon=None, stash_type=None):
+        """This is RMS normalization defined in ONNX as function as described in the paper
+        https://arxiv.org/pdf/1910.07467.
+
+        Defaults: axis (default: -1); epsilon (default: 1e-05); stash_type (default: 1).
+
+        RMSNormalization of ai.onnx, as defined since opset 23; built at the opset of the module it
+        is in.
+        """
+        _attributes = (
+            ("axis", "int", axis),
+            ("epsilon", "float", epsilon),
+            ("stash_type", "int", stash_type),
+        )
+        return _make_node("RMSNormalization", "", version, (X, scale), _attributes, -1, None)[0]
+    return _named(rms_normalization, module)
+
+
+def reshape_23(version, module):
+    def reshape(data, shape, *, allowzero=None):
+        """Reshape the input tensor similar to numpy.reshape.
+
+        Defaults: allowzero (default: 0).
+
+        Reshape of ai.onnx, as defined since opset 23; built at the opset of the module it is in.
+        """
+        _attributes = (("allowzero", "int", allowzero),)
+        return _make_node("Reshape", "", version, (data, shape), _attributes, -1, None)[0]
+    return _named(reshape, module)
+
+
+def rotary_embedding_23(version, module):
+    def rotary_embedding(
+        X,
+        cos_cache,
+        sin_cache,
+        position_ids=None,
+        *,
+        interleaved=None,
+        num_heads=None,
+        rotary_embedding_dim=None,
+    ):
+        """RotaryEmbedding is the implementation of rotary positional embeddings (RoPE) based on the
+        paper https://arxiv.org/pdf/2104.09864.
+
+        Defaults: interleaved (default: 0); rotary_embedding_dim (default: 0).
+
+        RotaryEmbedding of ai.onnx, as defined since opset 23; built at the opset of the module it
+        is in.
+        """
+        _attributes = (
+            ("interleaved", "int", interleaved),
+            ("num_heads", "int", num_heads),
+            ("rotary_embedding_dim", "int", rotary_embedding_dim),
+        )
+        _inputs = (X, cos_cache, sin_cache, position_ids)
+        return _make_node("RotaryEmbedding", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(rotary_embedding, module)
+
+
+def scan_23(version, module):
+    def scan(
+        initial_state_and_scan_inputs,
+        *,
+        body,
+        num_scan_inputs,
+        scan_input_axes=None,
+        scan_input_directions=None,
+        scan_output_axes=None,
+        scan_output_directions=None,
+        num_outputs=-1,
+    ):
+        """Scan can be used to iterate over one or more scan_input tensors, constructing zero or more
+        scan_output tensors.
+
+        Scan of ai.onnx, as defined since opset 23; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("body", "graph", body),
+            ("num_scan_inputs", "int", num_scan_inputs),
+            ("scan_input_axes", "ints", scan_input_axes),
+            ("scan_input_directions", "ints", scan_input_directions),
+            ("scan_output_axes", "ints", scan_output_axes),
+            ("scan_output_directions", "ints", scan_output_directions),
+        )
+        _inputs = (*initial_state_and_scan_inputs,)
+        return _make_node("Scan", "", version, _inputs, _attributes, num_outputs, None)
+    return _named(scan, module)
+
+
+def shape_23(version, module):
+    def shape(data, *, end=None, start=None):
+        """Takes a tensor as input and outputs an 1D int64 tensor containing the shape of the input
+        tensor.
+
+        Defaults: start (default: 0).
+
+        Shape of ai.onnx, as defined since opset 23; built at the opset of the module it is in.
+        """
+        _attributes = (("end", "int", end), ("start", "int", start))
+        return _make_node("Shape", "", version, (data,), _attributes, -1, None)[0]
+    return _named(shape, module)
+
+
+def size_23(version, module):
+    def size(data):
+        """Takes a tensor as input and outputs a int64 scalar that equals to the total number of
+        elements of the input tensor.
+
+        Size of ai.onnx, as defined since opset 23; built at the opset of the module it is in.
+        """
+        return _make_node("Size", "", version, (data,), (), -1, None)[0]
+    return _named(size, module)
+
+
+def squeeze_23(version, module):
+    def squeeze(data, axes=None):
+        """Remove single-dimensional entries from the shape of a tensor.
+
+        Squeeze of ai.onnx, as defined since opset 23; built at the opset of the module it is in.
+        """
+        return _make_node("Squeeze", "", version, (data, axes), (), -1, None)[0]
+    return _named(squeeze, module)
+
+
+def transpose_23(version, module):
+    def transpose(data, *, perm=None):
+        """Transpose the input tensor similar to numpy.transpose.
+
+        Transpose of ai.onnx, as defined since opset 23; built at the opset of the module it is in.
+        """
+        _attributes = (("perm", "ints", perm),)
+        return _make_node("Transpose", "", version, (data,), _attributes, -1, None)[0]
+    return _named(transpose, module)
+
+
+def unsqueeze_23(version, module):
+    def unsqueeze(data, axes):
+        """Insert single-dimensional entries to the shape of an input tensor (`data`).
+
+        Unsqueeze of ai.onnx, as defined since opset 23; built at the opset of the module it is in.
+        """
+        return _make_node("Unsqueeze", "", version, (data, axes), (), -1, None)[0]
+    return _named(unsqueeze, module)
+
+
+def attention_24(version, module):
+    def attention(
+        Q,
+        K,
+        V,
+        attn_mask=None,
+        past_key=None,
+        past_value=None,
+        nonpad_kv_seqlen=None,
+        *,
+        is_causal=None,
+        kv_num_heads=None,
+        q_num_heads=None,
+        qk_matmul_output_mode=None,
+        scale=None,
+        softcap=None,
+        softmax_precision=None,
+        num_outputs=1,
+    ):
+        """Computes scaled dot product attention on query, key and value tensors, using an optional
+        attention mask if passed.
+
+        Defaults: is_causal (default: 0); qk_matmul_output_mode (default: 0); softcap (default: 0).
+
+        Attention of ai.onnx, as defined since opset 24; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("is_causal", "int", is_causal),
+            ("kv_num_heads", "int", kv_num_heads),
+            ("q_num_heads", "int", q_num_heads),
+            ("qk_matmul_output_mode", "int", qk_matmul_output_mode),
+            ("scale", "float", scale),
+            ("softcap", "float", softcap),
+            ("softmax_precision", "int", softmax_precision),
+        )
+        _inputs = (Q, K, V, attn_mask, past_key, past_value, nonpad_kv_seqlen)
+        return tuple(_make_node("Attention", "", version, _inputs, _attributes, num_outputs, None))
+    return _named(attention, module)
+
+
+def cast_24(version, module):
+    def cast(input, *, round_mode=None, saturate=None, to):
+        """The operator casts the elements of a given input tensor to a data type specified by the 'to'
+        argument and returns an output tensor of the same size in the converted type.
+
+        Defaults: round_mode (default: "up"); saturate (default: 1).
+
+        Cast of ai.onnx, as defined since opset 24; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("round_mode", "string", round_mode),
+            ("saturate", "int", saturate),
+            ("to", "int", to),
+        )
+        return _make_node("Cast", "", version, (input,), _attributes, -1, None)[0]
+    return _named(cast, module)
+
+
+def cast_like_24(version, module):
+    def cast_like(input, target_type, *, round_mode=None, saturate=None):
+        """The operator casts the elements of a given input tensor (the first input) to the same data
+        type as the elements of the second input tensor.
+
+        Defaults: round_mode (default: "up"); saturate (default: 1).
+
+        CastLike of ai.onnx, as defined since opset 24; built at the opset of the module it is in.
+        """
+        _attributes = (("round_mode", "string", round_mode), ("saturate", "int", saturate))
+        return _make_node("CastLike", "", version, (input, target_type), _attributes, -1, None)[0]
+    return _named(cast_like, module)
+
+
+def constant_24(version, module):
+    def constant(
+        graph,
+        *,
+        value=None,
+        value_float=None,
+        value_floats=None,
+        value_int=None,
+        value_ints=None,
+        value_string=None,
+        value_strings=None,
+    ):
+        """This operator produces a constant tensor.
+
+        Not supported here: sparse_value (SPARSE_TENSOR).
+
+        Constant of ai.onnx, as defined since opset 24; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("value", "tensor", value),
+            ("value_float", "float", value_float),
+            ("value_floats", "floats", value_floats),
+            ("value_int", "int", value_int),
+            ("value_ints", "ints", value_ints),
+            ("value_string", "string", value_string),
+            ("value_strings", "strings", value_strings),
+        )
+        return _make_node("Constant", "", version, (), _attributes, -1, graph)[0]
+    return _named(constant, module)
+
+
+def constant_of_shape_24(version, module):
+    def constant_of_shape(input, *, value=None):
+        """Generate a tensor with given value and shape.
+
+        ConstantOfShape of ai.onnx, as defined since opset 24; built at the opset of the module it
+        is in.
+        """
+        _attributes = (("value", "tensor", value),)
+        return _make_node("ConstantOfShape", "", version, (input,), _attributes, -1, None)[0]
+    return _named(constant_of_shape, module)
+
+
+def dequantize_linear_24(version, module):
+    def dequantize_linear(
+        x,
+        x_scale,
+        x_zero_point=None,
+        *,
+        axis=None,
+        block_size=None,
+        output_dtype=None,
+    ):
+        """The linear dequantization operator.
+
+        Defaults: axis (default: 1); block_size (default: 0); output_dtype (default: 0).
+
+        DequantizeLinear of ai.onnx, as defined since opset 24; built at the opset of the module it
+        is in.
+        """
+        _attributes = (
+            ("axis", "int", axis),
+            ("block_size", "int", block_size),
+            ("output_dtype", "int", output_dtype),
+        )
+        _inputs = (x, x_scale, x_zero_point)
+        return _make_node("DequantizeLinear", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(dequantize_linear, module)
+
+
+def flatten_24(version, module):
+    def flatten(input, *, axis=None):
+        """Flattens the input tensor into a 2D matrix.
+
+        Defaults: axis (default: 1).
+
+        Flatten of ai.onnx, as defined since opset 24; built at the opset of the module it is in.
+        """
+        _attributes = (("axis", "int", axis),)
+        return _make_node("Flatten", "", version, (input,), _attributes, -1, None)[0]
+    return _named(flatten, module)
+
+
+def identity_24(version, module):
+    def identity(input):
+        """Identity operator.
+
+        Identity of ai.onnx, as defined since opset 24; built at the opset of the module it is in.
+        """
+        return _make_node("Identity", "", version, (input,), (), -1, None)[0]
+    return _named(identity, module)
+
+
+def if_24(version, module):
+    def if_(cond, *, else_branch, then_branch, num_outputs=-1):
+        """If conditional.
+
+        If of ai.onnx, as defined since opset 24; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("else_branch", "graph", else_branch),
+            ("then_branch", "graph", then_branch),
+        )
+        return _make_node("If", "", version, (cond,), _attributes, num_outputs, None)
+    return _named(if_, module)
+
+
+def loop_24(version, module):
+    def loop(M, cond, v_initial, *, body, num_outputs=-1):
+        """Generic Looping construct.
+
+        Loop of ai.onnx, as defined since opset 24; built at the opset of the module it is in.
+        """
+        _attributes = (("body", "graph", body),)
+        _inputs = (M, cond, *v_initial)
+        return _make_node("Loop", "", version, _inputs, _attributes, num_outputs, None)
+    return _named(loop, module)
+
+
+def pad_24(version, module):
+    def pad(data, pads, constant_value=None, axes=None, *, mode=None):
+        """Given a tensor containing the data to be padded (`data`), a tensor containing the number of
+        start and end pad values for axis (`pads`), (optionally) a `mode`, and (optionally...
+
+        Defaults: mode (default: "constant").
+
+        Pad of ai.onnx, as defined since opset 24; built at the opset of the module it is in.
+        """
+        _attributes = (("mode", "string", mode),)
+        _inputs = (data, pads, constant_value, axes)
+        return _make_node("Pad", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(pad, module)
+
+
+def quantize_linear_24(version, module):
+    def quantize_linear(
+        x,
+        y_scale,
+        y_zero_point=None,
+        *,
+        axis=None,
+        block_size=None,
+        output_dtype=None,
+        precision=None,
+        saturate=None,
+    ):
+        """The linear quantization operator consumes a high-precision tensor, a scale, and a zero point
+        to compute the low-precision/quantized tensor.
+
+        Defaults: axis (default: 1); block_size (default: 0); output_dtype (default: 0); precision
+        (default: 0); saturate (default: 1).
+
+        QuantizeLinear of ai.onnx, as defined since opset 24; built at the opset of the module it is
+        in.
+        """
+        _attributes = (
+            ("axis", "int", axis),
+            ("block_size", "int", block_size),
+            ("output_dtype", "int", output_dtype),
+            ("precision", "int", precision),
+            ("saturate", "int", saturate),
+        )
+        _inputs = (x, y_scale, y_zero_point)
+        return _make_node("QuantizeLinear", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(quantize_linear, module)
+
+
+def reshape_24(version, module):
+    def reshape(data, shape, *, allowzero=None):
+        """Reshape the input tensor similar to numpy.reshape.
+
+        Defaults: allowzero (default: 0).
+
+        Reshape of ai.onnx, as defined since opset 24; built at the opset of the module it is in.
+        """
+        _attributes = (("allowzero", "int", allowzero),)
+        return _make_node("Reshape", "", version, (data, shape), _attributes, -1, None)[0]
+    return _named(reshape, module)
+
+
+def scan_24(version, module):
+    def scan(
+        initial_state_and_scan_inputs,
+        *,
+        body,
+        num_scan_inputs,
+        scan_input_axes=None,
+        scan_input_directions=None,
+        scan_output_axes=None,
+        scan_output_directions=None,
+        num_outputs=-1,
+    ):
+        """Scan can be used to iterate over one or more scan_input tensors, constructing zero or more
+        scan_output tensors.
+
+        Scan of ai.onnx, as defined since opset 24; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("body", "graph", body),
+            ("num_scan_inputs", "int", num_scan_inputs),
+            ("scan_input_axes", "ints", scan_input_axes),
+            ("scan_input_directions", "ints", scan_input_directions),
+            ("scan_output_axes", "ints", scan_output_axes),
+            ("scan_output_directions", "ints", scan_output_directions),
+        )
+        _inputs = (*initial_state_and_scan_inputs,)
+        return _make_node("Scan", "", version, _inputs, _attributes, num_outputs, None)
+    return _named(scan, module)
+
+
+def shape_24(version, module):
+    def shape(data, *, end=None, start=None):
+        """Takes a tensor as input and outputs an 1D int64 tensor containing the shape of the input
+        tensor.
+
+        Defaults: start (default: 0).
+
+        Shape of ai.onnx, as defined since opset 24; built at the opset of the module it is in.
+        """
+        _attributes = (("end", "int", end), ("start", "int", start))
+        return _make_node("Shape", "", version, (data,), _attributes, -1, None)[0]
+    return _named(shape, module)
+
+
+def size_24(version, module):
+    def size(data):
+        """Takes a tensor as input and outputs a int64 scalar that equals to the total number of
+        elements of the input tensor.
+
+        Size of ai.onnx, as defined since opset 24; built at the opset of the module it is in.
+        """
+        return _make_node("Size", "", version, (data,), (), -1, None)[0]
+    return _named(size, module)
+
+
+def split_to_sequence_24(version, module):
+    def split_to_sequence(input, split=None, *, axis=None, keepdims=None):
+        """Split a tensor into a sequence of tensors, along the specified 'axis'.
+
+        Defaults: axis (default: 0); keepdims (default: 1).
+
+        SplitToSequence of ai.onnx, as defined since opset 24; built at the opset of the module it
+        is in.
+        """
+        _attributes = (("axis", "int", axis), ("keepdims", "int", keepdims))
+        return _make_node("SplitToSequence", "", version, (input, split), _attributes, -1, None)[0]
+    return _named(split_to_sequence, module)
+
+
+def squeeze_24(version, module):
+    def squeeze(data, axes=None):
+        """Remove single-dimensional entries from the shape of a tensor.
+
+        Squeeze of ai.onnx, as defined since opset 24; built at the opset of the module it is in.
+        """
+        return _make_node("Squeeze", "", version, (data, axes), (), -1, None)[0]
+    return _named(squeeze, module)
+
+
+def swish_24(version, module):
+    def swish(X, *, alpha=None):
+        """Swish function takes one input data (Tensor<T>) and produces one output data (Tensor<T>) of
+        the same shape, where $Swish(x) = x * sigmoid(alpha * x)$.
+
+        Defaults: alpha (default: 1).
+
+        Swish of ai.onnx, as defined since opset 24; built at the opset of the module it is in.
+        """
+        _attributes = (("alpha", "float", alpha),)
+        return _make_node("Swish", "", version, (X,), _attributes, -1, None)[0]
+    return _named(swish, module)
+
+
+def tensor_scatter_24(version, module):
+    def tensor_scatter(past_cache, update, write_indices=None, *, axis=None, mode=None):
+        """TensorScatter is a generic tensor update operation, motivated by the requirements for KV
+        cache updates for Attention ops commonly found in LLMs.
+
+        Defaults: axis (default: -2); mode (default: "linear").
+
+        TensorScatter of ai.onnx, as defined since opset 24; built at the opset of the module it is
+        in.
+        """
+        _attributes = (("axis", "int", axis), ("mode", "string", mode))
+        _inputs = (past_cache, update, write_indices)
+        return _make_node("TensorScatter", "", version, _inputs, _attributes, -1, None)[0]
+    return _named(tensor_scatter, module)
+
+
+def top_k_24(version, module):
+    def top_k(X, K, *, axis=None, largest=None, sorted=None):
+        """Retrieve the top-K largest or smallest elements along a specified axis.
+
+        Defaults: axis (default: -1); largest (default: 1); sorted (default: 1).
+
+        TopK of ai.onnx, as defined since opset 24; built at the opset of the module it is in.
+        """
+        _attributes = (
+            ("axis", "int", axis),
+            ("largest", "int", largest),
+            ("sorted", "int", sorted),
+        )
+        return tuple(_make_node("TopK", "", version, (X, K), _attributes, -1, None))
+    return _named(top_k, module)
+
+
+def transpose_24(version, module):
+    def transpose(data, *, perm=None):
+        """Transpose the input tensor similar to numpy.transpose.
+
+        Transpose of ai.onnx, as defined since opset 24; built at the opset of the module it is in.
+        """
+        _attributes = (("perm", "ints", perm),)
+        return _make_node("Transpose", "", version, (data,), _attributes, -1, None)[0]
+    return _named(transpose, module)
+
+
+def unsqueeze_24(version, module):
+    def unsqueeze(data, axes):
+        """Insert single-dimensional entries to the shape of an input tensor (`data`).
+
+        Unsqueeze of ai.onnx, as defined since opset 24; built at the opset of the module it is in.
+        """
+        return _make_node("Unsqueeze", "", version, (data, axes), (), -1, None)[0]
+    return _named(unsqueeze, module)

@@ -115,8 +115,9 @@ KernelResult Cast(const KernelContext& ctx) {
 
 void RegisterCastKernels(KernelTable& table) {
   const KernelTypes any_to_any = {{"T1", AnyTypes::kSet}, {"T2", AnyTypes::kSet}};
-  table.add("", "Cast", 1, KernelTable::kLatest, any_to_any, Cast);
-  table.add("", "CastLike", 15, KernelTable::kLatest, any_to_any, Cast);
+  // Opset 19 adds `saturate` and the float8 types.
+  table.add("", "Cast", 1, kLastKnownOpset, any_to_any, Cast);
+  table.add("", "CastLike", 15, kLastKnownOpset, any_to_any, Cast);
 }
 
 }  // namespace graphgc::kernels

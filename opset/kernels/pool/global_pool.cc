@@ -51,9 +51,9 @@ KernelResult GlobalLpPool(const KernelContext& ctx) {
 
 void RegisterGlobalPoolKernels(KernelTable& table) {
   const KernelTypes floats = {{"T", FloatTypes::kSet}};
-  table.add("", "GlobalAveragePool", 1, kLastPoolOpset, floats, GlobalAveragePool);
-  table.add("", "GlobalMaxPool", 1, kLastPoolOpset, floats, GlobalMaxPool);
-  table.add("", "GlobalLpPool", 1, kLastPoolOpset, floats, GlobalLpPool);
+  table.add("", "GlobalAveragePool", 1, KernelTable::kLatest, floats, GlobalAveragePool);
+  table.add("", "GlobalMaxPool", 1, KernelTable::kLatest, floats, GlobalMaxPool);
+  table.add("", "GlobalLpPool", 1, KernelTable::kLatest, floats, GlobalLpPool);
 }
 
 }  // namespace graphgc::kernels

@@ -107,7 +107,7 @@ KernelResult MaxRoiPool(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterMaxRoiPoolKernels(KernelTable& table) {
-  table.add("", "MaxRoiPool", 1, kLastPoolOpset, {{"T", FloatTypes::kSet}}, MaxRoiPool);
+  table.add("", "MaxRoiPool", 1, KernelTable::kLatest, {{"T", FloatTypes::kSet}}, MaxRoiPool);
 }
 
 }  // namespace graphgc::kernels

@@ -87,7 +87,7 @@ KernelResult MaxUnpool(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterMaxUnpoolKernels(KernelTable& table) {
-  table.add("", "MaxUnpool", 9, kLastPoolOpset, {{"T1", FloatTypes::kSet}}, MaxUnpool);
+  table.add("", "MaxUnpool", 9, KernelTable::kLatest, {{"T1", FloatTypes::kSet}}, MaxUnpool);
 }
 
 }  // namespace graphgc::kernels

@@ -12,10 +12,6 @@ void RegisterMaxUnpoolKernels(KernelTable& table);   // max_unpool.cc
 void RegisterMaxRoiPoolKernels(KernelTable& table);  // max_roi_pool.cc
 void RegisterRoiAlignKernels(KernelTable& table);    // roi_align.cc
 
-// The last opset ONNX 1.12 defines: pooling schemas change at 18 and 19 (LpPool gains ceil_mode,
-// AveragePool dilations), so the kernels end here and a newer schema gets no kernel.
-inline constexpr int kLastPoolOpset = 17;
-
 }  // namespace graphgc::kernels
 
 #endif  // GRAPHGC_OPSET_KERNELS_POOL_POOL_KERNELS_H_

@@ -197,7 +197,7 @@ KernelResult RoiAlign(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterRoiAlignKernels(KernelTable& table) {
-  table.add("", "RoiAlign", 10, kLastPoolOpset, {{"T1", FloatTypes::kSet}}, RoiAlign);
+  table.add("", "RoiAlign", 10, KernelTable::kLatest, {{"T1", FloatTypes::kSet}}, RoiAlign);
 }
 
 }  // namespace graphgc::kernels

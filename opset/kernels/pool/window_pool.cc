@@ -97,10 +97,10 @@ KernelResult LpPool(const KernelContext& ctx) {
 
 void RegisterWindowPoolKernels(KernelTable& table) {
   const KernelTypes floats = {{"T", FloatTypes::kSet}};
-  table.add("", "AveragePool", 1, kLastPoolOpset, floats, AveragePool);
+  table.add("", "AveragePool", 1, kLastKnownOpset, floats, AveragePool);
   // MaxPool also computes int8 and uint8.
-  table.add("", "MaxPool", 1, kLastPoolOpset, {{"T", MaxPoolTypes::kSet}}, MaxPool);
-  table.add("", "LpPool", 1, kLastPoolOpset, floats, LpPool);
+  table.add("", "MaxPool", 1, KernelTable::kLatest, {{"T", MaxPoolTypes::kSet}}, MaxPool);
+  table.add("", "LpPool", 1, kLastKnownOpset, floats, LpPool);
 }
 
 }  // namespace graphgc::kernels

@@ -154,11 +154,12 @@ void RegisterLinearQuantizeKernels(KernelTable& table) {
   const KernelTypes quantize = {{"T1", quantize::kQuantizeInputTypes},
                                 {"T2", quantize::kQuantizedIntegers}};
   table.add("", "QuantizeLinear", 10, 12, quantize, quantize::QuantizeLinearKernel(false));
-  table.add("", "QuantizeLinear", 13, KernelTable::kLatest, quantize,
+  // Opsets 19, 21 and 23 add saturate, block quantization, output_dtype and precision.
+  table.add("", "QuantizeLinear", 13, kLastKnownOpset, quantize,
             quantize::QuantizeLinearKernel(true));
   const KernelTypes dequantize = {{"T", quantize::kDequantizeTypes}};
   table.add("", "DequantizeLinear", 10, 12, dequantize, quantize::DequantizeLinearKernel(false));
-  table.add("", "DequantizeLinear", 13, KernelTable::kLatest, dequantize,
+  table.add("", "DequantizeLinear", 13, kLastKnownOpset, dequantize,
             quantize::DequantizeLinearKernel(true));
   table.add("", "DynamicQuantizeLinear", 11, KernelTable::kLatest,
             {{"T1", {DataType::kFloat}}, {"T2", {DataType::kUint8}}},

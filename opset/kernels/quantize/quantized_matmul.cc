@@ -177,7 +177,8 @@ void RegisterQuantizedMatMulKernels(KernelTable& table) {
   table.add("", "MatMulInteger", 10, KernelTable::kLatest,
             {{"T1", quantize::kQuantizedIntegers}, {"T2", quantize::kQuantizedIntegers}},
             quantize::MatMulIntegerKernel);
-  table.add("", "QLinearMatMul", 10, KernelTable::kLatest,
+  // Opset 21 takes the scales in any floating-point type (TS) and float8 operands.
+  table.add("", "QLinearMatMul", 10, kLastKnownOpset,
             {{"T1", quantize::kQuantizedIntegers},
              {"T2", quantize::kQuantizedIntegers},
              {"T3", quantize::kQuantizedIntegers}},

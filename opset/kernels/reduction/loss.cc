@@ -168,7 +168,8 @@ KernelResult SoftmaxCrossEntropyLoss(const KernelContext& ctx) {
 void RegisterLossKernels(KernelTable& table) {
   // The targets are read as int32 or int64 (Tind); the rest is floating point.
   const KernelTypes types = {{"T", data_types::kFloatingPoint}, {"Tind", data_types::kIndices}};
-  table.add("", "NegativeLogLikelihoodLoss", 12, kLastKnownOpset, types, NegativeLogLikelihoodLoss);
+  table.add("", "NegativeLogLikelihoodLoss", 12, KernelTable::kLatest, types,
+            NegativeLogLikelihoodLoss);
   table.add("", "SoftmaxCrossEntropyLoss", 12, kLastKnownOpset, types, SoftmaxCrossEntropyLoss);
 }
 

@@ -71,7 +71,7 @@ KernelResult LpNormalization(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterLpNormalizationKernels(KernelTable& table) {
-  table.add("", "LpNormalization", 1, kLastKnownOpset, {{"T", data_types::kFloatingPoint}},
+  table.add("", "LpNormalization", 1, KernelTable::kLatest, {{"T", data_types::kFloatingPoint}},
             LpNormalization);
 }
 

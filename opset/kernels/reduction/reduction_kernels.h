@@ -15,11 +15,6 @@ void RegisterTopKKernels(KernelTable& table);             // top_k.cc
 void RegisterLossKernels(
     KernelTable& table);  // loss.cc: NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 
-// The last opset ONNX 1.12 defines: kernels of schemas that a later opset may replace end here,
-// so that a newer ONNX's schema (ReduceMax-18 takes axes as an input) gets no kernel, not a
-// wrong one.
-inline constexpr int kLastKnownOpset = 17;
-
 }  // namespace graphgc::kernels
 
 #endif  // GRAPHGC_OPSET_KERNELS_REDUCTION_REDUCTION_KERNELS_H_

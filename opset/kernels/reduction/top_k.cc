@@ -112,7 +112,7 @@ KernelResult TopK(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterTopKKernels(KernelTable& table) {
-  table.add("", "TopK", 1, kLastKnownOpset, {{"T", data_types::kNumeric}}, TopK);
+  table.add("", "TopK", 1, KernelTable::kLatest, {{"T", data_types::kNumeric}}, TopK);
 }
 
 }  // namespace graphgc::kernels

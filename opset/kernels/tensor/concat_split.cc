@@ -117,7 +117,8 @@ KernelResult SplitKernel(const KernelContext& ctx) {
 void RegisterConcatSplitKernels(KernelTable& table) {
   using data_types::kAll;
   table.add("", "Concat", 1, KernelTable::kLatest, {{"T", kAll}}, ConcatKernel);
-  table.add("", "Split", 2, KernelTable::kLatest, {{"T", kAll}}, SplitKernel);
+  // Opset 18 adds num_outputs (uneven splits).
+  table.add("", "Split", 2, kLastKnownOpset, {{"T", kAll}}, SplitKernel);
 }
 
 }  // namespace graphgc::kernels

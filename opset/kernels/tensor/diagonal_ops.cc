@@ -84,8 +84,8 @@ KernelResult TriluKernel(const KernelContext& ctx) {
 void RegisterDiagonalKernels(KernelTable& table) {
   // EyeLike computes its output (T2, the attribute dtype's, by default the input's) for every
   // numeric type and bool; of the input (T1) only the shape matters.
-  table.add("", "EyeLike", 9, KernelTable::kLatest, {{"T2", data_types::kNumericOrBool}},
-            EyeLikeKernel);
+  table.add("", "EyeLike", 9, KernelTable::kLatest,
+            {{"T2", data_types::kNumericOrBool}, {"T1", data_types::kAll}}, EyeLikeKernel);
   table.add("", "Trilu", 14, KernelTable::kLatest, {{"T", data_types::kAll}}, TriluKernel);
 }
 

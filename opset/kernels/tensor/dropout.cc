@@ -51,7 +51,10 @@ KernelResult DropoutKernel(const KernelContext& ctx) {
 
 void RegisterDropoutKernels(KernelTable& table) {
   // The output is the data itself: every type (ratio and mask are handled whole).
-  table.add("", "Dropout", 1, KernelTable::kLatest, {{"T", data_types::kAll}}, DropoutKernel);
+  // From 12 the ratio is an input of its own type (T1), read as a double whatever it is.
+  table.add("", "Dropout", 1, 11, {{"T", data_types::kAll}}, DropoutKernel);
+  table.add("", "Dropout", 12, KernelTable::kLatest,
+            {{"T", data_types::kAll}, {"T1", data_types::kFloatingPoint}}, DropoutKernel);
 }
 
 }  // namespace graphgc::kernels

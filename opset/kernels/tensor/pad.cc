@@ -163,7 +163,8 @@ KernelResult PadKernel(const KernelContext& ctx) {
 void RegisterPadKernels(KernelTable& table) {
   // Every type; before opset 11 the float `value` attribute fills the numeric types only (a
   // constant padding of another type declines).
-  table.add("", "Pad", 2, KernelTable::kLatest, {{"T", data_types::kAll}}, PadKernel);
+  // Opset 18 adds the axes input, 19 the mode "wrap".
+  table.add("", "Pad", 2, kLastKnownOpset, {{"T", data_types::kAll}}, PadKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -111,9 +111,10 @@ void RegisterScatterKernels(KernelTable& table) {
   using data_types::kAll;
   const KernelTypes types = {{"T", kAll}, {"Tind", data_types::kIndices}};
   table.add("", "Scatter", 9, KernelTable::kLatest, types, ScatterElementsKernel);
-  table.add("", "ScatterElements", 11, KernelTable::kLatest, types, ScatterElementsKernel);
+  // Opset 18 adds the reductions max and min.
+  table.add("", "ScatterElements", 11, kLastKnownOpset, types, ScatterElementsKernel);
   // ScatterND's indices are int64 only.
-  table.add("", "ScatterND", 11, KernelTable::kLatest, {{"T", kAll}}, ScatterNDKernel);
+  table.add("", "ScatterND", 11, kLastKnownOpset, {{"T", kAll}}, ScatterNDKernel);
 }
 
 }  // namespace graphgc::kernels
