@@ -300,6 +300,9 @@ void RegisterReduceKernels(KernelTable& table) {
   for (const auto& entry : attribute_axes_ops) {
     table.add("", entry.name, 1, kLastKnownOpset, {{"T", ComputedTypes(entry.op)}},
               ReduceKernel(entry.op));
+    // Opset 18 takes the axes as an input, as ReduceSum does from 13 (noop_with_empty_axes too).
+    table.add("", entry.name, 18, KernelTable::kLatest, {{"T", ComputedTypes(entry.op)}},
+              ReduceKernel(entry.op, true));
   }
   const KernelTypes sums = {{"T", ComputedTypes(ReduceOp::kSum)}};
   table.add("", "ReduceSum", 1, 12, sums, ReduceKernel(ReduceOp::kSum));

@@ -51,8 +51,31 @@ KernelResult ConcatKernel(const KernelContext& ctx) {
   return KernelOutputs{std::move(out).freeze()};
 }
 
+// From opset 18 without `split`: num_outputs parts of ceil(extent / num_outputs), the last one
+// smaller when the extent does not divide evenly.
+absl::StatusOr<std::vector<int64_t>> CeilingLengths(const KernelContext& ctx, int64_t extent) {
+  const int64_t parts = ctx.num_outputs();
+  const int64_t wanted = ctx.int_attribute("num_outputs", parts);
+  if (wanted != parts) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("attribute 'num_outputs' is ", wanted, " but the node has ", parts,
+                     " outputs"));
+  }
+  const int64_t chunk = (extent + parts - 1) / parts;
+  const int64_t last = extent - chunk * (parts - 1);
+  if (last < 0) {
+    return ctx.input_error(0, absl::StrCat("its dimension of ", extent,
+                                           " along the axis does not split into ", parts,
+                                           " parts of ", chunk));
+  }
+  std::vector<int64_t> lengths(static_cast<size_t>(parts), chunk);
+  lengths.back() = last;
+  return lengths;
+}
+
 // The lengths of Split's parts: the `split` attribute (before 13) or input (from 13), else equal
-// parts, one per output. Empty `split` counts as absent, as in ONNX Runtime.
+// parts, one per output (from 18, CeilingLengths). Empty `split` counts as absent, as in ONNX
+// Runtime.
 absl::StatusOr<std::vector<int64_t>> SplitLengths(const KernelContext& ctx, int64_t extent) {
   std::vector<int64_t> lengths;
   if (ctx.version() >= 13) {
@@ -61,6 +84,7 @@ absl::StatusOr<std::vector<int64_t>> SplitLengths(const KernelContext& ctx, int6
     lengths = *std::move(split);
   }
   const int64_t parts = ctx.num_outputs();
+  if (lengths.empty() && ctx.version() >= 18) return CeilingLengths(ctx, extent);
   if (lengths.empty()) {
     if (extent % parts != 0) {
       return ctx.input_error(
@@ -117,8 +141,9 @@ KernelResult SplitKernel(const KernelContext& ctx) {
 void RegisterConcatSplitKernels(KernelTable& table) {
   using data_types::kAll;
   table.add("", "Concat", 1, KernelTable::kLatest, {{"T", kAll}}, ConcatKernel);
-  // Opset 18 adds num_outputs (uneven splits).
   table.add("", "Split", 2, kLastKnownOpset, {{"T", kAll}}, SplitKernel);
+  // Opset 18 adds num_outputs (uneven splits: CeilingLengths).
+  table.add("", "Split", 18, KernelTable::kLatest, {{"T", kAll}}, SplitKernel);
 }
 
 }  // namespace graphgc::kernels

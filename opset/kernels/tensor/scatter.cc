@@ -1,6 +1,7 @@
 // Scatters: a copy of `data` with `updates` written at the positions `indices` address —
 // Scatter/ScatterElements one element per index along an axis, ScatterND one slice per index
-// tuple. From opset 16 `reduction` combines an update with the element it lands on (add, mul);
+// tuple. From opset 16 `reduction` combines an update with the element it lands on (add, mul; from
+// 18 also max, min);
 // updates apply in order, so with "none" the last of duplicate indices wins, as in ONNX Runtime.
 // An index out of range makes the op fail, naming the indices input and the index.
 #include <algorithm>
@@ -17,7 +18,36 @@
 namespace graphgc::kernels {
 namespace {
 
-enum class Reduction { kNone, kAdd, kMul };  // as listed to ChooseAttribute
+enum class Reduction { kNone, kAdd, kMul, kMax, kMin };  // as listed to ChooseAttribute
+
+// The reductions of the node's version: max and min from opset 18.
+absl::StatusOr<Reduction> ChooseReduction(const KernelContext& ctx) {
+  constexpr absl::string_view kAll[] = {"none", "add", "mul", "max", "min"};
+  const size_t count = ctx.version() >= 18 ? 5 : 3;
+  GRAPHGC_ASSIGN_OR_RETURN(const size_t index,
+                           ChooseAttribute(ctx, "reduction", "none", absl::MakeSpan(kAll, count)));
+  return static_cast<Reduction>(index);
+}
+
+// The combination of an element and an update under a numeric reduction.
+template <class T>
+T Combine(Reduction reduction, T a, T b) {
+  using internal::Load;
+  using internal::Store;
+  switch (reduction) {
+    case Reduction::kAdd:
+      return Store<T>(internal::WrapAdd(Load<T>(a), Load<T>(b)));
+    case Reduction::kMul:
+      return Store<T>(internal::WrapMul(Load<T>(a), Load<T>(b)));
+    case Reduction::kMax:
+      return Load<T>(b) > Load<T>(a) ? b : a;
+    case Reduction::kMin:
+      return Load<T>(b) < Load<T>(a) ? b : a;
+    case Reduction::kNone:
+      break;
+  }
+  return b;
+}
 
 // Applies update block t (`block` elements of `updates`) at element offset targets[t] of `out`.
 template <class T, class Combine>
@@ -35,9 +65,7 @@ KernelResult ScatterBlocks(const KernelContext& ctx, absl::Span<const int64_t> t
                            int64_t block) {
   const Tensor& data = ctx.input(0);
   const Tensor& updates = ctx.input(2);
-  GRAPHGC_ASSIGN_OR_RETURN(const size_t reduction_index,
-                           ChooseAttribute(ctx, "reduction", "none", {"none", "add", "mul"}));
-  const auto reduction = static_cast<Reduction>(reduction_index);
+  GRAPHGC_ASSIGN_OR_RETURN(const Reduction reduction, ChooseReduction(ctx));
   if (reduction != Reduction::kNone && !IsNumeric(data.dtype())) {
     return Decline(absl::StrCat("reduction on ", DataTypeName(data.dtype()), " elements"));
   }
@@ -52,17 +80,8 @@ KernelResult ScatterBlocks(const KernelContext& ctx, absl::Span<const int64_t> t
   } else {
     internal::DispatchNumeric(data.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      using internal::Load;
-      using internal::Store;
-      T* to = out.mutable_data<T>().data();
-      const T* from = updates.data<T>().data();
-      if (reduction == Reduction::kAdd) {
-        ApplyBlocks(from, targets, block, to,
-                    [](T a, T b) { return Store<T>(internal::WrapAdd(Load<T>(a), Load<T>(b))); });
-      } else {
-        ApplyBlocks(from, targets, block, to,
-                    [](T a, T b) { return Store<T>(internal::WrapMul(Load<T>(a), Load<T>(b))); });
-      }
+      ApplyBlocks(updates.data<T>().data(), targets, block, out.mutable_data<T>().data(),
+                  [reduction](T a, T b) { return Combine(reduction, a, b); });
     });
   }
   return KernelOutputs{std::move(out).freeze()};
@@ -111,10 +130,12 @@ void RegisterScatterKernels(KernelTable& table) {
   using data_types::kAll;
   const KernelTypes types = {{"T", kAll}, {"Tind", data_types::kIndices}};
   table.add("", "Scatter", 9, KernelTable::kLatest, types, ScatterElementsKernel);
-  // Opset 18 adds the reductions max and min.
+  // Opset 18 adds the reductions max and min (ChooseReduction).
   table.add("", "ScatterElements", 11, kLastKnownOpset, types, ScatterElementsKernel);
+  table.add("", "ScatterElements", 18, KernelTable::kLatest, types, ScatterElementsKernel);
   // ScatterND's indices are int64 only.
   table.add("", "ScatterND", 11, kLastKnownOpset, {{"T", kAll}}, ScatterNDKernel);
+  table.add("", "ScatterND", 18, KernelTable::kLatest, {{"T", kAll}}, ScatterNDKernel);
 }
 
 }  // namespace graphgc::kernels
