@@ -111,7 +111,9 @@ TEST(SmallFloatTest, ZerosAndNans) {
 TEST(Float8E8M0Test, DecodesPowersOfTwo) {
   for (int bits = 0; bits < 255; ++bits) {
     EXPECT_EQ(Float8E8M0{static_cast<uint8_t>(bits)}.ToFloat(), std::ldexp(1.0f, bits - 127));
-    if (bits > 0) EXPECT_EQ(Float8E8M0::FromFloat(std::ldexp(1.0f, bits - 127)).bits, bits);
+    if (bits > 0) {
+      EXPECT_EQ(Float8E8M0::FromFloat(std::ldexp(1.0f, bits - 127)).bits, bits);
+    }
   }
   // 2^-127 is a float subnormal, whose fraction bits ONNX's reference rounds up.
   EXPECT_EQ(Float8E8M0::FromFloat(std::ldexp(1.0f, -127)).bits, 1);
