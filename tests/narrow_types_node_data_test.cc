@@ -293,6 +293,52 @@ TEST(NarrowTypesKernels, BlockedInt4QuantizesBothWays) {
   EXPECT_FALSE(RunKernel(*quantize, "QuantizeLinear", 21, wrong, blocked, int4_out).ok());
 }
 
+// The tensor-movement kernels compute every narrow type their schema admits, at each op's newest
+// version through 24.
+TEST(NarrowTypesKernels, MovementKernelsMoveTheNarrowTypes) {
+  int checked = 0;
+  for (const char* op :
+       {"Identity", "Reshape", "Transpose", "Concat", "Slice", "Gather", "GatherElements",
+        "GatherND", "Shape", "Size", "Flatten", "Squeeze", "Unsqueeze", "Constant",
+        "ConstantOfShape", "Pad", "Split", "DepthToSpace", "SpaceToDepth"}) {
+    const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(op, 24);
+    ASSERT_NE(schema, nullptr) << op;
+    const internal::ResolvedOp* resolved = internal::ResolveOp("", op, schema->since_version());
+    const DataTypeSet narrow_admitted = resolved->admitted_types & data_types::kNarrow;
+    EXPECT_TRUE(resolved->computed_types.includes(narrow_admitted))
+        << op << "-" << schema->since_version() << " admits " << narrow_admitted.ToString()
+        << " but computes " << resolved->computed_types.ToString();
+    if (!narrow_admitted.empty()) ++checked;
+  }
+  EXPECT_GE(checked, 10) << "ONNX 1.19 admits the narrow types in most movement ops";
+}
+
+// The moves themselves: a transposed and a concatenated float8 and int4 tensor keep their bytes.
+TEST(NarrowTypesKernels, TransposeAndConcatMoveBytes) {
+  MutableTensor f8 = *MutableTensor::allocate(DataType::kFloat8E5M2, {2, 3});
+  for (int i = 0; i < 6; ++i) f8.mutable_data<Float8E5M2>()[i] = Float8E5M2{uint8_t(0x3C + i)};
+  const Tensor x = std::move(f8).freeze();
+  const internal::ResolvedOp* transpose = internal::ResolveOp("", "Transpose", 21);
+  ASSERT_NE(transpose->kernel, nullptr);
+  const std::vector<std::optional<Tensor>> inputs = {x};
+  const std::vector<kernels::OutputSpec> out = {{DataType::kFloat8E5M2, Shape{3, 2}}};
+  const kernels::KernelResult t = RunKernel(*transpose, "Transpose", 21, inputs, {}, out);
+  ASSERT_TRUE(t.ok()) << t.status();
+  const auto* bytes = static_cast<const uint8_t*>((*t)[0]->raw_data());
+  EXPECT_EQ(std::vector<uint8_t>(bytes, bytes + 6),
+            (std::vector<uint8_t>{0x3C, 0x3F, 0x3D, 0x40, 0x3E, 0x41}));
+
+  const Tensor a = Elements(Int4s({-8, 7}), {2});
+  const Tensor b = Elements(Int4s({-1}), {1});
+  const internal::ResolvedOp* concat = internal::ResolveOp("", "Concat", 13);
+  const std::vector<std::optional<Tensor>> parts = {a, b};
+  const std::vector<kernels::OutputSpec> joined = {{DataType::kInt4, Shape{3}}};
+  const kernels::KernelResult c =
+      RunKernel(*concat, "Concat", 13, parts, {{"axis", int64_t{0}}}, joined);
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_TRUE(SameValues(*(*c)[0], Elements(Int4s({-8, 7, -1}), {3})));
+}
+
 TEST(NarrowTypesNodeDataSuite, FindsTheCases) {
   // The data must be there: a missing directory would pass vacuously.
   EXPECT_GE(CaseNames().size(), 60u) << kDataDir;

@@ -115,9 +115,10 @@ KernelResult SplitKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterConcatSplitKernels(KernelTable& table) {
-  using data_types::kAll;
-  table.add("", "Concat", 1, KernelTable::kLatest, {{"T", kAll}}, ConcatKernel);
-  table.add("", "Split", 2, KernelTable::kLatest, {{"T", kAll}}, SplitKernel);
+  // Elements are moved by their size: every type, the narrow ones too.
+  using data_types::kMovable;
+  table.add("", "Concat", 1, KernelTable::kLatest, {{"T", kMovable}}, ConcatKernel);
+  table.add("", "Split", 2, KernelTable::kLatest, {{"T", kMovable}}, SplitKernel);
 }
 
 }  // namespace graphgc::kernels
