@@ -226,8 +226,7 @@ TEST_F(ExternalDataTest, FourBitElementsAreUnpackedAndPackedAgain) {
   EXPECT_FALSE(u4->is_external_view());
   const auto* bytes = static_cast<const uint8_t*>(u4->raw_data());
   EXPECT_EQ(std::vector<uint8_t>(bytes, bytes + 5), (std::vector<uint8_t>{1, 2, 3, 4, 5}));
-  EXPECT_FALSE(
-      reader.Load(ExternalProto("u4", DataType::kUint4, {5}, "u4.bin", "", "5")).ok());
+  EXPECT_FALSE(reader.Load(ExternalProto("u4", DataType::kUint4, {5}, "u4.bin", "", "5")).ok());
 
   ExternalDataWriter writer(root_ / "model", "u4_out.bin");
   onnx::TensorProto proto;
