@@ -293,6 +293,27 @@ TEST(NarrowTypesKernels, BlockedInt4QuantizesBothWays) {
   EXPECT_FALSE(RunKernel(*quantize, "QuantizeLinear", 21, wrong, blocked, int4_out).ok());
 }
 
+// QuantizeLinear-23's precision: float16 rounds x (2049 to 2048) before dividing; a precision
+// that is not a float type fails.
+TEST(NarrowTypesKernels, QuantizePrecision) {
+  const internal::ResolvedOp* quantize = internal::ResolveOp("", "QuantizeLinear", 23);
+  ASSERT_NE(quantize->kernel, nullptr);
+  const std::vector<std::optional<Tensor>> inputs = {Tensor::from_vector<float>({2049}, {1}),
+                                                     Tensor::scalar<float>(1), std::nullopt};
+  const std::vector<kernels::OutputSpec> out = {{DataType::kInt16, Shape{1}}};
+  const auto run = [&](int64_t precision) {
+    return RunKernel(*quantize, "QuantizeLinear", 23, inputs, {{"precision", precision}}, out);
+  };
+  const kernels::KernelResult in_float = run(0);  // the scale's type
+  ASSERT_TRUE(in_float.ok()) << in_float.status();
+  EXPECT_EQ((*in_float)[0]->data<int16_t>()[0], 2049);
+  const kernels::KernelResult in_half = run(static_cast<int64_t>(DataType::kFloat16));
+  ASSERT_TRUE(in_half.ok()) << in_half.status();
+  EXPECT_EQ((*in_half)[0]->data<int16_t>()[0], 2048);
+  EXPECT_FALSE(run(static_cast<int64_t>(DataType::kInt64)).ok());
+  EXPECT_FALSE(run(int64_t{1} << 32 | 1).ok());
+}
+
 // The tensor-movement kernels compute every narrow type their schema admits, at each op's newest
 // version through 24.
 TEST(NarrowTypesKernels, MovementKernelsMoveTheNarrowTypes) {

@@ -168,12 +168,11 @@ absl::StatusOr<DataType> PrecisionOf(const KernelContext& ctx, bool has_precisio
   const DataType scale_type = ctx.input(1).dtype();
   const int64_t precision = has_precision ? ctx.int_attribute("precision", 0) : 0;
   if (precision == 0) return has_precision ? scale_type : DataType::kFloat;
-  const DataType type = static_cast<DataType>(precision);
-  if (!IsSupportedDataType(static_cast<int32_t>(precision)) || !RealTypes::kSet.contains(type)) {
-    return absl::InvalidArgumentError(absl::StrCat("QuantizeLinear: precision ", precision,
-                                                   " is not float, float16 or bfloat16"));
+  for (DataType real : RealTypes::kSet.types()) {
+    if (precision == static_cast<int64_t>(real)) return real;
   }
-  return type;
+  return absl::InvalidArgumentError(
+      absl::StrCat("QuantizeLinear: precision ", precision, " is not float, float16 or bfloat16"));
 }
 
 Kernel QuantizeLinearKernel(QdqVersion version) {
