@@ -98,6 +98,11 @@ TEST(SmallFloatTest, ZerosAndNans) {
   EXPECT_EQ(Float8E5M2FNUZ::FromFloat(-kNan).bits, 0x80);
   EXPECT_EQ(Float4E2M1::FromFloat(kNan).bits, 0x8);
   EXPECT_TRUE(std::isnan(Float8E4M3FNUZ{0x80}.ToFloat()));
+  // NaNs decode with their sign (as ml_dtypes), so the canonical ones round-trip.
+  EXPECT_TRUE(std::signbit(Float8E4M3FNUZ{0x80}.ToFloat()));
+  EXPECT_FALSE(std::signbit(Float8E4M3FN{0x7F}.ToFloat()));
+  EXPECT_EQ(Float8E4M3FN::FromFloat(Float8E4M3FN{0xFF}.ToFloat()).bits, 0xFF);
+  EXPECT_EQ(Float8E5M2::FromFloat(Float8E5M2{0xFE}.ToFloat()).bits, 0xFE);
   EXPECT_TRUE(std::isnan(Float8E5M2{0x7D}.ToFloat()));
   EXPECT_EQ(Float8E5M2{0xFC}.ToFloat(), -kInf);
   EXPECT_EQ(Float8E4M3FN{0x01}.ToFloat(), std::ldexp(1.0f, -9));  // smallest subnormal

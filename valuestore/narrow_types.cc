@@ -69,19 +69,22 @@ float DecodeSmallFloat(SmallFloatFormat format, uint8_t bits) {
   const unsigned exponent_field = magnitude >> format.mantissa_bits;
   const unsigned mantissa = magnitude & ((1u << format.mantissa_bits) - 1u);
   const unsigned all_ones_exponent = (1u << format.exponent_bits) - 1u;
+  // NaNs keep the pattern's sign bit, as ml_dtypes decodes them (fnuz's 0x80 is a negative NaN).
+  const float nan =
+      negative ? -std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::quiet_NaN();
   switch (format.special) {
     case SpecialValues::kIeee:
       if (exponent_field == all_ones_exponent) {
-        if (mantissa != 0) return std::numeric_limits<float>::quiet_NaN();
+        if (mantissa != 0) return nan;
         return negative ? -std::numeric_limits<float>::infinity()
                         : std::numeric_limits<float>::infinity();
       }
       break;
     case SpecialValues::kFiniteAllOnesNan:
-      if (magnitude == layout.sign_bit - 1u) return std::numeric_limits<float>::quiet_NaN();
+      if (magnitude == layout.sign_bit - 1u) return nan;
       break;
     case SpecialValues::kFiniteUnsignedZero:
-      if (bits == layout.sign_bit) return std::numeric_limits<float>::quiet_NaN();
+      if (bits == layout.sign_bit) return nan;
       break;
     case SpecialValues::kFiniteNoNan:
       break;

@@ -13,7 +13,8 @@
 // float8e5m2, NaN for the formats without infinities. The "fnuz" formats have one NaN (0x80) and
 // no negative zero. float4e2m1 has neither NaN nor infinity: it always clamps, and NaN becomes
 // 0x8 (as ml_dtypes does, which made ONNX's test data). float8e8m0 (2^(bits-127), 0xFF NaN, no
-// zero, no sign) rounds by its own rule (E8M0Rounding, Cast-24's `round_mode`).
+// zero, no sign) rounds by its own rule (E8M0Rounding, Cast-24's `round_mode`); a zero-filled
+// float8e8m0 tensor (Tensor::zeros) holds 2^-127.
 //
 // Plain value types; no ownership or threading concerns. No arithmetic: kernels convert.
 #ifndef GRAPHGC_NARROW_TYPES_H_
