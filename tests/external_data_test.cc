@@ -216,6 +216,28 @@ TEST_F(ExternalDataTest, BoolBytesBecomeCanonical) {
   EXPECT_EQ(*b, Tensor::from_vector<bool>({false, true, true, true}));
 }
 
+TEST_F(ExternalDataTest, FourBitElementsAreUnpackedAndPackedAgain) {
+  // Five uint4 elements packed in three bytes, low nibble first; memory holds one per byte.
+  WriteFile(root_ / "model" / "u4.bin", std::string("\x21\x43\x05", 3));
+  ExternalDataReader reader(model_dir());
+  absl::StatusOr<Tensor> u4 =
+      reader.Load(ExternalProto("u4", DataType::kUint4, {5}, "u4.bin", "", "3"));
+  ASSERT_TRUE(u4.ok()) << u4.status();
+  EXPECT_FALSE(u4->is_external_view());
+  const auto* bytes = static_cast<const uint8_t*>(u4->raw_data());
+  EXPECT_EQ(std::vector<uint8_t>(bytes, bytes + 5), (std::vector<uint8_t>{1, 2, 3, 4, 5}));
+  EXPECT_FALSE(reader.Load(ExternalProto("u4", DataType::kUint4, {5}, "u4.bin", "", "5")).ok());
+
+  ExternalDataWriter writer(root_ / "model", "u4_out.bin");
+  onnx::TensorProto proto;
+  proto.set_name("u4");
+  ASSERT_TRUE(writer.Write(*u4, &proto).ok());
+  ASSERT_TRUE(writer.Finish().ok());
+  absl::StatusOr<Tensor> again = reader.Load(proto);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(*again, *u4);
+}
+
 TEST_F(ExternalDataTest, LargeTensorIsAViewOfTheMappingNotACopy) {
   constexpr int64_t kCount = int64_t{16} << 20;  // 64 MiB of floats
   const fs::path path = root_ / "model" / "big.bin";

@@ -18,6 +18,14 @@ bool IsSupportedDataType(int32_t code) {
     case DataType::kUint32:
     case DataType::kUint64:
     case DataType::kBfloat16:
+    case DataType::kFloat8E4M3FN:
+    case DataType::kFloat8E4M3FNUZ:
+    case DataType::kFloat8E5M2:
+    case DataType::kFloat8E5M2FNUZ:
+    case DataType::kUint4:
+    case DataType::kInt4:
+    case DataType::kFloat4E2M1:
+    case DataType::kFloat8E8M0:
       return true;
     case DataType::kUndefined:
       return false;
@@ -32,6 +40,14 @@ size_t ElementSize(DataType type) {
     case DataType::kBool:
     case DataType::kUint8:
     case DataType::kInt8:
+    case DataType::kFloat8E4M3FN:
+    case DataType::kFloat8E4M3FNUZ:
+    case DataType::kFloat8E5M2:
+    case DataType::kFloat8E5M2FNUZ:
+    case DataType::kUint4:
+    case DataType::kInt4:
+    case DataType::kFloat4E2M1:
+    case DataType::kFloat8E8M0:
       return 1;
     case DataType::kUint16:
     case DataType::kInt16:
@@ -84,6 +100,22 @@ absl::string_view DataTypeName(DataType type) {
       return "uint64";
     case DataType::kBfloat16:
       return "bfloat16";
+    case DataType::kFloat8E4M3FN:
+      return "float8e4m3fn";
+    case DataType::kFloat8E4M3FNUZ:
+      return "float8e4m3fnuz";
+    case DataType::kFloat8E5M2:
+      return "float8e5m2";
+    case DataType::kFloat8E5M2FNUZ:
+      return "float8e5m2fnuz";
+    case DataType::kUint4:
+      return "uint4";
+    case DataType::kInt4:
+      return "int4";
+    case DataType::kFloat4E2M1:
+      return "float4e2m1";
+    case DataType::kFloat8E8M0:
+      return "float8e8m0";
   }
   return "unknown";
 }
@@ -106,5 +138,15 @@ bool IsUnsignedInteger(DataType type) {
 bool IsNumeric(DataType type) {
   return IsFloatingPoint(type) || IsSignedInteger(type) || IsUnsignedInteger(type);
 }
+
+bool IsNarrowFloat(DataType type) {
+  return type == DataType::kFloat8E4M3FN || type == DataType::kFloat8E4M3FNUZ ||
+         type == DataType::kFloat8E5M2 || type == DataType::kFloat8E5M2FNUZ ||
+         type == DataType::kFloat4E2M1 || type == DataType::kFloat8E8M0;
+}
+
+bool IsInt4(DataType type) { return type == DataType::kInt4 || type == DataType::kUint4; }
+
+bool IsNarrow(DataType type) { return IsNarrowFloat(type) || IsInt4(type); }
 
 }  // namespace graphgc

@@ -64,8 +64,19 @@ inline constexpr DataTypeSet kUnsignedIntegers = {DataType::kUint8, DataType::kU
 inline constexpr DataTypeSet kIntegers = kSignedIntegers | kUnsignedIntegers;
 inline constexpr DataTypeSet kNumeric = kFloatingPoint | kIntegers;
 inline constexpr DataTypeSet kNumericOrBool = kNumeric | DataTypeSet{DataType::kBool};
-// Every element type a Tensor holds.
+// Every element type kernels compute with: the sets above and string. Not the narrow types, whose
+// values only conversions compute (a kernel declaring kAll never sees them).
 inline constexpr DataTypeSet kAll = kNumericOrBool | DataTypeSet{DataType::kString};
+// The narrow types (valuestore/narrow_types.h): what IsNarrowFloat and IsInt4 accept.
+inline constexpr DataTypeSet kFloat8 = {DataType::kFloat8E4M3FN, DataType::kFloat8E4M3FNUZ,
+                                        DataType::kFloat8E5M2, DataType::kFloat8E5M2FNUZ};
+inline constexpr DataTypeSet kInt4 = {DataType::kInt4, DataType::kUint4};
+inline constexpr DataTypeSet kNarrowFloats =
+    kFloat8 | DataTypeSet{DataType::kFloat4E2M1, DataType::kFloat8E8M0};
+inline constexpr DataTypeSet kNarrow = kNarrowFloats | kInt4;
+// Every element type a Tensor holds: what kernels that only move elements (Identity, Reshape,
+// Concat, Gather, ...) declare.
+inline constexpr DataTypeSet kMovable = kAll | kNarrow;
 inline constexpr DataTypeSet kIndices = {DataType::kInt32, DataType::kInt64};
 }  // namespace data_types
 

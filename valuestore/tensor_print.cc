@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "graphgc/valuestore/half.h"
+#include "graphgc/valuestore/narrow_types.h"
 #include "graphgc/valuestore/tensor.h"
 
 namespace graphgc {
@@ -20,7 +21,9 @@ std::string ElementText(const T& element) {
     return absl::StrCat("\"", absl::CHexEscape(element), "\"");
   } else if constexpr (std::is_same_v<T, bool>) {
     return element ? "true" : "false";
-  } else if constexpr (std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>) {
+  } else if constexpr (std::is_same_v<T, Int4> || std::is_same_v<T, UInt4>) {
+    return absl::StrCat(static_cast<int>(element.value));
+  } else if constexpr (requires { element.ToFloat(); }) {  // the 16-bit and narrow floats
     return absl::StrFormat("%g", element.ToFloat());
   } else if constexpr (std::is_floating_point_v<T>) {
     return absl::StrFormat("%g", element);
@@ -86,6 +89,30 @@ std::ostream& operator<<(std::ostream& out, const Tensor& tensor) {
       break;
     case DataType::kString:
       PrintElements<std::string>(tensor, out);
+      break;
+    case DataType::kFloat8E4M3FN:
+      PrintElements<Float8E4M3FN>(tensor, out);
+      break;
+    case DataType::kFloat8E4M3FNUZ:
+      PrintElements<Float8E4M3FNUZ>(tensor, out);
+      break;
+    case DataType::kFloat8E5M2:
+      PrintElements<Float8E5M2>(tensor, out);
+      break;
+    case DataType::kFloat8E5M2FNUZ:
+      PrintElements<Float8E5M2FNUZ>(tensor, out);
+      break;
+    case DataType::kFloat4E2M1:
+      PrintElements<Float4E2M1>(tensor, out);
+      break;
+    case DataType::kFloat8E8M0:
+      PrintElements<Float8E8M0>(tensor, out);
+      break;
+    case DataType::kInt4:
+      PrintElements<Int4>(tensor, out);
+      break;
+    case DataType::kUint4:
+      PrintElements<UInt4>(tensor, out);
       break;
     default:
       break;  // the empty tensor: no elements to show

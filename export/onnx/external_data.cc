@@ -188,20 +188,14 @@ bool IsInside(const fs::path& path, const fs::path& folder) {
   return true;
 }
 
-// Bools must be 0 or 1 bytes in a tensor; any non-zero byte of the file is true.
+// A copy of the file's bytes in raw_data's form (tensor_proto.h: FromRawData).
 absl::StatusOr<Tensor> CopyElements(DataType dtype, const Shape& shape, const char* bytes,
                                     size_t size, const std::string& what) {
-  absl::StatusOr<MutableTensor> out = MutableTensor::allocate(dtype, shape);
+  absl::StatusOr<Tensor> out = FromRawData(dtype, shape, absl::string_view(bytes, size));
   if (!out.ok()) {
     return absl::Status(out.status().code(), absl::StrCat(what, ": ", out.status().message()));
   }
-  if (dtype == DataType::kBool) {
-    auto values = out->mutable_data<bool>();
-    for (size_t i = 0; i < values.size(); ++i) values[i] = bytes[i] != 0;
-  } else if (size > 0) {
-    std::memcpy(out->raw_mutable_data(), bytes, size);
-  }
-  return std::move(*out).freeze();
+  return out;
 }
 
 }  // namespace
@@ -272,7 +266,7 @@ absl::StatusOr<Tensor> ExternalDataReader::Load(const onnx::TensorProto& proto) 
     return absl::Status(count.status().code(), absl::StrCat(what, ": ", count.status().message()));
   }
   // ElementCount bounds the count so that this product fits.
-  const int64_t expected = *count * static_cast<int64_t>(ElementSize(dtype));
+  const int64_t expected = RawDataBytes(dtype, *count);
   if (model_dir_.empty()) {
     return absl::FailedPreconditionError(
         absl::StrCat(what, ": no model folder was given to read external data from (model_dir)"));
@@ -296,7 +290,10 @@ absl::StatusOr<Tensor> ExternalDataReader::Load(const onnx::TensorProto& proto) 
   const char* bytes = (*file)->data() + offset;
   const size_t size = static_cast<size_t>(length);
   const bool aligned = reinterpret_cast<uintptr_t>(bytes) % ElementSize(dtype) == 0;
-  if (!aligned || dtype == DataType::kBool) return CopyElements(dtype, shape, bytes, size, what);
+  // Bools are canonicalized and 4-bit elements unpacked (one per byte in memory): both copy.
+  if (!aligned || dtype == DataType::kBool || IsPackedInRawData(dtype)) {
+    return CopyElements(dtype, shape, bytes, size, what);
+  }
   absl::StatusOr<Tensor> view =
       Tensor::view_external(dtype, shape, bytes, size, std::shared_ptr<const void>(*file));
   if (!view.ok()) {
@@ -505,8 +502,7 @@ absl::Status ExternalDataWriter::Write(const Tensor& tensor, onnx::TensorProto* 
   proto->set_data_type(static_cast<int32_t>(tensor.dtype()));
   proto->clear_dims();
   for (int64_t dim : tensor.shape()) proto->add_dims(dim);
-  return WriteRaw(absl::string_view(static_cast<const char*>(tensor.raw_data()), tensor.nbytes()),
-                  proto);
+  return WriteRaw(ToRawData(tensor), proto);
 }
 
 absl::Status ExternalDataWriter::WriteRaw(absl::string_view bytes, onnx::TensorProto* proto) {
@@ -581,7 +577,7 @@ absl::Status MoveToExternalData(onnx::ModelProto& model, ExternalDataWriter& wri
       return absl::Status(count.status().code(),
                           absl::StrCat(TensorLabel(initializer), ": ", count.status().message()));
     }
-    const int64_t bytes = *count * static_cast<int64_t>(ElementSize(dtype));
+    const int64_t bytes = RawDataBytes(dtype, *count);
     if (bytes <= threshold) continue;
     if (initializer.has_raw_data()) {
       if (static_cast<int64_t>(initializer.raw_data().size()) != bytes) {

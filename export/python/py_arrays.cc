@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
+#include "graphgc/valuestore/narrow_types.h"
 #include "py_errors.h"
 
 namespace py = pybind11;
@@ -18,6 +20,51 @@ namespace graphgc::python {
 namespace {
 
 py::module_ Numpy() { return py::module_::import("numpy"); }
+
+// The element types numpy has only through ml_dtypes, by the ml_dtypes name of their dtype. Each
+// takes the bytes graphgc does (one element per byte for the 8-bit and 4-bit types; the 4-bit
+// ones in the low nibble), except that ml_dtypes keeps int4's high nibble zero where graphgc
+// sign-extends (FromMlDtypesBytes, ToMlDtypesBytes).
+struct MlDtype {
+  const char* name;
+  DataType dtype;
+};
+constexpr MlDtype kMlDtypes[] = {
+    {"bfloat16", DataType::kBfloat16},
+    {"float8_e4m3fn", DataType::kFloat8E4M3FN},
+    {"float8_e4m3fnuz", DataType::kFloat8E4M3FNUZ},
+    {"float8_e5m2", DataType::kFloat8E5M2},
+    {"float8_e5m2fnuz", DataType::kFloat8E5M2FNUZ},
+    {"int4", DataType::kInt4},
+    {"uint4", DataType::kUint4},
+    {"float4_e2m1fn", DataType::kFloat4E2M1},
+    {"float8_e8m0fnu", DataType::kFloat8E8M0},
+};
+
+std::optional<DataType> MlDtypeDataType(const py::dtype& dtype) {
+  const std::string name = py::str(dtype.attr("name")).cast<std::string>();
+  for (const MlDtype& known : kMlDtypes) {
+    if (name == known.name) return known.dtype;
+  }
+  return std::nullopt;
+}
+
+const char* MlDtypeName(DataType dtype) {
+  for (const MlDtype& known : kMlDtypes) {
+    if (known.dtype == dtype) return known.name;
+  }
+  return nullptr;
+}
+
+// ml_dtypes' 4-bit elements in graphgc's form, in place: the low nibble, int4 sign-extended
+// (ml_dtypes ignores the high nibble too).
+void FromMlDtypesBytes(DataType dtype, absl::Span<uint8_t> bytes) {
+  if (dtype == DataType::kInt4) {
+    for (uint8_t& byte : bytes) byte = static_cast<uint8_t>(Int4::FromNibble(byte & 0xFu).value);
+  } else if (dtype == DataType::kUint4 || dtype == DataType::kFloat4E2M1) {
+    for (uint8_t& byte : bytes) byte &= 0xFu;
+  }
+}
 
 std::optional<py::dtype> ToDtype(py::handle dtype_like) {
   if (dtype_like.is_none()) return std::nullopt;  // numpy.dtype(None) would be float64
@@ -31,6 +78,8 @@ std::optional<py::dtype> ToDtype(py::handle dtype_like) {
 std::optional<DataType> DataTypeOfDtype(const py::dtype& dtype) {
   const char kind = dtype.kind();
   const py::ssize_t size = dtype.itemsize();
+  // ml_dtypes registers its types as void-kind dtypes, but float8_e5m2 as a one-byte float.
+  if (kind == 'V' || (kind == 'f' && size < 2)) return MlDtypeDataType(dtype);
   switch (kind) {
     case 'b':
       return DataType::kBool;
@@ -55,11 +104,6 @@ std::optional<DataType> DataTypeOfDtype(const py::dtype& dtype) {
     case 'S':
     case 'O':
       return DataType::kString;
-    case 'V':  // ml_dtypes registers its types as void-kind dtypes
-      if (size == 2 && py::str(dtype.attr("name")).cast<std::string>() == "bfloat16") {
-        return DataType::kBfloat16;
-      }
-      break;
   }
   return std::nullopt;
 }
@@ -114,6 +158,7 @@ Tensor PlainTensor(DataType dtype, const py::array& array) {
   MutableTensor tensor = ValueOrRaise(MutableTensor::allocate(dtype, ShapeOf(contiguous)));
   const size_t bytes = static_cast<size_t>(contiguous.nbytes());
   if (bytes > 0) std::memcpy(tensor.raw_mutable_data(), contiguous.data(), bytes);
+  FromMlDtypesBytes(dtype, absl::MakeSpan(static_cast<uint8_t*>(tensor.raw_mutable_data()), bytes));
   return std::move(tensor).freeze();
 }
 
@@ -148,8 +193,8 @@ DataType DataTypeFromPython(py::handle dtype_like) {
 
 py::object NumpyDtype(DataType dtype) {
   if (dtype == DataType::kUndefined) return py::none();
-  if (dtype == DataType::kBfloat16) {
-    return py::dtype::from_args(py::module_::import("ml_dtypes").attr("bfloat16"));
+  if (const char* name = MlDtypeName(dtype)) {
+    return py::dtype::from_args(py::module_::import("ml_dtypes").attr(name));
   }
   return py::dtype(NumpyName(dtype));
 }
@@ -168,6 +213,12 @@ py::object ArrayFromTensor(const Tensor& tensor) {
   py::array array;
   if (tensor.size() == 0) {
     array = py::array(dtype, shape);  // no buffer to share
+  } else if (tensor.dtype() == DataType::kInt4) {
+    // A copy: ml_dtypes keeps int4's high nibble zero, graphgc sign-extends.
+    array = py::array(dtype, shape);
+    auto* bytes = static_cast<uint8_t*>(array.mutable_data());
+    const absl::Span<const Int4> elements = tensor.data<Int4>();
+    for (size_t i = 0; i < elements.size(); ++i) bytes[i] = elements[i].ToNibble();
   } else {
     // The capsule owns a Tensor copy: a reference to the buffer, dropped when numpy frees the
     // array (with the GIL held, as every numpy deallocation is).

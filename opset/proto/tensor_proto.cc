@@ -6,8 +6,110 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/valuestore/half.h"
+#include "graphgc/valuestore/narrow_types.h"
 
 namespace graphgc::internal {
+namespace {
+
+// Calls f with a value of the C++ type of a 4-bit element type; false for the other types.
+template <class F>
+bool DispatchFourBit(DataType dtype, F&& f) {
+  switch (dtype) {
+    case DataType::kInt4:
+      f(Int4{});
+      return true;
+    case DataType::kUint4:
+      f(UInt4{});
+      return true;
+    case DataType::kFloat4E2M1:
+      f(Float4E2M1{});
+      return true;
+    default:
+      return false;
+  }
+}
+
+template <class T>
+uint8_t ToNibble(T element) {
+  if constexpr (std::is_same_v<T, Float4E2M1>) {
+    return element.bits & 0xFu;
+  } else {
+    return element.ToNibble();
+  }
+}
+
+template <class T>
+T FromNibble(uint8_t nibble) {
+  if constexpr (std::is_same_v<T, Float4E2M1>) {
+    return T{static_cast<uint8_t>(nibble & 0xFu)};
+  } else {
+    return T::FromNibble(nibble & 0xFu);
+  }
+}
+
+template <class T>
+std::string PackNibbles(absl::Span<const T> elements) {
+  std::string packed((elements.size() + 1) / 2, '\0');
+  for (size_t i = 0; i < elements.size(); ++i) {
+    packed[i / 2] = static_cast<char>(static_cast<uint8_t>(packed[i / 2]) |
+                                      ToNibble(elements[i]) << (i % 2 == 0 ? 0 : 4));
+  }
+  return packed;
+}
+
+// Unpacks elements from bytes of two each: `byte_at(j)` gives byte j.
+template <class T, class ByteAt>
+void UnpackNibbles(ByteAt byte_at, absl::Span<T> out) {
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i] = FromNibble<T>(static_cast<uint8_t>(byte_at(i / 2) >> (i % 2 == 0 ? 0 : 4)));
+  }
+}
+
+}  // namespace
+
+bool IsPackedInRawData(DataType dtype) { return IsInt4(dtype) || dtype == DataType::kFloat4E2M1; }
+
+int64_t RawDataBytes(DataType dtype, int64_t count) {
+  if (IsPackedInRawData(dtype)) return (count + 1) / 2;
+  return count * static_cast<int64_t>(ElementSize(dtype));
+}
+
+std::string ToRawData(const Tensor& tensor) {
+  std::string packed;
+  if (DispatchFourBit(tensor.dtype(),
+                      [&](auto tag) { packed = PackNibbles(tensor.data<decltype(tag)>()); })) {
+    return packed;
+  }
+  // raw_data is little-endian; so is every target this library builds for.
+  return std::string(static_cast<const char*>(tensor.raw_data()), tensor.nbytes());
+}
+
+absl::StatusOr<Tensor> FromRawData(DataType dtype, const Shape& shape, absl::string_view bytes) {
+  absl::StatusOr<MutableTensor> out = MutableTensor::allocate(dtype, shape);
+  if (!out.ok()) return out.status();
+  if (dtype == DataType::kString) {
+    return absl::InvalidArgumentError("string tensors have no raw data");
+  }
+  const int64_t expected = RawDataBytes(dtype, out->size());
+  if (static_cast<int64_t>(bytes.size()) != expected) {
+    return absl::InvalidArgumentError(absl::StrCat(bytes.size(), " bytes of raw data for ",
+                                                   DataTypeName(dtype), ShapeToString(shape),
+                                                   " of ", expected));
+  }
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  if (DispatchFourBit(dtype, [&](auto tag) {
+        UnpackNibbles([&](size_t j) { return data[j]; }, out->mutable_data<decltype(tag)>());
+      })) {
+    return std::move(*out).freeze();
+  }
+  if (dtype == DataType::kBool) {  // any non-zero byte is true; store canonical bools
+    auto values = out->mutable_data<bool>();
+    for (size_t i = 0; i < values.size(); ++i) values[i] = data[i] != 0;
+  } else if (!bytes.empty()) {
+    std::memcpy(out->raw_mutable_data(), bytes.data(), bytes.size());
+  }
+  return std::move(*out).freeze();
+}
 
 onnx::TensorProto ToTensorProto(const Tensor& tensor) {
   onnx::TensorProto proto;
@@ -16,8 +118,7 @@ onnx::TensorProto ToTensorProto(const Tensor& tensor) {
   if (tensor.dtype() == DataType::kString) {
     for (const std::string& s : tensor.data<std::string>()) proto.add_string_data(s);
   } else {
-    // raw_data is little-endian; so is every target this library builds for.
-    proto.set_raw_data(static_cast<const char*>(tensor.raw_data()), tensor.nbytes());
+    proto.set_raw_data(ToRawData(tensor));
   }
   return proto;
 }
@@ -30,7 +131,7 @@ absl::Status SizeMismatch(const onnx::TensorProto& proto, int64_t expected, int6
 }
 
 // Copies `count` values of a typed repeated field into T elements (ONNX stores the narrow integer
-// types, bool and the 16-bit floats' bit patterns in int32_data).
+// types, bool and the 16-bit and 8-bit floats' bit patterns in int32_data).
 template <class T, class Field>
 absl::Status CopyField(const onnx::TensorProto& proto, const Field& field, MutableTensor& out) {
   if (static_cast<int64_t>(field.size()) != out.size()) {
@@ -38,8 +139,8 @@ absl::Status CopyField(const onnx::TensorProto& proto, const Field& field, Mutab
   }
   auto dst = out.mutable_data<T>();
   for (int64_t i = 0; i < out.size(); ++i) {
-    if constexpr (std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>) {
-      dst[i] = T{static_cast<uint16_t>(field[static_cast<int>(i)])};
+    if constexpr (requires { T{}.bits; }) {  // a float's bit pattern
+      dst[i] = T{static_cast<decltype(T{}.bits)>(field[static_cast<int>(i)])};
     } else {
       dst[i] = static_cast<T>(field[static_cast<int>(i)]);
     }
@@ -64,8 +165,13 @@ int64_t TypedFieldSize(const onnx::TensorProto& proto, DataType dtype) {
     case DataType::kUndefined:
       return -1;
     default:
-      return proto.int32_data_size();  // the narrow integers, bool and 16-bit floats
+      return proto.int32_data_size();  // the narrow integers, bool and 16-bit and 8-bit floats
   }
+}
+
+// int32_data's entries for `count` elements: one each, or one per packed byte of 4-bit elements.
+int64_t TypedFieldEntries(DataType dtype, int64_t count) {
+  return IsPackedInRawData(dtype) ? RawDataBytes(dtype, count) : count;
 }
 
 absl::Status CopyTypedData(const onnx::TensorProto& proto, MutableTensor& out) {
@@ -96,6 +202,25 @@ absl::Status CopyTypedData(const onnx::TensorProto& proto, MutableTensor& out) {
       return CopyField<Float16>(proto, proto.int32_data(), out);
     case DataType::kBfloat16:
       return CopyField<BFloat16>(proto, proto.int32_data(), out);
+    case DataType::kFloat8E4M3FN:
+      return CopyField<Float8E4M3FN>(proto, proto.int32_data(), out);
+    case DataType::kFloat8E4M3FNUZ:
+      return CopyField<Float8E4M3FNUZ>(proto, proto.int32_data(), out);
+    case DataType::kFloat8E5M2:
+      return CopyField<Float8E5M2>(proto, proto.int32_data(), out);
+    case DataType::kFloat8E5M2FNUZ:
+      return CopyField<Float8E5M2FNUZ>(proto, proto.int32_data(), out);
+    case DataType::kFloat8E8M0:
+      return CopyField<Float8E8M0>(proto, proto.int32_data(), out);
+    case DataType::kInt4:
+    case DataType::kUint4:
+    case DataType::kFloat4E2M1:
+      DispatchFourBit(out.dtype(), [&](auto tag) {
+        UnpackNibbles(
+            [&](size_t j) { return static_cast<uint8_t>(proto.int32_data(static_cast<int>(j))); },
+            out.mutable_data<decltype(tag)>());
+      });
+      return absl::OkStatus();  // the caller checked the entries' count
     case DataType::kString: {
       if (static_cast<int64_t>(proto.string_data_size()) != out.size()) {
         return SizeMismatch(proto, out.size(), proto.string_data_size());
@@ -132,34 +257,27 @@ absl::StatusOr<Tensor> FromTensorProto(const onnx::TensorProto& proto) {
   const bool raw = proto.has_raw_data() && dtype != DataType::kString;
   const int64_t given =
       raw ? static_cast<int64_t>(proto.raw_data().size()) : TypedFieldSize(proto, dtype);
-  const int64_t expected = raw ? *count * static_cast<int64_t>(ElementSize(dtype)) : *count;
+  const int64_t expected = raw ? RawDataBytes(dtype, *count) : TypedFieldEntries(dtype, *count);
   if (given != expected) {
     return absl::InvalidArgumentError(absl::StrCat("tensor '", proto.name(), "': ", given,
                                                    raw ? " bytes of raw_data" : " values",
                                                    " for shape ", ShapeToString(shape)));
+  }
+  if (raw) {
+    absl::StatusOr<Tensor> tensor = FromRawData(dtype, shape, proto.raw_data());
+    if (!tensor.ok()) {
+      return absl::Status(tensor.status().code(),
+                          absl::StrCat("tensor '", proto.name(), "': ", tensor.status().message()));
+    }
+    return tensor;
   }
   absl::StatusOr<MutableTensor> out = MutableTensor::allocate(dtype, shape);
   if (!out.ok()) {
     return absl::Status(out.status().code(),
                         absl::StrCat("tensor '", proto.name(), "': ", out.status().message()));
   }
-  if (proto.has_raw_data() && dtype != DataType::kString) {
-    const size_t expected = static_cast<size_t>(out->size()) * ElementSize(dtype);
-    if (proto.raw_data().size() != expected) {
-      return absl::InvalidArgumentError(absl::StrCat("tensor '", proto.name(), "': raw_data has ",
-                                                     proto.raw_data().size(), " bytes for ",
-                                                     expected));
-    }
-    if (expected > 0) std::memcpy(out->raw_mutable_data(), proto.raw_data().data(), expected);
-    if (dtype == DataType::kBool) {  // any non-zero byte is true; store canonical bools
-      auto values = out->mutable_data<bool>();
-      const auto* bytes = reinterpret_cast<const unsigned char*>(proto.raw_data().data());
-      for (size_t i = 0; i < values.size(); ++i) values[i] = bytes[i] != 0;
-    }
-  } else {
-    absl::Status copied = CopyTypedData(proto, *out);
-    if (!copied.ok()) return copied;
-  }
+  absl::Status copied = CopyTypedData(proto, *out);
+  if (!copied.ok()) return copied;
   return std::move(*out).freeze();
 }
 

@@ -14,11 +14,23 @@
 
 namespace graphgc::internal {
 
+// Writes raw_data (string_data for strings).
 onnx::TensorProto ToTensorProto(const Tensor& tensor);
 
-// The tensor a TensorProto describes, from raw_data or the typed data fields. Errors (never a
-// crash): an unsupported element type, negative or absurd dims, data whose size does not match
-// the dims, external data.
+// raw_data's form of a non-string tensor, which external data files share: the elements' bytes,
+// little-endian, except that int4, uint4 and float4e2m1 pack two elements per byte (the first in
+// the low nibble; an odd count leaves the last high nibble zero) where memory holds one per byte.
+bool IsPackedInRawData(DataType dtype);               // int4, uint4, float4e2m1
+int64_t RawDataBytes(DataType dtype, int64_t count);  // count <= ElementCount's bound
+std::string ToRawData(const Tensor& tensor);
+// The tensor raw bytes describe; an error when their size is not RawDataBytes of the shape's count.
+// Any non-zero bool byte is true.
+absl::StatusOr<Tensor> FromRawData(DataType dtype, const Shape& shape, absl::string_view bytes);
+
+// The tensor a TensorProto describes, from raw_data or the typed data fields (int32_data holds
+// one float8 or float8e8m0 bit pattern per entry, and one packed byte of two 4-bit elements).
+// Errors (never a crash): an unsupported element type, negative or absurd dims, data whose size
+// does not match the dims, external data.
 absl::StatusOr<Tensor> FromTensorProto(const onnx::TensorProto& proto);
 
 // A tensor type; no shape field when the rank is unknown, dims without a value when unknown.

@@ -10,11 +10,21 @@
 // ONNX Runtime goes through float (a difference in the last bit at rare double-rounding cases),
 // and a float becomes bfloat16 rounded to nearest even as ONNX Runtime does (ONNX 1.12's test data
 // truncates instead). Strings: cast_string.h; a string that is not a number declines.
+//
+// The narrow types (opset 19 on: float8, 21: int4 and uint4, 23: float4e2m1, 24: float8e8m0)
+// convert through their widened type (common/narrow_conversion.h): from one, the value is first
+// exactly a float (int8, uint8 for the 4-bit integers); to a narrow float, a value is rounded
+// once to nearest even from a double, with `saturate` (opset 19 on; default 1) choosing between
+// the largest finite value and the format's infinity or NaN past the range, and float8e8m0 rounds
+// by `round_mode` (opset 24; default "up"). To int4 and uint4, values wrap modulo 16 as every
+// narrowing integer conversion does (ONNX's test data casts -9.0 to int4 7); reals are truncated
+// first, and one outside int64 declines as above.
 #include <optional>
 #include <string>
 #include <type_traits>
 
 #include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/common/narrow_conversion.h"
 #include "graphgc/opset/kernels/math/cast_string.h"
 #include "graphgc/opset/kernels/math/elementwise.h"
 #include "graphgc/opset/kernels/math/math_kernels.h"
@@ -75,10 +85,32 @@ std::optional<To> ParseNumber(const std::string& text) {
   }
 }
 
+// The value of a number, bool or string as a double (nullopt: a string that is not a number).
+template <class From>
+std::optional<double> AsDouble(const From& x) {
+  if constexpr (std::is_same_v<From, std::string>) {
+    return ParseReal(x);
+  } else if constexpr (std::is_same_v<From, bool>) {
+    return x ? 1.0 : 0.0;
+  } else {
+    return static_cast<double>(Load(x));
+  }
+}
+
 template <class To, class From>
-std::optional<To> Convert(const From& x) {
+std::optional<To> Convert(const From& x, const NarrowingOptions& options) {
   if constexpr (std::is_same_v<From, To>) {
     return x;  // not reached: a cast to the same type returns its input
+  } else if constexpr (kIsNarrow<From>) {
+    return Convert<To>(Widen(x), options);
+  } else if constexpr (kIsNarrowFloat<To>) {
+    const std::optional<double> value = AsDouble(x);
+    if (!value.has_value()) return std::nullopt;
+    return NarrowFloatFromDouble<To>(*value, options);
+  } else if constexpr (kIsInt4<To>) {
+    const std::optional<int64_t> value = Convert<int64_t>(x, options);
+    if (!value.has_value()) return std::nullopt;
+    return To::FromInteger(*value);
   } else if constexpr (std::is_same_v<From, std::string>) {
     return ParseNumber<To>(x);
   } else if constexpr (std::is_same_v<To, std::string>) {
@@ -89,22 +121,53 @@ std::optional<To> Convert(const From& x) {
 }
 
 template <class To, class From>
-absl::StatusOr<Tensor> CastElements(const KernelContext& ctx, const Tensor& x) {
+absl::StatusOr<Tensor> CastElements(const KernelContext& ctx, const Tensor& x,
+                                    const NarrowingOptions& options) {
   return MapPartially<To, From>(
-      ctx, x, Convert<To, From>,
+      ctx, x, [&options](const From& value) { return Convert<To, From>(value, options); },
       absl::StrCat("a ", DataTypeName(DataTypeOf<From>::value), " value has no defined ",
                    DataTypeName(DataTypeOf<To>::value), " (out of range, or not a number)"));
 }
 
+// The element types Cast converts between.
+using CastTypes = internal::TypeList<float, double, Float16, BFloat16, int8_t, int16_t, int32_t,
+                                     int64_t, uint8_t, uint16_t, uint32_t, uint64_t, bool,
+                                     std::string, Float8E4M3FN, Float8E4M3FNUZ, Float8E5M2,
+                                     Float8E5M2FNUZ, Float4E2M1, Float8E8M0, Int4, UInt4>;
+
+// The attributes a version of Cast and CastLike has besides `to`.
+enum class CastAttributes {
+  kNone,                  // opsets 1 to 18
+  kSaturate,              // 19 to 23
+  kSaturateAndRoundMode,  // 24 on
+};
+
+absl::StatusOr<E8M0Rounding> RoundingOf(const std::string& round_mode) {
+  if (round_mode == "up") return E8M0Rounding::kUp;
+  if (round_mode == "down") return E8M0Rounding::kDown;
+  if (round_mode == "nearest") return E8M0Rounding::kNearest;
+  return absl::InvalidArgumentError(absl::StrCat("round_mode is \"", round_mode,
+                                                 "\"; it must be \"up\", \"down\" or \"nearest\""));
+}
+
+template <CastAttributes kAttributes>
 KernelResult Cast(const KernelContext& ctx) {
+  NarrowingOptions options;
+  if constexpr (kAttributes != CastAttributes::kNone) {
+    if (ctx.int_attribute("saturate", 1) == 0) options.saturation = Saturation::kNoSaturate;
+  }
+  if constexpr (kAttributes == CastAttributes::kSaturateAndRoundMode) {
+    GRAPHGC_ASSIGN_OR_RETURN(options.rounding,
+                             RoundingOf(ctx.string_attribute("round_mode", "up")));
+  }
   const Tensor& x = ctx.input(0);
   const DataType to = ctx.output(0).dtype;
   if (x.dtype() == to) return KernelOutputs{x};
-  return ForType<AnyTypes>(ctx, x.dtype(), [&](auto from_tag) -> absl::StatusOr<Tensor> {
+  return ForType<CastTypes>(ctx, x.dtype(), [&](auto from_tag) -> absl::StatusOr<Tensor> {
     std::optional<absl::StatusOr<Tensor>> y;
-    AnyTypes::Dispatch(to, [&](auto to_tag) {
-      y.emplace(
-          CastElements<typename decltype(to_tag)::type, typename decltype(from_tag)::type>(ctx, x));
+    CastTypes::Dispatch(to, [&](auto to_tag) {
+      y.emplace(CastElements<typename decltype(to_tag)::type, typename decltype(from_tag)::type>(
+          ctx, x, options));
     });
     if (!y.has_value()) return Decline(absl::StrCat("Cast to ", DataTypeName(to)));
     return *std::move(y);
@@ -114,10 +177,18 @@ KernelResult Cast(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterCastKernels(KernelTable& table) {
-  const KernelTypes any_to_any = {{"T1", AnyTypes::kSet}, {"T2", AnyTypes::kSet}};
-  // Opset 19 adds `saturate` and the float8 types.
-  table.add("", "Cast", 1, kLastKnownOpset, any_to_any, Cast);
-  table.add("", "CastLike", 15, kLastKnownOpset, any_to_any, Cast);
+  // One declaration for every version: the schema's types at each version narrow it (opset 19
+  // admits float8, 21 int4 and uint4, 23 float4e2m1, 24 float8e8m0). The ranges end where the
+  // attributes change.
+  const KernelTypes any_to_any = {{"T1", CastTypes::kSet}, {"T2", CastTypes::kSet}};
+  auto add_versions = [&](const char* op, int first) {
+    table.add("", op, first, 18, any_to_any, Cast<CastAttributes::kNone>);
+    table.add("", op, 19, 23, any_to_any, Cast<CastAttributes::kSaturate>);
+    table.add("", op, 24, KernelTable::kLatest, any_to_any,
+              Cast<CastAttributes::kSaturateAndRoundMode>);
+  };
+  add_versions("Cast", 1);
+  add_versions("CastLike", 15);
 }
 
 }  // namespace graphgc::kernels

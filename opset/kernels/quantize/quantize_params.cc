@@ -1,7 +1,10 @@
 #include "graphgc/opset/kernels/quantize/quantize_params.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/tensor/tensor_util.h"
+#include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc::kernels::quantize {
 namespace {
@@ -62,6 +65,48 @@ absl::StatusOr<AxisBlocks> PlanAxisParams(const KernelContext& ctx,
                                                      *axis, " of size ", blocks.channels));
   }
   return blocks;
+}
+
+absl::StatusOr<ParamLayout> PlanParamLayout(const KernelContext& ctx,
+                                            absl::Span<const int64_t> x_shape, int scale_input,
+                                            bool per_axis, bool blocked) {
+  const int64_t block_size = blocked ? ctx.int_attribute("block_size", 0) : 0;
+  if (block_size < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(ctx.op_type(), ": block_size is ", block_size,
+                                                   "; it must be 0 (none) or positive"));
+  }
+  ParamLayout layout;
+  // A one-element scale is per tensor, blocked or not (as ONNX's reference reads it).
+  if (block_size == 0 || IsScalarLike(ctx.input(scale_input))) {
+    GRAPHGC_ASSIGN_OR_RETURN(layout.blocks, PlanAxisParams(ctx, x_shape, scale_input, per_axis));
+    return layout;
+  }
+  const Tensor& scale = ctx.input(scale_input);
+  const int64_t rank = static_cast<int64_t>(x_shape.size());
+  GRAPHGC_ASSIGN_OR_RETURN(const int64_t axis,
+                           NormalizeAxis(ctx, "axis", ctx.int_attribute("axis", 1), rank));
+  const auto at = static_cast<size_t>(axis);
+  layout.blocks.outer = Product(x_shape.subspan(0, at));
+  layout.blocks.channels = x_shape[at];
+  layout.blocks.inner = Product(x_shape.subspan(at + 1));
+  layout.block_size = block_size;
+  layout.block_count = (x_shape[at] + block_size - 1) / block_size;
+  std::vector<int64_t> expected(x_shape.begin(), x_shape.end());
+  expected[at] = layout.block_count;
+  const auto shape_error = [&](int input, const Tensor& tensor) {
+    return ctx.input_error(
+        input, absl::StrCat("has shape ", ShapeToString(tensor.shape()), "; blocks of ", block_size,
+                            " along axis ", axis, " of x ", ShapeToString(x_shape), " need ",
+                            ShapeToString(expected)));
+  };
+  if (!std::equal(scale.shape().begin(), scale.shape().end(), expected.begin(), expected.end())) {
+    return shape_error(scale_input, scale);
+  }
+  const Tensor* zero_point = ctx.optional_input(scale_input + 1);
+  if (zero_point != nullptr && zero_point->shape() != scale.shape()) {
+    return shape_error(scale_input + 1, *zero_point);
+  }
+  return layout;
 }
 
 std::vector<float> RequantizeMultipliers(float a_scale, absl::Span<const float> b_scales,

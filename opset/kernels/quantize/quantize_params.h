@@ -44,6 +44,30 @@ absl::StatusOr<AxisBlocks> PlanAxisParams(const KernelContext& ctx,
                                           absl::Span<const int64_t> x_shape, int scale_input,
                                           bool per_axis);
 
+// Where each element of x finds its scale and zero point: x viewed as [outer, channels, inner]
+// around `axis`, one parameter for all (per tensor), one per channel (per axis, opset 13 on) or,
+// blocked (opset 21 on, `block_size` > 0), one per `block_size` consecutive channels at each
+// outer and inner position (the scale shaped like x but for ceil(channels / block_size) along
+// `axis`).
+struct ParamLayout {
+  AxisBlocks blocks;
+  int64_t block_size = 0;  // 0: per tensor or per axis (blocks.channels == 1 for per tensor)
+  int64_t block_count = 0;
+
+  // The parameter of element [o, c, i].
+  int64_t index(int64_t o, int64_t c, int64_t i) const {
+    if (block_size == 0) return blocks.channels == 1 ? 0 : c;
+    return (o * block_count + c / block_size) * blocks.inner + i;
+  }
+};
+
+// The layout of the scale (input `scale_input`) and the optional zero point after it. Blocked
+// where `blocked` (opset 21 on) and block_size is given; else PlanAxisParams'. A scale or zero
+// point of another shape, a negative block_size, make the op fail.
+absl::StatusOr<ParamLayout> PlanParamLayout(const KernelContext& ctx,
+                                            absl::Span<const int64_t> x_shape, int scale_input,
+                                            bool per_axis, bool blocked);
+
 // The factors that take a sum of products of a and b (quantized with scales `a_scale` and
 // `b_scales`, one or one per output channel) to y's scale: a_scale * b_scales[i] / y_scale, in
 // float as ONNX Runtime computes them.

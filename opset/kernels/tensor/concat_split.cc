@@ -139,11 +139,12 @@ KernelResult SplitKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterConcatSplitKernels(KernelTable& table) {
-  using data_types::kAll;
-  table.add("", "Concat", 1, KernelTable::kLatest, {{"T", kAll}}, ConcatKernel);
-  table.add("", "Split", 2, kLastKnownOpset, {{"T", kAll}}, SplitKernel);
+  // Elements are moved by their size: every type, the narrow ones too.
+  using data_types::kMovable;
+  table.add("", "Concat", 1, KernelTable::kLatest, {{"T", kMovable}}, ConcatKernel);
+  table.add("", "Split", 2, kLastKnownOpset, {{"T", kMovable}}, SplitKernel);
   // Opset 18 adds num_outputs (uneven splits: CeilingLengths).
-  table.add("", "Split", 18, KernelTable::kLatest, {{"T", kAll}}, SplitKernel);
+  table.add("", "Split", 18, KernelTable::kLatest, {{"T", kMovable}}, SplitKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -133,11 +133,12 @@ KernelResult RangeKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterConstantKernels(KernelTable& table) {
-  using data_types::kAll;
+  using data_types::kMovable;
   // Any tensor the attributes give.
-  table.add("", "Constant", 1, KernelTable::kLatest, {{"T", kAll}}, ConstantKernel);
+  table.add("", "Constant", 1, KernelTable::kLatest, {{"T", kMovable}}, ConstantKernel);
   // The fill's elements are copied whatever their type; T2 (the output) is what it computes.
-  table.add("", "ConstantOfShape", 9, KernelTable::kLatest, {{"T2", kAll}}, ConstantOfShapeKernel);
+  table.add("", "ConstantOfShape", 9, KernelTable::kLatest, {{"T2", kMovable}},
+            ConstantOfShapeKernel);
   table.add("", "Range", 11, KernelTable::kLatest, {{"T", kRangeTypes}}, RangeKernel);
 }
 

@@ -139,12 +139,13 @@ KernelResult GatherNDKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterGatherKernels(KernelTable& table) {
-  using data_types::kAll;
-  const KernelTypes types = {{"T", kAll}, {"Tind", data_types::kIndices}};
+  // Elements are moved by their size (DispatchByElementSize): every type, the narrow ones too.
+  using data_types::kMovable;
+  const KernelTypes types = {{"T", kMovable}, {"Tind", data_types::kIndices}};
   table.add("", "Gather", 1, KernelTable::kLatest, types, GatherKernel);
   table.add("", "GatherElements", 11, KernelTable::kLatest, types, GatherElementsKernel);
   // GatherND's indices are int64 only.
-  table.add("", "GatherND", 11, KernelTable::kLatest, {{"T", kAll}}, GatherNDKernel);
+  table.add("", "GatherND", 11, KernelTable::kLatest, {{"T", kMovable}}, GatherNDKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -26,7 +26,11 @@ using AxisMap = std::vector<int64_t>;
 absl::StatusOr<Tensor> ReadConstant(const KernelContext& ctx, DataType dtype) {
   if (ctx.version() >= 11) {
     const Tensor* value = ctx.optional_input(2);
-    if (value == nullptr) return Tensor::zeros(dtype, {});
+    if (value == nullptr) {
+      // float8e8m0 (powers of two) has no zero to pad with; its pattern 0 is 2^-127.
+      if (dtype == DataType::kFloat8E8M0) return Decline("Pad of float8e8m0 without a value");
+      return Tensor::zeros(dtype, {});
+    }
     if (value->size() != 1) return ctx.input_error(2, "must hold one element");
     return *value;
   }
@@ -161,10 +165,10 @@ KernelResult PadKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterPadKernels(KernelTable& table) {
-  // Every type; before opset 11 the float `value` attribute fills the numeric types only (a
-  // constant padding of another type declines).
+  // Every type, the narrow ones too (elements are moved by their size); before opset 11 the float
+  // `value` attribute fills the numeric types only (a constant padding of another type declines).
   // Opset 18 adds the axes input, 19 the mode "wrap".
-  table.add("", "Pad", 2, kLastKnownOpset, {{"T", data_types::kAll}}, PadKernel);
+  table.add("", "Pad", 2, kLastKnownOpset, {{"T", data_types::kMovable}}, PadKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -33,8 +33,8 @@ KernelResult SizeKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterShapeKernels(KernelTable& table) {
-  // Only the input's shape matters: every element type.
-  const KernelTypes any = {{"T", data_types::kAll}};
+  // Only the input's shape matters: every element type, the narrow ones too.
+  const KernelTypes any = {{"T", data_types::kMovable}};
   table.add("", "Shape", 1, KernelTable::kLatest, any, ShapeKernel);
   table.add("", "Size", 1, KernelTable::kLatest, any, SizeKernel);
 }

@@ -126,11 +126,12 @@ KernelResult SliceKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterSliceKernels(KernelTable& table) {
-  using data_types::kAll;
+  // Elements are moved by their size: every type, the narrow ones too.
+  using data_types::kMovable;
   // starts, ends, axes and steps: attributes before opset 10, int32 or int64 inputs (Tind) from 10.
-  table.add("", "Slice", 1, 9, {{"T", kAll}}, SliceKernel);
-  table.add("", "Slice", 10, KernelTable::kLatest, {{"T", kAll}, {"Tind", data_types::kIndices}},
-            SliceKernel);
+  table.add("", "Slice", 1, 9, {{"T", kMovable}}, SliceKernel);
+  table.add("", "Slice", 10, KernelTable::kLatest,
+            {{"T", kMovable}, {"Tind", data_types::kIndices}}, SliceKernel);
 }
 
 }  // namespace graphgc::kernels

@@ -99,7 +99,8 @@ KernelResult SpaceToDepthKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterTransposeKernels(KernelTable& table) {
-  const KernelTypes any = {{"T", data_types::kAll}};
+  // Elements are moved by their size: every type, the narrow ones too.
+  const KernelTypes any = {{"T", data_types::kMovable}};
   table.add("", "Transpose", 1, KernelTable::kLatest, any, TransposeKernel);
   table.add("", "DepthToSpace", 1, KernelTable::kLatest, any, DepthToSpaceKernel);
   table.add("", "SpaceToDepth", 1, KernelTable::kLatest, any, SpaceToDepthKernel);

@@ -26,14 +26,14 @@ KernelResult IdentityKernel(const KernelContext& ctx) { return KernelOutputs{ctx
 }  // namespace
 
 void RegisterViewKernels(KernelTable& table) {
-  using data_types::kAll;
-  // The kernels never look at the elements: every type.
+  using data_types::kMovable;
+  // The kernels never look at the elements: every type, the narrow ones too.
   for (const char* op : {"Reshape", "Flatten", "Squeeze", "Unsqueeze"}) {
-    table.add("", op, 1, KernelTable::kLatest, {{"T", kAll}}, ViewKernel);
+    table.add("", op, 1, KernelTable::kLatest, {{"T", kMovable}}, ViewKernel);
   }
   // Identity's type parameter is T until 13 and V (tensors, sequences, optionals) from 14.
-  table.add("", "Identity", 1, 13, {{"T", kAll}}, IdentityKernel);
-  table.add("", "Identity", 14, KernelTable::kLatest, {{"V", kAll}}, IdentityKernel);
+  table.add("", "Identity", 1, 13, {{"T", kMovable}}, IdentityKernel);
+  table.add("", "Identity", 14, KernelTable::kLatest, {{"V", kMovable}}, IdentityKernel);
 }
 
 }  // namespace graphgc::kernels
