@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "graphgc/graphgc.h"
+#include "graphgc/opset/generated/opset18.h"
 #include "kernel_test_util.h"
 
 namespace graphgc {
@@ -293,6 +294,17 @@ TEST(OptionalValues, HoldOrNot) {
   EXPECT_EQ(has_none->data<bool>()[0], false);
   EXPECT_THAT(Floats(op::OptionalGetElement(some)), ElementsAre(2.5f));
   EXPECT_TRUE(FailsWith(op::OptionalGetElement(none), {"OptionalGetElement", "empty optional"}));
+  // From opset 18 a tensor is its own element, and an omitted input has none.
+  const std::optional<Tensor> tensor_has = opset18::OptionalHasElement(x).value();
+  ASSERT_TRUE(tensor_has.has_value());
+  EXPECT_EQ(tensor_has->data<bool>()[0], true);
+  EXPECT_THAT(Floats(opset18::OptionalGetElement(x)), ElementsAre(2.5f));
+  const std::optional<Tensor> omitted =
+      One(make_node(g, "OptionalHasElement", {Var()}, {}, {.version = 18})).value();
+  ASSERT_TRUE(omitted.has_value());
+  EXPECT_EQ(omitted->data<bool>()[0], false);
+  const std::optional<Tensor> opset17_has = opset17::OptionalHasElement(some).value();
+  ASSERT_TRUE(opset17_has.has_value());
   const std::optional<Value> identity = op::Identity(some).any_value();
   ASSERT_TRUE(identity.has_value());
   EXPECT_TRUE(identity->has_element());

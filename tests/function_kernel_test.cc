@@ -70,7 +70,7 @@ TEST(FunctionKernelTest, ThroughMakeNode) {
   Graph g;
   const Var x = g.constant(Tensor::from_vector<float>({1, 2, 3}, {3}));
   const Var like = g.constant(Tensor::scalar<int32_t>(0));
-  std::vector<Var> y = make_node("CastLike", {x, like}, {}, {.version = 17});
+  std::vector<Var> y = make_node("CastLike", {x, like});
   ASSERT_TRUE(y[0].ok()) << y[0].status();
   ASSERT_TRUE(y[0].value().has_value());
   EXPECT_EQ(*y[0].value(), Tensor::from_vector<int32_t>({1, 2, 3}, {3}));

@@ -140,7 +140,11 @@ const std::vector<std::string>& TensorMathOps() {
 }
 
 TEST(KernelCoverageTest, EveryTensorMathOpComputesValues) {
-  for (const std::string& op : TensorMathOps()) EXPECT_TRUE(graphgc::has_kernel(op)) << op;
+  // At opset 17: the opsets after it change some of these ops beyond their types (Pad-18 takes
+  // axes), versions kernel_versions_test keeps without a kernel until one is written.
+  for (const std::string& op : TensorMathOps()) {
+    EXPECT_TRUE(graphgc::has_kernel(op, {.version = 17})) << op;
+  }
 }
 
 TEST(KernelCoverageTest, RandomOpsNeverPropagate) {

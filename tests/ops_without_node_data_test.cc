@@ -363,9 +363,8 @@ TEST_P(ValidInputsTest, InfersAndExportsLikeOnnx) {
   const ValidCase& c = GetParam();
   Graph g;
   const std::vector<Var> inputs = MakeInputs(g, c.inputs);
-  const std::vector<Var> outputs =
-      MakeNode(g, c.op, c.domain, inputs, c.attributes, static_cast<int>(c.outputs.size()),
-               c.version);
+  const std::vector<Var> outputs = MakeNode(g, c.op, c.domain, inputs, c.attributes,
+                                            static_cast<int>(c.outputs.size()), c.version);
   ASSERT_EQ(outputs.size(), c.outputs.size());
 
   NamedVars exported;
@@ -593,8 +592,8 @@ TEST(OpsWithoutNodeDataCoverage, EveryOperatorIsExercised) {
       << "ONNX's node test data is missing or incomplete in " << onnx_conformance::DataDir();
   std::set<OpKey> data = NodeDataOps(dirs);
   // The operators of opsets 18 to 24 have their cases in the newest release's suite.
-  const std::vector<std::string> newest = onnx_conformance::ListTestDirs(
-      onnx_conformance::NewestSuiteDir());
+  const std::vector<std::string> newest =
+      onnx_conformance::ListTestDirs(onnx_conformance::NewestSuiteDir());
   ASSERT_GE(newest.size(), 1500u) << "the node suite of tools/build-onnx is missing in "
                                   << onnx_conformance::NewestSuiteDir();
   data.merge(NodeDataOps(newest));
@@ -620,8 +619,14 @@ TEST(OpsWithoutNodeDataCoverage, TablesNameRegistryOperators) {
   std::vector<OpKey> listed;
   for (const ValidCase& c : ValidCases()) listed.emplace_back(c.domain, c.op);
   std::vector<OpKey> unknown;
-  for (const OpKey& key : listed) {
-    if (registry.count(key) == 0) unknown.push_back(key);
+  for (const ValidCase& c : ValidCases()) {
+    // A case pinned to an older opset names an operator current there (TreeEnsembleRegressor is
+    // deprecated at ai.onnx.ml 5).
+    const onnx::OpSchema* pinned =
+        c.version == 0 ? nullptr : onnx::OpSchemaRegistry::Schema(c.op, c.version, c.domain);
+    const bool current = c.version == 0 ? registry.count({c.domain, c.op}) > 0
+                                        : pinned != nullptr && !pinned->Deprecated();
+    if (!current) unknown.emplace_back(c.domain, c.op);
   }
   for (const WrongKindCase& c : WrongKindCases()) {
     if (registry.count({c.domain, c.op}) == 0) unknown.emplace_back(c.domain, c.op);

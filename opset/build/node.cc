@@ -301,11 +301,11 @@ std::vector<Var> MakeNode(GraphCore* graph, absl::string_view op_type, absl::Spa
                   options.num_outputs);
   }
   if (schema->Deprecated()) {
-    return Failed(NodeError(op_type, absl::StrCat("deprecated at opset ", schema->SinceVersion(),
-                                                  " of domain '", domain,
-                                                  "'; build it at an older opset (", *version,
-                                                  " was asked)")),
-                  options.num_outputs);
+    return Failed(
+        NodeError(op_type,
+                  absl::StrCat("deprecated at opset ", schema->SinceVersion(), " of domain '",
+                               domain, "'; build it at an older opset (", *version, " was asked)")),
+        options.num_outputs);
   }
   if (domain.empty() && options.num_outputs <= 1) {
     const int recorded = options.version == 0 ? 0 : *version;

@@ -74,3 +74,9 @@ def test_import_converts_to_the_newest_opset_by_default():
     import inspect
     default = inspect.signature(graphgc.import_model).parameters["opset"].default
     assert default == graphgc.supported_opset_version("")
+
+
+def test_import_converts_to_the_newest_opset_by_default():
+    import inspect
+    default = inspect.signature(graphgc.import_model).parameters["opset"].default
+    assert default == graphgc.supported_opset_version("")

@@ -1,4 +1,6 @@
-// Optional, OptionalHasElement and OptionalGetElement (opset 15).
+// Optional, OptionalHasElement and OptionalGetElement (opset 15; from 18 the last two also take a
+// plain tensor or sequence, which is its own element, and HasElement an omitted input, which has
+// none).
 #include "graphgc/opset/kernels/sequence/sequence_kernels.h"
 
 namespace graphgc::kernels {
@@ -30,14 +32,33 @@ ValueKernelResult OptionalGetElement(const KernelContext& ctx) {
   return ValueOutputs{(*optional)->elements()[0]};
 }
 
+// Opset 18: an omitted input has no element; a tensor or sequence is one. (Value kernels run
+// once every input given has a value, so a null one was omitted.)
+ValueKernelResult OptionalHasElement18(const KernelContext& ctx) {
+  const Value* value = ctx.value_input(0);
+  if (value == nullptr) return ValueOutputs{Tensor::scalar<bool>(false)};
+  const bool has = value->kind() != Value::Kind::kOptional || value->has_element();
+  return ValueOutputs{Tensor::scalar<bool>(has)};
+}
+
+ValueKernelResult OptionalGetElement18(const KernelContext& ctx) {
+  const Value* value = ctx.value_input(0);
+  if (value == nullptr) return Decline("the input has no value");
+  if (value->kind() != Value::Kind::kOptional) return ValueOutputs{*value};
+  return OptionalGetElement(ctx);
+}
+
 }  // namespace
 
 void RegisterOptionalKernels(KernelTable& table) {
-  // Opset 18 lets the Has/Get ops take plain tensors and sequences too; ONNX 1.12 stops at 17.
   const KernelTypes any = KernelTypes::Unconstrained();  // values moved whole
   table.add_value_kernel("", "Optional", 15, KernelTable::kLatest, any, MakeOptional);
   table.add_value_kernel("", "OptionalHasElement", 15, 17, any, OptionalHasElement);
   table.add_value_kernel("", "OptionalGetElement", 15, 17, any, OptionalGetElement);
+  table.add_value_kernel("", "OptionalHasElement", 18, KernelTable::kLatest, any,
+                         OptionalHasElement18);
+  table.add_value_kernel("", "OptionalGetElement", 18, KernelTable::kLatest, any,
+                         OptionalGetElement18);
 }
 
 }  // namespace graphgc::kernels

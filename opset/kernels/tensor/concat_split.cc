@@ -57,16 +57,15 @@ absl::StatusOr<std::vector<int64_t>> CeilingLengths(const KernelContext& ctx, in
   const int64_t parts = ctx.num_outputs();
   const int64_t wanted = ctx.int_attribute("num_outputs", parts);
   if (wanted != parts) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("attribute 'num_outputs' is ", wanted, " but the node has ", parts,
-                     " outputs"));
+    return absl::InvalidArgumentError(absl::StrCat("attribute 'num_outputs' is ", wanted,
+                                                   " but the node has ", parts, " outputs"));
   }
   const int64_t chunk = (extent + parts - 1) / parts;
   const int64_t last = extent - chunk * (parts - 1);
   if (last < 0) {
-    return ctx.input_error(0, absl::StrCat("its dimension of ", extent,
-                                           " along the axis does not split into ", parts,
-                                           " parts of ", chunk));
+    return ctx.input_error(
+        0, absl::StrCat("its dimension of ", extent, " along the axis does not split into ", parts,
+                        " parts of ", chunk));
   }
   std::vector<int64_t> lengths(static_cast<size_t>(parts), chunk);
   lengths.back() = last;
