@@ -588,4 +588,22 @@ TEST(ReductionBudgetTest, OutputsAndScratchStayWithinTheBudget) {
   EXPECT_TRUE(HasNoValue(op::SoftmaxCrossEntropyLoss(x, labels).output));
 }
 
+// Opset 18 takes the axes of every reduction as an input, as ReduceSum does from 13.
+TEST(ReduceKernelTest, AxesAsAnInputFrom18) {
+  Graph g;
+  const Var x = Const<float>(g, {1, 2, 3, 4, 5, 6}, {2, 3});
+  const Var axes = Int64s(g, {1});
+  EXPECT_TRUE(HasValue<float>(gg::make_node("ReduceMean", {x, axes}, {}, {.version = 18})[0],
+                              {2, 5}, {2, 1}));
+  EXPECT_TRUE(HasValue<float>(
+      gg::make_node("ReduceMax", {x, axes}, {{"keepdims", int64_t{0}}}, {.version = 20})[0], {3, 6},
+      {2}));
+  // No axes: every axis, or none with noop_with_empty_axes.
+  EXPECT_TRUE(
+      HasValue<float>(gg::make_node("ReduceProd", {x}, {}, {.version = 18})[0], {720}, {1, 1}));
+  EXPECT_TRUE(HasValue<float>(
+      gg::make_node("ReduceL1", {x}, {{"noop_with_empty_axes", int64_t{1}}}, {.version = 18})[0],
+      {1, 2, 3, 4, 5, 6}, {2, 3}));
+}
+
 }  // namespace

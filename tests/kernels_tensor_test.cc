@@ -416,6 +416,44 @@ TEST(TensorKernelTest, SplitThatDoesNotFitFails) {
   EXPECT_FALSE(Nodes("Split", {x, Int64s(g, {1, 2})}, {}, kKernelOpset, 2)[0].ok());
 }
 
+// Opset 18: num_outputs parts of ceil(extent / n), the last one smaller; a split that would leave
+// a negative last part (ONNX Runtime refuses it, ONNX's reference pads with empty parts) has no
+// value.
+TEST(TensorKernelTest, SplitOf18TakesNumOutputs) {
+  Graph g;
+  const Var x = Const<int64_t>(g, {1, 2, 3, 4, 5}, {5});
+  const std::vector<Var> three = Nodes("Split", {x}, {{"num_outputs", int64_t{3}}}, 18, 3);
+  EXPECT_TRUE(HasValue<int64_t>(three[0], {1, 2}, {2}));
+  EXPECT_TRUE(HasValue<int64_t>(three[1], {3, 4}, {2}));
+  EXPECT_TRUE(HasValue<int64_t>(three[2], {5}, {1}));
+  const std::vector<Var> given = Nodes("Split", {x, Int64s(g, {1, 4})}, {}, 18, 2);
+  EXPECT_TRUE(HasValue<int64_t>(given[1], {2, 3, 4, 5}, {4}));
+  for (const Var& part : Nodes("Split", {x}, {{"num_outputs", int64_t{4}}}, 18, 4)) {
+    EXPECT_TRUE(!part.ok() || HasNoValue(part));  // ONNX's inference may refuse it first
+  }
+}
+
+// Opset 18's reductions max and min, which 16 and 17 do not have.
+TEST(TensorKernelTest, ScatterReductionsMaxAndMinFrom18) {
+  Graph g;
+  const Var data = Const<float>(g, {1, 5, 3}, {3});
+  const Var indices = Int64s(g, {0, 1, 0});
+  const Var updates = Const<float>(g, {4, 2, 0}, {3});
+  EXPECT_TRUE(HasValue<float>(
+      Node("ScatterElements", {data, indices, updates}, {{"reduction", std::string("max")}}, 18),
+      {4, 5, 3}, {3}));
+  EXPECT_TRUE(HasValue<float>(
+      Node("ScatterElements", {data, indices, updates}, {{"reduction", std::string("min")}}, 18),
+      {0, 2, 3}, {3}));
+  const Var nd =
+      Node("ScatterND", {data, Const<int64_t>(g, {1}, {1, 1}), Const<float>(g, {9}, {1})},
+           {{"reduction", std::string("max")}}, 18);
+  EXPECT_TRUE(HasValue<float>(nd, {1, 9, 3}, {3}));
+  EXPECT_FALSE(
+      Node("ScatterElements", {data, indices, updates}, {{"reduction", std::string("max")}}, 17)
+          .ok());
+}
+
 // --- Gathers and scatters ------------------------------------------------------------------------
 
 TEST(TensorKernelTest, IndexOutOfRangeFailsNamingTheIndex) {
