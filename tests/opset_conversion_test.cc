@@ -8,6 +8,7 @@
 
 #include "graphgc/graphgc.h"
 #include "graphgc/opset/generated/opset13.h"
+#include "graphgc/opset/generated/opset18.h"
 
 namespace graphgc {
 namespace {
@@ -152,6 +153,40 @@ TEST(OpsetConversionTest, TheTargetOpsetIsChecked) {
   auto model = to_onnx(g, {{"y", opset13::Relu(at13->outputs.begin()->second)}});
   ASSERT_TRUE(model.ok()) << model.status();
   EXPECT_EQ(OnnxOpset(*model), 13);
+}
+
+// ONNX 1.19's converter goes down too: an opset-18 ReduceMean (axes as an input, a constant)
+// becomes ReduceMean-13 (axes as an attribute) at opset 17, where its kernel computes it.
+TEST(OpsetConversionTest, ANewerModelIsConvertedDownWhereOnnxCan) {
+  Graph source;
+  Var x = source.argument("x", DataType::kFloat, {2, 3});
+  Var axes = source.constant(Tensor::from_vector<int64_t>({1}));
+  auto model = to_onnx(source, {{"m", opset18::ReduceMean(x, axes, {.keepdims = 0})}});
+  ASSERT_TRUE(model.ok()) << model.status();
+  ASSERT_EQ(OnnxOpset(*model), 18);
+  Graph g;
+  Var data = g.constant(Tensor::from_vector<float>({1, 2, 3, 4, 5, 6}, {2, 3}));
+  auto imported = import_model(g, *model, {{"x", data}}, {.opset = 17});
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  EXPECT_EQ(imported->onnx_opset, 17);
+  EXPECT_THAT(imported->warnings, IsEmpty());
+  const Var mean = imported->outputs.at("m");
+  ASSERT_TRUE(mean.value().has_value()) << mean.value_status();
+  EXPECT_THAT(mean.value()->data<float>(), ::testing::ElementsAre(2.0f, 5.0f));
+  auto exported = to_onnx(g, {{"m", mean}});
+  ASSERT_TRUE(exported.ok()) << exported.status();
+  EXPECT_EQ(OnnxOpset(*exported), 17);
+  // With the axes an initializer, ONNX 1.19's adapter writes an empty `axes` attribute: the
+  // model is kept at its own opset, and the warning says why.
+  auto with_initializer = to_onnx(source, {{"m", opset18::ReduceMean(x, axes, {.keepdims = 0})}},
+                                  {.constants_as_initializers = true});
+  ASSERT_TRUE(with_initializer.ok()) << with_initializer.status();
+  auto kept = import_model(g, *with_initializer, {{"x", data}}, {.prefix = "kept/", .opset = 17});
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  EXPECT_EQ(kept->onnx_opset, 18);
+  ASSERT_EQ(kept->warnings.size(), 1u);
+  EXPECT_THAT(kept->warnings[0], HasSubstr("kept at ai.onnx opset 18, not converted to 17"));
+  EXPECT_THAT(kept->outputs.at("m").shape(), ::testing::Optional(std::vector<int64_t>{2}));
 }
 
 TEST(OpsetConversionTest, ModelsWithoutAnOnnxImportOrAtTheTargetAreNotTouched) {
