@@ -10,6 +10,7 @@
 
 #include "graphgc/graphgc.h"
 #include "graphgc/opset/generated/opset18.h"
+#include "graphgc/opset/generated/opset24.h"
 #include "kernel_test_util.h"
 
 namespace graphgc {
@@ -69,6 +70,33 @@ TEST(LoopValues, ScanOutputsStackAlongANewFirstAxis) {
   EXPECT_THAT(Int64Values(out[0]), ElementsAre(81));
   EXPECT_THAT(Int64Values(out[1]), ElementsAre(3, 10, 29, 84));  // i + 3^(i+1)
   EXPECT_EQ(out[1].value()->shape(), (absl::Span<const int64_t>{4}));
+}
+
+// The narrow types (opsets 19 to 24) travel through If, Loop and Scan like any other: carried,
+// chosen and scanned values keep their bit patterns.
+TEST(LoopValues, NarrowTypesAreCarriedChosenAndScanned) {
+  Graph g;
+  const Tensor float8 = Tensor::from_vector<Float8E4M3FN>(
+      {Float8E4M3FN{0x38}, Float8E4M3FN{0xC0}, Float8E4M3FN{0x7F}}, {3});
+  const Tensor int4 = Tensor::from_vector<Int4>({Int4{-8}, Int4{7}}, {2});
+  const Var a = g.constant(float8);
+  const Var b = g.constant(int4);
+  const Vars carried =
+      opset24::Loop(Scalar<int64_t>(g, 3), Var(), {a, b}, {.body = [&](Args args) {
+                      return Vars{args[1], opset24::Identity(args[2]), args[3], args[2]};
+                    }});
+  ASSERT_EQ(carried.size(), 3u);
+  ASSERT_TRUE(carried[0].value().has_value()) << carried[0].value_status();
+  EXPECT_EQ(*carried[0].value(), float8);
+  ASSERT_TRUE(carried[1].value().has_value()) << carried[1].value_status();
+  EXPECT_EQ(*carried[1].value(), int4);
+  ASSERT_TRUE(carried[2].value().has_value()) << carried[2].value_status();
+  EXPECT_EQ(carried[2].value()->dtype(), DataType::kFloat8E4M3FN);
+  EXPECT_EQ(carried[2].value()->shape(), (absl::Span<const int64_t>{3, 3}));
+  const Vars chosen = opset24::If(Scalar<bool>(g, false), {.else_branch = [&] { return Vars{b}; },
+                                                           .then_branch = [&] { return Vars{b}; }});
+  ASSERT_TRUE(chosen[0].value().has_value()) << chosen[0].value_status();
+  EXPECT_EQ(*chosen[0].value(), int4);
 }
 
 TEST(LoopValues, AConditionEndsTheLoop) {
