@@ -17,6 +17,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "graphgc/export/onnx/ir_version.h"
 #include "graphgc/graphgc.h"
 #include "graphgc/opset/generated/opset17.h"
 #include "onnx/checker.h"
@@ -218,6 +219,24 @@ TEST(ExportTest, IrVersionIsTheLowestTheOpsetNeeds) {
     ASSERT_TRUE(parsed.ParseFromString(*bytes));
     EXPECT_EQ(parsed.ir_version(), c.ir_version) << "opset " << c.opset;
     EXPECT_NO_THROW(onnx::checker::check_model(model));
+  }
+  // An element type newer than the opset raises the IR version too (a model of opset 17
+  // holding float8 needs IR 9, int4 10, float4e2m1 11, float8e8m0 12).
+  for (const auto& [type, ir_version] :
+       std::vector<std::pair<int32_t, int64_t>>{{onnx::TensorProto::FLOAT, 8},
+                                                {onnx::TensorProto::FLOAT8E4M3FN, 9},
+                                                {onnx::TensorProto::INT4, 10},
+                                                {onnx::TensorProto::FLOAT4E2M1, 11},
+                                                {onnx::TensorProto::FLOAT8E8M0, 12}}) {
+    onnx::ModelProto proto;
+    onnx::OperatorSetIdProto* opset = proto.add_opset_import();
+    opset->set_version(17);
+    onnx::NodeProto* node = proto.mutable_graph()->add_node();
+    node->set_op_type("Constant");
+    onnx::AttributeProto* value = node->add_attribute();
+    value->set_name("value");
+    value->mutable_t()->set_data_type(type);
+    EXPECT_EQ(gg::internal::LowestIrVersion(proto), ir_version) << type;
   }
   // ai.onnx.ml 5 came with IR 10.
   Graph g;

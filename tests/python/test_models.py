@@ -48,7 +48,7 @@ def test_bound_inputs_are_checked(graph):
 
 def test_an_older_model_is_converted(graph):
     imported = graphgc.import_model(graph, relu_model(opset=6))
-    assert imported.onnx_opset == 17
+    assert imported.onnx_opset == 24
     kept = graphgc.import_model(graph, relu_model(opset=6), opset=0, prefix="old/")
     assert kept.onnx_opset == 6
 
