@@ -128,15 +128,17 @@ Problems CheckRanges() {
 }
 
 TEST(KernelVersionsTest, NoRangeCoversAVersionWhoseSchemaChangedMoreThanItsTypes) {
-  EXPECT_THAT(CheckRanges().covers_changed, ::testing::IsEmpty())
+  const Problems problems = CheckRanges();
+  EXPECT_THAT(problems.covers_changed, ::testing::IsEmpty())
       << "end these ranges at kLastKnownOpset or register a kernel for the new version:\n"
-      << absl::StrJoin(CheckRanges().covers_changed, "\n");
+      << absl::StrJoin(problems.covers_changed, "\n");
 }
 
 TEST(KernelVersionsTest, NoRangeStopsBeforeAVersionThatOnlyAdmitsMoreTypes) {
-  EXPECT_THAT(CheckRanges().stops_early, ::testing::IsEmpty())
+  const Problems problems = CheckRanges();
+  EXPECT_THAT(problems.stops_early, ::testing::IsEmpty())
       << "these versions changed only types the kernel declares; extend the range to kLatest:\n"
-      << absl::StrJoin(CheckRanges().stops_early, "\n");
+      << absl::StrJoin(problems.stops_early, "\n");
 }
 
 // The check itself: Split-18 (num_outputs) and Pad-19 ("wrap") are changes, Sin-22 (bfloat16)

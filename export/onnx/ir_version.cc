@@ -73,7 +73,7 @@ void TakeGraph(const onnx::GraphProto& graph, int64_t& lowest) {
 
 int64_t IrVersionOfOpset(const std::string& domain, int64_t version) {
   const bool ml = domain == "ai.onnx.ml";
-  if (!ml && !domain.empty() && domain != "ai.onnx") return kOldestWrittenIrVersion;
+  if (!ml && !domain.empty() && domain != "ai.onnx") return kOnnxIrVersion;
   for (const Release& release : kReleases) {
     if (version <= (ml ? release.ml_opset : release.onnx_opset)) return release.ir_version;
   }
@@ -100,7 +100,7 @@ int64_t IrVersionOfElementType(int32_t data_type) {
 }
 
 int64_t LowestIrVersion(const onnx::ModelProto& model) {
-  int64_t lowest = kOldestWrittenIrVersion;
+  int64_t lowest = kOnnxIrVersion;
   for (const onnx::OperatorSetIdProto& opset : model.opset_import()) {
     lowest = std::max(lowest, IrVersionOfOpset(opset.domain(), opset.version()));
   }

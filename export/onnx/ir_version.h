@@ -1,9 +1,9 @@
 // The lowest ONNX IR version a model can declare: the IR version of the first ONNX release that
 // defined each opset it imports and each element type it uses (float8 came with IR 9, 4-bit
-// integers with 10, float4e2m1 with 11, float8e8m0 with 12), and never below kOnnxIrVersion (8),
-// the IR graphgc's exports have always declared: they rely on IR 4's initializers that are not
-// inputs and IR 8's optional types and model-local functions. An older runtime then loads an
-// export of an older opset: an opset-17 model declares IR 8, not the newest IR 12.
+// integers with 10, float4e2m1 with 11, float8e8m0 with 12), and never below kOnnxIrVersion
+// (8, to_onnx.h), the IR graphgc's exports have always declared: they rely on IR 4's initializers
+// that are not inputs and IR 8's optional types and model-local functions. An older runtime then
+// loads an export of an older opset: an opset-17 model declares IR 8, not the newest IR 12.
 // Threading: a pure function of the model.
 #ifndef GRAPHGC_EXPORT_ONNX_IR_VERSION_H_
 #define GRAPHGC_EXPORT_ONNX_IR_VERSION_H_
@@ -11,14 +11,13 @@
 #include <cstdint>
 #include <string>
 
+#include "graphgc/export/onnx/to_onnx.h"  // kOnnxIrVersion
 #include "onnx/onnx_pb.h"
 
 namespace graphgc::internal {
 
-inline constexpr int64_t kOldestWrittenIrVersion = 8;
-
 // The IR version of the first ONNX release that defined opset `version` of `domain` (ai.onnx or
-// ai.onnx.ml); kOldestWrittenIrVersion for any other domain.
+// ai.onnx.ml); kOnnxIrVersion for any other domain.
 int64_t IrVersionOfOpset(const std::string& domain, int64_t version);
 
 // The IR version of the first ONNX release that defined the element type (TensorProto's

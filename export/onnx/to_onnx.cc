@@ -499,12 +499,12 @@ absl::Status WriteInitializers(const Needed& needed, VarNamer& namer, const Expo
 // types of the written vars need (export/onnx/ir_version.h).
 struct ModelHeader {
   OpsetImports imports;
-  int64_t ir_version = internal::kOldestWrittenIrVersion;
+  int64_t ir_version = kOnnxIrVersion;
 };
 
 int64_t LowestIrVersion(const Arena& arena, const std::vector<bool>& vars,
                         const OpsetImports& imports) {
-  int64_t lowest = internal::kOldestWrittenIrVersion;
+  int64_t lowest = kOnnxIrVersion;
   for (const auto& [domain, version] : imports) {
     lowest = std::max(lowest, internal::IrVersionOfOpset(domain, version));
   }
