@@ -305,8 +305,13 @@ TEST(MlCategories, OneHotEncoder) {
   Var by_int = ml::OneHotEncoder(numbers, {.cats_int64s = std::vector<int64_t>{1, 3, 5}});
   Var strings = Const<std::string>(g, {"b", "a", "q", "b"}, {2, 2});
   Var by_string = ml::OneHotEncoder(strings, {.cats_strings = Strings{"a", "b"}});
-  ExpectOrt("one_hot_encoder", g, {by_int, by_string},
-            {F({0, 1, 0, 1, 0, 0, 0, 0, 0}, {3, 3}), F({0, 1, 1, 0, 0, 0, 0, 1}, {2, 2, 2})});
+  // Found by kernel_fuzzer: a number against string categories matches none, but the row is as
+  // long as the list (ONNX's inference, ONNX Runtime); the kernel had counted no categories.
+  Var scalar = Const<int64_t>(g, {1}, {});
+  Var crossed = ml::OneHotEncoder(scalar, {.cats_strings = Strings{"a", "b", "c"}});
+  ExpectOrt("one_hot_encoder", g, {by_int, by_string, crossed},
+            {F({0, 1, 0, 1, 0, 0, 0, 0, 0}, {3, 3}), F({0, 1, 1, 0, 0, 0, 0, 1}, {2, 2, 2}),
+             F({0, 0, 0}, {3})});
   EXPECT_TRUE(FailsWith(ml::OneHotEncoder(strings, {.cats_strings = Strings{"a", "b"}, .zeros = 0}),
                         {"element 2"}));
 }

@@ -1,7 +1,10 @@
 // OneHotEncoder: each element becomes a row of float zeros with a one at its category's position
 // in cats_strings (string input) or cats_int64s (numbers, truncated to int64 as ONNX Runtime
-// does). The output shape is X's shape followed by the category count. An element outside the
+// does). The output shape is X's shape followed by the category count: the length of whichever
+// list was given, as ONNX's inference and ONNX Runtime count it even when that list is of the other
+// type than X (numbers against cats_strings: no element is a category). An element outside the
 // categories gives a row of zeros, or fails the op when zeros = 0.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -28,7 +31,8 @@ template <class K, class KeyOf>
 KernelResult Encode(const KernelContext& ctx, const std::vector<K>& categories, KeyOf key_of) {
   const Tensor& x = ctx.input(0);
   const absl::flat_hash_map<K, int64_t> index = CategoryIndex(categories);
-  const int64_t count = static_cast<int64_t>(categories.size());
+  const int64_t count = static_cast<int64_t>(std::max(
+      ml::IntsOrEmpty(ctx, "cats_int64s").size(), ml::StringsOrEmpty(ctx, "cats_strings").size()));
   const bool zeros = ctx.int_attribute("zeros", 1) != 0;
   Shape shape(x.shape().begin(), x.shape().end());
   shape.push_back(count);
