@@ -116,6 +116,22 @@ TEST_F(BadInputTest, ASplitIntoMoreOutputsThanANodeHolds) {
   ExpectNothingLost();
 }
 
+// Found by api_fuzzer: ONNX 1.19's Split-18 inference allocates num_outputs parts, then reads
+// one per output of the node.
+TEST_F(BadInputTest, ASplitWhoseNumOutputsIsNotItsOutputCount) {
+  const Var vector = graph_.constant(Tensor::zeros(DataType::kFloat, {6}));
+  for (int64_t attribute : {int64_t{1} << 60, int64_t{2}, int64_t{0}}) {
+    std::vector<Var> parts = op::Split(vector, Var(), {.axis = 0, .num_outputs_ = attribute}, 3);
+    ASSERT_FALSE(parts.empty());
+    EXPECT_THAT(Message(parts[0].status()),
+                AllOf(HasSubstr("Split"), HasSubstr("'num_outputs' is"), HasSubstr("3 outputs")));
+  }
+  std::vector<Var> parts = op::Split(vector, Var(), {.axis = 0, .num_outputs_ = 3}, 3);
+  ASSERT_EQ(parts.size(), 3u);
+  EXPECT_EQ(parts[2].shape(), std::vector<int64_t>{2});
+  ExpectNothingLost();
+}
+
 TEST_F(BadInputTest, AnOpaqueNodeWithMoreOutputsThanANodeHolds) {
   OpaqueNodeOptions options;
   options.domain = "com.example";
@@ -315,6 +331,23 @@ TEST_F(BadInputTest, AttributesOnnxInferenceTakesOnTrust) {
   Var reversed = op::ReverseSequence(c_, lengths, {.batch_axis = 3});
   EXPECT_THAT(Message(reversed.status()),
               AllOf(HasSubstr("ReverseSequence"), HasSubstr("batch_axis")));
+  // Found by api_fuzzer (SIGSEGV in ONNX 1.19's inference): OneHot of an empty depth.
+  const Var hot_values = graph_.constant(Tensor::from_vector<float>({0, 1}));
+  for (const Tensor& depth :
+       {Tensor::zeros(DataType::kInt64, {0}), Tensor::zeros(DataType::kFloat, {1, 0}),
+        Tensor::from_vector<int32_t>({3, 3})}) {
+    Var hot = op::OneHot(lengths, graph_.constant(depth), hot_values);
+    EXPECT_THAT(Message(hot.status()),
+                AllOf(HasSubstr("OneHot"), HasSubstr("depth"), HasSubstr("exactly one")));
+  }
+  // ONNX 1.19's Col2Im inference multiplies block_shape's entries unchecked.
+  const Var columns = graph_.constant(Tensor::zeros(DataType::kFloat, {1, 4, 1}));
+  const Var image_shape = graph_.constant(Tensor::from_vector<int64_t>({2, 2}));
+  for (std::vector<int64_t> block :
+       {std::vector<int64_t>{0, 2}, {int64_t{1} << 40, 2}, {int64_t{1} << 20, int64_t{1} << 20}}) {
+    Var image = op::Col2Im(columns, image_shape, graph_.constant(Tensor::from_vector(block)));
+    EXPECT_THAT(Message(image.status()), AllOf(HasSubstr("Col2Im"), HasSubstr("block_shape")));
+  }
   ExpectNothingLost();
 }
 

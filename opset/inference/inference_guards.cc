@@ -168,6 +168,49 @@ absl::Status CheckScalarSplit(absl::Span<const OperandInfo> inputs) {
       absl::StrCat("input 1 (split) is the scalar ", value, "; a scalar split must be positive"));
 }
 
+// OneHot-9 and 11's inference (ONNX 1.19) reads the first element of a known depth before it
+// checks the depth's shape: an empty depth is read past its end (SIGSEGV).
+absl::Status CheckOneHotDepth(absl::Span<const OperandInfo> inputs) {
+  if (inputs.size() < 2 || !inputs[1].present || !inputs[1].value.has_value()) {
+    return absl::OkStatus();
+  }
+  const int64_t elements = inputs[1].value->size();
+  if (elements == 1) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("input 1 (depth) has ", elements, " elements; it must have exactly one"));
+}
+
+// Col2Im-18's inference multiplies a known block_shape's entries unchecked (signed overflow) and
+// keeps the product in an int it divides by.
+absl::Status CheckCol2ImBlock(absl::Span<const OperandInfo> inputs) {
+  if (inputs.size() < 3 || !inputs[2].present || !inputs[2].value.has_value()) {
+    return absl::OkStatus();
+  }
+  const Tensor& block = *inputs[2].value;
+  if (block.dtype() != DataType::kInt64) return absl::OkStatus();
+  constexpr int64_t kLimit = int64_t{1} << 31;
+  int64_t product = 1;
+  for (int64_t entry : block.data<int64_t>()) {
+    if (entry < 1 || entry >= kLimit || (product *= entry) >= kLimit) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("input 2 (block_shape) has ", entry,
+                       "; its entries must be positive and their product below 2^31"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Split-18's inference sizes its list of parts by the num_outputs attribute (a huge one is a huge
+// allocation), then reads one part per output of the node: fewer parts than outputs is a read
+// past the list's end.
+absl::Status CheckSplitParts(absl::Span<const Attribute> attributes, int num_outputs) {
+  const Attribute* attribute = Find(attributes, "num_outputs");
+  const int64_t* parts = attribute ? std::get_if<int64_t>(&attribute->value) : nullptr;
+  if (parts == nullptr || *parts == num_outputs) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("attribute 'num_outputs' is ", *parts,
+                                                 " but the node has ", num_outputs, " outputs"));
+}
+
 // Checks that input `index` has `rank` (or at least it, with `at_least`) when its rank is known.
 absl::Status CheckInputRank(absl::Span<const OperandInfo> inputs, size_t index, size_t rank,
                             bool at_least) {
@@ -292,7 +335,7 @@ absl::Status CheckOneOfEachFamily(absl::Span<const Attribute> attributes) {
 
 absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
                                   absl::Span<const OperandInfo> inputs,
-                                  absl::Span<const Attribute> attributes) {
+                                  absl::Span<const Attribute> attributes, int num_outputs) {
   if (absl::Status lists = CheckPositiveLists(attributes); !lists.ok()) return lists;
   if (schema.domain() == "ai.onnx.ml") return CheckOneOfEachFamily(attributes);
   if (!schema.domain().empty()) return absl::OkStatus();
@@ -308,6 +351,9 @@ absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
   if (name == "LayerNormalization") return CheckAxisInRank(inputs, attributes, -1);
   if (name == "Einsum") return CheckEinsumEquation(inputs, attributes);
   if (name == "SplitToSequence") return CheckScalarSplit(inputs);
+  if (name == "OneHot") return CheckOneHotDepth(inputs);
+  if (name == "Col2Im") return CheckCol2ImBlock(inputs);
+  if (name == "Split") return CheckSplitParts(attributes, num_outputs);
   if (name == "STFT") return CheckStftRanks(inputs);
   if (name == "Gemm") return CheckGemmRanks(inputs);
   return absl::OkStatus();

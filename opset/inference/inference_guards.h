@@ -1,11 +1,11 @@
-// Inference guards: what ONNX 1.12's own shape inference functions take on trust.
+// Inference guards: what ONNX's own shape inference functions take on trust.
 //
 // Some of them divide by an attribute (DepthToSpace's blocksize, Conv's group, a window's
-// strides) or index a shape with one (GatherND's batch_dims, ReverseSequence's axes) without
-// checking it first; given a bad value they kill the process (SIGFPE, SIGSEGV) instead of
-// throwing. CheckInferenceGuards runs before any of them, so a bad attribute is a status naming
-// it. The fuzzers (tests/fuzz) found these; each has a regression test in bad_input_test.cc.
-// Internal to the opset module; stateless.
+// strides), index a shape with one (GatherND's batch_dims, ReverseSequence's axes) or read a known
+// input's first element (OneHot's depth) without checking it first; given a bad value they kill the
+// process (SIGFPE, SIGSEGV) instead of throwing. CheckInferenceGuards runs before any of them, so a
+// bad attribute is a status naming it. The fuzzers (tests/fuzz) found these; each has a regression
+// test in bad_input_test.cc. Internal to the opset module; stateless.
 #ifndef GRAPHGC_OPSET_INFERENCE_GUARDS_H_
 #define GRAPHGC_OPSET_INFERENCE_GUARDS_H_
 
@@ -19,7 +19,7 @@ namespace graphgc::internal {
 
 absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
                                   absl::Span<const OperandInfo> inputs,
-                                  absl::Span<const Attribute> attributes);
+                                  absl::Span<const Attribute> attributes, int num_outputs);
 
 }  // namespace graphgc::internal
 

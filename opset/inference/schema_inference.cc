@@ -492,7 +492,7 @@ absl::StatusOr<OutputTypes> InferWithSchema(const OpSchema& schema,
   GRAPHGC_RETURN_IF_ERROR(CheckInputCount(schema, inputs.size()));
   GRAPHGC_RETURN_IF_ERROR(CheckInputTypes(schema, inputs));
   GRAPHGC_RETURN_IF_ERROR(CheckAttributes(schema, attributes));
-  GRAPHGC_RETURN_IF_ERROR(CheckInferenceGuards(schema, inputs, attributes));
+  GRAPHGC_RETURN_IF_ERROR(CheckInferenceGuards(schema, inputs, attributes, num_outputs));
   if (num_outputs < schema.min_output() || num_outputs > schema.max_output()) {
     return absl::InvalidArgumentError(absl::StrCat(
         num_outputs,
