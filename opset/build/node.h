@@ -54,7 +54,7 @@ bool has_kernel(absl::string_view op_type, const NodeOptions& options = {});
 // If, Loop, Scan and SequenceMap for every type (they compute what their bodies compute).
 bool has_kernel(absl::string_view op_type, const NodeOptions& options, DataType dtype);
 
-// The newest opset version this library supports for a domain (17 for ai.onnx, 3 for
+// The newest opset version this library supports for a domain (24 for ai.onnx, 5 for
 // ai.onnx.ml; a custom domain's registered version), or 0 for an unknown domain.
 int SupportedOpsetVersion(absl::string_view domain);
 

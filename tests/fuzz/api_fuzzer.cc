@@ -201,7 +201,8 @@ class World {
     NoteArenaTensors(attributes);
     NodeOptions options;
     options.domain = schema.domain();
-    const int versions[] = {0, schema.since_version(), 13, 17, static_cast<int>(in_.int_in(1, 20))};
+    const int versions[] = {0, schema.since_version(), 13, 17,
+                            static_cast<int>(in_.int_in(1, kNewestOnnxOpset))};
     options.version = versions[in_.pick(std::size(versions))];
     if (in_.pick(4) == 0) options.num_outputs = static_cast<int>(in_.int_in(0, 4));
     if (trace_) std::fprintf(stderr, "  %s version %d\n", schema.Name().c_str(), options.version);

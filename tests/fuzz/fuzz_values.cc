@@ -7,14 +7,33 @@
 #include <tuple>
 
 #include "absl/strings/match.h"
+#include "graphgc/valuestore/narrow_types.h"
 
 namespace graphgc::fuzz {
 namespace {
 
 constexpr DataType kDataTypes[] = {
-    DataType::kFloat, DataType::kInt64,  DataType::kInt32,   DataType::kBool,    DataType::kDouble,
-    DataType::kUint8, DataType::kInt8,   DataType::kFloat16, DataType::kString,  DataType::kUint16,
-    DataType::kInt16, DataType::kUint32, DataType::kUint64,  DataType::kBfloat16};
+    DataType::kFloat, DataType::kInt64, DataType::kInt32, DataType::kBool, DataType::kDouble,
+    DataType::kUint8, DataType::kInt8, DataType::kFloat16, DataType::kString, DataType::kUint16,
+    DataType::kInt16, DataType::kUint32, DataType::kUint64, DataType::kBfloat16,
+    // The narrow types of opsets 19 to 24 (valuestore/narrow_types.h), one byte per element.
+    DataType::kFloat8E4M3FN, DataType::kFloat8E4M3FNUZ, DataType::kFloat8E5M2,
+    DataType::kFloat8E5M2FNUZ, DataType::kUint4, DataType::kInt4, DataType::kFloat4E2M1,
+    DataType::kFloat8E8M0};
+
+// A byte as a valid element of a one-byte narrow type: a 4-bit type keeps its low nibble (int4
+// sign-extended), as Tensor holds them.
+unsigned char NarrowByte(DataType dtype, unsigned char byte) {
+  switch (dtype) {
+    case DataType::kUint4:
+    case DataType::kFloat4E2M1:
+      return byte & 0xFu;
+    case DataType::kInt4:
+      return static_cast<unsigned char>(Int4::FromNibble(byte).value);
+    default:
+      return byte;
+  }
+}
 
 // Fills one element of `size` bytes: mostly small integers in the element's own encoding, so that
 // indices, axes and shapes are often valid; sometimes raw bytes (NaN, Inf, extremes).
@@ -22,6 +41,7 @@ void FillElement(FuzzInput& in, DataType dtype, unsigned char* out) {
   const size_t size = ElementSize(dtype);
   if (in.pick(4) == 0 && dtype != DataType::kBool) {  // a bool byte is 0 or 1, as Tensor requires
     for (size_t i = 0; i < size; ++i) out[i] = in.byte();
+    if (size == 1) out[0] = NarrowByte(dtype, out[0]);
     return;
   }
   const int64_t small = in.int_in(-2, 5);
@@ -37,6 +57,22 @@ void FillElement(FuzzInput& in, DataType dtype, unsigned char* out) {
       return store(BFloat16::FromFloat(static_cast<float>(small)).bits);
     case DataType::kBool:
       return store(static_cast<uint8_t>(small & 1));
+    case DataType::kFloat8E4M3FN:
+      return store(Float8E4M3FN::FromDouble(static_cast<double>(small)).bits);
+    case DataType::kFloat8E4M3FNUZ:
+      return store(Float8E4M3FNUZ::FromDouble(static_cast<double>(small)).bits);
+    case DataType::kFloat8E5M2:
+      return store(Float8E5M2::FromDouble(static_cast<double>(small)).bits);
+    case DataType::kFloat8E5M2FNUZ:
+      return store(Float8E5M2FNUZ::FromDouble(static_cast<double>(small)).bits);
+    case DataType::kFloat4E2M1:
+      return store(Float4E2M1::FromDouble(static_cast<double>(small)).bits);
+    case DataType::kFloat8E8M0:  // no zero, no sign: the small value's magnitude
+      return store(Float8E8M0::FromFloat(static_cast<float>(small)).bits);
+    case DataType::kInt4:
+      return store(Int4::FromInteger(small).value);
+    case DataType::kUint4:
+      return store(UInt4::FromInteger(small).value);
     default:
       // Integers: the low bytes of the small value in two's complement.
       for (size_t i = 0; i < size; ++i) out[i] = static_cast<unsigned char>(small >> (8 * i));

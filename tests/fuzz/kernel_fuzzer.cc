@@ -26,16 +26,24 @@ struct KernelOp {
   std::string domain;
   std::string op_type;
   const onnx::OpSchema* schema;
+  std::vector<int> versions;  // the domain's opset versions at which the op has a kernel
 };
 
-// The ai.onnx and ai.onnx.ml ops with a kernel, in a fixed order.
+// The ai.onnx and ai.onnx.ml ops with a kernel at some opset version, in a fixed order. An op
+// whose kernel ends before the newest opset (Pad, Resize: values up to 17) stays in, at the
+// versions it computes.
 const std::vector<KernelOp>& KernelOps() {
   static const std::vector<KernelOp>* ops = [] {
     auto* list = new std::vector<KernelOp>();
     for (const onnx::OpSchema* schema : Schemas()) {
-      if (NodeOptions options{.domain = schema->domain()}; has_kernel(schema->Name(), options)) {
-        list->push_back({schema->domain(), schema->Name(), schema});
+      KernelOp op{schema->domain(), schema->Name(), schema, {}};
+      const int newest = SupportedOpsetVersion(op.domain);
+      for (int version = 1; version <= newest; ++version) {
+        if (has_kernel(op.op_type, {.domain = op.domain, .version = version})) {
+          op.versions.push_back(version);
+        }
       }
+      if (!op.versions.empty()) list->push_back(std::move(op));
     }
     return list;
   }();
@@ -96,7 +104,10 @@ void RunOne(FuzzInput& in) {
   }
   const std::vector<Attribute> attributes = AnyAttributes(in, *op.schema);
   NodeOptions node_options{.domain = op.domain};
-  if (in.pick(4) == 0) node_options.version = static_cast<int>(in.int_in(1, 17));
+  // The newest version when it computes, else (and sometimes anyway) one that does.
+  if (op.versions.back() != SupportedOpsetVersion(op.domain) || in.pick(4) == 0) {
+    node_options.version = op.versions[in.pick(op.versions.size())];
+  }
   if (std::getenv("GRAPHGC_FUZZ_TRACE") != nullptr) {  // for triage
     std::fprintf(stderr, "%s version %d\n", op.op_type.c_str(), node_options.version);
     for (const Var& input : inputs) {
