@@ -340,6 +340,12 @@ TEST_F(BadInputTest, AttributesOnnxInferenceTakesOnTrust) {
     EXPECT_THAT(Message(hot.status()),
                 AllOf(HasSubstr("OneHot"), HasSubstr("depth"), HasSubstr("exactly one")));
   }
+  // ONNX 1.19's Attention inference divides the value's hidden size by kv_num_heads.
+  const Var sequence = graph_.constant(Tensor::zeros(DataType::kFloat, {1, 2, 4}));
+  auto attention = op::Attention(sequence, sequence, sequence, Var(), Var(), Var(), Var(),
+                                 {.kv_num_heads = 0, .q_num_heads = 2});
+  EXPECT_THAT(Message(attention.Y.status()),
+              AllOf(HasSubstr("Attention"), HasSubstr("'kv_num_heads' is 0")));
   // ONNX 1.19's Col2Im inference multiplies block_shape's entries unchecked.
   const Var columns = graph_.constant(Tensor::zeros(DataType::kFloat, {1, 4, 1}));
   const Var image_shape = graph_.constant(Tensor::from_vector<int64_t>({2, 2}));

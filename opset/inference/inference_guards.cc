@@ -24,7 +24,7 @@ struct AttributeRule {
   Rule rule;
 };
 
-// Integer attributes ONNX 1.12's inference divides by or indexes with.
+// Integer attributes ONNX's inference divides by or indexes with.
 constexpr AttributeRule kIntRules[] = {
     {"DepthToSpace", "blocksize", Rule::kBlockSize},
     {"SpaceToDepth", "blocksize", Rule::kBlockSize},
@@ -37,6 +37,9 @@ constexpr AttributeRule kIntRules[] = {
     {"ReverseSequence", "time_axis", Rule::kZeroOrOne},
     {"Gemm", "transA", Rule::kInt32},
     {"Gemm", "transB", Rule::kInt32},
+    // ONNX 1.19's Attention-23 inference divides the value's hidden size by kv_num_heads.
+    {"Attention", "kv_num_heads", Rule::kBlockSize},
+    {"Attention", "q_num_heads", Rule::kBlockSize},
 };
 
 // List attributes whose every entry is a divisor or a window size, for every op.
