@@ -571,6 +571,40 @@ TEST(TensorKernelTest, PadBeforeOpset11TakesAttributes) {
       {Float16::FromFloat(0.5f), Float16::FromFloat(1), Float16::FromFloat(2)}, {3}));
 }
 
+// Opset 18's axes input and 19's mode "wrap"; the values are ONNX Runtime 1.23's.
+TEST(TensorKernelTest, PadOf18TakesAxesAnd19Wraps) {
+  Graph g;
+  const Var x = Const<float>(g, {1, 2, 3}, {3});
+  const std::vector<Attribute> wrap = {{"mode", std::string("wrap")}};
+  EXPECT_TRUE(
+      HasValue<float>(Node("Pad", {x, Int64s(g, {2, 1})}, wrap, 19), {2, 3, 1, 2, 3, 1}, {6}));
+  EXPECT_TRUE(HasValue<float>(Node("Pad", {x, Int64s(g, {5, 4})}, wrap, 19),
+                              {2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 1}, {12}));
+  // Crops first, then wraps what is left.
+  EXPECT_TRUE(HasValue<float>(Node("Pad", {x, Int64s(g, {-1, 2})}, wrap, 19), {2, 3, 2, 3}, {4}));
+  EXPECT_TRUE(HasValue<float>(Node("Pad", {x, Int64s(g, {2, -1})}, wrap, 24), {1, 2, 1, 2}, {4}));
+  EXPECT_TRUE(FailsWithInvalidArgument(Node("Pad", {x, Int64s(g, {1, 1})}, wrap, 18), {"mode"}));
+  const Var empty = Const<float>(g, {}, {0});
+  EXPECT_TRUE(HasNoValue(Node("Pad", {empty, Int64s(g, {1, 1})}, wrap, 19)));
+
+  const Var m = Const<float>(g, {0, 1, 2, 3, 4, 5}, {2, 3});
+  EXPECT_TRUE(HasValue<float>(Node("Pad", {m, Int64s(g, {1, 2}), Var(), Int64s(g, {-1})}, wrap, 19),
+                              {2, 0, 1, 2, 0, 1, 5, 3, 4, 5, 3, 4}, {2, 6}));
+  const Var reversed = Int64s(g, {1, 0});
+  EXPECT_TRUE(HasValue<float>(Node("Pad", {m, Int64s(g, {1, 0, 1, 0}), Var(), reversed},
+                                   {{"mode", std::string("reflect")}}, 18),
+                              {1, 0, 1, 2, 1, 4, 3, 4, 5, 4}, {2, 5}));
+  const Var rows = Const<int32_t>(g, {0}, {1});
+  EXPECT_TRUE(
+      HasValue<float>(Node("Pad", {m, Int64s(g, {0, 1}), Const<float>(g, {7}, {}), rows}, {}, 18),
+                      {0, 1, 2, 3, 4, 5, 7, 7, 7}, {3, 3}));
+  // Without axes every dim is listed, as before 18.
+  EXPECT_TRUE(HasValue<float>(Node("Pad", {m, Int64s(g, {0, 0, 0, 1})}, {}, 21),
+                              {0, 1, 2, 0, 3, 4, 5, 0}, {2, 4}));
+  EXPECT_FALSE(Node("Pad", {m, Int64s(g, {1, 1, 1, 1}), Var(), Int64s(g, {1, -1})}, {}, 18).ok());
+  EXPECT_FALSE(Node("Pad", {m, Int64s(g, {1, 1}), Var(), Int64s(g, {2})}, {}, 18).ok());
+}
+
 // --- Generators ----------------------------------------------------------------------------------
 
 TEST(TensorKernelTest, RangeWrapsNothingAndCountsExactly) {

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace graphgc::internal {
 namespace {
@@ -71,7 +72,29 @@ void FixEinsum(absl::Span<const OperandInfo> operands, OutputTypes& types) {
   }
 }
 
+// `operand` with its known int32 value as int64.
+OperandInfo WithInt64Value(const OperandInfo& operand) {
+  OperandInfo widened = operand;
+  const auto narrow = operand.value->data<int32_t>();
+  widened.value = Tensor::from_vector<int64_t>(std::vector<int64_t>(narrow.begin(), narrow.end()),
+                                               operand.value->shape());
+  return widened;
+}
+
 }  // namespace
+
+std::optional<std::vector<OperandInfo>> WidenedForOnnxInference(
+    absl::string_view op_type, int since_version, absl::Span<const OperandInfo> operands) {
+  constexpr size_t kPadAxes = 3;
+  if (op_type != "Pad" || since_version < 18 || operands.size() <= kPadAxes) return std::nullopt;
+  const OperandInfo& axes = operands[kPadAxes];
+  if (!axes.present || !axes.value.has_value() || axes.value->dtype() != DataType::kInt32) {
+    return std::nullopt;
+  }
+  std::vector<OperandInfo> widened(operands.begin(), operands.end());
+  widened[kPadAxes] = WithInt64Value(axes);
+  return widened;
+}
 
 void FixInferredTypes(absl::string_view op_type, int since_version,
                       absl::Span<const OperandInfo> operands,

@@ -9,10 +9,16 @@
 //         operand has a dim of 1, and the computed value gives them.
 //
 // Each fix replaces what it can compute from the operands and leaves the rest unknown (-1).
+//
+// Where ONNX's inference cannot read an operand its schema admits, WidenedForOnnxInference gives
+// the operands as it can read them:
+//   Pad   ONNX 1.19's Pad-18 inference parses a known `axes` as int64 only (Tind admits int32,
+//         which it refuses: "ParseData type mismatch"); it gets the same axes as int64 data.
 // Internal to the opset module.
 #ifndef GRAPHGC_OPSET_INFERENCE_FIXES_H_
 #define GRAPHGC_OPSET_INFERENCE_FIXES_H_
 
+#include <optional>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -26,6 +32,11 @@ namespace graphgc::internal {
 void FixInferredTypes(absl::string_view op_type, int since_version,
                       absl::Span<const OperandInfo> operands,
                       const std::vector<Attribute>& attributes, OutputTypes& types);
+
+// The operands of ai.onnx `op_type` at `since_version` with the data ONNX's inference reads
+// made readable to it (their types unchanged), or nullopt when they need nothing.
+std::optional<std::vector<OperandInfo>> WidenedForOnnxInference(
+    absl::string_view op_type, int since_version, absl::Span<const OperandInfo> operands);
 
 }  // namespace graphgc::internal
 

@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "graphgc/ir/arena.h"
 #include "graphgc/ir/graph.h"
+#include "graphgc/opset/inference/inference_fixes.h"
 #include "graphgc/opset/inference/inference_guards.h"
 #include "graphgc/opset/proto/tensor_proto.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -413,7 +414,12 @@ absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
   if (!schema.has_type_and_shape_inference_function() && !by_function_body) {
     return TypesFromConstraints(schema, inputs, num_outputs);
   }
-  OperandInferenceContext context(inputs, attributes, num_outputs, bodies);
+  const std::optional<std::vector<OperandInfo>> widened =
+      schema.domain().empty()
+          ? WidenedForOnnxInference(schema.Name(), schema.since_version(), inputs)
+          : std::nullopt;
+  OperandInferenceContext context(widened.has_value() ? *widened : inputs, attributes, num_outputs,
+                                  bodies);
   try {
     if (by_function_body) {  // ops defined by a function (GreaterOrEqual, ...): infer through it
       onnx::shape_inference::InferShapeForFunctionNode(*function,

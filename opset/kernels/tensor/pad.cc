@@ -1,8 +1,11 @@
 // Pad: grows (positive pads) or crops (negative pads) each dim at both ends. pads is
 // [x1_begin, x2_begin, ..., x1_end, x2_end, ...]: an attribute before opset 11 (with a float
-// `value`), an input from 11 (with an optional constant_value input). Crops apply first, then
+// `value`), an input from 11 (with an optional constant_value input); from opset 18 an optional
+// `axes` input names the dims pads lists (the others are not padded). Crops apply first, then
 // the padding, as in ONNX Runtime; `mode` fills the padding with the constant, the nearest edge
-// element, or the elements mirrored about the edge (reflect).
+// element, the elements mirrored about the edge (reflect), or, from opset 19, the elements of
+// the far side as if the dim repeated (wrap, periodic however wide the padding: numpy's and
+// ONNX Runtime's).
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -16,7 +19,7 @@
 namespace graphgc::kernels {
 namespace {
 
-enum class PadMode { kConstant, kReflect, kEdge };  // as listed to ChooseAttribute
+enum class PadMode { kConstant, kReflect, kEdge, kWrap };  // as listed to ChooseAttribute
 
 // For each output position along one dim, the input position it copies, or -1 for the constant.
 using AxisMap = std::vector<int64_t>;
@@ -79,6 +82,8 @@ absl::StatusOr<AxisMap> MapAxis(const KernelContext& ctx, PadMode mode, int64_t 
       }
       if (mode == PadMode::kEdge) {
         j = std::clamp<int64_t>(j, 0, kept - 1);
+      } else if (mode == PadMode::kWrap) {
+        j = (j % kept + kept) % kept;
       } else {
         j = j < 0 ? -j : 2 * (kept - 1) - j;
       }
@@ -123,21 +128,54 @@ void FillPadded(const T* data, absl::Span<const int64_t> data_dims,
   }
 }
 
-KernelResult PadKernel(const KernelContext& ctx) {
-  const Tensor& data = ctx.input(0);
-  const int64_t rank = data.rank();
+// The dims pads lists: the axes input (opset 18 on), else every dim in order.
+absl::StatusOr<std::vector<int64_t>> PaddedAxes(const KernelContext& ctx, int64_t rank) {
+  const Tensor* axes = ctx.version() >= 18 ? ctx.optional_input(3) : nullptr;
+  if (axes == nullptr) {
+    std::vector<int64_t> every(static_cast<size_t>(rank));
+    for (int64_t d = 0; d < rank; ++d) every[static_cast<size_t>(d)] = d;
+    return every;
+  }
+  GRAPHGC_ASSIGN_OR_RETURN(std::vector<int64_t> listed, ReadIndices(ctx, 3, *axes, rank));
+  std::vector<bool> seen(static_cast<size_t>(rank), false);
+  for (int64_t axis : listed) {
+    // The spec leaves a repeated axis undefined.
+    if (seen[static_cast<size_t>(axis)]) return ctx.input_error(3, "repeats an axis");
+    seen[static_cast<size_t>(axis)] = true;
+  }
+  return listed;
+}
+
+// The pads of every dim, begin then end, from pads over `axes`.
+absl::StatusOr<std::vector<int64_t>> PadsPerDim(const KernelContext& ctx, int64_t rank) {
   const std::vector<int64_t> pads =
       ctx.version() >= 11 ? ReadInt64s(ctx.input(1))
                           : ctx.ints_attribute("pads").value_or(std::vector<int64_t>());
-  if (static_cast<int64_t>(pads.size()) != 2 * rank) {
+  GRAPHGC_ASSIGN_OR_RETURN(const std::vector<int64_t> axes, PaddedAxes(ctx, rank));
+  const size_t count = axes.size();
+  if (pads.size() != 2 * count) {
     const std::string why =
-        absl::StrCat("has ", pads.size(), " values for data of rank ", rank, " (2 per dim)");
+        absl::StrCat("has ", pads.size(), " values for ", count, " padded dims (2 per dim)");
     if (ctx.version() >= 11) return ctx.input_error(1, why);
     return absl::InvalidArgumentError(absl::StrCat("attribute 'pads' ", why));
   }
+  std::vector<int64_t> per_dim(static_cast<size_t>(2 * rank), 0);
+  for (size_t i = 0; i < count; ++i) {
+    per_dim[static_cast<size_t>(axes[i])] = pads[i];
+    per_dim[static_cast<size_t>(axes[i] + rank)] = pads[count + i];
+  }
+  return per_dim;
+}
+
+KernelResult PadKernel(const KernelContext& ctx) {
+  const Tensor& data = ctx.input(0);
+  const int64_t rank = data.rank();
+  GRAPHGC_ASSIGN_OR_RETURN(const std::vector<int64_t> pads, PadsPerDim(ctx, rank));
+  const size_t mode_count = ctx.version() >= 19 ? 4 : 3;  // wrap from opset 19
+  const absl::string_view modes[] = {"constant", "reflect", "edge", "wrap"};
   GRAPHGC_ASSIGN_OR_RETURN(
       const size_t mode_index,
-      ChooseAttribute(ctx, "mode", "constant", {"constant", "reflect", "edge"}));
+      ChooseAttribute(ctx, "mode", "constant", absl::MakeConstSpan(modes, mode_count)));
   const auto mode = static_cast<PadMode>(mode_index);
   GRAPHGC_ASSIGN_OR_RETURN(const Tensor constant, ReadConstant(ctx, data.dtype()));
   std::vector<AxisMap> maps;
@@ -167,8 +205,12 @@ KernelResult PadKernel(const KernelContext& ctx) {
 void RegisterPadKernels(KernelTable& table) {
   // Every type, the narrow ones too (elements are moved by their size); before opset 11 the float
   // `value` attribute fills the numeric types only (a constant padding of another type declines).
-  // Opset 18 adds the axes input, 19 the mode "wrap".
-  table.add("", "Pad", 2, kLastKnownOpset, {{"T", data_types::kMovable}}, PadKernel);
+  // Opset 18 adds the axes input, 19 the mode "wrap"; 21, 23 and 24 only element types.
+  // One kernel; a range per version that changed what it reads (ctx.version() tells them apart).
+  const KernelTypes types = {{"T", data_types::kMovable}};
+  table.add("", "Pad", 2, 17, types, PadKernel);
+  table.add("", "Pad", 18, 18, types, PadKernel);
+  table.add("", "Pad", 19, KernelTable::kLatest, types, PadKernel);
 }
 
 }  // namespace graphgc::kernels
