@@ -178,6 +178,49 @@ TEST(MaxPoolTest, NaNAsOnnxRuntimeTreatsIt) {
   EXPECT_TRUE(HasNoValue(Pool("GlobalMaxPool", x, {})));
 }
 
+// AveragePool-19's dilations and LpPool-18's dilations and ceil_mode; values as ONNX Runtime 1.23.
+TEST(PoolTest, DilationsOfAveragePool19AndLpPool18) {
+  Graph g;
+  const Var x = Const<float>(g, {1, 2, 3, 4, 5}, {1, 1, 5});
+  const Attributes dilated = {{"kernel_shape", Dims{2}}, {"dilations", Dims{2}}};
+  EXPECT_TRUE(HasValues<float>(Pool("AveragePool", x, dilated, 19), {2, 3, 4}, {1, 1, 3}));
+  Attributes padded = dilated;
+  padded.push_back({"pads", Dims{1, 1}});
+  EXPECT_TRUE(HasValues<float>(Pool("AveragePool", x, padded, 19), {2, 2, 3, 4, 4}, {1, 1, 5}));
+  padded.push_back({"count_include_pad", int64_t{1}});
+  EXPECT_TRUE(HasValues<float>(Pool("AveragePool", x, padded, 22), {1, 2, 3, 4, 2}, {1, 1, 5}));
+  EXPECT_FALSE(Pool("AveragePool", x, dilated, 18).ok());  // no dilations before 19
+
+  Attributes lp = dilated;
+  lp.push_back({"p", int64_t{1}});
+  EXPECT_TRUE(HasValues<float>(Pool("LpPool", x, lp, 18), {4, 6, 8}, {1, 1, 3}));
+  Attributes strided = dilated;
+  strided.push_back({"strides", Dims{2}});
+  strided.push_back({"ceil_mode", int64_t{1}});
+  EXPECT_TRUE(HasValues<float>(Pool("LpPool", x, strided, 18), {std::sqrt(10.0), std::sqrt(34.0)},
+                               {1, 1, 2}, 1e-6));
+}
+
+// With ceil_mode, a last window that would start in the end padding: ONNX's inference keeps it
+// before opset 22 (no value: it lies wholly in the padding) and drops it from 22, as ONNX
+// Runtime does at every version.
+TEST(PoolTest, CeilModeDropsAWindowStartingInTheEndPaddingFrom22) {
+  Graph g;
+  const Var x = Const<float>(g, {1, 2, 3, 4, 5}, {1, 1, 5});
+  const Attributes ceil = {{"kernel_shape", Dims{2}},
+                           {"strides", Dims{2}},
+                           {"pads", Dims{1, 1}},
+                           {"ceil_mode", int64_t{1}},
+                           {"count_include_pad", int64_t{1}}};
+  const Var kept = Pool("AveragePool", x, ceil, 19);
+  EXPECT_EQ(kept.shape(), std::make_optional(Dims{1, 1, 4}));
+  EXPECT_TRUE(HasNoValue(kept));
+  EXPECT_TRUE(HasValues<float>(Pool("AveragePool", x, ceil, 22), {0.5, 2.5, 4.5}, {1, 1, 3}));
+  const Attributes max = {ceil.begin(), ceil.end() - 1};
+  EXPECT_TRUE(HasNoValue(Pool("MaxPool", x, max, 12)));
+  EXPECT_TRUE(HasValues<float>(Pool("MaxPool", x, max, 22), {1, 3, 5}, {1, 1, 3}));
+}
+
 // --- LpPool --------------------------------------------------------------------------------
 
 TEST(LpPoolTest, PIsAFloatInVersion1AndAnIntLater) {

@@ -62,6 +62,19 @@ std::optional<PoolAxis> MakeAxis(int64_t in, int64_t out, int64_t kernel, int64_
   return axis;
 }
 
+// The output extent of an axis whose kernel fits `room` times over (plus one), as ONNX's
+// inference of that version gives it. From opset 22, with ceil_mode, a last window that would
+// start in the end padding (at `start_limit` or later, counted from the padded start) is dropped,
+// PyTorch's rule, which ONNX Runtime follows at every version; before 22 ONNX's inference keeps
+// it (ceil in float), and MakeAxis then declines the window lying wholly in the padding.
+int64_t OutputExtent(int version, bool ceil_mode, int64_t room, int64_t stride,
+                     int64_t start_limit) {
+  if (!ceil_mode) return 1 + room / stride;
+  if (version < 22) return 1 + static_cast<int64_t>(std::ceil(room / static_cast<float>(stride)));
+  const int64_t out = 1 + room / stride + (room % stride != 0);
+  return (out - 1) * stride >= start_limit ? out - 1 : out;
+}
+
 }  // namespace
 
 absl::StatusOr<PoolPlan> MakeWindowPlan(const KernelContext& ctx, absl::Span<const int64_t> shape) {
@@ -115,8 +128,7 @@ absl::StatusOr<PoolPlan> MakeWindowPlan(const KernelContext& ctx, absl::Span<con
     const int64_t room = shape[2 + i] + pads[i] + pads[i + spatial] - effective_kernel;
     if (room < 0) return Decline("a kernel larger than the padded input");
     plan.output_shape.push_back(
-        1 + (ceil_mode ? static_cast<int64_t>(std::ceil(room / static_cast<float>(strides[i])))
-                       : room / strides[i]));
+        OutputExtent(ctx.version(), ceil_mode, room, strides[i], shape[2 + i] + pads[i]));
   }
   // The windows take a few words per output position of each axis: with an output within the
   // budget they stay within a small multiple of it.

@@ -1,5 +1,5 @@
-// The windowed pools: AveragePool (1-17), MaxPool (1-17, with the Indices output from 8; NaN as
-// ONNX Runtime treats it) and LpPool (1-17), over 1 to 3 spatial axes. The geometry (pads,
+// The windowed pools: AveragePool, MaxPool (with the Indices output from 8; NaN as ONNX Runtime
+// treats it) and LpPool, every version, over 1 to 3 spatial axes. The geometry (pads,
 // auto_pad, ceil_mode, dilations) is pool_plan's; what each window computes is pool_reducers'.
 #include <cstdint>
 
@@ -97,10 +97,14 @@ KernelResult LpPool(const KernelContext& ctx) {
 
 void RegisterWindowPoolKernels(KernelTable& table) {
   const KernelTypes floats = {{"T", FloatTypes::kSet}};
-  table.add("", "AveragePool", 1, kLastKnownOpset, floats, AveragePool);
+  // AveragePool-19 adds dilations, LpPool-18 dilations and ceil_mode: attributes the plan reads
+  // wherever they are given (an older version's schema refuses them), so one kernel serves.
+  table.add("", "AveragePool", 1, 18, floats, AveragePool);
+  table.add("", "AveragePool", 19, KernelTable::kLatest, floats, AveragePool);
   // MaxPool also computes int8 and uint8.
   table.add("", "MaxPool", 1, KernelTable::kLatest, {{"T", MaxPoolTypes::kSet}}, MaxPool);
-  table.add("", "LpPool", 1, kLastKnownOpset, floats, LpPool);
+  table.add("", "LpPool", 1, 17, floats, LpPool);
+  table.add("", "LpPool", 18, KernelTable::kLatest, floats, LpPool);
 }
 
 }  // namespace graphgc::kernels
