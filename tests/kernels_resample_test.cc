@@ -27,6 +27,8 @@ Var Floats(Graph& g, const std::vector<float>& values) {
   return Const<float>(g, values, {static_cast<int64_t>(values.size())});
 }
 
+using Ints = std::vector<int64_t>;
+
 Attribute Str(const std::string& name, const std::string& value) { return {name, value}; }
 
 // The values of a var as doubles (16-bit floats converted), with its dims.
@@ -222,6 +224,70 @@ TEST(ResizeTest, OutputDimsInferenceDisagreesWithGetNoValue) {
   const Var y = op::Resize(x, Var(), Floats(g, {1, 5.0f / 3.0f}));
   EXPECT_TRUE(HasNoValue(y));
   EXPECT_EQ(y.shape(), std::optional<Dims>(Dims{1, 5}));
+}
+
+// --- Resize-18 and 19 ------------------------------------------------------------------------
+// Expected values are ONNX Runtime 1.23's; ONNX's reference agrees within 1e-6.
+
+TEST(ResizeTest, AntialiasWidensTheFilterWhereAnAxisShrinks) {
+  Graph g;
+  const Var x = Const<float>(g, {0, 1, 4, 9, 16, 25, 36, 49}, {1, 8});
+  const Ints last = {1};
+  EXPECT_TRUE(
+      HasValues<float>(Node("Resize", {x, Var(), Floats(g, {0.5f})},
+                            {{"axes", last}, Str("mode", "linear"), {"antialias", int64_t{1}}}, 18),
+                       {1, 4}, {0.875, 7, 21, 41.125}));
+  const std::vector<Attribute> cubic = {
+      {"axes", last}, Str("mode", "cubic"), {"antialias", int64_t{1}}};
+  EXPECT_TRUE(HasValues<float>(Node("Resize", {x, Var(), Floats(g, {0.3f})}, cubic, 19), {1, 2},
+                               {1.22985959, 21.7264729}));
+  std::vector<Attribute> excluded = cubic;
+  excluded.push_back({"exclude_outside", int64_t{1}});
+  EXPECT_TRUE(HasValues<float>(Node("Resize", {x, Var(), Floats(g, {0.3f})}, excluded, 24), {1, 2},
+                               {1.3212024, 22.9170532}));
+  EXPECT_TRUE(HasValues<float>(
+      Node("Resize", {x, Var(), Var(), Int64s(g, {3})},
+           {{"axes", Ints{-1}}, Str("mode", "linear"), {"antialias", int64_t{1}}}, 19),
+      {1, 3}, {1.81395364, 13.4523811, 37.139534}));
+  // Growing, antialias changes nothing; nearest has no antialiasing filter (ONNX's reference
+  // refuses it).
+  const Var grown = Node("Resize", {x, Var(), Floats(g, {1, 2})},
+                         {Str("mode", "linear"), {"antialias", int64_t{1}}}, 18);
+  EXPECT_TRUE(HasValueOfShape<float>(grown, {1, 16}));
+  EXPECT_EQ(*grown.value(),
+            *Node("Resize", {x, Var(), Floats(g, {1, 2})}, {Str("mode", "linear")}, 18).value());
+  EXPECT_TRUE(HasNoValue(
+      Node("Resize", {x, Var(), Floats(g, {1, 0.5f})}, {{"antialias", int64_t{1}}}, 18)));
+}
+
+TEST(ResizeTest, AxesKeepAspectRatioAndHalfPixelSymmetric) {
+  Graph g;
+  const Var x = Const<float>(g, {0, 1, 4, 9, 16, 25, 36, 49}, {1, 8});
+  EXPECT_TRUE(HasValues<float>(Node("Resize", {x, Var(), Floats(g, {0.6f})},
+                                    {{"axes", Ints{1}},
+                                     Str("mode", "linear"),
+                                     Str("coordinate_transformation_mode", "half_pixel_symmetric")},
+                                    19),
+                               {1, 4}, {1, 7.33333397, 18.9999962, 36}));
+  EXPECT_TRUE(FailsWith(Node("Resize", {x, Var(), Floats(g, {1, 0.6f})},
+                             {Str("coordinate_transformation_mode", "half_pixel_symmetric")}, 18),
+                        {"coordinate_transformation_mode"}));
+  // Sizes [2, 3] of [1, 8]: not_smaller scales both axes by 2, not_larger by 0.375.
+  std::vector<double> doubled;
+  for (int row = 0; row < 2; ++row) {
+    for (double v : {0, 1, 4, 9, 16, 25, 36, 49}) doubled.insert(doubled.end(), {v, v});
+  }
+  EXPECT_TRUE(HasValues<float>(Node("Resize", {x, Var(), Var(), Int64s(g, {2, 3})},
+                                    {Str("keep_aspect_ratio_policy", "not_smaller")}, 18),
+                               {2, 16}, doubled));
+  EXPECT_TRUE(HasValueOfShape<float>(Node("Resize", {x, Var(), Var(), Int64s(g, {2, 3})},
+                                          {Str("keep_aspect_ratio_policy", "not_larger")}, 18),
+                                     {0, 3}));
+  // The axes left out keep their dims; a repeated axis fails.
+  const Var m = Const<float>(g, {1, 2, 3, 4}, {2, 2});
+  EXPECT_TRUE(HasValues<float>(
+      Node("Resize", {m, Var(), Var(), Int64s(g, {1})}, {{"axes", Ints{0}}}, 18), {1, 2}, {1, 2}));
+  EXPECT_FALSE(Node("Resize", {m, Var(), Floats(g, {2, 2})}, {{"axes", Ints{1, -1}}}, 18).ok());
 }
 
 // --- Resize-10 and Upsample (ONNX Runtime's semantics) ----------------------------------------

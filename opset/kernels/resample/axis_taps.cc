@@ -35,6 +35,13 @@ double OriginalCoordinate(const Sampling& sampling, const AxisExtent& axis, int6
           width == 1.0 ? span * (in - 1) / 2 : position * span * (in - 1) / (width - 1);
       return x_ori + axis.roi_start * (in - 1);
     }
+    case CoordinateMode::kHalfPixelSymmetric: {
+      // The implicit roi's center maps to the output's: differs from half_pixel only when the
+      // integer output dim is not scale * in.
+      const double adjustment = static_cast<double>(axis.out) / width;
+      const double offset = in / 2 * (1 - adjustment);
+      return offset + (position + 0.5) / axis.scale - 0.5;
+    }
   }
   return 0.0;
 }
@@ -74,22 +81,67 @@ std::array<double, 4> CubicWeights(double ratio, double a) {
           ((a * r3 - 5 * a) * r3 + 8 * a) * r3 - 4 * a};
 }
 
-int TapCount(InterpolationMode mode) {
-  switch (mode) {
-    case InterpolationMode::kNearest:
-      return 1;
-    case InterpolationMode::kLinear:
-      return 2;
-    case InterpolationMode::kCubic:
-      return 4;
+bool Antialiased(const Sampling& sampling, const AxisExtent& axis) {
+  return sampling.antialias && sampling.mode != InterpolationMode::kNearest && axis.scale < 1.0;
+}
+
+// The antialiasing filter's first tap relative to the position below the coordinate: the filter
+// (support 1 for linear, 2 for cubic) stretched by 1 / scale; its window is 2 - 2 * start wide.
+double AntialiasStart(const Sampling& sampling, double scale) {
+  const double support = sampling.mode == InterpolationMode::kCubic ? 2.0 : 1.0;
+  return std::floor(-support / scale) + 1;
+}
+
+// Keys' cubic kernel at distance x.
+double Keys(double x, double a) {
+  x = std::abs(x);
+  if (x <= 1) return ((a + 2) * x - (a + 3)) * x * x + 1;
+  if (x < 2) return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
+  return 0.0;
+}
+
+// Fills output position j's taps of the widened filter around `x_ori`, as ONNX's reference: the
+// coordinate's ratio is taken in (0, 1] above the tap `base` = ceil(x_ori) - 1, the weights are
+// normalized, and the window is the taps nearest the coordinate within [-pad, in + pad).
+void FillAntialiasTaps(const Sampling& sampling, const AxisExtent& axis, double x_ori, int64_t j,
+                       AxisTaps& taps) {
+  const int n = taps.count;
+  const size_t first_tap = static_cast<size_t>(j) * static_cast<size_t>(n);
+  const double ceiling = std::ceil(x_ori);
+  const double ratio = x_ori - (ceiling - 1);
+  const double start = AntialiasStart(sampling, axis.scale);
+  double sum = 0;
+  for (int t = 0; t < n; ++t) {
+    const double distance = (start + t - ratio) * axis.scale;
+    const double w = sampling.mode == InterpolationMode::kCubic
+                         ? Keys(distance, sampling.cubic_coeff_a)
+                         : std::clamp(1 - std::abs(distance), 0.0, 1.0);
+    taps.weight[first_tap + static_cast<size_t>(t)] = w;
+    sum += w;
   }
-  return 1;
+  const int64_t pad = n / 2;
+  const double lowest = static_cast<double>(-pad);
+  const double highest = static_cast<double>(axis.in + pad - n);
+  const auto window = static_cast<int64_t>(std::clamp(ceiling - 1 + start, lowest, highest));
+  double kept = 0;
+  for (int t = 0; t < n; ++t) {
+    const size_t tap = first_tap + static_cast<size_t>(t);
+    const int64_t i = window + t;
+    taps.weight[tap] /= sum;
+    if (sampling.exclude_outside && (i < 0 || i >= axis.in)) taps.weight[tap] = 0;
+    kept += taps.weight[tap];
+    taps.index[tap] = std::clamp<int64_t>(i, 0, axis.in - 1);
+  }
+  if (sampling.exclude_outside) {
+    for (int t = 0; t < n; ++t) taps.weight[first_tap + static_cast<size_t>(t)] /= kept;
+  }
 }
 
 // Fills output position j's taps around coordinate `x_ori` (finite, within a few positions of
 // the input).
 void FillTaps(const Sampling& sampling, const AxisExtent& axis, double x_ori, int64_t j,
               AxisTaps& taps) {
+  if (Antialiased(sampling, axis)) return FillAntialiasTaps(sampling, axis, x_ori, j, taps);
   const size_t first = static_cast<size_t>(j) * static_cast<size_t>(taps.count);
   const auto clamp = [&](int64_t i) { return std::clamp<int64_t>(i, 0, axis.in - 1); };
   if (sampling.mode == InterpolationMode::kNearest) {
@@ -121,8 +173,24 @@ void FillTaps(const Sampling& sampling, const AxisExtent& axis, double x_ori, in
 
 }  // namespace
 
+int TapCount(const Sampling& sampling, const AxisExtent& extent) {
+  if (Antialiased(sampling, extent)) {
+    const double start = AntialiasStart(sampling, extent.scale);
+    return 2 - 2 * start > kMaxTaps ? 0 : static_cast<int>(2 - 2 * start);
+  }
+  switch (sampling.mode) {
+    case InterpolationMode::kNearest:
+      return 1;
+    case InterpolationMode::kLinear:
+      return 2;
+    case InterpolationMode::kCubic:
+      return 4;
+  }
+  return 1;
+}
+
 int64_t AxisTapsBytes(const Sampling& sampling, const AxisExtent& extent) {
-  const int64_t count = TapCount(sampling.mode);
+  const int64_t count = TapCount(sampling, extent);
   return extent.out * (count * static_cast<int64_t>(sizeof(int64_t) + sizeof(double)) + 1);
 }
 
@@ -149,7 +217,7 @@ AxisTaps MakeAxisTaps(const Sampling& sampling, const AxisExtent& extent) {
     for (int64_t j = 0; j < extent.out; ++j) taps.index[static_cast<size_t>(j)] = j;
     return taps;
   }
-  taps.count = TapCount(sampling.mode);
+  taps.count = TapCount(sampling, extent);
   const size_t entries = static_cast<size_t>(extent.out) * static_cast<size_t>(taps.count);
   taps.index.assign(entries, 0);
   if (taps.count > 1) taps.weight.assign(entries, 0.0);

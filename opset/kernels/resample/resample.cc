@@ -48,6 +48,21 @@ void BlendLastAxis(const C* row, const int64_t* index, const C* weight, int64_t 
   }
 }
 
+// The same for any number of taps (the antialiasing filter's).
+template <class T, class C>
+void BlendLastAxisOfAnyWidth(const C* row, const int64_t* index, const C* weight, int taps,
+                             int64_t count, int64_t block, T* out) {
+  for (int64_t j = 0; j < count; ++j, out += block) {
+    const int64_t* tap_index = index + j * taps;
+    const C* tap_weight = weight + j * taps;
+    for (int64_t b = 0; b < block; ++b) {
+      C sum = 0;
+      for (int t = 0; t < taps; ++t) sum += tap_weight[t] * row[tap_index[t] * block + b];
+      out[b] = internal::Store<T>(sum);
+    }
+  }
+}
+
 // C: the type the blend is computed in.
 template <class T, class C>
 void Weighted(const Tensor& input, absl::Span<const AxisTaps> axes, double extrapolation,
@@ -94,9 +109,12 @@ void Weighted(const Tensor& input, absl::Span<const AxisTaps> axes, double extra
     if (last.count == 2) {
       BlendLastAxis<2>(source_row, last.index.data(), last_weights.data(), last.out, rows.block(),
                        o);
-    } else {
+    } else if (last.count == 4) {
       BlendLastAxis<4>(source_row, last.index.data(), last_weights.data(), last.out, rows.block(),
                        o);
+    } else {
+      BlendLastAxisOfAnyWidth(source_row, last.index.data(), last_weights.data(), last.count,
+                              last.out, rows.block(), o);
     }
     FillOutside(last, rows.block(), fill, o);
   });
@@ -136,8 +154,10 @@ void ResampleNearest(const Tensor& input, absl::Span<const AxisTaps> axes,
 void ResampleWeighted(const Tensor& input, absl::Span<const AxisTaps> axes, double extrapolation,
                       MutableTensor& out) {
   // Linear weights are convex: float keeps float's precision. Cubic weights are not: cancellation
-  // between large values would lose it, so cubic blends in double.
-  const bool cubic = axes.size() > 0 && ResampleRows(input.shape(), axes).last().count == 4;
+  // between large values would lose it, so cubic blends in double, as do the antialiasing filters
+  // (their many taps add up rounding).
+  bool cubic = false;
+  for (const AxisTaps& axis : axes) cubic = cubic || (!axis.identity && axis.count > 2);
   internal::TypeList<float, double, Float16, BFloat16>::Dispatch(input.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if (cubic) {
