@@ -536,6 +536,26 @@ TEST(ArithmeticTest, IntegersWrap) {
               Optional(ElementsAre(std::numeric_limits<int32_t>::min(), -3, -3)));
 }
 
+// Opset 18's bitwise ops, in the operands' own width (two's complement), broadcasting.
+TEST(ArithmeticTest, BitwiseOpsOfEveryWidth) {
+  Graph g;
+  const Var a = In<int8_t>(g, {12, -1, -128}, {3});
+  const Var b = In<int8_t>(g, {10}, {1});
+  EXPECT_THAT(Numbers(Node("BitwiseAnd", {a, b}, {}, 18)), Optional(ElementsAre(8, 10, 0)));
+  EXPECT_THAT(Numbers(Node("BitwiseOr", {a, b})), Optional(ElementsAre(14, -1, -118)));
+  EXPECT_THAT(Numbers(Node("BitwiseXor", {a, b})), Optional(ElementsAre(6, -11, -118)));
+  EXPECT_THAT(Numbers(Node("BitwiseNot", {a})), Optional(ElementsAre(-13, 0, 127)));
+  EXPECT_THAT(Numbers(Node("BitwiseNot", {In<uint16_t>(g, {0, 65535}, {2})})),
+              Optional(ElementsAre(65535, 0)));
+  constexpr uint64_t kHigh = uint64_t{1} << 63;
+  EXPECT_THAT(
+      Elements<uint64_t>(Node("BitwiseXor", {g.constant(Tensor::scalar<uint64_t>(kHigh | 5)),
+                                             g.constant(Tensor::scalar<uint64_t>(kHigh))})),
+      Optional(ElementsAre(uint64_t{5})));
+  EXPECT_FALSE(Node("BitwiseAnd", {In<float>(g, {1}, {1}), In<float>(g, {1}, {1})}).ok());
+  EXPECT_FALSE(Node("BitwiseAnd", {a, b}, {}, 17).ok());  // no such op before 18
+}
+
 TEST(ArithmeticTest, IntegerDivisionOrModuloByZeroHasNoValue) {
   Graph g;
   EXPECT_TRUE(HasNoValue(op::Div(In<int32_t>(g, {1, 2}, {2}), In<int32_t>(g, {1, 0}, {2}))));

@@ -12,6 +12,8 @@ void RegisterUnaryKernels(KernelTable& table);
 void RegisterActivationKernels(KernelTable& table);
 // arithmetic.cc: Add, Sub, Mul, Div, Mod, BitShift
 void RegisterArithmeticKernels(KernelTable& table);
+// bitwise.cc: BitwiseAnd, BitwiseOr, BitwiseXor, BitwiseNot
+void RegisterBitwiseKernels(KernelTable& table);
 // pow.cc: Pow (base and exponent of different types)
 void RegisterPowKernels(KernelTable& table);
 // compare.cc: Equal, Greater, GreaterOrEqual, Less, LessOrEqual, And, Or, Xor

@@ -8,6 +8,7 @@ void RegisterMathKernels(KernelTable& table) {
   RegisterUnaryKernels(table);
   RegisterActivationKernels(table);
   RegisterArithmeticKernels(table);
+  RegisterBitwiseKernels(table);
   RegisterPowKernels(table);
   RegisterCompareKernels(table);
   RegisterVariadicKernels(table);
