@@ -40,6 +40,51 @@ Var Words(Graph& g, Strings words, Dims shape) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// StringConcat and StringSplit (opset 20, built at 24); the values are ONNX Runtime 1.23's and
+// ONNX's reference's.
+
+TEST(StringConcatKernel, JoinsElementsBroadcasting) {
+  Graph g;
+  const Var y = gg::opset24::StringConcat(Words(g, {"a", "bc"}, {2}), Words(g, {"!"}, {1}));
+  EXPECT_TRUE(Is<std::string>(y, {"a!", "bc!"}, {2}));
+}
+
+TEST(StringSplitKernel, AtADelimiterOrWhitespace) {
+  Graph g;
+  const Var x = Words(g, {"  a b  c ", "a,,b,", "", "x"}, {4});
+  auto spaced = gg::opset24::StringSplit(x);
+  EXPECT_TRUE(
+      Is<std::string>(spaced.Y, {"a", "b", "c", "a,,b,", "", "", "", "", "", "x", "", ""}, {4, 3}));
+  EXPECT_TRUE(Is<int64_t>(spaced.Z, {3, 1, 0, 1}, {4}));
+  const Var y = Words(g, {"a,,b,", "x"}, {2});
+  auto commas = gg::opset24::StringSplit(y, {.delimiter = ","});
+  EXPECT_TRUE(Is<std::string>(commas.Y, {"a", "", "b", "", "x", "", "", ""}, {2, 4}));
+  EXPECT_TRUE(Is<int64_t>(commas.Z, {4, 1}, {2}));
+  auto once = gg::opset24::StringSplit(y, {.delimiter = ",", .maxsplit = 1});
+  EXPECT_TRUE(Is<std::string>(once.Y, {"a", ",b,", "x", ""}, {2, 2}));
+  auto pairs = gg::opset24::StringSplit(y, {.delimiter = ",,"});
+  EXPECT_TRUE(Is<std::string>(pairs.Y, {"a", "b,", "x", ""}, {2, 2}));
+  auto grid = gg::opset24::StringSplit(Words(g, {"a b", "c"}, {1, 2}));
+  EXPECT_TRUE(Is<std::string>(grid.Y, {"a", "b", "c", ""}, {1, 2, 2}));
+  EXPECT_TRUE(Is<int64_t>(grid.Z, {2, 1}, {1, 2}));
+}
+
+// Where ONNX's reference (Python's str.split) and ONNX Runtime disagree: no value.
+TEST(StringSplitKernel, WhereTheOraclesDisagreeThereIsNoValue) {
+  Graph g;
+  const Var x = Words(g, {"  a b  c ", "x"}, {2});
+  EXPECT_TRUE(HasNoValue(gg::opset24::StringSplit(x, {.maxsplit = 1}).Y));  // "b  c " or "b  c"
+  EXPECT_TRUE(
+      HasNoValue(gg::opset24::StringSplit(Words(g, {"", "a,b"}, {2}), {.delimiter = ","}).Z));
+  EXPECT_TRUE(HasNoValue(gg::opset24::StringSplit(Words(g,
+                                                        {"a\x1c"
+                                                         "b"},
+                                                        {1}))
+                             .Y));
+  EXPECT_TRUE(HasNoValue(gg::opset24::StringSplit(Words(g, {"a\u00a0b"}, {1})).Y));
+}
+
+// ---------------------------------------------------------------------------------------------
 // StringNormalizer
 
 TEST(StringNormalizerKernel, StopWordsAndCase) {

@@ -7,6 +7,8 @@ namespace graphgc::kernels {
 void RegisterTextKernels(KernelTable& table) {
   RegisterStringNormalizerKernels(table);
   RegisterTfIdfVectorizerKernels(table);
+  RegisterStringConcatKernels(table);
+  RegisterStringSplitKernels(table);
 }
 
 }  // namespace graphgc::kernels

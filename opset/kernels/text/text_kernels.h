@@ -8,6 +8,8 @@ namespace graphgc::kernels {
 
 void RegisterStringNormalizerKernels(KernelTable& table);  // string_normalizer.cc
 void RegisterTfIdfVectorizerKernels(KernelTable& table);   // tfidf_vectorizer.cc
+void RegisterStringConcatKernels(KernelTable& table);      // string_concat.cc
+void RegisterStringSplitKernels(KernelTable& table);       // string_split.cc
 
 }  // namespace graphgc::kernels
 
