@@ -334,6 +334,31 @@ TEST(ResizeTest, HugeOutputsGetNoValue) {
 
 // --- GridSample -------------------------------------------------------------------------------
 
+// GridSample-20: volumetric images, the modes renamed; values as ONNX Runtime 1.23 and ONNX's
+// reference give them.
+TEST(GridSampleTest, VolumetricFrom20) {
+  Graph g;
+  const Var x = Const<float>(g, {0, 1, 2, 3, 4, 5, 6, 7}, {1, 1, 2, 2, 2});
+  const Var grid =
+      Const<float>(g, {-1, -1, -1, 0, 0, 0, 0.5f, -0.25f, 1, 1.2f, 0.3f, -0.9f}, {1, 1, 1, 4, 3});
+  EXPECT_TRUE(HasValues<float>(Node("GridSample", {x, grid}, {}, 20), {1, 1, 1, 1, 4},
+                               {0, 3.5, 2.75, 0.468}));
+  EXPECT_TRUE(
+      HasValues<float>(Node("GridSample", {x, grid},
+                            {{"align_corners", int64_t{1}}, Str("padding_mode", "border")}, 22),
+                       {1, 1, 1, 1, 4}, {0, 3.5, 5.5, 2.5}));
+  EXPECT_TRUE(
+      HasValues<float>(Node("GridSample", {x, grid}, {Str("padding_mode", "reflection")}, 22),
+                       {1, 1, 1, 1, 4}, {0, 3.5, 5.5, 2.6}));
+  const Var near =
+      Const<float>(g, {0.6f, -0.6f, 0.6f, 0.9f, 0.9f, 0.9f, -0.2f, 0.7f, 0.1f}, {1, 1, 1, 3, 3});
+  EXPECT_TRUE(HasValues<float>(Node("GridSample", {x, near}, {Str("mode", "nearest")}, 20),
+                               {1, 1, 1, 1, 3}, {5, 7, 6}));
+  // Cubic samples 2-D images only; "bilinear" is opset 16's name.
+  EXPECT_TRUE(HasNoValue(Node("GridSample", {x, grid}, {Str("mode", "cubic")}, 20)));
+  EXPECT_TRUE(FailsWith(Node("GridSample", {x, grid}, {Str("mode", "bilinear")}, 20), {"mode"}));
+}
+
 TEST(GridSampleTest, NearestOfIntegersBilinearOfHalves) {
   Graph g;
   // The grid is floating-point whatever X is (ONNX 1.12's schema gave it X's type by mistake).

@@ -1,6 +1,9 @@
 // GridSample (16): Y[n, c, h, w] samples X[n, c] at the normalized location grid[n, h, w] =
 // (x, y) in [-1, 1] (align_corners: the corner pixels' centers; otherwise their outer edges),
 // by nearest (half to even), bilinear or bicubic (Keys, a = -0.75) interpolation.
+// GridSample-20 names the modes linear, nearest and cubic and takes images of any spatial rank r
+// (X [N, C, D1..Dr], grid [N, D1_out..Dr_out, r] with the innermost axis's coordinate first):
+// nearest and (multi)linear sample any r, cubic only 2-D images, as ONNX's reference.
 //
 // As ONNX Runtime (whose results match ONNX's test data): padding applies to each tap, not to
 // the sampled location. A tap outside the image reads 0 (zeros), the nearest edge pixel
@@ -15,6 +18,7 @@
 #include <cstdint>
 #include <optional>
 #include <type_traits>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
@@ -166,6 +170,70 @@ void SampleAll(const Tensor& x, const Tensor& grid, const SampleOptions& options
   }
 }
 
+// Samples an image of any spatial rank by nearest or multilinear interpolation (the 2^r corners
+// around each location, each tap padded per axis).
+template <class T, class G>
+void SampleAllNd(const Tensor& x, const Tensor& grid, const SampleOptions& options,
+                 MutableTensor& out) {
+  using C = ComputeType<T>;
+  using L = std::conditional_t<internal::kIsFloatingPoint<G>, ComputeType<G>, double>;
+  const size_t rank = static_cast<size_t>(x.rank()) - 2;  // spatial axes, outermost first
+  std::vector<ImageAxis<L>> axes;
+  for (size_t a = 0; a < rank; ++a) axes.emplace_back(x.shape()[2 + a], options.align_corners);
+  const Shape strides = ContiguousStrides(x.shape().subspan(2));
+  const int64_t planes = x.shape()[0] * x.shape()[1];
+  const int64_t plane = planes == 0 ? 0 : x.size() / planes;
+  const int64_t points =
+      rank == 0 ? 0 : grid.size() / (grid.shape()[0] * static_cast<int64_t>(rank));
+  const T* in = x.data<T>().data();
+  const G* locations = grid.data<G>().data();
+  T* dst = out.mutable_data<T>().data();
+  std::vector<L> position(rank);
+  std::vector<int64_t> low(rank);
+  std::vector<C> fraction(rank);
+  for (int64_t n = 0; n < x.shape()[0]; ++n) {
+    for (int64_t p = 0; p < points; ++p) {
+      const G* location = locations + (n * points + p) * static_cast<int64_t>(rank);
+      for (size_t a = 0; a < rank; ++a) {  // the location lists the innermost axis first
+        position[a] = axes[a].Denormalize(static_cast<L>(Load<G>(location[rank - 1 - a])),
+                                          options.align_corners);
+        const L floor = std::floor(position[a]);
+        low[a] = static_cast<int64_t>(floor);
+        fraction[a] = static_cast<C>(position[a] - floor);
+      }
+      for (int64_t c = 0; c < x.shape()[1]; ++c) {
+        const T* image = in + (n * x.shape()[1] + c) * plane;
+        // The pixel at per-axis taps `tap(a)`, or zero outside (zeros padding).
+        const auto pixel = [&](auto tap) -> C {
+          int64_t offset = 0;
+          for (size_t a = 0; a < rank; ++a) {
+            const int64_t i = axes[a].Tap(tap(a), options.padding);
+            if (i < 0) return C{};
+            offset += i * strides[a];
+          }
+          return static_cast<C>(Load<T>(image[offset]));
+        };
+        C value{};
+        if (options.mode == SampleMode::kNearest) {
+          value =
+              pixel([&](size_t a) { return static_cast<int64_t>(std::nearbyint(position[a])); });
+        } else if constexpr (internal::kIsFloatingPoint<T>) {
+          for (uint64_t corner = 0; corner < (uint64_t{1} << rank); ++corner) {
+            C weight = 1;
+            for (size_t a = 0; a < rank; ++a) {
+              weight *= (corner >> a & 1) != 0 ? fraction[a] : 1 - fraction[a];
+            }
+            value += weight * pixel([&](size_t a) {
+                       return low[a] + static_cast<int64_t>(corner >> a & 1);
+                     });
+          }
+        }
+        dst[(n * x.shape()[1] + c) * points + p] = internal::Store<T>(value);
+      }
+    }
+  }
+}
+
 // Whether every grid value is finite and maps within kMaxLocation pixels of the image.
 bool GridFits(const Tensor& grid, int64_t largest_dim) {
   bool fits = true;
@@ -183,14 +251,22 @@ bool GridFits(const Tensor& grid, int64_t largest_dim) {
 KernelResult GridSampleKernel(const KernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   const Tensor& grid = ctx.input(1);
-  if (x.rank() != 4) return ctx.input_error(0, absl::StrCat("has rank ", x.rank(), ", not 4"));
-  if (grid.rank() != 4 || grid.shape()[3] != 2 || grid.shape()[0] != x.shape()[0]) {
-    return ctx.input_error(
-        1, absl::StrCat("has shape ", ShapeToString(grid.shape()),
-                        "; GridSample needs [N, H_out, W_out, 2] with N = ", x.shape()[0]));
+  const bool any_rank = ctx.version() >= 20;
+  if (any_rank ? x.rank() < 3 : x.rank() != 4) {
+    return ctx.input_error(0,
+                           absl::StrCat("has rank ", x.rank(), any_rank ? ", below 3" : ", not 4"));
   }
-  GRAPHGC_ASSIGN_OR_RETURN(const size_t mode, ChooseAttribute(ctx, "mode", "bilinear",
-                                                              {"bilinear", "nearest", "bicubic"}));
+  const int64_t spatial = x.rank() - 2;
+  if (grid.rank() != x.rank() || grid.shape()[static_cast<size_t>(spatial) + 1] != spatial ||
+      grid.shape()[0] != x.shape()[0]) {
+    return ctx.input_error(
+        1, absl::StrCat("has shape ", ShapeToString(grid.shape()), "; GridSample needs [N, ",
+                        spatial, " output dims, ", spatial, "] with N = ", x.shape()[0]));
+  }
+  GRAPHGC_ASSIGN_OR_RETURN(
+      const size_t mode,
+      any_rank ? ChooseAttribute(ctx, "mode", "linear", {"linear", "nearest", "cubic"})
+               : ChooseAttribute(ctx, "mode", "bilinear", {"bilinear", "nearest", "bicubic"}));
   GRAPHGC_ASSIGN_OR_RETURN(
       const size_t padding,
       ChooseAttribute(ctx, "padding_mode", "zeros", {"zeros", "border", "reflection"}));
@@ -199,27 +275,43 @@ KernelResult GridSampleKernel(const KernelContext& ctx) {
   if (options.mode != SampleMode::kNearest && !IsFloatingPoint(x.dtype())) {
     return Decline("bilinear and bicubic GridSample of integers");
   }
-  GRAPHGC_ASSIGN_OR_RETURN(
-      MutableTensor out,
-      ctx.allocate(x.dtype(), {x.shape()[0], x.shape()[1], grid.shape()[1], grid.shape()[2]}));
+  if (options.mode == SampleMode::kBicubic && spatial != 2) {
+    return Decline("cubic GridSample of an image that is not 2-D");
+  }
+  Shape out_dims = {x.shape()[0], x.shape()[1]};
+  for (int64_t a = 0; a < spatial; ++a)
+    out_dims.push_back(grid.shape()[static_cast<size_t>(a) + 1]);
+  GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(x.dtype(), out_dims));
   if (out.size() == 0) return KernelOutputs{std::move(out).freeze()};
-  if (x.shape()[2] == 0 || x.shape()[3] == 0) {
-    if (options.padding != Padding::kZeros)
+  int64_t largest_dim = 0;
+  for (int64_t a = 0; a < spatial; ++a) {
+    const int64_t dim = x.shape()[static_cast<size_t>(a) + 2];
+    if (dim == 0 && options.padding != Padding::kZeros) {
       return Decline("border or reflection of an empty image");
+    }
+    largest_dim = std::max(largest_dim, dim);
   }
   // A grid of X's type (ONNX 1.12), or a floating-point one (1.19).
   if (!IsNumeric(x.dtype()) || (grid.dtype() != x.dtype() && !IsFloatingPoint(grid.dtype()))) {
     return Decline("GridSample of this element type");
   }
-  if (!GridFits(grid, std::max(x.shape()[2], x.shape()[3]))) {
+  if (!GridFits(grid, largest_dim)) {
     return Decline("a grid with non-finite or huge locations");
   }
+  // The 2-D sampler (its loops as ONNX Runtime's, whose float rounding the test data shows)
+  // for images; the general one for other ranks.
+  const bool image = spatial == 2;
   internal::DispatchNumeric(x.dtype(), [&](auto image_tag) {
     using T = typename decltype(image_tag)::type;
-    if (grid.dtype() == x.dtype()) return SampleAll<T, T>(x, grid, options, out);
+    if (grid.dtype() == x.dtype()) {
+      return image ? SampleAll<T, T>(x, grid, options, out)
+                   : SampleAllNd<T, T>(x, grid, options, out);
+    }
     internal::DispatchNumeric(grid.dtype(), [&](auto grid_tag) {
       using G = typename decltype(grid_tag)::type;
-      if constexpr (internal::kIsFloatingPoint<G>) SampleAll<T, G>(x, grid, options, out);
+      if constexpr (internal::kIsFloatingPoint<G>) {
+        image ? SampleAll<T, G>(x, grid, options, out) : SampleAllNd<T, G>(x, grid, options, out);
+      }
     });
   });
   return KernelOutputs{std::move(out).freeze()};
@@ -228,13 +320,14 @@ KernelResult GridSampleKernel(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterGridSampleKernels(KernelTable& table) {
-  // GridSample-20 renames the modes and allows N-D images: no kernel past ONNX 1.12's 17.
   // X numeric, the grid of X's type or floating-point (checked in the kernel, a rule across both
   // parameters; others decline); bilinear and bicubic decline integers. ONNX 1.12 binds the grid
   // to X's type, so integer images with integer grids compute in nearest mode; 1.19 makes it
-  // floating-point.
-  table.add("", "GridSample", 16, 17, {{"T1", data_types::kNumeric}, {"T2", data_types::kNumeric}},
-            GridSampleKernel);
+  // floating-point. One kernel; GridSample-20 renames the modes and takes any spatial rank, 22
+  // only admits bfloat16.
+  const KernelTypes types = {{"T1", data_types::kNumeric}, {"T2", data_types::kNumeric}};
+  table.add("", "GridSample", 16, 19, types, GridSampleKernel);
+  table.add("", "GridSample", 20, KernelTable::kLatest, types, GridSampleKernel);
 }
 
 }  // namespace graphgc::kernels
