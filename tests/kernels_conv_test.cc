@@ -68,6 +68,26 @@ void ExpectSmallConv() {
                     {1, 1, 4, 4}));
 }
 
+// Col2Im (opset 18); the values are ONNX Runtime 1.23's.
+TEST(Col2ImKernel, FoldsBlocksAddingOverlaps) {
+  Graph g;
+  const Var columns = Const<float>(g, ValuesOf<float>(Iota(16, 1)), {1, 4, 4});
+  const Var image = Int64s(g, {3, 3});
+  const Var block = Int64s(g, {2, 2});
+  EXPECT_TRUE(Is<float>(gg::opset24::Col2Im(columns, image, block),
+                        {1, 7, 6, 12, 34, 22, 11, 27, 16}, {1, 1, 3, 3}));
+  EXPECT_TRUE(Is<float>(
+      gg::opset24::Col2Im(columns, image, block, {.pads = {{1, 0, 0, 0}}, .strides = {{2, 1}}}),
+      {9, 23, 14, 3, 11, 8, 11, 27, 16}, {1, 1, 3, 3}));
+  const Var line = Const<int32_t>(g, {1, 2, 3, 4}, {1, 2, 2});
+  EXPECT_TRUE(
+      Is<int32_t>(gg::opset24::Col2Im(line, Int64s(g, {4}), Int64s(g, {2}), {.dilations = {{2}}}),
+                  {1, 2, 3, 4}, {1, 1, 4}));
+  // L must be the number of block positions, dim 1 a multiple of the block's size.
+  EXPECT_FALSE(gg::opset24::Col2Im(line, Int64s(g, {5}), Int64s(g, {2})).value().has_value());
+  EXPECT_FALSE(gg::opset24::Col2Im(columns, image, Int64s(g, {3, 1})).value().has_value());
+}
+
 TEST(ConvKernel, EachElementType) {
   ExpectSmallConv<float>();
   ExpectSmallConv<double>();

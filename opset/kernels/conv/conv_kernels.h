@@ -10,6 +10,8 @@ namespace graphgc::kernels {
 void RegisterConvFloatKernels(KernelTable& table);
 // ConvInteger, QLinearConv (quantized_conv.cc).
 void RegisterQuantizedConvKernels(KernelTable& table);
+// Col2Im (col2im.cc).
+void RegisterCol2ImKernels(KernelTable& table);
 
 }  // namespace graphgc::kernels
 

@@ -1,4 +1,4 @@
-// The conv family's registrations (Conv, ConvTranspose, ConvInteger, QLinearConv).
+// The conv family's registrations (Conv, ConvTranspose, ConvInteger, QLinearConv, Col2Im).
 #include "graphgc/opset/kernels/builtin_kernels.h"
 #include "graphgc/opset/kernels/conv/conv_kernels.h"
 
@@ -7,6 +7,7 @@ namespace graphgc::kernels {
 void RegisterConvKernels(KernelTable& table) {
   RegisterConvFloatKernels(table);
   RegisterQuantizedConvKernels(table);
+  RegisterCol2ImKernels(table);
 }
 
 }  // namespace graphgc::kernels
