@@ -605,6 +605,28 @@ TEST(TensorKernelTest, PadOf18TakesAxesAnd19Wraps) {
   EXPECT_FALSE(Node("Pad", {m, Int64s(g, {1, 1}), Var(), Int64s(g, {2})}, {}, 18).ok());
 }
 
+// TensorScatter (opset 24); the values are ONNX Runtime 1.23's.
+TEST(TensorKernelTest, TensorScatterWritesEachBatchsUpdateAtItsIndex) {
+  Graph g;
+  std::vector<float> past(16);
+  for (size_t i = 0; i < past.size(); ++i) past[i] = static_cast<float>(i);
+  const Var cache = Const<float>(g, past, {2, 4, 2});
+  const Var update = Const<float>(g, {-1, -2, -3, -4, -5, -6, -7, -8}, {2, 2, 2});
+  EXPECT_TRUE(HasValue<float>(Node("TensorScatter", {cache, update, Int64s(g, {0, 2})}, {}, 24),
+                              {-1, -2, -3, -4, 4, 5, 6, 7, 8, 9, 10, 11, -5, -6, -7, -8},
+                              {2, 4, 2}));
+  EXPECT_TRUE(HasValue<float>(Node("TensorScatter", {cache, update, Int64s(g, {3, 1})},
+                                   {{"mode", std::string("circular")}}, 24),
+                              {-3, -4, 2, 3, 4, 5, -1, -2, 8, 9, -5, -6, -7, -8, 14, 15},
+                              {2, 4, 2}));
+  // Without write_indices every batch writes at 0; past the end only circular mode may go.
+  EXPECT_TRUE(HasValue<float>(Node("TensorScatter", {cache, update}, {}, 24),
+                              {-1, -2, -3, -4, 4, 5, 6, 7, -5, -6, -7, -8, 12, 13, 14, 15},
+                              {2, 4, 2}));
+  EXPECT_FALSE(
+      Node("TensorScatter", {cache, update, Int64s(g, {3, 0})}, {}, 24).value().has_value());
+}
+
 // --- Generators ----------------------------------------------------------------------------------
 
 TEST(TensorKernelTest, RangeWrapsNothingAndCountsExactly) {

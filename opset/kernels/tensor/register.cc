@@ -21,6 +21,7 @@ void RegisterTensorKernels(KernelTable& table) {
   RegisterUniqueKernels(table);
   RegisterReverseSequenceKernels(table);
   RegisterDropoutKernels(table);
+  RegisterTensorScatterKernels(table);
 }
 
 }  // namespace graphgc::kernels

@@ -26,6 +26,7 @@ void RegisterSelectionKernels(KernelTable& table);    // selection.cc: Compress,
 void RegisterUniqueKernels(KernelTable& table);       // unique.cc: Unique
 void RegisterReverseSequenceKernels(KernelTable& table);  // reverse_sequence.cc
 void RegisterDropoutKernels(KernelTable& table);          // dropout.cc: Dropout
+void RegisterTensorScatterKernels(KernelTable& table);    // tensor_scatter.cc: TensorScatter
 
 }  // namespace graphgc::kernels
 
