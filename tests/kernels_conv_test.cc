@@ -68,7 +68,7 @@ void ExpectSmallConv() {
                     {1, 1, 4, 4}));
 }
 
-// Col2Im (opset 18); the values are ONNX Runtime 1.23's.
+// Col2Im (opset 18); the values are ONNX Runtime 1.32's.
 TEST(Col2ImKernel, FoldsBlocksAddingOverlaps) {
   Graph g;
   const Var columns = Const<float>(g, ValuesOf<float>(Iota(16, 1)), {1, 4, 4});

@@ -178,7 +178,7 @@ TEST(MaxPoolTest, NaNAsOnnxRuntimeTreatsIt) {
   EXPECT_TRUE(HasNoValue(Pool("GlobalMaxPool", x, {})));
 }
 
-// AveragePool-19's dilations and LpPool-18's dilations and ceil_mode; values as ONNX Runtime 1.23.
+// AveragePool-19's dilations and LpPool-18's dilations and ceil_mode; values as ONNX Runtime 1.32.
 TEST(PoolTest, DilationsOfAveragePool19AndLpPool18) {
   Graph g;
   const Var x = Const<float>(g, {1, 2, 3, 4, 5}, {1, 1, 5});

@@ -227,7 +227,7 @@ TEST(ResizeTest, OutputDimsInferenceDisagreesWithGetNoValue) {
 }
 
 // --- Resize-18 and 19 ------------------------------------------------------------------------
-// Expected values are ONNX Runtime 1.23's; ONNX's reference agrees within 1e-6.
+// Expected values are ONNX Runtime 1.32's; ONNX's reference agrees within 1e-6.
 
 TEST(ResizeTest, AntialiasWidensTheFilterWhereAnAxisShrinks) {
   Graph g;
@@ -334,7 +334,7 @@ TEST(ResizeTest, HugeOutputsGetNoValue) {
 
 // --- GridSample -------------------------------------------------------------------------------
 
-// GridSample-20: volumetric images, the modes renamed; values as ONNX Runtime 1.23 and ONNX's
+// GridSample-20: volumetric images, the modes renamed; values as ONNX Runtime 1.32 and ONNX's
 // reference give them.
 TEST(GridSampleTest, VolumetricFrom20) {
   Graph g;

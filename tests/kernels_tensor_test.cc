@@ -571,7 +571,7 @@ TEST(TensorKernelTest, PadBeforeOpset11TakesAttributes) {
       {Float16::FromFloat(0.5f), Float16::FromFloat(1), Float16::FromFloat(2)}, {3}));
 }
 
-// Opset 18's axes input and 19's mode "wrap"; the values are ONNX Runtime 1.23's.
+// Opset 18's axes input and 19's mode "wrap"; the values are ONNX Runtime 1.32's.
 TEST(TensorKernelTest, PadOf18TakesAxesAnd19Wraps) {
   Graph g;
   const Var x = Const<float>(g, {1, 2, 3}, {3});
@@ -605,7 +605,7 @@ TEST(TensorKernelTest, PadOf18TakesAxesAnd19Wraps) {
   EXPECT_FALSE(Node("Pad", {m, Int64s(g, {1, 1}), Var(), Int64s(g, {2})}, {}, 18).ok());
 }
 
-// TensorScatter (opset 24); the values are ONNX Runtime 1.23's.
+// TensorScatter (opset 24); the values are ONNX Runtime 1.32's.
 TEST(TensorKernelTest, TensorScatterWritesEachBatchsUpdateAtItsIndex) {
   Graph g;
   std::vector<float> past(16);

@@ -40,7 +40,7 @@ Var Words(Graph& g, Strings words, Dims shape) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// StringConcat and StringSplit (opset 20, built at 24); the values are ONNX Runtime 1.23's and
+// StringConcat and StringSplit (opset 20, built at 24); the values are ONNX Runtime 1.32's and
 // ONNX's reference's.
 
 TEST(StringConcatKernel, JoinsElementsBroadcasting) {
