@@ -91,7 +91,13 @@ absl::StatusOr<PoolPlan> MakeWindowPlan(const KernelContext& ctx, absl::Span<con
   GRAPHGC_RETURN_IF_ERROR(CheckPositive("kernel_shape", kernel));
   GRAPHGC_RETURN_IF_ERROR(CheckPositive("strides", strides));
   GRAPHGC_RETURN_IF_ERROR(CheckPositive("dilations", dilations));
-  const bool ceil_mode = ctx.int_attribute("ceil_mode", 0) != 0;
+  // ONNX's inference rounds up for any non-zero ceil_mode but, from opset 22, drops a window
+  // starting in the padding only for 1: a value other than 0 and 1 has no single meaning.
+  const int64_t ceil_mode_value = ctx.int_attribute("ceil_mode", 0);
+  if (ceil_mode_value != 0 && ceil_mode_value != 1) {
+    return Decline(absl::StrCat("ceil_mode ", ceil_mode_value, " (neither 0 nor 1)"));
+  }
+  const bool ceil_mode = ceil_mode_value == 1;
   const std::string auto_pad = ctx.string_attribute("auto_pad", "NOTSET");
   const bool same = auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER";
   if (!same && auto_pad != "NOTSET" && auto_pad != "VALID") {
