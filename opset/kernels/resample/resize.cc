@@ -87,14 +87,13 @@ absl::StatusOr<std::vector<int64_t>> ResizedAxes(const KernelContext& ctx, int64
     for (int64_t d = 0; d < rank; ++d) axes.push_back(d);
     return axes;
   }
-  std::vector<bool> seen(static_cast<size_t>(rank), false);
   for (int64_t axis : *listed) {
     GRAPHGC_ASSIGN_OR_RETURN(const int64_t d, NormalizeAxis(ctx, "axes", axis, rank));
-    if (seen[static_cast<size_t>(d)]) {
-      return absl::InvalidArgumentError(absl::StrCat("attribute 'axes' repeats axis ", axis));
-    }
-    seen[static_cast<size_t>(d)] = true;
     axes.push_back(d);
+  }
+  if (const std::optional<size_t> repeat = RepeatedAxis(axes, rank); repeat.has_value()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("attribute 'axes' repeats axis ", (*listed)[*repeat]));
   }
   return axes;
 }

@@ -137,12 +137,8 @@ absl::StatusOr<std::vector<int64_t>> PaddedAxes(const KernelContext& ctx, int64_
     return every;
   }
   GRAPHGC_ASSIGN_OR_RETURN(std::vector<int64_t> listed, ReadIndices(ctx, 3, *axes, rank));
-  std::vector<bool> seen(static_cast<size_t>(rank), false);
-  for (int64_t axis : listed) {
-    // The spec leaves a repeated axis undefined.
-    if (seen[static_cast<size_t>(axis)]) return ctx.input_error(3, "repeats an axis");
-    seen[static_cast<size_t>(axis)] = true;
-  }
+  // The spec leaves a repeated axis undefined.
+  if (RepeatedAxis(listed, rank).has_value()) return ctx.input_error(3, "repeats an axis");
   return listed;
 }
 

@@ -54,6 +54,15 @@ absl::StatusOr<size_t> ChooseAttribute(const KernelContext& ctx, absl::string_vi
                                                  "\", not one of ", absl::StrJoin(choices, ", ")));
 }
 
+std::optional<size_t> RepeatedAxis(absl::Span<const int64_t> axes, int64_t rank) {
+  std::vector<bool> seen(static_cast<size_t>(rank), false);
+  for (size_t i = 0; i < axes.size(); ++i) {
+    if (seen[static_cast<size_t>(axes[i])]) return i;
+    seen[static_cast<size_t>(axes[i])] = true;
+  }
+  return std::nullopt;
+}
+
 std::vector<int64_t> ReadInt64s(const Tensor& tensor) {
   if (tensor.dtype() == DataType::kInt64) {
     auto data = tensor.data<int64_t>();

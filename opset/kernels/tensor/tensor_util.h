@@ -107,6 +107,9 @@ absl::StatusOr<size_t> ChooseAttribute(const KernelContext& ctx, absl::string_vi
 // The values of an int32 or int64 tensor as int64.
 std::vector<int64_t> ReadInt64s(const Tensor& tensor);
 
+// The position in `axes` (each in [0, rank)) of the first one that repeats an earlier one, if any.
+std::optional<size_t> RepeatedAxis(absl::Span<const int64_t> axes, int64_t rank);
+
 // A shape given as the values of an int64 input (Expand, ConstantOfShape, Tile's repeats):
 // every value must be >= 0, else the op fails naming the input.
 absl::StatusOr<Shape> ReadDims(const KernelContext& ctx, int input);
