@@ -184,13 +184,40 @@ TEST(ReduceTest, EmptyReducedSets) {
   EXPECT_TRUE(HasValue<float>(op::ReduceSumSquare(x, {.axes = Dims{1}}), {0, 0}, shape));
   EXPECT_TRUE(HasValue<float>(op::ReduceLogSum(x, {.axes = Dims{1}}), {-kInf, -kInf}, shape));
   EXPECT_TRUE(HasValue<float>(op::ReduceLogSumExp(x, {.axes = Dims{1}}), {-kInf, -kInf}, shape));
-  // ONNX 1.12 defines no max, min or mean of nothing.
-  EXPECT_TRUE(HasNoValue(op::ReduceMax(x, {.axes = Dims{1}})));
-  EXPECT_TRUE(HasNoValue(op::ReduceMin(x, {.axes = Dims{1}})));
+  // Max (min) of nothing is minus (plus) infinity, or the type's lowest (highest) value, as
+  // ONNX's schemas say for every version; ONNX Runtime 1.32 and ONNX's reference agree. The
+  // mean of nothing is undefined.
+  EXPECT_TRUE(HasValue<float>(op::ReduceMax(x, {.axes = Dims{1}}), {-kInf, -kInf}, shape));
+  EXPECT_TRUE(HasValue<float>(op::ReduceMin(x, {.axes = Dims{1}}), {kInf, kInf}, shape));
   EXPECT_TRUE(HasNoValue(op::ReduceMean(x, {.axes = Dims{1}})));
+  const Var ints = Const<int32_t>(g, {}, {2, 0});
+  EXPECT_TRUE(
+      HasValue<int32_t>(op::ReduceMax(ints, {.axes = Dims{1}}), {INT32_MIN, INT32_MIN}, shape));
+  const Var bytes = Const<uint8_t>(g, {}, {2, 0});
+  EXPECT_TRUE(HasValue<uint8_t>(op::ReduceMin(bytes, {.axes = Dims{1}}), {255, 255}, shape));
   // Reducing the non-empty axis of an empty tensor gives an empty tensor, for every op.
   EXPECT_TRUE(HasValue<float>(op::ReduceMax(x, {.axes = Dims{0}}), {}, {1, 0}));
   EXPECT_TRUE(HasValue<float>(op::ReduceMean(x, {.axes = Dims{0}, .keepdims = 0}), {}, {0}));
+}
+
+// ReduceMax and ReduceMin take bool from opset 20: false < true, so any and all; of nothing,
+// false and true (the type's lowest and highest, as ONNX's reference gives; ONNX Runtime 1.32
+// refuses an empty bool reduction).
+TEST(ReduceTest, BoolMaxAndMinFromOpset20) {
+  Graph g;
+  const Var x = Const<bool>(g, {true, false, false, true, true, true}, {2, 3});
+  const Var axes = Int64s(g, {1});
+  EXPECT_TRUE(HasValue<bool>(One(NodeAt("ReduceMax", {x, axes}, {}, 20)), {true, true}, {2, 1}));
+  EXPECT_TRUE(HasValue<bool>(One(NodeAt("ReduceMin", {x, axes}, {}, 20)), {false, true}, {2, 1}));
+  EXPECT_TRUE(HasValue<bool>(gg::opset24::ReduceMin(x, Int64s(g, {0}), {.keepdims = 0}),
+                             {true, false, false}, {3}));
+  const Var empty = Const<bool>(g, {}, {2, 0});
+  EXPECT_TRUE(
+      HasValue<bool>(One(NodeAt("ReduceMax", {empty, axes}, {}, 20)), {false, false}, {2, 1}));
+  EXPECT_TRUE(
+      HasValue<bool>(One(NodeAt("ReduceMin", {empty, axes}, {}, 20)), {true, true}, {2, 1}));
+  // Before opset 20 the schema refuses bool.
+  EXPECT_FALSE(One(NodeAt("ReduceMax", {x, axes}, {}, 18)).ok());
 }
 
 TEST(ReduceTest, MaxAndMinOfNaNGetNoValue) {

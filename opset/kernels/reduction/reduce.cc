@@ -13,7 +13,10 @@
 //     ONNX Runtime's result depends on its memory layout (a double lane [0.62, NaN, -0.33, inf]
 //     reduced over a middle axis gives 0.62; ort_difftest --graph-seed 5000841);
 //   - an empty reduced set gives 0 (Sum, L1, L2, SumSquare), 1 (Prod), -inf (LogSum,
-//     LogSumExp); Max, Min and Mean of nothing get no value (ONNX 1.12 defines none);
+//     LogSumExp), and for Max (Min) minus (plus) infinity or the type's lowest (highest) value,
+//     as ONNX's schemas say for every version and ONNX Runtime and ONNX's reference compute;
+//     Mean of nothing gets no value (ONNX: undefined);
+//   - ReduceMax and ReduceMin take bool from opset 20 (false < true: any and all).
 //   - integer Mean truncates toward 0, integer L2 truncates the square root; integer LogSum and
 //     LogSumExp get no value (ORT computes their logs in the integer type).
 #include <algorithm>
@@ -115,10 +118,22 @@ absl::StatusOr<T> EmptyReduction(ReduceOp op) {
       if constexpr (std::is_floating_point_v<A>)
         return Store<T>(-std::numeric_limits<A>::infinity());
       break;
+    case ReduceOp::kMax:
+      if constexpr (std::is_floating_point_v<A>) {
+        return Store<T>(-std::numeric_limits<A>::infinity());
+      } else {
+        return Store<T>(std::numeric_limits<A>::lowest());
+      }
+    case ReduceOp::kMin:
+      if constexpr (std::is_floating_point_v<A>) {
+        return Store<T>(std::numeric_limits<A>::infinity());
+      } else {
+        return Store<T>(std::numeric_limits<A>::max());
+      }
     default:
       break;
   }
-  return Decline("the reduction of an empty set has no value defined by ONNX 1.12");
+  return Decline("the reduction of an empty set is undefined in ONNX");
 }
 
 // Folds every input element into acc (one per output) for the ops but Max and Min; LogSumExp's
@@ -253,6 +268,21 @@ KernelResult ReduceOfType(const KernelContext& ctx, ReduceOp op, const Tensor& x
   return KernelOutputs{std::move(out).freeze()};
 }
 
+// ReduceMax (any) and ReduceMin (all) of bools, read as the bytes 0 and 1 they are stored as.
+KernelResult ReduceBools(const KernelContext& ctx, ReduceOp op, const Tensor& x,
+                         const ReducePlan& plan) {
+  if (!IsExtreme(op)) return Decline("only ReduceMax and ReduceMin take bool");
+  GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate(DataType::kBool, plan.output_shape));
+  auto* y = reinterpret_cast<uint8_t*>(out.mutable_data<bool>().data());
+  if (plan.output_count > 0 && plan.reduced_count == 0) {
+    std::fill(y, y + plan.output_count, op == ReduceOp::kMax ? 0 : 1);  // false is the lowest
+  } else if (plan.output_count > 0) {
+    const auto* px = reinterpret_cast<const uint8_t*>(x.data<bool>().data());
+    GRAPHGC_RETURN_IF_ERROR(ReduceExtremes(ctx, op, plan, px, y));
+  }
+  return KernelOutputs{std::move(out).freeze()};
+}
+
 // `axes_from_input`: ReduceSum from opset 13, whose optional input 1 holds the axes.
 KernelResult Reduce(const KernelContext& ctx, ReduceOp op, bool axes_from_input) {
   const Tensor& x = ctx.input(0);
@@ -270,6 +300,7 @@ KernelResult Reduce(const KernelContext& ctx, ReduceOp op, bool axes_from_input)
   GRAPHGC_ASSIGN_OR_RETURN(const DimMask reduced, ReducedDims(axes, x.rank(), source));
   // As ONNX's inference (and ONNX Runtime) read it: only 1 keeps the reduced dims.
   const ReducePlan plan = PlanReduction(x.shape(), reduced, ctx.int_attribute("keepdims", 1) == 1);
+  if (x.dtype() == DataType::kBool) return ReduceBools(ctx, op, x, plan);
   return DispatchNumericKernel(x.dtype(), [&](auto tag) {
     return ReduceOfType<typename decltype(tag)::type>(ctx, op, x, plan);
   });
@@ -301,8 +332,15 @@ void RegisterReduceKernels(KernelTable& table) {
     table.add("", entry.name, 1, kLastKnownOpset, {{"T", ComputedTypes(entry.op)}},
               ReduceKernel(entry.op));
     // Opset 18 takes the axes as an input, as ReduceSum does from 13 (noop_with_empty_axes too).
-    table.add("", entry.name, 18, KernelTable::kLatest, {{"T", ComputedTypes(entry.op)}},
-              ReduceKernel(entry.op, true));
+    const bool takes_bool = IsExtreme(entry.op);
+    table.add("", entry.name, 18, takes_bool ? 19 : KernelTable::kLatest,
+              {{"T", ComputedTypes(entry.op)}}, ReduceKernel(entry.op, true));
+    if (takes_bool) {
+      constexpr int kBoolSince = 20;
+      table.add("", entry.name, kBoolSince, KernelTable::kLatest,
+                {{"T", ComputedTypes(entry.op) | DataTypeSet{DataType::kBool}}},
+                ReduceKernel(entry.op, true));
+    }
   }
   const KernelTypes sums = {{"T", ComputedTypes(ReduceOp::kSum)}};
   table.add("", "ReduceSum", 1, 12, sums, ReduceKernel(ReduceOp::kSum));
