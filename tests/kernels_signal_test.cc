@@ -106,6 +106,35 @@ TEST(DftTest, AxisOneOfAMultiDimensionalSignal) {
   EXPECT_TRUE(HasValues<double>(y, want, {1, 3, 2, 2}, 1e-12));
 }
 
+// DFT-20 takes the axis as input 2 (default -2), counted from either end, the batch dim too.
+TEST(DftTest, Opset20TakesTheAxisAsAnInput) {
+  Graph g;
+  const std::vector<double> x = {1, 4, 2, 5, 3, 7};
+  const Var signal = Const<double>(g, x, {1, 3, 2, 1});
+  const Var along_one = Dft(signal, Var(), {});
+  // The default -2 is the last signal dim (axis 2 here), not opset 17's axis 1.
+  const Var by_default = One(NodeAt("DFT", {signal}, {}, 20));
+  const Var axis_one = One(NodeAt("DFT", {signal, Var(), Scalar<int64_t>(g, -3)}, {}, 20));
+  ASSERT_TRUE(along_one.value().has_value());
+  EXPECT_TRUE(HasValues<double>(axis_one,
+                                std::vector<double>(along_one.value()->data<double>().begin(),
+                                                    along_one.value()->data<double>().end()),
+                                {1, 3, 2, 2}, 1e-12));
+  std::vector<double> rows;
+  for (int r = 0; r < 3; ++r) {
+    const std::vector<double> pair = DefiningSum(AsComplex({x[2 * r], x[2 * r + 1]}), 2, 2);
+    rows.insert(rows.end(), pair.begin(), pair.end());
+  }
+  EXPECT_TRUE(HasValues<double>(by_default, rows, {1, 3, 2, 2}, 1e-12));
+  // Axis 0: the batch dim, of two signals [1, 2] down it.
+  const Var batch = Const<double>(g, {1, 2}, {2, 1, 1});
+  EXPECT_TRUE(HasValues<double>(One(NodeAt("DFT", {batch, Var(), Scalar<int64_t>(g, 0)}, {}, 20)),
+                                {3, 0, -1, 0}, {2, 1, 2}, 1e-12));
+  // The component dim is no signal axis.
+  const Var last = One(NodeAt("DFT", {signal, Var(), Scalar<int64_t>(g, -1)}, {}, 20));
+  EXPECT_FALSE(last.ok() && last.value().has_value());
+}
+
 TEST(DftTest, DftLengthPadsAndTruncates) {
   Graph g;
   const std::vector<double> x = Ramp(6);

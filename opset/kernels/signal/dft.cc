@@ -1,5 +1,7 @@
-// DFT (opset 17): the 1-D discrete Fourier transform along `axis` of a signal
-// [batch, d1, .., dk, 1 | 2] (real or complex), giving [batch, .., n', .., 2].
+// DFT (opsets 17 and 20): the 1-D discrete Fourier transform along `axis` of a signal
+// [batch, d1, .., dk, 1 | 2] (real or complex), giving [batch, .., n', .., 2]. Opset 17 takes
+// the axis as an attribute (default 1); opset 20 as the optional scalar input 2 (default -2),
+// any dim but the last counted from either end, the batch dim included.
 //   - dft_length (a scalar, > 0) sets n: the signal is zero-padded or truncated along the axis;
 //   - inverse = 1 transforms with exp(+2 pi i jk / n) and divides by n;
 //   - onesided = 1 keeps bins 0 .. floor(n / 2) of a real signal.
@@ -63,7 +65,27 @@ KernelResult DftOfType(const KernelContext& ctx, const Tensor& x, const DftLayou
   return KernelOutputs{std::move(out).freeze()};
 }
 
-KernelResult Dft(const KernelContext& ctx) {
+// The axis the transform runs along, in [0, rank - 2].
+absl::StatusOr<int64_t> TransformAxis(const KernelContext& ctx, int64_t rank,
+                                      bool axis_from_input) {
+  if (!axis_from_input) {
+    const int64_t axis = ctx.int_attribute("axis", 1);
+    if (axis < 1 || axis > rank - 2)
+      return Decline(absl::StrCat("axis ", axis, " is not a signal dim"));
+    return axis;
+  }
+  int64_t axis = -2;
+  if (ctx.optional_input(2) != nullptr) {
+    GRAPHGC_ASSIGN_OR_RETURN(axis, SingleInt64Input(ctx, 2));
+  }
+  if (axis < -rank || axis > rank - 2 || axis == -1) {
+    return ctx.input_error(2, absl::StrCat("axis ", axis, " is outside [", -rank, ", -2] and [0, ",
+                                           rank - 2, "] for a rank-", rank, " signal"));
+  }
+  return axis < 0 ? axis + rank : axis;
+}
+
+KernelResult Dft(const KernelContext& ctx, bool axis_from_input) {
   const Tensor& x = ctx.input(0);
   const absl::Span<const int64_t> dims = x.shape();
   const int64_t rank = x.rank();
@@ -73,9 +95,7 @@ KernelResult Dft(const KernelContext& ctx) {
     return ctx.input_error(
         0, absl::StrCat("shape ", ShapeToString(dims), " is not [batch, signal dims.., 1 or 2]"));
   }
-  const int64_t axis = ctx.int_attribute("axis", 1);
-  if (axis < 1 || axis > rank - 2)
-    return Decline(absl::StrCat("axis ", axis, " is not a signal dim"));
+  GRAPHGC_ASSIGN_OR_RETURN(const int64_t axis, TransformAxis(ctx, rank, axis_from_input));
   const bool inverse = ctx.int_attribute("inverse") != 0;
   const bool onesided = ctx.int_attribute("onesided") != 0;
   if (inverse && onesided) return Decline("an inverse onesided DFT");
@@ -98,8 +118,10 @@ KernelResult Dft(const KernelContext& ctx) {
 }  // namespace
 
 void RegisterDftKernels(KernelTable& table) {
-  table.add("", "DFT", 17, 17, {{"T1", data_types::kFloatingPoint}, {"T2", data_types::kIndices}},
-            Dft);
+  const KernelTypes types = {{"T1", data_types::kFloatingPoint}, {"T2", data_types::kIndices}};
+  table.add("", "DFT", 17, 19, types, [](const KernelContext& ctx) { return Dft(ctx, false); });
+  table.add("", "DFT", 20, KernelTable::kLatest, types,
+            [](const KernelContext& ctx) { return Dft(ctx, true); });
 }
 
 }  // namespace graphgc::kernels
