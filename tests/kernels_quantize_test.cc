@@ -258,6 +258,25 @@ TEST(QLinearMatMulKernel, RequantizesLikeOnnxRuntime) {
   EXPECT_TRUE(Is<int8_t>(saturated, {127, 127, 127, 127}, {2, 2}));
 }
 
+// Opset 21 takes float16 (and bfloat16) scales; the values are ONNX Runtime 1.32's and ONNX's
+// reference's (acc [[19327, -148], [102, 238]], multiplier 0.1 * 0.3 / 7 in float16).
+TEST(QLinearMatMulKernel, Opset21TakesHalfPrecisionScales) {
+  Graph g;
+  const Var a = Const<uint8_t>(g, {10, 200, 37, 3}, {2, 2});
+  const Var b = Const<uint8_t>(g, {5, 9, 100, 1}, {2, 2});
+  const auto half = [&](float v) { return Scalar<Float16>(g, Float16::FromFloat(v)); };
+  const Var y =
+      gg::opset24::QLinearMatMul(a, half(0.1f), Scalar<uint8_t>(g, 3), b, half(0.3f),
+                                 Scalar<uint8_t>(g, 2), half(7.0f), Scalar<uint8_t>(g, 10));
+  EXPECT_TRUE(Is<uint8_t>(y, {93, 9, 10, 11}, {2, 2}));
+  // Before opset 21 the schema takes float scales only.
+  EXPECT_FALSE(One(NodeAt("QLinearMatMul",
+                          {a, half(0.1f), Scalar<uint8_t>(g, 3), b, half(0.3f),
+                           Scalar<uint8_t>(g, 2), half(7.0f), Scalar<uint8_t>(g, 10)},
+                          {}, 20))
+                   .ok());
+}
+
 TEST(QLinearMatMulKernel, PerColumnBParameters) {
   Graph g;
   const Var a = Const<int8_t>(g, {1, 2}, {1, 2});

@@ -6,11 +6,13 @@
 // QLinearMatMul requantizes like ONNX Runtime: y = saturate(round_half_even(acc * multiplier) +
 // y_zero_point) with multiplier = a_scale * b_scale / y_scale in float; its a and y parameters are
 // per tensor and b's per tensor or per column (other forms, which ONNX describes ambiguously and
-// ONNX Runtime rejects, get no value).
+// ONNX Runtime rejects, get no value). From opset 21 the scales may be float16 or bfloat16: the
+// multiplier is then rounded to that type at each step, as ONNX's reference computes it.
 #include <cstdint>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "graphgc/opset/kernels/common/dispatch.h"
 #include "graphgc/opset/kernels/linalg/batched_gemm.h"
 #include "graphgc/opset/kernels/linalg/matmul_layout.h"
 #include "graphgc/opset/kernels/linalg/work_buffer.h"
@@ -138,6 +140,27 @@ void Requantize(const Accumulated& acc, const std::vector<float>& multipliers,
   }
 }
 
+// a_scale * b_scale / y_scale per b scale, each step rounded to the scales' type as ONNX's
+// reference computes it (numpy arithmetic in float16 or bfloat16 from opset 21).
+using ScaleTypes = internal::TypeList<float, Float16, BFloat16>;
+
+std::vector<float> ScaleMultipliers(const Tensor& a_scale, const Tensor& b_scales,
+                                    const Tensor& y_scale) {
+  std::vector<float> multipliers;
+  ScaleTypes::Dispatch(a_scale.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const auto in_type = [](float v) {
+      return static_cast<float>(internal::Load(internal::Store<T>(v)));
+    };
+    const float a = static_cast<float>(internal::Load(a_scale.data<T>()[0]));
+    const float y = static_cast<float>(internal::Load(y_scale.data<T>()[0]));
+    for (const T& b : b_scales.data<T>()) {
+      multipliers.push_back(in_type(in_type(a * static_cast<float>(internal::Load(b))) / y));
+    }
+  });
+  return multipliers;
+}
+
 KernelResult QLinearMatMulKernel(const KernelContext& ctx) {
   // Inputs: a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point.
   for (int param : {1, 2, 6, 7}) {
@@ -150,10 +173,7 @@ KernelResult QLinearMatMulKernel(const KernelContext& ctx) {
   if (b_scale == Granularity::kColumn && ctx.input(4).size() != ctx.input(3).shape().back()) {
     return Decline("per-column parameters of a batched b");
   }
-  const float a_scale = ctx.input(1).data<float>()[0];
-  const float y_scale = ctx.input(6).data<float>()[0];
-  const std::vector<float> multipliers =
-      RequantizeMultipliers(a_scale, ctx.input(4).data<float>(), y_scale);
+  const std::vector<float> multipliers = ScaleMultipliers(ctx.input(1), ctx.input(4), ctx.input(6));
   const int32_t y_zero = ReadInt32s(ctx.input(7))[0];
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor out, ctx.allocate_output(0));
   GRAPHGC_ASSIGN_OR_RETURN(
@@ -177,11 +197,17 @@ void RegisterQuantizedMatMulKernels(KernelTable& table) {
   table.add("", "MatMulInteger", 10, KernelTable::kLatest,
             {{"T1", quantize::kQuantizedIntegers}, {"T2", quantize::kQuantizedIntegers}},
             quantize::MatMulIntegerKernel);
-  // Opset 21 takes the scales in any floating-point type (TS) and float8 operands.
-  table.add("", "QLinearMatMul", 10, kLastKnownOpset,
+  const KernelTypes operands = {{"T1", quantize::kQuantizedIntegers},
+                                {"T2", quantize::kQuantizedIntegers},
+                                {"T3", quantize::kQuantizedIntegers}};
+  table.add("", "QLinearMatMul", 10, 20, operands, quantize::QLinearMatMulKernel);
+  // Opset 21 takes the scales in float16 and bfloat16 too (TS), and float8 operands (which
+  // get no value).
+  table.add("", "QLinearMatMul", 21, KernelTable::kLatest,
             {{"T1", quantize::kQuantizedIntegers},
              {"T2", quantize::kQuantizedIntegers},
-             {"T3", quantize::kQuantizedIntegers}},
+             {"T3", quantize::kQuantizedIntegers},
+             {"TS", quantize::ScaleTypes::kSet}},
             quantize::QLinearMatMulKernel);
 }
 
