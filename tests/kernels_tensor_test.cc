@@ -629,6 +629,21 @@ TEST(TensorKernelTest, TensorScatterWritesEachBatchsUpdateAtItsIndex) {
 
 // --- Generators ----------------------------------------------------------------------------------
 
+// Range's operands of one element and shape [1] read as scalars, as ONNX Runtime 1.32 and ONNX's
+// reference read them (ONNX's own AffineGrid body passes such a limit), known or not.
+TEST(TensorKernelTest, RangeReadsOneElementOperandsAsScalars) {
+  Graph g;
+  const Var start = Const<int64_t>(g, {1}, {1});
+  EXPECT_TRUE(HasValue<int64_t>(Node("Range", {start, Int64s(g, {7}), Scalar<int64_t>(g, 2)}),
+                                {1, 3, 5}, {3}));
+  const Var limit = g.argument("limit", DataType::kInt64, {1});
+  const Var unknown = Node("Range", {start, limit, Int64s(g, {2})});
+  ASSERT_TRUE(unknown.ok()) << unknown.status();
+  EXPECT_EQ(unknown.shape(), (std::vector<int64_t>{-1}));
+  // Two elements are no scalar.
+  EXPECT_FALSE(Node("Range", {Int64s(g, {1, 2}), Int64s(g, {7}), Int64s(g, {2})}).ok());
+}
+
 TEST(TensorKernelTest, RangeWrapsNothingAndCountsExactly) {
   Graph g;
   constexpr int32_t kMax = std::numeric_limits<int32_t>::max();

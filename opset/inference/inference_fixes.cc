@@ -1,5 +1,6 @@
 #include "graphgc/opset/inference/inference_fixes.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -81,10 +82,30 @@ OperandInfo WithInt64Value(const OperandInfo& operand) {
   return widened;
 }
 
+// Range's operands of one element as the scalars ONNX's inference insists on: ONNX Runtime and
+// ONNX's reference read a [1]-shaped start, limit or delta as its element, and ONNX's own
+// AffineGrid function body passes such limits.
+std::optional<std::vector<OperandInfo>> RangeOperandsAsScalars(
+    absl::Span<const OperandInfo> operands) {
+  const auto one_element = [](const OperandInfo& operand) {
+    return operand.present && operand.shape.has_value() && *operand.shape == Shape{1};
+  };
+  if (std::none_of(operands.begin(), operands.end(), one_element)) return std::nullopt;
+  std::vector<OperandInfo> scalars(operands.begin(), operands.end());
+  for (OperandInfo& operand : scalars) {
+    if (!one_element(operand)) continue;
+    operand.shape = Shape{};
+    if (operand.value.has_value()) operand.value = operand.value->reshaped({});
+    if (operand.shape_data.has_value()) operand.shape_data.reset();
+  }
+  return scalars;
+}
+
 }  // namespace
 
 std::optional<std::vector<OperandInfo>> WidenedForOnnxInference(
     absl::string_view op_type, int since_version, absl::Span<const OperandInfo> operands) {
+  if (op_type == "Range") return RangeOperandsAsScalars(operands);
   constexpr size_t kPadAxes = 3;
   if (op_type != "Pad" || since_version < 18 || operands.size() <= kPadAxes) return std::nullopt;
   const OperandInfo& axes = operands[kPadAxes];

@@ -14,6 +14,9 @@
 // the operands as it can read them:
 //   Pad   ONNX 1.19's Pad-18 inference parses a known `axes` as int64 only (Tind admits int32,
 //         which it refuses: "ParseData type mismatch"); it gets the same axes as int64 data.
+//   Range ONNX's inference wants scalar operands; ONNX Runtime and ONNX's reference read a
+//         [1]-shaped one as its element (ONNX's AffineGrid body passes such limits): it gets
+//         them as scalars.
 // Internal to the opset module.
 #ifndef GRAPHGC_OPSET_INFERENCE_FIXES_H_
 #define GRAPHGC_OPSET_INFERENCE_FIXES_H_
