@@ -255,6 +255,41 @@ TEST(InlineModelTest, ImportsBodiesWithOuterNames) {
   EXPECT_EQ(body.input_size(), 3);
 }
 
+// An If whose condition is known but whose other branch does not type-check for the given
+// inputs (ONNX's own expansion of AffineGrid squeezes a dim of 1 in the branch for the other
+// rank) imports as the branch it takes, as ONNX Runtime runs only that branch.
+onnx::ModelProto SqueezeOrNotModel() {
+  using Vars = std::vector<Var>;
+  Graph source;
+  Var flag = source.argument("flag", DataType::kBool, {});
+  Var x = source.argument("x", DataType::kFloat, {-1, 3});
+  Var axes = source.constant(Tensor::from_vector<int64_t>({0}, {1}));
+  Vars chosen =
+      op::If(flag, {.else_branch = [&] { return Vars{op::ReduceSum(x, axes, {.keepdims = 0})}; },
+                    .then_branch = [&] { return Vars{op::Squeeze(x, axes)}; }});
+  auto model = to_onnx(source, {{"y", chosen[0]}});
+  EXPECT_TRUE(model.ok()) << model.status();
+  return model.ok() ? *model : onnx::ModelProto();
+}
+
+TEST(InlineModelTest, AnIfOfAKnownConditionImportsAsTheBranchItTakes) {
+  const onnx::ModelProto model = SqueezeOrNotModel();
+  Graph g;
+  const Var x = g.constant(Tensor::from_vector<float>({1, 2, 3, 4, 5, 6}, {2, 3}));
+  auto taken =
+      inline_model(g, model, {{"flag", g.constant(Tensor::scalar<bool>(false))}, {"x", x}});
+  ASSERT_TRUE(taken.ok()) << taken.status();
+  const std::optional<Tensor> y = taken->at("y").value();
+  ASSERT_TRUE(y.has_value()) << taken->at("y").value_status();
+  EXPECT_EQ(*y, Tensor::from_vector<float>({5, 7, 9}, {3}));
+  // Taking the branch that cannot squeeze [2, 3], or not knowing which branch runs, is an error.
+  auto squeezed =
+      inline_model(g, model, {{"flag", g.constant(Tensor::scalar<bool>(true))}, {"x", x}});
+  EXPECT_FALSE(squeezed.ok());
+  auto unknown = inline_model(g, model, {{"flag", g.argument("f", DataType::kBool, {})}, {"x", x}});
+  EXPECT_FALSE(unknown.ok());
+}
+
 TEST(InlineModelTest, BodyOutputsTakeTheirDeclaredShape) {
   onnx::ModelProto model = ControlFlowModel();
   for (auto& node : *model.mutable_graph()->mutable_node()) {

@@ -9,8 +9,10 @@
 #include "absl/strings/str_cat.h"
 #include "graphgc/export/onnx/graph_names.h"
 #include "graphgc/export/onnx/input_binding.h"
+#include "graphgc/export/onnx/node_protos.h"
 #include "graphgc/ir/graph_core.h"
 #include "graphgc/opset/build/node.h"
+#include "graphgc/opset/build/onnx_domains.h"
 #include "graphgc/opset/build/opaque_node.h"
 #include "graphgc/opset/build/subgraph_builder.h"
 #include "graphgc/opset/proto/attribute_proto.h"
@@ -420,7 +422,7 @@ bool GraphInliner::IsOpaqueOp(const onnx::NodeProto& node, absl::string_view dom
   if (!hooks_->functions.empty() && hooks_->functions.contains({node.domain(), node.op_type()})) {
     return true;
   }
-  return !domain.empty() && domain != "ai.onnx.ml" && SupportedOpsetVersion(domain) == 0;
+  return !IsOnnxDefinedDomain(domain) && SupportedOpsetVersion(domain) == 0;
 }
 
 namespace {
@@ -549,6 +551,11 @@ absl::Status GraphInliner::BuildNode(int n) {
   limit.reset();
   for (int i = 0; i < node.output_size(); ++i) {
     if (outputs[i].ok()) continue;
+    if (IsOnnxDomain(domain) && node.op_type() == "If") {
+      if (std::optional<std::vector<Var>> taken = TakenBranch(node, inputs)) {
+        return Bind(n, inputs, *taken, /*opaque=*/false);
+      }
+    }
     if (HasUntypedInput(inputs) && !HasSubgraphAttributes(*attributes)) {
       if (absl::Status fits = CheckStructure(node, domain, opset->second); !fits.ok()) {
         return NodeError(node, fits);
@@ -560,6 +567,30 @@ absl::Status GraphInliner::BuildNode(int n) {
     return NodeError(node, outputs[i].status());
   }
   return Bind(n, inputs, outputs, /*opaque=*/false);
+}
+
+std::optional<std::vector<Var>> GraphInliner::TakenBranch(const onnx::NodeProto& node,
+                                                          const std::vector<Var>& inputs) {
+  if (inputs.empty() || !inputs[0].ok() || inputs[0].dtype() != DataType::kBool) {
+    return std::nullopt;
+  }
+  const std::optional<Tensor> condition = inputs[0].value();
+  if (!condition.has_value() || condition->size() != 1) return std::nullopt;
+  const char* branch = condition->data<bool>()[0] ? "then_branch" : "else_branch";
+  for (const onnx::AttributeProto& attribute : node.attribute()) {
+    if (attribute.name() != branch || !attribute.has_g()) continue;
+    OuterLookup enclosing = [this](const std::string& name) { return Lookup(name); };
+    absl::StatusOr<std::vector<Var>> results =
+        GraphInliner(graph_, attribute.g(), opsets_, enclosing, hooks_).RunBody({});
+    if (!results.ok() || results->size() != static_cast<size_t>(node.output_size())) {
+      return std::nullopt;
+    }
+    for (const Var& result : *results) {
+      if (!result.ok()) return std::nullopt;
+    }
+    return *std::move(results);
+  }
+  return std::nullopt;
 }
 
 absl::Status GraphInliner::Bind(int n, const std::vector<Var>& inputs,

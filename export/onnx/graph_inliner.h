@@ -3,6 +3,10 @@
 // function on the body's arguments and resolves the names the body does not define in the
 // enclosing graphs (ONNX's outer-scope references).
 //
+// An If whose untaken branch does not build for the given types (ONNX's own expansion of
+// AffineGrid squeezes a 3-D grid's dim in the 2-D branch) but whose condition is known is built
+// as the branch it takes, as ONNX Runtime runs only that branch.
+//
 // Checks before building: duplicate definitions, dangling names, cycles (nodes are built in a
 // topological order that counts the names a node's bodies read from outside as its inputs).
 // Internal to the export module; thread-compatible.
@@ -91,6 +95,10 @@ class GraphInliner {
   absl::Status BindInitializers();
   absl::Status BuildNodes();
   absl::Status BuildNode(int n);
+  // An If whose condition has a known value, as the branch it takes, built in place of the node;
+  // nullopt when the condition is not known or the branch does not build either.
+  std::optional<std::vector<Var>> TakenBranch(const onnx::NodeProto& node,
+                                              const std::vector<Var>& inputs);
   // The node as an opaque node; `why` is the error when opaque nodes are not allowed.
   absl::StatusOr<std::vector<Var>> BuildOpaque(const onnx::NodeProto& node,
                                                const std::vector<Var>& inputs,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "graphgc/opset/proto/attribute_proto.h"
 #include "graphgc/opset/proto/tensor_proto.h"
 #include "graphgc/opset/values/kernel_registry.h"
+#include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc::internal {
 namespace {
@@ -99,6 +101,81 @@ absl::StatusOr<std::vector<Attribute>> BodyAttributes(const onnx::NodeProto& bod
   return attributes;
 }
 
+// A function body being run on constants in a scratch graph: its names so far.
+struct BodyRun {
+  Graph& scratch;
+  const onnx::NodeProto& caller;
+  const std::map<std::string, int>& opsets;
+  std::map<std::string, Var> env;
+};
+
+absl::Status RunNodes(const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes,
+                      BodyRun& run);
+
+// An If of the body (AffineGrid's picks its 2-D or 3-D branch by the rank): every input is a
+// constant here, so it is run as the branch its condition takes, whose results become the If's.
+absl::Status RunTakenBranch(const onnx::NodeProto& node, BodyRun& run) {
+  auto condition = node.input_size() > 0 ? run.env.find(node.input(0)) : run.env.end();
+  std::optional<Tensor> value;
+  if (condition != run.env.end() && condition->second.dtype() == DataType::kBool) {
+    value = condition->second.value();
+  }
+  if (!value.has_value() || value->size() != 1) {
+    return kernels::Decline("the body's If has no known condition");
+  }
+  const char* taken = value->data<bool>()[0] ? "then_branch" : "else_branch";
+  for (const onnx::AttributeProto& attribute : node.attribute()) {
+    if (attribute.name() != taken || !attribute.has_g()) continue;
+    GRAPHGC_RETURN_IF_ERROR(RunNodes(attribute.g().node(), run));
+    if (attribute.g().output_size() != node.output_size()) {
+      return kernels::Decline("the body's If branch has another number of results");
+    }
+    for (int o = 0; o < node.output_size(); ++o) {
+      auto result = run.env.find(attribute.g().output(o).name());
+      if (result == run.env.end()) return kernels::Decline("the body's If branch misses a result");
+      if (!node.output(o).empty()) run.env[node.output(o)] = result->second;
+    }
+    return absl::OkStatus();
+  }
+  return kernels::Decline(absl::StrCat("the body's If has no ", taken));
+}
+
+absl::Status RunNode(const onnx::NodeProto& node, BodyRun& run) {
+  const std::string domain = node.domain() == "ai.onnx" ? "" : node.domain();
+  if (domain.empty() && node.op_type() == "If") return RunTakenBranch(node, run);
+  std::vector<Var> inputs;
+  for (const std::string& name : node.input()) {
+    if (name.empty()) {
+      inputs.emplace_back();
+    } else if (auto it = run.env.find(name); it != run.env.end()) {
+      inputs.push_back(it->second);
+    } else {
+      return kernels::Decline(absl::StrCat("the body reads '", name, "', which is not given"));
+    }
+  }
+  absl::StatusOr<std::vector<Attribute>> attributes = BodyAttributes(node, run.caller);
+  if (!attributes.ok()) return attributes.status();
+  const auto version = run.opsets.find(domain);
+  const std::vector<Var> outputs =
+      make_node(run.scratch, node.op_type(), inputs, *attributes,
+                {.domain = domain,
+                 .version = version == run.opsets.end() ? 0 : version->second,
+                 .num_outputs = node.output_size()});
+  for (int o = 0; o < node.output_size(); ++o) {
+    if (!outputs[static_cast<size_t>(o)].ok()) {
+      return kernels::Decline(outputs[static_cast<size_t>(o)].status().message());
+    }
+    if (!node.output(o).empty()) run.env[node.output(o)] = outputs[static_cast<size_t>(o)];
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RunNodes(const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes,
+                      BodyRun& run) {
+  for (const onnx::NodeProto& node : nodes) GRAPHGC_RETURN_IF_ERROR(RunNode(node, run));
+  return absl::OkStatus();
+}
+
 kernels::KernelResult ExpandBody(const onnx::OpSchema& schema, const kernels::KernelContext& ctx) {
   const onnx::NodeProto caller = CallerNode(schema, ctx);
   absl::StatusOr<onnx::FunctionProto> body = Body(schema, caller, ctx);
@@ -112,37 +189,12 @@ kernels::KernelResult ExpandBody(const onnx::OpSchema& schema, const kernels::Ke
   options.kernel_threads = ctx.threads();
   options.collect_policy = CollectPolicy::kManual;
   Graph scratch(options);
-  std::map<std::string, Var> env;
+  BodyRun run{scratch, caller, opsets, {}};
   for (int i = 0; i < body->input_size() && i < ctx.num_inputs(); ++i) {
-    if (ctx.has_input(i)) env[body->input(i)] = scratch.constant(Copy(ctx.input(i)));
+    if (ctx.has_input(i)) run.env[body->input(i)] = scratch.constant(Copy(ctx.input(i)));
   }
-  for (const onnx::NodeProto& node : body->node()) {
-    std::vector<Var> inputs;
-    for (const std::string& name : node.input()) {
-      if (name.empty()) {
-        inputs.emplace_back();
-      } else if (auto it = env.find(name); it != env.end()) {
-        inputs.push_back(it->second);
-      } else {
-        return kernels::Decline(absl::StrCat("the body reads '", name, "', which is not given"));
-      }
-    }
-    absl::StatusOr<std::vector<Attribute>> attributes = BodyAttributes(node, caller);
-    if (!attributes.ok()) return attributes.status();
-    const std::string domain = node.domain() == "ai.onnx" ? "" : node.domain();
-    const auto version = opsets.find(domain);
-    const std::vector<Var> outputs =
-        make_node(scratch, node.op_type(), inputs, *attributes,
-                  {.domain = domain,
-                   .version = version == opsets.end() ? 0 : version->second,
-                   .num_outputs = node.output_size()});
-    for (int o = 0; o < node.output_size(); ++o) {
-      if (!outputs[static_cast<size_t>(o)].ok()) {
-        return kernels::Decline(outputs[static_cast<size_t>(o)].status().message());
-      }
-      if (!node.output(o).empty()) env[node.output(o)] = outputs[static_cast<size_t>(o)];
-    }
-  }
+  if (absl::Status ran = RunNodes(body->node(), run); !ran.ok()) return ran;
+  const std::map<std::string, Var>& env = run.env;
   kernels::KernelOutputs values(static_cast<size_t>(ctx.num_outputs()));
   for (int o = 0; o < ctx.num_outputs() && o < body->output_size(); ++o) {
     auto it = env.find(body->output(o));
