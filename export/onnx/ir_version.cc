@@ -4,6 +4,8 @@
 #include <iterator>
 #include <string>
 
+#include "graphgc/opset/build/onnx_domains.h"
+
 namespace graphgc::internal {
 namespace {
 
@@ -73,6 +75,8 @@ void TakeGraph(const onnx::GraphProto& graph, int64_t& lowest) {
 
 int64_t IrVersionOfOpset(const std::string& domain, int64_t version) {
   const bool ml = domain == "ai.onnx.ml";
+  constexpr int64_t kPreviewTrainingIrVersion = 7;  // ONNX 1.7 brought the domain
+  if (domain == internal::kPreviewTrainingDomain) return kPreviewTrainingIrVersion;
   if (!ml && !domain.empty() && domain != "ai.onnx") return kOnnxIrVersion;
   for (const Release& release : kReleases) {
     if (version <= (ml ? release.ml_opset : release.onnx_opset)) return release.ir_version;

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/build/custom_op_registry.h"
+#include "graphgc/opset/build/onnx_domains.h"
 #include "graphgc/opset/kernels/kernel.h"
 #include "graphgc/opset/values/kernel_registry.h"
 
@@ -26,8 +27,7 @@ Registry& TheRegistry() {
 
 absl::Status Validate(const CustomOp& op) {
   // ai.onnx.training too: ONNX's checker rejects any op of it that ONNX does not define.
-  if (op.domain.empty() || op.domain == "ai.onnx" || op.domain == "ai.onnx.ml" ||
-      op.domain == "ai.onnx.training") {
+  if (internal::IsOnnxDefinedDomain(op.domain) || op.domain == "ai.onnx.training") {
     return absl::InvalidArgumentError(
         absl::StrCat("register_op: domain '", op.domain, "' is reserved for ONNX"));
   }

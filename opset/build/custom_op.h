@@ -46,7 +46,7 @@ struct CustomOpContext {
 };
 
 struct CustomOp {
-  std::string domain;  // not "" / "ai.onnx" / "ai.onnx.ml"
+  std::string domain;  // not "" / "ai.onnx" / "ai.onnx.ml" / "ai.onnx.preview.training"
   std::string op_type;
   int version = 1;  // the domain's opset version this op belongs to
   int min_inputs = 0;

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/build/custom_op_registry.h"
 #include "graphgc/opset/build/native_ops.h"
+#include "graphgc/opset/build/onnx_domains.h"
 #include "graphgc/opset/build/op_builder.h"
 #include "graphgc/opset/build/subgraph_builder.h"
 #include "graphgc/opset/inference/inference_fixes.h"
@@ -82,6 +83,7 @@ absl::StatusOr<int> ResolveVersion(absl::string_view op_type, absl::string_view 
 int SupportedOpsetVersion(absl::string_view domain) {
   if (domain.empty() || domain == "ai.onnx") return kNewestOnnxOpset;
   if (domain == "ai.onnx.ml") return kNewestMlOpset;
+  if (domain == internal::kPreviewTrainingDomain) return internal::kNewestPreviewTrainingOpset;
   return internal::CustomDomainVersion(domain);
 }
 
@@ -284,7 +286,7 @@ std::vector<Var> MakeNode(GraphCore* graph, absl::string_view op_type, absl::Spa
                             "and SequenceMap only"),
                   options.num_outputs);
   }
-  if (!domain.empty() && domain != "ai.onnx.ml") {
+  if (!IsOnnxDefinedDomain(domain)) {
     const std::shared_ptr<const CustomOp> custom = FindCustomOp(domain, op_type, *version);
     if (custom == nullptr) {
       return Failed(NodeError(op_type, absl::StrCat("no such operator in domain '", domain,
@@ -335,7 +337,7 @@ const internal::ResolvedOp* ResolveForHasKernel(absl::string_view op_type,
   const absl::StatusOr<int> version = ResolveVersion(op_type, domain, options.version);
   if (!version.ok()) return nullptr;
   int since_version = 0;
-  if (!domain.empty() && domain != "ai.onnx.ml") {
+  if (!internal::IsOnnxDefinedDomain(domain)) {
     const std::shared_ptr<const CustomOp> custom =
         internal::FindCustomOp(domain, op_type, *version);
     if (custom == nullptr) return nullptr;

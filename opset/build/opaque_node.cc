@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/ir/graph_core.h"
+#include "graphgc/opset/build/onnx_domains.h"
 #include "graphgc/opset/build/op_builder.h"
 
 namespace graphgc {
@@ -16,9 +17,7 @@ std::vector<Var> Failed(absl::string_view op_type, absl::string_view why, size_t
   return std::vector<Var>(std::max<size_t>(num_outputs, 1), Var::Detached(status));
 }
 
-bool IsReservedDomain(absl::string_view domain) {
-  return domain.empty() || domain == "ai.onnx" || domain == "ai.onnx.ml";
-}
+bool IsReservedDomain(absl::string_view domain) { return internal::IsOnnxDefinedDomain(domain); }
 
 absl::string_view Problem(absl::string_view op_type, const std::vector<Attribute>& attributes,
                           const OpaqueNodeOptions& options) {

@@ -19,6 +19,7 @@ void RegisterBuiltinKernels(KernelTable& table) {
   RegisterMlKernels(table);
   RegisterSequenceKernels(table);
   RegisterMapKernels(table);
+  RegisterTrainingKernels(table);
 }
 
 }  // namespace graphgc::kernels

@@ -26,6 +26,7 @@ void RegisterDetectionKernels(KernelTable& table);      // detection/: NonMaxSup
 void RegisterMlKernels(KernelTable& table);             // ml/: the ai.onnx.ml domain
 void RegisterSequenceKernels(KernelTable& table);       // sequence/: sequences, optionals
 void RegisterMapKernels(KernelTable& table);            // maps/: ZipMap, CastMap, DictVectorizer
+void RegisterTrainingKernels(KernelTable& table);       // training/: ai.onnx.preview.training
 
 // All of the above.
 void RegisterBuiltinKernels(KernelTable& table);

@@ -8,6 +8,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "graphgc/opset/build/onnx_domains.h"
 #include "graphgc/opset/kernels/builtin_kernels.h"
 #include "graphgc/opset/kernels/kernel_table.h"
 #include "graphgc/opset/proto/tensor_proto.h"
@@ -191,7 +192,7 @@ void AddKernelsWithoutSchema(const kernels::KernelEntry* entry,
 
 const onnx::OpSchema* SchemaOf(absl::string_view domain, absl::string_view op_type,
                                int since_version) {
-  if (!domain.empty() && domain != "ai.onnx.ml") return nullptr;
+  if (!IsOnnxDefinedDomain(domain)) return nullptr;
   return onnx::OpSchemaRegistry::Schema(std::string(op_type), since_version, std::string(domain));
 }
 

@@ -10,6 +10,7 @@
 #include "absl/strings/strip.h"
 #include "graphgc/ir/graph_core.h"
 #include "graphgc/opset/build/node.h"
+#include "graphgc/opset/build/onnx_domains.h"
 #include "graphgc/opset/build/op_builder.h"
 #include "graphgc/opset/values/kernel_registry.h"
 #include "graphgc/valuestore/data_type.h"
@@ -60,7 +61,7 @@ DataType OperandType(const Arena& arena, VarId var) {
 // had no values (BuildNode resolves only to compute). nullptr for ops of other domains.
 const ResolvedOp* ResolutionOf(const Arena& arena, NodeId node, const OpKind& kind) {
   if (const ResolvedOp* cached = arena.op_resolution(arena.node_op(node))) return cached;
-  if (!kind.domain.empty() && kind.domain != "ai.onnx.ml") return nullptr;
+  if (!IsOnnxDefinedDomain(kind.domain)) return nullptr;
   const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(
       std::string(kind.op_type), kind.version, std::string(kind.domain));
   if (schema == nullptr) return nullptr;
@@ -109,10 +110,10 @@ absl::Status OwnReason(const GraphCore& core, VarId var, const OpKind& kind) {
         absl::StrCat("no value: ", op, " is random: its value differs from run to run"));
   }
   if (!has_kernel(kind.op_type, {.domain = std::string(kind.domain), .version = kind.version})) {
-    return absl::UnimplementedError(absl::StrCat(
-        "no value: graphgc has no kernel for ", op, " at opset ", kind.version,
-        kind.domain.empty() || kind.domain == "ai.onnx.ml" ? "" : " (an op of another domain)",
-        " (README: Ops that compute values)"));
+    return absl::UnimplementedError(
+        absl::StrCat("no value: graphgc has no kernel for ", op, " at opset ", kind.version,
+                     IsOnnxDefinedDomain(kind.domain) ? "" : " (an op of another domain)",
+                     " (README: Ops that compute values)"));
   }
   const NodeId node = core.arena().var_producer(var);
   if (std::optional<std::string> reason = UndeclaredTypeReason(core.arena(), node, kind)) {
