@@ -4,8 +4,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "graphgc/graphgc.h"
 #include "graphgc/opset/generated/opset13.h"
 #include "graphgc/opset/generated/opset18.h"
@@ -68,6 +70,53 @@ TEST(OpsetConversionTest, AnOpset6ConvModelIsConvertedAndTakesNewOps) {
   auto model = to_onnx(g, {{"y", y}}, check);
   ASSERT_TRUE(model.ok()) << model.status();
   EXPECT_EQ(OnnxOpset(*model), kNewestOnnxOpset);
+}
+
+// The pytorch-operator models of ONNX's test data, also at opset 6.
+const std::string kOperators = "/usr/share/libonnx-testdata/data/pytorch-operator/";
+
+// The model's one output, imported with its inputs bound to test_data_set_0's, at `opset`
+// (0: the model's own), against the stored output.
+void ExpectStoredOutput(const std::string& dir, int opset) {
+  absl::StatusOr<onnx::ModelProto> model = load_model(dir + "model.onnx");
+  ASSERT_TRUE(model.ok()) << model.status();
+  Graph g;
+  std::map<std::string, Var> inputs;
+  for (int i = 0; i < model->graph().input_size(); ++i) {
+    absl::StatusOr<Tensor> value =
+        load_tensor(absl::StrCat(dir, "test_data_set_0/input_", i, ".pb"));
+    if (!value.ok()) break;
+    inputs[model->graph().input(i).name()] = g.constant(*value);
+  }
+  absl::StatusOr<Tensor> expected = load_tensor(dir + "test_data_set_0/output_0.pb");
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  auto imported = import_model(g, *model, inputs, {.opset = opset});
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  EXPECT_THAT(imported->warnings, IsEmpty());
+  EXPECT_EQ(imported->onnx_opset, opset == 0 ? 6 : opset);
+  const Var y = imported->outputs.begin()->second;
+  ASSERT_TRUE(y.value().has_value()) << dir << ": " << y.value_status();
+  EXPECT_THAT(y.value()->data<float>(),
+              Pointwise(::testing::FloatNear(1e-5f), expected->data<float>()))
+      << dir << " at opset " << opset;
+}
+
+// Before opset 7, PRelu applies a slope [C] per channel (X's dim 1) and Add takes `broadcast`
+// and `axis`, a dim of 1 in B broadcasting too. Both at the model's own opset and converted to
+// the newest: the converter bumps PRelu without changing it, so the import unsqueezes such a
+// slope to [C, 1, ...] first.
+TEST(OpsetConversionTest, Opset6PReluSlopesAndLegacyBroadcastKeepTheirMeaning) {
+  for (const char* name : {"test_PReLU_1d_multiparam", "test_PReLU_2d_multiparam",
+                           "test_PReLU_3d_multiparam", "test_PReLU_2d"}) {
+    ExpectStoredOutput(kConverted + name + "/", 0);
+    ExpectStoredOutput(kConverted + name + "/", kNewestOnnxOpset);
+  }
+  for (const char* name :
+       {"test_operator_add_broadcast", "test_operator_add_size1_broadcast",
+        "test_operator_add_size1_singleton_broadcast", "test_operator_add_size1_right_broadcast"}) {
+    ExpectStoredOutput(kOperators + name + "/", 0);
+    ExpectStoredOutput(kOperators + name + "/", kNewestOnnxOpset);
+  }
 }
 
 TEST(OpsetConversionTest, KeepingTheModelsOpsetAndMixingNamesTheWaysOut) {

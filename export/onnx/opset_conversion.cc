@@ -2,6 +2,7 @@
 
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -11,12 +12,15 @@
 #include "graphgc/export/onnx/external_data.h"
 #include "graphgc/export/onnx/graph_inliner.h"
 #include "graphgc/export/onnx/node_protos.h"
+#include "graphgc/export/onnx/prelu_channel_slopes.h"
 #include "graphgc/ir/graph.h"
 #include "onnx/checker.h"
 #include "onnx/version_converter/convert.h"
 
 namespace graphgc::internal {
 namespace {
+
+constexpr int64_t kPReluBroadcastsSince = 7;
 
 // The types a graph declares for its names: inputs, outputs and value_info.
 using DeclaredTypes = absl::flat_hash_map<std::string, const onnx::TypeProto*>;
@@ -77,12 +81,19 @@ int64_t OnnxOpsetOf(const onnx::ModelProto& model) {
   return 0;
 }
 
-OpsetConversion ConvertOnnxOpset(const onnx::ModelProto& model, int target,
+OpsetConversion ConvertOnnxOpset(const onnx::ModelProto& original, int target,
                                  const InitializerLoader& load_initializer) {
   OpsetConversion result;
-  const int64_t from = OnnxOpsetOf(model);
+  const int64_t from = OnnxOpsetOf(original);
   // An opset out of range is not this module's to report: the import refuses it.
   if (from < 1 || from > kNewestOnnxOpset || from == target) return result;
+  // Copied only for the rare model that needs its PRelu slopes rewritten.
+  std::optional<onnx::ModelProto> rewritten;
+  if (target > from && from < kPReluBroadcastsSince) {
+    rewritten = original;
+    if (UnsqueezeChannelSlopes(*rewritten) == 0) rewritten.reset();
+  }
+  const onnx::ModelProto& model = rewritten.has_value() ? *rewritten : original;
   if (absl::Status imports = ImportsAsItIs(model, load_initializer); !imports.ok()) {
     result.warning = KeptAtOwnOpset(from, target, imports.message());
     return result;
@@ -103,7 +114,7 @@ OpsetConversion ConvertOnnxOpset(const onnx::ModelProto& model, int target,
         KeptAtOwnOpset(from, target, absl::StrCat("ONNX's version converter says: ", e.what()));
     return result;
   }
-  RestoreDropped(model, *result.model);
+  RestoreDropped(original, *result.model);
   return result;
 }
 

@@ -138,12 +138,18 @@ absl::Status CheckGatherNd(absl::Span<const OperandInfo> inputs,
 
 // PRelu's inference gives X's shape, as the spec says (slope broadcasts to X, one way); a slope
 // that would grow X (X [], slope [2]) must be refused, not given X's shape and a larger value.
-absl::Status CheckPReluSlope(absl::Span<const OperandInfo> inputs) {
+// Before opset 7 a 1-D slope applies per channel (X's dim 1) of an X of rank 3 or more.
+absl::Status CheckPReluSlope(absl::Span<const OperandInfo> inputs, int since_version) {
   if (inputs.size() < 2 || !inputs[0].shape.has_value() || !inputs[1].shape.has_value()) {
     return absl::OkStatus();
   }
   const Shape& x = *inputs[0].shape;
   const Shape& slope = *inputs[1].shape;
+  constexpr int kNumpyBroadcastSince = 7;
+  if (since_version < kNumpyBroadcastSince && slope.size() == 1 && x.size() >= 3 &&
+      (slope[0] == x[1] || slope[0] == -1 || x[1] == -1)) {
+    return absl::OkStatus();
+  }
   bool fits = slope.size() <= x.size();
   for (size_t i = 1; fits && i <= slope.size(); ++i) {
     const int64_t s = slope[slope.size() - i];
@@ -344,7 +350,7 @@ absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
   if (!schema.domain().empty()) return absl::OkStatus();
   if (absl::Status ints = CheckIntRules(schema.Name(), attributes); !ints.ok()) return ints;
   if (schema.Name() == "GatherND") return CheckGatherNd(inputs, attributes);
-  if (schema.Name() == "PRelu") return CheckPReluSlope(inputs);
+  if (schema.Name() == "PRelu") return CheckPReluSlope(inputs, schema.since_version());
   const std::string& name = schema.Name();
   if (name == "Conv" || name == "ConvTranspose" || name == "ConvInteger") {
     return CheckConvolutionRanks(inputs, 1);

@@ -85,9 +85,12 @@ void RegisterActivationKernels(KernelTable& table) {
                 return x >= 0 ? x : static_cast<decltype(x)>(alpha) * x;
               };
             }));
-  table.add("", "PRelu", 7, kLatest, numeric, BinaryKernel<NumericTypes>([](auto x, auto slope) {
-              return IsNegative(x) ? internal::WrapMul(slope, x) : x;
-            }));
+  const auto prelu = [](auto x, auto slope) {
+    return IsNegative(x) ? internal::WrapMul(slope, x) : x;
+  };
+  // Before opset 7 the slope applies per channel (LegacyPReluSlope); from 7 it broadcasts.
+  table.add("", "PRelu", 1, 6, numeric, BinaryKernel<NumericTypes>(prelu, LegacyPReluSlope));
+  table.add("", "PRelu", 7, kLatest, numeric, BinaryKernel<NumericTypes>(prelu));
   table.add("", "Elu", 1, kLatest, reals,
             UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
               return [alpha = ctx.float_attribute("alpha")](auto x) {

@@ -48,12 +48,12 @@ Kernel UnaryKernel(Op op) {
   return UnaryKernelWith<Types, Out>([op](const KernelContext&) { return op; });
 }
 
-// Two operands of one type under broadcasting (the legacy rules before opset 7).
+// Two operands of one type under broadcasting (the legacy rules before opset 7, or `rule`).
 template <class Types, class Out = void, class MakeOp>
-Kernel BinaryKernelWith(MakeOp make) {
-  return [make](const KernelContext& ctx) -> KernelResult {
+Kernel BinaryKernelWith(MakeOp make, OperandRule rule = LegacyBroadcastOperand) {
+  return [make, rule](const KernelContext& ctx) -> KernelResult {
     const Tensor& a = ctx.input(0);
-    GRAPHGC_ASSIGN_OR_RETURN(const Tensor b, LegacyBroadcastOperand(ctx, a, ctx.input(1)));
+    GRAPHGC_ASSIGN_OR_RETURN(const Tensor b, rule(ctx, a, ctx.input(1)));
     const auto op = make(ctx);
     return ForType<Types>(ctx, a.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -64,8 +64,8 @@ Kernel BinaryKernelWith(MakeOp make) {
 }
 
 template <class Types, class Out = void, class Op>
-Kernel BinaryKernel(Op op) {
-  return BinaryKernelWith<Types, Out>([op](const KernelContext&) { return op; });
+Kernel BinaryKernel(Op op, OperandRule rule = LegacyBroadcastOperand) {
+  return BinaryKernelWith<Types, Out>([op](const KernelContext&) { return op; }, rule);
 }
 
 // `kernel` after `check(ctx)` (an absl::Status) passed: the inputs a kernel cannot compute
