@@ -631,6 +631,23 @@ TEST(ReduceKernelTest, AxesAsAnInputFrom18) {
   EXPECT_TRUE(HasValue<float>(
       gg::make_node("ReduceL1", {x}, {{"noop_with_empty_axes", int64_t{1}}}, {.version = 18})[0],
       {1, 2, 3, 4, 5, 6}, {2, 3}));
+  // The op still applies to each element (ONNX: "ReduceSumSquare acts as a vanilla Square"), as
+  // ONNX Runtime 1.32 and ONNX's reference compute: |x| for L1 and L2, x^2, log(x).
+  const Var signs = Const<float>(g, {-1.5f, 2, -3}, {3});
+  const std::vector<Attribute> noop = {{"noop_with_empty_axes", int64_t{1}}};
+  EXPECT_TRUE(HasValue<float>(gg::make_node("ReduceL2", {signs}, noop, {.version = 18})[0],
+                              {1.5, 2, 3}, {3}));
+  EXPECT_TRUE(
+      HasValue<float>(gg::make_node("ReduceL1", {signs, Int64s(g, {})}, noop, {.version = 24})[0],
+                      {1.5, 2, 3}, {3}));
+  EXPECT_TRUE(HasValue<float>(gg::make_node("ReduceSumSquare", {signs}, noop, {.version = 18})[0],
+                              {2.25, 4, 9}, {3}));
+  EXPECT_TRUE(HasValue<float>(
+      gg::make_node("ReduceLogSum", {x}, noop, {.version = 18})[0],
+      {0, std::log(2.0), std::log(3.0), std::log(4.0), std::log(5.0), std::log(6.0)}, {2, 3},
+      1e-6));
+  EXPECT_TRUE(HasValue<float>(gg::make_node("ReduceMax", {signs}, noop, {.version = 20})[0],
+                              {-1.5, 2, -3}, {3}));
 }
 
 }  // namespace

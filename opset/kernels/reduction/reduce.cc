@@ -283,23 +283,33 @@ KernelResult ReduceBools(const KernelContext& ctx, ReduceOp op, const Tensor& x,
   return KernelOutputs{std::move(out).freeze()};
 }
 
-// `axes_from_input`: ReduceSum from opset 13, whose optional input 1 holds the axes.
-KernelResult Reduce(const KernelContext& ctx, ReduceOp op, bool axes_from_input) {
-  const Tensor& x = ctx.input(0);
+// The reduction's plan: its axes from input 1 (`axes_from_input`: ReduceSum from opset 13, the
+// others from 18) or the attribute. Without axes, noop_with_empty_axes reduces no dim, but each
+// element still goes through the op, a reduction of one element (ReduceSumSquare squares,
+// ReduceL2 takes |x|, ReduceLogSum the log), as ONNX says and ONNX Runtime and ONNX's reference
+// compute.
+absl::StatusOr<ReducePlan> PlanOf(const KernelContext& ctx, const Tensor& x, bool axes_from_input) {
   std::optional<std::vector<int64_t>> axes;
   std::string source;
   if (axes_from_input) {
     if (const Tensor* axes_tensor = ctx.optional_input(1)) axes = ReadInt64s(*axes_tensor);
     source = ctx.input_label(1);
     const bool no_axes = !axes.has_value() || axes->empty();
-    if (no_axes && ctx.int_attribute("noop_with_empty_axes", 0) != 0) return KernelOutputs{x};
+    if (no_axes && ctx.int_attribute("noop_with_empty_axes", 0) != 0) {
+      return PlanReduction(x.shape(), DimMask(static_cast<size_t>(x.rank()), false), true);
+    }
   } else {
     axes = ctx.ints_attribute("axes");
     source = "attribute 'axes'";
   }
   GRAPHGC_ASSIGN_OR_RETURN(const DimMask reduced, ReducedDims(axes, x.rank(), source));
   // As ONNX's inference (and ONNX Runtime) read it: only 1 keeps the reduced dims.
-  const ReducePlan plan = PlanReduction(x.shape(), reduced, ctx.int_attribute("keepdims", 1) == 1);
+  return PlanReduction(x.shape(), reduced, ctx.int_attribute("keepdims", 1) == 1);
+}
+
+KernelResult Reduce(const KernelContext& ctx, ReduceOp op, bool axes_from_input) {
+  const Tensor& x = ctx.input(0);
+  GRAPHGC_ASSIGN_OR_RETURN(const ReducePlan plan, PlanOf(ctx, x, axes_from_input));
   if (x.dtype() == DataType::kBool) return ReduceBools(ctx, op, x, plan);
   return DispatchNumericKernel(x.dtype(), [&](auto tag) {
     return ReduceOfType<typename decltype(tag)::type>(ctx, op, x, plan);
