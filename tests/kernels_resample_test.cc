@@ -410,3 +410,36 @@ TEST(GridSampleTest, EmptyOutput) {
 }
 
 }  // namespace
+
+// AffineGrid (opset 20): theta * (x, y, 1) at the pixel centres, or the corners with
+// align_corners; the values are ONNX Runtime 1.32's and ONNX's reference's.
+TEST(AffineGridKernel, MapsTheBaseGridThroughTheta) {
+  Graph g;
+  const Var identity = Const<float>(g, {1, 0, 0, 0, 1, 0}, {1, 2, 3});
+  EXPECT_TRUE(
+      HasValues<float>(One(NodeAt("AffineGrid", {identity, Int64s(g, {1, 1, 4, 1})}, {}, 20)),
+                       Dims{1, 4, 1, 2}, {0, -0.75, 0, -0.25, 0, 0.25, 0, 0.75}, 1e-7));
+  EXPECT_TRUE(HasValues<float>(One(NodeAt("AffineGrid", {identity, Int64s(g, {1, 1, 2, 3})},
+                                          {{"align_corners", int64_t{1}}}, 20)),
+                               Dims{1, 2, 3, 2}, {-1, -1, 0, -1, 1, -1, -1, 1, 0, 1, 1, 1}, 1e-7));
+  // A shear and a shift, in 3-D: (x + z + 0.5, y, 2z).
+  const Var theta = Const<double>(g, {1, 0, 1, 0.5, 0, 1, 0, 0, 0, 0, 2, 0}, {1, 3, 4});
+  EXPECT_TRUE(HasValues<double>(
+      One(NodeAt("AffineGrid", {theta, Int64s(g, {1, 1, 2, 1, 2})}, {}, 24)), Dims{1, 2, 1, 2, 3},
+      {-0.5, 0, -1, 0.5, 0, -1, 0.5, 0, 1, 1.5, 0, 1}, 1e-12));
+  // A theta that does not fit the size is an error naming the input.
+  const Var wrong = One(NodeAt("AffineGrid", {identity, Int64s(g, {2, 1, 4, 4})}, {}, 20));
+  EXPECT_FALSE(wrong.ok() && wrong.value().has_value());
+}
+
+// An axis of one point with align_corners: ONNX's function body divides by zero, ONNX Runtime
+// gives +1 and ONNX's reference -1: no value.
+TEST(AffineGridKernel, OnePointWithAlignCornersHasNoValue) {
+  Graph g;
+  const Var identity = Const<float>(g, {1, 0, 0, 0, 1, 0}, {1, 2, 3});
+  const Var grid = One(NodeAt("AffineGrid", {identity, Int64s(g, {1, 1, 4, 1})},
+                              {{"align_corners", int64_t{1}}}, 20));
+  ASSERT_TRUE(grid.ok()) << grid.status();
+  EXPECT_TRUE(HasNoValue(grid));
+  EXPECT_EQ(grid.shape(), (std::vector<int64_t>{1, 4, 1, 2}));
+}

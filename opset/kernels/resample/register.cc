@@ -7,6 +7,7 @@ namespace graphgc::kernels {
 void RegisterResampleKernels(KernelTable& table) {
   RegisterResizeKernels(table);
   RegisterGridSampleKernels(table);
+  RegisterAffineGridKernels(table);
 }
 
 }  // namespace graphgc::kernels

@@ -8,6 +8,7 @@ namespace graphgc::kernels {
 
 void RegisterResizeKernels(KernelTable& table);      // resize.cc: Resize, Upsample
 void RegisterGridSampleKernels(KernelTable& table);  // grid_sample.cc: GridSample
+void RegisterAffineGridKernels(KernelTable& table);  // affine_grid.cc: AffineGrid
 
 }  // namespace graphgc::kernels
 
