@@ -1,5 +1,6 @@
 // The trees of TreeEnsembleClassifier and TreeEnsembleRegressor, built from their nodes_* and
-// (class|target)_* attributes, and the walk from a root to a leaf.
+// (class|target)_* attributes, and the walk from a root to a leaf (whose branch test TreeEnsemble
+// 5 shares).
 //
 // Built as ONNX Runtime builds them: a tree's root is the first node of each run of equal
 // nodes_treeids; children are found by (tree id, node id); a leaf's weights keep their attribute
@@ -61,38 +62,45 @@ template <class T>
 absl::StatusOr<TreeEnsemble<T>> BuildTreeEnsemble(const KernelContext& ctx,
                                                   absl::string_view weights_prefix);
 
+// Whether a branch of `mode` (not kLeaf) sends feature value x to its true child: x compared
+// with the threshold t, or NaN where the node says missing values go true.
+template <class T>
+bool GoesTrue(NodeMode mode, T x, T t, bool missing_goes_true) {
+  bool go_true = false;
+  switch (mode) {
+    case NodeMode::kLeq:
+      go_true = x <= t;
+      break;
+    case NodeMode::kLt:
+      go_true = x < t;
+      break;
+    case NodeMode::kGte:
+      go_true = x >= t;
+      break;
+    case NodeMode::kGt:
+      go_true = x > t;
+      break;
+    case NodeMode::kEq:
+      go_true = x == t;
+      break;
+    case NodeMode::kNeq:
+      go_true = x != t;
+      break;
+    case NodeMode::kLeaf:
+      break;
+  }
+  return go_true || (missing_goes_true && std::isnan(x));
+}
+
 // The leaf the row reaches from `root`, or -1 after more steps than there are nodes (a cycle).
 template <class T>
 int32_t FindLeaf(const TreeEnsemble<T>& ensemble, int32_t root, const T* row) {
   int32_t index = root;
   for (size_t steps = 0; steps <= ensemble.nodes.size(); ++steps) {
     const TreeNode<T>& node = ensemble.nodes[static_cast<size_t>(index)];
-    const T x = row[node.feature];
-    const T t = node.threshold;
-    bool go_true = false;
-    switch (node.mode) {
-      case NodeMode::kLeaf:
-        return index;
-      case NodeMode::kLeq:
-        go_true = x <= t;
-        break;
-      case NodeMode::kLt:
-        go_true = x < t;
-        break;
-      case NodeMode::kGte:
-        go_true = x >= t;
-        break;
-      case NodeMode::kGt:
-        go_true = x > t;
-        break;
-      case NodeMode::kEq:
-        go_true = x == t;
-        break;
-      case NodeMode::kNeq:
-        go_true = x != t;
-        break;
-    }
-    go_true = go_true || (node.missing_goes_true && std::isnan(x));
+    if (node.mode == NodeMode::kLeaf) return index;
+    const bool go_true =
+        GoesTrue(node.mode, row[node.feature], node.threshold, node.missing_goes_true);
     index = go_true ? node.true_child : node.false_child;
   }
   return -1;
