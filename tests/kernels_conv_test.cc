@@ -20,6 +20,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graphgc/graphgc.h"
+#include "graphgc/opset/generated/opset19.h"
+#include "graphgc/opset/generated/opset22.h"
 #include "kernel_test_util.h"
 
 namespace {
@@ -86,6 +88,177 @@ TEST(Col2ImKernel, FoldsBlocksAddingOverlaps) {
   // L must be the number of block positions, dim 1 a multiple of the block's size.
   EXPECT_FALSE(gg::opset24::Col2Im(line, Int64s(g, {5}), Int64s(g, {2})).value().has_value());
   EXPECT_FALSE(gg::opset24::Col2Im(columns, image, Int64s(g, {3, 1})).value().has_value());
+}
+
+// DeformConv (opsets 19 and 22). The 2-D values are ONNX Runtime 1.32's, which ONNX's reference
+// evaluator (onnx 1.23) gives too; the 1-D and 3-D ones, which neither computes, are ONNX's
+// reference GridSample (linear, zeros, align_corners) sampling each tap, as its 2-D DeformConv
+// does.
+Var DeformConvAt(int opset, const Var& x, const Var& w, const Var& offset) {
+  return opset == 22 ? gg::opset22::DeformConv(x, w, offset)
+                     : gg::opset19::DeformConv(x, w, offset);
+}
+
+// `count` values of `f(i)`, a pattern both this test and the ONNX Runtime script use.
+template <class F>
+std::vector<double> Pattern(int64_t count, F f) {
+  std::vector<double> out;
+  for (int64_t i = 0; i < count; ++i) out.push_back(f(i));
+  return out;
+}
+double PatternX(int64_t i) { return static_cast<double>(i * 5 % 11) - 5; }
+double PatternW(int64_t i) { return static_cast<double>(i * 3 % 7 - 3) / 4; }
+double PatternOffset(int64_t i) { return static_cast<double>(i * 7 % 17 - 8) / 4; }
+double PatternMask(int64_t i) { return static_cast<double>(i % 5) / 4; }
+
+// X = 1..9 [3, 3], a 1x1 kernel of 2: each output is twice X sampled at its displaced location.
+// A location within a pixel of the border blends the edge pixel with 0.
+template <class T>
+void ExpectDeformedBorderTaps(int opset) {
+  Graph g;
+  Var x = Const<T>(g, ValuesOf<T>(Iota(9, 1)), {1, 1, 3, 3});
+  Var w = Const<T>(g, ValuesOf<T>({2}), {1, 1, 1, 1});
+  std::vector<double> offsets(18, 0.0);  // [1, 2 (dy, dx), 3, 3]
+  offsets[0] = -0.5;                     // (0, 0) reads (-0.5, 0): half of X[0, 0]
+  offsets[9 + 1] = -2;                   // (0, 1) reads (0, -1): column 0 weighs 0
+  offsets[2] = 2.5;                      // (0, 2) reads (2.5, 2): half of X[2, 2]
+  offsets[3] = -0.75;                    // (1, 0) reads (0.25, 0.25)
+  offsets[9 + 3] = 0.25;
+  offsets[9 + 4] = 1.5;    // (1, 1) reads (1, 2.5): half of X[1, 2]
+  offsets[8] = 1;          // (2, 2) reads (3, 2): outside
+  offsets[9 + 6] = -1.25;  // (2, 0) reads (2, -1.25): outside
+  Var offset = Const<T>(g, ValuesOf<T>(offsets), {1, 2, 3, 3});
+  EXPECT_TRUE(
+      Is<T>(DeformConvAt(opset, x, w, offset), {1, 0, 9, 4, 6, 12, 0, 16, 0}, {1, 1, 3, 3}));
+}
+
+TEST(DeformConvKernel, SamplesNearTheBorderLikeOnnx) {
+  ExpectDeformedBorderTaps<float>(19);
+  ExpectDeformedBorderTaps<double>(19);
+  ExpectDeformedBorderTaps<gg::Float16>(19);
+  ExpectDeformedBorderTaps<float>(22);
+  ExpectDeformedBorderTaps<gg::BFloat16>(22);
+}
+
+// Two images of 4 channels in 2 groups and 2 offset groups, a 2x2 kernel dilated [2, 1], strides
+// [1, 2], pads [1, 0, 0, 1], a mask and a bias.
+template <class T>
+void ExpectDeformConvOfGroups() {
+  Graph g;
+  Var x = Const<T>(g, ValuesOf<T>(Pattern(160, PatternX)), {2, 4, 4, 5});
+  Var w = Const<T>(g, ValuesOf<T>(Pattern(32, PatternW)), {4, 2, 2, 2});
+  Var offset = Const<T>(g, ValuesOf<T>(Pattern(288, PatternOffset)), {2, 16, 3, 3});
+  Var mask = Const<T>(g, ValuesOf<T>(Pattern(144, PatternMask)), {2, 8, 3, 3});
+  Var b = Const<T>(g, ValuesOf<T>({-1.5, -0.5, 0.5, 1.5}), {4});
+  const Var y = gg::opset19::DeformConv(x, w, offset, b, mask,
+                                        {.dilations = {{2, 1}},
+                                         .group = 2,
+                                         .offset_group = 2,
+                                         .pads = {{1, 0, 0, 1}},
+                                         .strides = {{1, 2}}});
+  EXPECT_TRUE(Is<T>(
+      y,
+      {-0.4375,   3.1953125, -1.3125,    -1.42578125, -3.484375,   -3.8828125, -1.5,      -1.015625,
+       -4.78125,  -2.0625,   -4.59375,   -0.6875,     -0.62890625, 0.734375,   2.9296875, -0.5,
+       -0.9375,   1.0,       -1.1875,    -0.125,      0.09375,     0.28125,    -3.5,      -1.1875,
+       0.0625,    -0.5,      0.25,       2.296875,    1.9375,      1.484375,   0.90625,   3.5625,
+       1.375,     1.59375,   4.1328125,  0.6875,      -3.40625,    -1.78125,   -1.8125,   -4.40625,
+       -4.15625,  -1.140625, -5.3828125, -4.0625,     -1.96875,    1.625,      -0.0625,   -0.625,
+       2.875,     1.8046875, -0.90625,   1.9140625,   2.703125,    -0.40625,   -0.09375,  2.5390625,
+       0.40625,   -1.90625,  0.0625,     0.875,       -1.9921875,  0.359375,   0.78125,   1.296875,
+       2.1171875, 1.2421875, 0.90625,    2.125,       1.875,       1.609375,   1.8515625, 1.3125},
+      {2, 4, 3, 3}));
+}
+
+TEST(DeformConvKernel, GroupsOffsetGroupsMaskAndBias) {
+  ExpectDeformConvOfGroups<float>();
+  ExpectDeformConvOfGroups<double>();
+  ExpectDeformConvOfGroups<gg::Float16>();
+}
+
+TEST(DeformConvKernel, OtherSpatialRanks) {
+  Graph g;
+  // 1-D: 2 channels in 2 groups and 2 offset groups, kernel 3, stride 2, pads 1 and 1.
+  Var x1 = Const<double>(g, Pattern(10, PatternX), {1, 2, 5});
+  Var w1 = Const<double>(g, Pattern(6, PatternW), {2, 1, 3});
+  Var offset1 = Const<double>(g, Pattern(18, PatternOffset), {1, 6, 3});
+  EXPECT_TRUE(Is<double>(
+      gg::opset19::DeformConv(x1, w1, offset1, Var(), Var(),
+                              {.group = 2, .offset_group = 2, .pads = {{1, 1}}, .strides = {{2}}}),
+      {0, 1.6875, 0.75, -0.25, 0.75, -1.125}, {1, 2, 3}));
+  // 3-D: a 2x2x1 kernel with a mask and a bias.
+  Var x3 = Const<double>(g, Pattern(18, PatternX), {1, 1, 3, 3, 2});
+  Var w3 = Const<double>(g, Pattern(4, PatternW), {1, 1, 2, 2, 1});
+  Var offset3 = Const<double>(g, Pattern(96, PatternOffset), {1, 12, 2, 2, 2});
+  Var mask3 = Const<double>(g, Pattern(32, PatternMask), {1, 4, 2, 2, 2});
+  EXPECT_TRUE(Is<double>(
+      gg::opset19::DeformConv(x3, w3, offset3, Const<double>(g, {0.5}, {1}), mask3),
+      {0.5, 0.5, 0.2890625, 0.3671875, 0.6171875, 0.5, -0.296875, 0.1484375}, {1, 1, 2, 2, 2}));
+}
+
+TEST(DeformConvKernel, AnAxisOfOnePixel) {
+  // ONNX Runtime's value; ONNX's reference divides by the extent - 1 and fails.
+  Graph g;
+  Var x = Const<float>(g, {1, 2, 3}, {1, 1, 1, 3});
+  Var w = Const<float>(g, {1, 1}, {1, 1, 1, 2});
+  Var offset = Const<float>(g, std::vector<float>(8, 0.25f), {1, 4, 1, 2});
+  EXPECT_TRUE(Is<float>(gg::opset19::DeformConv(x, w, offset), {2.625, 3.375}, {1, 1, 1, 2}));
+}
+
+TEST(DeformConvKernel, NonFiniteOffsetsOrImagesGetNoValue) {
+  Graph g;
+  Var x = Const<float>(g, ValuesOf<float>(Iota(9)), {1, 1, 3, 3});
+  Var w = Const<float>(g, {1}, {1, 1, 1, 1});
+  std::vector<float> offsets(18, 0.0f);
+  offsets[4] = kNaN;
+  EXPECT_TRUE(HasNoValue(gg::opset19::DeformConv(x, w, Const<float>(g, offsets, {1, 2, 3, 3}))));
+  offsets[4] = -kInf;
+  EXPECT_TRUE(HasNoValue(gg::opset19::DeformConv(x, w, Const<float>(g, offsets, {1, 2, 3, 3}))));
+  // A NaN pixel: ONNX Runtime weighs the taps outside the image by 0 and spreads it.
+  Var nan_x = Const<float>(g, {kNaN, 1, 2, 3, 4, 5, 6, 7, 8}, {1, 1, 3, 3});
+  EXPECT_TRUE(HasNoValue(
+      gg::opset19::DeformConv(nan_x, w, Const<float>(g, std::vector<float>(18), {1, 2, 3, 3}))));
+}
+
+TEST(DeformConvKernel, ShapesAndAttributesThatDoNotFit) {
+  Graph g;
+  Var x = Const<float>(g, ValuesOf<float>(Iota(18)), {1, 2, 3, 3});
+  Var w = Const<float>(g, std::vector<float>(8, 1.0f), {2, 2, 1, 2});
+  Var offset = Const<float>(g, std::vector<float>(24, 0.5f), {1, 4, 3, 2});
+  const Var y = gg::opset19::DeformConv(x, w, offset);
+  ASSERT_TRUE(HasValueOfShape<float>(y, {1, 2, 3, 2}));
+  // offset_group must divide the channels, and the offsets fit the kernel and the output.
+  for (int64_t groups : {int64_t{0}, int64_t{-1}, int64_t{3}}) {
+    EXPECT_TRUE(
+        FailsWith(gg::opset19::DeformConv(x, w, offset, Var(), Var(), {.offset_group = groups}),
+                  {"offset_group"}))
+        << groups;
+  }
+  EXPECT_TRUE(FailsWith(gg::opset19::DeformConv(x, w, offset, Var(), Var(), {.offset_group = 2}),
+                        {"offset", "expected [1,8,3,2]"}));
+  EXPECT_TRUE(FailsWith(
+      gg::opset19::DeformConv(x, w, Const<float>(g, std::vector<float>(16), {1, 4, 2, 2})),
+      {"offset"}));
+  // A mask or B of another shape fails, unless ONNX's reference reshapes or broadcasts it
+  // (ONNX Runtime fails): no value then.
+  EXPECT_TRUE(
+      FailsWith(gg::opset19::DeformConv(x, w, offset, Var(),
+                                        Const<float>(g, std::vector<float>(6), {1, 1, 3, 2})),
+                {"mask"}));
+  EXPECT_TRUE(HasNoValue(gg::opset19::DeformConv(
+      x, w, offset, Var(), Const<float>(g, std::vector<float>(12, 1.0f), {1, 12}))));
+  EXPECT_TRUE(HasNoValue(gg::opset19::DeformConv(x, w, offset, Const<float>(g, {1}, {1}))));
+  EXPECT_TRUE(
+      FailsWith(gg::opset19::DeformConv(x, w, offset, Const<float>(g, {1, 2, 3}, {3})), {"B"}));
+  // Huge dilations or pads are no value, not an overflow.
+  EXPECT_FALSE(
+      gg::opset19::DeformConv(x, w, offset, Var(), Var(), {.dilations = {{int64_t{1} << 40, 1}}})
+          .value()
+          .has_value());
+  EXPECT_FALSE(gg::opset19::DeformConv(x, w, offset, Var(), Var(),
+                                       {.pads = {{0, 0, int64_t{1} << 62, int64_t{1} << 62}}})
+                   .value()
+                   .has_value());
 }
 
 TEST(ConvKernel, EachElementType) {

@@ -12,6 +12,8 @@ void RegisterConvFloatKernels(KernelTable& table);
 void RegisterQuantizedConvKernels(KernelTable& table);
 // Col2Im (col2im.cc).
 void RegisterCol2ImKernels(KernelTable& table);
+// DeformConv (deform_conv.cc).
+void RegisterDeformConvKernels(KernelTable& table);
 
 }  // namespace graphgc::kernels
 
