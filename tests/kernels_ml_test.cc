@@ -23,12 +23,13 @@
 #include "absl/strings/str_cat.h"
 #include "graphgc/graphgc.h"
 #include "graphgc/opset/generated/ml3.h"
+#include "graphgc/opset/generated/ml4.h"
 #include "kernel_test_util.h"
 
 namespace {
 
 // The ai.onnx.ml kernels implement the opsets up to 3 (TreeEnsembleClassifier and
-// TreeEnsembleRegressor are deprecated at 5, LabelEncoder-4 takes tensor attributes).
+// TreeEnsembleRegressor are deprecated at 5), and LabelEncoder-4 (whose tests name gg::ml4).
 namespace ml = graphgc::ml3;
 using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
 using Strings = std::vector<std::string>;
@@ -42,8 +43,31 @@ Tensor I(std::vector<int64_t> values, const Dims& shape) {
 Tensor S(Strings values, const Dims& shape) {
   return Tensor::from_vector<std::string>(std::move(values), shape);
 }
+template <class V>
+Tensor T(std::vector<V> values, const Dims& shape) {
+  return Tensor::from_vector<V>(std::move(values), shape);
+}
 
-// Equal dtype, shape and elements; floats within ONNX Runtime's rounding (relative 1e-5).
+// Element k of a numeric tensor as a double (exact for every type here), or nullopt for strings.
+std::optional<double> NumberAt(const Tensor& t, size_t k) {
+  switch (t.dtype()) {
+    case DataType::kFloat:
+      return t.data<float>()[k];
+    case DataType::kDouble:
+      return t.data<double>()[k];
+    case DataType::kInt64:
+      return static_cast<double>(t.data<int64_t>()[k]);
+    case DataType::kInt32:
+      return t.data<int32_t>()[k];
+    case DataType::kInt16:
+      return t.data<int16_t>()[k];
+    default:
+      return std::nullopt;
+  }
+}
+
+// Equal dtype, shape and elements; floats within ONNX Runtime's rounding (relative 1e-5), other
+// numbers exactly (-0 is 0).
 ::testing::AssertionResult SameAsOrt(const Tensor& got, const Tensor& want) {
   if (got.dtype() != want.dtype() || got.shape() != want.shape()) {
     return ::testing::AssertionFailure()
@@ -51,46 +75,42 @@ Tensor S(Strings values, const Dims& shape) {
            << gg::ShapeToString(got.shape()) << ", ORT has " << static_cast<int>(want.dtype())
            << " " << gg::ShapeToString(want.shape());
   }
+  const bool rounded = got.dtype() == DataType::kFloat || got.dtype() == DataType::kDouble;
   for (int64_t i = 0; i < got.size(); ++i) {
     const size_t k = static_cast<size_t>(i);
-    if (got.dtype() == DataType::kFloat) {
-      const float a = got.data<float>()[k];
-      const float b = want.data<float>()[k];
-      if (a == b || (std::isnan(a) && std::isnan(b)) ||
-          std::abs(a - b) <= 1e-6f + 1e-5f * std::abs(b)) {
-        continue;
-      }
-      return ::testing::AssertionFailure() << "element " << i << ": " << a << ", ORT " << b;
-    }
-    if (got.dtype() == DataType::kInt64 && got.data<int64_t>()[k] != want.data<int64_t>()[k]) {
-      return ::testing::AssertionFailure() << "element " << i << ": " << got.data<int64_t>()[k]
-                                           << ", ORT " << want.data<int64_t>()[k];
-    }
-    if (got.dtype() == DataType::kString &&
-        got.data<std::string>()[k] != want.data<std::string>()[k]) {
+    if (got.dtype() == DataType::kString) {
+      if (got.data<std::string>()[k] == want.data<std::string>()[k]) continue;
       return ::testing::AssertionFailure() << "element " << i << ": " << got.data<std::string>()[k]
                                            << ", ORT " << want.data<std::string>()[k];
     }
+    const std::optional<double> a = NumberAt(got, k);
+    const std::optional<double> b = NumberAt(want, k);
+    if (!a.has_value() || *a == *b || (std::isnan(*a) && std::isnan(*b)) ||
+        (rounded && std::abs(*a - *b) <= 1e-6 + 1e-5 * std::abs(*b))) {
+      continue;
+    }
+    return ::testing::AssertionFailure() << "element " << i << ": " << *a << ", ORT " << *b;
   }
   return ::testing::AssertionSuccess();
 }
 
-// "F({...}, {dims})": a value in the form the expectations are written in.
+// "F({...}, {dims})": a value in the form the expectations are written in (other numeric types
+// as T<type>({...}, {dims})).
 std::string Print(const Tensor& t) {
   std::string out = t.dtype() == DataType::kFloat   ? "F({"
                     : t.dtype() == DataType::kInt64 ? "I({"
-                                                    : "S({";
+                    : t.dtype() == DataType::kString
+                        ? "S({"
+                        : absl::StrCat("T<", gg::DataTypeName(t.dtype()), ">({");
   for (int64_t i = 0; i < t.size(); ++i) {
     const size_t k = static_cast<size_t>(i);
     if (i > 0) out += ", ";
-    if (t.dtype() == DataType::kFloat) {
-      char buffer[32];
-      std::snprintf(buffer, sizeof(buffer), "%.9g", t.data<float>()[k]);
-      out += buffer;
-    } else if (t.dtype() == DataType::kInt64) {
-      out += std::to_string(t.data<int64_t>()[k]);
-    } else if (t.dtype() == DataType::kString) {
+    if (t.dtype() == DataType::kString) {
       out += "\"" + t.data<std::string>()[k] + "\"";
+    } else if (const std::optional<double> v = NumberAt(t, k); v.has_value()) {
+      char buffer[32];
+      std::snprintf(buffer, sizeof(buffer), t.dtype() == DataType::kFloat ? "%.9g" : "%.17g", *v);
+      out += buffer;
     }
   }
   return out + "}, " + gg::ShapeToString(t.shape()) + ")";
@@ -297,6 +317,101 @@ TEST(MlCategories, LabelEncoder1) {
       One(gg::make_node("LabelEncoder", {Const<std::string>(g2, {"x", "z"}, {2})}, names, Ml(1)));
   ExpectOrt("label_encoder_1_more", g2, {to_string, repeated},
             {S({"z", "none", "none", "x"}, {2, 2}), I({3, 2}, {2})});
+}
+
+// LabelEncoder 4. The expected values are ONNX Runtime 1.32's (the Python package run on the
+// exported model); ONNX's reference (onnx 1.23) gives them too except where said.
+TEST(MlCategories, LabelEncoder4TensorAttributes) {
+  Graph g;
+  Var strings = Const<std::string>(g, {"a", "b", "z"}, {3});
+  // values_tensor without default_tensor: the schema's default (-1, -0, "_Unused"). ONNX's
+  // reference fails without default_tensor.
+  Var to_int16 = gg::ml4::LabelEncoder(
+      strings, {.keys_strings = Strings{"a", "b"}, .values_tensor = T<int16_t>({5, 6}, {2})});
+  Var to_double = gg::ml4::LabelEncoder(
+      strings, {.keys_tensor = S({"b"}, {1}), .values_tensor = T<double>({2.5}, {1})});
+  // NaN finds the NaN key and -0 finds 0 (ONNX's reference finds neither NaN).
+  Var floats = Const<float>(g, {1, kNaN, -0.0f, 2}, {2, 2});
+  Var float_keys = gg::ml4::LabelEncoder(
+      floats, {.keys_tensor = F({kNaN, 0, 2}, {3}), .values_strings = Strings{"nan", "0", "2"}});
+  Var doubles = Const<double>(g, {0.5, kNaN, 7}, {3});
+  Var double_keys =
+      gg::ml4::LabelEncoder(doubles, {.default_tensor = T<double>({-9.5}, {1}),
+                                      .keys_tensor = T<double>({7, kNaN, 0.5}, {3}),
+                                      .values_tensor = T<double>({70, 1e300, 5}, {3})});
+  // LabelEncoder 2's attributes still work, and a key repeated with the same value is one key.
+  Var ints = Const<int64_t>(g, {3, 1, 4}, {3});
+  Var lists = gg::ml4::LabelEncoder(ints, {.default_float = 0.25f,
+                                           .keys_int64s = std::vector<int64_t>{1, 3, 1},
+                                           .values_floats = std::vector<float>{10, 30, 10}});
+  ExpectOrt("label_encoder_4", g, {to_int16, to_double, float_keys, double_keys, lists},
+            {T<int16_t>({5, 6, -1}, {3}), T<double>({-0.0, 2.5, -0.0}, {3}),
+             S({"_Unused", "nan", "0", "2"}, {2, 2}), T<double>({5, 1e300, 70}, {3}),
+             F({30, 10, 0.25f}, {3})});
+}
+
+TEST(MlCategories, LabelEncoder4TypesOnlyOnnxComputes) {
+  // ONNX Runtime 1.32 has no LabelEncoder 4 from int32 or int16; the values are ONNX's reference's.
+  Graph g;
+  Var int32s = Const<int32_t>(g, {2, -1, 9, 2}, {2, 2});
+  EXPECT_TRUE(
+      HasValues<double>(gg::ml4::LabelEncoder(int32s, {.default_tensor = T<double>({0.5}, {1}),
+                                                       .keys_tensor = T<int32_t>({2, 9}, {2}),
+                                                       .values_tensor = T<double>({20, 90}, {2})}),
+                        {20, 0.5, 90, 20}, {2, 2}));
+  Var int16s = Const<int16_t>(g, {7, 300}, {2});
+  const Var names = gg::ml4::LabelEncoder(int16s, {.default_tensor = S({"?"}, {1}),
+                                                   .keys_tensor = T<int16_t>({300}, {1}),
+                                                   .values_tensor = S({"many"}, {1})});
+  ASSERT_TRUE(names.ok() && names.value().has_value()) << names.status();
+  EXPECT_TRUE(SameAsOrt(*names.value(), S({"?", "many"}, {2})));
+}
+
+TEST(MlCategories, LabelEncoder4WhereOnnxAndOnnxRuntimeDisagree) {
+  Graph g;
+  Var ints = Const<int64_t>(g, {1, 2, 3}, {3});
+  // A key repeated with another value: ONNX takes the last pairing, ONNX Runtime the first.
+  EXPECT_TRUE(
+      HasNoValue(gg::ml4::LabelEncoder(ints, {.keys_int64s = std::vector<int64_t>{1, 2, 1},
+                                              .values_int64s = std::vector<int64_t>{10, 20, 30}})));
+  Var floats = Const<float>(g, {kNaN}, {1});
+  EXPECT_TRUE(HasNoValue(gg::ml4::LabelEncoder(
+      floats, {.keys_tensor = F({kNaN, -kNaN}, {2}), .values_strings = Strings{"a", "b"}})));
+  // default_tensor beside values_floats: ONNX's reference takes default_float.
+  EXPECT_TRUE(HasNoValue(gg::ml4::LabelEncoder(ints, {.default_tensor = F({9}, {1}),
+                                                      .keys_int64s = std::vector<int64_t>{1},
+                                                      .values_floats = std::vector<float>{0.5f}})));
+  // values_tensor with default_int64 but no default_tensor: ONNX Runtime takes default_int64.
+  EXPECT_TRUE(HasNoValue(gg::ml4::LabelEncoder(
+      ints,
+      {.default_int64 = 4, .keys_int64s = std::vector<int64_t>{1}, .values_tensor = I({5}, {1})})));
+}
+
+TEST(MlCategories, LabelEncoder4AttributesThatDoNotFit) {
+  Graph g;
+  Var ints = Const<int64_t>(g, {1, 2}, {2});
+  const std::vector<int64_t> one = {1};
+  // Keys of another type than X, two kinds of keys, keys and values of different lengths, a
+  // default of two values or of another type: each fails rather than reads past an attribute.
+  EXPECT_FALSE(
+      gg::ml4::LabelEncoder(ints, {.keys_tensor = F({1}, {1}), .values_int64s = one}).ok());
+  EXPECT_FALSE(gg::ml4::LabelEncoder(
+                   ints, {.keys_int64s = one, .keys_tensor = I({1}, {1}), .values_int64s = one})
+                   .ok());
+  EXPECT_FALSE(gg::ml4::LabelEncoder(
+                   ints, {.keys_int64s = std::vector<int64_t>{1, 2}, .values_tensor = I({1}, {1})})
+                   .ok());
+  EXPECT_FALSE(gg::ml4::LabelEncoder(ints, {.default_tensor = I({1, 2}, {2}),
+                                            .keys_int64s = one,
+                                            .values_tensor = I({1}, {1})})
+                   .ok());
+  EXPECT_FALSE(
+      gg::ml4::LabelEncoder(
+          ints, {.default_tensor = F({1}, {1}), .keys_int64s = one, .values_tensor = I({1}, {1})})
+          .ok());
+  EXPECT_FALSE(gg::ml4::LabelEncoder(
+                   ints, {.keys_tensor = I({1, 2}, {1, 2}), .values_tensor = I({1, 2}, {2})})
+                   .ok());
 }
 
 TEST(MlCategories, OneHotEncoder) {
@@ -611,7 +726,7 @@ TEST(MlTrees, RegressorVersion1AndDoubleTensors) {
     }
   }
   Graph g3;
-  Var xd = Const<double>(g3, {0, 1, 1, std::nan(""), 3, 0, -1, 5}, {4, 2});
+  Var xd = Const<double>(g3, {0, 1, 1, kNaN, 3, 0, -1, 5}, {4, 2});
   Var v3 = TreeRegressor(xd, doubles);
   ExpectOrt("tree_regressor_double_tensors", g3, {v3},
             {F({-0.5f, -0.5f, -1.5f, 3, 0.5f, 3.25f, 0.5f, 0}, {4, 2})});
