@@ -24,12 +24,14 @@
 #include "graphgc/graphgc.h"
 #include "graphgc/opset/generated/ml3.h"
 #include "graphgc/opset/generated/ml4.h"
+#include "graphgc/opset/generated/ml5.h"
 #include "kernel_test_util.h"
 
 namespace {
 
 // The ai.onnx.ml kernels implement the opsets up to 3 (TreeEnsembleClassifier and
-// TreeEnsembleRegressor are deprecated at 5), and LabelEncoder-4 (whose tests name gg::ml4).
+// TreeEnsembleRegressor are deprecated at 5), and LabelEncoder-4 and TreeEnsemble-5 (whose tests
+// name gg::ml4 and gg::ml5).
 namespace ml = graphgc::ml3;
 using namespace graphgc::kernel_test;  // NOLINT(build/namespaces): shared test helpers
 using Strings = std::vector<std::string>;
@@ -904,6 +906,181 @@ TEST(MlTrees, ClassifierBinary) {
                      {{"classlabels_int64s", std::vector<int64_t>{4, 6}},
                       {"base_values", std::vector<float>{0.5f}}});
   EXPECT_TRUE(HasNoValue(TreeClassifier(x, half).at(1)));
+}
+
+// TreeEnsemble 5: two trees over two features using every branch mode.
+//   tree 0: 0: f0 <= 1 ? 1 : 2;  1: f1 in {2, 5} (NaN: true) ? leaf 0 : leaf 1;
+//           2: f1 != 3 ? 3 : leaf 2;  3: f0 > 4 ? leaf 3 : leaf 4
+//   tree 1: 4: f1 < 0 (NaN: true) ? leaf 5 : 5;  5: f0 >= 2.5 ? 6 : leaf 6;
+//           6: f1 == 7 ? leaf 7 : leaf 8
+// Leaves 0..8 go to targets 0 1 0 1 0 0 1 0 1 with weights 1.5 -2 3.25 0.5 -1 4 0.75 -3.5 2.
+template <class V>
+gg::ml5::TreeEnsembleAttributes TwoTrees(int64_t aggregate) {
+  const auto reals = [](const std::vector<double>& values) {
+    std::vector<V> typed;
+    for (double v : values) typed.push_back(FromDouble<V>(v));
+    return T<V>(typed, {static_cast<int64_t>(values.size())});
+  };
+  return {.aggregate_function = aggregate,
+          .leaf_targetids = std::vector<int64_t>{0, 1, 0, 1, 0, 0, 1, 0, 1},
+          .leaf_weights = reals({1.5, -2, 3.25, 0.5, -1, 4, 0.75, -3.5, 2}),
+          .membership_values = reals({2, 5, kNaN}),
+          .n_targets = 2,
+          .nodes_falseleafs = std::vector<int64_t>{0, 1, 1, 1, 0, 1, 1},
+          .nodes_falsenodeids = std::vector<int64_t>{2, 1, 2, 4, 5, 6, 8},
+          .nodes_featureids = std::vector<int64_t>{0, 1, 1, 0, 1, 0, 1},
+          .nodes_missing_value_tracks_true = std::vector<int64_t>{0, 1, 0, 0, 1, 0, 0},
+          .nodes_modes = T<uint8_t>({0, 6, 5, 3, 1, 2, 4}, {7}),
+          .nodes_splits = reals({1, 0, 3, 4, 0, 2.5, 7}),
+          .nodes_trueleafs = std::vector<int64_t>{0, 1, 0, 1, 1, 0, 1},
+          .nodes_truenodeids = std::vector<int64_t>{1, 0, 3, 3, 5, 6, 7},
+          .tree_roots = std::vector<int64_t>{0, 4}};
+}
+
+// The rows every TreeEnsemble 5 test walks: each path, and NaN on both sides.
+template <class V>
+Var TreeRows(Graph& g) {
+  return Const<V>(g, ValuesOf<V>({0, 2, 0, 4, 0, kNaN, 3, 3, 5, 1, 3, 7, kNaN, -1, 2, 7}), {8, 2});
+}
+
+TEST(MlTrees, TreeEnsembleEachModeAndAggregate) {
+  // ONNX Runtime 1.32 and ONNX's reference (onnx 1.23) agree on every value here.
+  Graph g;
+  const Var x = TreeRows<float>(g);
+  const Var sum = gg::ml5::TreeEnsemble(x, TwoTrees<float>(1));
+  const Var average = gg::ml5::TreeEnsemble(x, TwoTrees<float>(0));
+  // MIN and MAX over one target, which every row reaches.
+  gg::ml5::TreeEnsembleAttributes one_target = TwoTrees<float>(2);
+  one_target.leaf_targetids = std::vector<int64_t>(9, 0);
+  one_target.n_targets = 1;
+  const Var min = gg::ml5::TreeEnsemble(x, one_target);
+  one_target.aggregate_function = 3;
+  const Var max = gg::ml5::TreeEnsemble(x, one_target);
+  const Var doubles = gg::ml5::TreeEnsemble(TreeRows<double>(g), TwoTrees<double>(1));
+  const std::vector<double> sums = {1.5, 0.75, 0,    -1.25, 5.5, 0, 3.25, 2,
+                                    0,   2.5,  -4.5, 0,     3,   0, -1,   0.75};
+  ExpectOrt("tree_ensemble_5", g, {sum, average, min, max, doubles},
+            {F(std::vector<float>(sums.begin(), sums.end()), {8, 2}),
+             F({0.75f, 0.375f, 0, -0.625f, 2.75f, 0, 1.625f, 1, 0, 1.25f, -2.25f, 0, 1.5f, 0, -0.5f,
+                0.375f},
+               {8, 2}),
+             F({0.75f, -2, 1.5f, 2, 0.5f, -3.5f, -1, -1}, {8, 1}),
+             F({1.5f, 0.75f, 4, 3.25f, 2, -1, 4, 0.75f}, {8, 1}), T<double>(sums, {8, 2})});
+  // ONNX Runtime 1.32 has no float16 TreeEnsemble; these are ONNX's reference's.
+  EXPECT_TRUE(HasValues<Float16>(
+      gg::ml5::TreeEnsemble(TreeRows<Float16>(g), TwoTrees<Float16>(0)),
+      {0.75, 0.375, 0, -0.625, 2.75, 0, 1.625, 1, 0, 1.25, -2.25, 0, 1.5, 0, -0.5, 0.375}, {8, 2}));
+}
+
+TEST(MlTrees, TreeEnsembleOneNodeTreesAndRepeatedRoots) {
+  // A one-node tree names its leaf twice; a root given twice counts twice. ONNX Runtime 1.32 and
+  // ONNX's reference agree.
+  Graph g;
+  gg::ml5::TreeEnsembleAttributes trees = TwoTrees<float>(1);
+  trees.nodes_trueleafs = std::vector<int64_t>{1, 1, 0, 1, 1, 0, 1};
+  trees.nodes_falseleafs = std::vector<int64_t>{1, 1, 1, 1, 0, 1, 1};
+  trees.nodes_truenodeids = std::vector<int64_t>{0, 0, 3, 3, 5, 6, 7};
+  trees.nodes_falsenodeids = std::vector<int64_t>{0, 1, 2, 4, 5, 6, 8};
+  trees.tree_roots = std::vector<int64_t>{0, 4, 0};
+  ExpectOrt("tree_ensemble_5_one_node", g, {gg::ml5::TreeEnsemble(TreeRows<float>(g), trees)},
+            {F({3, 0.75f, 3, 0.75f, 7, 0, 3, 2, 3, 2, -0.5f, 0, 7, 0, 3, 0.75f}, {8, 2})});
+}
+
+TEST(MlTrees, TreeEnsembleWhereOnnxAndOnnxRuntimeDisagree) {
+  Graph g;
+  const Var x = TreeRows<float>(g);
+  const auto with = [&](auto change) {
+    gg::ml5::TreeEnsembleAttributes trees = TwoTrees<float>(1);
+    change(trees);
+    return gg::ml5::TreeEnsemble(x, trees);
+  };
+  using A = gg::ml5::TreeEnsembleAttributes;
+  // ONNX's reference ignores post_transform; ONNX Runtime swaps SOFTMAX and LOGISTIC.
+  EXPECT_TRUE(HasNoValue(with([](A& t) { t.post_transform = 2; })));
+  // A target no leaf reaches under MIN: the reference leaves float's largest, ONNX Runtime 0.
+  EXPECT_TRUE(HasNoValue(with([](A& t) { t.aggregate_function = 2; })));
+  // A one-node tree whose leaf is not at its own position: the reference reads leaf 4.
+  EXPECT_TRUE(HasNoValue(with([](A& t) {
+    t.nodes_trueleafs = std::vector<int64_t>{0, 1, 0, 1, 1, 0, 1};
+    t.nodes_falseleafs = std::vector<int64_t>{0, 1, 1, 1, 1, 1, 1};
+    t.nodes_falsenodeids = std::vector<int64_t>{2, 1, 2, 4, 5, 6, 8};
+    t.nodes_truenodeids = std::vector<int64_t>{1, 0, 3, 3, 5, 6, 7};
+  })));
+  // A member 0: the reference ends the set there.
+  EXPECT_TRUE(HasNoValue(with([](A& t) { t.membership_values = F({0, 5, kNaN}, {3}); })));
+  // A NaN count other than the MEMBER nodes': the reference fails, ONNX Runtime computes.
+  EXPECT_TRUE(HasNoValue(with([](A& t) { t.membership_values = F({2, 5}, {2}); })));
+  // Sets the reference deals depth first, out of the nodes' order: node 3 is met before node 2.
+  EXPECT_TRUE(HasNoValue(with([](A& t) {
+    t.nodes_modes = T<uint8_t>({0, 1, 6, 6, 1, 2, 4}, {7});
+    t.nodes_truenodeids = std::vector<int64_t>{3, 0, 3, 0, 5, 6, 7};
+    t.nodes_falsenodeids = std::vector<int64_t>{2, 1, 1, 1, 5, 6, 8};
+    t.nodes_trueleafs = std::vector<int64_t>{0, 1, 1, 1, 1, 0, 1};
+    t.nodes_falseleafs = std::vector<int64_t>{0, 1, 1, 1, 0, 1, 1};
+    t.membership_values = F({2, kNaN, 5, kNaN}, {4});
+  })));
+  // ONNX Runtime rejects a set of a negative and a non-integer member, and rounds a non-integer
+  // value near an integer member.
+  EXPECT_TRUE(HasNoValue(with([](A& t) { t.membership_values = F({-2, 5.5f, kNaN}, {3}); })));
+  EXPECT_TRUE(
+      HasNoValue(gg::ml5::TreeEnsemble(Const<float>(g, {0, 2.5f}, {1, 2}), TwoTrees<float>(1))));
+  // A missing-value flag of 2: the reference follows it, ONNX Runtime does not.
+  EXPECT_TRUE(HasNoValue(with([](A& t) {
+    t.nodes_missing_value_tracks_true = std::vector<int64_t>{0, 2, 0, 0, 1, 0, 0};
+  })));
+  // Negative ids, which the reference counts from the end.
+  EXPECT_TRUE(HasNoValue(with([](A& t) { t.tree_roots = std::vector<int64_t>{0, -3}; })));
+  EXPECT_TRUE(HasNoValue(
+      with([](A& t) { t.nodes_falsenodeids = std::vector<int64_t>{2, -1, 2, 4, 5, 6, 8}; })));
+  EXPECT_TRUE(HasNoValue(
+      with([](A& t) { t.leaf_targetids = std::vector<int64_t>{0, 1, 0, 1, 0, 0, 1, 0, -1}; })));
+}
+
+TEST(MlTrees, TreeEnsembleAttributesThatDoNotFit) {
+  Graph g;
+  const Var x = TreeRows<float>(g);
+  const auto with = [&](auto change) {
+    gg::ml5::TreeEnsembleAttributes trees = TwoTrees<float>(1);
+    change(trees);
+    return gg::ml5::TreeEnsemble(x, trees);
+  };
+  using A = gg::ml5::TreeEnsembleAttributes;
+  // Indices past their lists, and attributes both ONNX's reference and ONNX Runtime refuse.
+  EXPECT_TRUE(FailsWith(
+      with([](A& t) { t.nodes_falsenodeids = std::vector<int64_t>{2, 9, 2, 4, 5, 6, 8}; }),
+      {"leaf 9"}));
+  EXPECT_TRUE(
+      FailsWith(with([](A& t) { t.nodes_truenodeids = std::vector<int64_t>{1, 0, 7, 3, 5, 6, 7}; }),
+                {"node 7"}));
+  EXPECT_TRUE(FailsWith(with([](A& t) {
+                          t.tree_roots = std::vector<int64_t>{0, 7};
+                        }),
+                        {"tree root 7"}));
+  EXPECT_TRUE(FailsWith(with([](A& t) { t.aggregate_function = 4; }), {"aggregate_function"}));
+  EXPECT_TRUE(FailsWith(with([](A& t) { t.n_targets = std::nullopt; }), {"n_targets"}));
+  EXPECT_TRUE(
+      FailsWith(with([](A& t) { t.membership_values = std::nullopt; }), {"membership_values"}));
+  // A row that reaches a feature past X's columns or a target past n_targets fails the op; such
+  // an id no row reaches is no value (ONNX Runtime fails, the reference does not).
+  EXPECT_TRUE(
+      FailsWith(with([](A& t) { t.nodes_featureids = std::vector<int64_t>{0, 1, 1, 2, 1, 0, 1}; }),
+                {"feature 2"}));
+  EXPECT_TRUE(FailsWith(
+      with([](A& t) { t.leaf_targetids = std::vector<int64_t>{0, 1, 0, 1, 2, 0, 1, 0, 1}; }),
+      {"target 2"}));
+  EXPECT_TRUE(HasNoValue(gg::ml5::TreeEnsemble(Const<float>(g, {0, 2}, {1, 2}), [] {
+    A t = TwoTrees<float>(1);
+    t.leaf_targetids = std::vector<int64_t>{0, 1, 0, 1, 2, 0, 1, 0, 1};
+    return t;
+  }())));
+  // A cycle: node 3 sends its true side back to node 0.
+  EXPECT_TRUE(HasNoValue(with([](A& t) {
+    t.nodes_trueleafs = std::vector<int64_t>{0, 1, 0, 0, 1, 0, 1};
+    t.nodes_truenodeids = std::vector<int64_t>{1, 0, 3, 0, 5, 6, 7};
+  })));
+  // Node attributes of different lengths, or modes of another type than uint8.
+  EXPECT_FALSE(with([](A& t) { t.nodes_featureids = std::vector<int64_t>{0, 1}; }).ok());
+  EXPECT_FALSE(with([](A& t) { t.nodes_modes = I({0, 6, 5, 3, 1, 2, 4}, {7}); }).ok());
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ void RegisterOneHotEncoderKernels(KernelTable& table);           // one_hot_enco
 void RegisterLinearModelKernels(KernelTable& table);             // linear_models.cc
 void RegisterTreeEnsembleRegressorKernels(KernelTable& table);   // tree_ensemble_regressor.cc
 void RegisterTreeEnsembleClassifierKernels(KernelTable& table);  // tree_ensemble_classifier.cc
+void RegisterTreeEnsembleKernels(KernelTable& table);            // tree_ensemble_5.cc
 void RegisterSvmRegressorKernels(KernelTable& table);            // svm_regressor.cc
 void RegisterSvmClassifierKernels(KernelTable& table);           // svm_classifier.cc
 

@@ -13,6 +13,7 @@ void RegisterMlKernels(KernelTable& table) {
   RegisterLinearModelKernels(table);
   RegisterTreeEnsembleRegressorKernels(table);
   RegisterTreeEnsembleClassifierKernels(table);
+  RegisterTreeEnsembleKernels(table);
   RegisterSvmRegressorKernels(table);
   RegisterSvmClassifierKernels(table);
 }
