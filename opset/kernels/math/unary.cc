@@ -59,11 +59,12 @@ C RoundHalfToEven(C x) {
 }
 
 // Erf of an integer is truncated back to it, as ONNX's reference implementation does
-// (erf(x).astype(x.dtype)): 0, or +-1 from |x| >= 6 where erf rounds to 1 in double.
+// (np.vectorize(math.erf, otypes=["f"])(x).astype(x.dtype)): erf in double rounded to float, so
+// 0, or +-1 from |x| >= 4, where erf rounds to 1 in float.
 template <class C>
 C ErrorFunction(C x) {
   if constexpr (std::is_integral_v<C>) {
-    return static_cast<C>(std::erf(static_cast<double>(x)));
+    return static_cast<C>(static_cast<float>(std::erf(static_cast<double>(x))));
   } else {
     return std::erf(x);
   }
