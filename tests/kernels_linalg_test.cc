@@ -624,3 +624,28 @@ TEST(DetKernel, NanAndInfinity) {
   EXPECT_TRUE(HasNoValue(op::Det(g.constant(Tensor::from_vector<float>({inf, 1, 1, 1}, {2, 2})))));
 }
 }  // namespace
+
+// Attention (opset 23): ONNX 1.19's node suite checks the values (124 cases, every mask, causal,
+// grouped-query, softcap, past/present and qk_matmul_output mode); here, where it gives none.
+TEST(AttentionKernel, NoValueWhereOnnxAndRuntimesDisagree) {
+  Graph g;
+  const Var q = Const<float>(g, {0.5f, -1, 0.25f, 2}, {1, 1, 2, 2});
+  const Var k = Const<float>(g, {1, 0, 0, 1}, {1, 1, 2, 2});
+  const Var v = Const<float>(g, {1, 2, 3, 4}, {1, 1, 2, 2});
+  // Query 1 keeps no key: NaN in ONNX 1.19's function body, 0 in ONNX Runtime 1.32.
+  const Var no_keys = g.constant(Tensor::from_vector<bool>({true, false, false, false}, {2, 2}));
+  EXPECT_TRUE(HasNoValue(One(NodeAt("Attention", {q, k, v, no_keys}, {}, 23))));
+  // softcap meets a masked key: the function body squashes -inf to -softcap.
+  const Var one_key = g.constant(Tensor::from_vector<bool>({true, false, true, true}, {2, 2}));
+  EXPECT_TRUE(HasNoValue(One(NodeAt("Attention", {q, k, v, one_key}, {{"softcap", 2.0f}}, 23))));
+  // Otherwise a value: query 0 sees key 0 only, so gets V's row 0.
+  const Var y = One(NodeAt("Attention", {q, k, v, one_key}, {}, 23));
+  ASSERT_TRUE(y.value().has_value()) << y.value_status();
+  EXPECT_FLOAT_EQ(y.value()->data<float>()[0], 1);
+  EXPECT_FLOAT_EQ(y.value()->data<float>()[1], 2);
+  // K/V heads that do not divide the Q heads: an error naming the input.
+  const Var k2 = Const<float>(g, std::vector<float>(8, 1), {1, 2, 2, 2});
+  const Var q3 = Const<float>(g, std::vector<float>(12, 1), {1, 3, 2, 2});
+  EXPECT_FALSE(One(NodeAt("Attention", {q3, k2, k2}, {}, 23)).ok() &&
+               One(NodeAt("Attention", {q3, k2, k2}, {}, 23)).value().has_value());
+}

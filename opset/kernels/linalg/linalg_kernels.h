@@ -6,10 +6,11 @@
 
 namespace graphgc::kernels {
 
-void RegisterMatMulKernels(KernelTable& table);  // matmul.cc
-void RegisterGemmKernels(KernelTable& table);    // gemm.cc
-void RegisterEinsumKernels(KernelTable& table);  // einsum.cc
-void RegisterDetKernels(KernelTable& table);     // det.cc
+void RegisterMatMulKernels(KernelTable& table);     // matmul.cc
+void RegisterGemmKernels(KernelTable& table);       // gemm.cc
+void RegisterEinsumKernels(KernelTable& table);     // einsum.cc
+void RegisterDetKernels(KernelTable& table);        // det.cc
+void RegisterAttentionKernels(KernelTable& table);  // attention.cc
 
 }  // namespace graphgc::kernels
 

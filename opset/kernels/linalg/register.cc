@@ -9,6 +9,7 @@ void RegisterLinalgKernels(KernelTable& table) {
   RegisterGemmKernels(table);
   RegisterEinsumKernels(table);
   RegisterDetKernels(table);
+  RegisterAttentionKernels(table);
 }
 
 }  // namespace graphgc::kernels
