@@ -249,3 +249,24 @@ TEST(TfIdfVectorizerKernel, EmptyRowsAndBadInputs) {
 }
 
 }  // namespace
+
+// RegexFullMatch (opset 20): RE2 syntax, the whole string; a pattern RE2 refuses is an error.
+TEST(RegexFullMatchKernel, MatchesWholeStringsWithRe2) {
+  Graph g;
+  const Var x = g.constant(Tensor::from_vector<std::string>(
+      {"www.google.com", "www.facebook.com", "google.com", "", "www.google.com/x"}, {5}));
+  const Var y =
+      One(NodeAt("RegexFullMatch", {x}, {{"pattern", std::string(R"(www\.[\w.-]+\.\bcom)")}}, 20));
+  ASSERT_TRUE(y.value().has_value()) << y.value_status();
+  const std::vector<bool> expected = {true, true, false, false, false};
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(y.value()->data<bool>()[i], expected[i]) << i;
+  }
+  // RE2 has no backreferences: an error naming the attribute, not a crash.
+  const Var bad = One(NodeAt("RegexFullMatch", {x}, {{"pattern", std::string(R"((a)\1)")}}, 20));
+  EXPECT_FALSE(bad.ok() && bad.value().has_value());
+  if (!bad.ok())
+    EXPECT_NE(std::string(bad.status().message()).find("pattern"), std::string::npos);
+  else
+    EXPECT_NE(std::string(bad.value_status().message()).find("pattern"), std::string::npos);
+}

@@ -9,6 +9,7 @@ void RegisterTextKernels(KernelTable& table) {
   RegisterTfIdfVectorizerKernels(table);
   RegisterStringConcatKernels(table);
   RegisterStringSplitKernels(table);
+  RegisterRegexFullMatchKernels(table);
 }
 
 }  // namespace graphgc::kernels

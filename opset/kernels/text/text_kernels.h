@@ -10,6 +10,7 @@ void RegisterStringNormalizerKernels(KernelTable& table);  // string_normalizer.
 void RegisterTfIdfVectorizerKernels(KernelTable& table);   // tfidf_vectorizer.cc
 void RegisterStringConcatKernels(KernelTable& table);      // string_concat.cc
 void RegisterStringSplitKernels(KernelTable& table);       // string_split.cc
+void RegisterRegexFullMatchKernels(KernelTable& table);    // regex_full_match.cc
 
 }  // namespace graphgc::kernels
 
