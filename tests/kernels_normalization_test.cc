@@ -172,3 +172,26 @@ TEST(NormalizationBudgetTest, PastTheBudgetNoValue) {
 }
 
 }  // namespace
+
+// GroupNormalization-21: scale and bias per channel; the statistics per group of channels.
+// The values are ONNX Runtime 1.32's.
+TEST(GroupNormalizationTest, Opset21ScalesPerChannel) {
+  Graph g;
+  const Var x = Const<float>(g, {1, 2, 3, 4, 5, 6, 7, 8}, {1, 4, 2});
+  const Var scale = Const<float>(g, {1, 2, 1, 0.5}, {4});
+  const Var bias = Const<float>(g, {0, 0, 1, -1}, {4});
+  const Var y = One(NodeAt("GroupNormalization", {x, scale, bias},
+                           {{"num_groups", int64_t{2}}, {"epsilon", 0.0f}}, 21));
+  ASSERT_TRUE(y.ok()) << y.status();
+  const double r = 1 / std::sqrt(1.25);  // each group: mean 2.5 (6.5), variance 1.25
+  EXPECT_TRUE(HasValues<float>(y,
+                               {-1.5 * r, -0.5 * r, 2 * 0.5 * r, 2 * 1.5 * r, -1.5 * r + 1,
+                                -0.5 * r + 1, 0.25 * r - 1, 0.75 * r - 1},
+                               {1, 4, 2}, 1e-5));
+  // It exports at its opset: what the differential test runs in ONNX Runtime.
+  const Var argument = g.argument("x", DataType::kFloat, {1, 4, 2});
+  const Var z =
+      One(NodeAt("GroupNormalization", {argument, scale, bias}, {{"num_groups", int64_t{2}}}, 21));
+  absl::StatusOr<onnx::ModelProto> model = gg::to_onnx(g, {{"z", z}});
+  EXPECT_TRUE(model.ok()) << model.status();
+}

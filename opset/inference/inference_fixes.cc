@@ -120,6 +120,12 @@ std::optional<std::vector<OperandInfo>> WidenedForOnnxInference(
 void FixInferredTypes(absl::string_view op_type, int since_version,
                       absl::Span<const OperandInfo> operands,
                       const std::vector<Attribute>& attributes, OutputTypes& types) {
+  // GroupNormalization's output is X's shape, but ONNX infers it through the function body,
+  // whose Reshapes to computed shapes lose even the rank.
+  if (op_type == "GroupNormalization" && types.size() == 1 && !operands.empty() &&
+      !types[0].shape.has_value()) {
+    types[0].shape = operands[0].shape;
+  }
   if (op_type == "STFT" && since_version == 17) FixStft(operands, attributes, types);
   if (op_type == "Einsum" && since_version == 12) FixEinsum(operands, types);
 }

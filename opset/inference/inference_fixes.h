@@ -7,6 +7,8 @@
 //   Einsum  ONNX 1.19 gives a label whose operands' dims are 1 and n the first operand's dim
 //         (numpy and ONNX Runtime broadcast it to n); graphgc leaves dims of 1 unknown when an
 //         operand has a dim of 1, and the computed value gives them.
+//   GroupNormalization  ONNX infers it through the function body, whose Reshapes to computed
+//         shapes lose the rank; the output is X's shape.
 //
 // Each fix replaces what it can compute from the operands and leaves the rest unknown (-1).
 //
