@@ -10,6 +10,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -64,7 +65,7 @@ std::string ElementText(const Tensor& t, int64_t i) {
   return text;
 }
 
-bool ElementsMatch(const Tensor& got, const Tensor& expected, int64_t i) {
+bool ElementsMatch(const Tensor& got, const Tensor& expected, int64_t i, double atol) {
   // The narrow types (float8, float4, int4, ...): their bit patterns, exactly, as ONNX's test
   // data fixes them.
   if (IsNarrow(got.dtype())) return NarrowByte(got, i) == NarrowByte(expected, i);
@@ -83,7 +84,7 @@ bool ElementsMatch(const Tensor& got, const Tensor& expected, int64_t i) {
       } else if (std::isinf(a) || std::isinf(b)) {
         match = a == b;
       } else {
-        match = std::fabs(a - b) <= kAtol + kRtol * std::fabs(b);
+        match = std::fabs(a - b) <= atol + kRtol * std::fabs(b);
       }
     } else {
       match = g == e;
@@ -93,7 +94,8 @@ bool ElementsMatch(const Tensor& got, const Tensor& expected, int64_t i) {
 }
 
 // "" when `got` matches `expected`, else what differs first.
-std::string Compare(const std::string& output, const Tensor& got, const Tensor& expected) {
+std::string Compare(const std::string& output, const Tensor& got, const Tensor& expected,
+                    double atol) {
   if (got.dtype() != expected.dtype()) {
     return absl::StrCat("output ", output, ": element type ", DataTypeName(got.dtype()),
                         ", expected ", DataTypeName(expected.dtype()));
@@ -103,7 +105,7 @@ std::string Compare(const std::string& output, const Tensor& got, const Tensor& 
                         ShapeToString(expected.shape()));
   }
   for (int64_t i = 0; i < got.size(); ++i) {
-    if (!ElementsMatch(got, expected, i)) {
+    if (!ElementsMatch(got, expected, i, atol)) {
       return absl::StrCat("output ", output, ", index ", i, ", got ", ElementText(got, i),
                           ", expected ", ElementText(expected, i));
     }
@@ -112,24 +114,26 @@ std::string Compare(const std::string& output, const Tensor& got, const Tensor& 
 }
 
 // The same for values of any kind: sequences element by element, optionals by their element.
-std::string CompareValues(const std::string& output, const Value& got, const Value& expected) {
+std::string CompareValues(const std::string& output, const Value& got, const Value& expected,
+                          double atol) {
   if (got.kind() != expected.kind()) {
     return absl::StrCat("output ", output, ": a ", got.KindName(), ", expected a ",
                         expected.KindName());
   }
-  if (got.is_tensor()) return Compare(output, got.tensor(), expected.tensor());
+  if (got.is_tensor()) return Compare(output, got.tensor(), expected.tensor(), atol);
   if (got.kind() == Value::Kind::kMap) {
-    std::string keys = Compare(output + " (keys)", got.keys(), expected.keys());
-    return keys.empty() ? Compare(output + " (values)", got.map_values(), expected.map_values())
-                        : keys;
+    std::string keys = Compare(output + " (keys)", got.keys(), expected.keys(), atol);
+    return keys.empty()
+               ? Compare(output + " (values)", got.map_values(), expected.map_values(), atol)
+               : keys;
   }
   if (got.elements().size() != expected.elements().size()) {
     return absl::StrCat("output ", output, ": ", got.elements().size(), " element(s), expected ",
                         expected.elements().size());
   }
   for (size_t i = 0; i < got.elements().size(); ++i) {
-    std::string difference =
-        CompareValues(absl::StrCat(output, "[", i, "]"), got.elements()[i], expected.elements()[i]);
+    std::string difference = CompareValues(absl::StrCat(output, "[", i, "]"), got.elements()[i],
+                                           expected.elements()[i], atol);
     if (!difference.empty()) return difference;
   }
   return "";
@@ -282,9 +286,33 @@ std::optional<std::string> UnsupportedDomain(const onnx::ModelProto& model) {
   return std::nullopt;
 }
 
-// One data set: "" when every output matches; else a FAIL or SKIP result.
+// Where a test input contradicts the model's declared input: another rank, or another extent of
+// a dim the model fixes. ONNX Runtime refuses such an input ("Invalid rank for input").
+std::optional<std::string> ContradictedInput(const onnx::ValueInfoProto& declared,
+                                             const Value& value) {
+  if (!value.is_tensor() || !declared.type().has_tensor_type() ||
+      !declared.type().tensor_type().has_shape()) {
+    return std::nullopt;
+  }
+  const auto& dims = declared.type().tensor_type().shape().dim();
+  const absl::Span<const int64_t> given = value.tensor().shape();
+  bool contradicts = static_cast<size_t>(dims.size()) != given.size();
+  std::vector<std::string> declared_dims;
+  for (int d = 0; d < dims.size(); ++d) {
+    const bool fixed = dims[d].has_dim_value();
+    declared_dims.push_back(fixed ? absl::StrCat(dims[d].dim_value()) : "?");
+    if (fixed && !contradicts && dims[d].dim_value() != given[static_cast<size_t>(d)])
+      contradicts = true;
+  }
+  if (!contradicts) return std::nullopt;
+  return absl::StrCat("bad test data: input '", declared.name(), "' has shape [",
+                      absl::StrJoin(given, ","), "] where the model declares [",
+                      absl::StrJoin(declared_dims, ","), "]");
+}
+
+// One data set: "" when every output matches; else a FAIL, SKIP or BAD_DATA result.
 std::optional<CaseResult> RunDataSet(const std::string& name, const onnx::ModelProto& model,
-                                     const fs::path& data_set) {
+                                     const fs::path& data_set, double atol) {
   std::vector<const onnx::ValueInfoProto*> model_inputs;
   std::set<std::string> initializers;
   for (const onnx::TensorProto& t : model.graph().initializer()) initializers.insert(t.name());
@@ -298,6 +326,9 @@ std::optional<CaseResult> RunDataSet(const std::string& name, const onnx::ModelP
     const onnx::TypeProto& declared = model_inputs[i]->type();
     absl::StatusOr<Value> value = ReadValue(inputs[i], declared);
     if (!value.ok()) return Skip(name, absl::StrCat("input ", i, ": ", value.status().message()));
+    if (std::optional<std::string> why = ContradictedInput(*model_inputs[i], *value)) {
+      return CaseResult{name, Verdict::kBadData, *std::move(why)};
+    }
     absl::StatusOr<Var> bound = Bind(graph, *value, declared);
     if (!bound.ok()) return Skip(name, absl::StrCat("input ", i, ": ", bound.status().message()));
     bindings[model_inputs[i]->name()] = *std::move(bound);
@@ -329,7 +360,7 @@ std::optional<CaseResult> RunDataSet(const std::string& name, const onnx::ModelP
                             ? absl::StrCat("output ", output, " has no value")
                             : absl::StrCat("no kernel for ", absl::StrJoin(missing, ", ")));
     }
-    std::string difference = CompareValues(output, *got, *expected);
+    std::string difference = CompareValues(output, *got, *expected, atol);
     if (!difference.empty()) return Fail(name, std::move(difference));
   }
   return std::nullopt;
@@ -365,7 +396,7 @@ std::vector<std::string> FindCases(const std::vector<std::string>& paths,
   return cases;
 }
 
-CaseResult RunCase(const std::string& directory) {
+CaseResult RunCase(const std::string& directory, std::optional<double> atol) {
   const fs::path dir(directory);
   const std::string name = dir.filename().string();
   onnx::ModelProto model;
@@ -383,29 +414,59 @@ CaseResult RunCase(const std::string& directory) {
   std::sort(data_sets.begin(), data_sets.end());
   if (data_sets.empty()) return Skip(name, "no test_data_set_*");
   for (const fs::path& data_set : data_sets) {
-    if (std::optional<CaseResult> problem = RunDataSet(name, model, data_set)) return *problem;
+    if (std::optional<CaseResult> problem =
+            RunDataSet(name, model, data_set, atol.value_or(kAtol))) {
+      return *problem;
+    }
   }
   return {name, Verdict::kPass, ""};
 }
 
-std::map<std::string, std::string> ReadKnownDifferences(const std::string& path,
-                                                        std::string& error) {
-  std::map<std::string, std::string> known;
+const std::string* KnownDifferences::SkipReason(const std::string& name) const {
+  for (const auto& [pattern, reason] : skips) {
+    const bool prefix = !pattern.empty() && pattern.back() == '*';
+    if (prefix ? absl::StartsWith(name, pattern.substr(0, pattern.size() - 1)) : name == pattern) {
+      return &reason;
+    }
+  }
+  return nullptr;
+}
+
+KnownDifferences ReadKnownDifferences(const std::string& path, std::string& error) {
+  KnownDifferences known;
   std::ifstream in(path);
   if (!in) {
     error = absl::StrCat("cannot read ", path);
     return known;
   }
   std::string line;
-  while (std::getline(in, line)) {
+  for (int number = 1; std::getline(in, line); ++number) {
     if (line.empty() || line[0] == '#') continue;
     std::istringstream fields(line);
     std::string name;
     fields >> name;
+    const bool skip = name == "SKIP";
+    const bool tolerance = name == "ATOL";
+    if (skip || tolerance) fields >> name;
+    double atol = 0;
+    if (tolerance && !(fields >> atol)) {
+      error = absl::StrCat(path, ":", number, ": ATOL needs a case name, a tolerance and a reason");
+      return known;
+    }
     std::string reason;
     std::getline(fields, reason);
     reason.erase(0, reason.find_first_not_of(' '));
-    if (!name.empty()) known[name] = reason;
+    if (name.empty() || reason.empty()) {
+      error = absl::StrCat(path, ":", number, ": a case name and its reason are needed");
+      return known;
+    }
+    if (skip) {
+      known.skips.emplace_back(name, reason);
+    } else if (tolerance) {
+      known.tolerances[name] = {atol, reason};
+    } else {
+      known.failures[name] = reason;
+    }
   }
   return known;
 }
