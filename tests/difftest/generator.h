@@ -23,6 +23,9 @@ namespace difftest {
 // against ONNX Runtime before its kernel exists (its outputs count as without a value).
 Plan GeneratePlan(uint64_t seed, const std::vector<std::string>& ops = {});
 
+// The ops the generator has recipes for, in a fixed order.
+std::vector<std::string> RecipeOps();
+
 }  // namespace difftest
 
 #endif  // GRAPHGC_TESTS_DIFFTEST_GENERATOR_H_

@@ -42,7 +42,7 @@ DataType TypeOfName(const std::string& name) {
 
 std::vector<DataType> SchemaTypes(const std::string& op, size_t index) {
   std::vector<DataType> types;
-  const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(op, 17, "");
+  const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(op, graphgc::kNewestOnnxOpset, "");
   if (schema == nullptr || schema->inputs().empty()) return types;
   const auto& formal = schema->inputs()[std::min(index, schema->inputs().size() - 1)];
   for (const auto& constraint : schema->typeConstraintParams()) {
@@ -267,6 +267,7 @@ void Generator::AddAllRecipes(Recipes& recipes) {
   AddTensorRecipes(recipes);
   AddConvRecipes(recipes);
   AddNnRecipes(recipes);
+  AddOpset18Recipes(recipes);
   AddRecurrentRecipes(recipes);
   AddControlFlowRecipes(recipes);
 }
@@ -274,6 +275,14 @@ void Generator::AddAllRecipes(Recipes& recipes) {
 void Generator::AddRandomStep() {
   if (recipes_->empty()) return;
   Pick(*recipes_).second(*this);
+}
+
+std::vector<std::string> RecipeOps() {
+  std::vector<std::string> ops;
+  for (const auto& recipe : AllRecipes()) {
+    if (std::find(ops.begin(), ops.end(), recipe.first) == ops.end()) ops.push_back(recipe.first);
+  }
+  return ops;
 }
 
 Plan GeneratePlan(uint64_t seed, const std::vector<std::string>& ops) {

@@ -2,7 +2,8 @@
 // plan built on constants to check each step, the pool of typed outputs later steps may read)
 // and the helpers its recipes share. The recipes are members defined by concept, one file each:
 // generator_elementwise.cc, generator_tensor.cc, generator_conv.cc (convolution and pooling),
-// generator_nn.cc (normalization, Resize, GridSample), generator_recurrent.cc (RNN, GRU, LSTM),
+// generator_nn.cc (normalization, Resize, GridSample), generator_opset18.cc (the ops opsets 18
+// to 24 brought), generator_recurrent.cc (RNN, GRU, LSTM),
 // generator_control_flow.cc (Loop and Scan, whose bodies a nested Generator writes).
 #ifndef GRAPHGC_TESTS_DIFFTEST_GENERATOR_CORE_H_
 #define GRAPHGC_TESTS_DIFFTEST_GENERATOR_CORE_H_
@@ -33,7 +34,8 @@ enum class Domain {
   kGrid,      // multiples of 1/16 in [-1.25, 1.25]: GridSample locations, exact in binary
 };
 
-// The element types the opset-17 schema allows for `op`'s input `index`.
+// The element types the newest schema (the version every step is built at) allows for `op`'s
+// input `index`.
 std::vector<graphgc::DataType> SchemaTypes(const std::string& op, size_t index);
 
 // [n, channels, spatial...]: the layout of images for Conv, pooling and normalization.
@@ -146,6 +148,18 @@ class Generator {
   void Resize();
   void GridSample();
   static void AddNnRecipes(Recipes& recipes);
+
+  // --- recipes: the ops new in opsets 18 to 24 (generator_opset18.cc) ------------------------
+  void NewActivation(const std::string& op);
+  void Bitwise(const std::string& op);
+  void RmsNormalization();
+  void GroupNormalization();
+  void Attention();
+  void RotaryEmbedding();
+  void CenterCropPad();
+  void Col2Im();
+  void AffineGrid();
+  static void AddOpset18Recipes(Recipes& recipes);
 
   // --- recipes: recurrent networks (generator_recurrent.cc) ---------------------------------
   void Recurrent(const std::string& op);

@@ -89,6 +89,14 @@ void Generator::Split() {
   const int axis = Uniform(0, static_cast<int>(x.shape.size()) - 1);
   const int64_t dim = x.shape[static_cast<size_t>(axis)];
   const int parts = Uniform(1, 3);
+  if (Chance(0.4)) {
+    // Opset 18's num_outputs: parts of ceil(dim / parts), the last one smaller.
+    const int64_t part = parts == 0 ? 0 : (dim + parts - 1) / parts;
+    if (part == 0 || (parts - 1) * part >= dim) return;
+    TryStep(MakeStep("Split", {x.ref}, {{"axis", int64_t{axis}}, {"num_outputs", int64_t{parts}}},
+                     parts));
+    return;
+  }
   std::vector<int64_t> split(static_cast<size_t>(parts), 0);
   for (int64_t i = 0; i < dim; ++i) ++split[static_cast<size_t>(Uniform(0, parts - 1))];
   TryStep(MakeStep("Split", {x.ref, Int64Constant(split)}, {{"axis", int64_t{axis}}}, parts));
@@ -96,17 +104,32 @@ void Generator::Split() {
 
 void Generator::Pad() {
   const PoolEntry x = Operand(SchemaTypes("Pad", 0), true, Domain::kAny, 1);
+  // wrap from opset 19; axes (a subset of the dims, in any order) from 18.
   const std::string mode =
-      Pick(std::vector<std::string>{"constant", "constant", "reflect", "edge"});
-  std::vector<int64_t> pads(x.shape.size() * 2);
+      Pick(std::vector<std::string>{"constant", "constant", "reflect", "edge", "wrap"});
+  const int rank = static_cast<int>(x.shape.size());
+  std::vector<int64_t> axes;
+  if (Chance(0.4)) axes = RandomAxes(rank, false);
+  std::vector<int64_t> dims;
+  for (int64_t axis : axes) dims.push_back(x.shape[static_cast<size_t>((axis + rank) % rank)]);
+  if (axes.empty()) dims.assign(x.shape.begin(), x.shape.end());
+  std::vector<int64_t> pads(dims.size() * 2);
   for (size_t i = 0; i < pads.size(); ++i) {
-    const int64_t dim = x.shape[i % x.shape.size()];
+    const int64_t dim = dims[i % dims.size()];
     if (dim == 0 && mode != "constant") return;
-    pads[i] = mode == "reflect" ? Uniform(0, static_cast<int>(dim) - 1) : Uniform(-1, 2);
+    // reflect pads below the dim; wrap at most one copy of it (ONNX Runtime's limit).
+    pads[i] = mode == "reflect" ? Uniform(0, static_cast<int>(dim) - 1)
+              : mode == "wrap"  ? Uniform(0, static_cast<int>(std::min<int64_t>(dim, 2)))
+                                : Uniform(-1, 2);
     if (mode != "constant") pads[i] = std::max<int64_t>(pads[i], 0);
   }
   std::vector<std::optional<Ref>> inputs = {x.ref, Int64Constant(pads)};
-  if (mode == "constant" && Chance(0.5)) inputs.push_back(FreshLeaf(x.dtype, {}, Domain::kFinite));
+  if (mode == "constant" && Chance(0.5)) {
+    inputs.push_back(FreshLeaf(x.dtype, {}, Domain::kFinite));
+  } else if (!axes.empty()) {
+    inputs.push_back(std::nullopt);
+  }
+  if (!axes.empty()) inputs.push_back(Int64Constant(axes));
   TryStep(MakeStep("Pad", std::move(inputs), {{"mode", mode}}));
 }
 

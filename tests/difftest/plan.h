@@ -59,7 +59,8 @@ struct BuiltPlan {
   std::vector<graphgc::Var> arguments;
 };
 
-// Builds the leaves (as arguments "in_<i>" or as constants) and every step, at opset 17.
+// Builds the leaves (as arguments "in_<i>" or as constants) and every step, at the newest opset
+// (make_node's default).
 BuiltPlan Build(graphgc::Graph& graph, const Plan& plan, bool leaves_as_arguments);
 // Adds one step to an existing build; its outputs are appended to built.steps.
 void BuildStep(const Plan& plan, const Step& step, BuiltPlan& built);

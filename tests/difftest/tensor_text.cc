@@ -92,13 +92,14 @@ std::optional<Tensor> FromRawBytes(const std::string& type, const std::vector<in
   return std::nullopt;
 }
 
-std::string CompareTensors(const Tensor& got, const Tensor& ort, double min_atol) {
+std::string CompareTensors(const Tensor& got, const Tensor& ort, double min_atol,
+                           absl::string_view oracle) {
   if (got.dtype() != ort.dtype()) {
-    return absl::StrCat("element type ", graphgc::DataTypeName(got.dtype()), ", ONNX Runtime ",
+    return absl::StrCat("element type ", graphgc::DataTypeName(got.dtype()), ", ", oracle, " ",
                         graphgc::DataTypeName(ort.dtype()));
   }
   if (got.shape() != ort.shape()) {
-    return absl::StrCat("shape ", graphgc::ShapeToString(got.shape()), ", ONNX Runtime ",
+    return absl::StrCat("shape ", graphgc::ShapeToString(got.shape()), ", ", oracle, " ",
                         graphgc::ShapeToString(ort.shape()));
   }
   Tolerance tolerance = ToleranceOf(got.dtype());
@@ -124,7 +125,7 @@ std::string CompareTensors(const Tensor& got, const Tensor& ort, double min_atol
         }
       }
       if (!same) {
-        difference = absl::StrCat("index ", i, ": graphgc ", ValueText(a[i]), ", ONNX Runtime ",
+        difference = absl::StrCat("index ", i, ": graphgc ", ValueText(a[i]), ", ", oracle, " ",
                                   ValueText(b[i]));
       }
     }

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "absl/strings/string_view.h"
 #include "graphgc/graphgc.h"
 
 namespace difftest {
@@ -20,11 +21,11 @@ std::optional<graphgc::Tensor> FromRawBytes(const std::string& type,
                                             const std::vector<int64_t>& dims,
                                             const std::string& bytes);
 
-// "" when `got` (graphgc) matches `ort`, else the first difference. Floating point within a
-// relative tolerance of the type's precision (and an absolute one of at least `min_atol`), NaN
-// only equal to NaN; others exactly.
+// "" when `got` (graphgc) matches `ort` (the oracle's, named `oracle` in the difference), else
+// the first difference. Floating point within a relative tolerance of the type's precision (and
+// an absolute one of at least `min_atol`), NaN only equal to NaN; others exactly.
 std::string CompareTensors(const graphgc::Tensor& got, const graphgc::Tensor& ort,
-                           double min_atol = 0);
+                           double min_atol = 0, absl::string_view oracle = "ONNX Runtime");
 
 }  // namespace difftest
 
