@@ -233,6 +233,69 @@ std::vector<KernelCase> Cases() {
                    },
                    0,
                    5});
+  cases.push_back({"Gelu 2^20 float",
+                   {RandomFloats({1 << 20}, 14)},
+                   {},
+                   [](const std::vector<Var>& v) { return make_node("Gelu", {v[0]})[0]; },
+                   [](const std::vector<Tensor>& in, float* out) {
+                     auto x = in[0].data<float>();
+                     for (size_t i = 0; i < x.size(); ++i)
+                       out[i] = 0.5f * x[i] * (1.0f + std::erf(x[i] * float(M_SQRT1_2)));
+                   }});
+  cases.push_back({"RMSNormalization [1024,1024]",
+                   {RandomFloats({kN, kN}, 15), RandomFloats({kN}, 16)},
+                   {},
+                   [](const std::vector<Var>& v) {
+                     return make_node("RMSNormalization", {v[0], v[1]}, {{"axis", int64_t{-1}}})[0];
+                   },
+                   [](const std::vector<Tensor>& in, float* out) {
+                     auto x = in[0].data<float>(), scale = in[1].data<float>();
+                     for (int64_t r = 0; r < kN; ++r) {
+                       const float* row = x.data() + r * kN;
+                       float squares = 0;
+                       for (int64_t c = 0; c < kN; ++c) squares += row[c] * row[c];
+                       const float inverse = 1.0f / std::sqrt(squares / kN + 1e-5f);
+                       for (int64_t c = 0; c < kN; ++c)
+                         out[r * kN + c] = row[c] * inverse * scale[c];
+                     }
+                   }});
+  cases.push_back(
+      {"Attention causal [1,8,128,64]",
+       {RandomFloats({1, 8, 128, 64}, 17), RandomFloats({1, 8, 128, 64}, 18),
+        RandomFloats({1, 8, 128, 64}, 19)},
+       {},
+       [](const std::vector<Var>& v) {
+         return make_node("Attention", {v[0], v[1], v[2]}, {{"is_causal", int64_t{1}}})[0];
+       },
+       [](const std::vector<Tensor>& in, float* out) {
+         constexpr int64_t kHeads = 8, kSeq = 128, kHead = 64;
+         auto q = in[0].data<float>(), k = in[1].data<float>(), v = in[2].data<float>();
+         const float scale = 1.0f / std::sqrt(float(kHead));
+         std::vector<float> weights(kSeq);
+         for (int64_t h = 0; h < kHeads; ++h) {
+           const int64_t base = h * kSeq * kHead;
+           for (int64_t i = 0; i < kSeq; ++i) {
+             float max = -INFINITY;
+             for (int64_t j = 0; j <= i; ++j) {
+               float dot = 0;
+               for (int64_t d = 0; d < kHead; ++d)
+                 dot += q[base + i * kHead + d] * k[base + j * kHead + d];
+               weights[j] = dot * scale;
+               max = std::max(max, weights[j]);
+             }
+             float sum = 0;
+             for (int64_t j = 0; j <= i; ++j) sum += (weights[j] = std::exp(weights[j] - max));
+             float* o = out + base + i * kHead;
+             std::fill(o, o + kHead, 0.0f);
+             for (int64_t j = 0; j <= i; ++j) {
+               const float w = weights[j] / sum;
+               for (int64_t d = 0; d < kHead; ++d) o[d] += w * v[base + j * kHead + d];
+             }
+           }
+         }
+       },
+       0,
+       10});
   return cases;
 }
 
