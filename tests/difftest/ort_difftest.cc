@@ -266,9 +266,13 @@ struct Mismatch {
 // of up to 4 with weights ONNX Runtime computes in float, graphgc in double; the normalizations
 // add B to scale * normalized, each up to 4 in size. Where that cancels to near 0, a few float
 // ulps of the terms (1e-5) is rounding, not a wrong value.
+// A double Attention: ONNX Runtime 1.32 and ONNX's reference agree with each other to double
+// precision but not with numpy's float64 softmax(Q K^T * scale) V, which graphgc matches; they
+// differ by ~1e-8 of the O(1) terms (ort_difftest --graph-seed 7000203 --ops Attention).
 double MinAbsoluteTolerance(const std::string& op_type) {
   static const std::set<std::string> kBlending = {"Resize", "GridSample", "BatchNormalization",
                                                   "InstanceNormalization", "LayerNormalization"};
+  if (op_type == "Attention") return 1e-7;
   return kBlending.count(op_type) > 0 ? 1e-5 : 0;
 }
 

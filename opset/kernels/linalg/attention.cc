@@ -10,8 +10,9 @@
 // The products run through the batched GEMM in the work type (float, or double for double).
 // No value where ONNX's versions and runtimes disagree or the kernel does not go: a query row
 // with every key masked (ONNX 1.19's function body gives NaN; ONNX Runtime 1.32 and ONNX's
-// current reference give 0), softcap with masked keys (the function body squashes -inf to
-// -softcap), a softmax_precision of a 16-bit type, and Q/K and V of different types.
+// current reference give 0), softcap with a bias (ONNX 1.19 adds the bias first and squashes
+// after; ONNX Runtime 1.32 and ONNX's current reference squash the products, then add), a
+// softmax_precision of a 16-bit type, and Q/K and V of different types.
 // nonpad_kv_seqlen (opset 24) masks batch b's keys from nonpad_kv_seqlen[b] on; the optional
 // fourth output gives the scores as qk_matmul_output_mode says: 0 the scaled products, 1 with
 // the bias added, 2 after softcap, 3 after the softmax.
@@ -20,10 +21,12 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/common/fast_exp.h"
 #include "graphgc/opset/kernels/linalg/batched_gemm.h"
 #include "graphgc/opset/kernels/linalg/linalg_kernels.h"
 #include "graphgc/opset/kernels/linalg/work_buffer.h"
@@ -237,7 +240,7 @@ enum class Stage { kProduct = 0, kBiased = 1, kSoftcapped = 2, kSoftmax = 3 };
 
 // scores + bias, squashed by softcap, through the softmax, over one row of `total`; `keep` gets
 // the row at stage `kept` when not null. False for a row the kernel gives no value for (every
-// key masked, or softcap meeting a masked key).
+// key masked, or softcap meeting a bias).
 template <class W>
 bool SoftmaxRow(W* scores, const W* bias, int64_t total, W softcap, Stage kept, W* keep) {
   const auto save = [&](Stage stage) {
@@ -249,7 +252,7 @@ bool SoftmaxRow(W* scores, const W* bias, int64_t total, W softcap, Stage kept, 
   W max = -std::numeric_limits<W>::infinity();
   for (int64_t j = 0; j < total; ++j) {
     if (softcap > 0) {
-      if (std::isinf(bias[j]) && bias[j] < 0) return false;
+      if (bias[j] != W{0}) return false;
       scores[j] = softcap * std::tanh(scores[j] / softcap);
     }
     max = std::max(max, scores[j]);
@@ -257,6 +260,19 @@ bool SoftmaxRow(W* scores, const W* bias, int64_t total, W softcap, Stage kept, 
   save(Stage::kSoftcapped);
   if (std::isinf(max) && max < 0) return false;
   W sum = 0;
+  if constexpr (std::is_same_v<W, float>) {
+    if (std::isfinite(max)) {  // then every score is finite or -inf (masked): FastExp's domain
+      for (int64_t j = 0; j < total; ++j) {
+        const float shifted = scores[j] - max;
+        scores[j] = shifted == -std::numeric_limits<float>::infinity() ? 0.0f : FastExp(shifted);
+      }
+      for (int64_t j = 0; j < total; ++j) sum += scores[j];
+      const W scale = W{1} / sum;
+      for (int64_t j = 0; j < total; ++j) scores[j] *= scale;
+      save(Stage::kSoftmax);
+      return true;
+    }
+  }
   for (int64_t j = 0; j < total; ++j) sum += (scores[j] = std::exp(scores[j] - max));
   const W scale = W{1} / sum;
   for (int64_t j = 0; j < total; ++j) scores[j] *= scale;
@@ -336,9 +352,10 @@ KernelResult AttentionOfType(const KernelContext& ctx, const AttentionShape& s) 
         const int64_t at = ((b * s.q_heads + h) * s.q_length + i) * total;
         if (!SoftmaxRow(scores.data() + at, bias.data(), total, softcap, static_cast<Stage>(mode),
                         kept.empty() ? nullptr : kept.data() + at)) {
-          return Decline(softcap > 0 ? "softcap with masked keys, where ONNX and runtimes disagree"
-                                     : "a query with every key masked, where ONNX's versions and "
-                                       "runtimes disagree (NaN or 0)");
+          return Decline(softcap > 0
+                             ? "softcap with a mask, whose order ONNX's versions disagree on"
+                             : "a query with every key masked, where ONNX's versions and "
+                               "runtimes disagree (NaN or 0)");
         }
       }
     }
