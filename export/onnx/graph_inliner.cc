@@ -537,8 +537,8 @@ absl::Status GraphInliner::BuildNode(int n) {
   if (!attributes.ok()) return NodeError(node, attributes.status());
   auto opset = opsets_.find(std::string(domain));
   if (opset == opsets_.end()) {
-    return ModelError(absl::StrCat("node '", node.name(), "' uses domain '", domain,
-                                   "', which the model does not import"));
+    return ModelError(absl::StrCat("node '", node.name(), "' (", node.op_type(), ") uses domain '",
+                                   domain, "', which the model does not import"));
   }
   std::optional<GraphCore::ValueLimitScope> limit;
   if (is_main_ && hooks_->value_bytes_limit) {

@@ -433,10 +433,11 @@ KernelResult Attention(const KernelContext& ctx) {
 
 void RegisterAttentionKernels(KernelTable& table) {
   using Reals = internal::TypeList<float, double, Float16, BFloat16>;
-  table.add(
-      "", "Attention", 23, KernelTable::kLatest,
-      {{"T1", Reals::kSet}, {"T2", Reals::kSet}, {"U", Reals::kSet | DataTypeSet{DataType::kBool}}},
-      Attention);
+  const KernelTypes types = {
+      {"T1", Reals::kSet}, {"T2", Reals::kSet}, {"U", Reals::kSet | DataTypeSet{DataType::kBool}}};
+  // Opset 24 adds the input nonpad_kv_seqlen, which opset 23's nodes never have.
+  table.add("", "Attention", 23, 23, types, Attention);
+  table.add("", "Attention", 24, KernelTable::kLatest, types, Attention);
 }
 
 }  // namespace graphgc::kernels
