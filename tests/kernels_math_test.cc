@@ -895,3 +895,43 @@ TEST(BudgetTest, OutputsAndTemporariesPastTheBudgetGetNoValue) {
 }
 
 }  // namespace
+
+// Gelu (opset 20): float takes a vectorized path (erfc through a polynomial and FastExp); it stays
+// within 1e-6 + 6e-8 x^2 relative of the definition in double (the tail's exp argument, -x^2 / 2,
+// is a float), tails included. Non-finite inputs and the tanh form take the exact path.
+TEST(GeluTest, FloatPathFollowsTheDefinition) {
+  Graph g;
+  std::vector<float> xs;
+  for (int i = -2000; i <= 2000; ++i) xs.push_back(static_cast<float>(i) * 0.01f);
+  for (float x : {-30.0f, -14.0f, -9.5f, 1e-20f, -1e-20f, 0.0f}) xs.push_back(x);
+  const Var y =
+      One(NodeAt("Gelu", {Const<float>(g, xs, {static_cast<int64_t>(xs.size())})}, {}, 20));
+  ASSERT_TRUE(y.value().has_value()) << y.value_status();
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const double x = xs[i];
+    const double exact = 0.5 * x * std::erfc(-x / std::sqrt(2.0));
+    const double got = y.value()->data<float>()[i];
+    // Past |x| = 13.2 Gelu is below float's normal range, and the fast path gives 0.
+    EXPECT_LE(std::fabs(got - exact), (1e-6 + 6e-8 * x * x) * std::fabs(exact) + 1e-37)
+        << "x = " << x;
+  }
+  const Var special = One(NodeAt("Gelu",
+                                 {Const<float>(g,
+                                               {std::numeric_limits<float>::quiet_NaN(),
+                                                std::numeric_limits<float>::infinity(),
+                                                -std::numeric_limits<float>::infinity(), 1},
+                                               {4})},
+                                 {}, 20));
+  ASSERT_TRUE(special.value().has_value());
+  EXPECT_TRUE(std::isnan(special.value()->data<float>()[0]));
+  EXPECT_EQ(special.value()->data<float>()[1], std::numeric_limits<float>::infinity());
+  EXPECT_FLOAT_EQ(special.value()->data<float>()[3], 0.5f * std::erfc(-1 / std::sqrt(2.0f)));
+  const Var tanh =
+      One(NodeAt("Gelu", {Const<float>(g, {1}, {1})}, {{"approximate", std::string("tanh")}}, 20));
+  ASSERT_TRUE(tanh.value().has_value());
+  EXPECT_NEAR(tanh.value()->data<float>()[0], 0.841192f, 1e-6);
+  EXPECT_FALSE(
+      One(NodeAt("Gelu", {Const<float>(g, {1}, {1})}, {{"approximate", std::string("erf")}}, 20))
+          .value()
+          .has_value());
+}

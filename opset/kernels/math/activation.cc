@@ -73,28 +73,6 @@ KernelResult Shrink(const KernelContext& ctx) {
   });
 }
 
-// Gelu (opset 20): x * Phi(x), Phi the standard normal CDF, as 0.5 * x * erfc(-x / sqrt 2) (which
-// keeps its precision for negative x, where 1 + erf cancels); approximate = "tanh":
-// 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))). The constants are exact in the compute type
-// (ONNX's function body takes them as float attributes, so a double Gelu through the body was
-// off by ~5e-5 relative in its tail, against ONNX's reference).
-template <class C>
-C GeluOf(C x) {
-  return C{0.5} * x * std::erfc(-x * static_cast<C>(M_SQRT1_2));
-}
-template <class C>
-C TanhGeluOf(C x) {
-  const C inner = static_cast<C>(0.7978845608028654) * (x + static_cast<C>(0.044715) * x * x * x);
-  return C{0.5} * x * (C{1} + std::tanh(inner));
-}
-
-absl::Status GeluApproximationIsKnown(const KernelContext& ctx) {
-  const std::string approximate = ctx.string_attribute("approximate", "none");
-  if (approximate == "none" || approximate == "tanh") return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat("attribute approximate is '", approximate, "', not 'none' or 'tanh'"));
-}
-
 }  // namespace
 
 void RegisterActivationKernels(KernelTable& table) {
@@ -144,12 +122,6 @@ void RegisterActivationKernels(KernelTable& table) {
                 return HardSigmoidOf(x, static_cast<C>(alpha), static_cast<C>(beta));
               };
             }));
-  table.add("", "Gelu", 20, kLatest, reals,
-            Checked(GeluApproximationIsKnown,
-                    UnaryKernelWith<FloatingPointTypes>([](const KernelContext& ctx) {
-                      return [tanh = ctx.string_attribute("approximate", "none") ==
-                                     "tanh"](auto x) { return tanh ? TanhGeluOf(x) : GeluOf(x); };
-                    })));
   table.add("", "HardSwish", 14, kLatest, reals, UnaryKernel<FloatingPointTypes>([](auto x) {
               using C = decltype(x);
               return x * HardSigmoidOf(x, C{1} / C{6}, C{0.5});

@@ -10,6 +10,8 @@ namespace graphgc::kernels {
 void RegisterUnaryKernels(KernelTable& table);
 // activation.cc: Relu, LeakyRelu, PRelu, Elu, Celu, Selu, Sigmoid, Shrink, ...
 void RegisterActivationKernels(KernelTable& table);
+// gelu.cc: Gelu
+void RegisterGeluKernels(KernelTable& table);
 // arithmetic.cc: Add, Sub, Mul, Div, Mod, BitShift
 void RegisterArithmeticKernels(KernelTable& table);
 // bitwise.cc: BitwiseAnd, BitwiseOr, BitwiseXor, BitwiseNot

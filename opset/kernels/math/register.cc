@@ -7,6 +7,7 @@ namespace graphgc::kernels {
 void RegisterMathKernels(KernelTable& table) {
   RegisterUnaryKernels(table);
   RegisterActivationKernels(table);
+  RegisterGeluKernels(table);
   RegisterArithmeticKernels(table);
   RegisterBitwiseKernels(table);
   RegisterPowKernels(table);
