@@ -207,6 +207,10 @@ class MaskBias {
     return bias;
   }
 
+  // How many leading keys the mask may let through: the mask's own columns (the rest are
+  // masked), or all `total` without a mask.
+  int64_t Columns(int64_t total) const { return mask_ == nullptr ? total : columns_; }
+
   // The row of biases for (b, h, i), `total` long.
   template <class W>
   void Row(int64_t b, int64_t h, int64_t i, int64_t total, W* row) const {
@@ -238,14 +242,22 @@ class MaskBias {
 // The stages a row of scores goes through, each kept for qk_matmul_output when asked.
 enum class Stage { kProduct = 0, kBiased = 1, kSoftcapped = 2, kSoftmax = 3 };
 
-// scores + bias, squashed by softcap, through the softmax, over one row of `total`; `keep` gets
+// scores + bias, squashed by softcap, through the softmax, over one row of `total` whose keys
+// from `active` on are masked; `keep` gets
 // the row at stage `kept` when not null. False for a row the kernel gives no value for (every
 // key masked, or softcap meeting a bias).
 template <class W>
-bool SoftmaxRow(W* scores, const W* bias, int64_t total, W softcap, Stage kept, W* keep) {
+bool SoftmaxRow(W* scores, const W* bias, int64_t total, int64_t active, W softcap, Stage kept,
+                W* keep) {
   const auto save = [&](Stage stage) {
     if (keep != nullptr && stage == kept) std::copy_n(scores, total, keep);
   };
+  // The keys from `active` on are masked (a causal row, a short mask): their weights are 0, and
+  // the loops below skip them, unless a stage before the softmax is kept whole.
+  if (keep == nullptr && active < total) {
+    std::fill(scores + active, scores + total, W{0});
+    total = active;
+  }
   save(Stage::kProduct);
   for (int64_t j = 0; j < total; ++j) scores[j] += bias[j];
   save(Stage::kBiased);
@@ -296,15 +308,26 @@ template <class T>
 KernelResult AttentionOfType(const KernelContext& ctx, const AttentionShape& s) {
   using W = WorkType<T>;
   const int64_t total = s.total();
-  GRAPHGC_ASSIGN_OR_RETURN(std::vector<W> keys,
-                           Concatenated<T>(ctx, ctx.optional_input(kPastKey), ctx.input(kK),
-                                           s.three_d, s.kv_heads, s.past, s.kv_length, s.head));
-  GRAPHGC_ASSIGN_OR_RETURN(std::vector<W> values,
-                           Concatenated<T>(ctx, ctx.optional_input(kPastValue), ctx.input(kV),
-                                           s.three_d, s.kv_heads, s.past, s.kv_length, s.v_head));
-  GRAPHGC_ASSIGN_OR_RETURN(std::vector<W> queries,
-                           Scratch<W>(ctx, s.batch * s.q_heads * s.q_length * s.head));
-  ReadHeads<T>(ctx.input(kQ), s.three_d, s.q_heads, s.q_length, s.head, queries.data());
+  // 4-D inputs of the work type without a past are read in place; others are copied to the
+  // [batch, heads, sequence, size] layout in the work type.
+  const bool in_place = linalg::kComputesInPlace<T> && !s.three_d && s.past == 0;
+  std::vector<W> keys, values, queries;
+  if (!in_place) {
+    GRAPHGC_ASSIGN_OR_RETURN(
+        keys, Concatenated<T>(ctx, ctx.optional_input(kPastKey), ctx.input(kK), s.three_d,
+                              s.kv_heads, s.past, s.kv_length, s.head));
+    GRAPHGC_ASSIGN_OR_RETURN(
+        values, Concatenated<T>(ctx, ctx.optional_input(kPastValue), ctx.input(kV), s.three_d,
+                                s.kv_heads, s.past, s.kv_length, s.v_head));
+    GRAPHGC_ASSIGN_OR_RETURN(queries, Scratch<W>(ctx, s.batch * s.q_heads * s.q_length * s.head));
+    ReadHeads<T>(ctx.input(kQ), s.three_d, s.q_heads, s.q_length, s.head, queries.data());
+  }
+  const auto data = [&](int input, const std::vector<W>& copy) {
+    return in_place ? reinterpret_cast<const W*>(ctx.input(input).data<T>().data()) : copy.data();
+  };
+  const W* key_data = data(kK, keys);
+  const W* value_data = data(kV, values);
+  const W* query_data = data(kQ, queries);
   GRAPHGC_ASSIGN_OR_RETURN(const MaskBias mask, MaskBias::Of(ctx, s));
 
   // One product per (b, q head); its K/V head is q head / group.
@@ -324,7 +347,7 @@ KernelResult AttentionOfType(const KernelContext& ctx, const AttentionShape& s) 
   const int64_t heads = s.batch * s.q_heads;
   GRAPHGC_ASSIGN_OR_RETURN(std::vector<W> scores, Scratch<W>(ctx, heads * s.q_length * total));
   linalg::BatchedGemm<W>({.m = s.q_length, .n = total, .k = s.head, .trans_b = true}, scale,
-                         queries.data(), q_offsets, keys.data(), k_offsets, W{0}, scores.data(),
+                         query_data, q_offsets, key_data, k_offsets, W{0}, scores.data(),
                          ctx.threads());
   const W softcap = static_cast<W>(ctx.float_attribute("softcap", 0.0f));
   const bool causal = ctx.int_attribute("is_causal", 0) != 0;
@@ -350,8 +373,11 @@ KernelResult AttentionOfType(const KernelContext& ctx, const AttentionShape& s) 
           std::fill(bias.begin() + keys, bias.end(), masked);
         }
         const int64_t at = ((b * s.q_heads + h) * s.q_length + i) * total;
-        if (!SoftmaxRow(scores.data() + at, bias.data(), total, softcap, static_cast<Stage>(mode),
-                        kept.empty() ? nullptr : kept.data() + at)) {
+        int64_t active = causal ? std::min(total, s.past + i + 1) : total;
+        if (!nonpad.empty()) active = std::min(active, nonpad[static_cast<size_t>(b)]);
+        active = std::max<int64_t>(std::min(active, mask.Columns(total)), 0);
+        if (!SoftmaxRow(scores.data() + at, bias.data(), total, active, softcap,
+                        static_cast<Stage>(mode), kept.empty() ? nullptr : kept.data() + at)) {
           return Decline(softcap > 0
                              ? "softcap with a mask, whose order ONNX's versions disagree on"
                              : "a query with every key masked, where ONNX's versions and "
@@ -364,7 +390,7 @@ KernelResult AttentionOfType(const KernelContext& ctx, const AttentionShape& s) 
   for (int64_t i = 0; i < heads; ++i) score_offsets.push_back(i * s.q_length * total);
   GRAPHGC_ASSIGN_OR_RETURN(std::vector<W> y, Scratch<W>(ctx, heads * s.q_length * s.v_head));
   linalg::BatchedGemm<W>({.m = s.q_length, .n = s.v_head, .k = total}, W{1}, scores.data(),
-                         score_offsets, values.data(), v_offsets, W{0}, y.data(), ctx.threads());
+                         score_offsets, value_data, v_offsets, W{0}, y.data(), ctx.threads());
 
   KernelOutputs outputs(static_cast<size_t>(ctx.num_outputs()));
   const Shape y_shape = s.three_d ? Shape{s.batch, s.q_length, s.q_heads * s.v_head}
@@ -383,16 +409,14 @@ KernelResult AttentionOfType(const KernelContext& ctx, const AttentionShape& s) 
   }
   outputs[0] = std::move(out).freeze();
   // present_key and present_value: the whole caches, 4-D.
-  const std::vector<W>* caches[] = {&keys, &values};
+  const W* caches[] = {key_data, value_data};
   const int64_t sizes[] = {s.head, s.v_head};
   for (int o = 1; o <= 2 && o < ctx.num_outputs(); ++o) {
     GRAPHGC_ASSIGN_OR_RETURN(
         MutableTensor cache,
         ctx.allocate(ctx.input(kQ).dtype(), {s.batch, s.kv_heads, total, sizes[o - 1]}));
     T* c = cache.mutable_data<T>().data();
-    for (size_t e = 0; e < caches[o - 1]->size(); ++e) {
-      c[e] = linalg::FromWork<T>((*caches[o - 1])[e]);
-    }
+    for (int64_t e = 0; e < cache.size(); ++e) c[e] = linalg::FromWork<T>(caches[o - 1][e]);
     outputs[static_cast<size_t>(o)] = std::move(cache).freeze();
   }
   if (!kept.empty()) {
