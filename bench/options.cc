@@ -196,7 +196,7 @@ std::string Usage() {
          "  --keep-all-cap-bytes=B skip keep-all rows that would hold more than B value bytes\n"
          "                         (default 2147483648)\n"
          "  --micro                run the registered Google Benchmark micro benchmarks\n"
-         "  --kernels              time value propagation of nine ops against a plain loop and\n"
+         "  --kernels              time value propagation of twelve ops against a plain loop and\n"
          "                         ONNX Runtime (one thread), side by side in one run\n"
          "  --gemm                 time the packed matrix product against OpenBLAS on six\n"
          "                         shapes, side by side, and count position-dependent values\n"
