@@ -986,14 +986,18 @@ TEST(MlTrees, TreeEnsembleOneNodeTreesAndRepeatedRoots) {
             {F({3, 0.75f, 3, 0.75f, 7, 0, 3, 2, 3, 2, -0.5f, 0, 7, 0, 3, 0.75f}, {8, 2})});
 }
 
+// TreeEnsemble-5 of TwoTrees<float>(1) on x, its attributes changed by `change` first.
+template <class Change>
+Var TwoTreesChanged(const Var& x, Change change) {
+  gg::ml5::TreeEnsembleAttributes trees = TwoTrees<float>(1);
+  change(trees);
+  return gg::ml5::TreeEnsemble(x, trees);
+}
+
 TEST(MlTrees, TreeEnsembleWhereOnnxAndOnnxRuntimeDisagree) {
   Graph g;
   const Var x = TreeRows<float>(g);
-  const auto with = [&](auto change) {
-    gg::ml5::TreeEnsembleAttributes trees = TwoTrees<float>(1);
-    change(trees);
-    return gg::ml5::TreeEnsemble(x, trees);
-  };
+  const auto with = [&](auto change) { return TwoTreesChanged(x, change); };
   using A = gg::ml5::TreeEnsembleAttributes;
   // ONNX's reference ignores post_transform; ONNX Runtime swaps SOFTMAX and LOGISTIC.
   EXPECT_TRUE(HasNoValue(with([](A& t) { t.post_transform = 2; })));
@@ -1039,11 +1043,7 @@ TEST(MlTrees, TreeEnsembleWhereOnnxAndOnnxRuntimeDisagree) {
 TEST(MlTrees, TreeEnsembleAttributesThatDoNotFit) {
   Graph g;
   const Var x = TreeRows<float>(g);
-  const auto with = [&](auto change) {
-    gg::ml5::TreeEnsembleAttributes trees = TwoTrees<float>(1);
-    change(trees);
-    return gg::ml5::TreeEnsemble(x, trees);
-  };
+  const auto with = [&](auto change) { return TwoTreesChanged(x, change); };
   using A = gg::ml5::TreeEnsembleAttributes;
   // Indices past their lists, and attributes both ONNX's reference and ONNX Runtime refuse.
   EXPECT_TRUE(FailsWith(
