@@ -273,7 +273,9 @@ bool SoftmaxRow(W* scores, const W* bias, int64_t total, int64_t active, W softc
   if (std::isinf(max) && max < 0) return false;
   W sum = 0;
   if constexpr (std::is_same_v<W, float>) {
-    if (std::isfinite(max)) {  // then every score is finite or -inf (masked): FastExp's domain
+    bool any_nan = false;  // std::max passes NaN over: a NaN score takes the exact path
+    for (int64_t j = 0; j < total; ++j) any_nan |= std::isnan(scores[j]);
+    if (std::isfinite(max) && !any_nan) {  // every score finite or -inf: FastExp's domain
       for (int64_t j = 0; j < total; ++j) {
         const float shifted = scores[j] - max;
         scores[j] = shifted == -std::numeric_limits<float>::infinity() ? 0.0f : FastExp(shifted);

@@ -38,7 +38,10 @@ C TanhGelu(C x) {
 
 // Finite x only.
 inline float FastGelu(float x) {
-  const float z = std::fabs(x) * static_cast<float>(M_SQRT1_2);
+  // Past |x| = 16 the tail is 0 in float (Phi is 0 or 1): the tail is computed from x clamped
+  // there, which keeps 4097 x (below) and the exponent finite.
+  const float xc = std::min(std::max(x, -16.0f), 16.0f);
+  const float z = std::fabs(xc) * static_cast<float>(M_SQRT1_2);
   const float t = 1.0f / (1.0f + 0.5f * z);
   float p = 0.17087277f;
   p = p * t - 0.82215223f;
@@ -52,9 +55,9 @@ inline float FastGelu(float x) {
   p = p * t - 1.26551223f;
   // The exponent p - x^2 / 2 with x^2 exact (x split into halves of 12 bits: Veltkamp), so that
   // only its last rounding reaches the tail.
-  const float c = 4097.0f * x;
-  const float high = c - (c - x);
-  const float low = x - high;
+  const float c = 4097.0f * xc;
+  const float high = c - (c - xc);
+  const float low = xc - high;
   const float exponent = (p - 0.5f * (high * high)) - (high * low + 0.5f * (low * low));
   const float half_tail = 0.5f * t * FastExp(exponent);  // 0.5 erfc(|x| / sqrt 2)
   // Phi(x): the half tail for negative x, 1 less it for positive x, by a weight that is 0 or 1
