@@ -135,11 +135,11 @@ absl::StatusOr<AttentionShape> ShapeOf(const KernelContext& ctx) {
   return s;
 }
 
-// Reads input `input` as W in [batch, heads, length, size] order (3-D inputs are transposed from
-// [batch, length, heads * size]).
+// Reads `t` as W into `out`, laid out [batch, heads, out_length, size], at sequence positions
+// `offset` to `offset + length` (3-D inputs are transposed from [batch, length, heads * size]).
 template <class T>
 void ReadHeads(const Tensor& t, bool three_d, int64_t heads, int64_t length, int64_t size,
-               WorkType<T>* out) {
+               WorkType<T>* out, int64_t out_length, int64_t offset) {
   const T* in = t.data<T>().data();
   const int64_t batch = t.shape()[0];
   for (int64_t b = 0; b < batch; ++b) {
@@ -147,7 +147,7 @@ void ReadHeads(const Tensor& t, bool three_d, int64_t heads, int64_t length, int
       for (int64_t s = 0; s < length; ++s) {
         const T* row = three_d ? in + ((b * length + s) * heads + h) * size
                                : in + ((b * heads + h) * length + s) * size;
-        WorkType<T>* to = out + ((b * heads + h) * length + s) * size;
+        WorkType<T>* to = out + ((b * heads + h) * out_length + offset + s) * size;
         for (int64_t d = 0; d < size; ++d) to[d] = linalg::ToWork(row[d]);
       }
     }
@@ -160,19 +160,11 @@ absl::StatusOr<std::vector<WorkType<T>>> Concatenated(const KernelContext& ctx, 
                                                       const Tensor& current, bool three_d,
                                                       int64_t heads, int64_t past_length,
                                                       int64_t length, int64_t size) {
-  using W = WorkType<T>;
-  const int64_t batch = current.shape()[0];
   const int64_t total = past_length + length;
-  GRAPHGC_ASSIGN_OR_RETURN(std::vector<W> all, Scratch<W>(ctx, batch * heads * total * size));
-  GRAPHGC_ASSIGN_OR_RETURN(std::vector<W> fresh, Scratch<W>(ctx, batch * heads * length * size));
-  ReadHeads<T>(current, three_d, heads, length, size, fresh.data());
-  std::vector<W> old(static_cast<size_t>(batch * heads * past_length * size));
-  if (past != nullptr) ReadHeads<T>(*past, false, heads, past_length, size, old.data());
-  for (int64_t bh = 0; bh < batch * heads; ++bh) {
-    W* to = all.data() + bh * total * size;
-    std::copy_n(old.data() + bh * past_length * size, past_length * size, to);
-    std::copy_n(fresh.data() + bh * length * size, length * size, to + past_length * size);
-  }
+  GRAPHGC_ASSIGN_OR_RETURN(std::vector<WorkType<T>> all,
+                           Scratch<WorkType<T>>(ctx, current.shape()[0] * heads * total * size));
+  if (past != nullptr) ReadHeads<T>(*past, false, heads, past_length, size, all.data(), total, 0);
+  ReadHeads<T>(current, three_d, heads, length, size, all.data(), total, past_length);
   return all;
 }
 
@@ -322,7 +314,8 @@ KernelResult AttentionOfType(const KernelContext& ctx, const AttentionShape& s) 
         values, Concatenated<T>(ctx, ctx.optional_input(kPastValue), ctx.input(kV), s.three_d,
                                 s.kv_heads, s.past, s.kv_length, s.v_head));
     GRAPHGC_ASSIGN_OR_RETURN(queries, Scratch<W>(ctx, s.batch * s.q_heads * s.q_length * s.head));
-    ReadHeads<T>(ctx.input(kQ), s.three_d, s.q_heads, s.q_length, s.head, queries.data());
+    ReadHeads<T>(ctx.input(kQ), s.three_d, s.q_heads, s.q_length, s.head, queries.data(),
+                 s.q_length, 0);
   }
   const auto data = [&](int input, const std::vector<W>& copy) {
     return in_place ? reinterpret_cast<const W*>(ctx.input(input).data<T>().data()) : copy.data();
