@@ -417,6 +417,30 @@ TEST_F(BadInputTest, ConvolutionAndRecurrentInputsOfTheWrongRank) {
   Var rnn =
       make_node("RNN", {c_, weight, weight}, {{"hidden_size", int64_t{1}}}, {.version = 5})[0];
   EXPECT_THAT(Message(rnn.status()), AllOf(HasSubstr("RNN"), HasSubstr("input 0 has rank 2")));
+  // Found by kernel_fuzzer in CI (SIGSEGV in ONNX's convPoolShapeInference): DeformConv's X
+  // without spatial dims and a W with one, so the inference indexes empty dilations.
+  const Var offset = graph_.constant(Tensor::zeros(DataType::kFloat, {1, 2}));
+  Var deformed =
+      op::DeformConv(graph_.constant(Tensor::zeros(DataType::kFloat, {1, 1})),
+                     graph_.constant(Tensor::zeros(DataType::kFloat, {1, 1, 1})), offset);
+  EXPECT_THAT(Message(deformed.status()),
+              AllOf(HasSubstr("DeformConv"), HasSubstr("input 0 has rank 2")));
+  // ONNX's TreeEnsemble-5 inference reads leaf_weights' dim 0 unchecked: a scalar there.
+  const auto ones = [](std::vector<int64_t> values) { return values; };
+  Var forest = make_node("TreeEnsemble", {graph_.constant(Tensor::zeros(DataType::kFloat, {1, 1}))},
+                         {{"nodes_splits", Tensor::zeros(DataType::kFloat, {1})},
+                          {"nodes_featureids", ones({0})},
+                          {"nodes_modes", Tensor::zeros(DataType::kUint8, {1})},
+                          {"nodes_truenodeids", ones({0})},
+                          {"nodes_falsenodeids", ones({0})},
+                          {"nodes_trueleafs", ones({1})},
+                          {"nodes_falseleafs", ones({1})},
+                          {"tree_roots", ones({0})},
+                          {"leaf_targetids", ones({0})},
+                          {"leaf_weights", Tensor::scalar<float>(1)}},
+                         {.domain = "ai.onnx.ml", .version = 5})[0];
+  EXPECT_THAT(Message(forest.status()),
+              AllOf(HasSubstr("TreeEnsemble"), HasSubstr("leaf_weights")));
   // Found by kernel_fuzzer (SIGSEGV in ONNX's Gemm-6 inference): scalars for A and B.
   for (const int version : {6, 7, 9, 11, 13}) {
     Var gemm = make_node("Gemm", {scalar, scalar, scalar}, {}, {.version = version})[0];

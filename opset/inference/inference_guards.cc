@@ -5,11 +5,13 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "graphgc/valuestore/status_macros.h"
+#include "graphgc/valuestore/tensor.h"
 
 namespace graphgc::internal {
 namespace {
@@ -340,19 +342,34 @@ absl::Status CheckOneOfEachFamily(absl::Span<const Attribute> attributes) {
   return absl::OkStatus();
 }
 
+// TreeEnsemble's tensor attributes are lists; ONNX 1.19's inference reads leaf_weights' dim 0
+// unchecked.
+absl::Status CheckListTensors(absl::Span<const Attribute> attributes) {
+  for (const Attribute& attribute : attributes) {
+    const Tensor* tensor = std::get_if<Tensor>(&attribute.value);
+    if (tensor == nullptr || tensor->rank() == 1) continue;
+    return absl::InvalidArgumentError(absl::StrCat("attribute '", attribute.name, "' has rank ",
+                                                   tensor->rank(), "; it must be a 1-D list"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
                                   absl::Span<const OperandInfo> inputs,
                                   absl::Span<const Attribute> attributes, int num_outputs) {
   if (absl::Status lists = CheckPositiveLists(attributes); !lists.ok()) return lists;
-  if (schema.domain() == "ai.onnx.ml") return CheckOneOfEachFamily(attributes);
+  if (schema.domain() == "ai.onnx.ml") {
+    if (schema.Name() == "TreeEnsemble") return CheckListTensors(attributes);
+    return CheckOneOfEachFamily(attributes);
+  }
   if (!schema.domain().empty()) return absl::OkStatus();
   if (absl::Status ints = CheckIntRules(schema.Name(), attributes); !ints.ok()) return ints;
   if (schema.Name() == "GatherND") return CheckGatherNd(inputs, attributes);
   if (schema.Name() == "PRelu") return CheckPReluSlope(inputs, schema.since_version());
   const std::string& name = schema.Name();
-  if (name == "Conv" || name == "ConvTranspose" || name == "ConvInteger") {
+  if (name == "Conv" || name == "ConvTranspose" || name == "ConvInteger" || name == "DeformConv") {
     return CheckConvolutionRanks(inputs, 1);
   }
   if (name == "QLinearConv") return CheckConvolutionRanks(inputs, 3);
