@@ -450,6 +450,62 @@ TEST_F(BadInputTest, ConvolutionAndRecurrentInputsOfTheWrongRank) {
   ExpectNothingLost();
 }
 
+// Found by reading ONNX 1.19.1's inference: reads past a list, loops and allocations sized by a
+// dim, a division that traps. Each is an error naming the op, or a typed var; never a crash or
+// hang.
+TEST_F(BadInputTest, OnnxInferenceHazardsOfOpset18To24) {
+  const Var rois = graph_.constant(Tensor::zeros(DataType::kFloat, {2, 5}));
+  // MaxRoiPool reads pooled_shape[0] and [1] whatever X's rank.
+  Var pooled =
+      make_node("MaxRoiPool", {graph_.constant(Tensor::zeros(DataType::kFloat, {1, 1, 8})), rois},
+                {{"pooled_shape", std::vector<int64_t>{2}}}, {.version = 22})[0];
+  EXPECT_THAT(Message(pooled.status()), AllOf(HasSubstr("MaxRoiPool"), HasSubstr("rank")));
+  // MaxUnpool reads I's dim 1 with I's shape unknown.
+  const Var unknown_indices = graph_.argument("indices", VarType::Tensor(DataType::kInt64));
+  Var unpooled = make_node(
+      "MaxUnpool", {graph_.constant(Tensor::zeros(DataType::kFloat, {1, 1, 2})), unknown_indices},
+      {{"kernel_shape", std::vector<int64_t>{2}}}, {.version = 22})[0];
+  EXPECT_TRUE(unpooled.ok()) << unpooled.status();
+  const Var flat_indices = graph_.constant(Tensor::zeros(DataType::kInt64, {2}));
+  Var unpooled_flat = make_node(
+      "MaxUnpool", {graph_.constant(Tensor::zeros(DataType::kFloat, {1, 1, 2})), flat_indices},
+      {{"kernel_shape", std::vector<int64_t>{2}}}, {.version = 22})[0];
+  EXPECT_THAT(Message(unpooled_flat.status()), AllOf(HasSubstr("MaxUnpool"), HasSubstr("rank")));
+  // convPoolShapeInference counts a dim down by the stride, one step at a time.
+  const Var long_signal = graph_.argument("long", DataType::kFloat, {1, 1, int64_t{1} << 40});
+  Var maxpool = make_node("MaxPool", {long_signal},
+                          {{"kernel_shape", std::vector<int64_t>{1}},
+                           {"strides", std::vector<int64_t>{2}},
+                           {"auto_pad", std::string("SAME_UPPER")}},
+                          {.version = 22})[0];
+  ASSERT_TRUE(maxpool.ok()) << maxpool.status();
+  EXPECT_EQ(maxpool.shape()->at(2), -1);  // left to the value, as a dim past 2^24 is
+  // getShapeInput adds one dim per entry of a shape input without a value.
+  const Var long_shape = graph_.argument("shape", DataType::kInt64, {int64_t{3} << 30});
+  Var reshaped = make_node("Reshape", {c_, long_shape}, {}, {.version = 24})[0];
+  EXPECT_THAT(Message(reshaped.status()), AllOf(HasSubstr("Reshape"), HasSubstr("rank")));
+  Var filled = make_node("ConstantOfShape", {long_shape}, {}, {.version = 24})[0];
+  EXPECT_THAT(Message(filled.status()), AllOf(HasSubstr("ConstantOfShape"), HasSubstr("rank")));
+  Var expanded = make_node("Expand", {c_, long_shape}, {}, {.version = 13})[0];
+  EXPECT_THAT(Message(expanded.status()), AllOf(HasSubstr("Expand"), HasSubstr("rank")));
+  Var columns = make_node(
+      "Col2Im",
+      {graph_.constant(Tensor::zeros(DataType::kFloat, {1, 4, 9})), long_shape, long_shape}, {},
+      {.version = 18})[0];
+  EXPECT_THAT(Message(columns.status()), AllOf(HasSubstr("Col2Im"), HasSubstr("rank")));
+  // Reshape's product of the target's entries wraps (2^64 - 1); with data of 2^63 elements it
+  // would trap.
+  Var wrapped = make_node("Reshape", {c_, Ints({3, 5, 17, 257, 641, 65537, 6700417, -1})}, {},
+                          {.version = 24})[0];
+  EXPECT_THAT(Message(wrapped.status()), AllOf(HasSubstr("Reshape"), HasSubstr("past int64")));
+  // Slice's data propagation steps an int by an int64 step: 2^32 never advances.
+  const Var dims = op::Shape(x_);
+  Var sliced = op::Slice(dims, Ints({0}), Ints({1}), Ints({0}), Ints({int64_t{1} << 32}));
+  ASSERT_TRUE(sliced.ok()) << sliced.status();
+  EXPECT_EQ(*sliced.value(), Tensor::from_vector<int64_t>({2}));
+  ExpectNothingLost();
+}
+
 // Found by kernel_fuzzer in CI: ConvTranspose's output channels, W's dim 1 times a group near
 // 2^62, overflowed int64 (UBSan). Geometry past 2^30 and empty tensors whose dims multiply past
 // int64 get no value; the vars stay typed.

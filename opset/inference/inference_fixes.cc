@@ -101,11 +101,58 @@ std::optional<std::vector<OperandInfo>> RangeOperandsAsScalars(
   return scalars;
 }
 
+// MaxUnpool's indices of unknown shape as X's rank of unknown dims.
+std::optional<std::vector<OperandInfo>> UnpoolIndicesRanked(
+    absl::Span<const OperandInfo> operands) {
+  if (operands.size() < 2 || !operands[0].shape.has_value() || operands[1].shape.has_value()) {
+    return std::nullopt;
+  }
+  std::vector<OperandInfo> ranked(operands.begin(), operands.end());
+  ranked[1].shape = Shape(operands[0].shape->size(), -1);
+  return ranked;
+}
+
+bool HasAttribute(absl::Span<const Attribute> attributes, absl::string_view name) {
+  return std::any_of(attributes.begin(), attributes.end(),
+                     [&](const Attribute& attribute) { return attribute.name == name; });
+}
+
+// X's spatial dims past 2^24 unknown, for the ops whose inference steps through them by the
+// stride (convPoolShapeInference with auto_pad and without pads).
+std::optional<std::vector<OperandInfo>> LongSpatialDimsUnknown(
+    absl::Span<const OperandInfo> operands, absl::Span<const Attribute> attributes) {
+  constexpr int64_t kLongestStepped = int64_t{1} << 24;
+  if (operands.empty() || !operands[0].shape.has_value() || !HasAttribute(attributes, "auto_pad") ||
+      HasAttribute(attributes, "pads")) {
+    return std::nullopt;
+  }
+  const Shape& shape = *operands[0].shape;
+  if (std::none_of(shape.begin(), shape.end(), [](int64_t dim) { return dim > kLongestStepped; })) {
+    return std::nullopt;
+  }
+  std::vector<OperandInfo> shortened(operands.begin(), operands.end());
+  for (size_t axis = 2; axis < shape.size(); ++axis) {
+    if (shape[axis] > kLongestStepped) (*shortened[0].shape)[axis] = -1;
+  }
+  return shortened;
+}
+
+bool SteppedThroughByInference(absl::string_view op_type) {
+  for (absl::string_view name :
+       {"AveragePool", "MaxPool", "LpPool", "Conv", "ConvInteger", "QLinearConv", "DeformConv"}) {
+    if (op_type == name) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<std::vector<OperandInfo>> WidenedForOnnxInference(
-    absl::string_view op_type, int since_version, absl::Span<const OperandInfo> operands) {
+    absl::string_view op_type, int since_version, absl::Span<const OperandInfo> operands,
+    absl::Span<const Attribute> attributes) {
   if (op_type == "Range") return RangeOperandsAsScalars(operands);
+  if (op_type == "MaxUnpool") return UnpoolIndicesRanked(operands);
+  if (SteppedThroughByInference(op_type)) return LongSpatialDimsUnknown(operands, attributes);
   constexpr size_t kPadAxes = 3;
   if (op_type != "Pad" || since_version < 18 || operands.size() <= kPadAxes) return std::nullopt;
   const OperandInfo& axes = operands[kPadAxes];

@@ -19,6 +19,12 @@
 //   Range ONNX's inference wants scalar operands; ONNX Runtime and ONNX's reference read a
 //         [1]-shaped one as its element (ONNX's AffineGrid body passes such limits): it gets
 //         them as scalars.
+// and where reading an operand costs ONNX's inference unbounded time, less of it:
+//   MaxUnpool  ONNX reads the indices' dim 1 even when their shape is unknown: they get X's
+//         rank of unknown dims (the indices have X's shape).
+//   Conv, pools  with auto_pad given and no pads, ONNX counts each spatial dim down by the
+//         stride one step at a time: a dim past 2^24 reaches it unknown, and so does the
+//         output's.
 // Internal to the opset module.
 #ifndef GRAPHGC_OPSET_INFERENCE_FIXES_H_
 #define GRAPHGC_OPSET_INFERENCE_FIXES_H_
@@ -38,10 +44,11 @@ void FixInferredTypes(absl::string_view op_type, int since_version,
                       absl::Span<const OperandInfo> operands,
                       const std::vector<Attribute>& attributes, OutputTypes& types);
 
-// The operands of ai.onnx `op_type` at `since_version` with the data ONNX's inference reads
-// made readable to it (their types unchanged), or nullopt when they need nothing.
+// The operands of ai.onnx `op_type` at `since_version` as ONNX's inference can read them (see
+// above), or nullopt when they need nothing.
 std::optional<std::vector<OperandInfo>> WidenedForOnnxInference(
-    absl::string_view op_type, int since_version, absl::Span<const OperandInfo> operands);
+    absl::string_view op_type, int since_version, absl::Span<const OperandInfo> operands,
+    absl::Span<const Attribute> attributes);
 
 }  // namespace graphgc::internal
 

@@ -2,6 +2,8 @@
 
 #include <cctype>
 #include <cstdint>
+#include <cstdlib>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <string>
@@ -10,6 +12,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "graphgc/ir/limits.h"
 #include "graphgc/valuestore/status_macros.h"
 #include "graphgc/valuestore/tensor.h"
 
@@ -342,6 +345,60 @@ absl::Status CheckOneOfEachFamily(absl::Span<const Attribute> attributes) {
   return absl::OkStatus();
 }
 
+// ONNX's getShapeInput (Reshape, ConstantOfShape, Expand, AffineGrid, Resize's sizes) and Col2Im
+// add one output dim per entry of a shape input whose elements are unknown: a declared length of
+// billions is billions of allocations. No rank exceeds kMaxRank.
+absl::Status CheckShapeInputLengths(absl::Span<const OperandInfo> inputs,
+                                    std::initializer_list<size_t> shape_inputs) {
+  for (const size_t index : shape_inputs) {
+    if (index >= inputs.size() || !inputs[index].present || !inputs[index].shape.has_value()) {
+      continue;
+    }
+    const Shape& shape = *inputs[index].shape;
+    if (shape.size() != 1 || shape[0] <= static_cast<int64_t>(kMaxRank)) continue;
+    return absl::InvalidArgumentError(absl::StrCat("input ", index, " is a shape of ", shape[0],
+                                                   " entries; a rank is at most ", kMaxRank));
+  }
+  return absl::OkStatus();
+}
+
+// Reshape's inference multiplies the target's entries (a 0 as the data's dim there, unless
+// allowzero), in order and unchecked, then takes the data's element count modulo the product:
+// past int64 the product wraps (undefined), and INT64_MIN % -1 traps (SIGFPE).
+absl::Status CheckReshapeProducts(absl::Span<const OperandInfo> inputs,
+                                  absl::Span<const Attribute> attributes) {
+  if (inputs.size() < 2 || !inputs[1].value.has_value() ||
+      inputs[1].value->dtype() != DataType::kInt64) {
+    return absl::OkStatus();
+  }
+  const Attribute* allowzero = Find(attributes, "allowzero");
+  const int64_t* allow = allowzero ? std::get_if<int64_t>(&allowzero->value) : nullptr;
+  const std::optional<Shape>& data = inputs[0].shape;
+  int64_t product = 1;
+  const auto entries = inputs[1].value->data<int64_t>();
+  for (size_t i = 0; i < entries.size(); ++i) {
+    int64_t factor = entries[i] > 0 ? entries[i] : 1;
+    if (entries[i] == 0) {
+      const bool copies = (allow == nullptr || *allow == 0);
+      const bool known = data.has_value() && i < data->size() && (*data)[i] >= 0;
+      factor = !copies ? 0 : known ? (*data)[i] : 1;
+    }
+    if (__builtin_mul_overflow(product, factor, &product)) {
+      return absl::InvalidArgumentError(
+          "input 1 (shape): the product of its entries is past int64");
+    }
+  }
+  return absl::OkStatus();
+}
+
+// MaxRoiPool's inference reads pooled_shape[0] and [1] for any rank of X; X is [N, C, H, W].
+// MaxUnpool's reads I's dim 1 unchecked; I has X's shape.
+absl::Status CheckUnpoolIndices(absl::Span<const OperandInfo> inputs) {
+  const std::optional<size_t> x = RankOf(inputs, 0);
+  if (!x.has_value()) return absl::OkStatus();
+  return CheckInputRank(inputs, 1, *x, /*at_least=*/false);
+}
+
 // TreeEnsemble's tensor attributes are lists; ONNX 1.19's inference reads leaf_weights' dim 0
 // unchecked.
 absl::Status CheckListTensors(absl::Span<const Attribute> attributes) {
@@ -378,11 +435,39 @@ absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
   if (name == "Einsum") return CheckEinsumEquation(inputs, attributes);
   if (name == "SplitToSequence") return CheckScalarSplit(inputs);
   if (name == "OneHot") return CheckOneHotDepth(inputs);
-  if (name == "Col2Im") return CheckCol2ImBlock(inputs);
   if (name == "Split") return CheckSplitParts(attributes, num_outputs);
   if (name == "STFT") return CheckStftRanks(inputs);
   if (name == "Gemm") return CheckGemmRanks(inputs);
+  if (name == "MaxRoiPool") return CheckInputRank(inputs, 0, 4, /*at_least=*/false);
+  if (name == "MaxUnpool") return CheckUnpoolIndices(inputs);
+  if (name == "Reshape") {
+    GRAPHGC_RETURN_IF_ERROR(CheckShapeInputLengths(inputs, {1}));
+    return CheckReshapeProducts(inputs, attributes);
+  }
+  if (name == "ConstantOfShape") return CheckShapeInputLengths(inputs, {0});
+  if (name == "Expand" || name == "AffineGrid") return CheckShapeInputLengths(inputs, {1});
+  if (name == "Resize") return CheckShapeInputLengths(inputs, {3});
+  if (name == "Col2Im") {
+    GRAPHGC_RETURN_IF_ERROR(CheckShapeInputLengths(inputs, {1, 2}));
+    return CheckCol2ImBlock(inputs);
+  }
   return absl::OkStatus();
+}
+
+bool DataPropagationTerminates(const onnx::OpSchema& schema, absl::Span<const OperandInfo> inputs) {
+  constexpr size_t kSteps = 4;
+  if (schema.Name() != "Slice" || !schema.domain().empty() || inputs.size() <= kSteps ||
+      !inputs[kSteps].value.has_value()) {
+    return true;
+  }
+  const Tensor& steps = *inputs[kSteps].value;
+  if (steps.dtype() != DataType::kInt64) return true;  // int32 steps fit
+  for (const int64_t step : steps.data<int64_t>()) {
+    if (step < std::numeric_limits<int32_t>::min() || step > std::numeric_limits<int32_t>::max()) {
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace graphgc::internal

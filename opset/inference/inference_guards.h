@@ -21,6 +21,10 @@ absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
                                   absl::Span<const OperandInfo> inputs,
                                   absl::Span<const Attribute> attributes, int num_outputs);
 
+// Whether ONNX's data propagation for this op ends on these inputs: Slice's steps through a
+// shape by an int, so a step past int32 never advances it.
+bool DataPropagationTerminates(const onnx::OpSchema& schema, absl::Span<const OperandInfo> inputs);
+
 }  // namespace graphgc::internal
 
 #endif  // GRAPHGC_OPSET_INFERENCE_GUARDS_H_

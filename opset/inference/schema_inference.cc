@@ -416,7 +416,7 @@ absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
   }
   const std::optional<std::vector<OperandInfo>> widened =
       schema.domain().empty()
-          ? WidenedForOnnxInference(schema.Name(), schema.since_version(), inputs)
+          ? WidenedForOnnxInference(schema.Name(), schema.since_version(), inputs, attributes)
           : std::nullopt;
   OperandInferenceContext context(widened.has_value() ? *widened : inputs, attributes, num_outputs,
                                   bodies);
@@ -432,7 +432,7 @@ absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
         absl::StrCat("inference failed: ", e.what(), " (", DescribeCall(inputs, attributes), ")"));
   }
   std::vector<std::optional<onnx::TensorShapeProto>> shape_data;
-  if (schema.has_data_propagation_function()) {
+  if (schema.has_data_propagation_function() && DataPropagationTerminates(schema, inputs)) {
     ShapeDataContext propagation(context);
     try {
       schema.GetDataPropagationFunction()(propagation);
