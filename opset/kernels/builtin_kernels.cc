@@ -20,6 +20,7 @@ void RegisterBuiltinKernels(KernelTable& table) {
   RegisterSequenceKernels(table);
   RegisterMapKernels(table);
   RegisterTrainingKernels(table);
+  RegisterImageKernels(table);
 }
 
 }  // namespace graphgc::kernels

@@ -27,6 +27,7 @@ void RegisterMlKernels(KernelTable& table);             // ml/: the ai.onnx.ml d
 void RegisterSequenceKernels(KernelTable& table);       // sequence/: sequences, optionals
 void RegisterMapKernels(KernelTable& table);            // maps/: ZipMap, CastMap, DictVectorizer
 void RegisterTrainingKernels(KernelTable& table);       // training/: ai.onnx.preview.training
+void RegisterImageKernels(KernelTable& table);          // image/: ImageDecoder
 
 // All of the above.
 void RegisterBuiltinKernels(KernelTable& table);
