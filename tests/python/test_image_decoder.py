@@ -195,3 +195,36 @@ def test_the_decoded_pixels_count_against_the_value_budget():
     assert image.value is None
     assert image.shape == (None, None, None)
     assert decode(data, "RGB", max_value_bytes=100_000).value.shape == (100, 200, 3)
+
+
+MUTATED_FORMATS = [
+    ("PNG", "RGB", {}),
+    ("JPEG", "RGB", {"quality": 80}),
+    ("JPEG", "RGB", {"progressive": True}),
+    ("TIFF", "RGB", {"compression": "tiff_lzw"}),
+    ("WEBP", "RGB", {"quality": 80}),
+    ("WEBP", "RGBA", {"lossless": True}),
+    ("JPEG2000", "RGB", {}),
+    ("BMP", "P", {}),
+    ("PPM", "RGB", {}),
+]
+
+
+@pytest.mark.parametrize("format_, mode, options", MUTATED_FORMATS,
+                         ids=[f"{f}-{m}-{len(o)}" for f, m, o in MUTATED_FORMATS])
+def test_damaged_streams_never_break_the_decoder(format_, mode, options):
+    """Flipped bytes, cut streams and inflated header fields: each decodes to an image (of any
+    size), the empty image or no value, never a crash (the sanitized pytest run checks memory)."""
+    data = bytearray(encoded(mode, format_, 24, 16, seed=7, **options))
+    rng = np.random.default_rng(len(data))
+    damaged = [bytes(data[:cut]) for cut in rng.integers(1, len(data), size=20)]
+    for _ in range(400):
+        copy = bytearray(data)
+        for position in rng.integers(0, len(copy), size=rng.integers(1, 4)):
+            copy[position] = rng.choice([0x00, 0xFF, 0x7F, 0x80, int(rng.integers(0, 256))])
+        damaged.append(bytes(copy))
+    for copy in damaged:
+        image = decode(copy, "RGB", max_value_bytes=1 << 22)
+        if image.value is not None:
+            assert image.value.dtype == np.uint8
+            assert image.value.ndim == 3 and image.value.shape[2] == 3
