@@ -533,6 +533,13 @@ absl::Status GraphInliner::BuildNode(int n) {
     GRAPHGC_ASSIGN_OR_RETURN(std::vector<Var> outputs, BuildOpaque(node, inputs, plain, unknown));
     return Bind(n, inputs, outputs, /*opaque=*/true);
   }
+  // An If whose condition is known is the branch it takes (so folding drops the If, as
+  // onnx-simplifier does), whether or not the If itself would build.
+  if (IsOnnxDomain(domain) && node.op_type() == "If") {
+    if (std::optional<std::vector<Var>> taken = TakenBranch(node, inputs)) {
+      return Bind(n, inputs, *taken, /*opaque=*/false);
+    }
+  }
   absl::StatusOr<std::vector<Attribute>> attributes = Attributes(node);
   if (!attributes.ok()) return NodeError(node, attributes.status());
   auto opset = opsets_.find(std::string(domain));
@@ -551,11 +558,6 @@ absl::Status GraphInliner::BuildNode(int n) {
   limit.reset();
   for (int i = 0; i < node.output_size(); ++i) {
     if (outputs[i].ok()) continue;
-    if (IsOnnxDomain(domain) && node.op_type() == "If") {
-      if (std::optional<std::vector<Var>> taken = TakenBranch(node, inputs)) {
-        return Bind(n, inputs, *taken, /*opaque=*/false);
-      }
-    }
     if (HasUntypedInput(inputs) && !HasSubgraphAttributes(*attributes)) {
       if (absl::Status fits = CheckStructure(node, domain, opset->second); !fits.ok()) {
         return NodeError(node, fits);
