@@ -90,6 +90,9 @@ int Run(const FoldCommand& command) {
     if (!stats) return Fail(absl::StrCat(command.stats_path, ": cannot write the stats"));
   }
   const FoldStats& s = folded->stats;
+  for (const std::string& warning : folded->warnings) {
+    absl::FPrintF(stderr, "graphgc-fold: warning: %s\n", warning);
+  }
   if (!command.quiet) {
     absl::FPrintF(stderr,
                   "graphgc-fold: %d -> %d nodes, model %d -> %d bytes (initializers %d -> %d)\n",

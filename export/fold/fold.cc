@@ -21,6 +21,7 @@
 #include "graphgc/export/fold/fusions.h"
 #include "graphgc/export/onnx/external_data.h"
 #include "graphgc/export/onnx/graph_inliner.h"
+#include "graphgc/export/onnx/ir_version.h"
 #include "graphgc/export/onnx/opset_conversion.h"
 #include "graphgc/export/onnx/to_onnx.h"
 #include "graphgc/ir/graph_core.h"
@@ -56,7 +57,9 @@ void KeepDeclaredValueInfo(const onnx::GraphProto& original, onnx::GraphProto& f
 // The model-level facts the fold keeps: everything but the graph's nodes, initializers and
 // value_info, which the export writes anew.
 void KeepModelFacts(const onnx::ModelProto& original, onnx::ModelProto& folded) {
-  folded.set_ir_version(std::max<int64_t>(original.ir_version(), folded.ir_version()));
+  // A newer IR version than graphgc's ONNX knows was read as the newest it knows (fold.h).
+  folded.set_ir_version(std::max<int64_t>(
+      std::min(original.ir_version(), internal::kNewestKnownIrVersion), folded.ir_version()));
   // Fields the original leaves unset stay unset: a fold never adds bytes of its own.
   folded.clear_producer_name();
   if (original.has_producer_name()) folded.set_producer_name(original.producer_name());
@@ -401,11 +404,19 @@ absl::StatusOr<std::optional<onnx::ModelProto>> ConvertFirst(const onnx::ModelPr
   return std::move(conversion.model);
 }
 
-}  // namespace
-
-absl::StatusOr<FoldResult> fold(const onnx::ModelProto& model, const FoldOptions& options) {
+absl::StatusOr<FoldResult> FoldConsuming(onnx::ModelProto& model, const FoldOptions& options) {
   GRAPHGC_ASSIGN_OR_RETURN(std::optional<onnx::ModelProto> converted, ConvertFirst(model, options));
-  if (converted.has_value()) return fold(*std::move(converted), options);
+  if (converted.has_value()) model = *std::move(converted);
+  try {
+    return Folder(model, options).RunConsuming(model);
+  } catch (const std::exception& e) {  // the public API never throws
+    return absl::InternalError(absl::StrCat("fold: ", e.what()));
+  }
+}
+
+absl::StatusOr<FoldResult> FoldCopying(const onnx::ModelProto& model, const FoldOptions& options) {
+  GRAPHGC_ASSIGN_OR_RETURN(std::optional<onnx::ModelProto> converted, ConvertFirst(model, options));
+  if (converted.has_value()) return FoldConsuming(*converted, options);
   if (!options.fuse) {
     try {
       return Folder(model, options).Run();
@@ -414,17 +425,23 @@ absl::StatusOr<FoldResult> fold(const onnx::ModelProto& model, const FoldOptions
     }
   }
   onnx::ModelProto copy = model;  // the fusions rewrite their model
-  return fold(std::move(copy), options);
+  return FoldConsuming(copy, options);
+}
+
+absl::StatusOr<FoldResult> WithWarning(absl::StatusOr<FoldResult> result, std::string warning) {
+  if (result.ok() && !warning.empty()) result->warnings.push_back(std::move(warning));
+  return result;
+}
+
+}  // namespace
+
+absl::StatusOr<FoldResult> fold(const onnx::ModelProto& model, const FoldOptions& options) {
+  return WithWarning(FoldCopying(model, options), internal::NewerIrVersionWarning(model));
 }
 
 absl::StatusOr<FoldResult> fold(onnx::ModelProto&& model, const FoldOptions& options) {
-  GRAPHGC_ASSIGN_OR_RETURN(std::optional<onnx::ModelProto> converted, ConvertFirst(model, options));
-  if (converted.has_value()) model = *std::move(converted);
-  try {
-    return Folder(model, options).RunConsuming(model);
-  } catch (const std::exception& e) {  // the public API never throws
-    return absl::InternalError(absl::StrCat("fold: ", e.what()));
-  }
+  std::string warning = internal::NewerIrVersionWarning(model);
+  return WithWarning(FoldConsuming(model, options), std::move(warning));
 }
 
 }  // namespace graphgc

@@ -36,6 +36,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "onnx/onnx_pb.h"
@@ -117,6 +118,9 @@ struct FoldStats {
 struct FoldResult {
   onnx::ModelProto model;
   FoldStats stats;
+  // What the fold read differently from what the model says, e.g. a newer IR version read as
+  // the newest graphgc's ONNX knows (the folded model declares that one).
+  std::vector<std::string> warnings;
 };
 
 absl::StatusOr<FoldResult> fold(const onnx::ModelProto& model, const FoldOptions& options = {});

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "graphgc/export/onnx/external_data.h"
 #include "graphgc/export/onnx/graph_inliner.h"
+#include "graphgc/export/onnx/ir_version.h"
 #include "graphgc/export/onnx/opset_conversion.h"
 #include "graphgc/opset/build/node.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -89,6 +90,9 @@ absl::StatusOr<ImportedModel> import_model(Graph& graph, const onnx::ModelProto&
     return reader->Load(tensor);
   };
   ImportedModel imported;
+  if (std::string newer = internal::NewerIrVersionWarning(model); !newer.empty()) {
+    imported.warnings.push_back(std::move(newer));
+  }
   const int64_t own_opset = internal::OnnxOpsetOf(model);
   if (options.opset != 0) {
     internal::OpsetConversion conversion =

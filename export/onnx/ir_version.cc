@@ -4,6 +4,7 @@
 #include <iterator>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "graphgc/opset/build/onnx_domains.h"
 
 namespace graphgc::internal {
@@ -116,6 +117,21 @@ int64_t LowestIrVersion(const onnx::ModelProto& model) {
     for (const onnx::NodeProto& node : function.node()) TakeNode(node, lowest);
   }
   return lowest;
+}
+
+std::string NewerIrVersionWarning(const onnx::ModelProto& model) {
+  if (model.ir_version() <= kNewestKnownIrVersion) return "";
+  return absl::StrCat("the model declares IR version ", model.ir_version(), ", newer than the ",
+                      kNewestKnownIrVersion, " of graphgc's ONNX (1.19); it was read as IR ",
+                      kNewestKnownIrVersion);
+}
+
+const onnx::ModelProto& AtKnownIrVersion(const onnx::ModelProto& model,
+                                         std::optional<onnx::ModelProto>& copy) {
+  if (model.ir_version() <= kNewestKnownIrVersion) return model;
+  copy = model;
+  copy->set_ir_version(kNewestKnownIrVersion);
+  return *copy;
 }
 
 }  // namespace graphgc::internal

@@ -9,6 +9,7 @@
 #define GRAPHGC_EXPORT_ONNX_IR_VERSION_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "graphgc/export/onnx/to_onnx.h"  // kOnnxIrVersion
@@ -27,6 +28,19 @@ int64_t IrVersionOfElementType(int32_t data_type);
 // The lowest IR version `model` can declare (see above): its opset imports and the element
 // types of its graph, nested graphs and functions.
 int64_t LowestIrVersion(const onnx::ModelProto& model);
+
+// The newest IR version graphgc's ONNX knows (12, ONNX 1.19). A model stamped with a newer one
+// (onnx 1.23's make_model stamps 14 whatever its opsets) is read as this version: what it uses
+// that is newer (an opset, an element type) is refused where it is read, by name.
+inline constexpr int64_t kNewestKnownIrVersion = onnx::IR_VERSION;
+
+// The warning for a model stamped newer than kNewestKnownIrVersion; empty for any other.
+std::string NewerIrVersionWarning(const onnx::ModelProto& model);
+
+// `model` itself, or a copy read as kNewestKnownIrVersion when it is stamped newer (for ONNX's
+// checker and converter, which refuse a newer IR version outright).
+const onnx::ModelProto& AtKnownIrVersion(const onnx::ModelProto& model,
+                                         std::optional<onnx::ModelProto>& copy);
 
 }  // namespace graphgc::internal
 

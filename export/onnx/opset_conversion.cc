@@ -11,6 +11,7 @@
 #include "absl/strings/string_view.h"
 #include "graphgc/export/onnx/external_data.h"
 #include "graphgc/export/onnx/graph_inliner.h"
+#include "graphgc/export/onnx/ir_version.h"
 #include "graphgc/export/onnx/node_protos.h"
 #include "graphgc/export/onnx/prelu_channel_slopes.h"
 #include "graphgc/ir/graph.h"
@@ -98,9 +99,11 @@ OpsetConversion ConvertOnnxOpset(const onnx::ModelProto& original, int target,
     result.warning = KeptAtOwnOpset(from, target, imports.message());
     return result;
   }
+  std::optional<onnx::ModelProto> known_ir;  // ONNX's checker and converter refuse newer IRs
+  const onnx::ModelProto& checked = AtKnownIrVersion(model, known_ir);
   if (!UsesExternalData(model)) {
     try {
-      onnx::checker::check_model(model);
+      onnx::checker::check_model(checked);
     } catch (const std::exception& e) {
       result.warning =
           KeptAtOwnOpset(from, target, absl::StrCat("ONNX's checker refuses it: ", e.what()));
@@ -108,7 +111,7 @@ OpsetConversion ConvertOnnxOpset(const onnx::ModelProto& original, int target,
     }
   }
   try {
-    result.model = onnx::version_conversion::ConvertVersion(model, target);
+    result.model = onnx::version_conversion::ConvertVersion(checked, target);
   } catch (const std::exception& e) {
     result.warning =
         KeptAtOwnOpset(from, target, absl::StrCat("ONNX's version converter says: ", e.what()));
