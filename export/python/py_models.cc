@@ -1,4 +1,5 @@
-// Models in and out: to_onnx_bytes, import_model (behind graphgc.inline_model) and fold. Models
+// Models in and out: to_onnx_bytes, import_model (behind graphgc.inline_model), fold, and
+// load_model/save_model (files, with external data resolved only inside the model's folder). Models
 // cross the boundary as serialized ModelProto bytes (the onnx package's own form), parsed here
 // with protobuf; a file path is read by graphgc itself, which resolves external data safely.
 #include <pybind11/pybind11.h>
@@ -116,12 +117,31 @@ py::tuple Fold(py::handle model, std::string model_dir, int64_t max_fold_bytes, 
   options.eliminate_common_subexpressions = eliminate_common_subexpressions;
   options.merge_initializers = merge_initializers;
   FoldResult result = ValueOrRaise(fold(std::move(proto), options));
-  return py::make_tuple(Serialized(result.model), FoldStatsDict(result.stats));
+  return py::make_tuple(Serialized(result.model), FoldStatsDict(result.stats), result.warnings);
+}
+
+py::bytes LoadModel(py::handle path, bool load_external_data) {
+  const std::string file = py::module_::import("os").attr("fspath")(path).cast<std::string>();
+  return Serialized(ValueOrRaise(load_model(file, {.load_external_data = load_external_data})));
+}
+
+void SaveModel(py::handle model, py::handle path, const std::string& external_data_file,
+               int64_t external_data_threshold) {
+  std::string unused_dir = ".";
+  const onnx::ModelProto proto = ModelFromPython(model, unused_dir);
+  const std::string file = py::module_::import("os").attr("fspath")(path).cast<std::string>();
+  RaiseIfError(save_model(proto, file,
+                          {.external_data_file = external_data_file,
+                           .external_data_threshold = external_data_threshold}));
 }
 
 }  // namespace
 
 void DefineModels(py::module_& module) {
+  module.def("load_model", &LoadModel, py::arg("path"), py::kw_only(),
+             py::arg("load_external_data") = true);
+  module.def("save_model", &SaveModel, py::arg("model"), py::arg("path"), py::kw_only(),
+             py::arg("external_data_file") = "", py::arg("external_data_threshold") = 1024);
   module.def("to_onnx_bytes", &ToOnnxBytes, py::arg("graph"), py::arg("outputs"), py::kw_only(),
              py::arg("values_as_initializers") = false,
              py::arg("constants_as_initializers") = false, py::arg("check") = false);

@@ -166,9 +166,10 @@ AttributeValue AutoValue(const std::string& op_type, const std::string& name, py
   auto of = [&](const char* kind) { return ValueOfKind(op_type, name, kind, value, pending); };
   if (py::isinstance<VarType>(value)) return of("type");
   if (IsText(value)) return of("string");
+  // Before the int test: every ndarray has __index__ (for its 0-d integer case).
+  if (py::isinstance<py::array>(value)) return of("tensor");
   if (IsInteger(value)) return of("int");
   if (py::isinstance<py::float_>(value)) return of("float");
-  if (py::isinstance<py::array>(value)) return of("tensor");
   if (PyCallable_Check(value.ptr())) return of("graph");
   if (py::isinstance<py::sequence>(value)) {
     py::sequence items = py::reinterpret_borrow<py::sequence>(value);

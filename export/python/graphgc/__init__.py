@@ -29,7 +29,16 @@ from graphgc._graphgc import (
     has_kernel,
     supported_opset_version,
 )
-from graphgc._api import fold, import_model, inline_model, make_node, to_onnx
+from graphgc._api import (
+    fold,
+    import_model,
+    inline_model,
+    load_model,
+    make_node,
+    save_model,
+    to_onnx,
+    to_onnx_bytes,
+)
 from graphgc import _opsets
 from graphgc._opsets import *  # noqa: F403  (op, ml and every opset module)
 
@@ -49,8 +58,11 @@ __all__ = [
     "has_kernel",
     "import_model",
     "inline_model",
+    "load_model",
     "make_node",
+    "save_model",
     "supported_opset_version",
     "to_onnx",
+    "to_onnx_bytes",
 ]
 __all__ += _opsets.__all__

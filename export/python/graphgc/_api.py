@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any, Callable, Mapping, NamedTuple, Sequence, Union
 
 from graphgc import _graphgc
@@ -51,6 +52,28 @@ def _as_model(data: bytes):
     return data if onnx is None else onnx.ModelProto.FromString(data)
 
 
+def to_onnx_bytes(
+    graph: Graph,
+    outputs: Mapping[str, Var] | Sequence[tuple[str, Var]],
+    *,
+    values_as_initializers: bool = False,
+    constants_as_initializers: bool = False,
+    check: bool = False,
+) -> bytes:
+    """The serialized ONNX model to_onnx gives (its SerializeToString(), written without building
+    the message: the way to a file for a large graph)."""
+    items = list(outputs.items()) if isinstance(outputs, Mapping) else list(outputs)
+    if not all(isinstance(item, tuple) and len(item) == 2 for item in items):
+        raise _graphgc.Error("to_onnx: outputs are a mapping (or pairs) of names to graphgc.Var")
+    return _graphgc.to_onnx_bytes(
+        _checked_graph("to_onnx", graph),
+        _named_vars("to_onnx", "outputs", items),
+        values_as_initializers=values_as_initializers,
+        constants_as_initializers=constants_as_initializers,
+        check=check,
+    )
+
+
 def to_onnx(
     graph: Graph,
     outputs: Mapping[str, Var] | Sequence[tuple[str, Var]],
@@ -62,17 +85,43 @@ def to_onnx(
     """The ONNX model whose outputs are `outputs` (name -> Var) and whose inputs are the
     arguments they depend on. An onnx.ModelProto when the onnx package is importable, otherwise
     the serialized bytes. check=True runs ONNX's checker (full) on the result first."""
-    items = list(outputs.items()) if isinstance(outputs, Mapping) else list(outputs)
-    if not all(isinstance(item, tuple) and len(item) == 2 for item in items):
-        raise _graphgc.Error("to_onnx: outputs are a mapping (or pairs) of names to graphgc.Var")
-    data = _graphgc.to_onnx_bytes(
-        _checked_graph("to_onnx", graph),
-        _named_vars("to_onnx", "outputs", items),
-        values_as_initializers=values_as_initializers,
-        constants_as_initializers=constants_as_initializers,
-        check=check,
+    return _as_model(
+        to_onnx_bytes(
+            graph,
+            outputs,
+            values_as_initializers=values_as_initializers,
+            constants_as_initializers=constants_as_initializers,
+            check=check,
+        )
     )
-    return _as_model(data)
+
+
+def load_model(path: str | os.PathLike[str], *, load_external_data: bool = True):
+    """The model in the file at `path` (an onnx.ModelProto, or its bytes without the onnx
+    package), its external data read in: only from files inside the model's folder (an absolute
+    location, "..", or a symlink out of it is an error, as is a range past a file's end).
+    load_external_data=False leaves it where it is (pass model_dir to inline_model)."""
+    return _as_model(_graphgc.load_model(path, load_external_data=load_external_data))
+
+
+def save_model(
+    model: Model,
+    path: str | os.PathLike[str],
+    *,
+    external_data_file: str = "",
+    external_data_threshold: int = 1024,
+) -> None:
+    """Writes `model` (an onnx.ModelProto or its bytes) to `path`. With external_data_file (a
+    bare file name, written beside the model), initializers over external_data_threshold bytes
+    go there instead of into the model."""
+    if isinstance(model, (str, os.PathLike)):
+        raise _graphgc.Error("save_model: the model is an onnx.ModelProto or its bytes, not a path")
+    _graphgc.save_model(
+        _model_argument(model),
+        path,
+        external_data_file=external_data_file,
+        external_data_threshold=external_data_threshold,
+    )
 
 
 class ImportedModel(NamedTuple):
@@ -115,8 +164,13 @@ def inline_model(
     inputs: Mapping[str, Var] | None = None,
     **options: Any,
 ) -> dict[str, Var]:
-    """import_model's outputs: the model's outputs by name (spox's `inline`)."""
-    return import_model(graph, model, inputs, **options).outputs
+    """import_model's outputs: the model's outputs by name (spox's `inline`); its warnings (a
+    newer IR version read as the newest graphgc knows, a model kept at its own opset) are
+    issued with warnings.warn."""
+    imported = import_model(graph, model, inputs, **options)
+    for warning in imported.warnings:
+        warnings.warn(warning, stacklevel=2)
+    return imported.outputs
 
 
 class FoldResult(NamedTuple):
@@ -129,7 +183,9 @@ def fold(model: Model, **options: Any) -> FoldResult:
     computed and replaced by its value, within max_fold_bytes per value. Options: model_dir,
     max_fold_bytes, fold_anyway, memory_budget_bytes, unknown_ops_are_errors, fuse, opset,
     remove_noop_casts, eliminate_common_subexpressions, merge_initializers."""
-    data, stats = _graphgc.fold(_model_argument(model), **options)
+    data, stats, notes = _graphgc.fold(_model_argument(model), **options)
+    for note in notes:  # e.g. a newer IR version read as the newest graphgc knows
+        warnings.warn(note, stacklevel=2)
     return FoldResult(_as_model(data), stats)
 
 

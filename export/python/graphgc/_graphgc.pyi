@@ -1,5 +1,6 @@
 # The compiled core of graphgc (export/python/*.cc). Checked against the module by
 # tests/python/test_stubs.py (mypy's stubtest), so it cannot drift from the binding.
+import os
 from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
@@ -141,4 +142,12 @@ def fold(
     remove_noop_casts: bool = True,
     eliminate_common_subexpressions: bool = True,
     merge_initializers: bool = True,
-) -> tuple[bytes, dict[str, float]]: ...
+) -> tuple[bytes, dict[str, float], list[str]]: ...
+def load_model(path: str | os.PathLike[str], *, load_external_data: bool = True) -> bytes: ...
+def save_model(
+    model: bytes,
+    path: str | os.PathLike[str],
+    *,
+    external_data_file: str = "",
+    external_data_threshold: int = 1024,
+) -> None: ...

@@ -1,0 +1,128 @@
+"""Models as spox's users bring them: files with external data from Python, numpy tensors as
+attributes, models stamped with a newer IR version than graphgc's ONNX knows, and an If whose
+condition is known folding to its branch, as the README promises."""
+
+import os
+import warnings
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+import graphgc
+from graphgc import op
+
+
+def if_model(condition, ir_version=8):
+    """y = If(condition, then: Relu(x), else: Neg(x)), the condition a Constant."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])
+
+    def branch(op_type, name):
+        out = helper.make_tensor_value_info(name, TensorProto.FLOAT, [2])
+        return helper.make_graph([helper.make_node(op_type, ["x"], [name])], op_type, [], [out])
+
+    nodes = [
+        helper.make_node("Constant", [], ["c"],
+                         value=helper.make_tensor("c", TensorProto.BOOL, [], [condition])),
+        helper.make_node("If", ["c"], ["y"], then_branch=branch("Relu", "t"),
+                         else_branch=branch("Neg", "e")),
+    ]
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])
+    model = helper.make_model(helper.make_graph(nodes, "if", [x], [y]),
+                              opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = ir_version
+    return model
+
+
+@pytest.mark.parametrize("condition, branch", [(True, "Relu"), (False, "Neg")])
+def test_an_if_with_a_known_condition_folds_to_its_branch(condition, branch):
+    folded = graphgc.fold(if_model(condition)).model
+    assert [node.op_type for node in folded.graph.node] == [branch]
+    onnx.checker.check_model(folded, full_check=True)
+    g = graphgc.Graph()
+    x = g.constant(np.array([-1.0, 2.0], np.float32))
+    y = graphgc.inline_model(g, if_model(condition), {"x": x})["y"]
+    assert y.value.tolist() == ([0.0, 2.0] if condition else [1.0, -2.0])
+
+
+def test_a_model_stamped_with_a_newer_ir_version_is_read_with_a_warning():
+    model = if_model(True, ir_version=onnx.IR_VERSION + 2)
+    with pytest.warns(UserWarning, match=r"IR version \d+, newer than the 12"):
+        folded = graphgc.fold(model).model
+    assert folded.ir_version <= 12
+    onnx.checker.check_model(folded, full_check=True)
+    g = graphgc.Graph()
+    with pytest.warns(UserWarning, match="read as IR 12"):
+        outputs = graphgc.inline_model(g, model, {"x": g.constant(np.ones(2, np.float32))})
+    assert outputs["y"].value.tolist() == [1.0, 1.0]
+    imported = graphgc.import_model(graphgc.Graph(), model)
+    assert any("newer than the 12" in warning for warning in imported.warnings)
+
+
+def test_a_model_of_the_known_ir_version_gives_no_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        graphgc.fold(if_model(True, ir_version=8))
+
+
+def test_numpy_arrays_are_tensor_attributes():
+    g = graphgc.Graph()
+    constant = graphgc.make_node("Constant", [], {"value": np.ones(3, np.float32)}, graph=g)[0]
+    assert constant.value.tolist() == [1.0, 1.0, 1.0]
+    scalar = graphgc.make_node("Constant", [], {"value": np.array(7, np.int64)}, graph=g)[0]
+    assert scalar.value.shape == () and scalar.value == 7
+    shape = g.constant(np.array([3], np.int64))
+    filled = graphgc.make_node("ConstantOfShape", [shape], {"value": np.array([2], np.int64)})[0]
+    assert filled.value.tolist() == [2, 2, 2]
+    assert op.constant_of_shape(shape, value=np.array([2], np.int64)).value.tolist() == [2, 2, 2]
+
+
+def test_to_onnx_bytes_is_to_onnx_serialized(graph):
+    x = graph.argument("x", np.float32, [2])
+    y = op.relu(op.add(x, graph.constant(np.ones(2, np.float32))))
+    assert graphgc.to_onnx_bytes(graph, {"y": y}) == graphgc.to_onnx(
+        graph, {"y": y}).SerializeToString()
+
+
+def test_save_and_load_a_model_with_external_data(tmp_path, graph):
+    weights = np.arange(4096, dtype=np.float32)
+    x = graph.argument("x", np.float32, [4096])
+    y = op.mul(x, graph.constant(weights))
+    model = graphgc.to_onnx(graph, {"y": y}, constants_as_initializers=True)
+    path = tmp_path / "model.onnx"
+    graphgc.save_model(model, path, external_data_file="weights.bin")
+    assert (tmp_path / "weights.bin").stat().st_size >= weights.nbytes
+    assert path.stat().st_size < weights.nbytes
+    loaded = graphgc.load_model(path)
+    assert loaded.graph.initializer[0].data_location == TensorProto.DEFAULT
+    np.testing.assert_array_equal(onnx.numpy_helper.to_array(loaded.graph.initializer[0]),
+                                  weights)
+    outside = graphgc.load_model(os.fspath(path), load_external_data=False)
+    assert outside.graph.initializer[0].data_location == TensorProto.EXTERNAL
+    g = graphgc.Graph()
+    folded = graphgc.inline_model(g, path, {"x": g.constant(np.ones(4096, np.float32))})
+    np.testing.assert_array_equal(folded["y"].value, weights)
+
+
+def test_external_data_never_resolves_outside_the_model_folder(tmp_path):
+    secret = tmp_path / "secret.bin"
+    secret.write_bytes(np.ones(16, np.float32).tobytes())
+    folder = tmp_path / "model"
+    folder.mkdir()
+    tensor = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[16])
+    tensor.data_location = TensorProto.EXTERNAL
+    entry = tensor.external_data.add()
+    entry.key, entry.value = "location", "../secret.bin"
+    y = helper.make_tensor_value_info("w", TensorProto.FLOAT, [16])
+    model = helper.make_model(helper.make_graph([], "g", [], [y], initializer=[tensor]),
+                              opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    (folder / "model.onnx").write_bytes(model.SerializeToString())
+    with pytest.raises(graphgc.Error, match=r"\.\."):
+        graphgc.load_model(folder / "model.onnx")
+
+
+def test_save_model_refuses_a_path_as_the_model(tmp_path):
+    with pytest.raises(graphgc.Error, match="not a path"):
+        graphgc.save_model(str(tmp_path / "a.onnx"), tmp_path / "b.onnx")
