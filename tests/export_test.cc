@@ -164,6 +164,33 @@ TEST(ExportTest, TheCheckerIsAnOptionOffByDefault) {
   EXPECT_EQ(unchecked->SerializeAsString(), checked->SerializeAsString());
 }
 
+// ExportOptions::inputs names the model's inputs and their order, unused arguments included;
+// both writers (the message and the bytes) follow it.
+TEST(ExportTest, TheInputsAreTheListedArgumentsInTheirOrder) {
+  Graph g;
+  const Var a = g.argument("a", DataType::kFloat, {2});
+  const Var b = g.argument("b", DataType::kFloat, {2});
+  const Var unused = g.argument("unused", DataType::kInt64, {3});
+  const Var y = op::Add(a, b);
+  graphgc::ExportOptions options;
+  options.inputs = {b, unused, a};
+  absl::StatusOr<onnx::ModelProto> model = to_onnx(g, {{"y", y}}, options);
+  ASSERT_TRUE(model.ok()) << model.status();
+  ASSERT_EQ(model->graph().input_size(), 3);
+  EXPECT_EQ(model->graph().input(0).name(), "b");
+  EXPECT_EQ(model->graph().input(1).name(), "unused");
+  EXPECT_EQ(model->graph().input(2).name(), "a");
+  absl::StatusOr<std::string> bytes = graphgc::to_onnx_bytes(g, {{"y", y}}, options);
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  EXPECT_EQ(*bytes, model->SerializeAsString());
+  options.inputs = {b};
+  EXPECT_THAT(std::string(to_onnx(g, {{"y", y}}, options).status().message()),
+              testing::HasSubstr("need argument 'a'"));
+  options.inputs = {y, a, b};
+  EXPECT_THAT(std::string(to_onnx(g, {{"y", y}}, options).status().message()),
+              testing::HasSubstr("inputs[0] is not an argument"));
+}
+
 TEST(ExportTest, StaticGraphInfersExactlyTheVarTypes) {
   Graph g;
   const Var a = g.argument("a", DataType::kDouble, {5, 2, 3});

@@ -516,10 +516,53 @@ int64_t LowestIrVersion(const Arena& arena, const std::vector<bool>& vars,
   return lowest;
 }
 
+// The main graph's arguments in the order the model lists them: ExportOptions::inputs (each
+// marked needed), or the needed ones in the order they were made.
+absl::StatusOr<std::vector<VarId>> ModelInputs(const GraphCore& core, const ExportOptions& options,
+                                               Needed& needed) {
+  const Arena& arena = core.arena();
+  const auto main_argument = [&](VarId var) {
+    return arena.var_kind(var) == VarKind::kArgument && !arena.var_subgraph(var).valid();
+  };
+  std::vector<VarId> inputs;
+  if (options.inputs.empty()) {
+    for (size_t i = 0; i < needed.vars.size(); ++i) {
+      const VarId var(static_cast<uint32_t>(i));
+      if (needed.vars[i] && main_argument(var)) inputs.push_back(var);
+    }
+    return inputs;
+  }
+  absl::flat_hash_set<VarId> listed;
+  for (size_t k = 0; k < options.inputs.size(); ++k) {
+    const Var& input = options.inputs[k];
+    if (!input.ok() || input.core() != &core || !main_argument(input.id())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("to_onnx: ExportOptions::inputs[", k, "] is not an argument of this graph",
+                       input.ok() ? "" : absl::StrCat(" (", input.status().message(), ")")));
+    }
+    if (!listed.insert(input.id()).second) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "to_onnx: argument '", arena.string(arena.var_name(input.id())), "' is listed twice"));
+    }
+    inputs.push_back(input.id());
+  }
+  for (size_t i = 0; i < needed.vars.size(); ++i) {
+    const VarId var(static_cast<uint32_t>(i));
+    if (needed.vars[i] && main_argument(var) && !listed.contains(var)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("to_onnx: the outputs need argument '", arena.string(arena.var_name(var)),
+                       "', which ExportOptions::inputs does not list"));
+    }
+  }
+  for (const VarId var : inputs) needed.vars[var.value()] = true;
+  return inputs;
+}
+
 absl::StatusOr<ModelHeader> WriteGraph(const GraphCore& core, const NamedVars& outputs,
                                        const ExportOptions& options, GraphSink& graph) {
   const Arena& arena = core.arena();
-  const Needed needed = FindNeeded(core, outputs, options);
+  Needed needed = FindNeeded(core, outputs, options);
+  GRAPHGC_ASSIGN_OR_RETURN(const std::vector<VarId> inputs, ModelInputs(core, options, needed));
   GRAPHGC_RETURN_IF_ERROR(CheckArgumentRanks(arena, needed.vars));
   GRAPHGC_RETURN_IF_ERROR(CheckBodyResultRanks(arena, needed.bodies));
   VarNamer namer(arena, outputs, options.name_of);
@@ -529,12 +572,7 @@ absl::StatusOr<ModelHeader> WriteGraph(const GraphCore& core, const NamedVars& o
 
   graph.SetName("graphgc");
   std::deque<onnx::TypeProto> named_input_types;  // node-based: the sinks may keep their address
-  for (size_t i = 0; i < needed.vars.size(); ++i) {
-    const VarId var(static_cast<uint32_t>(i));
-    if (!needed.vars[i] || arena.var_kind(var) != VarKind::kArgument ||
-        arena.var_subgraph(var).valid()) {
-      continue;
-    }
+  for (const VarId var : inputs) {
     if (const std::vector<StringId>* dim_names = arena.argument_dim_names(var)) {
       onnx::TypeProto& type = named_input_types.emplace_back(types.Of(var));
       internal::NameDims(arena, *dim_names, type);

@@ -65,6 +65,11 @@ struct ExportOptions {
   // The name a node should have (e.g. the one it had in an imported model, possibly none); no
   // function: "<op_type>_<id>".
   std::function<std::string(NodeId)> node_name_of;
+  // The model's inputs, in this order: arguments of the graph, each written as an input even if
+  // no output needs it. Empty: the arguments the outputs need, in the order they were made. An
+  // argument an output needs must be listed (an error names it); an initializer never overrides
+  // a listed input.
+  std::vector<Var> inputs;
   // Run onnx::checker::check_model on the result (a model with external data is checked from its
   // file instead, once saved). Off by default: it costs more than writing the model, which is
   // valid by construction.

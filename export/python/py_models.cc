@@ -53,8 +53,10 @@ py::bytes Serialized(const onnx::ModelProto& model) {
 }
 
 py::bytes ToOnnxBytes(const Graph& graph, const std::vector<std::pair<std::string, Var>>& outputs,
-                      bool values_as_initializers, bool constants_as_initializers, bool check) {
+                      bool values_as_initializers, bool constants_as_initializers, bool check,
+                      const std::vector<Var>& inputs) {
   ExportOptions options;
+  options.inputs = inputs;
   options.values_as_initializers = values_as_initializers;
   options.constants_as_initializers = constants_as_initializers;
   options.check = check;
@@ -144,7 +146,8 @@ void DefineModels(py::module_& module) {
              py::arg("external_data_file") = "", py::arg("external_data_threshold") = 1024);
   module.def("to_onnx_bytes", &ToOnnxBytes, py::arg("graph"), py::arg("outputs"), py::kw_only(),
              py::arg("values_as_initializers") = false,
-             py::arg("constants_as_initializers") = false, py::arg("check") = false);
+             py::arg("constants_as_initializers") = false, py::arg("check") = false,
+             py::arg("inputs") = std::vector<Var>());
   module.def("import_model", &ImportModel, py::arg("graph"), py::arg("model"), py::arg("inputs"),
              py::kw_only(), py::arg("prefix") = "", py::arg("opset") = kNewestOnnxOpset,
              py::arg("model_dir") = "", py::arg("opaque_unknown_ops") = true);

@@ -126,3 +126,21 @@ def test_external_data_never_resolves_outside_the_model_folder(tmp_path):
 def test_save_model_refuses_a_path_as_the_model(tmp_path):
     with pytest.raises(graphgc.Error, match="not a path"):
         graphgc.save_model(str(tmp_path / "a.onnx"), tmp_path / "b.onnx")
+
+
+def test_to_onnx_writes_the_inputs_it_is_given_in_their_order(graph):
+    a = graph.argument("a", np.float32, [2])
+    b = graph.argument("b", np.float32, [2])
+    unused = graph.argument("unused", np.int64, [3])
+    y = op.add(a, b)
+    model = graphgc.to_onnx(graph, {"y": y}, inputs=[b, unused, a], check=True)
+    assert [value.name for value in model.graph.input] == ["b", "unused", "a"]
+    assert graphgc.to_onnx_bytes(graph, {"y": y}, inputs=[b, unused, a]) == \
+        model.SerializeToString()
+    assert [value.name for value in graphgc.to_onnx(graph, {"y": y}).graph.input] == ["a", "b"]
+    with pytest.raises(graphgc.Error, match="need argument 'a'"):
+        graphgc.to_onnx(graph, {"y": y}, inputs=[b])
+    with pytest.raises(graphgc.Error, match="listed twice"):
+        graphgc.to_onnx(graph, {"y": y}, inputs=[a, b, a])
+    with pytest.raises(graphgc.Error, match=r"inputs\[0\] is not an argument"):
+        graphgc.to_onnx(graph, {"y": y}, inputs=[y, a, b])

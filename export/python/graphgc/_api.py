@@ -59,18 +59,24 @@ def to_onnx_bytes(
     values_as_initializers: bool = False,
     constants_as_initializers: bool = False,
     check: bool = False,
+    inputs: Sequence[Var] | None = None,
 ) -> bytes:
     """The serialized ONNX model to_onnx gives (its SerializeToString(), written without building
     the message: the way to a file for a large graph)."""
     items = list(outputs.items()) if isinstance(outputs, Mapping) else list(outputs)
     if not all(isinstance(item, tuple) and len(item) == 2 for item in items):
         raise _graphgc.Error("to_onnx: outputs are a mapping (or pairs) of names to graphgc.Var")
+    listed = list(inputs or [])
+    for input_ in listed:
+        if not isinstance(input_, Var):
+            raise _graphgc.Error(f"to_onnx: inputs are graphgc.Var, not {type(input_).__name__}")
     return _graphgc.to_onnx_bytes(
         _checked_graph("to_onnx", graph),
         _named_vars("to_onnx", "outputs", items),
         values_as_initializers=values_as_initializers,
         constants_as_initializers=constants_as_initializers,
         check=check,
+        inputs=listed,
     )
 
 
@@ -81,10 +87,13 @@ def to_onnx(
     values_as_initializers: bool = False,
     constants_as_initializers: bool = False,
     check: bool = False,
+    inputs: Sequence[Var] | None = None,
 ):
     """The ONNX model whose outputs are `outputs` (name -> Var) and whose inputs are the
-    arguments they depend on. An onnx.ModelProto when the onnx package is importable, otherwise
-    the serialized bytes. check=True runs ONNX's checker (full) on the result first."""
+    arguments they depend on, in the order they were made, or `inputs` (arguments of the graph,
+    in that order, unused ones kept; every argument the outputs need must be among them). An
+    onnx.ModelProto when the onnx package is importable, otherwise the serialized bytes.
+    check=True runs ONNX's checker (full) on the result first."""
     return _as_model(
         to_onnx_bytes(
             graph,
@@ -92,6 +101,7 @@ def to_onnx(
             values_as_initializers=values_as_initializers,
             constants_as_initializers=constants_as_initializers,
             check=check,
+            inputs=inputs,
         )
     )
 

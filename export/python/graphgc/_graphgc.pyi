@@ -118,6 +118,7 @@ def to_onnx_bytes(
     values_as_initializers: bool = False,
     constants_as_initializers: bool = False,
     check: bool = False,
+    inputs: Sequence[Var] = ...,
 ) -> bytes: ...
 def import_model(
     graph: Graph,
