@@ -171,7 +171,10 @@ PythonSignature Signature(const OpSpec& op, bool annotated) {
     s.parameters.push_back(text);
   };
   if (op.takes_graph) {
-    parameter("graph", "Graph", "");
+    // Optional where no positional input follows: inside `with graphgc.Graph():` the current
+    // graph is taken (op.constant(value=...) as spox writes it).
+    const bool optional = op.inputs.empty();
+    parameter("graph", optional ? "Graph | None" : "Graph", optional ? "None" : "");
     s.graph = "graph";
   }
   std::vector<std::string> inputs;
@@ -351,8 +354,9 @@ std::string Header(const std::string& what, const std::string& onnx_version) {
       "--target regenerate-opset`.\n");
 }
 
-std::string AllList(const OpsetContents& opset) {
+std::string AllList(const OpsetContents& opset, bool with_const = false) {
   std::string out = "__all__ = [\n";
+  if (with_const) out += "    \"const\",\n";
   for (const OpSpec& op : opset.ops)
     absl::StrAppend(&out, "    \"", PythonOpName(op.name), "\",\n");
   return out + "]\n";
@@ -417,17 +421,22 @@ std::vector<GeneratedFile> EmitPythonOpset(const OpsetContents& opset, const std
   const std::string what = absl::StrCat("graphgc.", module, ": the ", DomainName(opset.domain),
                                         " operators as of opset ", opset.version,
                                         "; every node is built at opset ", opset.version, ".");
+  // spox's `const` (a Constant of a numpy value) beside the ai.onnx ops.
+  const bool with_const = opset.domain.empty();
   std::string py = absl::StrCat(
       Header(what, onnx_version), SkippedNote(opset),
       "# Each op's schema is in _schemas.py, its typed signature in _signatures.pyi.\n",
-      "from graphgc import _schemas\n\n", AllList(opset), "\n");
-  std::string pyi = absl::StrCat(Header(what, onnx_version), "from graphgc._signatures import (\n");
+      "from graphgc import _schemas\n", with_const ? "from graphgc._api import const\n" : "", "\n",
+      AllList(opset, with_const), "\n");
+  std::string pyi = absl::StrCat(Header(what, onnx_version),
+                                 with_const ? "from graphgc._api import const as const\n" : "",
+                                 "from graphgc._signatures import (\n");
   for (const OpSpec& op : opset.ops) {
     absl::StrAppend(&py, PythonOpName(op.name), " = _schemas.", SchemaName(op), "(", opset.version,
                     ", __name__)\n");
     absl::StrAppend(&pyi, "    ", SchemaName(op), " as ", PythonOpName(op.name), ",\n");
   }
-  absl::StrAppend(&pyi, ")\n\n", AllList(opset));
+  absl::StrAppend(&pyi, ")\n\n", AllList(opset, with_const));
   return {{module + ".py", py}, {module + ".pyi", pyi}};
 }
 
@@ -442,12 +451,14 @@ std::vector<GeneratedFile> EmitPythonNewest(const OpsetContents& newest, const s
       absl::StrCat(header, "from graphgc.", newest_module, " import *  # noqa: F403\nfrom graphgc.",
                    newest_module, " import __all__\n");
   // The stub names each op, as type checkers want a stub's exports spelled out.
+  const bool with_const = newest.domain.empty();
   std::string pyi = absl::StrCat(header, "from graphgc.", newest_module, " import (\n");
+  if (with_const) pyi += "    const as const,\n";
   for (const OpSpec& op : newest.ops) {
     const std::string name = PythonOpName(op.name);
     absl::StrAppend(&pyi, "    ", name, " as ", name, ",\n");
   }
-  absl::StrAppend(&pyi, ")\n\n", AllList(newest));
+  absl::StrAppend(&pyi, ")\n\n", AllList(newest, with_const));
   return {{alias + ".py", py}, {alias + ".pyi", pyi}};
 }
 

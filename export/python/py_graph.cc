@@ -137,6 +137,18 @@ std::shared_ptr<Graph> HoldGraphOf(const Var& var) {
   return found == LiveGraphs().end() ? nullptr : found->second.lock();
 }
 
+// The graphs of the `with` blocks running on this thread, innermost last. Only touched with the
+// GIL held, so per thread is all the isolation needed.
+static std::vector<std::shared_ptr<Graph>>& CurrentGraphs() {
+  thread_local std::vector<std::shared_ptr<Graph>> graphs;
+  return graphs;
+}
+
+std::shared_ptr<Graph> CurrentGraph() {
+  const std::vector<std::shared_ptr<Graph>>& graphs = CurrentGraphs();
+  return graphs.empty() ? nullptr : graphs.back();
+}
+
 void DefineGraph(py::module_& module) {
   DefineStats(module);
   const GraphOptions defaults;
@@ -154,6 +166,25 @@ void DefineGraph(py::module_& module) {
            py::arg("max_value_bytes") = defaults.max_value_bytes,
            py::arg("max_live_value_bytes") = defaults.max_live_value_bytes,
            py::arg("max_loop_trips") = defaults.max_loop_trips)
+      .def(
+          "__enter__",
+          [](std::shared_ptr<Graph> graph) {
+            CurrentGraphs().push_back(graph);
+            return graph;
+          },
+          "Makes this the current graph of the thread until the block ends: an op with no input "
+          "to take its graph from (op.constant(value=...), op.const(...)) is built in it.")
+      .def(
+          "__exit__",
+          [](const std::shared_ptr<Graph>& graph, py::handle, py::handle, py::handle) {
+            std::vector<std::shared_ptr<Graph>>& graphs = CurrentGraphs();
+            if (graphs.empty() || graphs.back() != graph) {
+              RaiseError("Graph.__exit__: this graph is not the current one of the thread");
+            }
+            graphs.pop_back();
+            return false;
+          },
+          py::arg("exc_type"), py::arg("exc_value"), py::arg("traceback"))
       .def("argument", &Argument, py::arg("name"), py::arg("dtype"), py::arg("shape") = py::none(),
            "A graph input. shape: a sequence of sizes, names (symbolic dims) and None "
            "(unknown), or None for an unknown rank.")

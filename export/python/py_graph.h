@@ -15,6 +15,10 @@ namespace graphgc::python {
 // failed Var, or a graph already gone).
 std::shared_ptr<Graph> HoldGraphOf(const Var& var);
 
+// The graph of the innermost `with graphgc.Graph() as g:` block running on this thread (ops with
+// no input to take their graph from are built there); null outside every such block.
+std::shared_ptr<Graph> CurrentGraph();
+
 }  // namespace graphgc::python
 
 #endif  // GRAPHGC_EXPORT_PYTHON_PY_GRAPH_H_

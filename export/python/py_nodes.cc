@@ -248,10 +248,15 @@ std::vector<Var> MakeNode(const std::string& op_type, const std::string& domain,
   } else {
     bool any_input = false;
     for (const Var& operand : operands) any_input = any_input || !operand.empty();
-    if (!any_input) {
-      RaiseError(absl::StrCat(op_type, " has no input to take the graph from: pass graph=g"));
+    if (any_input) {
+      outputs = make_node(op_type, operands, converted, options);
+    } else if (std::shared_ptr<Graph> current = CurrentGraph()) {
+      outputs = make_node(*current, op_type, operands, converted, options);
+    } else {
+      RaiseError(absl::StrCat(op_type,
+                              " has no input to take the graph from: pass graph=g, or build it "
+                              "inside `with graphgc.Graph() as g:`"));
     }
-    outputs = make_node(op_type, operands, converted, options);
   }
   if (pending.has_value()) {
     pending->restore();

@@ -217,4 +217,16 @@ def make_node(
     return _graphgc.make_node(op_type, domain, version, inputs, triples, num_outputs, graph)
 
 
+def const(value: Any, dtype: Any = None, graph: Graph | None = None) -> Var:
+    """A Constant of numpy.array(value, dtype) (spox's `const`), built in `graph`, or in the
+    current graph inside `with graphgc.Graph() as g:`."""
+    import numpy as np
+
+    try:
+        array = np.array(value, dtype=dtype)
+    except (TypeError, ValueError) as error:
+        raise _graphgc.Error(f"const: {error}") from error
+    return make_node("Constant", [], {"value": array}, graph=graph)[0]
+
+
 Body = Callable[..., Union[Var, Sequence[Var]]]

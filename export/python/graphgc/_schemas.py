@@ -260,7 +260,7 @@ def concat_1(version, module):
 
 
 def constant_1(version, module):
-    def constant(graph, *, value):
+    def constant(graph=None, *, value):
         """A constant tensor.
 
         Constant of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
@@ -1189,7 +1189,7 @@ def rnn_1(version, module):
 
 
 def random_normal_1(version, module):
-    def random_normal(graph, *, dtype=None, mean=None, scale=None, seed=None, shape):
+    def random_normal(graph=None, *, dtype=None, mean=None, scale=None, seed=None, shape):
         """Generate a tensor with random values drawn from a normal distribution.
 
         Defaults: dtype (default: 1); mean (default: 0); scale (default: 1).
@@ -1228,7 +1228,7 @@ def random_normal_like_1(version, module):
 
 
 def random_uniform_1(version, module):
-    def random_uniform(graph, *, dtype=None, high=None, low=None, seed=None, shape):
+    def random_uniform(graph=None, *, dtype=None, high=None, low=None, seed=None, shape):
         """Generate a tensor with random values drawn from a uniform distribution.
 
         Defaults: dtype (default: 1); high (default: 1); low (default: 0).
@@ -3276,7 +3276,7 @@ def compress_9(version, module):
 
 
 def constant_9(version, module):
-    def constant(graph, *, value):
+    def constant(graph=None, *, value):
         """A constant tensor.
 
         Constant of ai.onnx, as defined since opset 9; built at the opset of the module it is in.
@@ -4108,7 +4108,7 @@ def concat_from_sequence_11(version, module):
 
 
 def constant_11(version, module):
-    def constant(graph, *, value=None):
+    def constant(graph=None, *, value=None):
         """A constant tensor.
 
         Not supported here: sparse_value (SPARSE_TENSOR).
@@ -4765,7 +4765,7 @@ def sequence_construct_11(version, module):
 
 
 def sequence_empty_11(version, module):
-    def sequence_empty(graph, *, dtype=None):
+    def sequence_empty(graph=None, *, dtype=None):
         """Construct an empty tensor sequence, with given data type.
 
         SequenceEmpty of ai.onnx, as defined since opset 11; built at the opset of the module it is
@@ -4978,7 +4978,7 @@ def clip_12(version, module):
 
 def constant_12(version, module):
     def constant(
-        graph,
+        graph=None,
         *,
         value=None,
         value_float=None,
@@ -5309,7 +5309,7 @@ def concat_13(version, module):
 
 def constant_13(version, module):
     def constant(
-        graph,
+        graph=None,
         *,
         value=None,
         value_float=None,
@@ -7407,7 +7407,7 @@ def cast_like_19(version, module):
 
 def constant_19(version, module):
     def constant(
-        graph,
+        graph=None,
         *,
         value=None,
         value_float=None,
@@ -7884,7 +7884,7 @@ def cast_like_21(version, module):
 
 def constant_21(version, module):
     def constant(
-        graph,
+        graph=None,
         *,
         value=None,
         value_float=None,
@@ -8830,7 +8830,7 @@ def rnn_22(version, module):
 
 
 def random_normal_22(version, module):
-    def random_normal(graph, *, dtype=None, mean=None, scale=None, seed=None, shape):
+    def random_normal(graph=None, *, dtype=None, mean=None, scale=None, seed=None, shape):
         """Generate a tensor with random values drawn from a normal distribution.
 
         Defaults: dtype (default: 1); mean (default: 0); scale (default: 1).
@@ -8869,7 +8869,7 @@ def random_normal_like_22(version, module):
 
 
 def random_uniform_22(version, module):
-    def random_uniform(graph, *, dtype=None, high=None, low=None, seed=None, shape):
+    def random_uniform(graph=None, *, dtype=None, high=None, low=None, seed=None, shape):
         """Generate a tensor with random values drawn from a uniform distribution.
 
         Defaults: dtype (default: 1); high (default: 1); low (default: 0).
@@ -9102,7 +9102,7 @@ def cast_like_23(version, module):
 
 def constant_23(version, module):
     def constant(
-        graph,
+        graph=None,
         *,
         value=None,
         value_float=None,
@@ -9488,7 +9488,7 @@ def cast_like_24(version, module):
 
 def constant_24(version, module):
     def constant(
-        graph,
+        graph=None,
         *,
         value=None,
         value_float=None,

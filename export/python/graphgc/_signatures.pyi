@@ -176,7 +176,7 @@ def concat_1(inputs: Sequence[Var], *, axis: int | None = None) -> Var:
     Concat of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
     """
 
-def constant_1(graph: Graph, *, value: ArrayLike) -> Var:
+def constant_1(graph: Graph | None = None, *, value: ArrayLike) -> Var:
     """A constant tensor.
 
     Constant of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
@@ -822,7 +822,7 @@ def rnn_1(
     """
 
 def random_normal_1(
-    graph: Graph,
+    graph: Graph | None = None,
     *,
     dtype: int | DTypeLike | None = None,
     mean: float | None = None,
@@ -854,7 +854,7 @@ def random_normal_like_1(
     """
 
 def random_uniform_1(
-    graph: Graph,
+    graph: Graph | None = None,
     *,
     dtype: int | DTypeLike | None = None,
     high: float | None = None,
@@ -2225,7 +2225,7 @@ def compress_9(input: Var, condition: Var, *, axis: int | None = None) -> Var:
     Compress of ai.onnx, as defined since opset 9; built at the opset of the module it is in.
     """
 
-def constant_9(graph: Graph, *, value: ArrayLike) -> Var:
+def constant_9(graph: Graph | None = None, *, value: ArrayLike) -> Var:
     """A constant tensor.
 
     Constant of ai.onnx, as defined since opset 9; built at the opset of the module it is in.
@@ -2763,7 +2763,7 @@ def concat_from_sequence_11(input_sequence: Var, *, axis: int, new_axis: int | N
     in.
     """
 
-def constant_11(graph: Graph, *, value: ArrayLike | None = None) -> Var:
+def constant_11(graph: Graph | None = None, *, value: ArrayLike | None = None) -> Var:
     """A constant tensor.
 
     Not supported here: sparse_value (SPARSE_TENSOR).
@@ -3250,7 +3250,7 @@ def sequence_construct_11(inputs: Sequence[Var]) -> Var:
     in.
     """
 
-def sequence_empty_11(graph: Graph, *, dtype: int | DTypeLike | None = None) -> Var:
+def sequence_empty_11(graph: Graph | None = None, *, dtype: int | DTypeLike | None = None) -> Var:
     """Construct an empty tensor sequence, with given data type.
 
     SequenceEmpty of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
@@ -3410,7 +3410,7 @@ def clip_12(input: Var, min: Var | None = None, max: Var | None = None) -> Var:
     """
 
 def constant_12(
-    graph: Graph,
+    graph: Graph | None = None,
     *,
     value: ArrayLike | None = None,
     value_float: float | None = None,
@@ -3637,7 +3637,7 @@ def concat_13(inputs: Sequence[Var], *, axis: int) -> Var:
     """
 
 def constant_13(
-    graph: Graph,
+    graph: Graph | None = None,
     *,
     value: ArrayLike | None = None,
     value_float: float | None = None,
@@ -5146,7 +5146,7 @@ def cast_like_19(input: Var, target_type: Var, *, saturate: int | None = None) -
     """
 
 def constant_19(
-    graph: Graph,
+    graph: Graph | None = None,
     *,
     value: ArrayLike | None = None,
     value_float: float | None = None,
@@ -5483,7 +5483,7 @@ def cast_like_21(input: Var, target_type: Var, *, saturate: int | None = None) -
     """
 
 def constant_21(
-    graph: Graph,
+    graph: Graph | None = None,
     *,
     value: ArrayLike | None = None,
     value_float: float | None = None,
@@ -6122,7 +6122,7 @@ def rnn_22(
     """
 
 def random_normal_22(
-    graph: Graph,
+    graph: Graph | None = None,
     *,
     dtype: int | DTypeLike | None = None,
     mean: float | None = None,
@@ -6154,7 +6154,7 @@ def random_normal_like_22(
     """
 
 def random_uniform_22(
-    graph: Graph,
+    graph: Graph | None = None,
     *,
     dtype: int | DTypeLike | None = None,
     high: float | None = None,
@@ -6307,7 +6307,7 @@ def cast_like_23(input: Var, target_type: Var, *, saturate: int | None = None) -
     """
 
 def constant_23(
-    graph: Graph,
+    graph: Graph | None = None,
     *,
     value: ArrayLike | None = None,
     value_float: float | None = None,
@@ -6568,7 +6568,7 @@ def cast_like_24(
     """
 
 def constant_24(
-    graph: Graph,
+    graph: Graph | None = None,
     *,
     value: ArrayLike | None = None,
     value_float: float | None = None,

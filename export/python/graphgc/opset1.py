@@ -4,8 +4,10 @@
 # tools/python_gen*.cc instead and run `cmake --build <build dir> --target regenerate-opset`.
 # Each op's schema is in _schemas.py, its typed signature in _signatures.pyi.
 from graphgc import _schemas
+from graphgc._api import const
 
 __all__ = [
+    "const",
     "abs",
     "add",
     "and_",

@@ -9,8 +9,10 @@
 #   - Upsample: deprecated since opset 10
 # Each op's schema is in _schemas.py, its typed signature in _signatures.pyi.
 from graphgc import _schemas
+from graphgc._api import const
 
 __all__ = [
+    "const",
     "abs",
     "acos",
     "acosh",
