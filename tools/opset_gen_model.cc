@@ -113,6 +113,8 @@ std::vector<InputSpec> Inputs(const onnx::OpSchema& schema, std::vector<std::str
     input.identifier = Identifier(input.onnx_name, &renamed);
     if (renamed) renames->push_back(RenameNote(input.onnx_name, input.identifier));
     input.arity = ArityOf(parameter);
+    input.type_str = parameter.GetTypeStr();
+    input.description = parameter.GetDescription();
     inputs.push_back(std::move(input));
   }
   return inputs;
@@ -137,6 +139,8 @@ std::vector<OutputSpec> Outputs(const onnx::OpSchema& schema, std::vector<std::s
     output.identifier = Identifier(output.onnx_name, &renamed);
     if (renamed) renames->push_back(RenameNote(output.onnx_name, output.identifier));
     output.arity = ArityOf(parameter);
+    output.type_str = parameter.GetTypeStr();
+    output.description = parameter.GetDescription();
     outputs.push_back(std::move(output));
   }
   return outputs;
@@ -185,6 +189,7 @@ void AddAttributes(const onnx::OpSchema& schema, OpSpec& op, std::vector<std::st
     if (renamed) op.renames.push_back(RenameNote(name, spec.identifier));
     spec.kind = *kind;
     spec.note = AttributeNote(attribute, *kind);
+    spec.description = attribute.description;
     op.attributes.push_back(std::move(spec));
   }
 }
@@ -195,7 +200,12 @@ std::optional<OpSpec> BuildSpec(const onnx::OpSchema& schema, std::string* reaso
   op.name = schema.Name();
   op.domain = schema.domain();
   op.since_version = schema.SinceVersion();
-  op.summary = DocSummary(schema.doc() != nullptr ? schema.doc() : "");
+  op.doc = schema.doc() != nullptr ? schema.doc() : "";
+  op.summary = DocSummary(op.doc);
+  for (const onnx::OpSchema::TypeConstraintParam& param : schema.typeConstraintParams()) {
+    op.type_constraints.push_back(
+        {param.type_param_str, param.allowed_type_strs, param.description});
+  }
   op.inputs = Inputs(schema, &op.renames);
   op.takes_graph = op.inputs.empty();
   MarkDefaults(op.inputs);

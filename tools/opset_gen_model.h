@@ -21,6 +21,8 @@ struct InputSpec {
   std::string onnx_name;
   std::string identifier;
   Arity arity = Arity::kSingle;
+  std::string type_str;      // the type constraint's name (T) or a type (tensor(int64))
+  std::string description;   // the schema's words for it
   bool has_default = false;  // an optional input followed only by optional inputs
 };
 
@@ -42,12 +44,21 @@ struct AttributeSpec {
   std::string identifier;
   AttributeKind kind = AttributeKind::kInt;
   std::string note;  // "required", "default: 1", or empty
+  std::string description;
 };
 
 struct OutputSpec {
   std::string onnx_name;
   std::string identifier;
   Arity arity = Arity::kSingle;
+  std::string type_str;
+  std::string description;
+};
+
+struct TypeConstraintSpec {
+  std::string name;                        // T
+  std::vector<std::string> allowed_types;  // tensor(float), ...
+  std::string description;
 };
 
 // How a function hands back its outputs.
@@ -63,6 +74,8 @@ struct OpSpec {
   std::string domain;
   int since_version = 0;  // the version that introduced this schema
   std::string summary;    // the first sentence of the schema's doc
+  std::string doc;        // the whole of it (Python docstrings)
+  std::vector<TypeConstraintSpec> type_constraints;
   std::vector<InputSpec> inputs;
   // No inputs to find the graph through: the function takes a `Graph& graph` first.
   bool takes_graph = false;

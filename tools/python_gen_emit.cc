@@ -265,10 +265,12 @@ std::string Indented(const std::string& text) {
 // deeper, so laid out for four columns less): `version` is the factory's parameter.
 std::string OpFunction(const OpSpec& op, const std::string& docstring) {
   constexpr int kColumns = kPythonColumns - 4;
-  PythonSignature s = Signature(op, /*annotated=*/false);
-  std::string out = absl::StrCat(
-      Wrapped(absl::StrCat("def ", PythonOpName(op.name), "("), s.parameters, "):", kColumns),
-      docstring);
+  // Annotated as the stub is (inspect.signature and help show the types).
+  PythonSignature s = Signature(op, /*annotated=*/true);
+  std::string out =
+      absl::StrCat(Wrapped(absl::StrCat("def ", PythonOpName(op.name), "("), s.parameters,
+                           absl::StrCat(") -> ", s.returns, ":"), kColumns),
+                   docstring);
   std::string attributes = "()";
   if (!s.attributes.empty()) {
     absl::StrAppend(&out, LocalTuple("_attributes", s.attributes, kColumns));
@@ -325,6 +327,92 @@ std::string Docstring(const OpSpec& op, int wrap_indent) {
   return absl::StrCat("    \"\"\"", text.substr(4), "    \"\"\"\n");
 }
 
+// The schema's doc as it reads: its own lines, common indentation and blank edges removed.
+std::vector<std::string> DocLines(const std::string& doc) {
+  std::vector<std::string> lines;
+  for (absl::string_view line : absl::StrSplit(doc, '\n')) {
+    lines.emplace_back(absl::StripTrailingAsciiWhitespace(line));
+  }
+  size_t indent = std::string::npos;
+  for (const std::string& line : lines) {
+    if (!line.empty()) indent = std::min(indent, line.find_first_not_of(' '));
+  }
+  for (std::string& line : lines) line = line.empty() ? line : line.substr(indent);
+  while (!lines.empty() && lines.front().empty()) lines.erase(lines.begin());
+  while (!lines.empty() && lines.back().empty()) lines.pop_back();
+  return lines;
+}
+
+// "- name (what): description", wrapped under the item, for the docstring's lists.
+void AppendItem(std::vector<std::string>& lines, const std::string& name, const std::string& what,
+                const std::string& description) {
+  std::string item = absl::StrCat(name, " (", what, ")");
+  const std::vector<std::string> words = DocLines(description);
+  if (!words.empty()) absl::StrAppend(&item, ": ", absl::StrJoin(words, " "));
+  lines.push_back(DocEscaped(item));
+}
+
+// The docstring of a module's op function: the schema's whole doc, then its inputs, attributes,
+// outputs and type constraints (the stubs keep the short Docstring).
+std::string FullDocstring(const OpSpec& op, int wrap_indent) {
+  const std::string prefix(wrap_indent, ' ');
+  std::string text;
+  for (const std::string& line : DocLines(op.doc)) {
+    absl::StrAppend(&text, line.empty() ? "" : "    ", DocEscaped(line), "\n");
+  }
+  const auto section = [&](const char* title, const std::vector<std::string>& items) {
+    if (items.empty()) return;
+    absl::StrAppend(&text, text.empty() ? "" : "\n", "    ", title, ":\n");
+    for (const std::string& item : items) {
+      for (absl::string_view wrapped :
+           absl::StrSplit(CommentLines(item, prefix + "    ", prefix + "        "), '\n')) {
+        if (!wrapped.empty()) absl::StrAppend(&text, "    ", wrapped.substr(prefix.size()), "\n");
+      }
+    }
+  };
+  const auto arity = [](Arity a) {
+    return a == Arity::kOptional ? ", optional" : a == Arity::kVariadic ? ", variadic" : "";
+  };
+  std::vector<std::string> items;
+  for (const InputSpec& input : op.inputs) {
+    AppendItem(items, PythonIdentifier(input.onnx_name),
+               absl::StrCat(input.type_str, arity(input.arity)), input.description);
+  }
+  section("Inputs", items);
+  items.clear();
+  for (const AttributeSpec& attribute : op.attributes) {
+    AppendItem(items, AttributeParameterName(op, attribute),
+               absl::StrCat(KindName(attribute.kind),
+                            attribute.note.empty() ? "" : absl::StrCat(", ", attribute.note)),
+               attribute.description);
+  }
+  for (const std::string& unsupported : op.unsupported_attributes) {
+    items.push_back(DocEscaped(absl::StrCat(unsupported, ": not supported here")));
+  }
+  section("Attributes", items);
+  items.clear();
+  for (const OutputSpec& output : op.outputs) {
+    AppendItem(items, PythonIdentifier(output.onnx_name),
+               absl::StrCat(output.type_str, arity(output.arity)), output.description);
+  }
+  section("Outputs", items);
+  items.clear();
+  for (const TypeConstraintSpec& constraint : op.type_constraints) {
+    AppendItem(items, constraint.name, absl::StrJoin(constraint.allowed_types, ", "),
+               constraint.description);
+  }
+  section("Type constraints", items);
+  for (absl::string_view wrapped :
+       absl::StrSplit(CommentLines(absl::StrCat(op.name, " of ", DomainName(op.domain),
+                                                ", as defined since opset ", op.since_version,
+                                                "; built at the opset of the module it is in."),
+                                   prefix, prefix),
+                      '\n')) {
+    if (!wrapped.empty()) absl::StrAppend(&text, "\n    ", wrapped.substr(prefix.size()));
+  }
+  return absl::StrCat("    \"\"\"", text.substr(4), "\n    \"\"\"\n");
+}
+
 // The name of a schema's factory (_schemas.py) and signature (_signatures.pyi): the op's name and
 // the opset that introduced the schema, ai.onnx.ml ones prefixed: softmax_13, ml_binarizer_1.
 std::string SchemaName(const OpSpec& op) {
@@ -335,7 +423,7 @@ std::string SchemaName(const OpSpec& op) {
 
 std::string SchemaFactory(const OpSpec& op) {
   return absl::StrCat("def ", SchemaName(op), "(version, module):\n",
-                      Indented(OpFunction(op, Docstring(op, 8))), "    return _named(",
+                      Indented(OpFunction(op, FullDocstring(op, 8))), "    return _named(",
                       PythonOpName(op.name), ", module)\n");
 }
 
@@ -397,6 +485,11 @@ std::vector<GeneratedFile> EmitPythonSchemas(const std::vector<OpSpec>& schemas,
       "schema\n# of opset 13) at opset `version`; graphgc.opset1 ... opset24 and graphgc.ml1 ... "
       "ml5 hold them.\n# Inputs are positional, attributes keyword-only (None: the schema's "
       "default).\n",
+      "from __future__ import annotations\n\n"
+      "from typing import Iterable, Sequence\n\n"
+      "from numpy.typing import ArrayLike, DTypeLike\n\n"
+      "from graphgc._api import Body\n"
+      "from graphgc._graphgc import Graph, Var, VarType\n"
       "from graphgc._graphgc import make_node as _make_node\n\n\n",
       "def _named(function, module):\n", "    function.__module__ = module\n",
       "    function.__qualname__ = function.__name__\n", "    return function\n");

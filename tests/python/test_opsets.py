@@ -80,3 +80,21 @@ def test_import_converts_to_the_newest_opset_by_default():
     import inspect
     default = inspect.signature(graphgc.import_model).parameters["opset"].default
     assert default == graphgc.supported_opset_version("")
+
+
+def test_an_op_functions_help_is_its_schema():
+    """help() shows the schema's documentation, its inputs, attributes, outputs and type
+    constraints, as spox's does; the runtime signature carries the stub's annotations."""
+    import inspect
+    import typing
+
+    doc = graphgc.op.conv.__doc__
+    for part in ("The convolution operator", "Inputs:", "X (T)", "W (T)", "B (T, optional)",
+                 "Attributes:", "kernel_shape (ints)", "pads (ints)", "group (int, default: 1)",
+                 "Outputs:", "Y (T)", "Type constraints:", "T (tensor(bfloat16), tensor(float16)"):
+        assert part in doc, part
+    signature = inspect.signature(graphgc.op.conv)
+    assert signature.parameters["X"].annotation == "Var"
+    assert signature.parameters["kernel_shape"].annotation == "Iterable[int] | None"
+    assert typing.get_type_hints(graphgc.op.conv)["return"] is graphgc.Var
+    assert "Outputs:" in graphgc.ml.tree_ensemble.__doc__
