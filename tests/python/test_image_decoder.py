@@ -11,11 +11,9 @@ import io
 
 import numpy as np
 import pytest
+from PIL import Image  # the oracle: tools/python-requirements.txt pins it, so it is never skipped
 
 import graphgc
-
-PIL = pytest.importorskip("PIL")
-from PIL import Image  # noqa: E402
 
 PIXEL_FORMATS = ("RGB", "BGR", "Grayscale")
 
