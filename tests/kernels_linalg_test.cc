@@ -643,6 +643,25 @@ TEST(AttentionKernel, NoValueWhereOnnxAndRuntimesDisagree) {
   ASSERT_TRUE(y.value().has_value()) << y.value_status();
   EXPECT_FLOAT_EQ(y.value()->data<float>()[0], 1);
   EXPECT_FLOAT_EQ(y.value()->data<float>()[1], 2);
+  // qk_matmul_output_mode 1: ONNX 1.19 adds the bias, ONNX Runtime 1.32 and ONNX 1.23's text
+  // softcap and leave the bias out. Where that matters the scores have no value, Y has one.
+  const auto scores = [&](std::vector<Var> inputs, std::vector<Attribute> attributes) {
+    return NodeAt("Attention", inputs, attributes, 23, 4);
+  };
+  const Attribute mode_1 = {"qk_matmul_output_mode", int64_t{1}};
+  const std::vector<Var> masked = scores({q, k, v, one_key}, {mode_1});
+  ASSERT_EQ(masked.size(), 4u);
+  EXPECT_TRUE(HasNoValue(masked[3]));
+  EXPECT_TRUE(masked[0].value().has_value()) << masked[0].value_status();
+  EXPECT_TRUE(HasNoValue(scores({q, k, v}, {mode_1, {"softcap", 2.0f}})[3]));
+  EXPECT_TRUE(HasNoValue(scores({q, k, v}, {mode_1, {"is_causal", int64_t{1}}})[3]));
+  // Without a bias and softcap every version gives the scaled products: K is the identity.
+  const double r = 1 / std::sqrt(2.0);
+  const std::vector<double> products = {0.5 * r, -r, 0.25 * r, 2 * r};
+  const Var all_keys = g.constant(Tensor::from_vector<bool>({true, true, true, true}, {2, 2}));
+  EXPECT_TRUE(Near<float>(scores({q, k, v, all_keys}, {mode_1})[3], products, {1, 1, 2, 2}, 1e-6));
+  // Mode 0 is the products whatever the softcap (ONNX 1.19 and 1.23's text, ONNX Runtime 1.32).
+  EXPECT_TRUE(Near<float>(scores({q, k, v}, {{"softcap", 2.0f}})[3], products, {1, 1, 2, 2}, 1e-6));
   // K/V heads that do not divide the Q heads: an error naming the input.
   const Var k2 = Const<float>(g, std::vector<float>(8, 1), {1, 2, 2, 2});
   const Var q3 = Const<float>(g, std::vector<float>(12, 1), {1, 3, 2, 2});

@@ -99,7 +99,11 @@ void Generator::Attention() {
   if (mask != 1 && Chance(0.4)) attributes.push_back({"is_causal", int64_t{1}});
   if (Chance(0.3)) attributes.push_back({"scale", static_cast<float>(Real(0.2, 1))});
   if (Chance(0.2)) attributes.push_back({"softcap", static_cast<float>(Real(1, 5))});
-  TryStep(MakeStep("Attention", std::move(inputs), std::move(attributes), with_past ? 3 : 1));
+  // The scores output, in each qk_matmul_output_mode (present_key/value come with it).
+  const bool with_scores = Chance(0.3);
+  if (with_scores) attributes.push_back({"qk_matmul_output_mode", int64_t{Uniform(0, 3)}});
+  TryStep(MakeStep("Attention", std::move(inputs), std::move(attributes),
+                   with_scores ? 4 : (with_past ? 3 : 1)));
 }
 
 void Generator::RotaryEmbedding() {

@@ -14,8 +14,12 @@
 // after; ONNX Runtime 1.32 and ONNX's current reference squash the products, then add), a
 // softmax_precision of a 16-bit type, and Q/K and V of different types.
 // nonpad_kv_seqlen (opset 24) masks batch b's keys from nonpad_kv_seqlen[b] on; the optional
-// fourth output gives the scores as qk_matmul_output_mode says: 0 the scaled products, 1 with
-// the bias added, 2 after softcap, 3 after the softmax.
+// fourth output gives the scores as qk_matmul_output_mode says: 0 the scaled products, 2 after
+// the bias and softcap, 3 after the softmax. Mode 1 is where ONNX's versions part: ONNX 1.19
+// (and its node suite) gives the products plus the bias, ONNX 1.23's revised text, ONNX
+// Runtime 1.32 and ONNX's current reference give the softcapped products without the bias. The
+// two agree only without a bias and without softcap; otherwise the fourth output has no value
+// (the others keep theirs).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -356,6 +360,8 @@ KernelResult AttentionOfType(const KernelContext& ctx, const AttentionShape& s) 
   if (ctx.num_outputs() > 3) {
     GRAPHGC_ASSIGN_OR_RETURN(kept, Scratch<W>(ctx, heads * s.q_length * total));
   }
+  // Mode 1's scores with a bias or softcap: see the top of the file.
+  bool contested_scores = mode == static_cast<int64_t>(Stage::kBiased) && softcap > 0;
   std::vector<W> bias(static_cast<size_t>(total));
   for (int64_t b = 0; b < s.batch; ++b) {
     for (int64_t h = 0; h < s.q_heads; ++h) {
@@ -366,6 +372,9 @@ KernelResult AttentionOfType(const KernelContext& ctx, const AttentionShape& s) 
         if (!nonpad.empty()) {
           const int64_t keys = std::clamp<int64_t>(nonpad[static_cast<size_t>(b)], 0, total);
           std::fill(bias.begin() + keys, bias.end(), masked);
+        }
+        if (mode == static_cast<int64_t>(Stage::kBiased) && !kept.empty()) {
+          contested_scores |= std::any_of(bias.begin(), bias.end(), [](W w) { return w != W{0}; });
         }
         const int64_t at = ((b * s.q_heads + h) * s.q_length + i) * total;
         int64_t active = causal ? std::min(total, s.past + i + 1) : total;
@@ -414,7 +423,7 @@ KernelResult AttentionOfType(const KernelContext& ctx, const AttentionShape& s) 
     for (int64_t e = 0; e < cache.size(); ++e) c[e] = linalg::FromWork<T>(caches[o - 1][e]);
     outputs[static_cast<size_t>(o)] = std::move(cache).freeze();
   }
-  if (!kept.empty()) {
+  if (!kept.empty() && !contested_scores) {
     GRAPHGC_ASSIGN_OR_RETURN(
         MutableTensor qk,
         ctx.allocate(ctx.input(kQ).dtype(), {s.batch, s.q_heads, s.q_length, total}));
