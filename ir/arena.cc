@@ -196,11 +196,11 @@ std::optional<VarId> Arena::var_with_user_name(StringId name) const {
   return it->second;
 }
 
-void Arena::set_argument_dim_names(VarId var, std::vector<StringId> names) {
+void Arena::set_dim_names(VarId var, std::vector<StringId> names) {
   dim_names_[var] = std::move(names);
 }
 
-const std::vector<StringId>* Arena::argument_dim_names(VarId var) const {
+const std::vector<StringId>* Arena::dim_names(VarId var) const {
   auto it = dim_names_.find(var);
   return it == dim_names_.end() ? nullptr : &it->second;
 }

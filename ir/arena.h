@@ -110,10 +110,11 @@ class Arena {
   std::optional<StringId> var_user_name(VarId var) const;
   std::optional<VarId> var_with_user_name(StringId name) const;
   const absl::flat_hash_map<VarId, StringId>& user_named_vars() const { return user_names_; }
-  // The names of an argument's symbolic dims (Graph::argument with Dims), an invalid StringId
-  // for a dim without one; nullptr for an argument without any.
-  void set_argument_dim_names(VarId var, std::vector<StringId> names);
-  const std::vector<StringId>* argument_dim_names(VarId var) const;
+  // The names of a var's symbolic dims (an argument's Dims, and what ONNX's inference derives
+  // from them through the ops), an invalid StringId for a dim without one; nullptr for a var
+  // without any. Kept for the arena's life, as the var's other metadata.
+  void set_dim_names(VarId var, std::vector<StringId> names);
+  const std::vector<StringId>* dim_names(VarId var) const;
   bool has_dim_names() const { return !dim_names_.empty(); }
   void set_var_type(VarId var, DataType dtype, std::optional<absl::Span<const int64_t>> shape);
   // A tensor of known rank: the same as set_var_type with a shape, the span passed in registers

@@ -81,23 +81,7 @@ Var Graph::argument(absl::string_view name, DataType dtype, std::initializer_lis
 }
 
 Var Graph::argument(absl::string_view name, DataType dtype, absl::Span<const Dim> shape) {
-  std::vector<int64_t> sizes;
-  sizes.reserve(shape.size());
-  bool named = false;
-  for (const Dim& dim : shape) {
-    sizes.push_back(dim.size());
-    named = named || !dim.name().empty();
-  }
-  Var var = add_argument(name, dtype, absl::Span<const int64_t>(sizes));
-  if (!named || !var.ok()) return var;
-  internal::Arena& arena = core_->arena();
-  std::vector<StringId> names;
-  names.reserve(shape.size());
-  for (const Dim& dim : shape) {
-    names.push_back(dim.name().empty() ? StringId() : arena.intern(dim.name()));
-  }
-  arena.set_argument_dim_names(var.id(), std::move(names));
-  return var;
+  return argument(name, VarType::TensorOfDims(dtype, std::vector<Dim>(shape.begin(), shape.end())));
 }
 
 Var Graph::argument_unranked(absl::string_view name, DataType dtype) {
@@ -140,7 +124,16 @@ Var Graph::argument(absl::string_view name, const VarType& type) {
   }
   if (type.is_tensor()) {
     if (!type.shape().has_value()) return add_argument(name, type.dtype(), std::nullopt);
-    return add_argument(name, type.dtype(), absl::Span<const int64_t>(*type.shape()));
+    Var var = add_argument(name, type.dtype(), absl::Span<const int64_t>(*type.shape()));
+    if (var.ok() && !type.dim_names().empty()) {
+      internal::Arena& arena = core_->arena();
+      std::vector<StringId> names;
+      for (const std::string& dim : type.dim_names()) {
+        names.push_back(dim.empty() ? StringId() : arena.intern(dim));
+      }
+      arena.set_dim_names(var.id(), std::move(names));
+    }
+    return var;
   }
   if (absl::Status valid = CheckArgumentType(type); !valid.ok()) {
     return Var::Detached(absl::InvalidArgumentError(

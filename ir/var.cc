@@ -1,6 +1,7 @@
 #include "graphgc/ir/var.h"
 
 #include <ostream>
+#include <string>
 #include <utility>
 
 #include "graphgc/ir/graph_core.h"
@@ -111,8 +112,17 @@ std::optional<int64_t> Var::rank() const {
 }
 
 VarType Var::type() const {
-  return attached() ? core_->arena().var_type(id_) : VarType::Tensor(DataType::kUndefined);
+  if (!attached()) return VarType::Tensor(DataType::kUndefined);
+  const internal::Arena& arena = core_->arena();
+  VarType type = arena.var_type(id_);
+  const std::vector<StringId>* names = arena.has_dim_names() ? arena.dim_names(id_) : nullptr;
+  if (names == nullptr) return type;
+  std::vector<std::string> dims;
+  for (StringId name : *names) dims.emplace_back(name.valid() ? arena.string(name) : "");
+  return type.WithDimNames(std::move(dims));
 }
+
+std::optional<std::vector<Dim>> Var::dims() const { return type().dims(); }
 
 std::optional<Tensor> Var::value() const { return attached() ? core_->value(id_) : std::nullopt; }
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "graphgc/ir/dim.h"
 #include "graphgc/ir/ids.h"
 #include "graphgc/ir/var_type.h"
 #include "graphgc/valuestore/data_type.h"
@@ -50,7 +51,11 @@ class Var {
   std::optional<int64_t> rank() const;
   // The full type: a tensor (dtype and shape as above), or a sequence, optional or map, for which
   // dtype() is kUndefined and shape() nullopt. A Var that is not ok() has an undefined tensor type.
+  // Named dims (symbolic, as an argument declared {"N", 4}, and the dims ONNX's inference
+  // derives from it) are -1 in shape(); type() and dims() give their names too.
   VarType type() const;
+  // The shape with the names of its symbolic dims: {"N", 4}. nullopt if the rank is unknown.
+  std::optional<std::vector<Dim>> dims() const;
   // The propagated value, when every input of its node had one (and propagation is on).
   // A tensor only: see any_value() for the others.
   std::optional<Tensor> value() const;

@@ -16,6 +16,38 @@ VarType VarType::Tensor(DataType dtype, std::optional<std::vector<int64_t>> shap
   return type;
 }
 
+VarType VarType::TensorOfDims(DataType dtype, const std::vector<Dim>& dims) {
+  std::vector<int64_t> sizes;
+  std::vector<std::string> names;
+  for (const Dim& dim : dims) {
+    sizes.push_back(dim.size());
+    names.push_back(dim.name());
+  }
+  return Tensor(dtype, std::move(sizes)).WithDimNames(std::move(names));
+}
+
+std::optional<std::vector<Dim>> VarType::dims() const {
+  if (!shape_.has_value()) return std::nullopt;
+  std::vector<Dim> dims;
+  for (size_t d = 0; d < shape_->size(); ++d) {
+    const bool named = d < dim_names_.size() && !dim_names_[d].empty();
+    dims.push_back(named ? Dim(dim_names_[d]) : Dim((*shape_)[d]));
+  }
+  return dims;
+}
+
+VarType VarType::WithDimNames(std::vector<std::string> names) const {
+  VarType type = *this;
+  if (kind_ != Kind::kTensor || !shape_.has_value() || names.size() != shape_->size()) return type;
+  bool any = false;
+  for (size_t d = 0; d < names.size(); ++d) {
+    if ((*shape_)[d] >= 0) names[d].clear();  // a known size needs no name
+    any = any || !names[d].empty();
+  }
+  type.dim_names_ = any ? std::move(names) : std::vector<std::string>();
+  return type;
+}
+
 VarType VarType::Sequence(VarType element) {
   VarType type;
   type.kind_ = Kind::kSequence;
@@ -47,22 +79,30 @@ std::string VarType::ToString() const { return Describe(/*with_shapes=*/false); 
 
 std::string VarType::Key() const { return Describe(/*with_shapes=*/true); }
 
-std::ostream& operator<<(std::ostream& out, const VarType& type) { return out << type.Key(); }
+std::ostream& operator<<(std::ostream& out, const VarType& type) {
+  return out << type.Describe(/*with_shapes=*/true, /*with_names=*/true);
+}
 
-std::string VarType::Describe(bool with_shapes) const {
+std::string VarType::Describe(bool with_shapes, bool with_names) const {
   switch (kind_) {
     case Kind::kTensor: {
       std::string text = absl::StrCat("tensor(", DataTypeName(dtype_), ")");
-      if (with_shapes && shape_.has_value())
-        absl::StrAppend(&text, "[", absl::StrJoin(*shape_, ","), "]");
+      if (!with_shapes || !shape_.has_value()) return text;
+      std::vector<std::string> dims;
+      for (size_t d = 0; d < shape_->size(); ++d) {
+        const bool named = with_names && d < dim_names_.size() && !dim_names_[d].empty();
+        dims.push_back(named ? dim_names_[d] : absl::StrCat((*shape_)[d]));
+      }
+      absl::StrAppend(&text, "[", absl::StrJoin(dims, ","), "]");
       return text;
     }
     case Kind::kSequence:
-      return absl::StrCat("seq(", element_->Describe(with_shapes), ")");
+      return absl::StrCat("seq(", element_->Describe(with_shapes, with_names), ")");
     case Kind::kOptional:
-      return absl::StrCat("optional(", element_->Describe(with_shapes), ")");
+      return absl::StrCat("optional(", element_->Describe(with_shapes, with_names), ")");
     case Kind::kMap:
-      return absl::StrCat("map(", DataTypeName(key_), ",", element_->Describe(with_shapes), ")");
+      return absl::StrCat("map(", DataTypeName(key_), ",",
+                          element_->Describe(with_shapes, with_names), ")");
   }
   return "";
 }

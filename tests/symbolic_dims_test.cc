@@ -1,8 +1,10 @@
-// Named (symbolic) dims: Graph::argument takes {"batch", 16}; the export writes dim_param in the
-// input and wherever ONNX's shape inference carries it; an imported model's dim_params come back.
+// Named (symbolic) dims: Graph::argument takes {"batch", 16}; the ops carry the names as ONNX's
+// inference derives them (Var::dims, Var::type); the export writes dim_param in the input and
+// wherever ONNX's shape inference carries it; an imported model's dim_params come back.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -67,6 +69,57 @@ TEST(SymbolicDimsTest, BracedSizesMeanWhatTheyMeant) {
   auto model = to_onnx(g, {{"y", op::Neg(g.argument("mixed", DataType::kFloat, {"b", -1, 3}))}});
   ASSERT_TRUE(model.ok()) << model.status();
   EXPECT_THAT(Dims(model->graph().input(0).type()), ElementsAre("b", "?", "3"));
+}
+
+// Each dim of a var as text: its size, its name, or "?".
+std::vector<std::string> DimsOf(const Var& var) {
+  std::vector<std::string> text;
+  for (const Dim& dim : var.dims().value_or(std::vector<Dim>{})) {
+    text.push_back(!dim.name().empty() ? dim.name()
+                   : dim.size() < 0    ? "?"
+                                       : std::to_string(dim.size()));
+  }
+  return text;
+}
+
+TEST(SymbolicDimsTest, OpsCarryTheNamesAsOnnxInferenceDerivesThem) {
+  Graph g;
+  const Var x = g.argument("x", DataType::kFloat, {"N", 4});
+  EXPECT_THAT(DimsOf(x), ElementsAre("N", "4"));
+  EXPECT_EQ(x.shape(), (std::vector<int64_t>{-1, 4}));
+  // Through ops with graphgc's own fast inference (Relu, Add, MatMul) and ONNX's (Transpose).
+  const Var relu = op::Relu(x);
+  EXPECT_THAT(DimsOf(relu), ElementsAre("N", "4"));
+  const Var hidden = op::MatMul(relu, g.constant(Tensor::zeros(DataType::kFloat, {4, 3})));
+  EXPECT_THAT(DimsOf(hidden), ElementsAre("N", "3"));
+  EXPECT_THAT(DimsOf(op::Transpose(hidden)), ElementsAre("3", "N"));
+  EXPECT_THAT(DimsOf(op::Add(hidden, g.constant(Tensor::zeros(DataType::kFloat, {3})))),
+              ElementsAre("N", "3"));
+  // Printed in the type; equality of types ignores them.
+  std::ostringstream printed;
+  printed << hidden.type();
+  EXPECT_EQ(printed.str(), "tensor(float)[N,3]");
+  EXPECT_EQ(hidden.type(), VarType::Tensor(DataType::kFloat, std::vector<int64_t>{-1, 3}));
+  // Two names that meet: ONNX's inference keeps neither where they may differ.
+  const Var y = g.argument("y", DataType::kFloat, {"M", 4});
+  EXPECT_THAT(DimsOf(op::Concat({x, y}, {.axis = 0})), ElementsAre("?", "4"));
+  // A known size wins over a name.
+  EXPECT_THAT(DimsOf(op::Add(x, g.constant(Tensor::zeros(DataType::kFloat, {5, 4})))),
+              ElementsAre("5", "4"));
+}
+
+TEST(SymbolicDimsTest, AnArgumentOfANamedTypeKeepsTheNames) {
+  Graph g;
+  const VarType type = VarType::TensorOfDims(DataType::kFloat, {"N", 3});
+  EXPECT_EQ(type.shape(), (std::vector<int64_t>{-1, 3}));
+  EXPECT_THAT(type.dim_names(), ElementsAre("N", ""));
+  const Var x = g.argument("x", type);
+  ASSERT_TRUE(x.ok()) << x.status();
+  EXPECT_THAT(DimsOf(x), ElementsAre("N", "3"));
+  auto model = to_onnx(g, {{"z", op::Neg(x)}});
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_THAT(Dims(model->graph().input(0).type()), ElementsAre("N", "3"));
+  EXPECT_THAT(Dims(model->graph().output(0).type()), ElementsAre("N", "3"));
 }
 
 TEST(SymbolicDimsTest, AnImportedModelsDimParamsComeBack) {

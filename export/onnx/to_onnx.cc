@@ -573,7 +573,7 @@ absl::StatusOr<ModelHeader> WriteGraph(const GraphCore& core, const NamedVars& o
   graph.SetName("graphgc");
   std::deque<onnx::TypeProto> named_input_types;  // node-based: the sinks may keep their address
   for (const VarId var : inputs) {
-    if (const std::vector<StringId>* dim_names = arena.argument_dim_names(var)) {
+    if (const std::vector<StringId>* dim_names = arena.dim_names(var)) {
       onnx::TypeProto& type = named_input_types.emplace_back(types.Of(var));
       internal::NameDims(arena, *dim_names, type);
       graph.AddValue(ValueField::kInput, type, [&](std::string* name) { namer.Write(var, name); });

@@ -68,19 +68,6 @@ std::shared_ptr<Graph> NewGraph(bool propagate_values, bool keep_all_values,
 }
 
 // A dim of Graph.argument's shape: a size, a name (a symbolic dim) or None (unknown).
-Dim DimFromPython(py::handle dim) {
-  if (dim.is_none()) return Dim(-1);
-  if (py::isinstance<py::str>(dim)) return Dim(dim.cast<std::string>());
-  std::optional<int64_t> size;
-  if (!py::isinstance<py::bool_>(dim)) size = Int64(dim);
-  if (!size.has_value()) {
-    RaiseError(absl::StrCat("a dim is an int64, a str (a named dim) or None, not ",
-                            std::string(py::repr(dim))));
-  }
-  if (*size < 0) RaiseError(absl::StrCat("a dim is not negative (None is unknown), got ", *size));
-  return Dim(*size);
-}
-
 Var Checked(Var var) {
   UsableVar(var);
   return var;
@@ -89,9 +76,7 @@ Var Checked(Var var) {
 Var Argument(Graph& graph, const std::string& name, py::handle dtype, py::handle shape) {
   const DataType element = DataTypeFromPython(dtype);
   if (shape.is_none()) return Checked(graph.argument_unranked(name, element));
-  if (py::isinstance<py::str>(shape)) RaiseError("a shape is a sequence of dims, not a str");
-  std::vector<Dim> dims;
-  for (py::handle dim : py::iter(shape)) dims.push_back(DimFromPython(dim));
+  const std::vector<Dim> dims = DimsFromPython(shape);
   return Checked(graph.argument(name, element, absl::Span<const Dim>(dims)));
 }
 

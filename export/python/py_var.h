@@ -5,6 +5,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include <vector>
+
 #include "graphgc/ir/var.h"
 #include "graphgc/ir/var_type.h"
 
@@ -14,8 +16,14 @@ namespace graphgc::python {
 // var, or one whose Graph is gone).
 const Var& UsableVar(const Var& var);
 
-// A VarType from a graphgc.VarType or a numpy dtype-like (a tensor of unknown shape).
+// A VarType from a graphgc.VarType or a numpy dtype-like (a tensor of unknown shape). Anything
+// else, a type of another library with a shape among them, raises graphgc.Error rather than
+// losing what it says.
 VarType VarTypeFromPython(pybind11::handle type_like);
+
+// A shape's dims from a sequence of ints (sizes), strs (names of symbolic dims) and None
+// (unknown); raises graphgc.Error for anything else.
+std::vector<Dim> DimsFromPython(pybind11::handle shape);
 
 }  // namespace graphgc::python
 

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "graphgc/ir/graph_core.h"
 #include "graphgc/ir/limits.h"
+#include "graphgc/opset/build/dim_names.h"
 #include "graphgc/opset/kernels/kernel.h"
 #include "graphgc/opset/values/kernel_registry.h"
 #include "graphgc/opset/values/value_explainer.h"
@@ -563,6 +564,8 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
     if (values[i].has_value() && !held) core.set_value(out, *std::move(values[i]));
   }
   for (int i = 0; i < num_outputs; ++i) KeepShapeData(core, outputs[i], (*types)[i]);
+  if (arena.has_dim_names())
+    CarryDimNames(core, signature, version, inputs, infos, attributes, outputs);
   OutputVars results;
   for (VarId out : outputs) results.emplace_back(&core, out);
   infos.clear();  // drop the input tensors before an automatic collection may run

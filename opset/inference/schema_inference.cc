@@ -314,6 +314,16 @@ class OperandInferenceContext final : public onnx::InferenceContext {
 
   const std::vector<onnx::TypeProto>& output_types() const { return output_types_; }
   const std::vector<onnx::TypeProto>& input_types() const { return input_types_; }
+  // Writes `names` (one per dim, "" for none) as dim_params on input `index`'s unknown dims.
+  void NameInputDims(size_t index, const std::vector<std::string>& names) {
+    if (index >= input_types_.size() || !input_types_[index].has_tensor_type()) return;
+    onnx::TensorShapeProto* shape = input_types_[index].mutable_tensor_type()->mutable_shape();
+    if (static_cast<size_t>(shape->dim_size()) != names.size()) return;
+    for (int d = 0; d < shape->dim_size(); ++d) {
+      onnx::TensorShapeProto::Dimension* dim = shape->mutable_dim(d);
+      if (!names[d].empty() && !dim->has_dim_value()) dim->set_dim_param(names[d]);
+    }
+  }
   const std::map<std::string, onnx::AttributeProto>& attributes() const { return attributes_; }
 
  private:
@@ -402,30 +412,39 @@ absl::StatusOr<OutputTypes> TypesFromConstraints(const OpSchema& schema,
   return outputs;
 }
 
+// Runs the schema's inference function, or infers through its function body (GreaterOrEqual,
+// ...) when it has none; false when it has neither.
+bool RunInferenceFunction(const OpSchema& schema, OperandInferenceContext& context) {
+  if (schema.has_type_and_shape_inference_function()) {
+    schema.GetTypeAndShapeInferenceFunction()(context);
+    return true;
+  }
+  // The body for the newest opset graphgc builds (a schema may carry one per opset).
+  const onnx::FunctionProto* function =
+      schema.HasFunction() ? schema.GetFunction(kNewestOnnxOpset) : nullptr;
+  if (function == nullptr) return false;
+  onnx::shape_inference::InferShapeForFunctionNode(*function, onnx::OpSchemaRegistry::Instance(),
+                                                   context);
+  return true;
+}
+
+std::optional<std::vector<OperandInfo>> Widened(const OpSchema& schema,
+                                                absl::Span<const OperandInfo> inputs,
+                                                absl::Span<const Attribute> attributes) {
+  if (!schema.domain().empty()) return std::nullopt;
+  return WidenedForOnnxInference(schema.Name(), schema.since_version(), inputs, attributes);
+}
+
 absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
                                          absl::Span<const OperandInfo> inputs,
                                          absl::Span<const Attribute> attributes, int num_outputs,
                                          absl::Span<const BodyTypes> bodies) {
-  // The body for the newest opset graphgc builds (a schema may carry one per opset).
-  const onnx::FunctionProto* function =
-      schema.HasFunction() ? schema.GetFunction(kNewestOnnxOpset) : nullptr;
-  const bool by_function_body =
-      !schema.has_type_and_shape_inference_function() && function != nullptr;
-  if (!schema.has_type_and_shape_inference_function() && !by_function_body) {
-    return TypesFromConstraints(schema, inputs, num_outputs);
-  }
-  const std::optional<std::vector<OperandInfo>> widened =
-      schema.domain().empty()
-          ? WidenedForOnnxInference(schema.Name(), schema.since_version(), inputs, attributes)
-          : std::nullopt;
+  const std::optional<std::vector<OperandInfo>> widened = Widened(schema, inputs, attributes);
   OperandInferenceContext context(widened.has_value() ? *widened : inputs, attributes, num_outputs,
                                   bodies);
   try {
-    if (by_function_body) {  // ops defined by a function (GreaterOrEqual, ...): infer through it
-      onnx::shape_inference::InferShapeForFunctionNode(*function,
-                                                       onnx::OpSchemaRegistry::Instance(), context);
-    } else {
-      schema.GetTypeAndShapeInferenceFunction()(context);
+    if (!RunInferenceFunction(schema, context)) {
+      return TypesFromConstraints(schema, inputs, num_outputs);
     }
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(
@@ -507,6 +526,48 @@ absl::StatusOr<OutputTypes> InferWithSchema(const OpSchema& schema,
         schema.since_version(), ") has ", schema.min_output(), " to ", schema.max_output()));
   }
   return RunInference(schema, inputs, attributes, num_outputs, bodies);
+}
+
+std::vector<std::vector<std::string>> InferDimNames(
+    const OpSchema& schema, absl::Span<const OperandInfo> inputs,
+    absl::Span<const std::vector<std::string>> input_dim_names,
+    absl::Span<const Attribute> attributes, int num_outputs) {
+  std::vector<std::vector<std::string>> names(static_cast<size_t>(std::max(num_outputs, 0)));
+  for (const Attribute& attribute : attributes) {
+    if (ProtoTypeOf(attribute.value) == onnx::AttributeProto::GRAPH) return names;
+  }
+  // The checks InferWithSchema makes first: ONNX's inference functions trust them.
+  if (!CheckInputCount(schema, inputs.size()).ok() || !CheckInputTypes(schema, inputs).ok() ||
+      !CheckAttributes(schema, attributes).ok() ||
+      !CheckInferenceGuards(schema, inputs, attributes, num_outputs).ok() ||
+      num_outputs < schema.min_output() || num_outputs > schema.max_output()) {
+    return names;
+  }
+  const std::optional<std::vector<OperandInfo>> widened = Widened(schema, inputs, attributes);
+  OperandInferenceContext context(widened.has_value() ? *widened : inputs, attributes, num_outputs,
+                                  {});
+  for (size_t i = 0; i < input_dim_names.size() && i < inputs.size(); ++i) {
+    if (inputs[i].present && !input_dim_names[i].empty()) {
+      context.NameInputDims(i, input_dim_names[i]);
+    }
+  }
+  try {
+    if (!RunInferenceFunction(schema, context)) return names;
+  } catch (const std::exception&) {
+    return names;  // the names are a courtesy; the node's own inference succeeded
+  }
+  for (size_t i = 0; i < names.size() && i < context.output_types().size(); ++i) {
+    const onnx::TypeProto& type = context.output_types()[i];
+    if (!type.has_tensor_type() || !type.tensor_type().has_shape()) continue;
+    std::vector<std::string> dims;
+    bool any = false;
+    for (const auto& dim : type.tensor_type().shape().dim()) {
+      dims.push_back(dim.has_dim_param() ? dim.dim_param() : "");
+      any = any || !dims.back().empty();
+    }
+    if (any) names[i] = std::move(dims);
+  }
+  return names;
 }
 
 }  // namespace graphgc::internal

@@ -35,6 +35,16 @@ absl::StatusOr<OutputTypes> InferWithSchema(const onnx::OpSchema& schema,
                                             absl::Span<const Attribute> attributes, int num_outputs,
                                             absl::Span<const BodyTypes> bodies = {});
 
+// The names of the outputs' symbolic dims as the schema's inference derives them from the
+// inputs' (`input_dim_names[i]`: one name per dim of input i, "" for a dim without one; empty for
+// an input without names), as ONNX's dim_param. One entry per output, empty for an output
+// without a named dim; all empty where the call would fail InferWithSchema, inference throws, or
+// the op has a body (If, Loop, Scan: not asked). The caller has inferred the node already.
+std::vector<std::vector<std::string>> InferDimNames(
+    const onnx::OpSchema& schema, absl::Span<const OperandInfo> inputs,
+    absl::Span<const std::vector<std::string>> input_dim_names,
+    absl::Span<const Attribute> attributes, int num_outputs);
+
 }  // namespace graphgc::internal
 
 #endif  // GRAPHGC_SCHEMA_INFERENCE_H_

@@ -74,7 +74,7 @@ def test_names_and_arguments(graph):
     with pytest.raises(graphgc.Error):
         graph.argument("s", np.float32, "batch")
     assert graph.argument("u", np.float32).shape is None
-    assert graph.argument("v", np.float32, (None, "n", 4)).shape == (None, None, 4)
+    assert graph.argument("v", np.float32, (None, "n", 4)).shape == (None, "n", 4)
 
 
 def test_malformed_models_raise(graph):

@@ -109,8 +109,8 @@ def test_has_kernel_and_value_status(graph):
 
 def test_types(graph):
     x = graph.argument("x", np.float32, ("n", 3))
-    assert str(x.type) == "tensor(float)[-1,3]"
-    assert x.type.kind == "tensor" and x.type.dtype == np.float32 and x.type.shape == (None, 3)
+    assert str(x.type) == "tensor(float)[n,3]"
+    assert x.type.kind == "tensor" and x.type.dtype == np.float32 and x.type.shape == ("n", 3)
     s = op.sequence_construct([x, x])
     assert s.type.kind == "sequence" and s.type.element.dtype == np.float32
     assert s.dtype is None and s.shape is None

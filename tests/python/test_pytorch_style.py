@@ -15,12 +15,12 @@ def test_it_imports_with_its_types():
     imported = graphgc.import_model(g, pytorch_style_model())
     assert imported.onnx_opset == 24  # converted to the newest by default
     assert imported.warnings == []
-    assert imported.outputs["mean"].shape == (None, 8, 1)
+    assert imported.outputs["mean"].shape == ("batch", 8, 1)
     assert [imported.outputs[s].shape for s in ("s0", "s1", "s2")] == [
-        (None, 8, 6), (None, 8, 6), (None, 8, 4)]
+        ("batch", 8, 6), ("batch", 8, 6), ("batch", 8, 4)]
     at_own = graphgc.import_model(g, pytorch_style_model(), prefix="own/", opset=0)
     assert at_own.onnx_opset == 20
-    assert at_own.outputs["s2"].shape == (None, 8, 4)
+    assert at_own.outputs["s2"].shape == ("batch", 8, 4)
 
 
 def test_it_folds_to_a_valid_model_that_runs_as_the_original():

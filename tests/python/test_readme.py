@@ -21,4 +21,4 @@ def test_the_readme_python_examples_run():
     assert (a.value == 0).all()
     assert g.stats().nodes > 1_000_000
     assert namespace["z"].dtype.name == "int32"
-    assert [p.shape for p in namespace["parts"]] == [(None, 8), (None, 8)]
+    assert [p.shape for p in namespace["parts"]] == [("batch", 8), ("batch", 8)]
