@@ -192,7 +192,9 @@ PythonSignature Signature(const OpSpec& op, bool annotated) {
         break;
       case Arity::kVariadic:
         parameter(name, "Sequence[Var]", "");
-        inputs.push_back("*" + name);
+        // A Var where a list belongs is graphgc.Error naming the op, not Python's TypeError.
+        inputs.push_back(absl::StrCat("*_variadic(\"", op.name, "\", \"", input.onnx_name, "\", ",
+                                      name, ")"));
         break;
     }
   }
@@ -488,7 +490,7 @@ std::vector<GeneratedFile> EmitPythonSchemas(const std::vector<OpSpec>& schemas,
       "from __future__ import annotations\n\n"
       "from typing import Iterable, Sequence\n\n"
       "from numpy.typing import ArrayLike, DTypeLike\n\n"
-      "from graphgc._api import Body\n"
+      "from graphgc._api import Body, _variadic\n"
       "from graphgc._graphgc import Graph, Var, VarType\n"
       "from graphgc._graphgc import make_node as _make_node\n\n\n",
       "def _named(function, module):\n", "    function.__module__ = module\n",

@@ -110,3 +110,13 @@ def test_model_calls_check_their_arguments(graph):
         graphgc.inline_model(graph, model, {"x": np.zeros(2, np.float32)})
     with pytest.raises(graphgc.Error, match="inline_model: the graph"):
         graphgc.inline_model(None, model)
+
+
+def test_a_var_where_a_list_of_vars_belongs_names_the_op(graph):
+    a = graph.constant(np.ones(3, np.float32))
+    with pytest.raises(graphgc.Error, match=r"Concat: input 'inputs' is a sequence of Vars"):
+        op.concat(a, axis=0)
+    with pytest.raises(graphgc.Error, match=r"Sum: input 'data_0'"):
+        op.sum(a)
+    assert op.concat([a], axis=0).shape == (3,)
+    assert op.concat((v for v in (a, a)), axis=0).shape == (6,)

@@ -47,6 +47,16 @@ def _named_vars(who: str, what: str, pairs: Sequence[tuple[Any, Any]]) -> list[t
     return list(pairs)
 
 
+def _variadic(op: str, name: str, inputs: Any) -> tuple[Any, ...]:
+    """A variadic input's operands as a tuple: a sequence (or other iterable) of Vars."""
+    if isinstance(inputs, (Var, str, bytes)) or not hasattr(inputs, "__iter__"):
+        raise _graphgc.Error(
+            f"{op}: input '{name}' is a sequence of Vars ([x] for one), "
+            f"not {type(inputs).__name__}"
+        )
+    return tuple(inputs)
+
+
 def _as_model(data: bytes):
     onnx = _onnx_or_none()
     return data if onnx is None else onnx.ModelProto.FromString(data)

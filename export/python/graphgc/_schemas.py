@@ -12,7 +12,7 @@ from typing import Iterable, Sequence
 
 from numpy.typing import ArrayLike, DTypeLike
 
-from graphgc._api import Body
+from graphgc._api import Body, _variadic
 from graphgc._graphgc import Graph, Var, VarType
 from graphgc._graphgc import make_node as _make_node
 
@@ -617,7 +617,8 @@ def concat_1(version, module):
         Concat of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
         """
         _attributes = (("axis", "int", axis),)
-        return _make_node("Concat", "", version, (*inputs,), _attributes, -1, None)[0]
+        _inputs = (*_variadic("Concat", "inputs", inputs),)
+        return _make_node("Concat", "", version, _inputs, _attributes, -1, None)[0]
     return _named(concat, module)
 
 
@@ -1111,7 +1112,7 @@ def ml_feature_vectorizer_1(version, module):
         it is in.
         """
         _attributes = (("inputdimensions", "ints", inputdimensions),)
-        _inputs = (*X,)
+        _inputs = (*_variadic("FeatureVectorizer", "X", X),)
         return _make_node("FeatureVectorizer", "ai.onnx.ml", version, _inputs, _attributes, -1, None)[0]
     return _named(feature_vectorizer, module)
 
@@ -2478,7 +2479,7 @@ def loop_1(version, module):
         Loop of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
         """
         _attributes = (("body", "graph", body),)
-        _inputs = (M, cond, *v_initial)
+        _inputs = (M, cond, *_variadic("Loop", "v_initial", v_initial))
         return _make_node("Loop", "", version, _inputs, _attributes, num_outputs, None)
     return _named(loop, module)
 
@@ -2613,7 +2614,8 @@ def max_1(version, module):
         Max of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
         """
         _attributes = (("consumed_inputs", "ints", consumed_inputs),)
-        return _make_node("Max", "", version, (*data_0,), _attributes, -1, None)[0]
+        _inputs = (*_variadic("Max", "data_0", data_0),)
+        return _make_node("Max", "", version, _inputs, _attributes, -1, None)[0]
     return _named(max, module)
 
 
@@ -2758,7 +2760,8 @@ def mean_1(version, module):
         Mean of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
         """
         _attributes = (("consumed_inputs", "ints", consumed_inputs),)
-        return _make_node("Mean", "", version, (*data_0,), _attributes, -1, None)[0]
+        _inputs = (*_variadic("Mean", "data_0", data_0),)
+        return _make_node("Mean", "", version, _inputs, _attributes, -1, None)[0]
     return _named(mean, module)
 
 
@@ -2783,7 +2786,8 @@ def min_1(version, module):
         Min of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
         """
         _attributes = (("consumed_inputs", "ints", consumed_inputs),)
-        return _make_node("Min", "", version, (*data_0,), _attributes, -1, None)[0]
+        _inputs = (*_variadic("Min", "data_0", data_0),)
+        return _make_node("Min", "", version, _inputs, _attributes, -1, None)[0]
     return _named(min, module)
 
 
@@ -4581,7 +4585,8 @@ def sum_1(version, module):
         Sum of ai.onnx, as defined since opset 1; built at the opset of the module it is in.
         """
         _attributes = (("consumed_inputs", "ints", consumed_inputs),)
-        return _make_node("Sum", "", version, (*data_0,), _attributes, -1, None)[0]
+        _inputs = (*_variadic("Sum", "data_0", data_0),)
+        return _make_node("Sum", "", version, _inputs, _attributes, -1, None)[0]
     return _named(sum, module)
 
 
@@ -5734,7 +5739,8 @@ def concat_4(version, module):
         Concat of ai.onnx, as defined since opset 4; built at the opset of the module it is in.
         """
         _attributes = (("axis", "int", axis),)
-        return _make_node("Concat", "", version, (*inputs,), _attributes, -1, None)[0]
+        _inputs = (*_variadic("Concat", "inputs", inputs),)
+        return _make_node("Concat", "", version, _inputs, _attributes, -1, None)[0]
     return _named(concat, module)
 
 
@@ -6539,7 +6545,8 @@ def max_6(version, module):
 
         Max of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
         """
-        return _make_node("Max", "", version, (*data_0,), (), -1, None)[0]
+        _inputs = (*_variadic("Max", "data_0", data_0),)
+        return _make_node("Max", "", version, _inputs, (), -1, None)[0]
     return _named(max, module)
 
 
@@ -6560,7 +6567,8 @@ def mean_6(version, module):
 
         Mean of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
         """
-        return _make_node("Mean", "", version, (*data_0,), (), -1, None)[0]
+        _inputs = (*_variadic("Mean", "data_0", data_0),)
+        return _make_node("Mean", "", version, _inputs, (), -1, None)[0]
     return _named(mean, module)
 
 
@@ -6581,7 +6589,8 @@ def min_6(version, module):
 
         Min of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
         """
-        return _make_node("Min", "", version, (*data_0,), (), -1, None)[0]
+        _inputs = (*_variadic("Min", "data_0", data_0),)
+        return _make_node("Min", "", version, _inputs, (), -1, None)[0]
     return _named(min, module)
 
 
@@ -6863,7 +6872,8 @@ def sum_6(version, module):
 
         Sum of ai.onnx, as defined since opset 6; built at the opset of the module it is in.
         """
-        return _make_node("Sum", "", version, (*data_0,), (), -1, None)[0]
+        _inputs = (*_variadic("Sum", "data_0", data_0),)
+        return _make_node("Sum", "", version, _inputs, (), -1, None)[0]
     return _named(sum, module)
 
 
@@ -8161,7 +8171,8 @@ def max_8(version, module):
 
         Max of ai.onnx, as defined since opset 8; built at the opset of the module it is in.
         """
-        return _make_node("Max", "", version, (*data_0,), (), -1, None)[0]
+        _inputs = (*_variadic("Max", "data_0", data_0),)
+        return _make_node("Max", "", version, _inputs, (), -1, None)[0]
     return _named(max, module)
 
 
@@ -8272,7 +8283,8 @@ def mean_8(version, module):
 
         Mean of ai.onnx, as defined since opset 8; built at the opset of the module it is in.
         """
-        return _make_node("Mean", "", version, (*data_0,), (), -1, None)[0]
+        _inputs = (*_variadic("Mean", "data_0", data_0),)
+        return _make_node("Mean", "", version, _inputs, (), -1, None)[0]
     return _named(mean, module)
 
 
@@ -8294,7 +8306,8 @@ def min_8(version, module):
 
         Min of ai.onnx, as defined since opset 8; built at the opset of the module it is in.
         """
-        return _make_node("Min", "", version, (*data_0,), (), -1, None)[0]
+        _inputs = (*_variadic("Min", "data_0", data_0),)
+        return _make_node("Min", "", version, _inputs, (), -1, None)[0]
     return _named(min, module)
 
 
@@ -8471,7 +8484,7 @@ def scan_8(version, module):
             ("directions", "ints", directions),
             ("num_scan_inputs", "int", num_scan_inputs),
         )
-        _inputs = (sequence_lens, *initial_state_and_scan_inputs)
+        _inputs = (sequence_lens, *_variadic("Scan", "initial_state_and_scan_inputs", initial_state_and_scan_inputs))
         return _make_node("Scan", "", version, _inputs, _attributes, num_outputs, None)
     return _named(scan, module)
 
@@ -8494,7 +8507,8 @@ def sum_8(version, module):
 
         Sum of ai.onnx, as defined since opset 8; built at the opset of the module it is in.
         """
-        return _make_node("Sum", "", version, (*data_0,), (), -1, None)[0]
+        _inputs = (*_variadic("Sum", "data_0", data_0),)
+        return _make_node("Sum", "", version, _inputs, (), -1, None)[0]
     return _named(sum, module)
 
 
@@ -9429,7 +9443,7 @@ def scan_9(version, module):
             ("scan_output_axes", "ints", scan_output_axes),
             ("scan_output_directions", "ints", scan_output_directions),
         )
-        _inputs = (*initial_state_and_scan_inputs,)
+        _inputs = (*_variadic("Scan", "initial_state_and_scan_inputs", initial_state_and_scan_inputs),)
         return _make_node("Scan", "", version, _inputs, _attributes, num_outputs, None)
     return _named(scan, module)
 
@@ -11098,7 +11112,8 @@ def concat_11(version, module):
         Concat of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
         """
         _attributes = (("axis", "int", axis),)
-        return _make_node("Concat", "", version, (*inputs,), _attributes, -1, None)[0]
+        _inputs = (*_variadic("Concat", "inputs", inputs),)
+        return _make_node("Concat", "", version, _inputs, _attributes, -1, None)[0]
     return _named(concat, module)
 
 
@@ -12235,7 +12250,7 @@ def loop_11(version, module):
         Loop of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
         """
         _attributes = (("body", "graph", body),)
-        _inputs = (M, cond, *v_initial)
+        _inputs = (M, cond, *_variadic("Loop", "v_initial", v_initial))
         return _make_node("Loop", "", version, _inputs, _attributes, num_outputs, None)
     return _named(loop, module)
 
@@ -13485,7 +13500,7 @@ def scan_11(version, module):
             ("scan_output_axes", "ints", scan_output_axes),
             ("scan_output_directions", "ints", scan_output_directions),
         )
-        _inputs = (*initial_state_and_scan_inputs,)
+        _inputs = (*_variadic("Scan", "initial_state_and_scan_inputs", initial_state_and_scan_inputs),)
         return _make_node("Scan", "", version, _inputs, _attributes, num_outputs, None)
     return _named(scan, module)
 
@@ -13714,7 +13729,8 @@ def sequence_construct_11(version, module):
         SequenceConstruct of ai.onnx, as defined since opset 11; built at the opset of the module it
         is in.
         """
-        return _make_node("SequenceConstruct", "", version, (*inputs,), (), -1, None)[0]
+        _inputs = (*_variadic("SequenceConstruct", "inputs", inputs),)
+        return _make_node("SequenceConstruct", "", version, _inputs, (), -1, None)[0]
     return _named(sequence_construct, module)
 
 
@@ -14627,7 +14643,8 @@ def einsum_12(version, module):
         Einsum of ai.onnx, as defined since opset 12; built at the opset of the module it is in.
         """
         _attributes = (("equation", "string", equation),)
-        return _make_node("Einsum", "", version, (*Inputs,), _attributes, -1, None)[0]
+        _inputs = (*_variadic("Einsum", "Inputs", Inputs),)
+        return _make_node("Einsum", "", version, _inputs, _attributes, -1, None)[0]
     return _named(einsum, module)
 
 
@@ -14822,7 +14839,8 @@ def max_12(version, module):
 
         Max of ai.onnx, as defined since opset 12; built at the opset of the module it is in.
         """
-        return _make_node("Max", "", version, (*data_0,), (), -1, None)[0]
+        _inputs = (*_variadic("Max", "data_0", data_0),)
+        return _make_node("Max", "", version, _inputs, (), -1, None)[0]
     return _named(max, module)
 
 
@@ -14956,7 +14974,8 @@ def min_12(version, module):
 
         Min of ai.onnx, as defined since opset 12; built at the opset of the module it is in.
         """
-        return _make_node("Min", "", version, (*data_0,), (), -1, None)[0]
+        _inputs = (*_variadic("Min", "data_0", data_0),)
+        return _make_node("Min", "", version, _inputs, (), -1, None)[0]
     return _named(min, module)
 
 
@@ -15540,7 +15559,8 @@ def concat_13(version, module):
         Concat of ai.onnx, as defined since opset 13; built at the opset of the module it is in.
         """
         _attributes = (("axis", "int", axis),)
-        return _make_node("Concat", "", version, (*inputs,), _attributes, -1, None)[0]
+        _inputs = (*_variadic("Concat", "inputs", inputs),)
+        return _make_node("Concat", "", version, _inputs, _attributes, -1, None)[0]
     return _named(concat, module)
 
 
@@ -16745,7 +16765,7 @@ def loop_13(version, module):
         Loop of ai.onnx, as defined since opset 13; built at the opset of the module it is in.
         """
         _attributes = (("body", "graph", body),)
-        _inputs = (M, cond, *v_initial)
+        _inputs = (M, cond, *_variadic("Loop", "v_initial", v_initial))
         return _make_node("Loop", "", version, _inputs, _attributes, num_outputs, None)
     return _named(loop, module)
 
@@ -16792,7 +16812,8 @@ def max_13(version, module):
 
         Max of ai.onnx, as defined since opset 13; built at the opset of the module it is in.
         """
-        return _make_node("Max", "", version, (*data_0,), (), -1, None)[0]
+        _inputs = (*_variadic("Max", "data_0", data_0),)
+        return _make_node("Max", "", version, _inputs, (), -1, None)[0]
     return _named(max, module)
 
 
@@ -16814,7 +16835,8 @@ def mean_13(version, module):
 
         Mean of ai.onnx, as defined since opset 13; built at the opset of the module it is in.
         """
-        return _make_node("Mean", "", version, (*data_0,), (), -1, None)[0]
+        _inputs = (*_variadic("Mean", "data_0", data_0),)
+        return _make_node("Mean", "", version, _inputs, (), -1, None)[0]
     return _named(mean, module)
 
 
@@ -16867,7 +16889,8 @@ def min_13(version, module):
 
         Min of ai.onnx, as defined since opset 13; built at the opset of the module it is in.
         """
-        return _make_node("Min", "", version, (*data_0,), (), -1, None)[0]
+        _inputs = (*_variadic("Min", "data_0", data_0),)
+        return _make_node("Min", "", version, _inputs, (), -1, None)[0]
     return _named(min, module)
 
 
@@ -18550,7 +18573,8 @@ def sum_13(version, module):
 
         Sum of ai.onnx, as defined since opset 13; built at the opset of the module it is in.
         """
-        return _make_node("Sum", "", version, (*data_0,), (), -1, None)[0]
+        _inputs = (*_variadic("Sum", "data_0", data_0),)
+        return _make_node("Sum", "", version, _inputs, (), -1, None)[0]
     return _named(sum, module)
 
 
@@ -20350,7 +20374,7 @@ def loop_16(version, module):
         Loop of ai.onnx, as defined since opset 16; built at the opset of the module it is in.
         """
         _attributes = (("body", "graph", body),)
-        _inputs = (M, cond, *v_initial)
+        _inputs = (M, cond, *_variadic("Loop", "v_initial", v_initial))
         return _make_node("Loop", "", version, _inputs, _attributes, num_outputs, None)
     return _named(loop, module)
 
@@ -20645,7 +20669,7 @@ def scan_16(version, module):
             ("scan_output_axes", "ints", scan_output_axes),
             ("scan_output_directions", "ints", scan_output_directions),
         )
-        _inputs = (*initial_state_and_scan_inputs,)
+        _inputs = (*_variadic("Scan", "initial_state_and_scan_inputs", initial_state_and_scan_inputs),)
         return _make_node("Scan", "", version, _inputs, _attributes, num_outputs, None)
     return _named(scan, module)
 
@@ -21310,7 +21334,7 @@ def sequence_map_17(version, module):
         in.
         """
         _attributes = (("body", "graph", body),)
-        _inputs = (input_sequence, *additional_inputs)
+        _inputs = (input_sequence, *_variadic("SequenceMap", "additional_inputs", additional_inputs))
         return _make_node("SequenceMap", "", version, _inputs, _attributes, num_outputs, None)
     return _named(sequence_map, module)
 
@@ -23495,7 +23519,7 @@ def loop_19(version, module):
         Loop of ai.onnx, as defined since opset 19; built at the opset of the module it is in.
         """
         _attributes = (("body", "graph", body),)
-        _inputs = (M, cond, *v_initial)
+        _inputs = (M, cond, *_variadic("Loop", "v_initial", v_initial))
         return _make_node("Loop", "", version, _inputs, _attributes, num_outputs, None)
     return _named(loop, module)
 
@@ -24073,7 +24097,7 @@ def scan_19(version, module):
             ("scan_output_axes", "ints", scan_output_axes),
             ("scan_output_directions", "ints", scan_output_directions),
         )
-        _inputs = (*initial_state_and_scan_inputs,)
+        _inputs = (*_variadic("Scan", "initial_state_and_scan_inputs", initial_state_and_scan_inputs),)
         return _make_node("Scan", "", version, _inputs, _attributes, num_outputs, None)
     return _named(scan, module)
 
@@ -25481,7 +25505,7 @@ def loop_21(version, module):
         Loop of ai.onnx, as defined since opset 21; built at the opset of the module it is in.
         """
         _attributes = (("body", "graph", body),)
-        _inputs = (M, cond, *v_initial)
+        _inputs = (M, cond, *_variadic("Loop", "v_initial", v_initial))
         return _make_node("Loop", "", version, _inputs, _attributes, num_outputs, None)
     return _named(loop, module)
 
@@ -26008,7 +26032,7 @@ def scan_21(version, module):
             ("scan_output_axes", "ints", scan_output_axes),
             ("scan_output_directions", "ints", scan_output_directions),
         )
-        _inputs = (*initial_state_and_scan_inputs,)
+        _inputs = (*_variadic("Scan", "initial_state_and_scan_inputs", initial_state_and_scan_inputs),)
         return _make_node("Scan", "", version, _inputs, _attributes, num_outputs, None)
     return _named(scan, module)
 
@@ -29465,7 +29489,7 @@ def loop_23(version, module):
         Loop of ai.onnx, as defined since opset 23; built at the opset of the module it is in.
         """
         _attributes = (("body", "graph", body),)
-        _inputs = (M, cond, *v_initial)
+        _inputs = (M, cond, *_variadic("Loop", "v_initial", v_initial))
         return _make_node("Loop", "", version, _inputs, _attributes, num_outputs, None)
     return _named(loop, module)
 
@@ -30189,7 +30213,7 @@ def scan_23(version, module):
             ("scan_output_axes", "ints", scan_output_axes),
             ("scan_output_directions", "ints", scan_output_directions),
         )
-        _inputs = (*initial_state_and_scan_inputs,)
+        _inputs = (*_variadic("Scan", "initial_state_and_scan_inputs", initial_state_and_scan_inputs),)
         return _make_node("Scan", "", version, _inputs, _attributes, num_outputs, None)
     return _named(scan, module)
 
@@ -31264,7 +31288,7 @@ def loop_24(version, module):
         Loop of ai.onnx, as defined since opset 24; built at the opset of the module it is in.
         """
         _attributes = (("body", "graph", body),)
-        _inputs = (M, cond, *v_initial)
+        _inputs = (M, cond, *_variadic("Loop", "v_initial", v_initial))
         return _make_node("Loop", "", version, _inputs, _attributes, num_outputs, None)
     return _named(loop, module)
 
@@ -31752,7 +31776,7 @@ def scan_24(version, module):
             ("scan_output_axes", "ints", scan_output_axes),
             ("scan_output_directions", "ints", scan_output_directions),
         )
-        _inputs = (*initial_state_and_scan_inputs,)
+        _inputs = (*_variadic("Scan", "initial_state_and_scan_inputs", initial_state_and_scan_inputs),)
         return _make_node("Scan", "", version, _inputs, _attributes, num_outputs, None)
     return _named(scan, module)
 
