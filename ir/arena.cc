@@ -205,6 +205,15 @@ const std::vector<StringId>* Arena::dim_names(VarId var) const {
   return it == dim_names_.end() ? nullptr : &it->second;
 }
 
+void Arena::set_element_names(VarId var, std::vector<StringId> names) {
+  element_names_[var] = std::move(names);
+}
+
+const std::vector<StringId>* Arena::element_names(VarId var) const {
+  auto it = element_names_.find(var);
+  return it == element_names_.end() ? nullptr : &it->second;
+}
+
 VarId Arena::add_subgraph_argument(SubgraphId subgraph, DataType dtype,
                                    std::optional<absl::Span<const int64_t>> shape) {
   const VarId var(
@@ -473,7 +482,7 @@ int64_t Arena::bytes() const {
   total += static_cast<int64_t>(tensors_.capacity() * sizeof(Tensor)) + tensor_bytes_ +
            MapBytes(tensor_buffers_);
   total += MapBytes(argument_names_) + MapBytes(user_names_) + MapBytes(vars_by_user_name_) +
-           MapBytes(dim_names_);
+           MapBytes(dim_names_) + MapBytes(element_names_);
   total += subgraphs_.bytes();
   total += MapBytes(shape_data_);
   total += MapBytes(other_type_index_) +

@@ -116,6 +116,10 @@ class Arena {
   void set_dim_names(VarId var, std::vector<StringId> names);
   const std::vector<StringId>* dim_names(VarId var) const;
   bool has_dim_names() const { return !dim_names_.empty(); }
+  // Likewise for the unknown elements of a shape computation (var_shape_data): element i of
+  // Shape(x) is named as x's dim i is, and Gather, Concat, ... carry the name on.
+  void set_element_names(VarId var, std::vector<StringId> names);
+  const std::vector<StringId>* element_names(VarId var) const;
   void set_var_type(VarId var, DataType dtype, std::optional<absl::Span<const int64_t>> shape);
   // A tensor of known rank: the same as set_var_type with a shape, the span passed in registers
   // (an optional span goes through memory, which the hot path of every op paid for).
@@ -268,6 +272,7 @@ class Arena {
   absl::flat_hash_map<VarId, StringId> user_names_;
   absl::flat_hash_map<StringId, VarId> vars_by_user_name_;
   absl::flat_hash_map<VarId, std::vector<StringId>> dim_names_;
+  absl::flat_hash_map<VarId, std::vector<StringId>> element_names_;
   SubgraphTable subgraphs_;
   std::deque<VarType> other_types_;      // interned non-tensor types
   std::deque<VarType> attribute_types_;  // TYPE_PROTO attributes

@@ -359,6 +359,41 @@ TEST(FoldTest, ShapeComputationsOnPartlyKnownShapesFold) {
   EXPECT_THAT(OpTypes(folded.model), ::testing::ElementsAre("Reshape", "MatMul"));
 }
 
+// Around a symbolic batch dim (the README's promise): a target made of the data's own named dims
+// at their own places and known entries folds to one Reshape with a constant target, 0 where the
+// data's dim is copied; a target that moves a named dim elsewhere cannot, and stays.
+TEST(FoldTest, AReshapeOfTheDatasOwnSymbolicDimsFoldsToAConstantTarget) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {"batch", "seq", 32});
+  auto dim = [&](const Var& of, int64_t d) {
+    return op::Unsqueeze(op::Gather(op::Shape(of), g.constant(Tensor::scalar<int64_t>(d))),
+                         g.constant(Tensor::from_vector<int64_t>({0})));
+  };
+  auto ints = [&](std::vector<int64_t> values) {
+    const int64_t n = static_cast<int64_t>(values.size());
+    return g.constant(Tensor::from_vector<int64_t>(values, {n}));
+  };
+  Var heads = op::Reshape(x, op::Concat({dim(x, 0), dim(x, 1), ints({4, 8})}, {.axis = 0}));
+  Var moved = op::Reshape(x, op::Concat({dim(x, 1), dim(x, 0), ints({32})}, {.axis = 0}));
+  const onnx::ModelProto model = Export(g, {{"heads", heads}, {"moved", moved}});
+
+  const gg::FoldResult folded = Fold(model);
+  EXPECT_THAT(OpTypes(folded.model),
+              ::testing::UnorderedElementsAre("Reshape", "Shape", "Gather", "Gather", "Unsqueeze",
+                                              "Unsqueeze", "Concat", "Reshape"));
+  const onnx::NodeProto* heads_node = nullptr;
+  for (const auto& node : folded.model.graph().node()) {
+    if (node.output(0) == "heads") heads_node = &node;
+  }
+  ASSERT_NE(heads_node, nullptr);
+  const onnx::TensorProto* target = nullptr;
+  for (const auto& initializer : folded.model.graph().initializer()) {
+    if (initializer.name() == heads_node->input(1)) target = &initializer;
+  }
+  ASSERT_NE(target, nullptr) << "the target of 'heads' is not an initializer";
+  EXPECT_THAT(gg::from_tensor_proto(*target)->data<int64_t>(), ::testing::ElementsAre(0, 0, 4, 8));
+}
+
 // If with a known condition folds to the branch it takes; with an unknown one it stays whole.
 TEST(FoldTest, IfWithAKnownConditionFolds) {
   Graph g;

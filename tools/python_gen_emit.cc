@@ -193,8 +193,8 @@ PythonSignature Signature(const OpSpec& op, bool annotated) {
       case Arity::kVariadic:
         parameter(name, "Sequence[Var]", "");
         // A Var where a list belongs is graphgc.Error naming the op, not Python's TypeError.
-        inputs.push_back(absl::StrCat("*_variadic(\"", op.name, "\", \"", input.onnx_name, "\", ",
-                                      name, ")"));
+        inputs.push_back(
+            absl::StrCat("*_variadic(\"", op.name, "\", \"", input.onnx_name, "\", ", name, ")"));
         break;
     }
   }

@@ -275,6 +275,8 @@ absl::Status Folder::Import(Graph& graph, internal::FoldPlan& plan, const char* 
   hooks->release_after_last_use = true;
   hooks->load_initializer = load_;
   hooks->inputs_override_initializers = current_->ir_version() >= 4;
+  // The inputs' dim_params name their dims, so that a Reshape of the data's own dims folds.
+  hooks->keep_dim_names = true;
   hooks->value_bytes_limit = std::move(value_limit);
   hooks->on_initializer = [&plan](const std::string& name, const Var& var) {
     plan.NoteInitializer(name, var);
@@ -312,7 +314,8 @@ absl::StatusOr<onnx::ModelProto> Folder::Export(Graph& graph, const internal::Fo
   export_options.name_of = [&plan](VarId var) { return plan.NameOf(var); };
   export_options.node_name_of = [&plan](NodeId node) { return plan.NodeNameOf(node); };
   export_options.omit_output = [&plan](VarId var) { return plan.Unnamed(var); };
-  export_options.check = false;  // checked below, once the model's own facts are back
+  export_options.check = false;                // checked below, once the model's own facts are back
+  export_options.carry_symbolic_dims = false;  // the model's own declarations come back below
   std::optional<internal::ExternalDataWriter> writer;
   if (!options_.external_data_file.empty()) {
     writer.emplace(options_.output_dir, options_.external_data_file);

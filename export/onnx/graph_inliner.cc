@@ -10,6 +10,7 @@
 #include "graphgc/export/onnx/graph_names.h"
 #include "graphgc/export/onnx/input_binding.h"
 #include "graphgc/export/onnx/node_protos.h"
+#include "graphgc/export/onnx/reshape_target.h"
 #include "graphgc/ir/graph_core.h"
 #include "graphgc/opset/build/node.h"
 #include "graphgc/opset/build/onnx_domains.h"
@@ -22,6 +23,16 @@
 
 namespace graphgc::internal {
 namespace {
+
+// Reshape's allowzero (opset 14): a 0 in the target is then a 0, not the data's dim.
+bool AllowsZero(const std::vector<Attribute>& attributes) {
+  for (const Attribute& attribute : attributes) {
+    if (attribute.name != "allowzero") continue;
+    const int64_t* value = std::get_if<int64_t>(&attribute.value);
+    return value == nullptr || *value != 0;
+  }
+  return false;
+}
 
 absl::Status ModelError(absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat("inline_model: ", why));
@@ -547,11 +558,20 @@ absl::Status GraphInliner::BuildNode(int n) {
     return ModelError(absl::StrCat("node '", node.name(), "' (", node.op_type(), ") uses domain '",
                                    domain, "', which the model does not import"));
   }
+  // A Reshape of the data's own dims reads a constant target (reshape_target.h): the shape
+  // computation that made its target is left for nothing, and folding drops it.
+  std::vector<Var> operands = inputs;
+  if (IsOnnxDomain(domain) && node.op_type() == "Reshape" && operands.size() == 2) {
+    if (std::optional<Tensor> target =
+            ReshapeTargetFromDims(operands[0], operands[1], AllowsZero(*attributes))) {
+      operands[1] = graph_.constant(*target);
+    }
+  }
   std::optional<GraphCore::ValueLimitScope> limit;
   if (is_main_ && hooks_->value_bytes_limit) {
     limit.emplace(*graph_.core(), hooks_->value_bytes_limit(node));
   }
-  std::vector<Var> outputs = make_node(graph_, node.op_type(), inputs, *attributes,
+  std::vector<Var> outputs = make_node(graph_, node.op_type(), operands, *attributes,
                                        NodeOptions{.domain = std::string(domain),
                                                    .version = opset->second,
                                                    .num_outputs = node.output_size()});
@@ -568,7 +588,7 @@ absl::Status GraphInliner::BuildNode(int n) {
     }
     return NodeError(node, outputs[i].status());
   }
-  return Bind(n, inputs, outputs, /*opaque=*/false);
+  return Bind(n, operands, outputs, /*opaque=*/false);
 }
 
 std::optional<std::vector<Var>> GraphInliner::TakenBranch(const onnx::NodeProto& node,

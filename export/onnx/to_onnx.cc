@@ -662,7 +662,9 @@ absl::Status BuildCheckedModel(const Graph& graph, const NamedVars& outputs,
                                const ExportOptions& options, absl::string_view who,
                                onnx::ModelProto& model) {
   GRAPHGC_RETURN_IF_ERROR(BuildModel(*graph.core(), outputs, options, model));
-  if (graph.core()->arena().has_dim_names()) internal::CarrySymbolicDims(model);
+  if (options.carry_symbolic_dims && graph.core()->arena().has_dim_names()) {
+    internal::CarrySymbolicDims(model);
+  }
   if (ChecksExport(options)) GRAPHGC_RETURN_IF_ERROR(internal::CheckWithOnnxChecker(model, who));
   return absl::OkStatus();
 }
@@ -693,7 +695,7 @@ absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& ou
 absl::StatusOr<std::string> to_onnx_bytes(const Graph& graph, const NamedVars& outputs,
                                           const ExportOptions& options) {
   GRAPHGC_RETURN_IF_ERROR(CheckOutputs(graph, outputs));
-  if (graph.core()->arena().has_dim_names()) {
+  if (options.carry_symbolic_dims && graph.core()->arena().has_dim_names()) {
     // Carrying symbolic dims runs ONNX's inference on the model: build it first.
     onnx::ModelProto model;
     GRAPHGC_RETURN_IF_ERROR(BuildCheckedModel(graph, outputs, options, "to_onnx_bytes", model));

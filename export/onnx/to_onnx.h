@@ -74,6 +74,10 @@ struct ExportOptions {
   // file instead, once saved). Off by default: it costs more than writing the model, which is
   // valid by construction.
   bool check = false;
+  // With named dims (Graph::argument with Dims): run ONNX's shape inference once on a copy of the
+  // model to write the dim_params it derives in outputs and value_info. false writes the names of
+  // the inputs only (a fold, which keeps the model's own declarations, skips the copy).
+  bool carry_symbolic_dims = true;
 };
 
 absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& outputs,

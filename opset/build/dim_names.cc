@@ -10,19 +10,27 @@
 namespace graphgc::internal {
 namespace {
 
-// Input i's names, one per dim ("" for none); empty for an input without any.
-std::vector<std::vector<std::string>> InputDimNames(const Arena& arena,
-                                                    absl::Span<const Var* const> inputs,
-                                                    bool& any) {
-  std::vector<std::vector<std::string>> names(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (inputs[i] == nullptr || !inputs[i]->ok()) continue;
-    const std::vector<StringId>* dims = arena.dim_names(inputs[i]->id());
-    if (dims == nullptr) continue;
-    for (StringId name : *dims) names[i].emplace_back(name.valid() ? arena.string(name) : "");
-    any = true;
-  }
+std::vector<std::string> Strings(const Arena& arena, const std::vector<StringId>* ids) {
+  std::vector<std::string> names;
+  if (ids == nullptr) return names;
+  for (StringId id : *ids) names.emplace_back(id.valid() ? arena.string(id) : "");
   return names;
+}
+
+// Names where `names` has one and `known` (the var's dims or elements) leaves the place unknown;
+// empty when there is none.
+template <class Known>
+std::vector<StringId> Interned(Arena& arena, const std::vector<std::string>& names,
+                               const std::optional<Known>& known, int64_t unknown) {
+  if (names.empty() || !known.has_value() || known->size() != names.size()) return {};
+  std::vector<StringId> ids;
+  bool any = false;
+  for (size_t d = 0; d < names.size(); ++d) {
+    const bool named = (*known)[d] == unknown && !names[d].empty();
+    ids.push_back(named ? arena.intern(names[d]) : StringId());
+    any = any || named;
+  }
+  return any ? ids : std::vector<StringId>();
 }
 
 }  // namespace
@@ -31,27 +39,27 @@ void CarryDimNames(GraphCore& core, const OpSignature& signature, int version,
                    absl::Span<const Var* const> inputs, absl::Span<const OperandInfo> infos,
                    absl::Span<const Attribute> attributes, absl::Span<const VarId> outputs) {
   Arena& arena = core.arena();
+  std::vector<SymbolicNames> input_names(inputs.size());
   bool any = false;
-  const std::vector<std::vector<std::string>> input_names = InputDimNames(arena, inputs, any);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i] == nullptr || !inputs[i]->ok()) continue;
+    input_names[i].dims = Strings(arena, arena.dim_names(inputs[i]->id()));
+    input_names[i].elements = Strings(arena, arena.element_names(inputs[i]->id()));
+    any = any || !input_names[i].dims.empty() || !input_names[i].elements.empty();
+  }
   if (!any) return;
   const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(
       std::string(signature.op_type), version, std::string(signature.domain));
   if (schema == nullptr) return;  // a custom op: its inference is graphgc's own
-  const std::vector<std::vector<std::string>> output_names =
-      InferDimNames(*schema, infos, input_names, attributes, static_cast<int>(outputs.size()));
+  const std::vector<SymbolicNames> output_names =
+      InferSymbolicNames(*schema, infos, input_names, attributes, static_cast<int>(outputs.size()));
   for (size_t o = 0; o < outputs.size() && o < output_names.size(); ++o) {
-    const std::vector<std::string>& names = output_names[o];
-    if (names.empty()) continue;
-    const std::optional<std::vector<int64_t>> shape = arena.var_type(outputs[o]).shape();
-    if (!shape.has_value() || shape->size() != names.size()) continue;
-    std::vector<StringId> ids;
-    bool named = false;
-    for (size_t d = 0; d < names.size(); ++d) {
-      const bool unknown = (*shape)[d] < 0 && !names[d].empty();
-      ids.push_back(unknown ? arena.intern(names[d]) : StringId());
-      named = named || unknown;
-    }
-    if (named) arena.set_dim_names(outputs[o], std::move(ids));
+    std::vector<StringId> dims =
+        Interned(arena, output_names[o].dims, arena.var_type(outputs[o]).shape(), -1);
+    if (!dims.empty()) arena.set_dim_names(outputs[o], std::move(dims));
+    std::vector<StringId> elements = Interned(
+        arena, output_names[o].elements, arena.var_shape_data(outputs[o]), Arena::kUnknownElement);
+    if (!elements.empty()) arena.set_element_names(outputs[o], std::move(elements));
   }
 }
 

@@ -314,19 +314,29 @@ class OperandInferenceContext final : public onnx::InferenceContext {
 
   const std::vector<onnx::TypeProto>& output_types() const { return output_types_; }
   const std::vector<onnx::TypeProto>& input_types() const { return input_types_; }
-  // Writes `names` (one per dim, "" for none) as dim_params on input `index`'s unknown dims.
-  void NameInputDims(size_t index, const std::vector<std::string>& names) {
-    if (index >= input_types_.size() || !input_types_[index].has_tensor_type()) return;
-    onnx::TensorShapeProto* shape = input_types_[index].mutable_tensor_type()->mutable_shape();
-    if (static_cast<size_t>(shape->dim_size()) != names.size()) return;
-    for (int d = 0; d < shape->dim_size(); ++d) {
-      onnx::TensorShapeProto::Dimension* dim = shape->mutable_dim(d);
-      if (!names[d].empty() && !dim->has_dim_value()) dim->set_dim_param(names[d]);
+  // Writes the names (one per dim or element, "" for none) as dim_params on input `index`'s
+  // unknown dims and on the unknown elements of its shape data.
+  void NameInput(size_t index, const SymbolicNames& names) {
+    if (index >= input_types_.size()) return;
+    if (!names.dims.empty() && input_types_[index].has_tensor_type() &&
+        input_types_[index].tensor_type().has_shape()) {
+      NameDims(*input_types_[index].mutable_tensor_type()->mutable_shape(), names.dims);
+    }
+    if (!names.elements.empty() && ShapeData(index) != nullptr) {
+      NameDims(*shape_data_[index], names.elements);
     }
   }
   const std::map<std::string, onnx::AttributeProto>& attributes() const { return attributes_; }
 
  private:
+  static void NameDims(onnx::TensorShapeProto& shape, const std::vector<std::string>& names) {
+    if (static_cast<size_t>(shape.dim_size()) != names.size()) return;
+    for (int d = 0; d < shape.dim_size(); ++d) {
+      onnx::TensorShapeProto::Dimension* dim = shape.mutable_dim(d);
+      if (!names[d].empty() && !dim->has_dim_value()) dim->set_dim_param(names[d]);
+    }
+  }
+
   absl::Span<const OperandInfo> inputs_;
   std::vector<onnx::TypeProto> input_types_;
   mutable std::vector<std::optional<onnx::TensorProto>> input_data_;
@@ -528,11 +538,27 @@ absl::StatusOr<OutputTypes> InferWithSchema(const OpSchema& schema,
   return RunInference(schema, inputs, attributes, num_outputs, bodies);
 }
 
-std::vector<std::vector<std::string>> InferDimNames(
-    const OpSchema& schema, absl::Span<const OperandInfo> inputs,
-    absl::Span<const std::vector<std::string>> input_dim_names,
-    absl::Span<const Attribute> attributes, int num_outputs) {
-  std::vector<std::vector<std::string>> names(static_cast<size_t>(std::max(num_outputs, 0)));
+namespace {
+
+// The dim_params of `shape`'s dims, "" for a dim without; empty when none has one.
+std::vector<std::string> DimParams(const onnx::TensorShapeProto& shape) {
+  std::vector<std::string> names;
+  bool any = false;
+  for (const auto& dim : shape.dim()) {
+    names.push_back(dim.has_dim_param() ? dim.dim_param() : "");
+    any = any || !names.back().empty();
+  }
+  return any ? names : std::vector<std::string>();
+}
+
+}  // namespace
+
+std::vector<SymbolicNames> InferSymbolicNames(const OpSchema& schema,
+                                              absl::Span<const OperandInfo> inputs,
+                                              absl::Span<const SymbolicNames> input_names,
+                                              absl::Span<const Attribute> attributes,
+                                              int num_outputs) {
+  std::vector<SymbolicNames> names(static_cast<size_t>(std::max(num_outputs, 0)));
   for (const Attribute& attribute : attributes) {
     if (ProtoTypeOf(attribute.value) == onnx::AttributeProto::GRAPH) return names;
   }
@@ -546,10 +572,8 @@ std::vector<std::vector<std::string>> InferDimNames(
   const std::optional<std::vector<OperandInfo>> widened = Widened(schema, inputs, attributes);
   OperandInferenceContext context(widened.has_value() ? *widened : inputs, attributes, num_outputs,
                                   {});
-  for (size_t i = 0; i < input_dim_names.size() && i < inputs.size(); ++i) {
-    if (inputs[i].present && !input_dim_names[i].empty()) {
-      context.NameInputDims(i, input_dim_names[i]);
-    }
+  for (size_t i = 0; i < input_names.size() && i < inputs.size(); ++i) {
+    if (inputs[i].present) context.NameInput(i, input_names[i]);
   }
   try {
     if (!RunInferenceFunction(schema, context)) return names;
@@ -558,14 +582,22 @@ std::vector<std::vector<std::string>> InferDimNames(
   }
   for (size_t i = 0; i < names.size() && i < context.output_types().size(); ++i) {
     const onnx::TypeProto& type = context.output_types()[i];
-    if (!type.has_tensor_type() || !type.tensor_type().has_shape()) continue;
-    std::vector<std::string> dims;
-    bool any = false;
-    for (const auto& dim : type.tensor_type().shape().dim()) {
-      dims.push_back(dim.has_dim_param() ? dim.dim_param() : "");
-      any = any || !dims.back().empty();
+    if (type.has_tensor_type() && type.tensor_type().has_shape()) {
+      names[i].dims = DimParams(type.tensor_type().shape());
     }
-    if (any) names[i] = std::move(dims);
+  }
+  if (schema.has_data_propagation_function() && DataPropagationTerminates(schema, inputs)) {
+    ShapeDataContext propagation(context);
+    try {
+      schema.GetDataPropagationFunction()(propagation);
+    } catch (const std::exception&) {
+      return names;
+    }
+    for (size_t i = 0; i < names.size() && i < propagation.output_data().size(); ++i) {
+      if (propagation.output_data()[i].has_value()) {
+        names[i].elements = DimParams(*propagation.output_data()[i]);
+      }
+    }
   }
   return names;
 }

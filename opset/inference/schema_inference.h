@@ -35,15 +35,23 @@ absl::StatusOr<OutputTypes> InferWithSchema(const onnx::OpSchema& schema,
                                             absl::Span<const Attribute> attributes, int num_outputs,
                                             absl::Span<const BodyTypes> bodies = {});
 
-// The names of the outputs' symbolic dims as the schema's inference derives them from the
-// inputs' (`input_dim_names[i]`: one name per dim of input i, "" for a dim without one; empty for
-// an input without names), as ONNX's dim_param. One entry per output, empty for an output
-// without a named dim; all empty where the call would fail InferWithSchema, inference throws, or
-// the op has a body (If, Loop, Scan: not asked). The caller has inferred the node already.
-std::vector<std::vector<std::string>> InferDimNames(
-    const onnx::OpSchema& schema, absl::Span<const OperandInfo> inputs,
-    absl::Span<const std::vector<std::string>> input_dim_names,
-    absl::Span<const Attribute> attributes, int num_outputs);
+// The names of one tensor's symbolic dims and, for a shape computation (Shape's output, what
+// Gather and Concat make of it), of its unknown elements: ONNX's dim_params. One name per dim
+// (element), "" for one without; empty when none is named.
+struct SymbolicNames {
+  std::vector<std::string> dims;
+  std::vector<std::string> elements;
+};
+
+// The outputs' names as the schema's inference and data propagation derive them from the
+// inputs' (`input_names[i]` for input i). One entry per output; all empty where the call would
+// fail InferWithSchema, inference throws, or the op has a body (If, Loop, Scan: not asked). The
+// caller has inferred the node already.
+std::vector<SymbolicNames> InferSymbolicNames(const onnx::OpSchema& schema,
+                                              absl::Span<const OperandInfo> inputs,
+                                              absl::Span<const SymbolicNames> input_names,
+                                              absl::Span<const Attribute> attributes,
+                                              int num_outputs);
 
 }  // namespace graphgc::internal
 

@@ -144,3 +144,36 @@ def test_to_onnx_writes_the_inputs_it_is_given_in_their_order(graph):
         graphgc.to_onnx(graph, {"y": y}, inputs=[a, b, a])
     with pytest.raises(graphgc.Error, match=r"inputs\[0\] is not an argument"):
         graphgc.to_onnx(graph, {"y": y}, inputs=[y, a, b])
+
+
+def _symbolic_batch_reshape_model():
+    """x.view(x.size(0), -1) as PyTorch exports it, on an input of symbolic batch."""
+    ints = lambda name, values: onnx.numpy_helper.from_array(np.array(values, np.int64), name)
+    nodes = [
+        helper.make_node("Shape", ["x"], ["shape"]),
+        helper.make_node("Gather", ["shape", "zero"], ["batch"], axis=0),
+        helper.make_node("Unsqueeze", ["batch", "axes"], ["batch_1d"]),
+        helper.make_node("Concat", ["batch_1d", "minus_one"], ["target"], axis=0),
+        helper.make_node("Reshape", ["x", "target"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "flatten",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 8, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 32])],
+        [ints("zero", 0), ints("axes", [0]), ints("minus_one", [-1])])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+
+
+def test_a_reshape_around_a_symbolic_batch_dim_folds_to_one_reshape():
+    import onnxruntime
+
+    model = _symbolic_batch_reshape_model()
+    folded, _ = graphgc.fold(model)
+    assert [n.op_type for n in folded.graph.node] == ["Reshape"]
+    target = {i.name: onnx.numpy_helper.to_array(i) for i in folded.graph.initializer}[
+        folded.graph.node[0].input[1]]
+    assert target.tolist() == [0, -1]
+    for batch in (1, 3):
+        x = np.random.default_rng(batch).standard_normal((batch, 8, 4)).astype(np.float32)
+        run = lambda m: onnxruntime.InferenceSession(m.SerializeToString()).run(None, {"x": x})[0]
+        np.testing.assert_array_equal(run(folded), run(model))
