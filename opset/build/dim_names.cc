@@ -1,5 +1,6 @@
 #include "graphgc/opset/build/dim_names.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,22 @@ std::vector<StringId> Interned(Arena& arena, const std::vector<std::string>& nam
   return any ? ids : std::vector<StringId>();
 }
 
+// Whether an output has a dim or a shape-data element a name could stand for.
+bool AnyUnknown(const Arena& arena, absl::Span<const VarId> outputs) {
+  for (VarId output : outputs) {
+    const std::optional<std::vector<int64_t>> shape = arena.var_type(output).shape();
+    if (shape.has_value() && std::find(shape->begin(), shape->end(), -1) != shape->end()) {
+      return true;
+    }
+    const std::optional<Shape> elements = arena.var_shape_data(output);
+    if (elements.has_value() &&
+        std::find(elements->begin(), elements->end(), Arena::kUnknownElement) != elements->end()) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 void CarryDimNames(GraphCore& core, const OpSignature& signature, int version,
@@ -47,7 +64,7 @@ void CarryDimNames(GraphCore& core, const OpSignature& signature, int version,
     input_names[i].elements = Strings(arena, arena.element_names(inputs[i]->id()));
     any = any || !input_names[i].dims.empty() || !input_names[i].elements.empty();
   }
-  if (!any) return;
+  if (!any || !AnyUnknown(arena, outputs)) return;
   const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(
       std::string(signature.op_type), version, std::string(signature.domain));
   if (schema == nullptr) return;  // a custom op: its inference is graphgc's own
