@@ -180,6 +180,13 @@ void AddAttributes(const onnx::OpSchema& schema, OpSpec& op, std::vector<std::st
       std::string what =
           absl::StrCat(name, " (", onnx::AttributeProto::AttributeType_Name(attribute.type), ")");
       (attribute.required ? *blocking : op.unsupported_attributes).push_back(std::move(what));
+      if (attribute.type == onnx::AttributeProto::SPARSE_TENSOR && !attribute.required) {
+        AttributeSpec sparse;
+        sparse.onnx_name = name;
+        sparse.identifier = name;
+        sparse.description = attribute.description;
+        op.sparse_attributes.push_back(std::move(sparse));
+      }
       continue;
     }
     AttributeSpec spec;

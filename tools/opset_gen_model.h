@@ -81,6 +81,9 @@ struct OpSpec {
   bool takes_graph = false;
   std::vector<AttributeSpec> attributes;
   std::vector<std::string> unsupported_attributes;  // "body (GRAPH)", optional ones only
+  // SPARSE_TENSOR attributes (Constant's sparse_value): unsupported in C++, but Python takes an
+  // onnx.SparseTensorProto there (as the dense tensor it stands for).
+  std::vector<AttributeSpec> sparse_attributes;
   std::vector<std::string> renames;  // names that clash with C++ keywords and got an underscore
   std::vector<OutputSpec> outputs;
   Returns returns = Returns::kVar;

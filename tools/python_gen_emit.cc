@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
@@ -80,6 +81,15 @@ const char* KindName(AttributeKind kind) {
 
 // The annotation of an attribute parameter in the stubs. An element-type attribute (Cast's `to`,
 // the random ops' `dtype`) also takes a numpy dtype.
+// The attributes Python does not take: the C++ unsupported ones but the sparse tensors.
+std::vector<std::string> PythonUnsupported(const OpSpec& op) {
+  std::vector<std::string> left;
+  for (const std::string& unsupported : op.unsupported_attributes) {
+    if (!absl::StrContains(unsupported, "(SPARSE_TENSOR)")) left.push_back(unsupported);
+  }
+  return left;
+}
+
 std::string Annotation(const AttributeSpec& attribute) {
   switch (attribute.kind) {
     case AttributeKind::kInt:
@@ -209,6 +219,11 @@ PythonSignature Signature(const OpSpec& op, bool annotated) {
     triples.push_back(absl::StrCat("(\"", attribute.onnx_name, "\", \"", KindName(attribute.kind),
                                    "\", ", name, ")"));
   }
+  for (const AttributeSpec& sparse : op.sparse_attributes) {
+    parameter(sparse.onnx_name, "Any | None", "None");
+    triples.push_back(
+        absl::StrCat("(\"", sparse.onnx_name, "\", \"sparse_tensor\", ", sparse.onnx_name, ")"));
+  }
   s.attributes = triples;
   s.num_outputs = "-1";
   s.returns = "Var";
@@ -311,9 +326,8 @@ std::string Docstring(const OpSpec& op, int wrap_indent) {
     }
   }
   if (!notes.empty()) lines.push_back(absl::StrCat("Defaults: ", absl::StrJoin(notes, "; "), "."));
-  if (!op.unsupported_attributes.empty()) {
-    lines.push_back(
-        absl::StrCat("Not supported here: ", absl::StrJoin(op.unsupported_attributes, ", "), "."));
+  if (const std::vector<std::string> unsupported = PythonUnsupported(op); !unsupported.empty()) {
+    lines.push_back(absl::StrCat("Not supported here: ", absl::StrJoin(unsupported, ", "), "."));
   }
   lines.push_back(absl::StrCat(op.name, " of ", DomainName(op.domain), ", as defined since opset ",
                                op.since_version, "; built at the opset of the module it is in."));
@@ -388,7 +402,11 @@ std::string FullDocstring(const OpSpec& op, int wrap_indent) {
                             attribute.note.empty() ? "" : absl::StrCat(", ", attribute.note)),
                attribute.description);
   }
-  for (const std::string& unsupported : op.unsupported_attributes) {
+  for (const AttributeSpec& sparse : op.sparse_attributes) {
+    AppendItem(items, sparse.onnx_name, "sparse tensor: an onnx.SparseTensorProto",
+               sparse.description);
+  }
+  for (const std::string& unsupported : PythonUnsupported(op)) {
     items.push_back(DocEscaped(absl::StrCat(unsupported, ": not supported here")));
   }
   section("Attributes", items);
@@ -488,7 +506,7 @@ std::vector<GeneratedFile> EmitPythonSchemas(const std::vector<OpSpec>& schemas,
       "ml5 hold them.\n# Inputs are positional, attributes keyword-only (None: the schema's "
       "default).\n",
       "from __future__ import annotations\n\n"
-      "from typing import Iterable, Sequence\n\n"
+      "from typing import Any, Iterable, Sequence\n\n"
       "from numpy.typing import ArrayLike, DTypeLike\n\n"
       "from graphgc._api import Body, _variadic\n"
       "from graphgc._graphgc import Graph, Var, VarType\n"
@@ -500,7 +518,7 @@ std::vector<GeneratedFile> EmitPythonSchemas(const std::vector<OpSpec>& schemas,
              onnx_version),
       "#\n# A stub without a module: graphgc.opset1 ... opset24 and graphgc.ml1 ... ml5 (.pyi) "
       "import these under\n# the op's name, e.g. softmax_13 as softmax.\n",
-      "from typing import Iterable, Sequence\n\n"
+      "from typing import Any, Iterable, Sequence\n\n"
       "from numpy.typing import ArrayLike, DTypeLike\n\n"
       "from graphgc._api import Body\n"
       "from graphgc._graphgc import Graph, Var, VarType\n");

@@ -17,6 +17,7 @@
 #include "graphgc/opset/build/opaque_node.h"
 #include "graphgc/opset/build/subgraph_builder.h"
 #include "graphgc/opset/proto/attribute_proto.h"
+#include "graphgc/opset/proto/sparse_tensor_proto.h"
 #include "graphgc/opset/proto/tensor_proto.h"
 #include "graphgc/valuestore/status_macros.h"
 #include "onnx/defs/schema.h"
@@ -211,11 +212,9 @@ absl::Status GraphInliner::Order() {
 
 // Everything that can fail without touching the graph is checked before anything is built.
 absl::Status GraphInliner::Prepare() {
-  if (proto_.sparse_initializer_size() > 0) {
-    return absl::UnimplementedError("inline_model: sparse initializers are not supported");
-  }
   for (const auto& input : proto_.input()) sources_.insert(input.name());
   for (const auto& initializer : proto_.initializer()) sources_.insert(initializer.name());
+  for (const auto& sparse : proto_.sparse_initializer()) sources_.insert(sparse.values().name());
   GRAPHGC_RETURN_IF_ERROR(Order());
   node_outputs_.resize(first_output_.back());
   for (const onnx::TensorProto& proto : proto_.initializer()) {
@@ -225,6 +224,13 @@ absl::Status GraphInliner::Prepare() {
       return absl::Status(tensor.status().code(),
                           absl::StrCat("inline_model: ", tensor.status().message()));
     }
+    initializers_.push_back(*std::move(tensor));
+  }
+  // A sparse initializer is the dense tensor it stands for (sparse_tensor_proto.h).
+  for (const onnx::SparseTensorProto& sparse : proto_.sparse_initializer()) {
+    absl::StatusOr<Tensor> tensor = DenseFromSparseTensorProto(
+        sparse, absl::StrCat("inline_model: sparse initializer '", sparse.values().name(), "'"));
+    if (!tensor.ok()) return tensor.status();
     initializers_.push_back(*std::move(tensor));
   }
   return absl::OkStatus();
@@ -323,8 +329,10 @@ absl::StatusOr<std::vector<Var>> GraphInliner::RunBody(absl::Span<const Var> arg
 }
 
 absl::Status GraphInliner::BindInitializers() {
-  for (int i = 0; i < proto_.initializer_size(); ++i) {
-    const std::string& name = proto_.initializer(i).name();
+  const int dense = proto_.initializer_size();
+  for (int i = 0; i < dense + proto_.sparse_initializer_size(); ++i) {
+    const std::string& name = i < dense ? proto_.initializer(i).name()
+                                        : proto_.sparse_initializer(i - dense).values().name();
     if (vars_.contains(name)) continue;  // a graph input of that name overrides it
     vars_[name] = graph_.constant(initializers_[i]);
     if (is_main_ && hooks_->on_initializer) hooks_->on_initializer(name, vars_[name]);
@@ -420,6 +428,15 @@ absl::StatusOr<std::vector<Attribute>> GraphInliner::Attributes(const onnx::Node
       OuterLookup enclosing = [this](const std::string& name) { return Lookup(name); };
       attributes.push_back(Attribute{
           proto.name(), SubgraphFromGraphProto(graph_, proto.g(), opsets_, enclosing, hooks_)});
+      continue;
+    }
+    if (proto.type() == onnx::AttributeProto::SPARSE_TENSOR && proto.name() == "sparse_value" &&
+        node.op_type() == "Constant" && IsOnnxDomain(node.domain())) {
+      // Constant(sparse_value = S) is Constant(value = the dense tensor S stands for).
+      absl::StatusOr<Tensor> dense =
+          DenseFromSparseTensorProto(proto.sparse_tensor(), "attribute 'sparse_value'");
+      if (!dense.ok()) return dense.status();
+      attributes.push_back(Attribute{"value", *std::move(dense)});
       continue;
     }
     absl::StatusOr<Attribute> attribute = FromAttributeProto(proto);

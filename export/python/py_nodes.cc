@@ -19,6 +19,8 @@
 #include "graphgc/ir/graph.h"
 #include "graphgc/ir/var.h"
 #include "graphgc/opset/build/node.h"
+#include "graphgc/opset/proto/sparse_tensor_proto.h"
+#include "onnx/onnx_pb.h"
 #include "py_arrays.h"
 #include "py_binding.h"
 #include "py_errors.h"
@@ -104,6 +106,29 @@ Subgraph BodyFromPython(py::handle callable, std::optional<py::error_already_set
 AttributeValue AutoValue(const std::string& op_type, const std::string& name, py::handle value,
                          std::optional<py::error_already_set>& pending);
 
+bool IsSparseTensorProto(py::handle value) {
+  return py::hasattr(value, "SerializeToString") &&
+         py::str(py::type::handle_of(value).attr("__name__")).cast<std::string>() ==
+             "SparseTensorProto";
+}
+
+// An onnx.SparseTensorProto as the dense tensor it stands for (sparse_tensor_proto.h).
+Tensor SparseTensorFromPython(const std::string& op_type, const std::string& name,
+                              py::handle value) {
+  if (!IsSparseTensorProto(value)) {
+    RaiseAttributeError(op_type, name, "an onnx.SparseTensorProto", value);
+  }
+  const std::string bytes = value.attr("SerializeToString")().cast<std::string>();
+  onnx::SparseTensorProto proto;
+  if (!proto.ParseFromString(bytes)) {
+    RaiseError(absl::StrCat(op_type, ": attribute '", name, "' is not a valid SparseTensorProto"));
+  }
+  absl::StatusOr<Tensor> dense = internal::DenseFromSparseTensorProto(
+      proto, absl::StrCat(op_type, ": attribute '", name, "'"));
+  if (!dense.ok()) RaiseError(dense.status().message());
+  return *std::move(dense);
+}
+
 AttributeValue ValueOfKind(const std::string& op_type, const std::string& name,
                            const std::string& kind, py::handle value,
                            std::optional<py::error_already_set>& pending) {
@@ -150,6 +175,7 @@ AttributeValue ValueOfKind(const std::string& op_type, const std::string& name,
     });
   }
   if (kind == "tensor") return TensorFromPython(value);
+  if (kind == "sparse_tensor") return SparseTensorFromPython(op_type, name, value);
   if (kind == "graph") {
     if (!PyCallable_Check(value.ptr())) RaiseAttributeError(op_type, name, "a callable", value);
     return BodyFromPython(value, pending);
@@ -165,6 +191,7 @@ AttributeValue AutoValue(const std::string& op_type, const std::string& name, py
                          std::optional<py::error_already_set>& pending) {
   auto of = [&](const char* kind) { return ValueOfKind(op_type, name, kind, value, pending); };
   if (py::isinstance<VarType>(value)) return of("type");
+  if (IsSparseTensorProto(value)) return of("sparse_tensor");
   if (IsText(value)) return of("string");
   // Before the int test: every ndarray has __index__ (for its 0-d integer case).
   if (py::isinstance<py::array>(value)) return of("tensor");
@@ -175,6 +202,13 @@ AttributeValue AutoValue(const std::string& op_type, const std::string& name, py
     py::sequence items = py::reinterpret_borrow<py::sequence>(value);
     bool all_integers = true, all_numbers = true, all_text = true;
     for (py::handle item : items) {
+      if (py::isinstance<py::array>(item) || IsSparseTensorProto(item) ||
+          py::isinstance<VarType>(item) || PyCallable_Check(item.ptr())) {
+        RaiseError(absl::StrCat(op_type, ": attribute '", name, "' is a list of ", TypeName(item),
+                                ": lists of tensors, graphs and types (ONNX's TENSORS, GRAPHS, "
+                                "TYPE_PROTOS) are attributes no ONNX operator takes, which "
+                                "graphgc does not hold"));
+      }
       all_integers = all_integers && IsInteger(item);
       all_numbers = all_numbers && IsNumber(item);
       all_text = all_text && IsText(item);
@@ -186,7 +220,7 @@ AttributeValue AutoValue(const std::string& op_type, const std::string& name, py
   RaiseError(absl::StrCat(op_type, ": cannot tell the ONNX type of attribute '", name, "' from ",
                           TypeName(value), " ", std::string(py::repr(value)),
                           "; give it as an int, float, str, a non-empty list of them, a numpy "
-                          "array, a callable or a VarType"));
+                          "array, an onnx.SparseTensorProto, a callable or a VarType"));
 }
 
 std::vector<Var> InputsFromPython(const std::string& op_type, py::handle inputs) {
@@ -228,6 +262,12 @@ std::vector<Var> MakeNode(const std::string& op_type, const std::string& domain,
     std::string name = item[0].cast<std::string>();
     AttributeValue value =
         ValueOfKind(op_type, name, item[1].cast<std::string>(), item[2], pending);
+    // Constant(sparse_value = S) is Constant(value = the dense tensor S stands for).
+    const bool onnx_domain = domain.empty() || domain == "ai.onnx";
+    if (onnx_domain && op_type == "Constant" && name == "sparse_value" &&
+        IsSparseTensorProto(item[2])) {
+      name = "value";
+    }
     has_body = has_body || std::holds_alternative<Subgraph>(value);
     converted.push_back(Attribute{std::move(name), std::move(value)});
   }

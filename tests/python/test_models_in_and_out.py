@@ -177,3 +177,51 @@ def test_a_reshape_around_a_symbolic_batch_dim_folds_to_one_reshape():
         x = np.random.default_rng(batch).standard_normal((batch, 8, 4)).astype(np.float32)
         run = lambda m: onnxruntime.InferenceSession(m.SerializeToString()).run(None, {"x": x})[0]
         np.testing.assert_array_equal(run(folded), run(model))
+
+
+def _sparse_vector():
+    values = helper.make_tensor("v", TensorProto.FLOAT, [2], [5.0, 7.0])
+    indices = helper.make_tensor("i", TensorProto.INT64, [2], [1, 3])
+    return helper.make_sparse_tensor(values, indices, [4])
+
+
+def test_sparse_tensors_are_the_dense_tensors_they_stand_for():
+    sparse = _sparse_vector()
+    with graphgc.Graph() as g:
+        c = op.constant(sparse_value=sparse)
+        d = graphgc.make_node("Constant", [], {"sparse_value": sparse}, graph=g)[0]
+    np.testing.assert_array_equal(c.value, [0, 5, 0, 7])
+    np.testing.assert_array_equal(d.value, [0, 5, 0, 7])
+    assert "sparse_value" in op.constant.__doc__
+    # In a model: a Constant's sparse_value and a sparse initializer, as ONNX Runtime reads them.
+    coordinates = helper.make_sparse_tensor(
+        helper.make_tensor("w", TensorProto.FLOAT, [2], [2.0, 3.0]),
+        helper.make_tensor("wi", TensorProto.INT64, [2, 2], [0, 1, 1, 0]), [2, 2])
+    nodes = [helper.make_node("Constant", [], ["c"], sparse_value=sparse),
+             helper.make_node("Relu", ["c"], ["y"]), helper.make_node("Add", ["x", "w"], ["z"])]
+    model = helper.make_model(helper.make_graph(
+        nodes, "sparse", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4]),
+         helper.make_tensor_value_info("z", TensorProto.FLOAT, [2, 2])],
+        sparse_initializer=[coordinates]), opset_imports=[helper.make_opsetid("", 17)],
+        ir_version=8)
+    folded, _ = graphgc.fold(model)
+    assert len(folded.graph.sparse_initializer) == 0
+    import onnxruntime
+
+    x = np.ones((2, 2), np.float32)
+    run = lambda m: onnxruntime.InferenceSession(m.SerializeToString()).run(None, {"x": x})
+    for ours, theirs in zip(run(folded), run(model)):
+        np.testing.assert_array_equal(ours, theirs)
+
+
+def test_attributes_graphgc_cannot_hold_are_errors_that_say_so():
+    with graphgc.Graph() as g:
+        with pytest.raises(graphgc.Error, match="takes an onnx.SparseTensorProto"):
+            op.constant(sparse_value=np.ones(3))
+        with pytest.raises(graphgc.Error, match="lists of tensors"):
+            graphgc.make_node("Constant", [], {"value": [np.ones(3), np.ones(2)]}, graph=g)
+        bad = _sparse_vector()
+        bad.indices.int64_data[1] = 9
+        with pytest.raises(graphgc.Error, match="outside"):
+            op.constant(sparse_value=bad)

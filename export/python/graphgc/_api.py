@@ -220,7 +220,10 @@ def make_node(
     graph: Graph | None = None,
 ) -> list[Var]:
     """Any operator by name, its attributes' ONNX types taken from their Python values (int,
-    float, str, lists of them, numpy arrays, callables for graph bodies, VarType). None in
+    float, str, non-empty lists of them; a numpy array or numpy scalar is a TENSOR, an
+    onnx.SparseTensorProto a SPARSE_TENSOR (Constant's sparse_value, held as the dense tensor it
+    stands for), a callable a GRAPH body, a VarType a TYPE_PROTO; lists of tensors, of graphs
+    and of types, which no ONNX operator takes, are refused). None in
     `inputs` omits an optional input. version 0: the newest the library supports. `graph` is
     needed only when no input gives it."""
     triples = [(name, "auto", value) for name, value in (attributes or {}).items()]

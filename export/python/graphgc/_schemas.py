@@ -8,7 +8,7 @@
 # Inputs are positional, attributes keyword-only (None: the schema's default).
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from numpy.typing import ArrayLike, DTypeLike
 
@@ -11163,13 +11163,19 @@ def concat_from_sequence_11(version, module):
 
 
 def constant_11(version, module):
-    def constant(graph: Graph | None = None, *, value: ArrayLike | None = None) -> Var:
+    def constant(
+        graph: Graph | None = None,
+        *,
+        value: ArrayLike | None = None,
+        sparse_value: Any | None = None,
+    ) -> Var:
         """A constant tensor. Exactly one of the two attributes, either value or sparse_value,
         must be specified.
 
         Attributes:
             value (tensor): The value for the elements of the output tensor.
-            sparse_value (SPARSE_TENSOR): not supported here
+            sparse_value (sparse tensor: an onnx.SparseTensorProto): The value for the elements of
+                the output tensor in sparse format.
 
         Outputs:
             output (T): Output tensor containing the same value of the provided tensor.
@@ -11182,7 +11188,7 @@ def constant_11(version, module):
 
         Constant of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
         """
-        _attributes = (("value", "tensor", value),)
+        _attributes = (("value", "tensor", value), ("sparse_value", "sparse_tensor", sparse_value))
         return _make_node("Constant", "", version, (), _attributes, -1, graph)[0]
     return _named(constant, module)
 
@@ -14499,6 +14505,7 @@ def constant_12(version, module):
         value_ints: Iterable[int] | None = None,
         value_string: str | None = None,
         value_strings: Iterable[str] | None = None,
+        sparse_value: Any | None = None,
     ) -> Var:
         """This operator produces a constant tensor. Exactly one of the provided attributes, either value, sparse_value,
         or value_* must be specified.
@@ -14514,7 +14521,8 @@ def constant_12(version, module):
                 output tensor.
             value_strings (strings): The values for the elements for the 1D, UTF-8 string, output
                 tensor.
-            sparse_value (SPARSE_TENSOR): not supported here
+            sparse_value (sparse tensor: an onnx.SparseTensorProto): The value for the elements of
+                the output tensor in sparse format.
 
         Outputs:
             output (T): Output tensor containing the same value of the provided tensor.
@@ -14535,6 +14543,7 @@ def constant_12(version, module):
             ("value_ints", "ints", value_ints),
             ("value_string", "string", value_string),
             ("value_strings", "strings", value_strings),
+            ("sparse_value", "sparse_tensor", sparse_value),
         )
         return _make_node("Constant", "", version, (), _attributes, -1, graph)[0]
     return _named(constant, module)
@@ -15575,6 +15584,7 @@ def constant_13(version, module):
         value_ints: Iterable[int] | None = None,
         value_string: str | None = None,
         value_strings: Iterable[str] | None = None,
+        sparse_value: Any | None = None,
     ) -> Var:
         """This operator produces a constant tensor. Exactly one of the provided attributes, either value, sparse_value,
         or value_* must be specified.
@@ -15590,7 +15600,8 @@ def constant_13(version, module):
                 output tensor.
             value_strings (strings): The values for the elements for the 1D, UTF-8 string, output
                 tensor.
-            sparse_value (SPARSE_TENSOR): not supported here
+            sparse_value (sparse tensor: an onnx.SparseTensorProto): The value for the elements of
+                the output tensor in sparse format.
 
         Outputs:
             output (T): Output tensor containing the same value of the provided tensor.
@@ -15611,6 +15622,7 @@ def constant_13(version, module):
             ("value_ints", "ints", value_ints),
             ("value_string", "string", value_string),
             ("value_strings", "strings", value_strings),
+            ("sparse_value", "sparse_tensor", sparse_value),
         )
         return _make_node("Constant", "", version, (), _attributes, -1, graph)[0]
     return _named(constant, module)
@@ -23007,6 +23019,7 @@ def constant_19(version, module):
         value_ints: Iterable[int] | None = None,
         value_string: str | None = None,
         value_strings: Iterable[str] | None = None,
+        sparse_value: Any | None = None,
     ) -> Var:
         """This operator produces a constant tensor. Exactly one of the provided attributes, either value, sparse_value,
         or value_* must be specified.
@@ -23022,7 +23035,8 @@ def constant_19(version, module):
                 output tensor.
             value_strings (strings): The values for the elements for the 1D, UTF-8 string, output
                 tensor.
-            sparse_value (SPARSE_TENSOR): not supported here
+            sparse_value (sparse tensor: an onnx.SparseTensorProto): The value for the elements of
+                the output tensor in sparse format.
 
         Outputs:
             output (T): Output tensor containing the same value of the provided tensor.
@@ -23045,6 +23059,7 @@ def constant_19(version, module):
             ("value_ints", "ints", value_ints),
             ("value_string", "string", value_string),
             ("value_strings", "strings", value_strings),
+            ("sparse_value", "sparse_tensor", sparse_value),
         )
         return _make_node("Constant", "", version, (), _attributes, -1, graph)[0]
     return _named(constant, module)
@@ -24945,6 +24960,7 @@ def constant_21(version, module):
         value_ints: Iterable[int] | None = None,
         value_string: str | None = None,
         value_strings: Iterable[str] | None = None,
+        sparse_value: Any | None = None,
     ) -> Var:
         """This operator produces a constant tensor. Exactly one of the provided attributes, either value, sparse_value,
         or value_* must be specified.
@@ -24960,7 +24976,8 @@ def constant_21(version, module):
                 output tensor.
             value_strings (strings): The values for the elements for the 1D, UTF-8 string, output
                 tensor.
-            sparse_value (SPARSE_TENSOR): not supported here
+            sparse_value (sparse tensor: an onnx.SparseTensorProto): The value for the elements of
+                the output tensor in sparse format.
 
         Outputs:
             output (T): Output tensor containing the same value of the provided tensor.
@@ -24983,6 +25000,7 @@ def constant_21(version, module):
             ("value_ints", "ints", value_ints),
             ("value_string", "string", value_string),
             ("value_strings", "strings", value_strings),
+            ("sparse_value", "sparse_tensor", sparse_value),
         )
         return _make_node("Constant", "", version, (), _attributes, -1, graph)[0]
     return _named(constant, module)
@@ -28985,6 +29003,7 @@ def constant_23(version, module):
         value_ints: Iterable[int] | None = None,
         value_string: str | None = None,
         value_strings: Iterable[str] | None = None,
+        sparse_value: Any | None = None,
     ) -> Var:
         """This operator produces a constant tensor. Exactly one of the provided attributes, either value, sparse_value,
         or value_* must be specified.
@@ -29000,7 +29019,8 @@ def constant_23(version, module):
                 output tensor.
             value_strings (strings): The values for the elements for the 1D, UTF-8 string, output
                 tensor.
-            sparse_value (SPARSE_TENSOR): not supported here
+            sparse_value (sparse tensor: an onnx.SparseTensorProto): The value for the elements of
+                the output tensor in sparse format.
 
         Outputs:
             output (T): Output tensor containing the same value of the provided tensor.
@@ -29023,6 +29043,7 @@ def constant_23(version, module):
             ("value_ints", "ints", value_ints),
             ("value_string", "string", value_string),
             ("value_strings", "strings", value_strings),
+            ("sparse_value", "sparse_tensor", sparse_value),
         )
         return _make_node("Constant", "", version, (), _attributes, -1, graph)[0]
     return _named(constant, module)
@@ -30779,6 +30800,7 @@ def constant_24(version, module):
         value_ints: Iterable[int] | None = None,
         value_string: str | None = None,
         value_strings: Iterable[str] | None = None,
+        sparse_value: Any | None = None,
     ) -> Var:
         """This operator produces a constant tensor. Exactly one of the provided attributes, either value, sparse_value,
         or value_* must be specified.
@@ -30794,7 +30816,8 @@ def constant_24(version, module):
                 output tensor.
             value_strings (strings): The values for the elements for the 1D, UTF-8 string, output
                 tensor.
-            sparse_value (SPARSE_TENSOR): not supported here
+            sparse_value (sparse tensor: an onnx.SparseTensorProto): The value for the elements of
+                the output tensor in sparse format.
 
         Outputs:
             output (T): Output tensor containing the same value of the provided tensor.
@@ -30818,6 +30841,7 @@ def constant_24(version, module):
             ("value_ints", "ints", value_ints),
             ("value_string", "string", value_string),
             ("value_strings", "strings", value_strings),
+            ("sparse_value", "sparse_tensor", sparse_value),
         )
         return _make_node("Constant", "", version, (), _attributes, -1, graph)[0]
     return _named(constant, module)

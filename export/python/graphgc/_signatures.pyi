@@ -5,7 +5,7 @@
 #
 # A stub without a module: graphgc.opset1 ... opset24 and graphgc.ml1 ... ml5 (.pyi) import these under
 # the op's name, e.g. softmax_13 as softmax.
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from numpy.typing import ArrayLike, DTypeLike
 
@@ -2763,10 +2763,13 @@ def concat_from_sequence_11(input_sequence: Var, *, axis: int, new_axis: int | N
     in.
     """
 
-def constant_11(graph: Graph | None = None, *, value: ArrayLike | None = None) -> Var:
+def constant_11(
+    graph: Graph | None = None,
+    *,
+    value: ArrayLike | None = None,
+    sparse_value: Any | None = None,
+) -> Var:
     """A constant tensor.
-
-    Not supported here: sparse_value (SPARSE_TENSOR).
 
     Constant of ai.onnx, as defined since opset 11; built at the opset of the module it is in.
     """
@@ -3419,10 +3422,9 @@ def constant_12(
     value_ints: Iterable[int] | None = None,
     value_string: str | None = None,
     value_strings: Iterable[str] | None = None,
+    sparse_value: Any | None = None,
 ) -> Var:
     """This operator produces a constant tensor.
-
-    Not supported here: sparse_value (SPARSE_TENSOR).
 
     Constant of ai.onnx, as defined since opset 12; built at the opset of the module it is in.
     """
@@ -3646,10 +3648,9 @@ def constant_13(
     value_ints: Iterable[int] | None = None,
     value_string: str | None = None,
     value_strings: Iterable[str] | None = None,
+    sparse_value: Any | None = None,
 ) -> Var:
     """This operator produces a constant tensor.
-
-    Not supported here: sparse_value (SPARSE_TENSOR).
 
     Constant of ai.onnx, as defined since opset 13; built at the opset of the module it is in.
     """
@@ -5155,10 +5156,9 @@ def constant_19(
     value_ints: Iterable[int] | None = None,
     value_string: str | None = None,
     value_strings: Iterable[str] | None = None,
+    sparse_value: Any | None = None,
 ) -> Var:
     """This operator produces a constant tensor.
-
-    Not supported here: sparse_value (SPARSE_TENSOR).
 
     Constant of ai.onnx, as defined since opset 19; built at the opset of the module it is in.
     """
@@ -5492,10 +5492,9 @@ def constant_21(
     value_ints: Iterable[int] | None = None,
     value_string: str | None = None,
     value_strings: Iterable[str] | None = None,
+    sparse_value: Any | None = None,
 ) -> Var:
     """This operator produces a constant tensor.
-
-    Not supported here: sparse_value (SPARSE_TENSOR).
 
     Constant of ai.onnx, as defined since opset 21; built at the opset of the module it is in.
     """
@@ -6316,10 +6315,9 @@ def constant_23(
     value_ints: Iterable[int] | None = None,
     value_string: str | None = None,
     value_strings: Iterable[str] | None = None,
+    sparse_value: Any | None = None,
 ) -> Var:
     """This operator produces a constant tensor.
-
-    Not supported here: sparse_value (SPARSE_TENSOR).
 
     Constant of ai.onnx, as defined since opset 23; built at the opset of the module it is in.
     """
@@ -6577,10 +6575,9 @@ def constant_24(
     value_ints: Iterable[int] | None = None,
     value_string: str | None = None,
     value_strings: Iterable[str] | None = None,
+    sparse_value: Any | None = None,
 ) -> Var:
     """This operator produces a constant tensor.
-
-    Not supported here: sparse_value (SPARSE_TENSOR).
 
     Constant of ai.onnx, as defined since opset 24; built at the opset of the module it is in.
     """
