@@ -113,12 +113,15 @@ TEST(SparseTensorTest, AMalformedSparseTensorIsAStatusNamingIt) {
       {Sparse({4}, {1, 2}, Int64s("i", {3}, {0, 1, 2})), "are neither [2] nor [2, 1]"},
       {Sparse({-4}, {1}, Int64s("i", {1}, {0})), "negative dim"},
       {Sparse({int64_t{1} << 40}, {1}, Int64s("i", {1}, {0})), "would take"},
+      {Sparse({int64_t{1} << 31, int64_t{1} << 31}, {1}, Int64s("i", {1}, {0})),
+       "too many elements"},
+      {Sparse({int64_t{1} << 28, 8}, {1}, Int64s("i", {1}, {0})), "would take"},
   };
   for (const Case& c : cases) {
     Graph g;
     auto as_constant = inline_model(g, ModelWith(c.sparse, fine));
     ASSERT_FALSE(as_constant.ok()) << c.says;
-    EXPECT_THAT(as_constant.status().message(), HasSubstr(c.says));
+    EXPECT_THAT(std::string(as_constant.status().message()), HasSubstr(c.says));
     EXPECT_THAT(as_constant.status().message(), HasSubstr("sparse_value"));
     auto as_initializer = inline_model(g, ModelWith(fine, c.sparse));
     ASSERT_FALSE(as_initializer.ok()) << c.says;

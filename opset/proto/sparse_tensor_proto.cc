@@ -1,5 +1,6 @@
 #include "graphgc/opset/proto/sparse_tensor_proto.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -76,11 +77,13 @@ absl::StatusOr<Tensor> DenseFromSparseTensorProto(const onnx::SparseTensorProto&
   if (values.rank() != 1) return Invalid(what, "values are not 1-D");
   GRAPHGC_RETURN_IF_ERROR(CheckTypeLimits(
       VarType::Tensor(values.dtype(), std::vector<int64_t>(dims.begin(), dims.end())), what));
-  const int64_t dense_bytes = count * static_cast<int64_t>(ElementSize(values.dtype()));
-  if (dense_bytes > kMaxDenseBytes) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat(what, ": sparse tensor of shape ", ShapeToString(dims), " would take ",
-                     dense_bytes, " bytes dense, past the ", kMaxDenseBytes, " graphgc allows"));
+  const int64_t element_bytes = values.dtype() == DataType::kString
+                                    ? int64_t{sizeof(std::string)}
+                                    : static_cast<int64_t>(ElementSize(values.dtype()));
+  if (count > kMaxDenseBytes / std::max<int64_t>(element_bytes, 1)) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        what, ": sparse tensor of shape ", ShapeToString(dims), " would take ", count, " × ",
+        element_bytes, " bytes dense, past the ", kMaxDenseBytes, " graphgc allows"));
   }
   const int64_t nnz = values.shape()[0];
   std::vector<int64_t> positions;
