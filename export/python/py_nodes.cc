@@ -20,6 +20,7 @@
 #include "graphgc/ir/var.h"
 #include "graphgc/opset/build/node.h"
 #include "graphgc/opset/proto/sparse_tensor_proto.h"
+#include "onnx/defs/schema.h"
 #include "onnx/onnx_pb.h"
 #include "py_arrays.h"
 #include "py_binding.h"
@@ -174,7 +175,16 @@ AttributeValue ValueOfKind(const std::string& op_type, const std::string& name,
       return Text(item);
     });
   }
-  if (kind == "tensor") return TensorFromPython(value);
+  if (kind == "tensor") {
+    try {
+      return TensorFromPython(value);
+    } catch (py::error_already_set& error) {
+      // numpy's refusal (a ragged list); graphgc's own errors (an unsupported dtype) name it.
+      if (!error.matches(PyExc_ValueError) && !error.matches(PyExc_TypeError)) throw;
+      RaiseAttributeError(op_type, name, "a tensor (a numpy array or what numpy makes one of)",
+                          value);
+    }
+  }
   if (kind == "sparse_tensor") return SparseTensorFromPython(op_type, name, value);
   if (kind == "graph") {
     if (!PyCallable_Check(value.ptr())) RaiseAttributeError(op_type, name, "a callable", value);
@@ -238,6 +248,43 @@ std::vector<Var> InputsFromPython(const std::string& op_type, py::handle inputs)
   return vars;
 }
 
+// The kind of attribute `name` in the op's schema, where the schema declares it: make_node's
+// values then take the kind the op wants (np.float32(2) a TENSOR for Constant's value, 1 a FLOAT
+// for LeakyRelu's alpha). "auto" for an op without a schema (a custom op) or an undeclared name.
+std::string SchemaKind(const std::string& op_type, const std::string& domain, int version,
+                       const std::string& name) {
+  const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(
+      op_type, version > 0 ? version : std::numeric_limits<int>::max(),
+      domain == "ai.onnx" ? "" : domain);
+  if (schema == nullptr) return "auto";
+  auto it = schema->attributes().find(name);
+  if (it == schema->attributes().end()) return "auto";
+  switch (it->second.type) {
+    case onnx::AttributeProto::INT:
+      return "int";
+    case onnx::AttributeProto::FLOAT:
+      return "float";
+    case onnx::AttributeProto::STRING:
+      return "string";
+    case onnx::AttributeProto::TENSOR:
+      return "tensor";
+    case onnx::AttributeProto::INTS:
+      return "ints";
+    case onnx::AttributeProto::FLOATS:
+      return "floats";
+    case onnx::AttributeProto::STRINGS:
+      return "strings";
+    case onnx::AttributeProto::GRAPH:
+      return "graph";
+    case onnx::AttributeProto::TYPE_PROTO:
+      return "type";
+    case onnx::AttributeProto::SPARSE_TENSOR:
+      return "sparse_tensor";
+    default:
+      return "auto";
+  }
+}
+
 // num_outputs as make_node takes it: -1 (the default count) or a count.
 int OutputCount(const std::string& op_type, py::handle num_outputs) {
   std::optional<int64_t> count = Int64(num_outputs);
@@ -260,8 +307,9 @@ std::vector<Var> MakeNode(const std::string& op_type, const std::string& domain,
     py::tuple item = py::reinterpret_borrow<py::tuple>(triple);
     if (item[2].is_none()) continue;
     std::string name = item[0].cast<std::string>();
-    AttributeValue value =
-        ValueOfKind(op_type, name, item[1].cast<std::string>(), item[2], pending);
+    std::string kind = item[1].cast<std::string>();
+    if (kind == "auto") kind = SchemaKind(op_type, domain, version, name);
+    AttributeValue value = ValueOfKind(op_type, name, kind, item[2], pending);
     // Constant(sparse_value = S) is Constant(value = the dense tensor S stands for).
     const bool onnx_domain = domain.empty() || domain == "ai.onnx";
     if (onnx_domain && op_type == "Constant" && name == "sparse_value" &&

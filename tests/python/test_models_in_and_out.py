@@ -219,9 +219,31 @@ def test_attributes_graphgc_cannot_hold_are_errors_that_say_so():
     with graphgc.Graph() as g:
         with pytest.raises(graphgc.Error, match="takes an onnx.SparseTensorProto"):
             op.constant(sparse_value=np.ones(3))
-        with pytest.raises(graphgc.Error, match="lists of tensors"):
+        with pytest.raises(graphgc.Error, match="attribute 'value' takes a tensor"):
             graphgc.make_node("Constant", [], {"value": [np.ones(3), np.ones(2)]}, graph=g)
+        with pytest.raises(graphgc.Error, match="lists of tensors"):
+            graphgc.make_node("Custom", [], {"t": [np.ones(3), np.ones(2)]}, graph=g,
+                              domain="my.domain")
         bad = _sparse_vector()
         bad.indices.int64_data[1] = 9
         with pytest.raises(graphgc.Error, match="outside"):
             op.constant(sparse_value=bad)
+
+
+def test_attribute_values_take_the_kind_the_schema_declares():
+    import ml_dtypes
+
+    with graphgc.Graph() as g:
+        for scalar, dtype in ((np.float32(2), np.float32), (np.int64(3), np.int64),
+                              (np.bool_(True), np.bool_), (ml_dtypes.bfloat16(1.5), ml_dtypes.bfloat16)):
+            (c,) = graphgc.make_node("Constant", [], {"value": scalar}, graph=g)
+            assert c.dtype == dtype and c.shape == () and c.value == scalar
+        x = op.const(np.array([-2.0, 3.0], np.float32))
+        # An int where the schema takes a FLOAT, a numpy int where it takes an INT.
+        (leaky,) = graphgc.make_node("LeakyRelu", [x], {"alpha": 1})
+        np.testing.assert_array_equal(leaky.value, [-2.0, 3.0])
+        (total,) = graphgc.make_node("ReduceSum", [x], {"keepdims": np.int64(0)}, version=11)
+        assert total.shape == () and total.value == 1.0
+        # A custom op has no schema: the value's own kind.
+        with pytest.raises(graphgc.Error, match="cannot tell the ONNX type"):
+            graphgc.make_node("Custom", [x], {"a": object()}, domain="my.domain")

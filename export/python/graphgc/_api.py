@@ -219,8 +219,10 @@ def make_node(
     num_outputs: int = -1,
     graph: Graph | None = None,
 ) -> list[Var]:
-    """Any operator by name, its attributes' ONNX types taken from their Python values (int,
-    float, str, non-empty lists of them; a numpy array or numpy scalar is a TENSOR, an
+    """Any operator by name. An attribute takes the ONNX type the op's schema declares for it
+    (np.float32(2) is a TENSOR for Constant's value, 1 a FLOAT for LeakyRelu's alpha); for an op
+    without a schema (a custom domain) the type comes from the Python value (int,
+    float, str, non-empty lists of them; a numpy array is a TENSOR, an
     onnx.SparseTensorProto a SPARSE_TENSOR (Constant's sparse_value, held as the dense tensor it
     stands for), a callable a GRAPH body, a VarType a TYPE_PROTO; lists of tensors, of graphs
     and of types, which no ONNX operator takes, are refused). None in
