@@ -25,16 +25,6 @@
 namespace graphgc::internal {
 namespace {
 
-// Reshape's allowzero (opset 14): a 0 in the target is then a 0, not the data's dim.
-bool AllowsZero(const std::vector<Attribute>& attributes) {
-  for (const Attribute& attribute : attributes) {
-    if (attribute.name != "allowzero") continue;
-    const int64_t* value = std::get_if<int64_t>(&attribute.value);
-    return value == nullptr || *value != 0;
-  }
-  return false;
-}
-
 absl::Status ModelError(absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat("inline_model: ", why));
 }
@@ -431,7 +421,7 @@ absl::StatusOr<std::vector<Attribute>> GraphInliner::Attributes(const onnx::Node
       continue;
     }
     if (proto.type() == onnx::AttributeProto::SPARSE_TENSOR && proto.name() == "sparse_value" &&
-        node.op_type() == "Constant" && IsOnnxDomain(node.domain())) {
+        IsOnnxOp(node, "Constant")) {
       // Constant(sparse_value = S) is Constant(value = the dense tensor S stands for).
       absl::StatusOr<Tensor> dense =
           DenseFromSparseTensorProto(proto.sparse_tensor(), "attribute 'sparse_value'");
@@ -577,13 +567,16 @@ absl::Status GraphInliner::BuildNode(int n) {
   }
   // A Reshape of the data's own dims reads a constant target (reshape_target.h): the shape
   // computation that made its target is left for nothing, and folding drops it.
-  std::vector<Var> operands = inputs;
-  if (IsOnnxDomain(domain) && node.op_type() == "Reshape" && operands.size() == 2) {
-    if (std::optional<Tensor> target =
-            ReshapeTargetFromDims(operands[0], operands[1], AllowsZero(*attributes))) {
-      operands[1] = graph_.constant(*target);
+  // (allowzero, opset 14, makes a 0 in the target a 0, not the data's dim.)
+  std::vector<Var> rewritten;  // the inputs, when the Reshape reads a constant target
+  if (IsOnnxDomain(domain) && node.op_type() == "Reshape" && inputs.size() == 2) {
+    const onnx::AttributeProto* allowzero = FindAttribute(node, "allowzero");
+    const bool zero_is_zero = allowzero != nullptr && IntValue(*allowzero).value_or(1) != 0;
+    if (std::optional<Tensor> target = ReshapeTargetFromDims(inputs[0], inputs[1], zero_is_zero)) {
+      rewritten = {inputs[0], graph_.constant(*target)};
     }
   }
+  const std::vector<Var>& operands = rewritten.empty() ? inputs : rewritten;
   std::optional<GraphCore::ValueLimitScope> limit;
   if (is_main_ && hooks_->value_bytes_limit) {
     limit.emplace(*graph_.core(), hooks_->value_bytes_limit(node));
