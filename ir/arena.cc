@@ -45,6 +45,20 @@ absl::string_view Arena::string(StringId id) const {
   return strings_[id.value()];
 }
 
+std::vector<StringId> Arena::intern_names(absl::Span<const std::string> names) {
+  std::vector<StringId> ids;
+  ids.reserve(names.size());
+  for (const std::string& name : names) ids.push_back(name.empty() ? StringId() : intern(name));
+  return ids;
+}
+
+std::vector<std::string> Arena::names(absl::Span<const StringId> ids) const {
+  std::vector<std::string> names;
+  names.reserve(ids.size());
+  for (StringId id : ids) names.emplace_back(id.valid() ? string(id) : "");
+  return names;
+}
+
 std::optional<StringId> Arena::find_string(absl::string_view text) const {
   auto it = string_index_.find(text);
   if (it == string_index_.end()) return std::nullopt;

@@ -86,6 +86,9 @@ class Arena {
   absl::string_view string(StringId id) const;
   // The ID of `text` if it was ever interned.
   std::optional<StringId> find_string(absl::string_view text) const;
+  // Names as the arena keeps them (dim names): an invalid ID for "", and back.
+  std::vector<StringId> intern_names(absl::Span<const std::string> names);
+  std::vector<std::string> names(absl::Span<const StringId> ids) const;
 
   // An invalid ID once the graph holds kMaxOpKinds distinct kinds and this is a new one. (Not an
   // optional: GCC builds that in memory and reads it back wider than it wrote it, which stalls

@@ -127,11 +127,7 @@ Var Graph::argument(absl::string_view name, const VarType& type) {
     Var var = add_argument(name, type.dtype(), absl::Span<const int64_t>(*type.shape()));
     if (var.ok() && !type.dim_names().empty()) {
       internal::Arena& arena = core_->arena();
-      std::vector<StringId> names;
-      for (const std::string& dim : type.dim_names()) {
-        names.push_back(dim.empty() ? StringId() : arena.intern(dim));
-      }
-      arena.set_dim_names(var.id(), std::move(names));
+      arena.set_dim_names(var.id(), arena.intern_names(type.dim_names()));
     }
     return var;
   }

@@ -116,10 +116,7 @@ VarType Var::type() const {
   const internal::Arena& arena = core_->arena();
   VarType type = arena.var_type(id_);
   const std::vector<StringId>* names = arena.has_dim_names() ? arena.dim_names(id_) : nullptr;
-  if (names == nullptr) return type;
-  std::vector<std::string> dims;
-  for (StringId name : *names) dims.emplace_back(name.valid() ? arena.string(name) : "");
-  return type.WithDimNames(std::move(dims));
+  return names == nullptr ? type : type.WithDimNames(arena.names(*names));
 }
 
 std::optional<std::vector<Dim>> Var::dims() const { return type().dims(); }

@@ -17,12 +17,13 @@
 
 namespace graphgc::internal {
 
-// Gives `outputs` (the node's, typed already) the names inference derives from the inputs'. Only
-// dims the outputs' own types leave unknown get a name, and only elements their shape data
+// Gives `outputs` (the node's, typed as `types` say) the names inference derives from the
+// inputs'. Only dims the types leave unknown get a name, and only elements their shape data
 // leaves unknown.
 void CarryDimNames(GraphCore& core, const OpSignature& signature, int version,
                    absl::Span<const Var* const> inputs, absl::Span<const OperandInfo> infos,
-                   absl::Span<const Attribute> attributes, absl::Span<const VarId> outputs);
+                   absl::Span<const Attribute> attributes, absl::Span<const VarId> outputs,
+                   absl::Span<const OutputType> types);
 
 }  // namespace graphgc::internal
 

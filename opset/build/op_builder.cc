@@ -565,7 +565,7 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
   }
   for (int i = 0; i < num_outputs; ++i) KeepShapeData(core, outputs[i], (*types)[i]);
   if (arena.has_dim_names())
-    CarryDimNames(core, signature, version, inputs, infos, attributes, outputs);
+    CarryDimNames(core, signature, version, inputs, infos, attributes, outputs, *types);
   OutputVars results;
   for (VarId out : outputs) results.emplace_back(&core, out);
   infos.clear();  // drop the input tensors before an automatic collection may run
