@@ -310,12 +310,10 @@ std::vector<Var> MakeNode(const std::string& op_type, const std::string& domain,
     std::string kind = item[1].cast<std::string>();
     if (kind == "auto") kind = SchemaKind(op_type, domain, version, name);
     AttributeValue value = ValueOfKind(op_type, name, kind, item[2], pending);
-    // Constant(sparse_value = S) is Constant(value = the dense tensor S stands for).
+    // Constant(sparse_value = S) is Constant(value = the dense tensor S stands for); the
+    // schema gives sparse_value that kind, and the value converted it to the dense tensor.
     const bool onnx_domain = domain.empty() || domain == "ai.onnx";
-    if (onnx_domain && op_type == "Constant" && name == "sparse_value" &&
-        IsSparseTensorProto(item[2])) {
-      name = "value";
-    }
+    if (onnx_domain && op_type == "Constant" && kind == "sparse_tensor") name = "value";
     has_body = has_body || std::holds_alternative<Subgraph>(value);
     converted.push_back(Attribute{std::move(name), std::move(value)});
   }
