@@ -16,6 +16,7 @@
 #include "graphgc/opset/build/onnx_domains.h"
 #include "graphgc/opset/build/opaque_node.h"
 #include "graphgc/opset/build/subgraph_builder.h"
+#include "graphgc/opset/inference/schema_lookup.h"
 #include "graphgc/opset/proto/attribute_proto.h"
 #include "graphgc/opset/proto/sparse_tensor_proto.h"
 #include "graphgc/opset/proto/tensor_proto.h"
@@ -449,8 +450,7 @@ namespace {
 // names and kinds), as the checker asks of every node at export: a node that could not be typed
 // stays opaque only if it passes, or the model would import and then fail to export.
 absl::Status CheckStructure(const onnx::NodeProto& node, absl::string_view domain, int version) {
-  const onnx::OpSchema* schema =
-      onnx::OpSchemaRegistry::Schema(node.op_type(), version, std::string(domain));
+  const onnx::OpSchema* schema = FindSchema(node.op_type(), version, domain);
   if (schema == nullptr) {
     return absl::InvalidArgumentError(
         absl::StrCat("no schema defines ", node.op_type(), " at opset ", version));
@@ -467,7 +467,7 @@ absl::Status CheckStructure(const onnx::NodeProto& node, absl::string_view domai
 // or the model would import and then fail to export: an op ONNX defines there is verified against
 // its schema, and in ai.onnx.training (which defines none in ONNX 1.12) every op is rejected.
 absl::Status CheckOnnxDomainRules(const onnx::NodeProto& node, int version) {
-  if (onnx::OpSchemaRegistry::Schema(node.op_type(), version, node.domain()) != nullptr) {
+  if (FindSchema(node.op_type(), version, node.domain()) != nullptr) {
     return CheckStructure(node, node.domain(), version);
   }
   if (node.domain() == onnx::AI_ONNX_TRAINING_DOMAIN) {

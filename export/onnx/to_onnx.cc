@@ -17,6 +17,7 @@
 #include "graphgc/export/onnx/symbolic_dims.h"
 #include "graphgc/export/onnx/var_namer.h"
 #include "graphgc/ir/graph_core.h"
+#include "graphgc/opset/inference/schema_lookup.h"
 #include "graphgc/opset/proto/tensor_proto.h"
 #include "graphgc/valuestore/status_macros.h"
 #include "onnx/checker.h"
@@ -169,7 +170,7 @@ Needed FindNeeded(const GraphCore& core, const NamedVars& outputs, const ExportO
 // Whether a Constant node holding `dtype` exists at `opset` (Constant took only floating point
 // before opset 9, no bfloat16 before 13).
 bool OpsetHasConstantOf(DataType dtype, int opset) {
-  const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema("Constant", opset, "");
+  const onnx::OpSchema* schema = internal::FindSchema("Constant", opset, "");
   if (schema == nullptr || schema->outputs().empty()) return false;
   const std::string type = absl::StrCat("tensor(", DataTypeName(dtype), ")");
   return schema->outputs()[0].GetTypes().count(onnx::Utils::DataTypeUtils::ToType(type)) > 0;
@@ -217,7 +218,7 @@ using OpsetImports = std::map<std::string, int>;
 
 // The schema version a node of `kind` resolves to at opset `version` of its domain (0 if none).
 int SchemaSince(const internal::OpKind& kind, int version) {
-  const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(kind.op_type, version, kind.domain);
+  const onnx::OpSchema* schema = internal::FindSchema(kind.op_type, version, kind.domain);
   return schema == nullptr ? 0 : schema->since_version();
 }
 

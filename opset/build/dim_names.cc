@@ -6,6 +6,7 @@
 
 #include "graphgc/ir/arena.h"
 #include "graphgc/opset/inference/schema_inference.h"
+#include "graphgc/opset/inference/schema_lookup.h"
 #include "onnx/defs/schema.h"
 
 namespace graphgc::internal {
@@ -56,8 +57,7 @@ void CarryDimNames(GraphCore& core, const OpSignature& signature, int version,
     any = any || !input_names[i].dims.empty() || !input_names[i].elements.empty();
   }
   if (!any) return;
-  const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(
-      std::string(signature.op_type), version, std::string(signature.domain));
+  const onnx::OpSchema* schema = FindSchema(signature.op_type, version, signature.domain);
   if (schema == nullptr) return;  // a custom op: its inference is graphgc's own
   std::vector<SymbolicNames> output_names =
       InferSymbolicNames(*schema, infos, input_names, attributes, static_cast<int>(outputs.size()));

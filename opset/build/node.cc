@@ -13,6 +13,7 @@
 #include "graphgc/opset/build/subgraph_builder.h"
 #include "graphgc/opset/inference/inference_fixes.h"
 #include "graphgc/opset/inference/schema_inference.h"
+#include "graphgc/opset/inference/schema_lookup.h"
 #include "graphgc/opset/values/control_flow_values.h"
 #include "graphgc/opset/values/kernel_registry.h"
 #include "graphgc/opset/values/shape_only_ops.h"
@@ -295,8 +296,7 @@ std::vector<Var> MakeNode(GraphCore* graph, absl::string_view op_type, absl::Spa
     }
     return MakeCustomNode(graph, *custom, *version, inputs, attributes, options.num_outputs);
   }
-  const onnx::OpSchema* schema =
-      onnx::OpSchemaRegistry::Schema(std::string(op_type), *version, std::string(domain));
+  const onnx::OpSchema* schema = FindSchema(op_type, *version, domain);
   if (schema == nullptr) {
     return Failed(NodeError(op_type, absl::StrCat("no such operator in domain '", domain,
                                                   "' at opset ", *version)),
@@ -343,8 +343,7 @@ const internal::ResolvedOp* ResolveForHasKernel(absl::string_view op_type,
     if (custom == nullptr) return nullptr;
     since_version = custom->version;
   } else {
-    const onnx::OpSchema* schema =
-        onnx::OpSchemaRegistry::Schema(std::string(op_type), *version, std::string(domain));
+    const onnx::OpSchema* schema = internal::FindSchema(op_type, *version, domain);
     if (schema == nullptr) return nullptr;
     since_version = schema->since_version();
     from_bodies = domain.empty() && internal::ComputesFromBodies(schema->Name());

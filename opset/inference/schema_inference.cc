@@ -1,6 +1,7 @@
 #include "graphgc/opset/inference/schema_inference.h"
 
 #include <algorithm>
+#include <array>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -9,7 +10,7 @@
 #include <variant>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graphgc/ir/arena.h"
@@ -120,43 +121,69 @@ absl::Status CheckInputCount(const OpSchema& schema, size_t count) {
   return absl::OkStatus();
 }
 
-// Whether ONNX knows the type string (ToType throws for "tensor(undefined)" and the like).
-bool IsKnownType(const std::string& type) {
+// ONNX's interned type of a type string, or nullptr where ONNX does not know it (ToType throws
+// for "tensor(undefined)" and the like).
+onnx::DataType OnnxTypeOfString(const std::string& type) {
   try {
-    onnx::Utils::DataTypeUtils::ToType(type);
-    return true;
+    return onnx::Utils::DataTypeUtils::ToType(type);
   } catch (const std::exception&) {
-    return false;
+    return nullptr;
   }
 }
 
+// ONNX's interned type of an operand. ToType parses its string and takes a lock each time, which
+// was a third of building a Conv: tensor types, the common case, are looked up once per process.
+onnx::DataType OnnxTypeOf(const OperandInfo& operand) {
+  if (operand.non_tensor.has_value()) return OnnxTypeOfString(TypeString(operand));
+  constexpr int kCodes = 32;
+  static const std::array<onnx::DataType, kCodes> kTensorTypes = [] {
+    std::array<onnx::DataType, kCodes> types{};
+    for (int code = 0; code < kCodes; ++code) {
+      if (IsSupportedDataType(code)) {
+        types[code] = OnnxTypeOfString(TensorTypeString(static_cast<DataType>(code)));
+      }
+    }
+    return types;
+  }();
+  const auto code = static_cast<int32_t>(operand.dtype);
+  return code >= 0 && code < kCodes ? kTensorTypes[code] : nullptr;
+}
+
 absl::Status CheckInputTypes(const OpSchema& schema, absl::Span<const OperandInfo> inputs) {
-  absl::flat_hash_map<std::string, std::pair<std::string, size_t>>
-      bound;  // param -> type, first use
+  struct Binding {
+    const std::string* param;  // the formal's type parameter ("T")
+    onnx::DataType type;       // interned: equal types are equal pointers
+    size_t first_use;
+  };
+  absl::InlinedVector<Binding, 4> bound;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const OpSchema::FormalParameter& formal = FormalInput(schema, i);
     if (!inputs[i].present) {
       if (formal.GetOption() == OpSchema::Optional) continue;
       return absl::InvalidArgumentError(absl::StrCat(InputName(schema, i), " is required"));
     }
-    const std::string type = TypeString(inputs[i]);
-    if (!IsKnownType(type)) {
+    const onnx::DataType type = OnnxTypeOf(inputs[i]);
+    if (type == nullptr) {
       return absl::InvalidArgumentError(
-          absl::StrCat(InputName(schema, i), " has no known type (", type,
+          absl::StrCat(InputName(schema, i), " has no known type (", TypeString(inputs[i]),
                        "): an untyped output of an opaque node cannot feed an ONNX op"));
     }
-    if (formal.GetTypes().count(onnx::Utils::DataTypeUtils::ToType(type)) == 0) {
-      return absl::InvalidArgumentError(absl::StrCat(InputName(schema, i), " has type ", type,
+    if (formal.GetTypes().count(type) == 0) {
+      return absl::InvalidArgumentError(absl::StrCat(InputName(schema, i), " has type ", *type,
                                                      ", not one of ", AllowedTypes(formal)));
     }
     const bool variadic_mixed =
         formal.GetOption() == OpSchema::Variadic && !formal.GetIsHomogeneous();
     if (variadic_mixed) continue;
-    auto [it, first] = bound.try_emplace(formal.GetTypeStr(), type, i);
-    if (!first && it->second.first != type) {
+    const std::string& param = formal.GetTypeStr();
+    const auto same_param = [&](const Binding& b) { return *b.param == param; };
+    const auto it = std::find_if(bound.begin(), bound.end(), same_param);
+    if (it == bound.end()) {
+      bound.push_back({&param, type, i});
+    } else if (it->type != type) {
       return absl::InvalidArgumentError(absl::StrCat(
-          InputName(schema, i), " has type ", type, " but ", InputName(schema, it->second.second),
-          " has ", it->second.first, "; both are of type ", formal.GetTypeStr()));
+          InputName(schema, i), " has type ", *type, " but ", InputName(schema, it->first_use),
+          " has ", *it->type, "; both are of type ", param));
     }
   }
   return absl::OkStatus();

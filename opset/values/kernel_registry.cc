@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/build/onnx_domains.h"
+#include "graphgc/opset/inference/schema_lookup.h"
 #include "graphgc/opset/kernels/builtin_kernels.h"
 #include "graphgc/opset/kernels/kernel_table.h"
 #include "graphgc/opset/proto/tensor_proto.h"
@@ -193,7 +194,7 @@ void AddKernelsWithoutSchema(const kernels::KernelEntry* entry,
 const onnx::OpSchema* SchemaOf(absl::string_view domain, absl::string_view op_type,
                                int since_version) {
   if (!IsOnnxDefinedDomain(domain)) return nullptr;
-  return onnx::OpSchemaRegistry::Schema(std::string(op_type), since_version, std::string(domain));
+  return FindSchema(op_type, since_version, domain);
 }
 
 std::string Key(absl::string_view domain, absl::string_view op_type, int version) {

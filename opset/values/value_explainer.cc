@@ -12,6 +12,7 @@
 #include "graphgc/opset/build/node.h"
 #include "graphgc/opset/build/onnx_domains.h"
 #include "graphgc/opset/build/op_builder.h"
+#include "graphgc/opset/inference/schema_lookup.h"
 #include "graphgc/opset/values/kernel_registry.h"
 #include "graphgc/valuestore/data_type.h"
 #include "onnx/defs/schema.h"
@@ -62,8 +63,7 @@ DataType OperandType(const Arena& arena, VarId var) {
 const ResolvedOp* ResolutionOf(const Arena& arena, NodeId node, const OpKind& kind) {
   if (const ResolvedOp* cached = arena.op_resolution(arena.node_op(node))) return cached;
   if (!IsOnnxDefinedDomain(kind.domain)) return nullptr;
-  const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(
-      std::string(kind.op_type), kind.version, std::string(kind.domain));
+  const onnx::OpSchema* schema = FindSchema(kind.op_type, kind.version, kind.domain);
   if (schema == nullptr) return nullptr;
   return ResolveOp(kind.domain, kind.op_type, schema->since_version());
 }

@@ -1,0 +1,60 @@
+#include "graphgc/opset/inference/schema_lookup.h"
+
+#include <string>
+#include <tuple>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/hash/hash.h"
+
+namespace graphgc::internal {
+namespace {
+
+struct SchemaKey {
+  absl::string_view op_type;
+  absl::string_view domain;
+  int version;
+};
+
+struct StoredKey {
+  std::string op_type;
+  std::string domain;
+  int version;
+};
+
+// Hash and equality over both key forms, so that a lookup builds no strings.
+struct KeyHash {
+  using is_transparent = void;
+  size_t operator()(const SchemaKey& key) const {
+    return absl::HashOf(key.op_type, key.domain, key.version);
+  }
+  size_t operator()(const StoredKey& key) const {
+    return (*this)(SchemaKey{key.op_type, key.domain, key.version});
+  }
+};
+
+struct KeyEqual {
+  using is_transparent = void;
+  static SchemaKey View(const SchemaKey& key) { return key; }
+  static SchemaKey View(const StoredKey& key) { return {key.op_type, key.domain, key.version}; }
+  template <class A, class B>
+  bool operator()(const A& a, const B& b) const {
+    const SchemaKey x = View(a), y = View(b);
+    return std::tie(x.op_type, x.domain, x.version) == std::tie(y.op_type, y.domain, y.version);
+  }
+};
+
+}  // namespace
+
+const onnx::OpSchema* FindSchema(absl::string_view op_type, int version, absl::string_view domain) {
+  thread_local absl::flat_hash_map<StoredKey, const onnx::OpSchema*, KeyHash, KeyEqual> found;
+  const SchemaKey key{op_type, domain, version};
+  if (auto it = found.find(key); it != found.end()) return it->second;
+  const onnx::OpSchema* schema =
+      onnx::OpSchemaRegistry::Schema(std::string(op_type), version, std::string(domain));
+  if (schema != nullptr) {
+    found.emplace(StoredKey{std::string(op_type), std::string(domain), version}, schema);
+  }
+  return schema;
+}
+
+}  // namespace graphgc::internal
