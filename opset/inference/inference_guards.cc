@@ -23,9 +23,11 @@ namespace {
 // kInt32: inference reads it as an int (a flag of 2^32 is off there, on in the kernels).
 enum class Rule { kPositive, kBlockSize, kNonNegative, kZeroOrOne, kInt32 };
 
+// string_views, not const char*: every node is checked against every rule, and a length that
+// differs rejects a name without reading it.
 struct AttributeRule {
-  const char* op_type;  // nullptr: every op
-  const char* attribute;
+  absl::string_view op_type;
+  absl::string_view attribute;
   Rule rule;
 };
 
@@ -48,7 +50,7 @@ constexpr AttributeRule kIntRules[] = {
 };
 
 // List attributes whose every entry is a divisor or a window size, for every op.
-constexpr const char* kPositiveListAttributes[] = {"strides", "dilations", "kernel_shape"};
+constexpr absl::string_view kPositiveListAttributes[] = {"strides", "dilations", "kernel_shape"};
 
 bool Holds(Rule rule, int64_t value) {
   switch (rule) {
@@ -90,7 +92,7 @@ const Attribute* Find(absl::Span<const Attribute> attributes, absl::string_view 
   return nullptr;
 }
 
-absl::Status CheckIntRules(const std::string& op_type, absl::Span<const Attribute> attributes) {
+absl::Status CheckIntRules(absl::string_view op_type, absl::Span<const Attribute> attributes) {
   for (const AttributeRule& rule : kIntRules) {
     if (op_type != rule.op_type) continue;
     const Attribute* attribute = Find(attributes, rule.attribute);
@@ -103,7 +105,7 @@ absl::Status CheckIntRules(const std::string& op_type, absl::Span<const Attribut
 }
 
 absl::Status CheckPositiveLists(absl::Span<const Attribute> attributes) {
-  for (const char* name : kPositiveListAttributes) {
+  for (absl::string_view name : kPositiveListAttributes) {
     const Attribute* attribute = Find(attributes, name);
     const auto* values = attribute ? std::get_if<std::vector<int64_t>>(&attribute->value) : nullptr;
     if (values == nullptr) continue;
@@ -417,15 +419,15 @@ absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
                                   absl::Span<const OperandInfo> inputs,
                                   absl::Span<const Attribute> attributes, int num_outputs) {
   if (absl::Status lists = CheckPositiveLists(attributes); !lists.ok()) return lists;
-  if (schema.domain() == "ai.onnx.ml") {
+  if (schema.domain() == absl::string_view("ai.onnx.ml")) {
     if (schema.Name() == "TreeEnsemble") return CheckListTensors(attributes);
     return CheckOneOfEachFamily(attributes);
   }
   if (!schema.domain().empty()) return absl::OkStatus();
   if (absl::Status ints = CheckIntRules(schema.Name(), attributes); !ints.ok()) return ints;
-  if (schema.Name() == "GatherND") return CheckGatherNd(inputs, attributes);
-  if (schema.Name() == "PRelu") return CheckPReluSlope(inputs, schema.since_version());
-  const std::string& name = schema.Name();
+  const absl::string_view name = schema.Name();
+  if (name == "GatherND") return CheckGatherNd(inputs, attributes);
+  if (name == "PRelu") return CheckPReluSlope(inputs, schema.since_version());
   if (name == "Conv" || name == "ConvTranspose" || name == "ConvInteger" || name == "DeformConv") {
     return CheckConvolutionRanks(inputs, 1);
   }

@@ -17,6 +17,8 @@
 #include "graphgc/ir/graph.h"
 #include "graphgc/opset/inference/inference_fixes.h"
 #include "graphgc/opset/inference/inference_guards.h"
+#include "graphgc/opset/inference/native_inference.h"
+#include "graphgc/opset/inference/shape_data.h"
 #include "graphgc/opset/proto/tensor_proto.h"
 #include "graphgc/valuestore/status_macros.h"
 #include "onnx/defs/data_type_utils.h"
@@ -202,26 +204,13 @@ onnx::AttributeProto::AttributeType ProtoTypeOf(const AttributeValue& value) {
 
 // ONNX's data propagation works on the elements of small int64 tensors (shape computations),
 // as TensorShapeProtos: a dim_value per known element, an empty dim per unknown one.
-constexpr int64_t kMaxShapeDataElements = 64;
-
 std::optional<onnx::TensorShapeProto> ShapeDataOf(const OperandInfo& operand) {
+  const std::optional<ShapeData> elements = ShapeDataOfOperand(operand);
+  if (!elements.has_value()) return std::nullopt;
   onnx::TensorShapeProto data;
-  if (operand.value.has_value()) {
-    const Tensor& value = *operand.value;
-    if (value.shape().size() > 1 || value.size() > kMaxShapeDataElements) return std::nullopt;
-    if (value.dtype() == DataType::kInt64) {
-      for (int64_t v : value.data<int64_t>()) data.add_dim()->set_dim_value(v);
-    } else if (value.dtype() == DataType::kInt32) {
-      for (int32_t v : value.data<int32_t>()) data.add_dim()->set_dim_value(v);
-    } else {
-      return std::nullopt;
-    }
-    return data;
-  }
-  if (!operand.shape_data.has_value()) return std::nullopt;
-  for (int64_t element : *operand.shape_data) {
+  for (size_t i = 0; i < elements->elements.size(); ++i) {
     onnx::TensorShapeProto::Dimension* dim = data.add_dim();
-    if (element != Arena::kUnknownElement) dim->set_dim_value(element);
+    if (elements->known(i)) dim->set_dim_value(elements->elements[i]);
   }
   return data;
 }
@@ -476,6 +465,12 @@ absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
                                          absl::Span<const OperandInfo> inputs,
                                          absl::Span<const Attribute> attributes, int num_outputs,
                                          absl::Span<const BodyTypes> bodies) {
+  if (const NativeInferenceFn native = FindNativeInference(schema)) {
+    absl::StatusOr<OutputTypes> types = native(inputs, attributes);
+    if (types.ok()) return types;
+    return absl::InvalidArgumentError(absl::StrCat("inference failed: ", types.status().message(),
+                                                   " (", DescribeCall(inputs, attributes), ")"));
+  }
   const std::optional<std::vector<OperandInfo>> widened = Widened(schema, inputs, attributes);
   OperandInferenceContext context(widened.has_value() ? *widened : inputs, attributes, num_outputs,
                                   bodies);

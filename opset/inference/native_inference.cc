@@ -1,0 +1,38 @@
+#include "graphgc/opset/inference/native_inference.h"
+
+namespace graphgc::internal {
+namespace {
+
+thread_local bool native_disabled = false;
+
+struct NativeRule {
+  absl::string_view op_type;
+  int since_version;
+  NativeInferenceFn infer;
+};
+
+// ai.onnx schemas only. Shape 19, 21, 23 and 24 changed nothing but T's types (checked before).
+constexpr NativeRule kRules[] = {
+    {"Shape", 15, InferShape15},   {"Shape", 19, InferShape15}, {"Shape", 21, InferShape15},
+    {"Shape", 23, InferShape15},   {"Shape", 24, InferShape15}, {"Gather", 13, InferGather13},
+    {"Concat", 13, InferConcat13},
+};
+
+}  // namespace
+
+NativeInferenceFn FindNativeInference(const onnx::OpSchema& schema) {
+  if (native_disabled || !schema.domain().empty()) return nullptr;
+  const absl::string_view name = schema.Name();
+  for (const NativeRule& rule : kRules) {
+    if (rule.op_type == name && rule.since_version == schema.since_version()) return rule.infer;
+  }
+  return nullptr;
+}
+
+ScopedSchemaInferenceOnly::ScopedSchemaInferenceOnly() : was_disabled_(native_disabled) {
+  native_disabled = true;
+}
+
+ScopedSchemaInferenceOnly::~ScopedSchemaInferenceOnly() { native_disabled = was_disabled_; }
+
+}  // namespace graphgc::internal

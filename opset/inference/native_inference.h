@@ -1,0 +1,52 @@
+// Native inference: the type, shape and data propagation rules of a few schemas written in C++,
+// run in place of the schema's own ONNX functions. InferWithSchema makes its checks (input count
+// and types, attributes, guards) for every op alike, then asks FindNativeInference: a native rule
+// gives what ONNX's functions give through graphgc's OperandInferenceContext — the same output
+// types, the same shape data, an error where they throw — at a fraction of the cost (no
+// TypeProtos built and destroyed per node: that and ONNX's own function were half of building a
+// Conv). tests/native_inference_test.cc holds each rule to ONNX's on every node case of ONNX's
+// suite, and on the same cases with dims and values taken away. Internal to the opset module;
+// the rules are stateless and safe to call from any thread.
+#ifndef GRAPHGC_OPSET_INFERENCE_NATIVE_INFERENCE_H_
+#define GRAPHGC_OPSET_INFERENCE_NATIVE_INFERENCE_H_
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "graphgc/ir/attribute.h"
+#include "graphgc/opset/build/op_builder.h"
+#include "onnx/defs/schema.h"
+
+namespace graphgc::internal {
+
+// Inference of one schema, its checks already made. An error is the message ONNX's function
+// throws (InferWithSchema adds the call).
+using NativeInferenceFn = absl::StatusOr<OutputTypes> (*)(absl::Span<const OperandInfo> inputs,
+                                                          absl::Span<const Attribute> attributes);
+
+// The native rule of `schema` (its name, domain and since_version), or nullptr.
+NativeInferenceFn FindNativeInference(const onnx::OpSchema& schema);
+
+// Turns native inference off (ONNX's functions run for every schema) on this thread while alive:
+// for tests that compare the two.
+class ScopedSchemaInferenceOnly {
+ public:
+  ScopedSchemaInferenceOnly();
+  ~ScopedSchemaInferenceOnly();
+  ScopedSchemaInferenceOnly(const ScopedSchemaInferenceOnly&) = delete;
+  ScopedSchemaInferenceOnly& operator=(const ScopedSchemaInferenceOnly&) = delete;
+
+ private:
+  bool was_disabled_;
+};
+
+// The rules (native_shape_ops.cc).
+absl::StatusOr<OutputTypes> InferShape15(absl::Span<const OperandInfo> inputs,
+                                         absl::Span<const Attribute> attributes);
+absl::StatusOr<OutputTypes> InferGather13(absl::Span<const OperandInfo> inputs,
+                                          absl::Span<const Attribute> attributes);
+absl::StatusOr<OutputTypes> InferConcat13(absl::Span<const OperandInfo> inputs,
+                                          absl::Span<const Attribute> attributes);
+
+}  // namespace graphgc::internal
+
+#endif  // GRAPHGC_OPSET_INFERENCE_NATIVE_INFERENCE_H_

@@ -1,0 +1,198 @@
+// Native inference of the shape-computation ops: Shape (15 to 24), Gather (13), Concat (13) —
+// the rules of ONNX 1.19's inference and data propagation functions for them, step for step
+// (int attributes read as `int` where ONNX reads them so, errors where ONNX throws; data
+// propagation that throws leaves no data, as InferWithSchema treats it).
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "graphgc/opset/inference/native_inference.h"
+#include "graphgc/opset/inference/shape_data.h"
+
+namespace graphgc::internal {
+namespace {
+
+constexpr int64_t kUnknownDim = -1;
+
+std::optional<int64_t> IntAttribute(absl::Span<const Attribute> attributes,
+                                    absl::string_view name) {
+  for (const Attribute& attribute : attributes) {
+    if (attribute.name != name) continue;
+    if (const int64_t* value = std::get_if<int64_t>(&attribute.value)) return *value;
+  }
+  return std::nullopt;
+}
+
+template <class... Parts>
+absl::Status ShapeInferenceError(const Parts&... parts) {
+  return absl::InvalidArgumentError(absl::StrCat("[ShapeInferenceError] ", parts...));
+}
+
+// ONNX's axisIsZero: whether data propagation applies (a data tensor's axis 0); nullopt where
+// ONNX throws (a missing axis without a default, one outside the rank).
+std::optional<bool> AxisIsZero(absl::Span<const OperandInfo> inputs,
+                               absl::Span<const Attribute> attributes, bool default_zero) {
+  const std::optional<int64_t> attribute = IntAttribute(attributes, "axis");
+  if (!attribute.has_value()) {
+    if (default_zero) return true;
+    return std::nullopt;
+  }
+  int axis = static_cast<int>(*attribute);
+  if (axis >= 0) return axis == 0;
+  if (!inputs[0].shape.has_value()) return false;
+  const int rank = static_cast<int>(inputs[0].shape->size());
+  if (axis < -rank || axis >= rank) return std::nullopt;
+  return axis + rank == 0;
+}
+
+// Start and end of Shape's slice of a rank, clamped as ONNX clamps them.
+std::pair<int64_t, int64_t> ShapeSlice(int64_t rank, absl::Span<const Attribute> attributes) {
+  const auto clamp = [rank](int64_t at) {
+    if (at < 0) at += rank;
+    return at < 0 ? 0 : at > rank ? rank : at;
+  };
+  return {clamp(IntAttribute(attributes, "start").value_or(0)),
+          clamp(IntAttribute(attributes, "end").value_or(rank))};
+}
+
+std::optional<Shape> GatherData(absl::Span<const OperandInfo> inputs,
+                                absl::Span<const Attribute> attributes) {
+  if (AxisIsZero(inputs, attributes, /*default_zero=*/true) != true) return std::nullopt;
+  const std::optional<ShapeData> data = ShapeDataOfOperand(inputs[0]);
+  if (!data.has_value()) return std::nullopt;
+  const std::optional<ShapeData> indices = ShapeDataOfOperand(inputs[1]);
+  if (!indices.has_value()) return std::nullopt;
+  const int size = static_cast<int>(data->elements.size());
+  Shape gathered;
+  for (size_t i = 0; i < indices->elements.size(); ++i) {
+    if (!indices->known(i)) return std::nullopt;
+    int index = static_cast<int>(indices->elements[i]);  // ONNX takes it as an int
+    if (index >= size || index < -size) return std::nullopt;
+    if (index < 0) index += size;
+    gathered.push_back(data->known(index) ? data->elements[index] : Arena::kUnknownElement);
+  }
+  if (gathered.empty()) return std::nullopt;
+  return gathered;
+}
+
+absl::StatusOr<std::optional<Shape>> GatherShape(absl::Span<const OperandInfo> inputs,
+                                                 absl::Span<const Attribute> attributes) {
+  if (!inputs[0].shape.has_value() || !inputs[1].shape.has_value()) return std::nullopt;
+  const Shape& data = *inputs[0].shape;
+  const Shape& indices = *inputs[1].shape;
+  const int r = static_cast<int>(data.size());
+  if (r < 1) return ShapeInferenceError("data tensor must have rank >= 1");
+  const int q = static_cast<int>(indices.size());
+  int axis = static_cast<int>(IntAttribute(attributes, "axis").value_or(0));
+  if (axis < -r || axis >= r) return ShapeInferenceError("axis must be in [-r, r-1]");
+  if (axis < 0) axis += r;
+  Shape out;
+  for (int i = 0; i < q + r - 1; ++i) {
+    out.push_back(i < axis ? data[i] : i < axis + q ? indices[i - axis] : data[i - q + 1]);
+  }
+  return std::optional<Shape>(std::move(out));
+}
+
+std::optional<Shape> ConcatData(absl::Span<const OperandInfo> inputs,
+                                absl::Span<const Attribute> attributes) {
+  if (AxisIsZero(inputs, attributes, /*default_zero=*/false) != true) return std::nullopt;
+  Shape joined;
+  for (const OperandInfo& input : inputs) {
+    const std::optional<ShapeData> data = ShapeDataOfOperand(input);
+    if (!data.has_value()) return std::nullopt;
+    for (size_t i = 0; i < data->elements.size(); ++i) {
+      joined.push_back(data->known(i) ? data->elements[i] : Arena::kUnknownElement);
+    }
+  }
+  if (joined.empty()) return std::nullopt;
+  return joined;
+}
+
+// ONNX's mergeInDimensionInfo of a source dim into a target dim (values only: names are
+// carried separately).
+absl::Status MergeDim(int64_t source, int64_t& target, int index) {
+  if (source == kUnknownDim) return absl::OkStatus();
+  if (target == kUnknownDim) {
+    target = source;
+    return absl::OkStatus();
+  }
+  if (target == source) return absl::OkStatus();
+  return ShapeInferenceError(
+      "Can't merge shape info. Both inferred and declared dimension have values but they differ. "
+      "Inferred=",
+      source, " Declared=", target, " Dimension=", index);
+}
+
+absl::StatusOr<std::optional<Shape>> ConcatShape(absl::Span<const OperandInfo> inputs,
+                                                 absl::Span<const Attribute> attributes) {
+  for (const OperandInfo& input : inputs) {
+    if (!input.shape.has_value()) return std::nullopt;
+  }
+  const int rank = static_cast<int>(inputs[0].shape->size());
+  const std::optional<int64_t> attribute = IntAttribute(attributes, "axis");
+  if (!attribute.has_value()) return ShapeInferenceError("Required attribute axis is missing");
+  int axis = static_cast<int>(*attribute);
+  if (axis < -rank || axis >= rank) return ShapeInferenceError("axis must be in [-rank, rank-1].");
+  if (axis < 0) axis += rank;
+  if (inputs.size() == 1) return inputs[0].shape;
+  Shape out(rank, kUnknownDim);
+  bool all_lengths_known = true;
+  int64_t total_length = 0;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Shape& shape = *inputs[i].shape;
+    if (static_cast<int>(shape.size()) != rank) {
+      return ShapeInferenceError("All inputs to Concat must have same rank. Input ", i,
+                                 " has rank ", shape.size(), " != ", rank);
+    }
+    for (int j = 0; j < rank; ++j) {
+      if (j != axis) {
+        if (absl::Status merged = MergeDim(shape[j], out[j], j); !merged.ok()) return merged;
+      } else if (shape[j] == kUnknownDim) {
+        all_lengths_known = false;
+      } else if (__builtin_add_overflow(total_length, shape[j], &total_length)) {
+        return ShapeInferenceError("Integer overflow computing Concat output length");
+      }
+    }
+  }
+  if (all_lengths_known) out[axis] = total_length;
+  return std::optional<Shape>(std::move(out));
+}
+
+OutputTypes One(DataType dtype, std::optional<Shape> shape, std::optional<Shape> data) {
+  OutputTypes types(1);
+  types[0].dtype = dtype;
+  types[0].shape = std::move(shape);
+  types[0].shape_data = std::move(data);
+  return types;
+}
+
+}  // namespace
+
+absl::StatusOr<OutputTypes> InferShape15(absl::Span<const OperandInfo> inputs,
+                                         absl::Span<const Attribute> attributes) {
+  if (!inputs[0].shape.has_value()) return One(DataType::kInt64, Shape{kUnknownDim}, std::nullopt);
+  const Shape& dims = *inputs[0].shape;
+  const auto [start, end] = ShapeSlice(static_cast<int64_t>(dims.size()), attributes);
+  Shape data;
+  for (int64_t d = start; d < end; ++d) {
+    data.push_back(dims[d] == kUnknownDim ? Arena::kUnknownElement : dims[d]);
+  }
+  return One(DataType::kInt64, Shape{end - start < 0 ? 0 : end - start}, std::move(data));
+}
+
+absl::StatusOr<OutputTypes> InferGather13(absl::Span<const OperandInfo> inputs,
+                                          absl::Span<const Attribute> attributes) {
+  absl::StatusOr<std::optional<Shape>> shape = GatherShape(inputs, attributes);
+  if (!shape.ok()) return shape.status();
+  return One(inputs[0].dtype, *std::move(shape), GatherData(inputs, attributes));
+}
+
+absl::StatusOr<OutputTypes> InferConcat13(absl::Span<const OperandInfo> inputs,
+                                          absl::Span<const Attribute> attributes) {
+  absl::StatusOr<std::optional<Shape>> shape = ConcatShape(inputs, attributes);
+  if (!shape.ok()) return shape.status();
+  return One(inputs[0].dtype, *std::move(shape), ConcatData(inputs, attributes));
+}
+
+}  // namespace graphgc::internal

@@ -1,0 +1,322 @@
+// Native inference (opset/inference/native_inference.h) against ONNX's own inference functions:
+// for every node case of ONNX's suites (1.19's and 1.12's) whose op has a native rule, the node's
+// operands are described in many forms — as declared, with their values, with dims unknown, with
+// rank unknown, with values turned into partly known shape data or moved past 32 bits — and its
+// int attributes set to
+// values around and outside the ranks (and past 32 bits, which ONNX reads as an int); each form
+// is inferred twice, natively and by the schema's function, and the two must agree: the same
+// failure, or the same element types, shapes and shape data.
+#include "graphgc/opset/inference/native_inference.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "graphgc/ir/arena.h"
+#include "graphgc/opset/inference/schema_inference.h"
+#include "graphgc/opset/inference/schema_lookup.h"
+#include "graphgc/opset/proto/attribute_proto.h"
+#include "graphgc/opset/proto/tensor_proto.h"
+#include "gtest/gtest.h"
+#include "onnx_conformance_util.h"
+
+namespace graphgc::internal {
+namespace {
+
+namespace fs = std::filesystem;
+using Operands = std::vector<OperandInfo>;
+
+std::string Describe(const std::optional<Shape>& shape) {
+  return shape.has_value() ? absl::StrCat("[", absl::StrJoin(*shape, ","), "]") : "(none)";
+}
+
+std::string Describe(const absl::StatusOr<OutputTypes>& types) {
+  if (!types.ok()) return absl::StrCat("error: ", types.status().message());
+  std::string text;
+  for (const OutputType& type : *types) {
+    absl::StrAppend(&text, DataTypeName(type.dtype), Describe(type.shape),
+                    " data=", Describe(type.shape_data), "; ");
+  }
+  return text;
+}
+
+bool Same(const absl::StatusOr<OutputTypes>& a, const absl::StatusOr<OutputTypes>& b) {
+  if (a.ok() != b.ok()) return false;
+  if (!a.ok()) return true;
+  if (a->size() != b->size()) return false;
+  for (size_t i = 0; i < a->size(); ++i) {
+    const OutputType& x = (*a)[i];
+    const OutputType& y = (*b)[i];
+    if (x.dtype != y.dtype || x.shape != y.shape || x.shape_data != y.shape_data ||
+        x.non_tensor.has_value() || y.non_tensor.has_value()) {
+      return false;
+    }
+  }
+  return true;
+}
+
+struct NodeCase {
+  std::string name;
+  const onnx::OpSchema* schema = nullptr;
+  Operands declared;  // the graph inputs' types, values where the test data has them
+  std::vector<Attribute> attributes;
+};
+
+std::optional<Tensor> InputValue(const fs::path& dir, size_t index) {
+  onnx::TensorProto proto;
+  const fs::path file = dir / "test_data_set_0" / absl::StrCat("input_", index, ".pb");
+  if (!onnx_conformance::ParseFile(file, &proto)) return std::nullopt;
+  absl::StatusOr<Tensor> tensor = FromTensorProto(proto);
+  if (!tensor.ok()) return std::nullopt;
+  return *std::move(tensor);
+}
+
+// The case at `dir` when it is one ai.onnx node with a native rule.
+std::optional<NodeCase> ReadCase(const fs::path& dir) {
+  onnx::ModelProto model;
+  if (!onnx_conformance::ParseFile(dir / "model.onnx", &model)) return std::nullopt;
+  if (model.graph().node_size() != 1) return std::nullopt;
+  const onnx::NodeProto& node = model.graph().node(0);
+  if (!node.domain().empty() && node.domain() != "ai.onnx") return std::nullopt;
+  int version = 0;
+  for (const auto& import : model.opset_import()) {
+    if (import.domain().empty() || import.domain() == "ai.onnx") version = import.version();
+  }
+  NodeCase c;
+  c.name = dir.filename().string();
+  c.schema = FindSchema(node.op_type(), version, "");
+  if (c.schema == nullptr || FindNativeInference(*c.schema) == nullptr) return std::nullopt;
+  for (int i = 0; i < node.input_size(); ++i) {
+    OperandInfo info;
+    if (node.input(i).empty()) {
+      info.present = false;
+      c.declared.push_back(std::move(info));
+      continue;
+    }
+    int graph_input = -1;
+    for (int g = 0; g < model.graph().input_size(); ++g) {
+      if (model.graph().input(g).name() == node.input(i)) graph_input = g;
+    }
+    if (graph_input < 0) return std::nullopt;
+    absl::StatusOr<VarType> type = FromTypeProto(model.graph().input(graph_input).type(), "input");
+    if (!type.ok() || !type->is_tensor()) return std::nullopt;
+    info.dtype = type->dtype();
+    if (const std::optional<std::vector<int64_t>>& dims = type->shape(); dims.has_value()) {
+      info.shape = Shape(dims->begin(), dims->end());
+    }
+    info.value = InputValue(dir, static_cast<size_t>(graph_input));
+    c.declared.push_back(std::move(info));
+  }
+  for (const onnx::AttributeProto& proto : node.attribute()) {
+    absl::StatusOr<Attribute> attribute = FromAttributeProto(proto);
+    if (!attribute.ok()) return std::nullopt;
+    c.attributes.push_back(*std::move(attribute));
+  }
+  return c;
+}
+
+// The operands as a shape computation's: each input that is not already integer becomes a known
+// int64 vector (0, 1, ...) as long as its first dim (4 where that is unknown or the rank is 0),
+// so that data propagation has data to work on (the suites' cases are mostly float).
+Operands AsShapeComputation(const Operands& declared) {
+  Operands converted = declared;
+  for (OperandInfo& in : converted) {
+    if (!in.present || in.dtype == DataType::kInt64 || in.dtype == DataType::kInt32) continue;
+    const int64_t length = in.shape.has_value() && !in.shape->empty() && (*in.shape)[0] >= 0
+                               ? std::min<int64_t>((*in.shape)[0], 64)
+                               : 4;
+    std::vector<int64_t> elements(static_cast<size_t>(length));
+    for (int64_t i = 0; i < length; ++i) elements[static_cast<size_t>(i)] = 7 * i + 1;
+    in.dtype = DataType::kInt64;
+    in.shape = Shape{length};
+    in.value = Tensor::from_vector<int64_t>(elements, Shape{length});
+  }
+  return converted;
+}
+
+// The operands in the forms the test tries.
+std::vector<Operands> OperandForms(const Operands& declared) {
+  std::vector<Operands> forms;
+  Operands typed = declared;
+  for (OperandInfo& in : typed) in.value.reset();
+  forms.push_back(typed);
+  forms.push_back(declared);
+  Operands unknown_dims = typed;
+  for (OperandInfo& in : unknown_dims) {
+    if (in.shape.has_value()) {
+      for (int64_t& dim : *in.shape) dim = -1;
+    }
+  }
+  forms.push_back(unknown_dims);
+  Operands alternate_dims = typed;
+  for (OperandInfo& in : alternate_dims) {
+    if (!in.shape.has_value()) continue;
+    for (size_t d = 0; d < in.shape->size(); d += 2) (*in.shape)[d] = -1;
+  }
+  forms.push_back(alternate_dims);
+  Operands unknown_rank = typed;
+  for (OperandInfo& in : unknown_rank) in.shape.reset();
+  forms.push_back(unknown_rank);
+  // One input at a time without its rank (hasNInputShapes needs them all).
+  for (size_t i = 0; i < typed.size(); ++i) {
+    Operands one = declared;
+    one[i].shape.reset();
+    one[i].value.reset();
+    forms.push_back(one);
+  }
+  // Small integer values as shape data with every other element unknown.
+  Operands partly_known = declared;
+  bool any_data = false;
+  for (OperandInfo& in : partly_known) {
+    if (!in.value.has_value() || in.value->shape().size() > 1 || in.value->size() > 64) continue;
+    Shape elements;
+    if (in.dtype == DataType::kInt64) {
+      for (int64_t v : in.value->data<int64_t>()) elements.push_back(v);
+    } else if (in.dtype == DataType::kInt32) {
+      for (int32_t v : in.value->data<int32_t>()) elements.push_back(v);
+    } else {
+      continue;
+    }
+    for (size_t e = 1; e < elements.size(); e += 2) elements[e] = Arena::kUnknownElement;
+    in.value.reset();
+    in.shape_data = elements;
+    any_data = true;
+  }
+  if (any_data) forms.push_back(partly_known);
+  // int64 values moved by 2^32 (and one element past the end): ONNX reads some as an int.
+  for (const int64_t shift : {int64_t{1} << 32, -(int64_t{1} << 32), int64_t{3}}) {
+    Operands shifted = declared;
+    bool any_shifted = false;
+    for (OperandInfo& in : shifted) {
+      if (!in.value.has_value() || in.dtype != DataType::kInt64) continue;
+      std::vector<int64_t> moved(in.value->data<int64_t>().begin(),
+                                 in.value->data<int64_t>().end());
+      for (int64_t& v : moved) v += shift;
+      in.value = Tensor::from_vector<int64_t>(moved, in.value->shape());
+      any_shifted = true;
+    }
+    if (any_shifted) forms.push_back(shifted);
+  }
+  return forms;
+}
+
+// The attributes as given, and each int attribute set to values around every rank, past 32 bits
+// and absent.
+std::vector<std::vector<Attribute>> AttributeForms(const NodeCase& c) {
+  std::vector<std::vector<Attribute>> forms = {c.attributes};
+  std::vector<std::string> names;
+  for (const auto& [name, attribute] : c.schema->attributes()) {
+    if (attribute.type == onnx::AttributeProto::INT) names.push_back(name);
+  }
+  const int64_t kValues[] = {-6,
+                             -5,
+                             -4,
+                             -3,
+                             -2,
+                             -1,
+                             0,
+                             1,
+                             2,
+                             3,
+                             4,
+                             5,
+                             6,
+                             int64_t{1} << 32,
+                             (int64_t{1} << 32) - 1,
+                             -(int64_t{1} << 32),
+                             INT64_MAX,
+                             INT64_MIN};
+  for (const std::string& name : names) {
+    std::vector<Attribute> without;
+    for (const Attribute& attribute : c.attributes) {
+      if (attribute.name != name) without.push_back(attribute);
+    }
+    forms.push_back(without);
+    for (int64_t value : kValues) {
+      std::vector<Attribute> with = without;
+      with.push_back(Attribute{name, value});
+      forms.push_back(with);
+    }
+  }
+  return forms;
+}
+
+struct Tally {
+  int cases = 0;
+  int comparisons = 0;
+  int agreed_values = 0;  // comparisons where both inferred types (not both failed)
+};
+
+void CompareOnSuite(const fs::path& root, Tally& tally) {
+  for (const std::string& dir : onnx_conformance::ListTestDirs(root)) {
+    const std::optional<NodeCase> c = ReadCase(dir);
+    if (!c.has_value()) continue;
+    ++tally.cases;
+    std::vector<Operands> forms = OperandForms(c->declared);
+    for (Operands& form : OperandForms(AsShapeComputation(c->declared))) {
+      forms.push_back(std::move(form));
+    }
+    for (const Operands& operands : forms) {
+      for (const std::vector<Attribute>& attributes : AttributeForms(*c)) {
+        const int outputs = c->schema->min_output();
+        const absl::StatusOr<OutputTypes> native =
+            InferWithSchema(*c->schema, operands, attributes, outputs);
+        absl::StatusOr<OutputTypes> onnx;
+        {
+          ScopedSchemaInferenceOnly schema_only;
+          onnx = InferWithSchema(*c->schema, operands, attributes, outputs);
+        }
+        ++tally.comparisons;
+        if (native.ok() && onnx.ok()) ++tally.agreed_values;
+        std::string call;
+        for (const OperandInfo& in : operands) {
+          absl::StrAppend(&call, DataTypeName(in.dtype), Describe(in.shape),
+                          in.value.has_value() ? " (value)" : "",
+                          in.shape_data.has_value() ? " data=" + Describe(in.shape_data) : "",
+                          "; ");
+        }
+        for (const Attribute& attribute : attributes) {
+          if (const int64_t* value = std::get_if<int64_t>(&attribute.value)) {
+            absl::StrAppend(&call, attribute.name, "=", *value, " ");
+          }
+        }
+        ASSERT_TRUE(Same(native, onnx))
+            << c->name << ": " << call << "\n  native: " << Describe(native)
+            << "\n  ONNX:   " << Describe(onnx);
+      }
+    }
+  }
+}
+
+TEST(NativeInferenceTest, AgreesWithOnnxOnEveryNodeCaseAndItsVariants) {
+  Tally tally;
+  CompareOnSuite(onnx_conformance::NewestSuiteDir(), tally);
+  CompareOnSuite(onnx_conformance::DataDir(), tally);
+  // Shape, Gather and Concat have some 40 cases between the two suites.
+  EXPECT_GE(tally.cases, 30);
+  EXPECT_GT(tally.agreed_values, tally.comparisons / 4);
+  std::printf("%d node cases, %d comparisons, %d with types on both sides\n", tally.cases,
+              tally.comparisons, tally.agreed_values);
+}
+
+// The rules are found by schema version: the versions whose inference differs stay ONNX's.
+TEST(NativeInferenceTest, OnlyTheVersionsWrittenHaveNativeRules) {
+  EXPECT_NE(FindNativeInference(*FindSchema("Shape", 24, "")), nullptr);
+  EXPECT_NE(FindNativeInference(*FindSchema("Shape", 15, "")), nullptr);
+  EXPECT_EQ(FindNativeInference(*FindSchema("Shape", 13, "")), nullptr);   // no start, end
+  EXPECT_NE(FindNativeInference(*FindSchema("Gather", 24, "")), nullptr);  // Gather-13
+  EXPECT_EQ(FindNativeInference(*FindSchema("Gather", 12, "")), nullptr);  // Gather-11
+  EXPECT_NE(FindNativeInference(*FindSchema("Concat", 13, "")), nullptr);
+  EXPECT_EQ(FindNativeInference(*FindSchema("Concat", 11, "")), nullptr);
+  ScopedSchemaInferenceOnly schema_only;
+  EXPECT_EQ(FindNativeInference(*FindSchema("Shape", 24, "")), nullptr);
+}
+
+}  // namespace
+}  // namespace graphgc::internal
