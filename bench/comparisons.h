@@ -10,8 +10,8 @@
 
 namespace graphgc::bench {
 
-// "seed chain vs hand loop": best-of-`repetitions` ns per step of the graphgc chain (two modes)
-// and of the hand-written squaring loop.
+// "seed chain vs hand loop": ns per step of the graphgc chain (two modes) and of the hand-written
+// squaring loop, each the minimum of `repetitions` runs, the three run in turn.
 struct ChainVsHandLoop {
   int64_t n = 0;
   int repetitions = 0;

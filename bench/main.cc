@@ -28,7 +28,7 @@ namespace {
 // minutes on a small shared machine.
 const std::vector<int64_t> kBoundarySizes = {1000, 10000, 100000, 1000000};
 constexpr int64_t kComparisonChainLength = 20000;
-constexpr int kComparisonRepetitions = 5;
+constexpr int kComparisonRepetitions = 7;
 constexpr int64_t kCollectSamples = 1000;
 const std::vector<int64_t> kCollectGraphSizes = {1000, 1000000};
 

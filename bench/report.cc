@@ -70,8 +70,10 @@ std::string CollectCostJson(const std::vector<CollectCostRow>& rows) {
 }  // namespace
 
 void PrintChainVsHandLoop(const ChainVsHandLoop& result) {
-  absl::PrintF("\nSeed chain vs hand loop (n=%d in this process, best of %d)\n", result.n,
-               result.repetitions);
+  absl::PrintF(
+      "\nSeed chain vs hand loop (n=%d in this process, minimum of %d alternating runs of "
+      "each)\n",
+      result.n, result.repetitions);
   absl::PrintF("  %-34s %10.1f ns/op  graphgc/hand %6.2fx\n", "graphgc, collect-each-step",
                result.collect_each_step_ns,
                Ratio(result.collect_each_step_ns, result.hand_loop_ns));
