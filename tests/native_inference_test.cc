@@ -1,16 +1,17 @@
 // Native inference (opset/inference/native_inference.h) against ONNX's own inference functions:
 // for every node case of ONNX's suites (1.19's and 1.12's) whose op has a native rule, the node's
 // operands are described in many forms — as declared, with their values, with dims unknown, with
-// rank unknown, with values turned into partly known shape data or moved past 32 bits — and its
-// int attributes set to
-// values around and outside the ranks (and past 32 bits, which ONNX reads as an int); each form
-// is inferred twice, natively and by the schema's function, and the two must agree: the same
-// failure, or the same element types, shapes and shape data.
+// rank unknown, optional inputs omitted, with values turned into partly known shape data or moved
+// past 32 bits — and its int attributes set to values around and outside the ranks (and past 32
+// bits, which ONNX reads as an int); each form is inferred twice, natively and by the schema's
+// function, and the two must agree: the same failure, or the same element types, shapes and shape
+// data.
 #include "graphgc/opset/inference/native_inference.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <variant>
@@ -141,8 +142,17 @@ Operands AsShapeComputation(const Operands& declared) {
 }
 
 // The operands in the forms the test tries.
-std::vector<Operands> OperandForms(const Operands& declared) {
+std::vector<Operands> OperandForms(const onnx::OpSchema& schema, const Operands& declared) {
   std::vector<Operands> forms;
+  // Each optional input omitted (the last one left out, too).
+  for (size_t i = 0; i < declared.size() && i < schema.inputs().size(); ++i) {
+    if (schema.inputs()[i].GetOption() != onnx::OpSchema::Optional) continue;
+    Operands omitted = declared;
+    omitted[i] = OperandInfo();
+    omitted[i].present = false;
+    forms.push_back(omitted);
+    if (i + 1 == declared.size()) forms.push_back(Operands(declared.begin(), declared.end() - 1));
+  }
   Operands typed = declared;
   for (OperandInfo& in : typed) in.value.reset();
   forms.push_back(typed);
@@ -189,19 +199,37 @@ std::vector<Operands> OperandForms(const Operands& declared) {
     any_data = true;
   }
   if (any_data) forms.push_back(partly_known);
-  // int64 values moved by 2^32 (and one element past the end): ONNX reads some as an int.
-  for (const int64_t shift : {int64_t{1} << 32, -(int64_t{1} << 32), int64_t{3}}) {
-    Operands shifted = declared;
-    bool any_shifted = false;
-    for (OperandInfo& in : shifted) {
+  // int64 values changed: moved by 2^32 (ONNX reads some as an int) or past the end, counted
+  // from the back (-1 - v), their first element repeated.
+  const std::function<void(std::vector<int64_t>&)> changes[] = {
+      [](std::vector<int64_t>& v) {
+        for (int64_t& e : v) e += int64_t{1} << 32;
+      },
+      [](std::vector<int64_t>& v) {
+        for (int64_t& e : v) e -= int64_t{1} << 32;
+      },
+      [](std::vector<int64_t>& v) {
+        for (int64_t& e : v) e += 3;
+      },
+      [](std::vector<int64_t>& v) {
+        for (int64_t& e : v) e = -1 - e;
+      },
+      [](std::vector<int64_t>& v) {
+        if (v.size() > 1) v[1] = v[0];
+      },
+  };
+  for (const auto& change : changes) {
+    Operands changed = declared;
+    bool any_changed = false;
+    for (OperandInfo& in : changed) {
       if (!in.value.has_value() || in.dtype != DataType::kInt64) continue;
-      std::vector<int64_t> moved(in.value->data<int64_t>().begin(),
-                                 in.value->data<int64_t>().end());
-      for (int64_t& v : moved) v += shift;
-      in.value = Tensor::from_vector<int64_t>(moved, in.value->shape());
-      any_shifted = true;
+      std::vector<int64_t> elements(in.value->data<int64_t>().begin(),
+                                    in.value->data<int64_t>().end());
+      change(elements);
+      in.value = Tensor::from_vector<int64_t>(elements, in.value->shape());
+      any_changed = true;
     }
-    if (any_shifted) forms.push_back(shifted);
+    if (any_changed) forms.push_back(changed);
   }
   return forms;
 }
@@ -258,8 +286,8 @@ void CompareOnSuite(const fs::path& root, Tally& tally) {
     const std::optional<NodeCase> c = ReadCase(dir);
     if (!c.has_value()) continue;
     ++tally.cases;
-    std::vector<Operands> forms = OperandForms(c->declared);
-    for (Operands& form : OperandForms(AsShapeComputation(c->declared))) {
+    std::vector<Operands> forms = OperandForms(*c->schema, c->declared);
+    for (Operands& form : OperandForms(*c->schema, AsShapeComputation(c->declared))) {
       forms.push_back(std::move(form));
     }
     for (const Operands& operands : forms) {
@@ -298,8 +326,8 @@ TEST(NativeInferenceTest, AgreesWithOnnxOnEveryNodeCaseAndItsVariants) {
   Tally tally;
   CompareOnSuite(onnx_conformance::NewestSuiteDir(), tally);
   CompareOnSuite(onnx_conformance::DataDir(), tally);
-  // Shape, Gather and Concat have some 40 cases between the two suites.
-  EXPECT_GE(tally.cases, 30);
+  // Shape, Gather, Concat, Unsqueeze and Squeeze have 72 cases between the two suites.
+  EXPECT_GE(tally.cases, 60);
   EXPECT_GT(tally.agreed_values, tally.comparisons / 4);
   std::printf("%d node cases, %d comparisons, %d with types on both sides\n", tally.cases,
               tally.comparisons, tally.agreed_values);
@@ -314,6 +342,9 @@ TEST(NativeInferenceTest, OnlyTheVersionsWrittenHaveNativeRules) {
   EXPECT_EQ(FindNativeInference(*FindSchema("Gather", 12, "")), nullptr);  // Gather-11
   EXPECT_NE(FindNativeInference(*FindSchema("Concat", 13, "")), nullptr);
   EXPECT_EQ(FindNativeInference(*FindSchema("Concat", 11, "")), nullptr);
+  EXPECT_NE(FindNativeInference(*FindSchema("Unsqueeze", 24, "")), nullptr);
+  EXPECT_NE(FindNativeInference(*FindSchema("Squeeze", 13, "")), nullptr);
+  EXPECT_EQ(FindNativeInference(*FindSchema("Squeeze", 12, "")), nullptr);  // axes an attribute
   ScopedSchemaInferenceOnly schema_only;
   EXPECT_EQ(FindNativeInference(*FindSchema("Shape", 24, "")), nullptr);
 }

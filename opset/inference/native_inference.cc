@@ -11,11 +11,17 @@ struct NativeRule {
   NativeInferenceFn infer;
 };
 
-// ai.onnx schemas only. Shape 19, 21, 23 and 24 changed nothing but T's types (checked before).
+// ai.onnx schemas only. The later versions of Shape (15), Unsqueeze and Squeeze (13) changed
+// nothing but T's types, which InferWithSchema checks before.
 constexpr NativeRule kRules[] = {
-    {"Shape", 15, InferShape15},   {"Shape", 19, InferShape15}, {"Shape", 21, InferShape15},
-    {"Shape", 23, InferShape15},   {"Shape", 24, InferShape15}, {"Gather", 13, InferGather13},
-    {"Concat", 13, InferConcat13},
+    {"Shape", 15, InferShape15},         {"Shape", 19, InferShape15},
+    {"Shape", 21, InferShape15},         {"Shape", 23, InferShape15},
+    {"Shape", 24, InferShape15},         {"Gather", 13, InferGather13},
+    {"Concat", 13, InferConcat13},       {"Unsqueeze", 13, InferUnsqueeze13},
+    {"Unsqueeze", 21, InferUnsqueeze13}, {"Unsqueeze", 23, InferUnsqueeze13},
+    {"Unsqueeze", 24, InferUnsqueeze13}, {"Squeeze", 13, InferSqueeze13},
+    {"Squeeze", 21, InferSqueeze13},     {"Squeeze", 23, InferSqueeze13},
+    {"Squeeze", 24, InferSqueeze13},
 };
 
 }  // namespace

@@ -39,13 +39,18 @@ class ScopedSchemaInferenceOnly {
   bool was_disabled_;
 };
 
-// The rules (native_shape_ops.cc).
+// The rules. native_shape_ops.cc
 absl::StatusOr<OutputTypes> InferShape15(absl::Span<const OperandInfo> inputs,
                                          absl::Span<const Attribute> attributes);
 absl::StatusOr<OutputTypes> InferGather13(absl::Span<const OperandInfo> inputs,
                                           absl::Span<const Attribute> attributes);
 absl::StatusOr<OutputTypes> InferConcat13(absl::Span<const OperandInfo> inputs,
                                           absl::Span<const Attribute> attributes);
+// native_axes_ops.cc
+absl::StatusOr<OutputTypes> InferUnsqueeze13(absl::Span<const OperandInfo> inputs,
+                                             absl::Span<const Attribute> attributes);
+absl::StatusOr<OutputTypes> InferSqueeze13(absl::Span<const OperandInfo> inputs,
+                                           absl::Span<const Attribute> attributes);
 
 }  // namespace graphgc::internal
 

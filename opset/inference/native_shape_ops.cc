@@ -6,28 +6,12 @@
 #include <optional>
 #include <string>
 
-#include "absl/strings/str_cat.h"
 #include "graphgc/opset/inference/native_inference.h"
+#include "graphgc/opset/inference/native_rule_support.h"
 #include "graphgc/opset/inference/shape_data.h"
 
 namespace graphgc::internal {
 namespace {
-
-constexpr int64_t kUnknownDim = -1;
-
-std::optional<int64_t> IntAttribute(absl::Span<const Attribute> attributes,
-                                    absl::string_view name) {
-  for (const Attribute& attribute : attributes) {
-    if (attribute.name != name) continue;
-    if (const int64_t* value = std::get_if<int64_t>(&attribute.value)) return *value;
-  }
-  return std::nullopt;
-}
-
-template <class... Parts>
-absl::Status ShapeInferenceError(const Parts&... parts) {
-  return absl::InvalidArgumentError(absl::StrCat("[ShapeInferenceError] ", parts...));
-}
 
 // ONNX's axisIsZero: whether data propagation applies (a data tensor's axis 0); nullopt where
 // ONNX throws (a missing axis without a default, one outside the rank).
@@ -159,40 +143,33 @@ absl::StatusOr<std::optional<Shape>> ConcatShape(absl::Span<const OperandInfo> i
   return std::optional<Shape>(std::move(out));
 }
 
-OutputTypes One(DataType dtype, std::optional<Shape> shape, std::optional<Shape> data) {
-  OutputTypes types(1);
-  types[0].dtype = dtype;
-  types[0].shape = std::move(shape);
-  types[0].shape_data = std::move(data);
-  return types;
-}
-
 }  // namespace
 
 absl::StatusOr<OutputTypes> InferShape15(absl::Span<const OperandInfo> inputs,
                                          absl::Span<const Attribute> attributes) {
-  if (!inputs[0].shape.has_value()) return One(DataType::kInt64, Shape{kUnknownDim}, std::nullopt);
+  if (!inputs[0].shape.has_value())
+    return OneOutput(DataType::kInt64, Shape{kUnknownDim}, std::nullopt);
   const Shape& dims = *inputs[0].shape;
   const auto [start, end] = ShapeSlice(static_cast<int64_t>(dims.size()), attributes);
   Shape data;
   for (int64_t d = start; d < end; ++d) {
     data.push_back(dims[d] == kUnknownDim ? Arena::kUnknownElement : dims[d]);
   }
-  return One(DataType::kInt64, Shape{end - start < 0 ? 0 : end - start}, std::move(data));
+  return OneOutput(DataType::kInt64, Shape{end - start < 0 ? 0 : end - start}, std::move(data));
 }
 
 absl::StatusOr<OutputTypes> InferGather13(absl::Span<const OperandInfo> inputs,
                                           absl::Span<const Attribute> attributes) {
   absl::StatusOr<std::optional<Shape>> shape = GatherShape(inputs, attributes);
   if (!shape.ok()) return shape.status();
-  return One(inputs[0].dtype, *std::move(shape), GatherData(inputs, attributes));
+  return OneOutput(inputs[0].dtype, *std::move(shape), GatherData(inputs, attributes));
 }
 
 absl::StatusOr<OutputTypes> InferConcat13(absl::Span<const OperandInfo> inputs,
                                           absl::Span<const Attribute> attributes) {
   absl::StatusOr<std::optional<Shape>> shape = ConcatShape(inputs, attributes);
   if (!shape.ok()) return shape.status();
-  return One(inputs[0].dtype, *std::move(shape), ConcatData(inputs, attributes));
+  return OneOutput(inputs[0].dtype, *std::move(shape), ConcatData(inputs, attributes));
 }
 
 }  // namespace graphgc::internal

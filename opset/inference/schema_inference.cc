@@ -30,10 +30,6 @@ namespace {
 
 using onnx::OpSchema;
 
-// Values handed to inference functions (Reshape's shape, Slice's starts, ...) are small; a large
-// tensor is not converted, its var then counts as having no known data.
-constexpr int64_t kMaxInferenceDataElements = int64_t{1} << 16;
-
 std::string TensorTypeString(DataType dtype) {
   return absl::StrCat("tensor(", DataTypeName(dtype), ")");
 }

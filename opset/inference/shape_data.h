@@ -19,6 +19,10 @@ namespace graphgc::internal {
 // Larger known values are not propagated as data (their vars count as having none).
 inline constexpr int64_t kMaxShapeDataElements = 64;
 
+// Values handed to inference functions (Reshape's shape, Slice's starts, Unsqueeze's axes) are
+// small; a larger tensor is not handed over, its var then counts as having no known data.
+inline constexpr int64_t kMaxInferenceDataElements = int64_t{1} << 16;
+
 struct ShapeData {
   Shape elements;
   // From a value: every element is known, Arena::kUnknownElement (INT64_MIN) included.
