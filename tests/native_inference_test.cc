@@ -234,8 +234,8 @@ std::vector<Operands> OperandForms(const onnx::OpSchema& schema, const Operands&
   return forms;
 }
 
-// The attributes as given, and each int attribute set to values around every rank, past 32 bits
-// and absent.
+// The attributes as given, each int attribute set to values around every rank, past 32 bits and
+// absent, each list attribute absent and of other lengths and entries, and auto_pad in each mode.
 std::vector<std::vector<Attribute>> AttributeForms(const NodeCase& c) {
   std::vector<std::vector<Attribute>> forms = {c.attributes};
   std::vector<std::string> names;
@@ -260,6 +260,51 @@ std::vector<std::vector<Attribute>> AttributeForms(const NodeCase& c) {
                              -(int64_t{1} << 32),
                              INT64_MAX,
                              INT64_MIN};
+  const auto without = [&](const std::string& name) {
+    std::vector<Attribute> rest;
+    for (const Attribute& attribute : c.attributes) {
+      if (attribute.name != name) rest.push_back(attribute);
+    }
+    return rest;
+  };
+  // List attributes: absent, of lengths 1 to 6, with zeros, negatives and large entries.
+  const std::vector<std::vector<int64_t>> kLists = {
+      {1},          {2, 2}, {1, 2, 3, 4}, {3, 1, 2, 1, 1, 2}, {0, 0}, {0, 0, 0, 0}, {-1, -1},
+      {1, 1, 1, 1}, {2, 3}, {5, 5, 5, 5}, {1, 2, 3},          {7},    {1 << 20, 1}, {2, 1, 1, 2},
+      {4, 4},       {1, 1}, {3, 3, 3, 3}};
+  for (const auto& [name, attribute] : c.schema->attributes()) {
+    if (attribute.type != onnx::AttributeProto::INTS) continue;
+    forms.push_back(without(name));
+    for (const std::vector<int64_t>& list : kLists) {
+      std::vector<Attribute> with = without(name);
+      with.push_back(Attribute{name, list});
+      forms.push_back(with);
+    }
+  }
+  if (c.schema->attributes().count("auto_pad") != 0) {
+    for (const char* mode : {"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"}) {
+      for (bool keep_pads : {false, true}) {
+        std::vector<Attribute> with = without("auto_pad");
+        if (!keep_pads) {
+          with.erase(std::remove_if(with.begin(), with.end(),
+                                    [](const Attribute& a) { return a.name == "pads"; }),
+                     with.end());
+        }
+        with.push_back(Attribute{"auto_pad", std::string(mode)});
+        forms.push_back(with);
+        for (const std::vector<int64_t>& strides :
+             {std::vector<int64_t>{2, 2}, std::vector<int64_t>{3, 2},
+              std::vector<int64_t>{2, 2, 2}}) {
+          std::vector<Attribute> strided = with;
+          strided.erase(std::remove_if(strided.begin(), strided.end(),
+                                       [](const Attribute& a) { return a.name == "strides"; }),
+                        strided.end());
+          strided.push_back(Attribute{"strides", strides});
+          forms.push_back(strided);
+        }
+      }
+    }
+  }
   for (const std::string& name : names) {
     std::vector<Attribute> without;
     for (const Attribute& attribute : c.attributes) {
@@ -326,8 +371,8 @@ TEST(NativeInferenceTest, AgreesWithOnnxOnEveryNodeCaseAndItsVariants) {
   Tally tally;
   CompareOnSuite(onnx_conformance::NewestSuiteDir(), tally);
   CompareOnSuite(onnx_conformance::DataDir(), tally);
-  // Shape, Gather, Concat, Unsqueeze and Squeeze have 72 cases between the two suites.
-  EXPECT_GE(tally.cases, 60);
+  // Shape, Gather, Concat, Unsqueeze, Squeeze and Conv have some 80 cases in the two suites.
+  EXPECT_GE(tally.cases, 70);
   EXPECT_GT(tally.agreed_values, tally.comparisons / 4);
   std::printf("%d node cases, %d comparisons, %d with types on both sides\n", tally.cases,
               tally.comparisons, tally.agreed_values);
@@ -345,6 +390,9 @@ TEST(NativeInferenceTest, OnlyTheVersionsWrittenHaveNativeRules) {
   EXPECT_NE(FindNativeInference(*FindSchema("Unsqueeze", 24, "")), nullptr);
   EXPECT_NE(FindNativeInference(*FindSchema("Squeeze", 13, "")), nullptr);
   EXPECT_EQ(FindNativeInference(*FindSchema("Squeeze", 12, "")), nullptr);  // axes an attribute
+  EXPECT_NE(FindNativeInference(*FindSchema("Conv", 24, "")), nullptr);
+  EXPECT_NE(FindNativeInference(*FindSchema("Conv", 11, "")), nullptr);
+  EXPECT_EQ(FindNativeInference(*FindSchema("Conv", 10, "")), nullptr);
   ScopedSchemaInferenceOnly schema_only;
   EXPECT_EQ(FindNativeInference(*FindSchema("Shape", 24, "")), nullptr);
 }

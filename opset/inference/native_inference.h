@@ -46,6 +46,9 @@ absl::StatusOr<OutputTypes> InferGather13(absl::Span<const OperandInfo> inputs,
                                           absl::Span<const Attribute> attributes);
 absl::StatusOr<OutputTypes> InferConcat13(absl::Span<const OperandInfo> inputs,
                                           absl::Span<const Attribute> attributes);
+// native_conv_ops.cc
+absl::StatusOr<OutputTypes> InferConv11(absl::Span<const OperandInfo> inputs,
+                                        absl::Span<const Attribute> attributes);
 // native_axes_ops.cc
 absl::StatusOr<OutputTypes> InferUnsqueeze13(absl::Span<const OperandInfo> inputs,
                                              absl::Span<const Attribute> attributes);

@@ -461,13 +461,14 @@ absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
                                          absl::Span<const OperandInfo> inputs,
                                          absl::Span<const Attribute> attributes, int num_outputs,
                                          absl::Span<const BodyTypes> bodies) {
+  const std::optional<std::vector<OperandInfo>> widened = Widened(schema, inputs, attributes);
   if (const NativeInferenceFn native = FindNativeInference(schema)) {
-    absl::StatusOr<OutputTypes> types = native(inputs, attributes);
+    absl::StatusOr<OutputTypes> types =
+        native(widened.has_value() ? absl::Span<const OperandInfo>(*widened) : inputs, attributes);
     if (types.ok()) return types;
     return absl::InvalidArgumentError(absl::StrCat("inference failed: ", types.status().message(),
                                                    " (", DescribeCall(inputs, attributes), ")"));
   }
-  const std::optional<std::vector<OperandInfo>> widened = Widened(schema, inputs, attributes);
   OperandInferenceContext context(widened.has_value() ? *widened : inputs, attributes, num_outputs,
                                   bodies);
   try {
