@@ -79,6 +79,13 @@ std::string VarType::ToString() const { return Describe(/*with_shapes=*/false); 
 
 std::string VarType::Key() const { return Describe(/*with_shapes=*/true); }
 
+bool operator==(const VarType& a, const VarType& b) {
+  if (a.kind_ != b.kind_ || a.dtype_ != b.dtype_ || a.key_ != b.key_ || a.shape_ != b.shape_) {
+    return false;
+  }
+  return a.kind_ == VarType::Kind::kTensor || a.element() == b.element();
+}
+
 std::ostream& operator<<(std::ostream& out, const VarType& type) {
   return out << type.Describe(/*with_shapes=*/true, /*with_names=*/true);
 }

@@ -64,7 +64,9 @@ class VarType {
   // Prints Key(), with the names of named dims in place of their -1.
   friend std::ostream& operator<<(std::ostream& out, const VarType& type);
 
-  friend bool operator==(const VarType& a, const VarType& b) { return a.Key() == b.Key(); }
+  // Equal kinds, element and key types, shapes and elements (what Key() prints, without building
+  // it: If compares its branches' types on every call).
+  friend bool operator==(const VarType& a, const VarType& b);
   friend bool operator!=(const VarType& a, const VarType& b) { return !(a == b); }
 
  private:
