@@ -105,14 +105,16 @@ absl::StatusOr<std::optional<Shape>> SqueezeShape(absl::Span<const OperandInfo> 
 }  // namespace
 
 absl::StatusOr<OutputTypes> InferUnsqueeze13(absl::Span<const OperandInfo> inputs,
-                                             absl::Span<const Attribute> attributes) {
+                                             absl::Span<const Attribute> attributes,
+                                             int num_outputs) {
   absl::StatusOr<std::optional<Shape>> shape = UnsqueezeShape(inputs);
   if (!shape.ok()) return shape.status();
   return OneOutput(inputs[0].dtype, *std::move(shape), PassedThroughData(inputs[0]));
 }
 
 absl::StatusOr<OutputTypes> InferSqueeze13(absl::Span<const OperandInfo> inputs,
-                                           absl::Span<const Attribute> attributes) {
+                                           absl::Span<const Attribute> attributes,
+                                           int num_outputs) {
   absl::StatusOr<std::optional<Shape>> shape = SqueezeShape(inputs);
   if (!shape.ok()) return shape.status();
   return OneOutput(inputs[0].dtype, *std::move(shape), PassedThroughData(inputs[0]));

@@ -11,8 +11,9 @@ struct NativeRule {
   NativeInferenceFn infer;
 };
 
-// ai.onnx schemas only. The later versions of Shape (15), Unsqueeze and Squeeze (13) and Conv
-// (11) changed nothing but T's types, which InferWithSchema checks before.
+// ai.onnx schemas only. The later versions of Shape (15), Unsqueeze and Squeeze (13), Conv (11),
+// changed nothing but T's types, which InferWithSchema checks
+// before.
 constexpr NativeRule kRules[] = {
     {"Shape", 15, InferShape15},         {"Shape", 19, InferShape15},
     {"Shape", 21, InferShape15},         {"Shape", 23, InferShape15},
@@ -22,7 +23,8 @@ constexpr NativeRule kRules[] = {
     {"Unsqueeze", 24, InferUnsqueeze13}, {"Squeeze", 13, InferSqueeze13},
     {"Squeeze", 21, InferSqueeze13},     {"Squeeze", 23, InferSqueeze13},
     {"Squeeze", 24, InferSqueeze13},     {"Conv", 11, InferConv11},
-    {"Conv", 22, InferConv11},
+    {"Conv", 22, InferConv11},           {"MaxPool", 12, InferPool19},
+    {"MaxPool", 22, InferPool22},        {"AveragePool", 22, InferPool22},
 };
 
 }  // namespace

@@ -18,10 +18,11 @@
 
 namespace graphgc::internal {
 
-// Inference of one schema, its checks already made. An error is the message ONNX's function
-// throws (InferWithSchema adds the call).
+// Inference of one schema, its checks already made, for `num_outputs` outputs (within the
+// schema's range). An error is the message ONNX's function throws (InferWithSchema adds the call).
 using NativeInferenceFn = absl::StatusOr<OutputTypes> (*)(absl::Span<const OperandInfo> inputs,
-                                                          absl::Span<const Attribute> attributes);
+                                                          absl::Span<const Attribute> attributes,
+                                                          int num_outputs);
 
 // The native rule of `schema` (its name, domain and since_version), or nullptr.
 NativeInferenceFn FindNativeInference(const onnx::OpSchema& schema);
@@ -39,21 +40,26 @@ class ScopedSchemaInferenceOnly {
   bool was_disabled_;
 };
 
-// The rules. native_shape_ops.cc
+// The rules, by the file that holds them. native_shape_ops.cc:
 absl::StatusOr<OutputTypes> InferShape15(absl::Span<const OperandInfo> inputs,
-                                         absl::Span<const Attribute> attributes);
+                                         absl::Span<const Attribute> attributes, int num_outputs);
 absl::StatusOr<OutputTypes> InferGather13(absl::Span<const OperandInfo> inputs,
-                                          absl::Span<const Attribute> attributes);
+                                          absl::Span<const Attribute> attributes, int num_outputs);
 absl::StatusOr<OutputTypes> InferConcat13(absl::Span<const OperandInfo> inputs,
-                                          absl::Span<const Attribute> attributes);
-// native_conv_ops.cc
+                                          absl::Span<const Attribute> attributes, int num_outputs);
+// native_conv_ops.cc:
 absl::StatusOr<OutputTypes> InferConv11(absl::Span<const OperandInfo> inputs,
-                                        absl::Span<const Attribute> attributes);
-// native_axes_ops.cc
+                                        absl::Span<const Attribute> attributes, int num_outputs);
+absl::StatusOr<OutputTypes> InferPool19(absl::Span<const OperandInfo> inputs,
+                                        absl::Span<const Attribute> attributes, int num_outputs);
+absl::StatusOr<OutputTypes> InferPool22(absl::Span<const OperandInfo> inputs,
+                                        absl::Span<const Attribute> attributes, int num_outputs);
+// native_axes_ops.cc:
 absl::StatusOr<OutputTypes> InferUnsqueeze13(absl::Span<const OperandInfo> inputs,
-                                             absl::Span<const Attribute> attributes);
+                                             absl::Span<const Attribute> attributes,
+                                             int num_outputs);
 absl::StatusOr<OutputTypes> InferSqueeze13(absl::Span<const OperandInfo> inputs,
-                                           absl::Span<const Attribute> attributes);
+                                           absl::Span<const Attribute> attributes, int num_outputs);
 
 }  // namespace graphgc::internal
 

@@ -146,7 +146,7 @@ absl::StatusOr<std::optional<Shape>> ConcatShape(absl::Span<const OperandInfo> i
 }  // namespace
 
 absl::StatusOr<OutputTypes> InferShape15(absl::Span<const OperandInfo> inputs,
-                                         absl::Span<const Attribute> attributes) {
+                                         absl::Span<const Attribute> attributes, int num_outputs) {
   if (!inputs[0].shape.has_value())
     return OneOutput(DataType::kInt64, Shape{kUnknownDim}, std::nullopt);
   const Shape& dims = *inputs[0].shape;
@@ -159,14 +159,14 @@ absl::StatusOr<OutputTypes> InferShape15(absl::Span<const OperandInfo> inputs,
 }
 
 absl::StatusOr<OutputTypes> InferGather13(absl::Span<const OperandInfo> inputs,
-                                          absl::Span<const Attribute> attributes) {
+                                          absl::Span<const Attribute> attributes, int num_outputs) {
   absl::StatusOr<std::optional<Shape>> shape = GatherShape(inputs, attributes);
   if (!shape.ok()) return shape.status();
   return OneOutput(inputs[0].dtype, *std::move(shape), GatherData(inputs, attributes));
 }
 
 absl::StatusOr<OutputTypes> InferConcat13(absl::Span<const OperandInfo> inputs,
-                                          absl::Span<const Attribute> attributes) {
+                                          absl::Span<const Attribute> attributes, int num_outputs) {
   absl::StatusOr<std::optional<Shape>> shape = ConcatShape(inputs, attributes);
   if (!shape.ok()) return shape.status();
   return OneOutput(inputs[0].dtype, *std::move(shape), ConcatData(inputs, attributes));

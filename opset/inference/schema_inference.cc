@@ -464,7 +464,8 @@ absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
   const std::optional<std::vector<OperandInfo>> widened = Widened(schema, inputs, attributes);
   if (const NativeInferenceFn native = FindNativeInference(schema)) {
     absl::StatusOr<OutputTypes> types =
-        native(widened.has_value() ? absl::Span<const OperandInfo>(*widened) : inputs, attributes);
+        native(widened.has_value() ? absl::Span<const OperandInfo>(*widened) : inputs, attributes,
+               num_outputs);
     if (types.ok()) return types;
     return absl::InvalidArgumentError(absl::StrCat("inference failed: ", types.status().message(),
                                                    " (", DescribeCall(inputs, attributes), ")"));
@@ -512,7 +513,7 @@ absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
 }  // namespace
 
 absl::Status CheckAttributes(const OpSchema& schema, absl::Span<const Attribute> attributes) {
-  std::vector<std::string> seen;
+  absl::InlinedVector<absl::string_view, 8> seen;  // views of `attributes`' names
   for (const Attribute& attribute : attributes) {
     if (std::find(seen.begin(), seen.end(), attribute.name) != seen.end()) {
       return absl::InvalidArgumentError(
@@ -532,7 +533,8 @@ absl::Status CheckAttributes(const OpSchema& schema, absl::Span<const Attribute>
     }
   }
   for (const auto& [name, attribute] : schema.attributes()) {
-    if (attribute.required && std::find(seen.begin(), seen.end(), name) == seen.end()) {
+    if (attribute.required &&
+        std::find(seen.begin(), seen.end(), absl::string_view(name)) == seen.end()) {
       return absl::InvalidArgumentError(absl::StrCat("missing required attribute '", name, "'"));
     }
   }
