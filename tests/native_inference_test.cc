@@ -404,6 +404,30 @@ TEST(NativeInferenceTest, AgreesWithOnnxOnEveryNodeCaseAndItsVariants) {
               tally.comparisons, tally.agreed_values);
 }
 
+// Pads at the ends of int64's range: the rules' arithmetic wraps (as ONNX's does in practice)
+// instead of overflowing, which the sanitized build would report.
+TEST(NativeInferenceTest, ExtremePadsWrapInsteadOfOverflowing) {
+  const onnx::OpSchema* schema = FindSchema("MaxPool", 22, "");
+  ASSERT_NE(schema, nullptr);
+  ASSERT_NE(FindNativeInference(*schema), nullptr);
+  OperandInfo x;
+  x.dtype = DataType::kFloat;
+  x.shape = Shape{1, 1, 4};
+  for (const int64_t first : {INT64_MIN, INT64_MIN + 4, INT64_MAX - 3, INT64_MAX}) {
+    const std::vector<Attribute> attributes = {
+        {"kernel_shape", std::vector<int64_t>{1}},
+        {"pads", std::vector<int64_t>{first, 1}},
+        {"ceil_mode", int64_t{1}},
+    };
+    const absl::StatusOr<OutputTypes> types = InferWithSchema(*schema, {x}, attributes, 1);
+    if (types.ok()) {
+      ASSERT_EQ(types->size(), 1u);
+      ASSERT_TRUE((*types)[0].shape.has_value());
+      EXPECT_EQ((*types)[0].shape->size(), 3u);
+    }
+  }
+}
+
 // The rules are found by schema version: the versions whose inference differs stay ONNX's.
 TEST(NativeInferenceTest, OnlyTheVersionsWrittenHaveNativeRules) {
   EXPECT_NE(FindNativeInference(*FindSchema("Shape", 24, "")), nullptr);

@@ -112,7 +112,7 @@ int64_t Positions19(int64_t numerator, int64_t stride, int64_t ceil_mode) {
 int64_t Positions(int64_t numerator, int64_t stride, int64_t ceil_mode, int64_t padded_start) {
   if (ceil_mode != 0) numerator = Add(numerator, Sub(stride, 1));
   int64_t positions = numerator / stride;
-  if (ceil_mode == 1 && Mul(positions, stride) >= padded_start) --positions;
+  if (ceil_mode == 1 && Mul(positions, stride) >= padded_start) positions = Sub(positions, 1);
   return positions;
 }
 
