@@ -6,7 +6,7 @@
 // (NaN matching any NaN in float outputs). The cases are every test_cast*, test_castlike*,
 // test_quantizelinear* and test_dequantizelinear* directory (not the _expanded function bodies)
 // whose tensors include a narrow type, plus every QuantizeLinear and DequantizeLinear case.
-// GRAPHGC_ONNX_119_NODE_DATA (CMake: the ONNX prefix's share/onnx-testdata/node) names the data.
+// GRAPHGC_ONNX_NODE_SUITE (CMake: the ONNX prefix's share/onnx-testdata/node) names the data.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -39,7 +39,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kDataDir = GRAPHGC_ONNX_119_NODE_DATA;
+const fs::path kDataDir = GRAPHGC_ONNX_NODE_SUITE;
 
 template <class Proto>
 std::optional<Proto> ReadProto(const fs::path& path) {

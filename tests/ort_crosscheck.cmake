@@ -5,10 +5,9 @@
 find_package(GTest REQUIRED)
 include(GoogleTest)
 
-add_executable(ort_crosscheck_test ${CMAKE_CURRENT_LIST_DIR}/ort_crosscheck_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/test_main.cc)
-target_link_libraries(ort_crosscheck_test PRIVATE graphgc::graphgc GTest::gtest GTest::gmock)
-target_compile_options(ort_crosscheck_test PRIVATE -Wall -Wextra -Wno-unused-parameter)
+add_executable(ort_crosscheck_test ${CMAKE_CURRENT_LIST_DIR}/ort_crosscheck_test.cc)
+target_link_libraries(ort_crosscheck_test PRIVATE graphgc_test_main)
+target_compile_options(ort_crosscheck_test PRIVATE ${graphgc_test_options})
 target_compile_definitions(ort_crosscheck_test PRIVATE
   GRAPHGC_ORT_RUN_JS="${CMAKE_CURRENT_LIST_DIR}/ort_run.js"
   GRAPHGC_ORT_NODE_MODULES="${PROJECT_SOURCE_DIR}/tools/.ort/node_modules")
