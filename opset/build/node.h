@@ -2,7 +2,7 @@
 //
 //   std::vector<Var> outs = graphgc::make_node("TopK", {x, k}, {{"axis", int64_t{-1}}});
 //
-// The operator is looked up in ONNX's schema registry (ai.onnx up to opset 17, ai.onnx.ml up to 3)
+// The operator is looked up in ONNX's schema registry (ai.onnx up to opset 24, ai.onnx.ml up to 5)
 // or among the custom operators registered with register_op (custom_op.h). The call checks the
 // inputs against the schema (count, optional inputs, element-type constraints), the attributes
 // (known names, types, required ones), then infers every output's element type and shape with the

@@ -31,6 +31,7 @@
 #include "graphgc/ir/graph.h"
 #include "graphgc/ir/var.h"
 #include "graphgc/ir/var_type.h"
+#include "graphgc/opset/build/output_vars.h"
 #include "graphgc/valuestore/data_type.h"
 #include "graphgc/valuestore/tensor.h"
 #include "graphgc/valuestore/value.h"
@@ -41,7 +42,7 @@ class GraphCore;
 
 struct OpSignature {
   absl::string_view op_type;
-  int since_version;  // the ai.onnx schema version this constructor implements (<= 17)
+  int since_version;  // the ai.onnx schema version this constructor implements (<= 24)
   absl::Span<const absl::string_view> input_names;
   absl::string_view domain = "";
   // The opset version the node is recorded at (what export declares); 0: the newest supported.
@@ -108,7 +109,6 @@ Var BuildOp(const OpSignature& signature, absl::Span<const Var* const> inputs,
 // The general form: any number of outputs; a nullptr input is an omitted optional input.
 using OutputTypes = absl::InlinedVector<OutputType, 1>;
 using OutputValues = absl::InlinedVector<std::optional<Value>, 1>;
-using OutputVars = absl::InlinedVector<Var, 1>;
 using MultiInferFn = absl::FunctionRef<absl::StatusOr<OutputTypes>(absl::Span<const OperandInfo>)>;
 // Values that do not come from a kernel (If's chosen branch, Loop's trips): called only when every
 // present input has a value; may leave any output without one, and may fail the op (a Loop whose
