@@ -352,8 +352,13 @@ void Arena::read_var_shape(VarId var, std::optional<Shape>& shape) const {
     shape.reset();
     return;
   }
-  shape.emplace(static_cast<size_t>(record.rank));
-  for (int i = 0; i < record.rank; ++i) (*shape)[i] = dims_pool_[record.shape_begin + i];
+  const size_t rank = static_cast<size_t>(record.rank);
+  if (const int64_t* dims = dims_pool_.run(record.shape_begin, rank)) {
+    shape.emplace(dims, dims + rank);  // the common case: copied at once, not zeroed first
+    return;
+  }
+  shape.emplace(rank);
+  for (size_t i = 0; i < rank; ++i) (*shape)[i] = dims_pool_[record.shape_begin + i];
 }
 
 std::optional<int64_t> Arena::var_rank(VarId var) const {

@@ -54,6 +54,14 @@ class ChunkedVector {
     return chunks_[index >> kChunkBits][index & (kChunkSize - 1)];
   }
 
+  // The `count` elements from `index` as one run, when they lie in one chunk (else nullptr): the
+  // pointer is only for reading them at once, within the caller's function (the arena grows).
+  const T* run(size_t index, size_t count) const {
+    GRAPHGC_CHECK(index + count <= size_, "ChunkedVector run out of range");
+    if (count == 0 || (index >> kChunkBits) != ((index + count - 1) >> kChunkBits)) return nullptr;
+    return &chunks_[index >> kChunkBits][index & (kChunkSize - 1)];
+  }
+
   // Bytes held: every allocated chunk plus the chunk table.
   size_t capacity_bytes() const {
     return chunks_.size() * kChunkSize * sizeof(T) + chunks_.capacity() * sizeof(chunks_[0]);

@@ -92,7 +92,7 @@ void GraphCore::set_value(VarId var, Tensor tensor) {
 }
 
 void GraphCore::set_value(VarId var, Value value) {
-  if (value.is_tensor()) return set_value(var, value.tensor());
+  if (value.is_tensor()) return set_value(var, std::move(value).take_tensor());
   ValueRef& ref = values_[var.value()];
   GRAPHGC_CHECK(ref.is_null(), "a var's value is set once");
   ref = store_->insert(std::move(value));

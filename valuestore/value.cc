@@ -61,6 +61,8 @@ absl::StatusOr<Value> Value::Map(Tensor keys, Tensor values) {
 
 const Tensor& Value::tensor() const { return kind_ == Kind::kTensor ? tensor_ : NoTensor(); }
 
+Tensor Value::take_tensor() && { return kind_ == Kind::kTensor ? std::move(tensor_) : NoTensor(); }
+
 const std::vector<Value>& Value::elements() const {
   return elements_ == nullptr ? NoElements() : *elements_;
 }

@@ -37,6 +37,8 @@ class Value {
   bool is_tensor() const { return kind_ == Kind::kTensor; }
   // The tensor of a kTensor value; for the other kinds the empty tensor (dtype kUndefined).
   const Tensor& tensor() const;
+  // The same, moved out of a value about to go (no copy of the shape).
+  Tensor take_tensor() &&;
   // A sequence's elements; an optional's element, if it has one (zero or one entries); none for
   // a tensor or a map.
   const std::vector<Value>& elements() const;

@@ -19,8 +19,15 @@
 #include "graphgc/ir/optional_list.h"
 #include "graphgc/ir/var.h"
 #include "graphgc/opset/build/node.h"
+#include "graphgc/opset/build/output_vars.h"
 
 namespace graphgc::internal {
+
+class GraphCore;
+
+// make_node itself, into `graph` (nullptr: the operands' graph), without the vector.
+OutputVars MakeNode(GraphCore* graph, absl::string_view op_type, absl::Span<const Var> inputs,
+                    const std::vector<Attribute>& attributes, const NodeOptions& options);
 
 inline void AppendAttributes(std::vector<Attribute>&) {}
 
@@ -40,9 +47,10 @@ void AppendAttributes(std::vector<Attribute>& attributes, const char* name, cons
 // Var if there is none), std::vector<Var>, or an op's output struct of `count` Vars, one per field
 // in order, where the optional outputs the caller did not request stay empty.
 template <class Result, size_t count>
-Result OutputsAs(std::vector<Var> outputs) {
+Result OutputsAs(OutputVars outputs) {
   if constexpr (std::is_same_v<Result, std::vector<Var>>) {
-    return outputs;
+    return std::vector<Var>(std::make_move_iterator(outputs.begin()),
+                            std::make_move_iterator(outputs.end()));
   } else if constexpr (std::is_same_v<Result, Var>) {
     return outputs.empty() ? Var() : std::move(outputs.front());
   } else {
@@ -60,7 +68,7 @@ Result Node(absl::string_view op_type, absl::Span<const Var> inputs, const NodeO
             const Fields&... fields) {
   std::vector<Attribute> attributes;
   AppendAttributes(attributes, fields...);
-  return OutputsAs<Result, count>(make_node(op_type, inputs, attributes, options));
+  return OutputsAs<Result, count>(MakeNode(nullptr, op_type, inputs, attributes, options));
 }
 
 // The same for an op without inputs, whose node goes into `graph`.
@@ -69,7 +77,9 @@ Result Node(Graph& graph, absl::string_view op_type, absl::Span<const Var> input
             const NodeOptions& options, const Fields&... fields) {
   std::vector<Attribute> attributes;
   AppendAttributes(attributes, fields...);
-  return OutputsAs<Result, count>(make_node(graph, op_type, inputs, attributes, options));
+  std::vector<Var> made = make_node(graph, op_type, inputs, attributes, options);
+  return OutputsAs<Result, count>(
+      OutputVars(std::make_move_iterator(made.begin()), std::make_move_iterator(made.end())));
 }
 
 // The inputs of a node whose last formal input is variadic: the fixed ones, then the rest.

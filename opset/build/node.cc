@@ -5,8 +5,10 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/build/custom_op_registry.h"
+#include "graphgc/opset/build/generated_support.h"
 #include "graphgc/opset/build/native_ops.h"
 #include "graphgc/opset/build/onnx_domains.h"
 #include "graphgc/opset/build/op_builder.h"
@@ -31,8 +33,8 @@ using internal::OutputValues;
 
 constexpr int kNewestMlOpset = 5;
 
-std::vector<Var> Failed(const absl::Status& status, int num_outputs) {
-  return std::vector<Var>(static_cast<size_t>(std::max(num_outputs, 1)), Var::Detached(status));
+internal::OutputVars Failed(const absl::Status& status, int num_outputs) {
+  return internal::OutputVars(static_cast<size_t>(std::max(num_outputs, 1)), Var::Detached(status));
 }
 
 absl::Status NodeError(absl::string_view op_type, absl::string_view why) {
@@ -47,10 +49,13 @@ size_t GivenInputCount(absl::Span<const Var> inputs) {
 }
 
 // Inputs past the last given one are omitted; empty Vars in optional positions are omitted too.
-std::vector<const Var*> OperandPointers(const onnx::OpSchema& schema,
-                                        absl::Span<const Var> inputs) {
+// Inline capacities: a node's operands and names are built for every op, and most take few.
+using OperandPointers = absl::InlinedVector<const Var*, 4>;
+using FormalNames = absl::InlinedVector<absl::string_view, 4>;
+
+OperandPointers PointersTo(const onnx::OpSchema& schema, absl::Span<const Var> inputs) {
   const size_t count = GivenInputCount(inputs);
-  std::vector<const Var*> pointers;
+  OperandPointers pointers;
   for (size_t i = 0; i < count; ++i) {
     const auto& formals = schema.inputs();
     const bool optional = i < formals.size() && formals[i].GetOption() == onnx::OpSchema::Optional;
@@ -59,8 +64,8 @@ std::vector<const Var*> OperandPointers(const onnx::OpSchema& schema,
   return pointers;
 }
 
-std::vector<absl::string_view> FormalNames(const onnx::OpSchema& schema, size_t count) {
-  std::vector<absl::string_view> names;
+FormalNames NamesOfFormals(const onnx::OpSchema& schema, size_t count) {
+  FormalNames names;
   for (size_t i = 0; i < count && !schema.inputs().empty(); ++i) {
     names.push_back(schema.inputs()[std::min(i, schema.inputs().size() - 1)].GetName());
   }
@@ -142,9 +147,9 @@ absl::StatusOr<OutputTypes> InferCustom(const CustomOp& op, absl::Span<const Ope
   return outputs;
 }
 
-std::vector<Var> MakeCustomNode(GraphCore* graph, const CustomOp& op, int version,
-                                absl::Span<const Var> inputs,
-                                const std::vector<Attribute>& attributes, int requested_outputs) {
+OutputVars MakeCustomNode(GraphCore* graph, const CustomOp& op, int version,
+                          absl::Span<const Var> inputs, const std::vector<Attribute>& attributes,
+                          int requested_outputs) {
   const size_t count = GivenInputCount(inputs);
   const int num_outputs = requested_outputs >= 0 ? requested_outputs : op.min_outputs;
   if (static_cast<int>(count) < op.min_inputs || static_cast<int>(count) > op.max_inputs ||
@@ -156,17 +161,15 @@ std::vector<Var> MakeCustomNode(GraphCore* graph, const CustomOp& op, int versio
                                " to ", op.max_outputs, " outputs")),
         requested_outputs);
   }
-  std::vector<const Var*> operands;
+  OperandPointers operands;
   for (size_t i = 0; i < count; ++i) operands.push_back(inputs[i].empty() ? nullptr : &inputs[i]);
   const internal::OpSignature signature{op.op_type, op.version, {}, op.domain, version};
-  internal::OutputVars outputs = internal::BuildNode(
+  return internal::BuildNode(
       signature, operands, attributes, num_outputs,
       [&](absl::Span<const OperandInfo> in) {
         return InferCustom(op, in, attributes, num_outputs);
       },
       graph);
-  return std::vector<Var>(std::make_move_iterator(outputs.begin()),
-                          std::make_move_iterator(outputs.end()));
 }
 
 // The bodies of a node's graph attributes (If, Loop, Scan, SequenceMap), built before the node
@@ -232,12 +235,11 @@ BodyValuesFn ValuesFromBodies(GraphCore* core, const onnx::OpSchema& schema,
 
 // A node of an ai.onnx or ai.onnx.ml schema: checked and inferred by the schema (reading the
 // bodies' types, if any), valued by a native kernel, or for If by the chosen branch.
-std::vector<Var> MakeSchemaNode(GraphCore* graph, const onnx::OpSchema& schema, int version,
-                                absl::Span<const Var> inputs,
-                                const std::vector<Attribute>& given_attributes,
-                                int requested_outputs) {
-  const std::vector<const Var*> operands = OperandPointers(schema, inputs);
-  const std::vector<absl::string_view> names = FormalNames(schema, operands.size());
+OutputVars MakeSchemaNode(GraphCore* graph, const onnx::OpSchema& schema, int version,
+                          absl::Span<const Var> inputs,
+                          const std::vector<Attribute>& given_attributes, int requested_outputs) {
+  const OperandPointers operands = PointersTo(schema, inputs);
+  const FormalNames names = NamesOfFormals(schema, operands.size());
   const OpSignature signature{schema.Name(), schema.since_version(),        names, schema.domain(),
                               version,       ReadsShapesOnly(schema.Name())};
   std::vector<Attribute> with_bodies;
@@ -250,7 +252,9 @@ std::vector<Var> MakeSchemaNode(GraphCore* graph, const onnx::OpSchema& schema, 
   const int num_outputs = requested_outputs >= 0 ? requested_outputs : std::max(default_outputs, 1);
   std::vector<BodyTypes> body_types;
   for (const BuiltBody& body : *bodies) body_types.push_back(body.types);
-  OutputVars outputs = BuildNode(
+  // Resolved again only for a node with bodies: ValuesFromBodies reads the graph only then.
+  GraphCore* const body_graph = bodies->empty() ? nullptr : BodyGraph(graph, signature, operands);
+  return BuildNode(
       signature, operands, attributes, num_outputs,
       [&](absl::Span<const OperandInfo> in) -> absl::StatusOr<OutputTypes> {
         absl::StatusOr<OutputTypes> types =
@@ -262,13 +266,13 @@ std::vector<Var> MakeSchemaNode(GraphCore* graph, const onnx::OpSchema& schema, 
         }
         return types;
       },
-      graph, ValuesFromBodies(BodyGraph(graph, signature, operands), schema, *bodies, attributes));
-  return std::vector<Var>(std::make_move_iterator(outputs.begin()),
-                          std::make_move_iterator(outputs.end()));
+      graph, ValuesFromBodies(body_graph, schema, *bodies, attributes));
 }
 
-std::vector<Var> MakeNode(GraphCore* graph, absl::string_view op_type, absl::Span<const Var> inputs,
-                          const std::vector<Attribute>& attributes, const NodeOptions& options) {
+}  // namespace
+
+OutputVars MakeNode(GraphCore* graph, absl::string_view op_type, absl::Span<const Var> inputs,
+                    const std::vector<Attribute>& attributes, const NodeOptions& options) {
   absl::string_view domain = options.domain;
   if (domain == "ai.onnx") domain = "";
   const absl::StatusOr<int> version = ResolveVersion(op_type, domain, options.version);
@@ -313,13 +317,14 @@ std::vector<Var> MakeNode(GraphCore* graph, absl::string_view op_type, absl::Spa
     const int recorded = options.version == 0 ? 0 : *version;
     if (std::optional<Var> out =
             MakeNativeNode(schema->Name(), schema->since_version(), inputs, attributes, recorded)) {
-      return {*std::move(out)};
+      OutputVars made;
+      made.push_back(*std::move(out));
+      return made;
     }
   }
   return MakeSchemaNode(graph, *schema, *version, inputs, attributes, options.num_outputs);
 }
 
-}  // namespace
 }  // namespace internal
 
 namespace {
@@ -366,19 +371,26 @@ bool has_kernel(absl::string_view op_type, const NodeOptions& options, DataType 
   return from_bodies || op->computed_types.contains(dtype);
 }
 
+namespace {
+std::vector<Var> AsVector(internal::OutputVars outputs) {
+  return std::vector<Var>(std::make_move_iterator(outputs.begin()),
+                          std::make_move_iterator(outputs.end()));
+}
+}  // namespace
+
 std::vector<Var> make_node(absl::string_view op_type, absl::Span<const Var> inputs,
                            const std::vector<Attribute>& attributes, const NodeOptions& options) {
-  return internal::MakeNode(nullptr, op_type, inputs, attributes, options);
+  return AsVector(internal::MakeNode(nullptr, op_type, inputs, attributes, options));
 }
 
 std::vector<Var> make_node(Graph& graph, absl::string_view op_type, absl::Span<const Var> inputs,
                            const std::vector<Attribute>& attributes, const NodeOptions& options) {
   if (graph.core() == nullptr) {
-    return Failed(
-        absl::FailedPreconditionError(absl::StrCat(op_type, ": the Graph was moved from")),
-        options.num_outputs);
+    return AsVector(
+        Failed(absl::FailedPreconditionError(absl::StrCat(op_type, ": the Graph was moved from")),
+               options.num_outputs));
   }
-  return internal::MakeNode(graph.core(), op_type, inputs, attributes, options);
+  return AsVector(internal::MakeNode(graph.core(), op_type, inputs, attributes, options));
 }
 
 }  // namespace graphgc

@@ -210,9 +210,9 @@ std::optional<kernels::KernelAttributeValue> KernelValueOf(const AttributeValue&
 }
 
 // The given attributes, then the schema's defaults of those not given.
-std::vector<kernels::KernelAttribute> KernelAttributes(const std::vector<Attribute>& given,
-                                                       const ResolvedOp& op) {
-  std::vector<kernels::KernelAttribute> out;
+using KernelAttributeList = absl::InlinedVector<kernels::KernelAttribute, 4>;
+KernelAttributeList KernelAttributes(const std::vector<Attribute>& given, const ResolvedOp& op) {
+  KernelAttributeList out;
   out.reserve(given.size() + op.defaults.size());
   for (const Attribute& attribute : given) {
     if (std::optional<kernels::KernelAttributeValue> v = KernelValueOf(attribute.value)) {
@@ -235,7 +235,11 @@ absl::Status CheckValue(size_t index, const Tensor& value, OutputType& type) {
         ShapeToString(value.shape()), " but inference gave ", DataTypeName(type.dtype), " ",
         type.shape.has_value() ? ShapeToString(*type.shape) : "of unknown rank"));
   }
-  type.shape.emplace(value.shape().begin(), value.shape().end());
+  // Fits matched every known dim; only unknown ones (or an unknown rank) take the value's.
+  const bool complete =
+      type.shape.has_value() &&
+      std::all_of(type.shape->begin(), type.shape->end(), [](int64_t dim) { return dim >= 0; });
+  if (!complete) type.shape.emplace(value.shape().begin(), value.shape().end());
   return absl::OkStatus();
 }
 
@@ -256,16 +260,15 @@ absl::Status TakeValues(Results& results, OutputTypes& types, OutputValues& valu
     return absl::InternalError(absl::StrCat("graphgc bug: the kernel returned ", results.size(),
                                             " values for ", types.size(), " outputs"));
   }
-  OutputTypes refined = types;
+  // Refined in place: on an error the node fails, and its types with it.
   for (size_t i = 0; i < results.size(); ++i) {
     if (!results[i].has_value()) continue;
     if constexpr (std::is_same_v<typename Results::value_type, std::optional<Tensor>>) {
-      GRAPHGC_RETURN_IF_ERROR(CheckValue(i, *results[i], refined[i]));  // the common case
+      GRAPHGC_RETURN_IF_ERROR(CheckValue(i, *results[i], types[i]));  // the common case
     } else {
-      GRAPHGC_RETURN_IF_ERROR(CheckOutputValue(i, *results[i], refined[i]));
+      GRAPHGC_RETURN_IF_ERROR(CheckOutputValue(i, *results[i], types[i]));
     }
   }
-  types = std::move(refined);
   values.assign(std::make_move_iterator(results.begin()), std::make_move_iterator(results.end()));
   return absl::OkStatus();
 }
@@ -325,7 +328,7 @@ absl::Status RunKernel(const ResolvedOp& op, const OpSignature& signature,
   absl::InlinedVector<absl::string_view, 4> names(signature.input_names.begin(),
                                                   signature.input_names.end());
   if (names.empty()) names.assign(op.input_names.begin(), op.input_names.end());
-  const std::vector<kernels::KernelAttribute> kernel_attributes = KernelAttributes(attributes, op);
+  const KernelAttributeList kernel_attributes = KernelAttributes(attributes, op);
   absl::InlinedVector<std::optional<Value>, 3> any_values;
   // Sequences, optionals and maps need a value kernel; tensors take the tensor kernel if any.
   const bool use_value_kernel = HasNonTensors(infos, types) || op.kernel == nullptr;

@@ -1,5 +1,7 @@
 #include "graphgc/opset/inference/native_inference.h"
 
+#include "absl/container/flat_hash_map.h"
+
 namespace graphgc::internal {
 namespace {
 
@@ -29,13 +31,24 @@ constexpr NativeRule kRules[] = {
 
 }  // namespace
 
-NativeInferenceFn FindNativeInference(const onnx::OpSchema& schema) {
-  if (native_disabled || !schema.domain().empty()) return nullptr;
+namespace {
+NativeInferenceFn ScanRules(const onnx::OpSchema& schema) {
+  if (!schema.domain().empty()) return nullptr;
   const absl::string_view name = schema.Name();
   for (const NativeRule& rule : kRules) {
     if (rule.op_type == name && rule.since_version == schema.since_version()) return rule.infer;
   }
   return nullptr;
+}
+}  // namespace
+
+NativeInferenceFn FindNativeInference(const onnx::OpSchema& schema) {
+  if (native_disabled) return nullptr;
+  // Schemas live as long as the process, so their addresses key the answer (per thread, no lock).
+  thread_local absl::flat_hash_map<const onnx::OpSchema*, NativeInferenceFn> found;
+  auto [it, inserted] = found.try_emplace(&schema, nullptr);
+  if (inserted) it->second = ScanRules(schema);
+  return it->second;
 }
 
 ScopedSchemaInferenceOnly::ScopedSchemaInferenceOnly() : was_disabled_(native_disabled) {
