@@ -396,9 +396,9 @@ TEST(NativeInferenceTest, AgreesWithOnnxOnEveryNodeCaseAndItsVariants) {
   Tally tally;
   CompareOnSuite(onnx_conformance::NewestSuiteDir(), tally);
   CompareOnSuite(onnx_conformance::DataDir(), tally);
-  // Shape, Gather, Concat, Unsqueeze, Squeeze, Conv and the pools have some 130 cases in the two
-  // suites.
-  EXPECT_GE(tally.cases, 110);
+  // Shape, Gather, Concat, Unsqueeze, Squeeze, Conv, the pools, Transpose, the Softmax family
+  // and Where have 197 cases in the two suites.
+  EXPECT_GE(tally.cases, 190);
   EXPECT_GT(tally.agreed_values, tally.comparisons / 4);
   std::printf("%d node cases, %d comparisons, %d with types on both sides\n", tally.cases,
               tally.comparisons, tally.agreed_values);
@@ -428,6 +428,43 @@ TEST(NativeInferenceTest, ExtremePadsWrapInsteadOfOverflowing) {
   }
 }
 
+// Where's broadcast of three shapes, where the suites' cases have no dims of 1 or unknown dims
+// to meet: every triple of a set of small shapes, with 1s, unknown dims, 0s and mismatches.
+TEST(NativeInferenceTest, WhereBroadcastsAsOnnxDoes) {
+  const onnx::OpSchema* schema = FindSchema("Where", 24, "");
+  ASSERT_NE(schema, nullptr);
+  ASSERT_NE(FindNativeInference(*schema), nullptr);
+  const std::vector<Shape> shapes = {{},     {1},     {3},    {-1},    {0},       {2, 1},
+                                     {1, 3}, {-1, 1}, {2, 3}, {2, -1}, {4, 1, 3}, {0, 3}};
+  auto operand = [](DataType dtype, const Shape& shape) {
+    OperandInfo info;
+    info.dtype = dtype;
+    info.shape = shape;
+    return info;
+  };
+  int compared = 0;
+  for (const Shape& c : shapes) {
+    for (const Shape& x : shapes) {
+      for (const Shape& y : shapes) {
+        const std::vector<OperandInfo> in = {operand(DataType::kBool, c),
+                                             operand(DataType::kFloat, x),
+                                             operand(DataType::kFloat, y)};
+        const absl::StatusOr<OutputTypes> native = InferWithSchema(*schema, in, {}, 1);
+        absl::StatusOr<OutputTypes> onnx = absl::UnknownError("");
+        {
+          ScopedSchemaInferenceOnly schema_only;
+          onnx = InferWithSchema(*schema, in, {}, 1);
+        }
+        ASSERT_TRUE(Same(native, onnx))
+            << ShapeToString(c) << " " << ShapeToString(x) << " " << ShapeToString(y)
+            << "\n  native: " << Describe(native) << "\n  ONNX:   " << Describe(onnx);
+        ++compared;
+      }
+    }
+  }
+  EXPECT_EQ(compared, 12 * 12 * 12);
+}
+
 // The rules are found by schema version: the versions whose inference differs stay ONNX's.
 TEST(NativeInferenceTest, OnlyTheVersionsWrittenHaveNativeRules) {
   EXPECT_NE(FindNativeInference(*FindSchema("Shape", 24, "")), nullptr);
@@ -446,6 +483,15 @@ TEST(NativeInferenceTest, OnlyTheVersionsWrittenHaveNativeRules) {
   EXPECT_NE(FindNativeInference(*FindSchema("MaxPool", 24, "")), nullptr);
   EXPECT_EQ(FindNativeInference(*FindSchema("MaxPool", 11, "")), nullptr);
   EXPECT_NE(FindNativeInference(*FindSchema("AveragePool", 22, "")), nullptr);
+  EXPECT_NE(FindNativeInference(*FindSchema("Transpose", 24, "")), nullptr);
+  EXPECT_NE(FindNativeInference(*FindSchema("Transpose", 13, "")), nullptr);
+  EXPECT_EQ(FindNativeInference(*FindSchema("Transpose", 12, "")), nullptr);  // Transpose-1
+  EXPECT_NE(FindNativeInference(*FindSchema("Softmax", 24, "")), nullptr);
+  EXPECT_EQ(FindNativeInference(*FindSchema("Softmax", 12, "")), nullptr);  // axis coerces to 2-D
+  EXPECT_NE(FindNativeInference(*FindSchema("LogSoftmax", 13, "")), nullptr);
+  EXPECT_NE(FindNativeInference(*FindSchema("Hardmax", 13, "")), nullptr);
+  EXPECT_NE(FindNativeInference(*FindSchema("Where", 24, "")), nullptr);
+  EXPECT_EQ(FindNativeInference(*FindSchema("Where", 15, "")), nullptr);  // Where-9
   // Not in either suite: left to ONNX's function.
   EXPECT_EQ(FindNativeInference(*FindSchema("AveragePool", 19, "")), nullptr);
   ScopedSchemaInferenceOnly schema_only;

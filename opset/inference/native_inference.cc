@@ -13,9 +13,8 @@ struct NativeRule {
   NativeInferenceFn infer;
 };
 
-// ai.onnx schemas only. The later versions of Shape (15), Unsqueeze and Squeeze (13), Conv (11),
-// changed nothing but T's types, which InferWithSchema checks
-// before.
+// ai.onnx schemas only. The later versions of Shape (15), Unsqueeze and Squeeze (13), Conv (11)
+// and Transpose (13) changed nothing but T's types, which InferWithSchema checks before.
 constexpr NativeRule kRules[] = {
     {"Shape", 15, InferShape15},         {"Shape", 19, InferShape15},
     {"Shape", 21, InferShape15},         {"Shape", 23, InferShape15},
@@ -27,6 +26,10 @@ constexpr NativeRule kRules[] = {
     {"Squeeze", 24, InferSqueeze13},     {"Conv", 11, InferConv11},
     {"Conv", 22, InferConv11},           {"MaxPool", 12, InferPool19},
     {"MaxPool", 22, InferPool22},        {"AveragePool", 22, InferPool22},
+    {"Transpose", 13, InferTranspose13}, {"Transpose", 21, InferTranspose13},
+    {"Transpose", 23, InferTranspose13}, {"Transpose", 24, InferTranspose13},
+    {"Softmax", 13, InferSoftmax13},     {"LogSoftmax", 13, InferLogSoftmax13},
+    {"Hardmax", 13, InferHardmax13},     {"Where", 16, InferWhere16},
 };
 
 }  // namespace

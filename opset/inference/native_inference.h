@@ -60,6 +60,20 @@ absl::StatusOr<OutputTypes> InferUnsqueeze13(absl::Span<const OperandInfo> input
                                              int num_outputs);
 absl::StatusOr<OutputTypes> InferSqueeze13(absl::Span<const OperandInfo> inputs,
                                            absl::Span<const Attribute> attributes, int num_outputs);
+// native_layout_ops.cc:
+absl::StatusOr<OutputTypes> InferTranspose13(absl::Span<const OperandInfo> inputs,
+                                             absl::Span<const Attribute> attributes,
+                                             int num_outputs);
+// native_elementwise_ops.cc:
+absl::StatusOr<OutputTypes> InferSoftmax13(absl::Span<const OperandInfo> inputs,
+                                           absl::Span<const Attribute> attributes, int num_outputs);
+absl::StatusOr<OutputTypes> InferLogSoftmax13(absl::Span<const OperandInfo> inputs,
+                                              absl::Span<const Attribute> attributes,
+                                              int num_outputs);
+absl::StatusOr<OutputTypes> InferHardmax13(absl::Span<const OperandInfo> inputs,
+                                           absl::Span<const Attribute> attributes, int num_outputs);
+absl::StatusOr<OutputTypes> InferWhere16(absl::Span<const OperandInfo> inputs,
+                                         absl::Span<const Attribute> attributes, int num_outputs);
 
 }  // namespace graphgc::internal
 

@@ -1,0 +1,62 @@
+// Native inference of Transpose (13 to 24): ONNX 1.19's rule. The output's dims are the input's in
+// `perm`'s order (reversed without `perm`); a `perm` shorter than the rank gives that many dims, as
+// ONNX's function does. No shape data: ONNX propagates none through Transpose.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "absl/strings/str_join.h"
+#include "graphgc/opset/inference/native_inference.h"
+#include "graphgc/opset/inference/native_rule_support.h"
+
+namespace graphgc::internal {
+namespace {
+
+const std::vector<int64_t>* IntsAttribute(absl::Span<const Attribute> attributes,
+                                          absl::string_view name) {
+  for (const Attribute& attribute : attributes) {
+    if (attribute.name != name) continue;
+    return std::get_if<std::vector<int64_t>>(&attribute.value);
+  }
+  return nullptr;
+}
+
+// ONNX's check of `perm`: every entry a dim of the input, none repeated.
+absl::Status CheckPermutation(const std::vector<int64_t>& perm, const Shape& shape) {
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  std::vector<bool> seen(shape.size(), false);
+  for (int64_t from : perm) {
+    if (from < 0 || from >= rank) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("[TypeInferenceError] Invalid attribute perm {", absl::StrJoin(perm, ", "),
+                       "}, input shape = {", absl::StrJoin(shape, ", "), "}"));
+    }
+    if (seen[static_cast<size_t>(from)]) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "[TypeInferenceError] Attribute perm for Transpose has repeated value: ", from));
+    }
+    seen[static_cast<size_t>(from)] = true;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<OutputTypes> InferTranspose13(absl::Span<const OperandInfo> inputs,
+                                             absl::Span<const Attribute> attributes,
+                                             int num_outputs) {
+  if (!inputs[0].shape.has_value()) return OneOutput(inputs[0].dtype, std::nullopt, std::nullopt);
+  const Shape& in = *inputs[0].shape;
+  std::vector<int64_t> perm;
+  if (const std::vector<int64_t>* given = IntsAttribute(attributes, "perm")) {
+    perm = *given;
+    if (absl::Status checked = CheckPermutation(perm, in); !checked.ok()) return checked;
+  } else {
+    for (size_t i = in.size(); i > 0; --i) perm.push_back(static_cast<int64_t>(i - 1));
+  }
+  Shape out;
+  for (int64_t from : perm) out.push_back(in[static_cast<size_t>(from)]);
+  return OneOutput(inputs[0].dtype, std::move(out), std::nullopt);
+}
+
+}  // namespace graphgc::internal
