@@ -396,9 +396,9 @@ TEST(NativeInferenceTest, AgreesWithOnnxOnEveryNodeCaseAndItsVariants) {
   Tally tally;
   CompareOnSuite(onnx_conformance::NewestSuiteDir(), tally);
   CompareOnSuite(onnx_conformance::DataDir(), tally);
-  // Shape, Gather, Concat, Unsqueeze, Squeeze, Conv, the pools, Transpose, the Softmax family
-  // and Where have 197 cases in the two suites.
-  EXPECT_GE(tally.cases, 190);
+  // Shape, Gather, Concat, Unsqueeze, Squeeze, Conv, the pools, Transpose, the Softmax family,
+  // Where, BatchNormalization and Gemm have 227 cases in the two suites.
+  EXPECT_GE(tally.cases, 220);
   EXPECT_GT(tally.agreed_values, tally.comparisons / 4);
   std::printf("%d node cases, %d comparisons, %d with types on both sides\n", tally.cases,
               tally.comparisons, tally.agreed_values);
@@ -465,6 +465,50 @@ TEST(NativeInferenceTest, WhereBroadcastsAsOnnxDoes) {
   EXPECT_EQ(compared, 12 * 12 * 12);
 }
 
+// BatchNormalization's unification of the channel count, which the suites' cases (all
+// consistent) never contradict: X and the four vectors drawn from shapes that agree, disagree,
+// leave the count unknown or have other ranks, in both modes and for one and three outputs.
+TEST(NativeInferenceTest, BatchNormalizationUnifiesChannelsAsOnnxDoes) {
+  const onnx::OpSchema* schema = FindSchema("BatchNormalization", 24, "");
+  ASSERT_NE(schema, nullptr);
+  ASSERT_NE(FindNativeInference(*schema), nullptr);
+  const std::vector<std::optional<Shape>> xs = {Shape{2, 3, 4}, Shape{2, -1, 4}, Shape{3}, Shape{},
+                                                std::nullopt};
+  const std::vector<std::optional<Shape>> vectors = {Shape{3}, Shape{4}, Shape{-1}, Shape{1},
+                                                     std::nullopt};
+  auto operand = [](const std::optional<Shape>& shape) {
+    OperandInfo info;
+    info.dtype = DataType::kFloat;
+    info.shape = shape;
+    return info;
+  };
+  int compared = 0;
+  for (const std::optional<Shape>& x : xs) {
+    for (size_t pick = 0; pick < 5 * 5 * 5 * 5; ++pick) {
+      std::vector<OperandInfo> in = {operand(x)};
+      for (size_t i = 0, rest = pick; i < 4; ++i, rest /= 5)
+        in.push_back(operand(vectors[rest % 5]));
+      for (const int64_t training : {0, 1}) {
+        for (const int outputs : {1, 3}) {
+          const std::vector<Attribute> attributes = {{"training_mode", training}};
+          const absl::StatusOr<OutputTypes> native =
+              InferWithSchema(*schema, in, attributes, outputs);
+          absl::StatusOr<OutputTypes> onnx = absl::UnknownError("");
+          {
+            ScopedSchemaInferenceOnly schema_only;
+            onnx = InferWithSchema(*schema, in, attributes, outputs);
+          }
+          ASSERT_TRUE(Same(native, onnx))
+              << "case " << pick << " training_mode=" << training << ", " << outputs
+              << " outputs\n  native: " << Describe(native) << "\n  ONNX:   " << Describe(onnx);
+          ++compared;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(compared, 5 * 625 * 4);
+}
+
 // The rules are found by schema version: the versions whose inference differs stay ONNX's.
 TEST(NativeInferenceTest, OnlyTheVersionsWrittenHaveNativeRules) {
   EXPECT_NE(FindNativeInference(*FindSchema("Shape", 24, "")), nullptr);
@@ -492,6 +536,10 @@ TEST(NativeInferenceTest, OnlyTheVersionsWrittenHaveNativeRules) {
   EXPECT_NE(FindNativeInference(*FindSchema("Hardmax", 13, "")), nullptr);
   EXPECT_NE(FindNativeInference(*FindSchema("Where", 24, "")), nullptr);
   EXPECT_EQ(FindNativeInference(*FindSchema("Where", 15, "")), nullptr);  // Where-9
+  EXPECT_NE(FindNativeInference(*FindSchema("BatchNormalization", 24, "")), nullptr);
+  EXPECT_EQ(FindNativeInference(*FindSchema("BatchNormalization", 14, "")), nullptr);
+  EXPECT_NE(FindNativeInference(*FindSchema("Gemm", 24, "")), nullptr);
+  EXPECT_EQ(FindNativeInference(*FindSchema("Gemm", 12, "")), nullptr);  // Gemm-11
   // Not in either suite: left to ONNX's function.
   EXPECT_EQ(FindNativeInference(*FindSchema("AveragePool", 19, "")), nullptr);
   ScopedSchemaInferenceOnly schema_only;

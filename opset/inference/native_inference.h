@@ -60,6 +60,12 @@ absl::StatusOr<OutputTypes> InferUnsqueeze13(absl::Span<const OperandInfo> input
                                              int num_outputs);
 absl::StatusOr<OutputTypes> InferSqueeze13(absl::Span<const OperandInfo> inputs,
                                            absl::Span<const Attribute> attributes, int num_outputs);
+// native_nn_ops.cc:
+absl::StatusOr<OutputTypes> InferBatchNormalization15(absl::Span<const OperandInfo> inputs,
+                                                      absl::Span<const Attribute> attributes,
+                                                      int num_outputs);
+absl::StatusOr<OutputTypes> InferGemm13(absl::Span<const OperandInfo> inputs,
+                                        absl::Span<const Attribute> attributes, int num_outputs);
 // native_layout_ops.cc:
 absl::StatusOr<OutputTypes> InferTranspose13(absl::Span<const OperandInfo> inputs,
                                              absl::Span<const Attribute> attributes,
