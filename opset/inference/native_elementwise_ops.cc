@@ -1,6 +1,8 @@
-// Native inference of ops whose output is shaped like their inputs: Softmax, LogSoftmax and
-// Hardmax (13: the input's shape, once `axis` is checked against its rank) and Where (16: the
-// three inputs broadcast together). ONNX 1.19's rules; no shape data (ONNX propagates none).
+// Native inference of ops whose output is shaped like their inputs: the unary ops whose ONNX rule
+// is propagateShapeAndTypeFromFirstInput (input 0's element type and shape, if known), Softmax,
+// LogSoftmax and Hardmax (13: the input's shape, once `axis` is checked against its rank) and
+// Where (16: the three inputs broadcast together). ONNX 1.19's rules; no shape data (ONNX
+// propagates none through these).
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -53,6 +55,12 @@ absl::StatusOr<OutputTypes> InferSoftmaxFamily(absl::string_view op_type,
 }
 
 }  // namespace
+
+absl::StatusOr<OutputTypes> InferLikeFirstInput(absl::Span<const OperandInfo> inputs,
+                                                absl::Span<const Attribute> attributes,
+                                                int num_outputs) {
+  return OneOutput(inputs[0].dtype, inputs[0].shape, std::nullopt);
+}
 
 absl::StatusOr<OutputTypes> InferSoftmax13(absl::Span<const OperandInfo> inputs,
                                            absl::Span<const Attribute> attributes,

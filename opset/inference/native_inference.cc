@@ -48,18 +48,127 @@ constexpr NativeRule kRules[] = {
     {"Gemm", 13, InferGemm13},
 };
 
-}  // namespace
+struct SchemaVersion {
+  absl::string_view op_type;
+  int since_version;
+};
 
-namespace {
+// The schemas whose ONNX rule is propagateShapeAndTypeFromFirstInput, one output each: input 0's
+// element type and shape (InferLikeFirstInput). The unary float math ops (Exp, Tanh, Erf, the
+// trigonometric ones) share it through one generator of ONNX's.
+constexpr SchemaVersion kLikeFirstInput[] = {
+    {"Abs", 6},
+    {"Abs", 13},
+    {"Acos", 7},
+    {"Acos", 22},
+    {"Acosh", 9},
+    {"Acosh", 22},
+    {"Asin", 7},
+    {"Asin", 22},
+    {"Asinh", 9},
+    {"Asinh", 22},
+    {"Atan", 7},
+    {"Atan", 22},
+    {"Atanh", 9},
+    {"Atanh", 22},
+    {"BitwiseNot", 18},
+    {"Ceil", 6},
+    {"Ceil", 13},
+    {"Celu", 12},
+    {"Clip", 6},
+    {"Clip", 11},
+    {"Clip", 12},
+    {"Clip", 13},
+    {"Cos", 7},
+    {"Cos", 22},
+    {"Cosh", 9},
+    {"Cosh", 22},
+    {"CumSum", 11},
+    {"CumSum", 14},
+    {"Elu", 6},
+    {"Elu", 22},
+    {"Erf", 9},
+    {"Erf", 13},
+    {"Exp", 6},
+    {"Exp", 13},
+    {"Floor", 6},
+    {"Floor", 13},
+    {"Gelu", 20},
+    {"HardSigmoid", 6},
+    {"HardSigmoid", 22},
+    {"HardSwish", 14},
+    {"HardSwish", 22},
+    {"LRN", 1},
+    {"LRN", 13},
+    {"LeakyRelu", 6},
+    {"LeakyRelu", 16},
+    {"Log", 6},
+    {"Log", 13},
+    {"Mish", 18},
+    {"Mish", 22},
+    {"Neg", 6},
+    {"Neg", 13},
+    {"PRelu", 6},
+    {"PRelu", 7},
+    {"PRelu", 9},
+    {"PRelu", 16},
+    {"Reciprocal", 6},
+    {"Reciprocal", 13},
+    {"Relu", 6},
+    {"Relu", 13},
+    {"Relu", 14},
+    {"Round", 11},
+    {"Round", 22},
+    {"Selu", 6},
+    {"Selu", 22},
+    {"Shrink", 9},
+    {"Sigmoid", 6},
+    {"Sigmoid", 13},
+    {"Sign", 9},
+    {"Sign", 13},
+    {"Sin", 7},
+    {"Sin", 22},
+    {"Sinh", 9},
+    {"Sinh", 22},
+    {"Softplus", 1},
+    {"Softplus", 22},
+    {"Softsign", 1},
+    {"Softsign", 22},
+    {"Sqrt", 6},
+    {"Sqrt", 13},
+    {"Swish", 24},
+    {"Tan", 7},
+    {"Tan", 22},
+    {"Tanh", 6},
+    {"Tanh", 13},
+    {"ThresholdedRelu", 10},
+    {"ThresholdedRelu", 22},
+};
+
 NativeInferenceFn ScanRules(const onnx::OpSchema& schema) {
   if (!schema.domain().empty()) return nullptr;
   const absl::string_view name = schema.Name();
   for (const NativeRule& rule : kRules) {
     if (rule.op_type == name && rule.since_version == schema.since_version()) return rule.infer;
   }
+  for (const SchemaVersion& like : kLikeFirstInput) {
+    if (like.op_type == name && like.since_version == schema.since_version()) {
+      return InferLikeFirstInput;
+    }
+  }
   return nullptr;
 }
+
 }  // namespace
+
+std::vector<std::pair<absl::string_view, int>> NativeRuleSchemas() {
+  std::vector<std::pair<absl::string_view, int>> schemas;
+  for (const NativeRule& rule : kRules) schemas.emplace_back(rule.op_type, rule.since_version);
+  for (const SchemaVersion& like : kLikeFirstInput) {
+    schemas.emplace_back(like.op_type, like.since_version);
+  }
+  return schemas;
+}
 
 NativeInferenceFn FindNativeInference(const onnx::OpSchema& schema) {
   if (native_disabled) return nullptr;

@@ -10,6 +10,9 @@
 #ifndef GRAPHGC_OPSET_INFERENCE_NATIVE_INFERENCE_H_
 #define GRAPHGC_OPSET_INFERENCE_NATIVE_INFERENCE_H_
 
+#include <utility>
+#include <vector>
+
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "graphgc/ir/attribute.h"
@@ -26,6 +29,9 @@ using NativeInferenceFn = absl::StatusOr<OutputTypes> (*)(absl::Span<const Opera
 
 // The native rule of `schema` (its name, domain and since_version), or nullptr.
 NativeInferenceFn FindNativeInference(const onnx::OpSchema& schema);
+
+// The ai.onnx schemas (op type, since_version) that have a native rule.
+std::vector<std::pair<absl::string_view, int>> NativeRuleSchemas();
 
 // Turns native inference off (ONNX's functions run for every schema) on this thread while alive:
 // for tests that compare the two.
@@ -71,6 +77,9 @@ absl::StatusOr<OutputTypes> InferTranspose13(absl::Span<const OperandInfo> input
                                              absl::Span<const Attribute> attributes,
                                              int num_outputs);
 // native_elementwise_ops.cc:
+absl::StatusOr<OutputTypes> InferLikeFirstInput(absl::Span<const OperandInfo> inputs,
+                                                absl::Span<const Attribute> attributes,
+                                                int num_outputs);
 absl::StatusOr<OutputTypes> InferSoftmax13(absl::Span<const OperandInfo> inputs,
                                            absl::Span<const Attribute> attributes, int num_outputs);
 absl::StatusOr<OutputTypes> InferLogSoftmax13(absl::Span<const OperandInfo> inputs,
