@@ -1,5 +1,6 @@
 // Native inference of ops whose output is shaped like their inputs: the unary ops whose ONNX rule
-// is propagateShapeAndTypeFromFirstInput (input 0's element type and shape, if known), Softmax,
+// is propagateShapeAndTypeFromFirstInput (input 0's element type and shape, if known), the binary
+// ops that broadcast their two inputs (typed as input 0, or bool for the comparisons), Softmax,
 // LogSoftmax and Hardmax (13: the input's shape, once `axis` is checked against its rank) and
 // Where (16: the three inputs broadcast together). ONNX 1.19's rules; no shape data (ONNX
 // propagates none through these).
@@ -60,6 +61,31 @@ absl::StatusOr<OutputTypes> InferLikeFirstInput(absl::Span<const OperandInfo> in
                                                 absl::Span<const Attribute> attributes,
                                                 int num_outputs) {
   return OneOutput(inputs[0].dtype, inputs[0].shape, std::nullopt);
+}
+
+// ONNX's rule of the binary broadcasting ops: `dtype`, and with both shapes known their
+// bidirectional broadcast.
+absl::StatusOr<OutputTypes> InferBroadcastPair(DataType dtype,
+                                               absl::Span<const OperandInfo> inputs) {
+  if (!inputs[0].shape.has_value() || !inputs[1].shape.has_value()) {
+    return OneOutput(dtype, std::nullopt, std::nullopt);
+  }
+  const Shape* shapes[] = {&*inputs[0].shape, &*inputs[1].shape};
+  absl::StatusOr<Shape> out = BroadcastTogether(shapes);
+  if (!out.ok()) return out.status();
+  return OneOutput(dtype, *std::move(out), std::nullopt);
+}
+
+absl::StatusOr<OutputTypes> InferBroadcastLikeFirstInput(absl::Span<const OperandInfo> inputs,
+                                                         absl::Span<const Attribute> attributes,
+                                                         int num_outputs) {
+  return InferBroadcastPair(inputs[0].dtype, inputs);
+}
+
+absl::StatusOr<OutputTypes> InferBroadcastToBool(absl::Span<const OperandInfo> inputs,
+                                                 absl::Span<const Attribute> attributes,
+                                                 int num_outputs) {
+  return InferBroadcastPair(DataType::kBool, inputs);
 }
 
 absl::StatusOr<OutputTypes> InferSoftmax13(absl::Span<const OperandInfo> inputs,

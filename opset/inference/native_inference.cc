@@ -145,17 +145,40 @@ constexpr SchemaVersion kLikeFirstInput[] = {
     {"ThresholdedRelu", 22},
 };
 
+// The binary ops whose ONNX rule is bidirectionalBroadcastShapeInference of the two inputs, typed
+// as input 0 (InferBroadcastLikeFirstInput) or bool (InferBroadcastToBool). Not Add, Sub and Mul
+// 14, whose schemas also propagate shape data (they are native ops, native_ops.h), and not
+// LessOrEqual and GreaterOrEqual, whose ONNX 1.19 inference differs (test_greater_equal_bcast:
+// int64 [3] against [5] is a bool of unknown shape there, not an error).
+constexpr SchemaVersion kBroadcastLikeFirstInput[] = {
+    {"Add", 7},         {"Add", 13}, {"BitShift", 11}, {"BitwiseAnd", 18}, {"BitwiseOr", 18},
+    {"BitwiseXor", 18}, {"Div", 7},  {"Div", 13},      {"Div", 14},        {"Mod", 10},
+    {"Mod", 13},        {"Mul", 7},  {"Mul", 13},      {"Pow", 7},         {"Pow", 12},
+    {"Pow", 13},        {"Pow", 15}, {"Sub", 7},       {"Sub", 13},
+};
+constexpr SchemaVersion kBroadcastToBool[] = {
+    {"And", 7},     {"Equal", 7},   {"Equal", 11},   {"Equal", 13}, {"Equal", 19},
+    {"Greater", 7}, {"Greater", 9}, {"Greater", 13}, {"Less", 7},   {"Less", 9},
+    {"Less", 13},   {"Or", 7},      {"Xor", 7},
+};
+
+bool Lists(absl::Span<const SchemaVersion> table, absl::string_view name, int since_version) {
+  for (const SchemaVersion& entry : table) {
+    if (entry.op_type == name && entry.since_version == since_version) return true;
+  }
+  return false;
+}
+
 NativeInferenceFn ScanRules(const onnx::OpSchema& schema) {
   if (!schema.domain().empty()) return nullptr;
   const absl::string_view name = schema.Name();
   for (const NativeRule& rule : kRules) {
     if (rule.op_type == name && rule.since_version == schema.since_version()) return rule.infer;
   }
-  for (const SchemaVersion& like : kLikeFirstInput) {
-    if (like.op_type == name && like.since_version == schema.since_version()) {
-      return InferLikeFirstInput;
-    }
-  }
+  const int version = schema.since_version();
+  if (Lists(kLikeFirstInput, name, version)) return InferLikeFirstInput;
+  if (Lists(kBroadcastLikeFirstInput, name, version)) return InferBroadcastLikeFirstInput;
+  if (Lists(kBroadcastToBool, name, version)) return InferBroadcastToBool;
   return nullptr;
 }
 
@@ -164,8 +187,12 @@ NativeInferenceFn ScanRules(const onnx::OpSchema& schema) {
 std::vector<std::pair<absl::string_view, int>> NativeRuleSchemas() {
   std::vector<std::pair<absl::string_view, int>> schemas;
   for (const NativeRule& rule : kRules) schemas.emplace_back(rule.op_type, rule.since_version);
-  for (const SchemaVersion& like : kLikeFirstInput) {
-    schemas.emplace_back(like.op_type, like.since_version);
+  for (absl::Span<const SchemaVersion> table :
+       {absl::Span<const SchemaVersion>(kLikeFirstInput),
+        absl::Span<const SchemaVersion>(kBroadcastLikeFirstInput),
+        absl::Span<const SchemaVersion>(kBroadcastToBool)}) {
+    for (const SchemaVersion& entry : table)
+      schemas.emplace_back(entry.op_type, entry.since_version);
   }
   return schemas;
 }

@@ -77,6 +77,12 @@ absl::StatusOr<OutputTypes> InferTranspose13(absl::Span<const OperandInfo> input
                                              absl::Span<const Attribute> attributes,
                                              int num_outputs);
 // native_elementwise_ops.cc:
+absl::StatusOr<OutputTypes> InferBroadcastLikeFirstInput(absl::Span<const OperandInfo> inputs,
+                                                         absl::Span<const Attribute> attributes,
+                                                         int num_outputs);
+absl::StatusOr<OutputTypes> InferBroadcastToBool(absl::Span<const OperandInfo> inputs,
+                                                 absl::Span<const Attribute> attributes,
+                                                 int num_outputs);
 absl::StatusOr<OutputTypes> InferLikeFirstInput(absl::Span<const OperandInfo> inputs,
                                                 absl::Span<const Attribute> attributes,
                                                 int num_outputs);
