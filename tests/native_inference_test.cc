@@ -398,9 +398,9 @@ TEST(NativeInferenceTest, AgreesWithOnnxOnEveryNodeCaseAndItsVariants) {
   CompareOnSuite(onnx_conformance::NewestSuiteDir(), tally);
   CompareOnSuite(onnx_conformance::DataDir(), tally);
   // Shape, Gather, Concat, Unsqueeze, Squeeze, Conv, the pools, Transpose, the Softmax family,
-  // Where, BatchNormalization, Gemm, the unary ops and the binary broadcasting ones have 592 cases
-  // in the two suites.
-  EXPECT_GE(tally.cases, 580);
+  // Where, BatchNormalization, Gemm, the unary ops, the binary broadcasting ones, Flatten and the
+  // global pools have 618 cases in the two suites.
+  EXPECT_GE(tally.cases, 600);
   EXPECT_GT(tally.agreed_values, tally.comparisons / 4);
   std::printf("%d node cases, %d comparisons, %d with types on both sides\n", tally.cases,
               tally.comparisons, tally.agreed_values);
@@ -571,6 +571,53 @@ TEST(NativeInferenceTest, EveryRuleNamesItsSchemaVersion) {
   EXPECT_GE(generic, 110);
 }
 
+// Flatten (every version with a rule; the suites reach only 13 and 24) on shapes with unknown and
+// zero dims against every axis in and around the rank and one past 32 bits, and the global pools
+// (1 and 22) on ranks 0 to 4 with unknown dims.
+TEST(NativeInferenceTest, FlattenAndGlobalPoolsAgreeAtEveryVersion) {
+  const std::vector<std::optional<Shape>> shapes = {
+      std::nullopt,   Shape{},         Shape{3},    Shape{2, 3},
+      Shape{2, 3, 4}, Shape{2, -1, 4}, Shape{0, 3}, Shape{-1, 3, 4, 5}};
+  auto compare = [](const onnx::OpSchema& schema, const std::optional<Shape>& shape,
+                    const std::vector<Attribute>& attributes) {
+    OperandInfo x;
+    x.dtype = DataType::kFloat;
+    x.shape = shape;
+    const absl::StatusOr<OutputTypes> native = InferWithSchema(schema, {x}, attributes, 1);
+    absl::StatusOr<OutputTypes> onnx = absl::UnknownError("");
+    {
+      ScopedSchemaInferenceOnly schema_only;
+      onnx = InferWithSchema(schema, {x}, attributes, 1);
+    }
+    EXPECT_TRUE(Same(native, onnx))
+        << schema.Name() << "-" << schema.since_version() << " " << Describe(shape)
+        << "\n  native: " << Describe(native) << "\n  ONNX:   " << Describe(onnx);
+    return native.ok();
+  };
+  int typed = 0;
+  for (const int version : {11, 13, 21, 23, 24}) {
+    const onnx::OpSchema* schema = FindSchema("Flatten", version, "");
+    ASSERT_NE(schema, nullptr);
+    ASSERT_NE(FindNativeInference(*schema), nullptr) << version;
+    for (const std::optional<Shape>& shape : shapes) {
+      typed += compare(*schema, shape, {});
+      for (const int64_t axis :
+           std::vector<int64_t>{-5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, (int64_t{1} << 32) + 1}) {
+        typed += compare(*schema, shape, {{"axis", axis}});
+      }
+    }
+  }
+  for (const char* op : {"GlobalAveragePool", "GlobalMaxPool"}) {
+    for (const int version : {1, 22}) {
+      const onnx::OpSchema* schema = FindSchema(op, version, "");
+      ASSERT_NE(schema, nullptr);
+      ASSERT_NE(FindNativeInference(*schema), nullptr) << op << version;
+      for (const std::optional<Shape>& shape : shapes) typed += compare(*schema, shape, {});
+    }
+  }
+  EXPECT_GE(typed, 300);
+}
+
 // The rules are found by schema version: the versions whose inference differs stay ONNX's.
 TEST(NativeInferenceTest, OnlyTheVersionsWrittenHaveNativeRules) {
   EXPECT_NE(FindNativeInference(*FindSchema("Shape", 24, "")), nullptr);
@@ -601,7 +648,8 @@ TEST(NativeInferenceTest, OnlyTheVersionsWrittenHaveNativeRules) {
   EXPECT_NE(FindNativeInference(*FindSchema("BatchNormalization", 24, "")), nullptr);
   EXPECT_EQ(FindNativeInference(*FindSchema("BatchNormalization", 14, "")), nullptr);
   EXPECT_NE(FindNativeInference(*FindSchema("Gemm", 24, "")), nullptr);
-  EXPECT_EQ(FindNativeInference(*FindSchema("Gemm", 12, "")), nullptr);  // Gemm-11
+  EXPECT_EQ(FindNativeInference(*FindSchema("Flatten", 10, "")), nullptr);  // Flatten-9
+  EXPECT_EQ(FindNativeInference(*FindSchema("Gemm", 12, "")), nullptr);     // Gemm-11
   // Not in either suite: left to ONNX's function.
   EXPECT_EQ(FindNativeInference(*FindSchema("AveragePool", 19, "")), nullptr);
   ScopedSchemaInferenceOnly schema_only;

@@ -46,6 +46,15 @@ constexpr NativeRule kRules[] = {
     {"Where", 16, InferWhere16},
     {"BatchNormalization", 15, InferBatchNormalization15},
     {"Gemm", 13, InferGemm13},
+    {"GlobalAveragePool", 1, InferGlobalPool},
+    {"GlobalAveragePool", 22, InferGlobalPool},
+    {"GlobalMaxPool", 1, InferGlobalPool},
+    {"GlobalMaxPool", 22, InferGlobalPool},
+    {"Flatten", 11, InferFlatten11},
+    {"Flatten", 13, InferFlatten11},
+    {"Flatten", 21, InferFlatten11},
+    {"Flatten", 23, InferFlatten11},
+    {"Flatten", 24, InferFlatten11},
 };
 
 struct SchemaVersion {

@@ -72,7 +72,12 @@ absl::StatusOr<OutputTypes> InferBatchNormalization15(absl::Span<const OperandIn
                                                       int num_outputs);
 absl::StatusOr<OutputTypes> InferGemm13(absl::Span<const OperandInfo> inputs,
                                         absl::Span<const Attribute> attributes, int num_outputs);
+absl::StatusOr<OutputTypes> InferGlobalPool(absl::Span<const OperandInfo> inputs,
+                                            absl::Span<const Attribute> attributes,
+                                            int num_outputs);
 // native_layout_ops.cc:
+absl::StatusOr<OutputTypes> InferFlatten11(absl::Span<const OperandInfo> inputs,
+                                           absl::Span<const Attribute> attributes, int num_outputs);
 absl::StatusOr<OutputTypes> InferTranspose13(absl::Span<const OperandInfo> inputs,
                                              absl::Span<const Attribute> attributes,
                                              int num_outputs);

@@ -1,6 +1,8 @@
-// Native inference of Transpose (13 to 24): ONNX 1.19's rule. The output's dims are the input's in
-// `perm`'s order (reversed without `perm`); a `perm` shorter than the rank gives that many dims, as
-// ONNX's function does. No shape data: ONNX propagates none through Transpose.
+// Native inference of Transpose (13 to 24) and Flatten (11 to 24): ONNX 1.19's rules. Transpose's
+// output dims are the input's in `perm`'s order (reversed without `perm`); a `perm` shorter than
+// the rank gives that many dims, as ONNX's function does. Flatten multiplies the dims before and
+// from `axis` as ONNX's Dimension product does (an unknown dim makes the product unknown). No shape
+// data: ONNX propagates none through either.
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -40,7 +42,36 @@ absl::Status CheckPermutation(const std::vector<int64_t>& perm, const Shape& sha
   return absl::OkStatus();
 }
 
+// ONNX's multiplyDims: the product of dims [from, to), unknown once a dim is, wrapping as
+// ONNX's int64 product does in practice.
+int64_t MultiplyDims(const Shape& shape, size_t from, size_t to) {
+  uint64_t product = 1;
+  for (size_t i = from; i < to; ++i) {
+    if (shape[i] < 0) return kUnknownDim;
+    product *= static_cast<uint64_t>(shape[i]);
+  }
+  return static_cast<int64_t>(product);
+}
+
 }  // namespace
+
+absl::StatusOr<OutputTypes> InferFlatten11(absl::Span<const OperandInfo> inputs,
+                                           absl::Span<const Attribute> attributes,
+                                           int num_outputs) {
+  if (!inputs[0].shape.has_value()) return OneOutput(inputs[0].dtype, std::nullopt, std::nullopt);
+  const Shape& in = *inputs[0].shape;
+  const int rank = static_cast<int>(in.size());
+  // ONNX reads the attribute into an int.
+  int axis = static_cast<int>(IntAttribute(attributes, "axis").value_or(1));
+  if (axis < 0) axis += rank;
+  if (axis > rank || axis < 0) {
+    return ShapeInferenceError("Invalid value(", axis, ") for attribute 'axis'");
+  }
+  const size_t split = static_cast<size_t>(axis);
+  return OneOutput(inputs[0].dtype,
+                   Shape{MultiplyDims(in, 0, split), MultiplyDims(in, split, in.size())},
+                   std::nullopt);
+}
 
 absl::StatusOr<OutputTypes> InferTranspose13(absl::Span<const OperandInfo> inputs,
                                              absl::Span<const Attribute> attributes,

@@ -1,5 +1,6 @@
-// Native inference of the layers around every convolution and dense layer: BatchNormalization (15)
-// and Gemm (13). ONNX 1.19's rules; no shape data (ONNX propagates none through either).
+// Native inference of the layers around every convolution and dense layer: BatchNormalization (15),
+// Gemm (13) and GlobalAveragePool and GlobalMaxPool (1, 22). ONNX 1.19's rules; no shape data
+// (ONNX propagates none through them).
 #include <cstdint>
 #include <optional>
 
@@ -69,6 +70,19 @@ absl::StatusOr<OutputTypes> InferBatchNormalization15(absl::Span<const OperandIn
     types[static_cast<size_t>(i)].shape = Shape{channels};
   }
   return types;
+}
+
+absl::StatusOr<OutputTypes> InferGlobalPool(absl::Span<const OperandInfo> inputs,
+                                            absl::Span<const Attribute> attributes,
+                                            int num_outputs) {
+  const OperandInfo& x = inputs[0];
+  if (!x.shape.has_value() || x.shape->size() < 2) {
+    return OneOutput(x.dtype, std::nullopt, std::nullopt);
+  }
+  Shape out(x.shape->size(), 1);  // [N, C, 1, ..., 1]
+  out[0] = (*x.shape)[0];
+  out[1] = (*x.shape)[1];
+  return OneOutput(x.dtype, std::move(out), std::nullopt);
 }
 
 absl::StatusOr<OutputTypes> InferGemm13(absl::Span<const OperandInfo> inputs,
