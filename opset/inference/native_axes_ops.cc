@@ -13,12 +13,9 @@
 namespace graphgc::internal {
 namespace {
 
-// The axes input's elements where ONNX's inference gets them; nullopt where it gets none.
+// The axes input's elements where ONNX's inference gets them (the schemas admit int64 only).
 std::optional<std::vector<int64_t>> KnownAxes(const OperandInfo& axes) {
-  if (!axes.present || !axes.value.has_value()) return std::nullopt;
-  if (axes.value->size() > kMaxInferenceDataElements) return std::nullopt;
-  const auto elements = axes.value->data<int64_t>();  // the schemas admit int64 only
-  return std::vector<int64_t>(elements.begin(), elements.end());
+  return KnownInt64Elements(axes);
 }
 
 // ONNX's checkAxesRange then adjustNegativeAxes.

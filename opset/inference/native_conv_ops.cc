@@ -16,19 +16,8 @@
 namespace graphgc::internal {
 namespace {
 
-const std::vector<int64_t>* IntsAttribute(absl::Span<const Attribute> attributes,
-                                          absl::string_view name) {
-  for (const Attribute& attribute : attributes) {
-    if (attribute.name == name) return std::get_if<std::vector<int64_t>>(&attribute.value);
-  }
-  return nullptr;
-}
-
 const std::string* StringAttribute(absl::Span<const Attribute> attributes, absl::string_view name) {
-  for (const Attribute& attribute : attributes) {
-    if (attribute.name == name) return std::get_if<std::string>(&attribute.value);
-  }
-  return nullptr;
+  return AttributeOf<std::string>(attributes, name);
 }
 
 // Wrapping arithmetic: ONNX 1.19 computes these in plain int64 (what it does past the range is

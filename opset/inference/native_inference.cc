@@ -171,6 +171,17 @@ constexpr SchemaVersion kBroadcastToBool[] = {
     {"Less", 13},   {"Or", 7},      {"Xor", 7},
 };
 
+// The reductions of ONNX's ReduceOpGenerator (InferReduce13): axes as an attribute at 13 (but
+// ReduceSum), as an input from 18 (ReduceSum: 13).
+constexpr SchemaVersion kReductions[] = {
+    {"ReduceL1", 13},        {"ReduceL1", 18},     {"ReduceL2", 13},        {"ReduceL2", 18},
+    {"ReduceLogSum", 13},    {"ReduceLogSum", 18}, {"ReduceLogSumExp", 13}, {"ReduceLogSumExp", 18},
+    {"ReduceMax", 13},       {"ReduceMax", 18},    {"ReduceMax", 20},       {"ReduceMean", 13},
+    {"ReduceMean", 18},      {"ReduceMin", 13},    {"ReduceMin", 18},       {"ReduceMin", 20},
+    {"ReduceProd", 13},      {"ReduceProd", 18},   {"ReduceSum", 13},       {"ReduceSumSquare", 13},
+    {"ReduceSumSquare", 18},
+};
+
 bool Lists(absl::Span<const SchemaVersion> table, absl::string_view name, int since_version) {
   for (const SchemaVersion& entry : table) {
     if (entry.op_type == name && entry.since_version == since_version) return true;
@@ -188,6 +199,7 @@ NativeInferenceFn ScanRules(const onnx::OpSchema& schema) {
   if (Lists(kLikeFirstInput, name, version)) return InferLikeFirstInput;
   if (Lists(kBroadcastLikeFirstInput, name, version)) return InferBroadcastLikeFirstInput;
   if (Lists(kBroadcastToBool, name, version)) return InferBroadcastToBool;
+  if (Lists(kReductions, name, version)) return InferReduce13;
   return nullptr;
 }
 
@@ -199,7 +211,8 @@ std::vector<std::pair<absl::string_view, int>> NativeRuleSchemas() {
   for (absl::Span<const SchemaVersion> table :
        {absl::Span<const SchemaVersion>(kLikeFirstInput),
         absl::Span<const SchemaVersion>(kBroadcastLikeFirstInput),
-        absl::Span<const SchemaVersion>(kBroadcastToBool)}) {
+        absl::Span<const SchemaVersion>(kBroadcastToBool),
+        absl::Span<const SchemaVersion>(kReductions)}) {
     for (const SchemaVersion& entry : table)
       schemas.emplace_back(entry.op_type, entry.since_version);
   }

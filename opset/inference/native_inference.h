@@ -75,6 +75,9 @@ absl::StatusOr<OutputTypes> InferGemm13(absl::Span<const OperandInfo> inputs,
 absl::StatusOr<OutputTypes> InferGlobalPool(absl::Span<const OperandInfo> inputs,
                                             absl::Span<const Attribute> attributes,
                                             int num_outputs);
+// native_reduce_ops.cc:
+absl::StatusOr<OutputTypes> InferReduce13(absl::Span<const OperandInfo> inputs,
+                                          absl::Span<const Attribute> attributes, int num_outputs);
 // native_layout_ops.cc:
 absl::StatusOr<OutputTypes> InferFlatten11(absl::Span<const OperandInfo> inputs,
                                            absl::Span<const Attribute> attributes, int num_outputs);

@@ -14,15 +14,6 @@
 namespace graphgc::internal {
 namespace {
 
-const std::vector<int64_t>* IntsAttribute(absl::Span<const Attribute> attributes,
-                                          absl::string_view name) {
-  for (const Attribute& attribute : attributes) {
-    if (attribute.name != name) continue;
-    return std::get_if<std::vector<int64_t>>(&attribute.value);
-  }
-  return nullptr;
-}
-
 // ONNX's check of `perm`: every entry a dim of the input, none repeated.
 absl::Status CheckPermutation(const std::vector<int64_t>& perm, const Shape& shape) {
   const int64_t rank = static_cast<int64_t>(shape.size());
