@@ -7,7 +7,7 @@ namespace {
 
 thread_local bool native_disabled = false;
 
-struct NativeRule {
+struct RuleEntry {
   absl::string_view op_type;
   int since_version;
   NativeInferenceFn infer;
@@ -15,7 +15,7 @@ struct NativeRule {
 
 // ai.onnx schemas only. The later versions of Shape (15), Unsqueeze and Squeeze (13), Conv (11)
 // and Transpose (13) changed nothing but T's types, which InferWithSchema checks before.
-constexpr NativeRule kRules[] = {
+constexpr RuleEntry kRules[] = {
     {"Shape", 15, InferShape15},
     {"Shape", 19, InferShape15},
     {"Shape", 21, InferShape15},
@@ -192,7 +192,7 @@ bool Lists(absl::Span<const SchemaVersion> table, absl::string_view name, int si
 NativeInferenceFn ScanRules(const onnx::OpSchema& schema) {
   if (!schema.domain().empty()) return nullptr;
   const absl::string_view name = schema.Name();
-  for (const NativeRule& rule : kRules) {
+  for (const RuleEntry& rule : kRules) {
     if (rule.op_type == name && rule.since_version == schema.since_version()) return rule.infer;
   }
   const int version = schema.since_version();
@@ -207,7 +207,7 @@ NativeInferenceFn ScanRules(const onnx::OpSchema& schema) {
 
 std::vector<std::pair<absl::string_view, int>> NativeRuleSchemas() {
   std::vector<std::pair<absl::string_view, int>> schemas;
-  for (const NativeRule& rule : kRules) schemas.emplace_back(rule.op_type, rule.since_version);
+  for (const RuleEntry& rule : kRules) schemas.emplace_back(rule.op_type, rule.since_version);
   for (absl::Span<const SchemaVersion> table :
        {absl::Span<const SchemaVersion>(kLikeFirstInput),
         absl::Span<const SchemaVersion>(kBroadcastLikeFirstInput),

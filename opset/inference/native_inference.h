@@ -23,9 +23,10 @@ namespace graphgc::internal {
 
 // Inference of one schema, its checks already made, for `num_outputs` outputs (within the
 // schema's range). An error is the message ONNX's function throws (InferWithSchema adds the call).
-using NativeInferenceFn = absl::StatusOr<OutputTypes> (*)(absl::Span<const OperandInfo> inputs,
-                                                          absl::Span<const Attribute> attributes,
-                                                          int num_outputs);
+using NativeRule = absl::StatusOr<OutputTypes>(absl::Span<const OperandInfo> inputs,
+                                               absl::Span<const Attribute> attributes,
+                                               int num_outputs);
+using NativeInferenceFn = NativeRule*;
 
 // The native rule of `schema` (its name, domain and since_version), or nullptr.
 NativeInferenceFn FindNativeInference(const onnx::OpSchema& schema);
@@ -46,63 +47,34 @@ class ScopedSchemaInferenceOnly {
   bool was_disabled_;
 };
 
-// The rules, by the file that holds them. native_shape_ops.cc:
-absl::StatusOr<OutputTypes> InferShape15(absl::Span<const OperandInfo> inputs,
-                                         absl::Span<const Attribute> attributes, int num_outputs);
-absl::StatusOr<OutputTypes> InferGather13(absl::Span<const OperandInfo> inputs,
-                                          absl::Span<const Attribute> attributes, int num_outputs);
-absl::StatusOr<OutputTypes> InferConcat13(absl::Span<const OperandInfo> inputs,
-                                          absl::Span<const Attribute> attributes, int num_outputs);
+// The rules (each a NativeRule), by the file that holds them. native_shape_ops.cc:
+NativeRule InferShape15;
+NativeRule InferGather13;
+NativeRule InferConcat13;
 // native_conv_ops.cc:
-absl::StatusOr<OutputTypes> InferConv11(absl::Span<const OperandInfo> inputs,
-                                        absl::Span<const Attribute> attributes, int num_outputs);
-absl::StatusOr<OutputTypes> InferPool19(absl::Span<const OperandInfo> inputs,
-                                        absl::Span<const Attribute> attributes, int num_outputs);
-absl::StatusOr<OutputTypes> InferPool22(absl::Span<const OperandInfo> inputs,
-                                        absl::Span<const Attribute> attributes, int num_outputs);
+NativeRule InferConv11;
+NativeRule InferPool19;
+NativeRule InferPool22;
 // native_axes_ops.cc:
-absl::StatusOr<OutputTypes> InferUnsqueeze13(absl::Span<const OperandInfo> inputs,
-                                             absl::Span<const Attribute> attributes,
-                                             int num_outputs);
-absl::StatusOr<OutputTypes> InferSqueeze13(absl::Span<const OperandInfo> inputs,
-                                           absl::Span<const Attribute> attributes, int num_outputs);
+NativeRule InferUnsqueeze13;
+NativeRule InferSqueeze13;
 // native_nn_ops.cc:
-absl::StatusOr<OutputTypes> InferBatchNormalization15(absl::Span<const OperandInfo> inputs,
-                                                      absl::Span<const Attribute> attributes,
-                                                      int num_outputs);
-absl::StatusOr<OutputTypes> InferGemm13(absl::Span<const OperandInfo> inputs,
-                                        absl::Span<const Attribute> attributes, int num_outputs);
-absl::StatusOr<OutputTypes> InferGlobalPool(absl::Span<const OperandInfo> inputs,
-                                            absl::Span<const Attribute> attributes,
-                                            int num_outputs);
+NativeRule InferBatchNormalization15;
+NativeRule InferGemm13;
+NativeRule InferGlobalPool;
 // native_reduce_ops.cc:
-absl::StatusOr<OutputTypes> InferReduce13(absl::Span<const OperandInfo> inputs,
-                                          absl::Span<const Attribute> attributes, int num_outputs);
+NativeRule InferReduce13;
 // native_layout_ops.cc:
-absl::StatusOr<OutputTypes> InferFlatten11(absl::Span<const OperandInfo> inputs,
-                                           absl::Span<const Attribute> attributes, int num_outputs);
-absl::StatusOr<OutputTypes> InferTranspose13(absl::Span<const OperandInfo> inputs,
-                                             absl::Span<const Attribute> attributes,
-                                             int num_outputs);
+NativeRule InferFlatten11;
+NativeRule InferTranspose13;
 // native_elementwise_ops.cc:
-absl::StatusOr<OutputTypes> InferBroadcastLikeFirstInput(absl::Span<const OperandInfo> inputs,
-                                                         absl::Span<const Attribute> attributes,
-                                                         int num_outputs);
-absl::StatusOr<OutputTypes> InferBroadcastToBool(absl::Span<const OperandInfo> inputs,
-                                                 absl::Span<const Attribute> attributes,
-                                                 int num_outputs);
-absl::StatusOr<OutputTypes> InferLikeFirstInput(absl::Span<const OperandInfo> inputs,
-                                                absl::Span<const Attribute> attributes,
-                                                int num_outputs);
-absl::StatusOr<OutputTypes> InferSoftmax13(absl::Span<const OperandInfo> inputs,
-                                           absl::Span<const Attribute> attributes, int num_outputs);
-absl::StatusOr<OutputTypes> InferLogSoftmax13(absl::Span<const OperandInfo> inputs,
-                                              absl::Span<const Attribute> attributes,
-                                              int num_outputs);
-absl::StatusOr<OutputTypes> InferHardmax13(absl::Span<const OperandInfo> inputs,
-                                           absl::Span<const Attribute> attributes, int num_outputs);
-absl::StatusOr<OutputTypes> InferWhere16(absl::Span<const OperandInfo> inputs,
-                                         absl::Span<const Attribute> attributes, int num_outputs);
+NativeRule InferBroadcastLikeFirstInput;
+NativeRule InferBroadcastToBool;
+NativeRule InferLikeFirstInput;
+NativeRule InferSoftmax13;
+NativeRule InferLogSoftmax13;
+NativeRule InferHardmax13;
+NativeRule InferWhere16;
 
 }  // namespace graphgc::internal
 
