@@ -55,139 +55,157 @@ constexpr RuleEntry kRules[] = {
     {"Flatten", 21, InferFlatten11},
     {"Flatten", 23, InferFlatten11},
     {"Flatten", 24, InferFlatten11},
+    // The schemas whose ONNX rule is propagateShapeAndTypeFromFirstInput, one output each: input
+    // 0's element type and shape (InferLikeFirstInput). The unary float math ops (Exp, Tanh, Erf,
+    // the trigonometric ones) share it through one generator of ONNX's.
+    {"Abs", 6, InferLikeFirstInput},
+    {"Abs", 13, InferLikeFirstInput},
+    {"Acos", 7, InferLikeFirstInput},
+    {"Acos", 22, InferLikeFirstInput},
+    {"Acosh", 9, InferLikeFirstInput},
+    {"Acosh", 22, InferLikeFirstInput},
+    {"Asin", 7, InferLikeFirstInput},
+    {"Asin", 22, InferLikeFirstInput},
+    {"Asinh", 9, InferLikeFirstInput},
+    {"Asinh", 22, InferLikeFirstInput},
+    {"Atan", 7, InferLikeFirstInput},
+    {"Atan", 22, InferLikeFirstInput},
+    {"Atanh", 9, InferLikeFirstInput},
+    {"Atanh", 22, InferLikeFirstInput},
+    {"BitwiseNot", 18, InferLikeFirstInput},
+    {"Ceil", 6, InferLikeFirstInput},
+    {"Ceil", 13, InferLikeFirstInput},
+    {"Celu", 12, InferLikeFirstInput},
+    {"Clip", 6, InferLikeFirstInput},
+    {"Clip", 11, InferLikeFirstInput},
+    {"Clip", 12, InferLikeFirstInput},
+    {"Clip", 13, InferLikeFirstInput},
+    {"Cos", 7, InferLikeFirstInput},
+    {"Cos", 22, InferLikeFirstInput},
+    {"Cosh", 9, InferLikeFirstInput},
+    {"Cosh", 22, InferLikeFirstInput},
+    {"CumSum", 11, InferLikeFirstInput},
+    {"CumSum", 14, InferLikeFirstInput},
+    {"Elu", 6, InferLikeFirstInput},
+    {"Elu", 22, InferLikeFirstInput},
+    {"Erf", 9, InferLikeFirstInput},
+    {"Erf", 13, InferLikeFirstInput},
+    {"Exp", 6, InferLikeFirstInput},
+    {"Exp", 13, InferLikeFirstInput},
+    {"Floor", 6, InferLikeFirstInput},
+    {"Floor", 13, InferLikeFirstInput},
+    {"Gelu", 20, InferLikeFirstInput},
+    {"HardSigmoid", 6, InferLikeFirstInput},
+    {"HardSigmoid", 22, InferLikeFirstInput},
+    {"HardSwish", 14, InferLikeFirstInput},
+    {"HardSwish", 22, InferLikeFirstInput},
+    {"LRN", 1, InferLikeFirstInput},
+    {"LRN", 13, InferLikeFirstInput},
+    {"LeakyRelu", 6, InferLikeFirstInput},
+    {"LeakyRelu", 16, InferLikeFirstInput},
+    {"Log", 6, InferLikeFirstInput},
+    {"Log", 13, InferLikeFirstInput},
+    {"Mish", 18, InferLikeFirstInput},
+    {"Mish", 22, InferLikeFirstInput},
+    {"Neg", 6, InferLikeFirstInput},
+    {"Neg", 13, InferLikeFirstInput},
+    {"PRelu", 6, InferLikeFirstInput},
+    {"PRelu", 7, InferLikeFirstInput},
+    {"PRelu", 9, InferLikeFirstInput},
+    {"PRelu", 16, InferLikeFirstInput},
+    {"Reciprocal", 6, InferLikeFirstInput},
+    {"Reciprocal", 13, InferLikeFirstInput},
+    {"Relu", 6, InferLikeFirstInput},
+    {"Relu", 13, InferLikeFirstInput},
+    {"Relu", 14, InferLikeFirstInput},
+    {"Round", 11, InferLikeFirstInput},
+    {"Round", 22, InferLikeFirstInput},
+    {"Selu", 6, InferLikeFirstInput},
+    {"Selu", 22, InferLikeFirstInput},
+    {"Shrink", 9, InferLikeFirstInput},
+    {"Sigmoid", 6, InferLikeFirstInput},
+    {"Sigmoid", 13, InferLikeFirstInput},
+    {"Sign", 9, InferLikeFirstInput},
+    {"Sign", 13, InferLikeFirstInput},
+    {"Sin", 7, InferLikeFirstInput},
+    {"Sin", 22, InferLikeFirstInput},
+    {"Sinh", 9, InferLikeFirstInput},
+    {"Sinh", 22, InferLikeFirstInput},
+    {"Softplus", 1, InferLikeFirstInput},
+    {"Softplus", 22, InferLikeFirstInput},
+    {"Softsign", 1, InferLikeFirstInput},
+    {"Softsign", 22, InferLikeFirstInput},
+    {"Sqrt", 6, InferLikeFirstInput},
+    {"Sqrt", 13, InferLikeFirstInput},
+    {"Swish", 24, InferLikeFirstInput},
+    {"Tan", 7, InferLikeFirstInput},
+    {"Tan", 22, InferLikeFirstInput},
+    {"Tanh", 6, InferLikeFirstInput},
+    {"Tanh", 13, InferLikeFirstInput},
+    {"ThresholdedRelu", 10, InferLikeFirstInput},
+    {"ThresholdedRelu", 22, InferLikeFirstInput},
+    // The binary ops whose ONNX rule is bidirectionalBroadcastShapeInference of the two inputs,
+    // typed as input 0 (InferBroadcastLikeFirstInput) or bool (InferBroadcastToBool). Not Add, Sub
+    // and Mul 14, whose schemas also propagate shape data (they are native ops, native_ops.h), and
+    // not LessOrEqual and GreaterOrEqual, whose ONNX 1.19 inference differs
+    // (test_greater_equal_bcast: int64 [3] against [5] is a bool of unknown shape there, not an
+    // error).
+    {"Add", 7, InferBroadcastLikeFirstInput},
+    {"Add", 13, InferBroadcastLikeFirstInput},
+    {"BitShift", 11, InferBroadcastLikeFirstInput},
+    {"BitwiseAnd", 18, InferBroadcastLikeFirstInput},
+    {"BitwiseOr", 18, InferBroadcastLikeFirstInput},
+    {"BitwiseXor", 18, InferBroadcastLikeFirstInput},
+    {"Div", 7, InferBroadcastLikeFirstInput},
+    {"Div", 13, InferBroadcastLikeFirstInput},
+    {"Div", 14, InferBroadcastLikeFirstInput},
+    {"Mod", 10, InferBroadcastLikeFirstInput},
+    {"Mod", 13, InferBroadcastLikeFirstInput},
+    {"Mul", 7, InferBroadcastLikeFirstInput},
+    {"Mul", 13, InferBroadcastLikeFirstInput},
+    {"Pow", 7, InferBroadcastLikeFirstInput},
+    {"Pow", 12, InferBroadcastLikeFirstInput},
+    {"Pow", 13, InferBroadcastLikeFirstInput},
+    {"Pow", 15, InferBroadcastLikeFirstInput},
+    {"Sub", 7, InferBroadcastLikeFirstInput},
+    {"Sub", 13, InferBroadcastLikeFirstInput},
+    {"And", 7, InferBroadcastToBool},
+    {"Equal", 7, InferBroadcastToBool},
+    {"Equal", 11, InferBroadcastToBool},
+    {"Equal", 13, InferBroadcastToBool},
+    {"Equal", 19, InferBroadcastToBool},
+    {"Greater", 7, InferBroadcastToBool},
+    {"Greater", 9, InferBroadcastToBool},
+    {"Greater", 13, InferBroadcastToBool},
+    {"Less", 7, InferBroadcastToBool},
+    {"Less", 9, InferBroadcastToBool},
+    {"Less", 13, InferBroadcastToBool},
+    {"Or", 7, InferBroadcastToBool},
+    {"Xor", 7, InferBroadcastToBool},
+    // The reductions of ONNX's ReduceOpGenerator (InferReduce13): axes as an attribute at 13 (but
+    // ReduceSum), as an input from 18 (ReduceSum: 13).
+    {"ReduceL1", 13, InferReduce13},
+    {"ReduceL1", 18, InferReduce13},
+    {"ReduceL2", 13, InferReduce13},
+    {"ReduceL2", 18, InferReduce13},
+    {"ReduceLogSum", 13, InferReduce13},
+    {"ReduceLogSum", 18, InferReduce13},
+    {"ReduceLogSumExp", 13, InferReduce13},
+    {"ReduceLogSumExp", 18, InferReduce13},
+    {"ReduceMax", 13, InferReduce13},
+    {"ReduceMax", 18, InferReduce13},
+    {"ReduceMax", 20, InferReduce13},
+    {"ReduceMean", 13, InferReduce13},
+    {"ReduceMean", 18, InferReduce13},
+    {"ReduceMin", 13, InferReduce13},
+    {"ReduceMin", 18, InferReduce13},
+    {"ReduceMin", 20, InferReduce13},
+    {"ReduceProd", 13, InferReduce13},
+    {"ReduceProd", 18, InferReduce13},
+    {"ReduceSum", 13, InferReduce13},
+    {"ReduceSumSquare", 13, InferReduce13},
+    {"ReduceSumSquare", 18, InferReduce13},
 };
-
-struct SchemaVersion {
-  absl::string_view op_type;
-  int since_version;
-};
-
-// The schemas whose ONNX rule is propagateShapeAndTypeFromFirstInput, one output each: input 0's
-// element type and shape (InferLikeFirstInput). The unary float math ops (Exp, Tanh, Erf, the
-// trigonometric ones) share it through one generator of ONNX's.
-constexpr SchemaVersion kLikeFirstInput[] = {
-    {"Abs", 6},
-    {"Abs", 13},
-    {"Acos", 7},
-    {"Acos", 22},
-    {"Acosh", 9},
-    {"Acosh", 22},
-    {"Asin", 7},
-    {"Asin", 22},
-    {"Asinh", 9},
-    {"Asinh", 22},
-    {"Atan", 7},
-    {"Atan", 22},
-    {"Atanh", 9},
-    {"Atanh", 22},
-    {"BitwiseNot", 18},
-    {"Ceil", 6},
-    {"Ceil", 13},
-    {"Celu", 12},
-    {"Clip", 6},
-    {"Clip", 11},
-    {"Clip", 12},
-    {"Clip", 13},
-    {"Cos", 7},
-    {"Cos", 22},
-    {"Cosh", 9},
-    {"Cosh", 22},
-    {"CumSum", 11},
-    {"CumSum", 14},
-    {"Elu", 6},
-    {"Elu", 22},
-    {"Erf", 9},
-    {"Erf", 13},
-    {"Exp", 6},
-    {"Exp", 13},
-    {"Floor", 6},
-    {"Floor", 13},
-    {"Gelu", 20},
-    {"HardSigmoid", 6},
-    {"HardSigmoid", 22},
-    {"HardSwish", 14},
-    {"HardSwish", 22},
-    {"LRN", 1},
-    {"LRN", 13},
-    {"LeakyRelu", 6},
-    {"LeakyRelu", 16},
-    {"Log", 6},
-    {"Log", 13},
-    {"Mish", 18},
-    {"Mish", 22},
-    {"Neg", 6},
-    {"Neg", 13},
-    {"PRelu", 6},
-    {"PRelu", 7},
-    {"PRelu", 9},
-    {"PRelu", 16},
-    {"Reciprocal", 6},
-    {"Reciprocal", 13},
-    {"Relu", 6},
-    {"Relu", 13},
-    {"Relu", 14},
-    {"Round", 11},
-    {"Round", 22},
-    {"Selu", 6},
-    {"Selu", 22},
-    {"Shrink", 9},
-    {"Sigmoid", 6},
-    {"Sigmoid", 13},
-    {"Sign", 9},
-    {"Sign", 13},
-    {"Sin", 7},
-    {"Sin", 22},
-    {"Sinh", 9},
-    {"Sinh", 22},
-    {"Softplus", 1},
-    {"Softplus", 22},
-    {"Softsign", 1},
-    {"Softsign", 22},
-    {"Sqrt", 6},
-    {"Sqrt", 13},
-    {"Swish", 24},
-    {"Tan", 7},
-    {"Tan", 22},
-    {"Tanh", 6},
-    {"Tanh", 13},
-    {"ThresholdedRelu", 10},
-    {"ThresholdedRelu", 22},
-};
-
-// The binary ops whose ONNX rule is bidirectionalBroadcastShapeInference of the two inputs, typed
-// as input 0 (InferBroadcastLikeFirstInput) or bool (InferBroadcastToBool). Not Add, Sub and Mul
-// 14, whose schemas also propagate shape data (they are native ops, native_ops.h), and not
-// LessOrEqual and GreaterOrEqual, whose ONNX 1.19 inference differs (test_greater_equal_bcast:
-// int64 [3] against [5] is a bool of unknown shape there, not an error).
-constexpr SchemaVersion kBroadcastLikeFirstInput[] = {
-    {"Add", 7},         {"Add", 13}, {"BitShift", 11}, {"BitwiseAnd", 18}, {"BitwiseOr", 18},
-    {"BitwiseXor", 18}, {"Div", 7},  {"Div", 13},      {"Div", 14},        {"Mod", 10},
-    {"Mod", 13},        {"Mul", 7},  {"Mul", 13},      {"Pow", 7},         {"Pow", 12},
-    {"Pow", 13},        {"Pow", 15}, {"Sub", 7},       {"Sub", 13},
-};
-constexpr SchemaVersion kBroadcastToBool[] = {
-    {"And", 7},     {"Equal", 7},   {"Equal", 11},   {"Equal", 13}, {"Equal", 19},
-    {"Greater", 7}, {"Greater", 9}, {"Greater", 13}, {"Less", 7},   {"Less", 9},
-    {"Less", 13},   {"Or", 7},      {"Xor", 7},
-};
-
-// The reductions of ONNX's ReduceOpGenerator (InferReduce13): axes as an attribute at 13 (but
-// ReduceSum), as an input from 18 (ReduceSum: 13).
-constexpr SchemaVersion kReductions[] = {
-    {"ReduceL1", 13},        {"ReduceL1", 18},     {"ReduceL2", 13},        {"ReduceL2", 18},
-    {"ReduceLogSum", 13},    {"ReduceLogSum", 18}, {"ReduceLogSumExp", 13}, {"ReduceLogSumExp", 18},
-    {"ReduceMax", 13},       {"ReduceMax", 18},    {"ReduceMax", 20},       {"ReduceMean", 13},
-    {"ReduceMean", 18},      {"ReduceMin", 13},    {"ReduceMin", 18},       {"ReduceMin", 20},
-    {"ReduceProd", 13},      {"ReduceProd", 18},   {"ReduceSum", 13},       {"ReduceSumSquare", 13},
-    {"ReduceSumSquare", 18},
-};
-
-bool Lists(absl::Span<const SchemaVersion> table, absl::string_view name, int since_version) {
-  for (const SchemaVersion& entry : table) {
-    if (entry.op_type == name && entry.since_version == since_version) return true;
-  }
-  return false;
-}
 
 NativeInferenceFn ScanRules(const onnx::OpSchema& schema) {
   if (!schema.domain().empty()) return nullptr;
@@ -195,11 +213,6 @@ NativeInferenceFn ScanRules(const onnx::OpSchema& schema) {
   for (const RuleEntry& rule : kRules) {
     if (rule.op_type == name && rule.since_version == schema.since_version()) return rule.infer;
   }
-  const int version = schema.since_version();
-  if (Lists(kLikeFirstInput, name, version)) return InferLikeFirstInput;
-  if (Lists(kBroadcastLikeFirstInput, name, version)) return InferBroadcastLikeFirstInput;
-  if (Lists(kBroadcastToBool, name, version)) return InferBroadcastToBool;
-  if (Lists(kReductions, name, version)) return InferReduce13;
   return nullptr;
 }
 
@@ -208,14 +221,6 @@ NativeInferenceFn ScanRules(const onnx::OpSchema& schema) {
 std::vector<std::pair<absl::string_view, int>> NativeRuleSchemas() {
   std::vector<std::pair<absl::string_view, int>> schemas;
   for (const RuleEntry& rule : kRules) schemas.emplace_back(rule.op_type, rule.since_version);
-  for (absl::Span<const SchemaVersion> table :
-       {absl::Span<const SchemaVersion>(kLikeFirstInput),
-        absl::Span<const SchemaVersion>(kBroadcastLikeFirstInput),
-        absl::Span<const SchemaVersion>(kBroadcastToBool),
-        absl::Span<const SchemaVersion>(kReductions)}) {
-    for (const SchemaVersion& entry : table)
-      schemas.emplace_back(entry.op_type, entry.since_version);
-  }
   return schemas;
 }
 
