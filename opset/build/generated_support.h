@@ -28,6 +28,9 @@ class GraphCore;
 // make_node itself, into `graph` (nullptr: the operands' graph), without the vector.
 OutputVars MakeNode(GraphCore* graph, absl::string_view op_type, absl::Span<const Var> inputs,
                     const std::vector<Attribute>& attributes, const NodeOptions& options);
+// make_node(graph, ...) without the vector: a Graph that was moved from fails every output.
+OutputVars MakeNodeIn(Graph& graph, absl::string_view op_type, absl::Span<const Var> inputs,
+                      const std::vector<Attribute>& attributes, const NodeOptions& options);
 
 inline void AppendAttributes(std::vector<Attribute>&) {}
 
@@ -49,8 +52,7 @@ void AppendAttributes(std::vector<Attribute>& attributes, const char* name, cons
 template <class Result, size_t count>
 Result OutputsAs(OutputVars outputs) {
   if constexpr (std::is_same_v<Result, std::vector<Var>>) {
-    return std::vector<Var>(std::make_move_iterator(outputs.begin()),
-                            std::make_move_iterator(outputs.end()));
+    return ToVector(std::move(outputs));
   } else if constexpr (std::is_same_v<Result, Var>) {
     return outputs.empty() ? Var() : std::move(outputs.front());
   } else {
@@ -77,9 +79,7 @@ Result Node(Graph& graph, absl::string_view op_type, absl::Span<const Var> input
             const NodeOptions& options, const Fields&... fields) {
   std::vector<Attribute> attributes;
   AppendAttributes(attributes, fields...);
-  std::vector<Var> made = make_node(graph, op_type, inputs, attributes, options);
-  return OutputsAs<Result, count>(
-      OutputVars(std::make_move_iterator(made.begin()), std::make_move_iterator(made.end())));
+  return OutputsAs<Result, count>(MakeNodeIn(graph, op_type, inputs, attributes, options));
 }
 
 // The inputs of a node whose last formal input is variadic: the fixed ones, then the rest.

@@ -371,26 +371,26 @@ bool has_kernel(absl::string_view op_type, const NodeOptions& options, DataType 
   return from_bodies || op->computed_types.contains(dtype);
 }
 
-namespace {
-std::vector<Var> AsVector(internal::OutputVars outputs) {
-  return std::vector<Var>(std::make_move_iterator(outputs.begin()),
-                          std::make_move_iterator(outputs.end()));
+internal::OutputVars internal::MakeNodeIn(Graph& graph, absl::string_view op_type,
+                                          absl::Span<const Var> inputs,
+                                          const std::vector<Attribute>& attributes,
+                                          const NodeOptions& options) {
+  if (graph.core() == nullptr) {
+    return Failed(
+        absl::FailedPreconditionError(absl::StrCat(op_type, ": the Graph was moved from")),
+        options.num_outputs);
+  }
+  return MakeNode(graph.core(), op_type, inputs, attributes, options);
 }
-}  // namespace
 
 std::vector<Var> make_node(absl::string_view op_type, absl::Span<const Var> inputs,
                            const std::vector<Attribute>& attributes, const NodeOptions& options) {
-  return AsVector(internal::MakeNode(nullptr, op_type, inputs, attributes, options));
+  return internal::ToVector(internal::MakeNode(nullptr, op_type, inputs, attributes, options));
 }
 
 std::vector<Var> make_node(Graph& graph, absl::string_view op_type, absl::Span<const Var> inputs,
                            const std::vector<Attribute>& attributes, const NodeOptions& options) {
-  if (graph.core() == nullptr) {
-    return AsVector(
-        Failed(absl::FailedPreconditionError(absl::StrCat(op_type, ": the Graph was moved from")),
-               options.num_outputs));
-  }
-  return AsVector(internal::MakeNode(graph.core(), op_type, inputs, attributes, options));
+  return internal::ToVector(internal::MakeNodeIn(graph, op_type, inputs, attributes, options));
 }
 
 }  // namespace graphgc

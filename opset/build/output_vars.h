@@ -4,12 +4,21 @@
 #ifndef GRAPHGC_OPSET_BUILD_OUTPUT_VARS_H_
 #define GRAPHGC_OPSET_BUILD_OUTPUT_VARS_H_
 
+#include <iterator>
+#include <vector>
+
 #include "absl/container/inlined_vector.h"
 #include "graphgc/ir/var.h"
 
 namespace graphgc::internal {
 
 using OutputVars = absl::InlinedVector<Var, 1>;
+
+// The outputs as make_node's std::vector.
+inline std::vector<Var> ToVector(OutputVars outputs) {
+  return std::vector<Var>(std::make_move_iterator(outputs.begin()),
+                          std::make_move_iterator(outputs.end()));
+}
 
 }  // namespace graphgc::internal
 
