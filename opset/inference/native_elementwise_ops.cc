@@ -10,34 +10,11 @@
 
 #include "graphgc/opset/inference/native_inference.h"
 #include "graphgc/opset/inference/native_rule_support.h"
+#include "graphgc/opset/kernels/common/broadcast.h"
+#include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc::internal {
 namespace {
-
-// ONNX's multidirectionalBroadcastShapeInference over shapes whose unknown dims are unnamed: per
-// output dim, a known dim other than 1 wins (two different ones fail), else an unknown dim makes
-// it unknown, else it is 1.
-absl::StatusOr<Shape> BroadcastTogether(absl::Span<const Shape* const> shapes) {
-  size_t rank = 0;
-  for (const Shape* shape : shapes) rank = std::max(rank, shape->size());
-  Shape out;
-  for (size_t i = 0; i < rank; ++i) {
-    int64_t dim = 1;
-    bool unknown = false;
-    for (const Shape* shape : shapes) {
-      if (i < rank - shape->size()) continue;  // a leading 1
-      const int64_t d = (*shape)[i - (rank - shape->size())];
-      if (d < 0) {
-        unknown = true;
-      } else if (d != 1) {
-        if (dim != d && dim != 1) return ShapeInferenceError("Incompatible dimensions");
-        dim = d;
-      }
-    }
-    out.push_back(dim != 1 || !unknown ? dim : kUnknownDim);
-  }
-  return out;
-}
 
 // The rule ONNX's SoftmaxFamilyDocGenerator gives Softmax, LogSoftmax and Hardmax.
 absl::StatusOr<OutputTypes> InferSoftmaxFamily(absl::string_view op_type,
@@ -55,25 +32,23 @@ absl::StatusOr<OutputTypes> InferSoftmaxFamily(absl::string_view op_type,
   return OneOutput(inputs[0].dtype, inputs[0].shape, std::nullopt);
 }
 
+// ONNX's rule of the binary broadcasting ops: `dtype`, and with both shapes known their
+// bidirectional broadcast. BroadcastShapesInto combines dims as ONNX's
+// multidirectionalBroadcastShapeInference does for unnamed unknown dims: a known dim other than 1
+// wins (two different ones fail), else an unknown one makes the dim unknown.
+absl::StatusOr<OutputTypes> InferBroadcastPair(DataType dtype,
+                                               absl::Span<const OperandInfo> inputs) {
+  std::optional<Shape> out;
+  GRAPHGC_RETURN_IF_ERROR(BroadcastShapesInto(inputs[0].shape, inputs[1].shape, out));
+  return OneOutput(dtype, std::move(out), std::nullopt);
+}
+
 }  // namespace
 
 absl::StatusOr<OutputTypes> InferLikeFirstInput(absl::Span<const OperandInfo> inputs,
                                                 absl::Span<const Attribute> attributes,
                                                 int num_outputs) {
   return OneOutput(inputs[0].dtype, inputs[0].shape, std::nullopt);
-}
-
-// ONNX's rule of the binary broadcasting ops: `dtype`, and with both shapes known their
-// bidirectional broadcast.
-absl::StatusOr<OutputTypes> InferBroadcastPair(DataType dtype,
-                                               absl::Span<const OperandInfo> inputs) {
-  if (!inputs[0].shape.has_value() || !inputs[1].shape.has_value()) {
-    return OneOutput(dtype, std::nullopt, std::nullopt);
-  }
-  const Shape* shapes[] = {&*inputs[0].shape, &*inputs[1].shape};
-  absl::StatusOr<Shape> out = BroadcastTogether(shapes);
-  if (!out.ok()) return out.status();
-  return OneOutput(dtype, *std::move(out), std::nullopt);
 }
 
 absl::StatusOr<OutputTypes> InferBroadcastLikeFirstInput(absl::Span<const OperandInfo> inputs,
@@ -108,14 +83,11 @@ absl::StatusOr<OutputTypes> InferHardmax13(absl::Span<const OperandInfo> inputs,
 
 absl::StatusOr<OutputTypes> InferWhere16(absl::Span<const OperandInfo> inputs,
                                          absl::Span<const Attribute> attributes, int num_outputs) {
-  const DataType dtype = inputs[1].dtype;
-  for (const OperandInfo& input : inputs) {
-    if (!input.shape.has_value()) return OneOutput(dtype, std::nullopt, std::nullopt);
-  }
-  const Shape* shapes[] = {&*inputs[0].shape, &*inputs[1].shape, &*inputs[2].shape};
-  absl::StatusOr<Shape> out = BroadcastTogether(shapes);
-  if (!out.ok()) return out.status();
-  return OneOutput(dtype, *std::move(out), std::nullopt);
+  // ONNX broadcasts the three shapes at once; the pairwise combination gives the same dims.
+  std::optional<Shape> first_two, out;
+  GRAPHGC_RETURN_IF_ERROR(BroadcastShapesInto(inputs[0].shape, inputs[1].shape, first_two));
+  GRAPHGC_RETURN_IF_ERROR(BroadcastShapesInto(first_two, inputs[2].shape, out));
+  return OneOutput(inputs[1].dtype, std::move(out), std::nullopt);
 }
 
 }  // namespace graphgc::internal
