@@ -22,10 +22,14 @@ kernels::KernelResult RunBody(const char* op, int version,
   EXPECT_NE(schema, nullptr);
   std::optional<kernels::Kernel> kernel = internal::FunctionBodyKernel(*schema);
   EXPECT_TRUE(kernel.has_value());
+  std::vector<const Tensor*> views;
+  for (const std::optional<Tensor>& input : inputs) {
+    views.push_back(input.has_value() ? &*input : nullptr);
+  }
   KernelCall call;
   call.op_type = op;
   call.version = schema->since_version();
-  call.inputs = inputs;
+  call.inputs = views;
   call.attributes = attributes;
   call.outputs = outputs;
   return (*kernel)(KernelContext(call));

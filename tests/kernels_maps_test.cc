@@ -57,7 +57,7 @@ absl::StatusOr<std::optional<Value>> RunMapKernel(
     const char* op, const Value& map, std::vector<kernels::KernelAttribute> attributes) {
   const internal::ResolvedOp* resolved = internal::ResolveOp("ai.onnx.ml", op, 1);
   if (resolved->value_kernel == nullptr) return absl::NotFoundError("no value kernel");
-  const std::vector<std::optional<Tensor>> tensors(1);
+  const std::vector<const Tensor*> tensors(1, nullptr);
   const std::vector<std::optional<Value>> values = {map};
   const std::vector<kernels::OutputSpec> outputs(1);
   kernels::KernelCall call;

@@ -121,22 +121,21 @@ std::optional<kernels::KernelAttributeValue> KernelValueOf(const AttributeValue&
   return ::testing::AssertionSuccess();
 }
 
-// The resolved op's kernel on these operands, the schema's defaults added to `attributes`.
+// The resolved op's kernel on these operands, with the schema's defaults beside `attributes`.
 kernels::KernelResult RunKernel(const internal::ResolvedOp& resolved, absl::string_view op_type,
                                 int opset, absl::Span<const std::optional<Tensor>> inputs,
-                                std::vector<kernels::KernelAttribute> attributes,
+                                const std::vector<kernels::KernelAttribute>& attributes,
                                 absl::Span<const kernels::OutputSpec> outputs) {
-  for (const kernels::KernelAttribute& fallback : resolved.defaults) {
-    if (std::none_of(attributes.begin(), attributes.end(),
-                     [&](const auto& a) { return a.name == fallback.name; })) {
-      attributes.push_back(fallback);
-    }
+  std::vector<const Tensor*> views;
+  for (const std::optional<Tensor>& input : inputs) {
+    views.push_back(input.has_value() ? &*input : nullptr);
   }
   kernels::KernelCall call;
   call.op_type = op_type;
   call.version = opset;
-  call.inputs = inputs;
+  call.inputs = views;
   call.attributes = attributes;
+  call.defaults = resolved.defaults;
   call.outputs = outputs;
   return (*resolved.kernel)(kernels::KernelContext(call));
 }
@@ -201,7 +200,7 @@ TEST_P(NarrowTypesNodeData, KernelMatchesOnnxTestData) {
     ASSERT_TRUE(attribute.ok()) << attribute.status();
     std::optional<kernels::KernelAttributeValue> value = KernelValueOf(attribute->value);
     ASSERT_TRUE(value.has_value()) << attribute->name;
-    attributes.push_back({attribute->name, *std::move(value)});
+    attributes.push_back({proto.name(), *std::move(value)});  // a view: `node` outlives the call
   }
   const kernels::KernelResult result =
       RunKernel(*resolved, node.op_type(), opset, inputs, attributes, outputs);

@@ -209,20 +209,15 @@ std::optional<kernels::KernelAttributeValue> KernelValueOf(const AttributeValue&
       value);
 }
 
-// The given attributes, then the schema's defaults of those not given.
+// The node's own attributes as the kernel reads them (views of their names; subgraphs and types,
+// which no kernel reads, left out). The schema's defaults go beside them (KernelCall::defaults).
 using KernelAttributeList = absl::InlinedVector<kernels::KernelAttribute, 4>;
-KernelAttributeList KernelAttributes(const std::vector<Attribute>& given, const ResolvedOp& op) {
+KernelAttributeList KernelAttributes(const std::vector<Attribute>& given) {
   KernelAttributeList out;
-  out.reserve(given.size() + op.defaults.size());
   for (const Attribute& attribute : given) {
     if (std::optional<kernels::KernelAttributeValue> v = KernelValueOf(attribute.value)) {
       out.push_back({attribute.name, *std::move(v)});
     }
-  }
-  for (const kernels::KernelAttribute& fallback : op.defaults) {
-    const bool given_already = std::any_of(
-        given.begin(), given.end(), [&](const Attribute& a) { return a.name == fallback.name; });
-    if (!given_already) out.push_back(fallback);
   }
   return out;
 }
@@ -316,20 +311,7 @@ absl::Status RunKernel(const ResolvedOp& op, const OpSignature& signature,
                        absl::Span<const OperandInfo> infos,
                        const std::vector<Attribute>& attributes, const GraphOptions& options,
                        int64_t max_value_bytes, OutputTypes& types, OutputValues& values) {
-  absl::InlinedVector<std::optional<Tensor>, 3> inputs;
-  absl::InlinedVector<std::optional<Shape>, 1> shapes;
   if (!KernelsCanMultiplyDims(infos, types)) return absl::OkStatus();
-  for (const OperandInfo& info : infos) inputs.push_back(info.present ? info.value : std::nullopt);
-  if (signature.kernel_reads_shapes_only) {
-    for (const OperandInfo& info : infos) shapes.push_back(info.shape);
-  }
-  absl::InlinedVector<kernels::OutputSpec, 1> outputs;
-  for (const OutputType& type : types) outputs.push_back({type.dtype, type.shape});
-  absl::InlinedVector<absl::string_view, 4> names(signature.input_names.begin(),
-                                                  signature.input_names.end());
-  if (names.empty()) names.assign(op.input_names.begin(), op.input_names.end());
-  const KernelAttributeList kernel_attributes = KernelAttributes(attributes, op);
-  absl::InlinedVector<std::optional<Value>, 3> any_values;
   // Sequences, optionals and maps need a value kernel; tensors take the tensor kernel if any.
   const bool use_value_kernel = HasNonTensors(infos, types) || op.kernel == nullptr;
   if (use_value_kernel && op.value_kernel == nullptr) return absl::OkStatus();
@@ -337,6 +319,18 @@ absl::Status RunKernel(const ResolvedOp& op, const OpSignature& signature,
                             types)) {
     return absl::OkStatus();
   }
+  absl::InlinedVector<const Tensor*, 4> inputs;
+  for (const OperandInfo& info : infos) {
+    inputs.push_back(info.present && info.value.has_value() ? &*info.value : nullptr);
+  }
+  absl::InlinedVector<std::optional<Shape>, 1> shapes;
+  if (signature.kernel_reads_shapes_only) {
+    for (const OperandInfo& info : infos) shapes.push_back(info.shape);
+  }
+  absl::InlinedVector<kernels::OutputSpec, 1> outputs;
+  for (const OutputType& type : types) outputs.push_back({type.dtype, type.shape});
+  const KernelAttributeList kernel_attributes = KernelAttributes(attributes);
+  absl::InlinedVector<std::optional<Value>, 3> any_values;
   if (use_value_kernel) {
     for (const OperandInfo& info : infos) {
       any_values.push_back(info.present ? OperandValue(info) : std::nullopt);
@@ -348,8 +342,10 @@ absl::Status RunKernel(const ResolvedOp& op, const OpSignature& signature,
   call.version = signature.since_version;
   call.inputs = inputs;
   call.input_shapes = shapes;
-  call.input_names = names;
+  call.input_names =
+      signature.input_names.empty() ? absl::MakeConstSpan(op.input_names) : signature.input_names;
   call.attributes = kernel_attributes;
+  call.defaults = op.defaults;
   call.outputs = outputs;
   call.max_value_bytes = max_value_bytes;
   call.threads = std::max(options.kernel_threads, 1);

@@ -1,5 +1,6 @@
 #include "graphgc/opset/kernels/kernel.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -7,7 +8,7 @@
 namespace graphgc::kernels {
 
 bool KernelContext::has_input(int index) const {
-  return index >= 0 && index < num_inputs() && call_.inputs[static_cast<size_t>(index)].has_value();
+  return index >= 0 && index < num_inputs() && call_.inputs[static_cast<size_t>(index)] != nullptr;
 }
 
 const Tensor& KernelContext::input(int index) const {
@@ -15,8 +16,19 @@ const Tensor& KernelContext::input(int index) const {
   return *call_.inputs[static_cast<size_t>(index)];
 }
 
+std::vector<KernelAttribute> KernelContext::attributes() const {
+  std::vector<KernelAttribute> all(call_.attributes.begin(), call_.attributes.end());
+  for (const KernelAttribute& fallback : call_.defaults) {
+    const bool given =
+        std::any_of(call_.attributes.begin(), call_.attributes.end(),
+                    [&](const KernelAttribute& a) { return a.name == fallback.name; });
+    if (!given) all.push_back(fallback);
+  }
+  return all;
+}
+
 const Tensor* KernelContext::optional_input(int index) const {
-  return has_input(index) ? &*call_.inputs[static_cast<size_t>(index)] : nullptr;
+  return has_input(index) ? call_.inputs[static_cast<size_t>(index)] : nullptr;
 }
 
 const Value* KernelContext::value_input(int index) const {
@@ -43,6 +55,9 @@ std::string KernelContext::input_label(int index) const {
 
 const KernelAttribute* KernelContext::find(absl::string_view name) const {
   for (const KernelAttribute& attribute : call_.attributes) {
+    if (attribute.name == name) return &attribute;
+  }
+  for (const KernelAttribute& attribute : call_.defaults) {
     if (attribute.name == name) return &attribute;
   }
   return nullptr;

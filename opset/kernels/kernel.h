@@ -49,8 +49,10 @@ namespace graphgc::kernels {
 using KernelAttributeValue = std::variant<int64_t, float, std::string, Tensor, std::vector<int64_t>,
                                           std::vector<float>, std::vector<std::string>>;
 
+// The name is a view: of the node's attribute, or of the schema's (which lives as long as the
+// process) for a default. A call's attributes outlive its kernel.
 struct KernelAttribute {
-  std::string name;
+  absl::string_view name;
   KernelAttributeValue value;
 };
 
@@ -77,8 +79,9 @@ using ValueKernel = std::function<ValueKernelResult(const KernelContext&)>;
 // Everything a context is made of; the caller keeps it alive while the kernel runs.
 struct KernelCall {
   absl::string_view op_type;
-  int version = 0;                                 // the opset version the node is made at
-  absl::Span<const std::optional<Tensor>> inputs;  // nullopt: omitted (or not given)
+  int version = 0;  // the opset version the node is made at
+  // Views of the caller's values, never copies: nullptr where the input is omitted (or not given).
+  absl::Span<const Tensor* const> inputs;
   // For value kernels: every input as a Value (nullopt: omitted). Tensor inputs are in `inputs`
   // too. Empty for tensor kernels.
   absl::Span<const std::optional<Value>> values;
@@ -86,7 +89,9 @@ struct KernelCall {
   // known shapes, when the inputs have no values. Empty otherwise.
   absl::Span<const std::optional<Shape>> input_shapes;
   absl::Span<const absl::string_view> input_names;  // for messages; may be shorter than inputs
-  absl::Span<const KernelAttribute> attributes;     // schema defaults already applied
+  absl::Span<const KernelAttribute> attributes;     // the node's own
+  // The schema's defaults; an attribute of the node's own of the same name takes precedence.
+  absl::Span<const KernelAttribute> defaults;
   absl::Span<const OutputSpec> outputs;
   int64_t max_value_bytes = int64_t{1} << 30;
   int threads = 1;
@@ -125,7 +130,9 @@ class KernelContext {
   std::optional<std::vector<float>> floats_attribute(absl::string_view name) const;
   std::optional<std::vector<std::string>> strings_attribute(absl::string_view name) const;
   const Tensor* tensor_attribute(absl::string_view name) const;
-  absl::Span<const KernelAttribute> attributes() const { return call_.attributes; }
+  // Every attribute the kernel sees: the node's own, then the defaults it does not override.
+  // Built on each call (for kernels that pass attributes on: custom ops, function bodies).
+  std::vector<KernelAttribute> attributes() const;
 
   int num_outputs() const { return static_cast<int>(call_.outputs.size()); }
   const OutputSpec& output(int index) const { return call_.outputs[static_cast<size_t>(index)]; }

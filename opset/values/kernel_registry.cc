@@ -254,7 +254,7 @@ void RegisterCustomKernel(absl::string_view domain, absl::string_view op_type, i
 Attribute ToAttribute(const kernels::KernelAttribute& attribute) {
   return std::visit(
       [&](const auto& v) {
-        return Attribute{attribute.name, AttributeValue(v)};
+        return Attribute{std::string(attribute.name), AttributeValue(v)};
       },
       attribute.value);
 }

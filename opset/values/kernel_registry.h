@@ -50,10 +50,12 @@ struct ResolvedOp {
   // first declared one, else the first input's): the declaration intersected with what the
   // schema admits at this version. What has_kernel(op, options, dtype) answers.
   DataTypeSet computed_types;
-  DataTypeSet admitted_types;                      // what the schema admits for it
-  std::string primary_type_param;                  // its name, "" where the schema has none
-  std::vector<kernels::KernelAttribute> defaults;  // the schema's attribute defaults
-  std::vector<std::string> input_names;            // the schema's formal inputs
+  DataTypeSet admitted_types;      // what the schema admits for it
+  std::string primary_type_param;  // its name, "" where the schema has none
+  // The schema's attribute defaults and formal inputs; the names are views of the schema's, which
+  // ONNX's registry keeps for the life of the process.
+  std::vector<kernels::KernelAttribute> defaults;
+  std::vector<absl::string_view> input_names;
 };
 
 // The resolution of an op at a schema version (custom ops: their registered version); never null.
