@@ -10,6 +10,8 @@
 #include <variant>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "graphgc/ir/limits.h"
@@ -92,14 +94,14 @@ const Attribute* Find(absl::Span<const Attribute> attributes, absl::string_view 
   return nullptr;
 }
 
-absl::Status CheckIntRules(absl::string_view op_type, absl::Span<const Attribute> attributes) {
-  for (const AttributeRule& rule : kIntRules) {
-    if (op_type != rule.op_type) continue;
-    const Attribute* attribute = Find(attributes, rule.attribute);
+absl::Status CheckIntRules(absl::Span<const AttributeRule* const> rules,
+                           absl::Span<const Attribute> attributes) {
+  for (const AttributeRule* rule : rules) {
+    const Attribute* attribute = Find(attributes, rule->attribute);
     const int64_t* value = attribute ? std::get_if<int64_t>(&attribute->value) : nullptr;
-    if (value == nullptr || Holds(rule.rule, *value)) continue;
-    return absl::InvalidArgumentError(absl::StrCat("attribute '", rule.attribute, "' is ", *value,
-                                                   "; it must be ", Wanted(rule.rule)));
+    if (value == nullptr || Holds(rule->rule, *value)) continue;
+    return absl::InvalidArgumentError(absl::StrCat("attribute '", rule->attribute, "' is ", *value,
+                                                   "; it must be ", Wanted(rule->rule)));
   }
   return absl::OkStatus();
 }
@@ -415,6 +417,113 @@ absl::Status CheckListTensors(absl::Span<const Attribute> attributes) {
 
 }  // namespace
 
+namespace {
+
+// The guard of one ai.onnx op (the rank, length and value checks above), beside its int rules.
+using OpGuard = absl::Status (*)(const onnx::OpSchema& schema, absl::Span<const OperandInfo> inputs,
+                                 absl::Span<const Attribute> attributes, int num_outputs);
+
+OpGuard OpGuardOf(absl::string_view name) {
+  using Inputs = absl::Span<const OperandInfo>;
+  using Attributes = absl::Span<const Attribute>;
+  using Schema = const onnx::OpSchema&;
+  if (name == "GatherND") {
+    return [](Schema, Inputs in, Attributes at, int) { return CheckGatherNd(in, at); };
+  }
+  if (name == "PRelu") {
+    return [](Schema schema, Inputs in, Attributes, int) {
+      return CheckPReluSlope(in, schema.since_version());
+    };
+  }
+  if (name == "Conv" || name == "ConvTranspose" || name == "ConvInteger" || name == "DeformConv") {
+    return [](Schema, Inputs in, Attributes, int) { return CheckConvolutionRanks(in, 1); };
+  }
+  if (name == "QLinearConv") {
+    return [](Schema, Inputs in, Attributes, int) { return CheckConvolutionRanks(in, 3); };
+  }
+  if (name == "RNN" || name == "GRU" || name == "LSTM") {
+    return [](Schema, Inputs in, Attributes, int) { return CheckRecurrentRanks(in); };
+  }
+  if (name == "LayerNormalization") {
+    return [](Schema, Inputs in, Attributes at, int) { return CheckAxisInRank(in, at, -1); };
+  }
+  if (name == "Einsum") {
+    return [](Schema, Inputs in, Attributes at, int) { return CheckEinsumEquation(in, at); };
+  }
+  if (name == "SplitToSequence") {
+    return [](Schema, Inputs in, Attributes, int) { return CheckScalarSplit(in); };
+  }
+  if (name == "OneHot") {
+    return [](Schema, Inputs in, Attributes, int) { return CheckOneHotDepth(in); };
+  }
+  if (name == "Split") {
+    return [](Schema, Inputs, Attributes at, int outputs) { return CheckSplitParts(at, outputs); };
+  }
+  if (name == "STFT") return [](Schema, Inputs in, Attributes, int) { return CheckStftRanks(in); };
+  if (name == "Gemm") return [](Schema, Inputs in, Attributes, int) { return CheckGemmRanks(in); };
+  if (name == "MaxRoiPool") {
+    return [](Schema, Inputs in, Attributes, int) {
+      return CheckInputRank(in, 0, 4, /*at_least=*/false);
+    };
+  }
+  if (name == "MaxUnpool") {
+    return [](Schema, Inputs in, Attributes, int) { return CheckUnpoolIndices(in); };
+  }
+  if (name == "Reshape") {
+    return [](Schema, Inputs in, Attributes at, int) {
+      GRAPHGC_RETURN_IF_ERROR(CheckShapeInputLengths(in, {1}));
+      return CheckReshapeProducts(in, at);
+    };
+  }
+  if (name == "ConstantOfShape") {
+    return [](Schema, Inputs in, Attributes, int) { return CheckShapeInputLengths(in, {0}); };
+  }
+  if (name == "Expand" || name == "AffineGrid") {
+    return [](Schema, Inputs in, Attributes, int) { return CheckShapeInputLengths(in, {1}); };
+  }
+  if (name == "Resize") {
+    return [](Schema, Inputs in, Attributes, int) { return CheckShapeInputLengths(in, {3}); };
+  }
+  if (name == "Col2Im") {
+    return [](Schema, Inputs in, Attributes, int) {
+      GRAPHGC_RETURN_IF_ERROR(CheckShapeInputLengths(in, {1, 2}));
+      return CheckCol2ImBlock(in);
+    };
+  }
+  return nullptr;
+}
+
+// What an ai.onnx schema is guarded by, found by its name once.
+struct SchemaGuards {
+  absl::InlinedVector<const AttributeRule*, 2> int_rules;
+  OpGuard op_guard = nullptr;
+};
+
+SchemaGuards GuardsOfName(absl::string_view name) {
+  SchemaGuards guards;
+  for (const AttributeRule& rule : kIntRules) {
+    if (rule.op_type == name) guards.int_rules.push_back(&rule);
+  }
+  guards.op_guard = OpGuardOf(name);
+  return guards;
+}
+
+absl::Status CheckOnnxGuards(const onnx::OpSchema& schema, absl::Span<const OperandInfo> inputs,
+                             absl::Span<const Attribute> attributes, int num_outputs) {
+  // Schemas live as long as the process, so their addresses key the answer (per thread, no
+  // lock). Nothing is inserted while the entry is read.
+  thread_local absl::flat_hash_map<const onnx::OpSchema*, SchemaGuards> found;
+  auto [it, inserted] = found.try_emplace(&schema);
+  if (inserted) it->second = GuardsOfName(schema.Name());
+  const OpGuard op_guard = it->second.op_guard;
+  if (!it->second.int_rules.empty()) {
+    GRAPHGC_RETURN_IF_ERROR(CheckIntRules(it->second.int_rules, attributes));
+  }
+  return op_guard == nullptr ? absl::OkStatus() : op_guard(schema, inputs, attributes, num_outputs);
+}
+
+}  // namespace
+
 absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
                                   absl::Span<const OperandInfo> inputs,
                                   absl::Span<const Attribute> attributes, int num_outputs) {
@@ -424,36 +533,7 @@ absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
     return CheckOneOfEachFamily(attributes);
   }
   if (!schema.domain().empty()) return absl::OkStatus();
-  if (absl::Status ints = CheckIntRules(schema.Name(), attributes); !ints.ok()) return ints;
-  const absl::string_view name = schema.Name();
-  if (name == "GatherND") return CheckGatherNd(inputs, attributes);
-  if (name == "PRelu") return CheckPReluSlope(inputs, schema.since_version());
-  if (name == "Conv" || name == "ConvTranspose" || name == "ConvInteger" || name == "DeformConv") {
-    return CheckConvolutionRanks(inputs, 1);
-  }
-  if (name == "QLinearConv") return CheckConvolutionRanks(inputs, 3);
-  if (name == "RNN" || name == "GRU" || name == "LSTM") return CheckRecurrentRanks(inputs);
-  if (name == "LayerNormalization") return CheckAxisInRank(inputs, attributes, -1);
-  if (name == "Einsum") return CheckEinsumEquation(inputs, attributes);
-  if (name == "SplitToSequence") return CheckScalarSplit(inputs);
-  if (name == "OneHot") return CheckOneHotDepth(inputs);
-  if (name == "Split") return CheckSplitParts(attributes, num_outputs);
-  if (name == "STFT") return CheckStftRanks(inputs);
-  if (name == "Gemm") return CheckGemmRanks(inputs);
-  if (name == "MaxRoiPool") return CheckInputRank(inputs, 0, 4, /*at_least=*/false);
-  if (name == "MaxUnpool") return CheckUnpoolIndices(inputs);
-  if (name == "Reshape") {
-    GRAPHGC_RETURN_IF_ERROR(CheckShapeInputLengths(inputs, {1}));
-    return CheckReshapeProducts(inputs, attributes);
-  }
-  if (name == "ConstantOfShape") return CheckShapeInputLengths(inputs, {0});
-  if (name == "Expand" || name == "AffineGrid") return CheckShapeInputLengths(inputs, {1});
-  if (name == "Resize") return CheckShapeInputLengths(inputs, {3});
-  if (name == "Col2Im") {
-    GRAPHGC_RETURN_IF_ERROR(CheckShapeInputLengths(inputs, {1, 2}));
-    return CheckCol2ImBlock(inputs);
-  }
-  return absl::OkStatus();
+  return CheckOnnxGuards(schema, inputs, attributes, num_outputs);
 }
 
 bool DataPropagationTerminates(const onnx::OpSchema& schema, absl::Span<const OperandInfo> inputs) {

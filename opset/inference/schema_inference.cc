@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -147,7 +148,7 @@ onnx::DataType OnnxTypeOf(const OperandInfo& operand) {
   return code >= 0 && code < kCodes ? kTensorTypes[code] : nullptr;
 }
 
-absl::Status CheckInputTypes(const OpSchema& schema, absl::Span<const OperandInfo> inputs) {
+absl::Status CheckInputTypesOnce(const OpSchema& schema, absl::Span<const OperandInfo> inputs) {
   struct Binding {
     const std::string* param;  // the formal's type parameter ("T")
     onnx::DataType type;       // interned: equal types are equal pointers
@@ -185,6 +186,55 @@ absl::Status CheckInputTypes(const OpSchema& schema, absl::Span<const OperandInf
     }
   }
   return absl::OkStatus();
+}
+
+// The (schema, input types) pairs a thread's CheckInputTypes accepted lately. The check reads
+// nothing else of a tensor operand than whether it is there and its element type, and a model
+// calls the same op with the same types over and over: checked once, a pair is looked up after.
+class AcceptedInputTypes {
+ public:
+  // The operands' presence and element types in one word; nullopt where they do not fit in it
+  // (more than ten inputs, a sequence, optional or map, a code past 5 bits).
+  static std::optional<uint64_t> KeyOf(absl::Span<const OperandInfo> inputs) {
+    constexpr size_t kMaxInputs = 10;
+    if (inputs.size() > kMaxInputs) return std::nullopt;
+    uint64_t key = inputs.size();
+    for (const OperandInfo& input : inputs) {
+      const auto code = static_cast<uint32_t>(input.dtype);
+      if (input.non_tensor.has_value() || code >= 32) return std::nullopt;
+      key = key << 6 | (input.present ? 32 + code : 0);
+    }
+    return key;
+  }
+  bool Contains(const OpSchema& schema, uint64_t key) const {
+    const Entry& entry = entries_[SlotOf(schema, key)];
+    return entry.schema == &schema && entry.key == key;
+  }
+  void Insert(const OpSchema& schema, uint64_t key) {
+    entries_[SlotOf(schema, key)] = {&schema, key};
+  }
+
+ private:
+  struct Entry {
+    const OpSchema* schema = nullptr;
+    uint64_t key = 0;
+  };
+  static constexpr size_t kSlots = 256;
+  static size_t SlotOf(const OpSchema& schema, uint64_t key) {
+    const uint64_t mixed =
+        (reinterpret_cast<uintptr_t>(&schema) ^ key) * uint64_t{0x9E3779B97F4A7C15};
+    return static_cast<size_t>(mixed >> 56) % kSlots;
+  }
+  std::array<Entry, kSlots> entries_{};
+};
+
+absl::Status CheckInputTypes(const OpSchema& schema, absl::Span<const OperandInfo> inputs) {
+  thread_local AcceptedInputTypes accepted;
+  const std::optional<uint64_t> key = AcceptedInputTypes::KeyOf(inputs);
+  if (key.has_value() && accepted.Contains(schema, *key)) return absl::OkStatus();
+  absl::Status status = CheckInputTypesOnce(schema, inputs);
+  if (status.ok() && key.has_value()) accepted.Insert(schema, *key);
+  return status;
 }
 
 onnx::AttributeProto::AttributeType ProtoTypeOf(const AttributeValue& value) {
