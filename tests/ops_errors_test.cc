@@ -11,6 +11,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "graphgc/graphgc.h"
 
 namespace {
@@ -127,6 +128,42 @@ TEST_F(OpsErrorsTest, MatMulRejectsUnsupportedTypes) {
   const Var d = Arg("d", DataType::kDouble, {3, 4});
   EXPECT_TRUE(
       FailsCleanly([&] { return op::MatMul(x_, d); }, {"MatMul", "input 1", "double", "float"}));
+}
+
+// The type check remembers the operand types it accepted (per schema); what it accepted for one
+// call must never let another set of types through, whatever was accepted before and in between.
+TEST_F(OpsErrorsTest, TypeChecksHoldAfterManyAcceptedCalls) {
+  const std::vector<DataType> types = {DataType::kFloat, DataType::kDouble,  DataType::kInt32,
+                                       DataType::kInt64, DataType::kFloat16, DataType::kInt8};
+  std::vector<Var> args;
+  for (DataType type : types) {
+    args.push_back(Arg(absl::StrCat("t", static_cast<int>(type)), type, {2, 3}));
+  }
+  // Many accepted calls (more pairs than the check remembers), then every mixed pair refused.
+  for (int round = 0; round < 3; ++round) {
+    for (const Var& a : args) {
+      ASSERT_TRUE(gg::make_node("Max", {a, a})[0].ok());
+      ASSERT_TRUE(gg::make_node("Concat", {a, a, a}, {{"axis", int64_t{0}}})[0].ok());
+      ASSERT_TRUE(gg::make_node("Clip", {a})[0].ok());
+    }
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    for (size_t j = 0; j < args.size(); ++j) {
+      if (i == j) continue;
+      EXPECT_TRUE(IsFailure(gg::make_node("Max", {args[i], args[j]})[0], {"Max", "input 1"}));
+      EXPECT_TRUE(
+          IsFailure(gg::make_node("Concat", {args[i], args[i], args[j]}, {{"axis", int64_t{0}}})[0],
+                    {"Concat", "input 2"}));
+      // Clip's min and max are optional: each position keeps its own type check.
+      const Var bound = gg::make_node("Gather", {args[j], g_.constant(Tensor::scalar<int64_t>(0))},
+                                      {{"axis", int64_t{1}}})[0];
+      ASSERT_TRUE(bound.ok());
+      const Var clipped_min = gg::make_node("Clip", {args[i], bound})[0];
+      EXPECT_TRUE(IsFailure(clipped_min, {"Clip", "input 1"}));
+      const Var clipped_max = gg::make_node("Clip", {args[i], Var(), bound})[0];
+      EXPECT_TRUE(IsFailure(clipped_max, {"Clip", "input 2"}));
+    }
+  }
 }
 
 TEST_F(OpsErrorsTest, ReshapeWithAFloatShape) {
