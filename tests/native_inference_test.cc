@@ -397,10 +397,10 @@ TEST(NativeInferenceTest, AgreesWithOnnxOnEveryNodeCaseAndItsVariants) {
   Tally tally;
   CompareOnSuite(onnx_conformance::NewestSuiteDir(), tally);
   CompareOnSuite(onnx_conformance::DataDir(), tally);
-  // Shape, Gather, Concat, Unsqueeze, Squeeze, Conv, the pools, Transpose, the Softmax family,
-  // Where, BatchNormalization, Gemm, the unary ops, the binary broadcasting ones, Flatten, the
-  // global pools and the reductions have 786 cases in the two suites.
-  EXPECT_GE(tally.cases, 760);
+  // Shape, Gather, Concat, Cast, Expand, Unsqueeze, Squeeze, Conv, the pools, Transpose, the
+  // Softmax family, Where, BatchNormalization, Gemm, the unary ops, the binary broadcasting ones,
+  // Flatten, the global pools and the reductions have 906 cases in the two suites.
+  EXPECT_GE(tally.cases, 880);
   EXPECT_GT(tally.agreed_values, tally.comparisons / 4);
   std::printf("%d node cases, %d comparisons, %d with types on both sides\n", tally.cases,
               tally.comparisons, tally.agreed_values);
@@ -509,6 +509,106 @@ TEST(NativeInferenceTest, BatchNormalizationUnifiesChannelsAsOnnxDoes) {
     }
   }
   EXPECT_EQ(compared, 5 * 625 * 4);
+}
+
+// Native and ONNX's inference of `schema` on `in`: the same types, shapes and shape data, or both
+// an error.
+::testing::AssertionResult AgreeOn(const onnx::OpSchema& schema, const std::vector<OperandInfo>& in,
+                                   const std::vector<Attribute>& attributes) {
+  const absl::StatusOr<OutputTypes> native = InferWithSchema(schema, in, attributes, 1);
+  absl::StatusOr<OutputTypes> onnx = absl::UnknownError("");
+  {
+    ScopedSchemaInferenceOnly schema_only;
+    onnx = InferWithSchema(schema, in, attributes, 1);
+  }
+  if (Same(native, onnx)) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << "\n  native: " << Describe(native) << "\n  ONNX:   " << Describe(onnx);
+}
+
+// The operand forms of an int64 shape input: a value, shape data (some elements unknown), only a
+// length, nothing known.
+std::vector<OperandInfo> ShapeInputForms(const std::vector<int64_t>& entries) {
+  std::vector<OperandInfo> forms(4);
+  for (OperandInfo& form : forms) form.dtype = DataType::kInt64;
+  const Shape length = {static_cast<int64_t>(entries.size())};
+  forms[0].shape = length;
+  forms[0].value = Tensor::from_vector<int64_t>(entries);
+  forms[1].shape = length;
+  forms[1].shape_data = Shape(entries.begin(), entries.end());
+  if (!entries.empty()) forms[1].shape_data->front() = Arena::kUnknownElement;
+  forms[2].shape = length;
+  forms[3].shape = Shape{-1};
+  return forms;
+}
+
+// Cast at every version that has a rule, to every code ONNX's enum has and past it, from inputs
+// with and without shapes, values and shape data.
+TEST(NativeInferenceTest, CastAgreesWithOnnxForEveryTarget) {
+  std::vector<int64_t> targets;
+  for (int64_t to = -2; to <= 40; ++to) targets.push_back(to);
+  targets.push_back((int64_t{1} << 32) + 1);  // ONNX reads it as an int: 1
+  std::vector<OperandInfo> inputs = ShapeInputForms({2, 3, 5});
+  OperandInfo unranked;
+  unranked.dtype = DataType::kFloat;
+  inputs.push_back(unranked);
+  OperandInfo scalar;
+  scalar.dtype = DataType::kInt32;
+  scalar.shape = Shape{};
+  scalar.value = Tensor::scalar<int32_t>(7);
+  inputs.push_back(scalar);
+  int compared = 0;
+  for (const int version : {13, 19, 21, 23, 24}) {
+    const onnx::OpSchema* schema = FindSchema("Cast", version, "");
+    ASSERT_NE(schema, nullptr);
+    ASSERT_NE(FindNativeInference(*schema), nullptr) << version;
+    for (const int64_t to : targets) {
+      for (const OperandInfo& input : inputs) {
+        ASSERT_TRUE(AgreeOn(*schema, {input}, {{"to", to}}))
+            << "Cast-" << version << " to=" << to << " from " << DataTypeName(input.dtype)
+            << Describe(input.shape);
+        ++compared;
+      }
+    }
+  }
+  EXPECT_EQ(compared, 5 * 44 * 6);
+}
+
+// Expand's broadcast of the input's shape with every form of the shape input, entries of 1, -1,
+// 0, other negatives and ones that do not broadcast among them.
+TEST(NativeInferenceTest, ExpandAgreesWithOnnxOnShapeInputs) {
+  const onnx::OpSchema* schema = FindSchema("Expand", 24, "");
+  ASSERT_NE(schema, nullptr);
+  ASSERT_NE(FindNativeInference(*schema), nullptr);
+  const std::vector<std::optional<Shape>> shapes = {
+      Shape{}, Shape{3}, Shape{1}, Shape{-1}, Shape{2, 1}, Shape{-1, 3}, Shape{0, 1}, std::nullopt};
+  const std::vector<std::vector<int64_t>> targets = {
+      {}, {1}, {3}, {4}, {-1}, {0}, {-2}, {2, 3}, {2, 1}, {1, 1, 1}, {5, -1, 3}, {2, 0, 3}, {1, 4}};
+  std::vector<OperandInfo> shape_inputs;
+  for (const std::vector<int64_t>& target : targets) {
+    for (const OperandInfo& form : ShapeInputForms(target)) shape_inputs.push_back(form);
+  }
+  OperandInfo matrix;  // not 1-D: ONNX's getShapeInput fails
+  matrix.dtype = DataType::kInt64;
+  matrix.shape = Shape{2, 2};
+  shape_inputs.push_back(matrix);
+  OperandInfo unranked;
+  unranked.dtype = DataType::kInt64;
+  shape_inputs.push_back(unranked);
+  int compared = 0;
+  for (const std::optional<Shape>& shape : shapes) {
+    OperandInfo data;
+    data.dtype = DataType::kFloat;
+    data.shape = shape;
+    for (const OperandInfo& target : shape_inputs) {
+      ASSERT_TRUE(AgreeOn(*schema, {data, target}, {}))
+          << "Expand of " << Describe(shape) << " to " << Describe(target.shape) << " value "
+          << (target.value.has_value() ? "known" : "unknown") << " data "
+          << Describe(target.shape_data);
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 8 * (13 * 4 + 2));
 }
 
 // The first of a few element types that `formal` admits (kUndefined if none).
@@ -627,6 +727,11 @@ TEST(NativeInferenceTest, OnlyTheVersionsWrittenHaveNativeRules) {
   EXPECT_EQ(FindNativeInference(*FindSchema("Gather", 12, "")), nullptr);  // Gather-11
   EXPECT_NE(FindNativeInference(*FindSchema("Concat", 13, "")), nullptr);
   EXPECT_EQ(FindNativeInference(*FindSchema("Concat", 11, "")), nullptr);
+  EXPECT_NE(FindNativeInference(*FindSchema("Cast", 24, "")), nullptr);
+  EXPECT_NE(FindNativeInference(*FindSchema("Cast", 13, "")), nullptr);
+  EXPECT_EQ(FindNativeInference(*FindSchema("Cast", 12, "")), nullptr);  // Cast-9: no shape data
+  EXPECT_NE(FindNativeInference(*FindSchema("Expand", 24, "")), nullptr);
+  EXPECT_EQ(FindNativeInference(*FindSchema("Expand", 12, "")), nullptr);  // Expand-8
   EXPECT_NE(FindNativeInference(*FindSchema("Unsqueeze", 24, "")), nullptr);
   EXPECT_NE(FindNativeInference(*FindSchema("Squeeze", 13, "")), nullptr);
   EXPECT_EQ(FindNativeInference(*FindSchema("Squeeze", 12, "")), nullptr);  // axes an attribute

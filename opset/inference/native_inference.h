@@ -22,7 +22,8 @@
 namespace graphgc::internal {
 
 // Inference of one schema, its checks already made, for `num_outputs` outputs (within the
-// schema's range). An error is the message ONNX's function throws (InferWithSchema adds the call).
+// schema's range). An error is the message ONNX's function throws (InferWithSchema adds the call);
+// kUnimplemented (DeclineNativeRule) hands the call to ONNX's function instead.
 using NativeRule = absl::StatusOr<OutputTypes>(absl::Span<const OperandInfo> inputs,
                                                absl::Span<const Attribute> attributes,
                                                int num_outputs);
@@ -51,6 +52,8 @@ class ScopedSchemaInferenceOnly {
 NativeRule InferShape15;
 NativeRule InferGather13;
 NativeRule InferConcat13;
+NativeRule InferCast13;
+NativeRule InferExpand13;
 // native_conv_ops.cc:
 NativeRule InferConv11;
 NativeRule InferPool19;

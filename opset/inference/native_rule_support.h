@@ -62,6 +62,18 @@ absl::Status ShapeInferenceError(const Parts&... parts) {
   return absl::InvalidArgumentError(absl::StrCat("[ShapeInferenceError] ", parts...));
 }
 
+// What ONNX's fail_type_inference throws.
+template <class... Parts>
+absl::Status TypeInferenceError(const Parts&... parts) {
+  return absl::InvalidArgumentError(absl::StrCat("[TypeInferenceError] ", parts...));
+}
+
+// A rule's answer for inputs it leaves to ONNX's own function (InferWithSchema then runs that):
+// for the rare cases whose outcome depends on how graphgc reads ONNX's output back.
+inline absl::Status DeclineNativeRule() {
+  return absl::UnimplementedError("left to ONNX's inference function");
+}
+
 inline OutputTypes OneOutput(DataType dtype, std::optional<Shape> shape,
                              std::optional<Shape> data) {
   OutputTypes types(1);

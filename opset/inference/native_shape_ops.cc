@@ -1,14 +1,19 @@
-// Native inference of the shape-computation ops: Shape (15 to 24), Gather (13), Concat (13) —
-// the rules of ONNX 1.19's inference and data propagation functions for them, step for step
-// (int attributes read as `int` where ONNX reads them so, errors where ONNX throws; data
-// propagation that throws leaves no data, as InferWithSchema treats it).
+// Native inference of the shape-computation ops: Shape (15 to 24), Gather (13), Concat (13), Cast
+// (13 to 24) and Expand (13) — the rules of ONNX 1.19's inference and data propagation functions
+// for them, step for step (int attributes read as `int` where ONNX reads them so, errors where
+// ONNX throws; data propagation that throws leaves no data, as InferWithSchema treats it).
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "graphgc/opset/inference/native_inference.h"
 #include "graphgc/opset/inference/native_rule_support.h"
 #include "graphgc/opset/inference/shape_data.h"
+#include "graphgc/valuestore/data_type.h"
+#include "graphgc/valuestore/status_macros.h"
+#include "onnx/onnx_pb.h"
 
 namespace graphgc::internal {
 namespace {
@@ -143,7 +148,104 @@ absl::StatusOr<std::optional<Shape>> ConcatShape(absl::Span<const OperandInfo> i
   return std::optional<Shape>(std::move(out));
 }
 
+// ONNX's getShapeInput for a shape input: its value's entries (all known, as ONNX takes them),
+// else its shape data (unknown elements unknown), else as many unknown entries as its one known
+// dim; nullopt where none of these is there. `known` tells the entries with a value apart,
+// because ONNX treats a -1 there as a dim of -1, not as an unknown one.
+struct ShapeInput {
+  Shape entries;
+  std::vector<bool> known;
+};
+
+absl::StatusOr<std::optional<ShapeInput>> ShapeInputOf(const OperandInfo& input) {
+  ShapeInput shape;
+  if (std::optional<std::vector<int64_t>> values = KnownInt64Elements(input)) {
+    shape.entries.assign(values->begin(), values->end());
+    shape.known.assign(values->size(), true);
+    return std::optional<ShapeInput>(std::move(shape));
+  }
+  if (!input.value.has_value() && input.shape_data.has_value()) {
+    for (int64_t element : *input.shape_data) {
+      const bool known = element != Arena::kUnknownElement;
+      shape.entries.push_back(known ? element : kUnknownDim);
+      shape.known.push_back(known);
+    }
+    return std::optional<ShapeInput>(std::move(shape));
+  }
+  if (!input.shape.has_value()) return std::optional<ShapeInput>();
+  if (input.shape->size() != 1) return ShapeInferenceError("shape input must be 1D tensor");
+  const int64_t length = (*input.shape)[0];
+  if (length < 0) return std::optional<ShapeInput>();
+  shape.entries.assign(static_cast<size_t>(length), kUnknownDim);
+  shape.known.assign(static_cast<size_t>(length), false);
+  return std::optional<ShapeInput>(std::move(shape));
+}
+
+// ONNX's multidirectionalBroadcastShapeInference of a tensor's shape (unknown dims: -1) and a
+// shape input, dim by dim: a known dim other than 1 wins (two different ones fail), else an
+// unknown one makes the dim unknown (none of them has a name here: names are carried apart).
+absl::StatusOr<Shape> BroadcastWithShapeInput(const Shape& shape, const ShapeInput& target) {
+  const size_t rank = std::max(shape.size(), target.entries.size());
+  Shape out;
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t dim_value = 1;
+    bool unknown = false;
+    const auto combine = [&](int64_t dim, bool known) -> absl::Status {
+      if (!known) {
+        unknown = true;
+      } else if (dim != 1) {
+        if (dim_value != dim && dim_value != 1) {
+          return ShapeInferenceError("Incompatible dimensions");
+        }
+        dim_value = dim;
+      }
+      return absl::OkStatus();
+    };
+    if (i >= rank - shape.size()) {
+      const int64_t dim = shape[i - (rank - shape.size())];
+      GRAPHGC_RETURN_IF_ERROR(combine(dim, dim != kUnknownDim));
+    }
+    if (i >= rank - target.entries.size()) {
+      const size_t j = i - (rank - target.entries.size());
+      GRAPHGC_RETURN_IF_ERROR(combine(target.entries[j], target.known[j]));
+    }
+    // A negative dim ONNX gives (an entry of -2) reads back as an unknown one, as every dim
+    // graphgc takes from ONNX's output does.
+    const bool known = (dim_value != 1 || !unknown) && dim_value >= 0;
+    out.push_back(known ? dim_value : kUnknownDim);
+  }
+  return out;
+}
+
 }  // namespace
+
+absl::StatusOr<OutputTypes> InferCast13(absl::Span<const OperandInfo> inputs,
+                                        absl::Span<const Attribute> attributes, int num_outputs) {
+  // `to` is there and an int (CheckAttributes); ONNX takes it as its enum, an int.
+  const auto to = static_cast<int32_t>(IntAttribute(attributes, "to").value_or(0));
+  if (!onnx::TensorProto_DataType_IsValid(to)) {
+    return TypeInferenceError("Attribute to does not specify a valid type in Cast.");
+  }
+  if (to == 0 || !IsSupportedDataType(to)) return DeclineNativeRule();
+  std::optional<Shape> data;
+  if (std::optional<ShapeData> passed = ShapeDataOfOperand(inputs[0])) {
+    data = std::move(passed->elements);
+  }
+  return OneOutput(static_cast<DataType>(to), inputs[0].shape, std::move(data));
+}
+
+absl::StatusOr<OutputTypes> InferExpand13(absl::Span<const OperandInfo> inputs,
+                                          absl::Span<const Attribute> attributes, int num_outputs) {
+  if (!inputs[0].shape.has_value() || !inputs[1].shape.has_value()) {
+    return OneOutput(inputs[0].dtype, std::nullopt, std::nullopt);
+  }
+  absl::StatusOr<std::optional<ShapeInput>> target = ShapeInputOf(inputs[1]);
+  if (!target.ok()) return target.status();
+  if (!target->has_value()) return OneOutput(inputs[0].dtype, std::nullopt, std::nullopt);
+  absl::StatusOr<Shape> out = BroadcastWithShapeInput(*inputs[0].shape, **target);
+  if (!out.ok()) return out.status();
+  return OneOutput(inputs[0].dtype, *std::move(out), std::nullopt);
+}
 
 absl::StatusOr<OutputTypes> InferShape15(absl::Span<const OperandInfo> inputs,
                                          absl::Span<const Attribute> attributes, int num_outputs) {

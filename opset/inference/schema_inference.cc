@@ -517,8 +517,10 @@ absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
         native(widened.has_value() ? absl::Span<const OperandInfo>(*widened) : inputs, attributes,
                num_outputs);
     if (types.ok()) return types;
-    return absl::InvalidArgumentError(absl::StrCat("inference failed: ", types.status().message(),
-                                                   " (", DescribeCall(inputs, attributes), ")"));
+    if (!absl::IsUnimplemented(types.status())) {
+      return absl::InvalidArgumentError(absl::StrCat("inference failed: ", types.status().message(),
+                                                     " (", DescribeCall(inputs, attributes), ")"));
+    }
   }
   OperandInferenceContext context(widened.has_value() ? *widened : inputs, attributes, num_outputs,
                                   bodies);
