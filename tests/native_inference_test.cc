@@ -432,10 +432,33 @@ TEST(NativeInferenceTest, ExtremePadsWrapInsteadOfOverflowing) {
 
 // Where's broadcast of three shapes, where the suites' cases have no dims of 1 or unknown dims
 // to meet: every triple of a set of small shapes, with 1s, unknown dims, 0s and mismatches.
+// The schema of `op_type` at `version`; nullptr, with a failure, where it is missing or has no
+// native rule.
+const onnx::OpSchema* SchemaWithNativeRule(absl::string_view op_type, int version) {
+  const onnx::OpSchema* schema = FindSchema(op_type, version, "");
+  const bool ruled = schema != nullptr && FindNativeInference(*schema) != nullptr;
+  EXPECT_TRUE(ruled) << op_type << "-" << version << " has no schema with a native rule";
+  return ruled ? schema : nullptr;
+}
+
+// Native and ONNX's inference of `schema` on `in`: the same types, shapes and shape data, or both
+// an error.
+::testing::AssertionResult AgreeOn(const onnx::OpSchema& schema, const std::vector<OperandInfo>& in,
+                                   const std::vector<Attribute>& attributes, int outputs = 1) {
+  const absl::StatusOr<OutputTypes> native = InferWithSchema(schema, in, attributes, outputs);
+  absl::StatusOr<OutputTypes> onnx = absl::UnknownError("");
+  {
+    ScopedSchemaInferenceOnly schema_only;
+    onnx = InferWithSchema(schema, in, attributes, outputs);
+  }
+  if (Same(native, onnx)) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << "\n  native: " << Describe(native) << "\n  ONNX:   " << Describe(onnx);
+}
+
 TEST(NativeInferenceTest, WhereBroadcastsAsOnnxDoes) {
-  const onnx::OpSchema* schema = FindSchema("Where", 24, "");
+  const onnx::OpSchema* schema = SchemaWithNativeRule("Where", 24);
   ASSERT_NE(schema, nullptr);
-  ASSERT_NE(FindNativeInference(*schema), nullptr);
   const std::vector<Shape> shapes = {{},     {1},     {3},    {-1},    {0},       {2, 1},
                                      {1, 3}, {-1, 1}, {2, 3}, {2, -1}, {4, 1, 3}, {0, 3}};
   auto operand = [](DataType dtype, const Shape& shape) {
@@ -451,15 +474,8 @@ TEST(NativeInferenceTest, WhereBroadcastsAsOnnxDoes) {
         const std::vector<OperandInfo> in = {operand(DataType::kBool, c),
                                              operand(DataType::kFloat, x),
                                              operand(DataType::kFloat, y)};
-        const absl::StatusOr<OutputTypes> native = InferWithSchema(*schema, in, {}, 1);
-        absl::StatusOr<OutputTypes> onnx = absl::UnknownError("");
-        {
-          ScopedSchemaInferenceOnly schema_only;
-          onnx = InferWithSchema(*schema, in, {}, 1);
-        }
-        ASSERT_TRUE(Same(native, onnx))
-            << ShapeToString(c) << " " << ShapeToString(x) << " " << ShapeToString(y)
-            << "\n  native: " << Describe(native) << "\n  ONNX:   " << Describe(onnx);
+        ASSERT_TRUE(AgreeOn(*schema, in, {}))
+            << ShapeToString(c) << " " << ShapeToString(x) << " " << ShapeToString(y);
         ++compared;
       }
     }
@@ -471,9 +487,8 @@ TEST(NativeInferenceTest, WhereBroadcastsAsOnnxDoes) {
 // consistent) never contradict: X and the four vectors drawn from shapes that agree, disagree,
 // leave the count unknown or have other ranks, in both modes and for one and three outputs.
 TEST(NativeInferenceTest, BatchNormalizationUnifiesChannelsAsOnnxDoes) {
-  const onnx::OpSchema* schema = FindSchema("BatchNormalization", 24, "");
+  const onnx::OpSchema* schema = SchemaWithNativeRule("BatchNormalization", 24);
   ASSERT_NE(schema, nullptr);
-  ASSERT_NE(FindNativeInference(*schema), nullptr);
   const std::vector<std::optional<Shape>> xs = {Shape{2, 3, 4}, Shape{2, -1, 4}, Shape{3}, Shape{},
                                                 std::nullopt};
   const std::vector<std::optional<Shape>> vectors = {Shape{3}, Shape{4}, Shape{-1}, Shape{1},
@@ -493,37 +508,14 @@ TEST(NativeInferenceTest, BatchNormalizationUnifiesChannelsAsOnnxDoes) {
       for (const int64_t training : {0, 1}) {
         for (const int outputs : {1, 3}) {
           const std::vector<Attribute> attributes = {{"training_mode", training}};
-          const absl::StatusOr<OutputTypes> native =
-              InferWithSchema(*schema, in, attributes, outputs);
-          absl::StatusOr<OutputTypes> onnx = absl::UnknownError("");
-          {
-            ScopedSchemaInferenceOnly schema_only;
-            onnx = InferWithSchema(*schema, in, attributes, outputs);
-          }
-          ASSERT_TRUE(Same(native, onnx))
-              << "case " << pick << " training_mode=" << training << ", " << outputs
-              << " outputs\n  native: " << Describe(native) << "\n  ONNX:   " << Describe(onnx);
+          ASSERT_TRUE(AgreeOn(*schema, in, attributes, outputs))
+              << "case " << pick << " training_mode=" << training << ", " << outputs << " outputs";
           ++compared;
         }
       }
     }
   }
   EXPECT_EQ(compared, 5 * 625 * 4);
-}
-
-// Native and ONNX's inference of `schema` on `in`: the same types, shapes and shape data, or both
-// an error.
-::testing::AssertionResult AgreeOn(const onnx::OpSchema& schema, const std::vector<OperandInfo>& in,
-                                   const std::vector<Attribute>& attributes) {
-  const absl::StatusOr<OutputTypes> native = InferWithSchema(schema, in, attributes, 1);
-  absl::StatusOr<OutputTypes> onnx = absl::UnknownError("");
-  {
-    ScopedSchemaInferenceOnly schema_only;
-    onnx = InferWithSchema(schema, in, attributes, 1);
-  }
-  if (Same(native, onnx)) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure()
-         << "\n  native: " << Describe(native) << "\n  ONNX:   " << Describe(onnx);
 }
 
 // The operand forms of an int64 shape input: a value, shape data (some elements unknown), only a
@@ -559,9 +551,8 @@ TEST(NativeInferenceTest, CastAgreesWithOnnxForEveryTarget) {
   inputs.push_back(scalar);
   int compared = 0;
   for (const int version : {13, 19, 21, 23, 24}) {
-    const onnx::OpSchema* schema = FindSchema("Cast", version, "");
+    const onnx::OpSchema* schema = SchemaWithNativeRule("Cast", version);
     ASSERT_NE(schema, nullptr);
-    ASSERT_NE(FindNativeInference(*schema), nullptr) << version;
     for (const int64_t to : targets) {
       for (const OperandInfo& input : inputs) {
         ASSERT_TRUE(AgreeOn(*schema, {input}, {{"to", to}}))
@@ -577,9 +568,8 @@ TEST(NativeInferenceTest, CastAgreesWithOnnxForEveryTarget) {
 // Expand's broadcast of the input's shape with every form of the shape input, entries of 1, -1,
 // 0, other negatives and ones that do not broadcast among them.
 TEST(NativeInferenceTest, ExpandAgreesWithOnnxOnShapeInputs) {
-  const onnx::OpSchema* schema = FindSchema("Expand", 24, "");
+  const onnx::OpSchema* schema = SchemaWithNativeRule("Expand", 24);
   ASSERT_NE(schema, nullptr);
-  ASSERT_NE(FindNativeInference(*schema), nullptr);
   const std::vector<std::optional<Shape>> shapes = {
       Shape{}, Shape{3}, Shape{1}, Shape{-1}, Shape{2, 1}, Shape{-1, 3}, Shape{0, 1}, std::nullopt};
   const std::vector<std::vector<int64_t>> targets = {
@@ -655,16 +645,12 @@ TEST(NativeInferenceTest, EveryRuleNamesItsSchemaVersion) {
         std::vector<Attribute> attributes;
         if (op_type == "LRN") attributes.push_back({"size", int64_t{3}});
         if (op_type == "BitShift") attributes.push_back({"direction", std::string("LEFT")});
-        const absl::StatusOr<OutputTypes> native = InferWithSchema(*schema, in, attributes, 1);
-        absl::StatusOr<OutputTypes> onnx = absl::UnknownError("");
-        {
-          ScopedSchemaInferenceOnly schema_only;
-          onnx = InferWithSchema(*schema, in, attributes, 1);
+        ASSERT_TRUE(AgreeOn(*schema, in, attributes))
+            << op_type << "-" << version << " " << Describe(first) << " " << Describe(second);
+        if (!binary) {
+          EXPECT_TRUE(InferWithSchema(*schema, in, attributes, 1).ok())
+              << op_type << "-" << version;
         }
-        ASSERT_TRUE(Same(native, onnx))
-            << op_type << "-" << version << " " << Describe(first) << " " << Describe(second)
-            << "\n  native: " << Describe(native) << "\n  ONNX:   " << Describe(onnx);
-        if (!binary) EXPECT_TRUE(native.ok()) << op_type << "-" << version;
       }
     }
   }
@@ -683,16 +669,9 @@ TEST(NativeInferenceTest, FlattenAndGlobalPoolsAgreeAtEveryVersion) {
     OperandInfo x;
     x.dtype = DataType::kFloat;
     x.shape = shape;
-    const absl::StatusOr<OutputTypes> native = InferWithSchema(schema, {x}, attributes, 1);
-    absl::StatusOr<OutputTypes> onnx = absl::UnknownError("");
-    {
-      ScopedSchemaInferenceOnly schema_only;
-      onnx = InferWithSchema(schema, {x}, attributes, 1);
-    }
-    EXPECT_TRUE(Same(native, onnx))
-        << schema.Name() << "-" << schema.since_version() << " " << Describe(shape)
-        << "\n  native: " << Describe(native) << "\n  ONNX:   " << Describe(onnx);
-    return native.ok();
+    EXPECT_TRUE(AgreeOn(schema, {x}, attributes))
+        << schema.Name() << "-" << schema.since_version() << " " << Describe(shape);
+    return InferWithSchema(schema, {x}, attributes, 1).ok();
   };
   int typed = 0;
   for (const int version : {11, 13, 21, 23, 24}) {
