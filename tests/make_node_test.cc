@@ -97,6 +97,40 @@ TEST(MakeNodeTest, PartlyKnownShapesFlowThroughShapeComputations) {
   ASSERT_TRUE(model.ok()) << model.status();
 }
 
+// Shape data becomes a value once it is complete, so it must never stand for a value the ops do not
+// give: a dim past int32 cast to int32 wraps (ONNX's propagation passes it through unchanged), and
+// a Gather index past int is out of range (ONNX's propagation truncates it to an int).
+TEST(MakeNodeTest, ShapeDataNeverBecomesAWrongValue) {
+  Graph g;
+  const int64_t big = int64_t{3} << 30;  // past int32
+  Var x = g.argument("x", DataType::kFloat, {-1, big});
+  Var shape = make_node("Shape", {x})[0];
+  ASSERT_FALSE(shape.value().has_value());
+  auto second = [&](const Var& of) {
+    return make_node("Gather", {of, g.constant(Tensor::from_vector<int64_t>({1}))})[0];
+  };
+  const int64_t int32 = static_cast<int64_t>(DataType::kInt32);
+  const int64_t int64 = static_cast<int64_t>(DataType::kInt64);
+  Var wide = make_node("Cast", {second(make_node("Cast", {shape}, {{"to", int32}})[0])},
+                       {{"to", int64}})[0];
+  ASSERT_TRUE(wide.ok()) << wide.status();
+  if (wide.value().has_value()) {
+    EXPECT_EQ(wide.value()->data<int64_t>()[0], static_cast<int32_t>(big)) << "not the cast";
+  }
+  // A dim that the cast keeps flows on to a value.
+  Var y = g.argument("y", DataType::kFloat, {-1, 7});
+  Var kept = make_node(
+      "Cast", {second(make_node("Cast", {make_node("Shape", {y})[0]}, {{"to", int32}})[0])},
+      {{"to", int64}})[0];
+  ASSERT_TRUE(kept.value().has_value()) << kept.status();
+  EXPECT_EQ(kept.value()->data<int64_t>()[0], 7);
+  // Index 2^32 + 1 is out of range, not index 1.
+  Var far = make_node(
+      "Gather", {shape, g.constant(Tensor::from_vector<int64_t>({(int64_t{1} << 32) + 1}))})[0];
+  EXPECT_FALSE(far.ok() && far.value().has_value())
+      << "gathered " << far.value()->data<int64_t>()[0];
+}
+
 TEST(MakeNodeTest, HandWrittenOpsKeepTheirFastPath) {
   Graph g;
   Var a = g.constant(Tensor::from_vector<float>({1, 2}));

@@ -2,6 +2,9 @@
 // (13 to 24) and Expand (13) — the rules of ONNX 1.19's inference and data propagation functions
 // for them, step for step (int attributes read as `int` where ONNX reads them so, errors where
 // ONNX throws; data propagation that throws leaves no data, as InferWithSchema treats it).
+// Two places give less data than ONNX, because complete int64 data becomes a value
+// (KeepShapeData) and ONNX's would be wrong there: Gather at an index past int (ONNX truncates it)
+// and Cast of an element the cast changes (ONNX passes it through unchanged).
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -56,7 +59,11 @@ std::optional<Shape> GatherData(absl::Span<const OperandInfo> inputs,
   Shape gathered;
   for (size_t i = 0; i < indices->elements.size(); ++i) {
     if (!indices->known(i)) return std::nullopt;
-    int index = static_cast<int>(indices->elements[i]);  // ONNX takes it as an int
+    // ONNX takes the index as an int: one past its range would gather another element, so
+    // graphgc gives no data there (KeepShapeData would make a value of it).
+    const int64_t wide_index = indices->elements[i];
+    if (wide_index != static_cast<int>(wide_index)) return std::nullopt;
+    int index = static_cast<int>(wide_index);
     if (index >= size || index < -size) return std::nullopt;
     if (index < 0) index += size;
     gathered.push_back(data->known(index) ? data->elements[index] : Arena::kUnknownElement);
@@ -217,6 +224,60 @@ absl::StatusOr<Shape> BroadcastWithShapeInput(const Shape& shape, const ShapeInp
   return out;
 }
 
+// Whether a known element keeps its value through a Cast to `to`: within an integer type's range,
+// among the integers a float type holds exactly (the narrower floats and strings: never).
+bool CastKeeps(int64_t element, DataType to) {
+  const auto within = [element](int64_t low, int64_t high) {
+    return element >= low && element <= high;
+  };
+  switch (to) {
+    case DataType::kInt64:
+      return true;
+    case DataType::kUint64:
+      return element >= 0;
+    case DataType::kInt32:
+      return within(INT32_MIN, INT32_MAX);
+    case DataType::kUint32:
+      return within(0, UINT32_MAX);
+    case DataType::kInt16:
+      return within(INT16_MIN, INT16_MAX);
+    case DataType::kUint16:
+      return within(0, UINT16_MAX);
+    case DataType::kInt8:
+      return within(INT8_MIN, INT8_MAX);
+    case DataType::kUint8:
+      return within(0, UINT8_MAX);
+    case DataType::kInt4:
+      return within(-8, 7);
+    case DataType::kUint4:
+      return within(0, 15);
+    case DataType::kBool:
+      return within(0, 1);
+    case DataType::kDouble:
+      return within(-(int64_t{1} << 53), int64_t{1} << 53);
+    case DataType::kFloat:
+      return within(-(int64_t{1} << 24), int64_t{1} << 24);
+    case DataType::kFloat16:
+      return within(-2048, 2048);
+    case DataType::kBfloat16:
+      return within(-256, 256);
+    default:
+      return false;
+  }
+}
+
+// Cast's data: ONNX passes it through whatever `to` is. graphgc passes it only where every known
+// element is its own cast, so that data never stands for a value the cast does not give (a dim
+// past int32 cast to int32 wraps; a complete int64 result of it would become a wrong value).
+std::optional<Shape> CastData(const OperandInfo& input, DataType to) {
+  std::optional<ShapeData> data = ShapeDataOfOperand(input);
+  if (!data.has_value()) return std::nullopt;
+  for (int64_t element : data->elements) {
+    if (element != Arena::kUnknownElement && !CastKeeps(element, to)) return std::nullopt;
+  }
+  return std::move(data->elements);
+}
+
 }  // namespace
 
 absl::StatusOr<OutputTypes> InferCast13(absl::Span<const OperandInfo> inputs,
@@ -227,11 +288,8 @@ absl::StatusOr<OutputTypes> InferCast13(absl::Span<const OperandInfo> inputs,
     return TypeInferenceError("Attribute to does not specify a valid type in Cast.");
   }
   if (to == 0 || !IsSupportedDataType(to)) return DeclineNativeRule();
-  std::optional<Shape> data;
-  if (std::optional<ShapeData> passed = ShapeDataOfOperand(inputs[0])) {
-    data = std::move(passed->elements);
-  }
-  return OneOutput(static_cast<DataType>(to), inputs[0].shape, std::move(data));
+  const auto dtype = static_cast<DataType>(to);
+  return OneOutput(dtype, inputs[0].shape, CastData(inputs[0], dtype));
 }
 
 absl::StatusOr<OutputTypes> InferExpand13(absl::Span<const OperandInfo> inputs,
