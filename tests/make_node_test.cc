@@ -124,6 +124,22 @@ TEST(MakeNodeTest, ShapeDataNeverBecomesAWrongValue) {
       {{"to", int64}})[0];
   ASSERT_TRUE(kept.value().has_value()) << kept.status();
   EXPECT_EQ(kept.value()->data<int64_t>()[0], 7);
+  // int32 arithmetic wraps; ONNX's data propagation adds and multiplies in int64.
+  Var z = g.argument("z", DataType::kFloat, {-1, 2147483647});
+  Var dim32 = second(make_node("Cast", {make_node("Shape", {z})[0]}, {{"to", int32}})[0]);
+  for (const char* op : {"Add", "Mul"}) {
+    for (const int version : {14, 13}) {
+      Var sum = make_node(op, {dim32, g.constant(Tensor::from_vector<int32_t>({2}))}, {},
+                          {.version = version})[0];
+      ASSERT_TRUE(sum.ok()) << sum.status();
+      Var widened = make_node("Cast", {sum}, {{"to", int64}})[0];
+      if (widened.value().has_value()) {
+        const int32_t wrapped = op == std::string("Add") ? static_cast<int32_t>(2147483647u + 2u)
+                                                         : static_cast<int32_t>(4294967294u);
+        EXPECT_EQ(widened.value()->data<int64_t>()[0], wrapped) << op << "-" << version;
+      }
+    }
+  }
   // Index 2^32 + 1 is out of range, not index 1.
   Var far = make_node(
       "Gather", {shape, g.constant(Tensor::from_vector<int64_t>({(int64_t{1} << 32) + 1}))})[0];

@@ -25,6 +25,7 @@
 #include "graphgc/ir/arena.h"
 #include "graphgc/opset/inference/schema_inference.h"
 #include "graphgc/opset/inference/schema_lookup.h"
+#include "graphgc/opset/inference/shape_data.h"
 #include "graphgc/opset/proto/attribute_proto.h"
 #include "graphgc/opset/proto/tensor_proto.h"
 #include "gtest/gtest.h"
@@ -722,6 +723,27 @@ TEST(NativeInferenceTest, FlattenAndGlobalPoolsAgreeAtEveryVersion) {
     }
   }
   EXPECT_GE(typed, 300);
+}
+
+// Shape data stands for a value only where its element type holds every known element exactly.
+TEST(NativeInferenceTest, ElementHoldsIsExactlyWhatTheTypeHolds) {
+  EXPECT_TRUE(ElementHolds(DataType::kInt64, INT64_MAX));
+  EXPECT_TRUE(ElementHolds(DataType::kInt32, INT32_MAX));
+  EXPECT_FALSE(ElementHolds(DataType::kInt32, int64_t{INT32_MAX} + 1));
+  EXPECT_FALSE(ElementHolds(DataType::kInt32, int64_t{INT32_MIN} - 1));
+  EXPECT_FALSE(ElementHolds(DataType::kUint64, -1));
+  EXPECT_TRUE(ElementHolds(DataType::kUint8, 255));
+  EXPECT_FALSE(ElementHolds(DataType::kUint8, 256));
+  EXPECT_TRUE(ElementHolds(DataType::kInt4, -8));
+  EXPECT_FALSE(ElementHolds(DataType::kInt4, 8));
+  EXPECT_FALSE(ElementHolds(DataType::kBool, 2));
+  EXPECT_TRUE(ElementHolds(DataType::kFloat, int64_t{1} << 24));
+  EXPECT_FALSE(ElementHolds(DataType::kFloat, (int64_t{1} << 24) + 1));
+  EXPECT_FALSE(ElementHolds(DataType::kFloat8E4M3FN, 3));
+  EXPECT_FALSE(ElementHolds(DataType::kString, 3));
+  // Unknown elements are no element.
+  EXPECT_TRUE(ElementsHold(DataType::kInt8, {Arena::kUnknownElement, 7}));
+  EXPECT_FALSE(ElementsHold(DataType::kInt8, {Arena::kUnknownElement, 700}));
 }
 
 // The rules are found by schema version: the versions whose inference differs stay ONNX's.

@@ -14,6 +14,7 @@
 #include "graphgc/ir/graph_core.h"
 #include "graphgc/ir/limits.h"
 #include "graphgc/opset/build/dim_names.h"
+#include "graphgc/opset/inference/shape_data.h"
 #include "graphgc/opset/kernels/kernel.h"
 #include "graphgc/opset/values/kernel_registry.h"
 #include "graphgc/opset/values/value_explainer.h"
@@ -124,6 +125,9 @@ bool AllShapesKnown(absl::Span<const OperandInfo> infos) {
 void KeepShapeData(GraphCore& core, VarId var, const OutputType& type) {
   if (!type.shape_data.has_value() || core.has_value(var)) return;
   const Shape& elements = *type.shape_data;
+  // Data the output's own type cannot hold is not its value (ONNX computes data in int64 for
+  // every type): none is kept, so no later op makes a value of it.
+  if (!ElementsHold(type.dtype, elements)) return;
   const bool complete =
       std::find(elements.begin(), elements.end(), Arena::kUnknownElement) == elements.end();
   absl::StatusOr<int64_t> count =

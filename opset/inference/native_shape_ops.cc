@@ -224,57 +224,13 @@ absl::StatusOr<Shape> BroadcastWithShapeInput(const Shape& shape, const ShapeInp
   return out;
 }
 
-// Whether a known element keeps its value through a Cast to `to`: within an integer type's range,
-// among the integers a float type holds exactly (the narrower floats and strings: never).
-bool CastKeeps(int64_t element, DataType to) {
-  const auto within = [element](int64_t low, int64_t high) {
-    return element >= low && element <= high;
-  };
-  switch (to) {
-    case DataType::kInt64:
-      return true;
-    case DataType::kUint64:
-      return element >= 0;
-    case DataType::kInt32:
-      return within(INT32_MIN, INT32_MAX);
-    case DataType::kUint32:
-      return within(0, UINT32_MAX);
-    case DataType::kInt16:
-      return within(INT16_MIN, INT16_MAX);
-    case DataType::kUint16:
-      return within(0, UINT16_MAX);
-    case DataType::kInt8:
-      return within(INT8_MIN, INT8_MAX);
-    case DataType::kUint8:
-      return within(0, UINT8_MAX);
-    case DataType::kInt4:
-      return within(-8, 7);
-    case DataType::kUint4:
-      return within(0, 15);
-    case DataType::kBool:
-      return within(0, 1);
-    case DataType::kDouble:
-      return within(-(int64_t{1} << 53), int64_t{1} << 53);
-    case DataType::kFloat:
-      return within(-(int64_t{1} << 24), int64_t{1} << 24);
-    case DataType::kFloat16:
-      return within(-2048, 2048);
-    case DataType::kBfloat16:
-      return within(-256, 256);
-    default:
-      return false;
-  }
-}
-
 // Cast's data: ONNX passes it through whatever `to` is. graphgc passes it only where every known
 // element is its own cast, so that data never stands for a value the cast does not give (a dim
 // past int32 cast to int32 wraps; a complete int64 result of it would become a wrong value).
 std::optional<Shape> CastData(const OperandInfo& input, DataType to) {
   std::optional<ShapeData> data = ShapeDataOfOperand(input);
   if (!data.has_value()) return std::nullopt;
-  for (int64_t element : data->elements) {
-    if (element != Arena::kUnknownElement && !CastKeeps(element, to)) return std::nullopt;
-  }
+  if (!ElementsHold(to, data->elements)) return std::nullopt;
   return std::move(data->elements);
 }
 

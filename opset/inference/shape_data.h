@@ -10,8 +10,10 @@
 #include <cstdint>
 #include <optional>
 
+#include "absl/types/span.h"
 #include "graphgc/ir/arena.h"
 #include "graphgc/opset/build/op_builder.h"
+#include "graphgc/valuestore/data_type.h"
 #include "graphgc/valuestore/tensor.h"
 
 namespace graphgc::internal {
@@ -34,6 +36,15 @@ struct ShapeData {
 // The operand's data: its value when that is an int64 or int32 tensor of rank 0 or 1 and at most
 // kMaxShapeDataElements elements, else its partly known shape data, else nullopt.
 std::optional<ShapeData> ShapeDataOfOperand(const OperandInfo& operand);
+
+// Whether a tensor of `dtype` holds `element` exactly: within an integer type's range, among the
+// integers a float type holds exactly (never for bool's other values, strings, or the floats of 8
+// bits or less). Data is the op's value only where its own element type holds every known element:
+// ONNX's propagation computes in int64 whatever the type (an int32 Add past int32 does not wrap
+// there) and passes Cast's data through unchanged.
+bool ElementHolds(DataType dtype, int64_t element);
+// The same for every known element (Arena::kUnknownElement: unknown) of `elements`.
+bool ElementsHold(DataType dtype, absl::Span<const int64_t> elements);
 
 }  // namespace graphgc::internal
 
