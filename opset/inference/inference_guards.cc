@@ -1,5 +1,6 @@
 #include "graphgc/opset/inference/inference_guards.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "graphgc/ir/arena.h"
 #include "graphgc/ir/limits.h"
 #include "graphgc/valuestore/status_macros.h"
 #include "graphgc/valuestore/tensor.h"
@@ -536,20 +538,35 @@ absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
   return CheckOnnxGuards(schema, inputs, attributes, num_outputs);
 }
 
-bool DataPropagationTerminates(const onnx::OpSchema& schema, absl::Span<const OperandInfo> inputs) {
-  constexpr size_t kSteps = 4;
-  if (schema.Name() != "Slice" || !schema.domain().empty() || inputs.size() <= kSteps ||
-      !inputs[kSteps].value.has_value()) {
-    return true;
-  }
-  const Tensor& steps = *inputs[kSteps].value;
-  if (steps.dtype() != DataType::kInt64) return true;  // int32 steps fit
-  for (const int64_t step : steps.data<int64_t>()) {
+namespace {
+
+// Whether every element of a present input is known (a value, or data without unknown elements).
+bool ElementsKnown(const OperandInfo& input) {
+  if (!input.present || input.value.has_value()) return true;
+  if (!input.shape_data.has_value()) return true;  // no data: ONNX's function finds none
+  return std::find(input.shape_data->begin(), input.shape_data->end(), Arena::kUnknownElement) ==
+         input.shape_data->end();
+}
+
+bool StepsFitInt(const OperandInfo& steps) {
+  if (!steps.value.has_value() || steps.value->dtype() != DataType::kInt64) return true;
+  for (const int64_t step : steps.value->data<int64_t>()) {
     if (step < std::numeric_limits<int32_t>::min() || step > std::numeric_limits<int32_t>::max()) {
       return false;
     }
   }
-  return true;
+  return true;  // int32 steps fit
+}
+
+}  // namespace
+
+bool DataPropagationApplies(const onnx::OpSchema& schema, absl::Span<const OperandInfo> inputs) {
+  if (schema.Name() != "Slice" || !schema.domain().empty()) return true;
+  constexpr size_t kSteps = 4;
+  for (size_t i = 1; i < inputs.size(); ++i) {
+    if (!ElementsKnown(inputs[i])) return false;
+  }
+  return inputs.size() <= kSteps || StepsFitInt(inputs[kSteps]);
 }
 
 }  // namespace graphgc::internal

@@ -21,9 +21,11 @@ absl::Status CheckInferenceGuards(const onnx::OpSchema& schema,
                                   absl::Span<const OperandInfo> inputs,
                                   absl::Span<const Attribute> attributes, int num_outputs);
 
-// Whether ONNX's data propagation for this op ends on these inputs: Slice's steps through a
-// shape by an int, so a step past int32 never advances it.
-bool DataPropagationTerminates(const onnx::OpSchema& schema, absl::Span<const OperandInfo> inputs);
+// Whether ONNX's data propagation for this op may run on these inputs: whether it ends, and gives
+// the op's own elements. Slice's reads an unknown start, end or axis as 0 (its data becomes a
+// value once complete, so that would be a wrong value), and steps through a shape by an int, so a
+// step past int32 never advances it.
+bool DataPropagationApplies(const onnx::OpSchema& schema, absl::Span<const OperandInfo> inputs);
 
 }  // namespace graphgc::internal
 

@@ -14,13 +14,17 @@ struct RuleEntry {
 };
 
 // ai.onnx schemas only. The later versions of Shape (15), Unsqueeze and Squeeze (13), Conv (11)
-// and Transpose (13) changed nothing but T's types, which InferWithSchema checks before.
+// and Transpose (13), and Gather before 13, changed nothing but T's types, which InferWithSchema
+// checks before. Gather 1 and 11 must not fall back to ONNX: their data propagation is 13's, which
+// takes an index past int truncated.
 constexpr RuleEntry kRules[] = {
     {"Shape", 15, InferShape15},
     {"Shape", 19, InferShape15},
     {"Shape", 21, InferShape15},
     {"Shape", 23, InferShape15},
     {"Shape", 24, InferShape15},
+    {"Gather", 1, InferGather13},
+    {"Gather", 11, InferGather13},
     {"Gather", 13, InferGather13},
     {"Concat", 13, InferConcat13},
     {"Cast", 13, InferCast13},

@@ -533,7 +533,7 @@ absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
         absl::StrCat("inference failed: ", e.what(), " (", DescribeCall(inputs, attributes), ")"));
   }
   std::vector<std::optional<onnx::TensorShapeProto>> shape_data;
-  if (schema.has_data_propagation_function() && DataPropagationTerminates(schema, inputs)) {
+  if (schema.has_data_propagation_function() && DataPropagationApplies(schema, inputs)) {
     ShapeDataContext propagation(context);
     try {
       schema.GetDataPropagationFunction()(propagation);
@@ -659,7 +659,7 @@ std::vector<SymbolicNames> InferSymbolicNames(const OpSchema& schema,
       names[i].dims = DimParams(type.tensor_type().shape());
     }
   }
-  if (schema.has_data_propagation_function() && DataPropagationTerminates(schema, inputs)) {
+  if (schema.has_data_propagation_function() && DataPropagationApplies(schema, inputs)) {
     ShapeDataContext propagation(context);
     try {
       schema.GetDataPropagationFunction()(propagation);
