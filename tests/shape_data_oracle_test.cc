@@ -237,7 +237,7 @@ Var UnknownElement(const Sources& s, int arg) { return s.dim(arg, 0); }
 std::vector<Case> SliceCases(int version) {
   std::vector<Case> cases;
   const std::vector<int64_t> bounds = {kMin, -5, -1, 0, 1, 3, 5, kMax};
-  const std::vector<std::optional<int64_t>> steps = {std::nullopt, 1, 2, -1, -3};
+  const std::vector<std::optional<int64_t>> steps = {std::nullopt, 1, 2, -1, -3, kPastInt, kMin};
   const auto slice = [version](const Var& data, const Var& starts, const Var& ends,
                                std::optional<Var> axes, std::optional<Var> step) {
     std::vector<Var> in = {data, starts, ends};

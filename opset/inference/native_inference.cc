@@ -33,6 +33,7 @@ constexpr RuleEntry kRules[] = {
     {"Cast", 23, InferCast13},
     {"Cast", 24, InferCast13},
     {"Expand", 13, InferExpand13},
+    {"Slice", 13, InferSlice13},
     {"Unsqueeze", 13, InferUnsqueeze13},
     {"Unsqueeze", 21, InferUnsqueeze13},
     {"Unsqueeze", 23, InferUnsqueeze13},

@@ -54,6 +54,8 @@ NativeRule InferGather13;
 NativeRule InferConcat13;
 NativeRule InferCast13;
 NativeRule InferExpand13;
+// native_slice_op.cc:
+NativeRule InferSlice13;
 // native_conv_ops.cc:
 NativeRule InferConv11;
 NativeRule InferPool19;
