@@ -147,6 +147,31 @@ TEST(MakeNodeTest, ShapeDataNeverBecomesAWrongValue) {
       << "gathered " << far.value()->data<int64_t>()[0];
 }
 
+// ONNX's Slice inference (10 to 24) takes an axes or steps input that has neither a value nor a
+// shape as left out, and slices the leading axes: [10, 20] by [0:5] on axes [1] would be [5, 20],
+// and Shape of it the wrong value [5, 20]. No dim is known there.
+TEST(MakeNodeTest, SliceNeverGuessesAxesItDoesNotKnow) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {10, 20});
+  Var starts = g.constant(Tensor::from_vector<int64_t>({0}));
+  Var ends = g.constant(Tensor::from_vector<int64_t>({5}));
+  Var axes = g.argument_unranked("axes", DataType::kInt64);
+  Var steps = g.argument_unranked("steps", DataType::kInt64);
+  Var one = g.constant(Tensor::from_vector<int64_t>({1}));
+  Var zero = g.constant(Tensor::from_vector<int64_t>({0}));
+  for (const int version : {10, 11, 13, 24}) {
+    for (const std::vector<Var>& in :
+         {std::vector<Var>{x, starts, ends, axes}, std::vector<Var>{x, starts, ends, axes, one},
+          std::vector<Var>{x, starts, ends, zero, steps}}) {
+      Var y = make_node("Slice", in, {}, {.version = version})[0];
+      ASSERT_TRUE(y.ok()) << y.status();
+      ASSERT_TRUE(y.shape().has_value()) << "Slice-" << version;
+      EXPECT_EQ(*y.shape(), (Dims{-1, -1})) << "Slice-" << version << " of " << in.size();
+      EXPECT_FALSE(make_node("Shape", {y})[0].value().has_value()) << "Slice-" << version;
+    }
+  }
+}
+
 TEST(MakeNodeTest, HandWrittenOpsKeepTheirFastPath) {
   Graph g;
   Var a = g.constant(Tensor::from_vector<float>({1, 2}));

@@ -145,12 +145,27 @@ bool SteppedThroughByInference(absl::string_view op_type) {
   return false;
 }
 
+// Slice's axes and steps (inputs 3 and 4) given without a value or a shape, as 1-D of unknown
+// length (the only rank they may have): ONNX takes them as left out otherwise.
+std::optional<std::vector<OperandInfo>> SliceBoundsRanked(absl::Span<const OperandInfo> operands) {
+  constexpr size_t kAxes = 3;
+  std::optional<std::vector<OperandInfo>> ranked;
+  for (size_t i = kAxes; i < operands.size(); ++i) {
+    const OperandInfo& bound = operands[i];
+    if (!bound.present || bound.shape.has_value() || bound.value.has_value()) continue;
+    if (!ranked.has_value()) ranked.emplace(operands.begin(), operands.end());
+    (*ranked)[i].shape = Shape{-1};
+  }
+  return ranked;
+}
+
 }  // namespace
 
 std::optional<std::vector<OperandInfo>> WidenedForOnnxInference(
     absl::string_view op_type, int since_version, absl::Span<const OperandInfo> operands,
     absl::Span<const Attribute> attributes) {
   if (op_type == "Range") return RangeOperandsAsScalars(operands);
+  if (op_type == "Slice" && since_version >= 10) return SliceBoundsRanked(operands);
   if (op_type == "MaxUnpool") return UnpoolIndicesRanked(operands);
   if (SteppedThroughByInference(op_type)) return LongSpatialDimsUnknown(operands, attributes);
   constexpr size_t kPadAxes = 3;

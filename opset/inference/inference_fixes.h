@@ -16,6 +16,9 @@
 // the operands as it can read them:
 //   Pad   ONNX 1.19's Pad-18 inference parses a known `axes` as int64 only (Tind admits int32,
 //         which it refuses: "ParseData type mismatch"); it gets the same axes as int64 data.
+//   Slice ONNX's inference (10 to 24) takes an axes or steps input that has neither a value nor
+//         a shape as left out, and slices the leading axes (a wrong shape, and Shape of it a
+//         wrong value): it gets them as 1-D of unknown length, their only rank.
 //   Range ONNX's inference wants scalar operands; ONNX Runtime and ONNX's reference read a
 //         [1]-shaped one as its element (ONNX's AffineGrid body passes such limits): it gets
 //         them as scalars.

@@ -2,8 +2,9 @@
 // axes and steps read from known values of at most kMaxInferenceDataElements elements (what
 // ONNX's getInputData hands over). Three places differ from ONNX, each where ONNX's answer is not
 // what the kernels compute (a known dim or complete data becomes a value further on):
-// - a present axes or steps input without a value leaves every dim unknown; ONNX, when that input
-//   has no shape either, slices the leading axes as if the input were left out;
+// - a present axes or steps input without a value leaves every dim unknown; ONNX's own function,
+//   when that input has no shape either, slices the leading axes as if the input were left out
+//   (graphgc gives it such an input as 1-D, WidenedForOnnxInference, for Slice 10 and 11);
 // - a dim is counted in integers; ONNX divides in double, which rounds past 2^53;
 // - data is propagated only from starts, ends, axes and steps whose every element is known, and
 //   steps through the data in int64; ONNX reads an unknown element as 0, and steps in an int.
