@@ -172,6 +172,21 @@ TEST(MakeNodeTest, SliceNeverGuessesAxesItDoesNotKnow) {
   }
 }
 
+// Pad (18 to 24) likewise: ONNX's inference pads every axis in order when its axes input has
+// neither a value nor a shape, so pads for axes [1, 0] would go to [0, 1]. No dim is known.
+TEST(MakeNodeTest, PadNeverGuessesAxesItDoesNotKnow) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {10, 20});
+  Var pads = g.constant(Tensor::from_vector<int64_t>({1, 0, 1, 0}));
+  Var axes = g.argument_unranked("axes", DataType::kInt64);
+  for (const int version : {18, 19, 21, 23, 24}) {
+    Var y = make_node("Pad", {x, pads, Var(), axes}, {}, {.version = version})[0];
+    ASSERT_TRUE(y.ok()) << y.status();
+    if (y.shape().has_value()) EXPECT_EQ(*y.shape(), (Dims{-1, -1})) << "Pad-" << version;
+    EXPECT_FALSE(make_node("Shape", {y})[0].value().has_value()) << "Pad-" << version;
+  }
+}
+
 TEST(MakeNodeTest, HandWrittenOpsKeepTheirFastPath) {
   Graph g;
   Var a = g.constant(Tensor::from_vector<float>({1, 2}));

@@ -145,12 +145,13 @@ bool SteppedThroughByInference(absl::string_view op_type) {
   return false;
 }
 
-// Slice's axes and steps (inputs 3 and 4) given without a value or a shape, as 1-D of unknown
-// length (the only rank they may have): ONNX takes them as left out otherwise.
-std::optional<std::vector<OperandInfo>> SliceBoundsRanked(absl::Span<const OperandInfo> operands) {
-  constexpr size_t kAxes = 3;
+// An op's inputs from `first` on that are given without a value or a shape, as 1-D of unknown
+// length (the only rank they may have): ONNX's Slice and Pad take such an input as left out, and
+// guess the axes.
+std::optional<std::vector<OperandInfo>> BoundsRanked(absl::Span<const OperandInfo> operands,
+                                                     size_t first) {
   std::optional<std::vector<OperandInfo>> ranked;
-  for (size_t i = kAxes; i < operands.size(); ++i) {
+  for (size_t i = first; i < operands.size(); ++i) {
     const OperandInfo& bound = operands[i];
     if (!bound.present || bound.shape.has_value() || bound.value.has_value()) continue;
     if (!ranked.has_value()) ranked.emplace(operands.begin(), operands.end());
@@ -159,24 +160,31 @@ std::optional<std::vector<OperandInfo>> SliceBoundsRanked(absl::Span<const Opera
   return ranked;
 }
 
+// Pad (18 on): axes ranked (BoundsRanked), and known int32 axes as int64.
+std::optional<std::vector<OperandInfo>> PadAxesReadable(absl::Span<const OperandInfo> operands) {
+  constexpr size_t kPadAxes = 3;
+  if (operands.size() <= kPadAxes) return std::nullopt;
+  std::optional<std::vector<OperandInfo>> readable = BoundsRanked(operands, kPadAxes);
+  const OperandInfo& axes = operands[kPadAxes];
+  if (!axes.present || !axes.value.has_value() || axes.value->dtype() != DataType::kInt32) {
+    return readable;
+  }
+  if (!readable.has_value()) readable.emplace(operands.begin(), operands.end());
+  (*readable)[kPadAxes] = WithInt64Value(axes);
+  return readable;
+}
+
 }  // namespace
 
 std::optional<std::vector<OperandInfo>> WidenedForOnnxInference(
     absl::string_view op_type, int since_version, absl::Span<const OperandInfo> operands,
     absl::Span<const Attribute> attributes) {
   if (op_type == "Range") return RangeOperandsAsScalars(operands);
-  if (op_type == "Slice" && since_version >= 10) return SliceBoundsRanked(operands);
+  if (op_type == "Slice" && since_version >= 10) return BoundsRanked(operands, /*first=*/3);
+  if (op_type == "Pad" && since_version >= 18) return PadAxesReadable(operands);
   if (op_type == "MaxUnpool") return UnpoolIndicesRanked(operands);
   if (SteppedThroughByInference(op_type)) return LongSpatialDimsUnknown(operands, attributes);
-  constexpr size_t kPadAxes = 3;
-  if (op_type != "Pad" || since_version < 18 || operands.size() <= kPadAxes) return std::nullopt;
-  const OperandInfo& axes = operands[kPadAxes];
-  if (!axes.present || !axes.value.has_value() || axes.value->dtype() != DataType::kInt32) {
-    return std::nullopt;
-  }
-  std::vector<OperandInfo> widened(operands.begin(), operands.end());
-  widened[kPadAxes] = WithInt64Value(axes);
-  return widened;
+  return std::nullopt;
 }
 
 void FixInferredTypes(absl::string_view op_type, int since_version,

@@ -16,6 +16,8 @@
 // the operands as it can read them:
 //   Pad   ONNX 1.19's Pad-18 inference parses a known `axes` as int64 only (Tind admits int32,
 //         which it refuses: "ParseData type mismatch"); it gets the same axes as int64 data.
+//         And it pads every axis in order when `axes` has neither a value nor a shape (pads meant
+//         for axes [1, 0] went to [0, 1]): such axes are given as 1-D of unknown length.
 //   Slice ONNX's inference (10 to 24) takes an axes or steps input that has neither a value nor
 //         a shape as left out, and slices the leading axes (a wrong shape, and Shape of it a
 //         wrong value): it gets them as 1-D of unknown length, their only rank.
