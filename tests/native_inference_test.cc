@@ -411,9 +411,10 @@ TEST(NativeInferenceTest, AgreesWithOnnxOnEveryNodeCaseAndItsVariants) {
   CompareOnSuite(onnx_conformance::NewestSuiteDir(), tally);
   CompareOnSuite(onnx_conformance::DataDir(), tally);
   // Shape, Gather, Concat, Cast, Expand, Slice, Unsqueeze, Squeeze, Conv, the pools, Transpose,
-  // the Softmax family, Where, BatchNormalization, Gemm, the unary ops, the binary broadcasting
-  // ones, Flatten, the global pools and the reductions have 922 cases in the two suites.
-  EXPECT_GE(tally.cases, 900);
+  // the Softmax family, Where, BatchNormalization, LayerNormalization, Gemm, the unary ops, the
+  // binary broadcasting ones, Flatten, the global pools and the reductions have 960 cases in the
+  // two suites.
+  EXPECT_GE(tally.cases, 940);
   EXPECT_GT(tally.agreed_values, tally.comparisons / 4);
   std::printf("%d node cases, %d comparisons, %d with types on both sides\n", tally.cases,
               tally.comparisons, tally.agreed_values);
@@ -748,6 +749,40 @@ TEST(NativeInferenceTest, SliceKnowsNoMoreThanTheKernelsGive) {
                           {}, 1);
   ASSERT_TRUE(types.ok()) << types.status();
   EXPECT_EQ((*types)[0].shape, (Shape{(huge + 1) / 2}));
+}
+
+// LayerNormalization over ranks 0 to 3 with known and unknown dims, at every axis in and past the
+// rank, with one to three outputs and each stash_type (the rule takes float's, ONNX the rest).
+TEST(NativeInferenceTest, LayerNormalizationAgreesWithOnnx) {
+  const onnx::OpSchema* schema = SchemaWithNativeRule("LayerNormalization", 24);
+  ASSERT_NE(schema, nullptr);
+  const std::vector<std::optional<Shape>> shapes = {std::nullopt, Shape{},         Shape{3},
+                                                    Shape{2, 3},  Shape{-1, 4, 5}, Shape{0, -1, 2}};
+  int compared = 0;
+  for (const std::optional<Shape>& shape : shapes) {
+    OperandInfo x;
+    x.dtype = DataType::kFloat;
+    x.shape = shape;
+    OperandInfo scale;
+    scale.dtype = DataType::kFloat;
+    for (const std::optional<int64_t> axis :
+         {std::optional<int64_t>(), std::optional<int64_t>(-4), std::optional<int64_t>(-1),
+          std::optional<int64_t>(0), std::optional<int64_t>(2), std::optional<int64_t>(5)}) {
+      for (const std::optional<int64_t> stash :
+           {std::optional<int64_t>(), std::optional<int64_t>(1), std::optional<int64_t>(16)}) {
+        std::vector<Attribute> attributes;
+        if (axis.has_value()) attributes.push_back({"axis", *axis});
+        if (stash.has_value()) attributes.push_back({"stash_type", *stash});
+        for (int outputs = 1; outputs <= 3; ++outputs) {
+          ASSERT_TRUE(AgreeOn(*schema, {x, scale}, attributes, outputs))
+              << Describe(shape) << " axis " << axis.value_or(-1) << " stash " << stash.value_or(1)
+              << " outputs " << outputs;
+          ++compared;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(compared, 6 * 6 * 3 * 3);
 }
 
 // The first of a few element types that `formal` admits (kUndefined if none).

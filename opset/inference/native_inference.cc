@@ -56,6 +56,7 @@ constexpr RuleEntry kRules[] = {
     {"Hardmax", 13, InferHardmax13},
     {"Where", 16, InferWhere16},
     {"BatchNormalization", 15, InferBatchNormalization15},
+    {"LayerNormalization", 17, InferLayerNormalization17},
     {"Gemm", 13, InferGemm13},
     {"GlobalAveragePool", 1, InferGlobalPool},
     {"GlobalAveragePool", 22, InferGlobalPool},

@@ -65,6 +65,7 @@ NativeRule InferUnsqueeze13;
 NativeRule InferSqueeze13;
 // native_nn_ops.cc:
 NativeRule InferBatchNormalization15;
+NativeRule InferLayerNormalization17;
 NativeRule InferGemm13;
 NativeRule InferGlobalPool;
 // native_reduce_ops.cc:

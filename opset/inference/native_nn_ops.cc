@@ -1,6 +1,6 @@
 // Native inference of the layers around every convolution and dense layer: BatchNormalization (15),
-// Gemm (13) and GlobalAveragePool and GlobalMaxPool (1, 22). ONNX 1.19's rules; no shape data
-// (ONNX propagates none through them).
+// LayerNormalization (17), Gemm (13) and GlobalAveragePool and GlobalMaxPool (1, 22). ONNX 1.19's
+// rules; no shape data (ONNX propagates none through them).
 #include <cstdint>
 #include <optional>
 
@@ -68,6 +68,33 @@ absl::StatusOr<OutputTypes> InferBatchNormalization15(absl::Span<const OperandIn
   for (int i = 1; i < num_outputs; ++i) {  // the running mean and variance, typed as the inputs'
     types[static_cast<size_t>(i)].dtype = inputs[static_cast<size_t>(i) + 2].dtype;
     types[static_cast<size_t>(i)].shape = Shape{channels};
+  }
+  return types;
+}
+
+absl::StatusOr<OutputTypes> InferLayerNormalization17(absl::Span<const OperandInfo> inputs,
+                                                      absl::Span<const Attribute> attributes,
+                                                      int num_outputs) {
+  // Mean and InvStdDev are of stash_type; ONNX writes any number there. Only its default (float)
+  // is taken here, the rest is left to ONNX's function.
+  if (IntAttribute(attributes, "stash_type").value_or(1) != 1) return DeclineNativeRule();
+  OutputTypes types(static_cast<size_t>(num_outputs));
+  types[0].dtype = inputs[0].dtype;
+  types[0].shape = inputs[0].shape;
+  for (size_t i = 1; i < types.size(); ++i) types[i].dtype = DataType::kFloat;
+  if (!inputs[0].shape.has_value()) return types;
+  const Shape& input = *inputs[0].shape;
+  const auto rank = static_cast<int64_t>(input.size());
+  int64_t axis = IntAttribute(attributes, "axis").value_or(-1);
+  if (axis < 0) axis += rank;
+  if (axis < 0) {
+    return ShapeInferenceError("Unexpected axis value (", axis, ") rank of first input is ", rank,
+                               " in .");
+  }
+  for (size_t i = 1; i < types.size(); ++i) {
+    Shape reduced = input;
+    for (int64_t d = axis; d < rank; ++d) reduced[static_cast<size_t>(d)] = 1;
+    types[i].shape = std::move(reduced);
   }
   return types;
 }
