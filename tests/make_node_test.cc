@@ -187,6 +187,37 @@ TEST(MakeNodeTest, PadNeverGuessesAxesItDoesNotKnow) {
   }
 }
 
+// ONNX's Split inference reads the split dim into an int: [2^32 + 4] came out as two parts of 2.
+TEST(MakeNodeTest, SplitNeverTruncatesTheDimItSplits) {
+  Graph g;
+  const int64_t big = (int64_t{1} << 32) + 4;
+  Var x = g.argument("x", DataType::kFloat, {3, big});
+  Var halves = g.constant(Tensor::from_vector<int64_t>({big / 2, big / 2}));
+  for (const int version : {1, 2, 11, 13, 18, 24}) {
+    for (const int64_t axis : {1, -1}) {
+      std::vector<Attribute> attributes = {{"axis", axis}};
+      std::vector<Var> in = {x};
+      if (version >= 18) {
+        attributes.push_back({"num_outputs", int64_t{2}});
+      } else if (version >= 13) {
+        in.push_back(halves);
+      } else {
+        attributes.push_back({"split", std::vector<int64_t>{big / 2, big / 2}});
+      }
+      std::vector<Var> parts =
+          make_node("Split", in, attributes, {.version = version, .num_outputs = 2});
+      for (const Var& part : parts) {
+        ASSERT_TRUE(part.ok()) << "Split-" << version << ": " << part.status();
+        if (!part.shape().has_value()) continue;
+        ASSERT_EQ(part.shape()->size(), 2u);
+        EXPECT_EQ((*part.shape())[0], 3) << "Split-" << version;
+        EXPECT_TRUE((*part.shape())[1] == -1 || (*part.shape())[1] == big / 2)
+            << "Split-" << version << " axis " << axis << ": " << (*part.shape())[1];
+      }
+    }
+  }
+}
+
 TEST(MakeNodeTest, HandWrittenOpsKeepTheirFastPath) {
   Graph g;
   Var a = g.constant(Tensor::from_vector<float>({1, 2}));

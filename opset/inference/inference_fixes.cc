@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
+#include <variant>
 #include <vector>
 
 namespace graphgc::internal {
@@ -145,6 +147,29 @@ bool SteppedThroughByInference(absl::string_view op_type) {
   return false;
 }
 
+// Split's inference (every version) reads the split dim into an int: one past int32 reaches it
+// unknown, and so do the parts along it.
+std::optional<std::vector<OperandInfo>> SplitDimPastIntUnknown(
+    absl::Span<const OperandInfo> operands, absl::Span<const Attribute> attributes) {
+  if (operands.empty() || !operands[0].shape.has_value()) return std::nullopt;
+  const Shape& shape = *operands[0].shape;
+  const auto rank = static_cast<int64_t>(shape.size());
+  int64_t axis = 0;
+  for (const Attribute& attribute : attributes) {
+    if (const int64_t* value = std::get_if<int64_t>(&attribute.value);
+        value != nullptr && attribute.name == "axis") {
+      axis = *value;
+    }
+  }
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank || shape[axis] <= std::numeric_limits<int32_t>::max()) {
+    return std::nullopt;
+  }
+  std::vector<OperandInfo> shortened(operands.begin(), operands.end());
+  (*shortened[0].shape)[axis] = -1;
+  return shortened;
+}
+
 // An op's inputs from `first` on that are given without a value or a shape, as 1-D of unknown
 // length (the only rank they may have): ONNX's Slice and Pad take such an input as left out, and
 // guess the axes.
@@ -183,6 +208,7 @@ std::optional<std::vector<OperandInfo>> WidenedForOnnxInference(
   if (op_type == "Slice" && since_version >= 10) return BoundsRanked(operands, /*first=*/3);
   if (op_type == "Pad" && since_version >= 18) return PadAxesReadable(operands);
   if (op_type == "MaxUnpool") return UnpoolIndicesRanked(operands);
+  if (op_type == "Split") return SplitDimPastIntUnknown(operands, attributes);
   if (SteppedThroughByInference(op_type)) return LongSpatialDimsUnknown(operands, attributes);
   return std::nullopt;
 }
