@@ -218,6 +218,30 @@ TEST(MakeNodeTest, SplitNeverTruncatesTheDimItSplits) {
   }
 }
 
+// ONNX's inference reads `axis` into an int: 2^32 was axis 0 there (Gather of [3, 4] by two
+// indices came out [2, 4]), where every runtime fails. An axis past 32 bits is refused by every op.
+TEST(MakeNodeTest, AnAxisPast32BitsIsRefused) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {3, 4});
+  Var indices = g.constant(Tensor::from_vector<int64_t>({1, 2}));
+  Var positions = g.constant(Tensor::from_vector<int64_t>({0, 1, 2, 0}, {1, 4}));
+  const std::vector<std::pair<const char*, std::vector<Var>>> calls = {
+      {"Gather", {x, indices}}, {"GatherElements", {x, positions}},
+      {"Concat", {x, x}},       {"Softmax", {x}},
+      {"LogSoftmax", {x}},      {"Hardmax", {x}},
+      {"Flatten", {x}},         {"Unique", {x}},
+      {"ArgMax", {x}}};
+  for (const int64_t axis : {int64_t{1} << 32, (int64_t{1} << 32) + 1, -(int64_t{1} << 32)}) {
+    for (const auto& [op, in] : calls) {
+      const GraphStats before = g.stats();
+      Var y = make_node(op, in, {{"axis", axis}})[0];
+      EXPECT_THAT(Message(y), HasSubstr("attribute 'axis' is")) << op << " axis " << axis;
+      EXPECT_EQ(g.stats().nodes, before.nodes) << op;
+    }
+  }
+  EXPECT_TRUE(make_node("Gather", {x, indices}, {{"axis", int64_t{1}}})[0].ok());
+}
+
 TEST(MakeNodeTest, HandWrittenOpsKeepTheirFastPath) {
   Graph g;
   Var a = g.constant(Tensor::from_vector<float>({1, 2}));

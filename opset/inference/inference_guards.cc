@@ -35,8 +35,14 @@ struct AttributeRule {
   Rule rule;
 };
 
+// The op_type of a rule for every ai.onnx op.
+constexpr absl::string_view kEveryOp = "*";
+
 // Integer attributes ONNX's inference divides by or indexes with.
 constexpr AttributeRule kIntRules[] = {
+    // Inference reads `axis` into an int (Gather, Concat, Split, Flatten, the Softmax family...):
+    // one past 32 bits was its low bits there, an axis in range, where every runtime fails.
+    {kEveryOp, "axis", Rule::kInt32},
     {"DepthToSpace", "blocksize", Rule::kBlockSize},
     {"SpaceToDepth", "blocksize", Rule::kBlockSize},
     {"Conv", "group", Rule::kPositive},
@@ -504,7 +510,7 @@ struct SchemaGuards {
 SchemaGuards GuardsOfName(absl::string_view name) {
   SchemaGuards guards;
   for (const AttributeRule& rule : kIntRules) {
-    if (rule.op_type == name) guards.int_rules.push_back(&rule);
+    if (rule.op_type == name || rule.op_type == kEveryOp) guards.int_rules.push_back(&rule);
   }
   guards.op_guard = OpGuardOf(name);
   return guards;
