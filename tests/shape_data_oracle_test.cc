@@ -30,13 +30,23 @@ using Dims = std::vector<int64_t>;
 constexpr int64_t kUnknown = -1;
 constexpr int kNewestOpset = 24;
 constexpr int64_t kDimChoices[] = {0, 1, 3, 7};
+constexpr int64_t kLargestConstant = int64_t{1} << 12;
 
 // What a chain builds on: the arguments of one build, and constants.
 class Sources {
  public:
+  // Arguments where a dim is unknown; in a build where every dim is known, a small tensor is a
+  // constant of zeros instead, so that the kernels compute every op on it.
   Sources(Graph& graph, const std::vector<Dims>& dims) : graph_(graph) {
     for (size_t i = 0; i < dims.size(); ++i) {
-      args_.push_back(graph.argument(absl::StrCat("x", i), DataType::kFloat, dims[i]));
+      const bool known =
+          std::none_of(dims[i].begin(), dims[i].end(), [](int64_t dim) { return dim == kUnknown; });
+      absl::StatusOr<int64_t> count = ElementCount(dims[i]);
+      if (known && count.ok() && *count <= kLargestConstant) {
+        args_.push_back(graph.constant(Tensor::zeros(DataType::kFloat, dims[i])));
+      } else {
+        args_.push_back(graph.argument(absl::StrCat("x", i), DataType::kFloat, dims[i]));
+      }
     }
   }
   Var shape(int arg) const { return make_node("Shape", {args_[arg]})[0]; }
@@ -211,6 +221,21 @@ class ShapeDataOracle {
 
   const Case& case_;
 };
+
+// Expects every case to build on its unknown dims (so that its check is not empty), and, with
+// `concrete`, for every choice of them too (ops valid at any dims: a failure there is inference
+// disagreeing with the kernel).
+void ExpectAllBuild(const std::vector<Case>& cases, bool concrete = false) {
+  for (const Case& c : cases) {
+    std::vector<std::vector<Dims>> builds = {c.args};
+    if (concrete) builds = Concretes(c.args);
+    for (const std::vector<Dims>& args : builds) {
+      Graph graph;
+      const Var built = c.chain(Sources(graph, args));
+      EXPECT_TRUE(built.ok()) << c.name << " on " << DimsText(args) << ": " << built.status();
+    }
+  }
+}
 
 // Checks every case; returns how many knew an element before the unknown dims were chosen.
 int CheckAll(const std::vector<Case>& cases) {
@@ -511,6 +536,38 @@ TEST(ShapeDataOracleTest, ShapesFromShapeData) {
     cases.push_back({"ConstantOfShape of the shape", args, [](const Sources& s) {
                        return make_node("ConstantOfShape", {s.shape(0)})[0];
                      }});
+    cases.push_back({"Reshape to [0, d3, -1]", args, [](const Sources& s) {
+                       const Var target =
+                           make_node("Concat", {s.i64({0}), s.dim(0, 3), s.i64({-1})},
+                                     {{"axis", int64_t{0}}})[0];
+                       return make_node("Reshape", {s.argument(0), target})[0];
+                     }});
+    cases.push_back(
+        {"Reshape to [d1, -1] allowzero 1", args, [](const Sources& s) {
+           const Var target =
+               make_node("Concat", {s.dim(0, 1), s.i64({-1})}, {{"axis", int64_t{0}}})[0];
+           return make_node("Reshape", {s.argument(0), target}, {{"allowzero", int64_t{1}}})[0];
+         }});
+    cases.push_back({"Tile by the shape", args, [](const Sources& s) {
+                       const Var repeats =
+                           make_node("Concat", {s.i64({1, 2}), s.dim(0, 0), s.i64({1})},
+                                     {{"axis", int64_t{0}}})[0];
+                       return make_node("Tile", {s.argument(0), repeats})[0];
+                     }});
+    cases.push_back({"Pad by a dim", args, [](const Sources& s) {
+                       const Var pads =
+                           make_node("Concat", {s.i64({0, 1, 0, 0, 0}), s.dim(0, 2), s.i64({0, 0})},
+                                     {{"axis", int64_t{0}}})[0];
+                       return make_node("Pad", {s.argument(0), pads})[0];
+                     }});
+    cases.push_back(
+        {"Slice of the tensor by a dim", args, [](const Sources& s) {
+           return make_node("Slice", {s.argument(0), s.i64({1}), s.dim(0, 2), s.i64({3})})[0];
+         }});
+    cases.push_back(
+        {"TopK by a dim", args, [](const Sources& s) {
+           return make_node("TopK", {s.argument(0), s.dim(0, 2)}, {}, {.num_outputs = 2})[0];
+         }});
     cases.push_back(
         {"Range to a dim", args, [](const Sources& s) {
            return make_node(
@@ -518,7 +575,75 @@ TEST(ShapeDataOracleTest, ShapesFromShapeData) {
                {s.scalar(0), make_node("Squeeze", {s.dim(0, 3), s.i64({0})})[0], s.scalar(1)})[0];
          }});
   }
+  ExpectAllBuild(cases);
   EXPECT_GE(CheckAll(cases), 1) << "too few cases knew an element: the check is nearly empty";
+}
+
+// Ops on a tensor with unknown dims: their inferred shapes against the shapes the kernels give
+// once the dims are chosen.
+TEST(ShapeDataOracleTest, ShapesOfOpsOnTheTensor) {
+  using Attributes = std::vector<Attribute>;
+  const std::vector<std::pair<std::string, std::function<Var(const Sources&)>>> ops = {
+      {"Transpose", [](const Sources& s) { return make_node("Transpose", {s.argument(0)})[0]; }},
+      {"Flatten axis 2",
+       [](const Sources& s) {
+         return make_node("Flatten", {s.argument(0)}, Attributes{{"axis", int64_t{2}}})[0];
+       }},
+      {"Concat axis -1",
+       [](const Sources& s) {
+         return make_node("Concat", {s.argument(0), s.argument(0)},
+                          Attributes{{"axis", int64_t{-1}}})[0];
+       }},
+      {"Split axis 1",
+       [](const Sources& s) {
+         return make_node("Split", {s.argument(0)},
+                          Attributes{{"axis", int64_t{1}}, {"num_outputs", int64_t{2}}},
+                          {.num_outputs = 2})[1];
+       }},
+      {"Slice [1:-1:2] on axes 0 and 3",
+       [](const Sources& s) {
+         return make_node("Slice", {s.argument(0), s.i64({1, -1}), s.i64({-1, kMax}), s.i64({0, 3}),
+                                    s.i64({2, -2})})[0];
+       }},
+      {"Unsqueeze axes [0, 5]",
+       [](const Sources& s) {
+         return make_node("Unsqueeze", {s.argument(0), s.i64({0, 5})})[0];
+       }},
+      {"ReduceSum axes [1] keepdims 0",
+       [](const Sources& s) {
+         return make_node("ReduceSum", {s.argument(0), s.i64({1})},
+                          Attributes{{"keepdims", int64_t{0}}})[0];
+       }},
+      {"MaxPool 2x2 stride 2 ceil",
+       [](const Sources& s) {
+         return make_node("MaxPool", {s.argument(0)},
+                          Attributes{{"kernel_shape", std::vector<int64_t>{1, 1}},
+                                     {"strides", std::vector<int64_t>{2, 2}},
+                                     {"ceil_mode", int64_t{1}}})[0];
+       }},
+      {"Pad constant [1,0,2,0, 0,1,0,3]",
+       [](const Sources& s) {
+         return make_node("Pad", {s.argument(0), s.i64({1, 0, 2, 0, 0, 1, 0, 3})})[0];
+       }},
+      {"Gather axis 3 by no index",  // any index is out of range for a dim of 0
+       [](const Sources& s) {
+         return make_node("Gather", {s.argument(0), s.i64({})},
+                          Attributes{{"axis", int64_t{3}}})[0];
+       }},
+      {"Softmax", [](const Sources& s) { return make_node("Softmax", {s.argument(0)})[0]; }},
+      {"LayerNormalization axis 2, Mean",
+       [](const Sources& s) {
+         return make_node("LayerNormalization", {s.argument(0), s.float_scalar()},
+                          Attributes{{"axis", int64_t{2}}}, {.num_outputs = 2})[1];
+       }},
+  };
+  std::vector<Case> cases;
+  for (const std::vector<Dims>& args : DataArguments()) {
+    for (const auto& [name, op] : ops) cases.push_back({name, args, op});
+  }
+  ExpectAllBuild(cases);
+  ExpectAllBuild(cases, /*concrete=*/true);
+  CheckAll(cases);
 }
 
 }  // namespace
