@@ -413,8 +413,8 @@ TEST(NativeInferenceTest, AgreesWithOnnxOnEveryNodeCaseAndItsVariants) {
   // Shape, Gather, Concat, Cast, Expand, Slice, Unsqueeze, Squeeze, Conv, the pools, Transpose,
   // the Softmax family, Where, BatchNormalization, LayerNormalization, Gemm, the unary ops, the
   // binary broadcasting ones, Flatten, the global pools and the reductions have 960 cases in the
-  // two suites.
-  EXPECT_GE(tally.cases, 940);
+  // two suites, and Split 23 more.
+  EXPECT_GE(tally.cases, 960);
   EXPECT_GT(tally.agreed_values, tally.comparisons / 4);
   std::printf("%d node cases, %d comparisons, %d with types on both sides\n", tally.cases,
               tally.comparisons, tally.agreed_values);
@@ -783,6 +783,58 @@ TEST(NativeInferenceTest, LayerNormalizationAgreesWithOnnx) {
     }
   }
   EXPECT_EQ(compared, 6 * 6 * 3 * 3);
+}
+
+// Split 13 and 18 over known, unknown and zero dims, every axis in and out of the rank, split
+// inputs that fit, mismatch or are unknown, and num_outputs that divide the dim or not.
+TEST(NativeInferenceTest, SplitAgreesWithOnnx) {
+  const std::vector<std::optional<Shape>> shapes = {std::nullopt, Shape{6}, Shape{-1, 5},
+                                                    Shape{4, 0, 7}, Shape{2, 9}};
+  const std::vector<std::optional<std::vector<int64_t>>> splits = {std::nullopt,
+                                                                   std::vector<int64_t>{2, 4},
+                                                                   std::vector<int64_t>{1, 4},
+                                                                   std::vector<int64_t>{0, 0},
+                                                                   std::vector<int64_t>{3, 2, 2},
+                                                                   std::vector<int64_t>{9}};
+  int compared = 0;
+  for (const int version : {13, 18}) {
+    const onnx::OpSchema* schema = SchemaWithNativeRule("Split", version);
+    ASSERT_NE(schema, nullptr);
+    for (const std::optional<Shape>& shape : shapes) {
+      OperandInfo x;
+      x.dtype = DataType::kFloat;
+      x.shape = shape;
+      for (const int64_t axis : {-3, -1, 0, 1, 2}) {
+        for (const std::optional<std::vector<int64_t>>& split : splits) {
+          for (const int outputs : {1, 2, 3}) {
+            std::vector<std::vector<OperandInfo>> calls;
+            if (!split.has_value()) {
+              calls.push_back({x});
+            } else {
+              for (const std::optional<OperandInfo>& form : SliceBoundForms(*split)) {
+                if (form.has_value() && form->dtype == DataType::kInt64)
+                  calls.push_back({x, *form});
+              }
+            }
+            std::vector<std::vector<Attribute>> attribute_forms = {{{"axis", axis}}};
+            if (version >= 18) {
+              attribute_forms.push_back({{"axis", axis}, {"num_outputs", int64_t{outputs}}});
+            }
+            for (const std::vector<OperandInfo>& in : calls) {
+              for (const std::vector<Attribute>& attributes : attribute_forms) {
+                ASSERT_TRUE(AgreeOn(*schema, in, attributes, outputs))
+                    << "Split-" << version << " of " << Describe(shape) << " axis " << axis
+                    << " split " << (split ? absl::StrJoin(*split, ",") : "none") << " outputs "
+                    << outputs << " attributes " << attributes.size();
+                ++compared;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 1500);
 }
 
 // The first of a few element types that `formal` admits (kUndefined if none).

@@ -208,7 +208,8 @@ std::optional<std::vector<OperandInfo>> WidenedForOnnxInference(
   if (op_type == "Slice" && since_version >= 10) return BoundsRanked(operands, /*first=*/3);
   if (op_type == "Pad" && since_version >= 18) return PadAxesReadable(operands);
   if (op_type == "MaxUnpool") return UnpoolIndicesRanked(operands);
-  if (op_type == "Split") return SplitDimPastIntUnknown(operands, attributes);
+  // Split 13 and 18 have native rules, which count in int64.
+  if (op_type == "Split" && since_version < 13) return SplitDimPastIntUnknown(operands, attributes);
   if (SteppedThroughByInference(op_type)) return LongSpatialDimsUnknown(operands, attributes);
   return std::nullopt;
 }

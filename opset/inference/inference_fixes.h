@@ -28,8 +28,9 @@
 //   MaxUnpool  ONNX reads the indices' dim 1 even when their shape is unknown: they get X's
 //         rank of unknown dims (the indices have X's shape).
 //   Split  ONNX's inference (every version) reads the split dim into an int: a dim past int32
-//         was split as its low 32 bits ([2^32 + 4] into two parts of 2). It reaches the
-//         inference unknown, and so do the parts along it.
+//         was split as its low 32 bits ([2^32 + 4] into two parts of 2). Before 13 (13 and 18
+//         have native rules, in int64), it reaches the inference unknown, and so do the parts
+//         along it.
 //   Conv, pools  with auto_pad given and no pads, ONNX counts each spatial dim down by the
 //         stride one step at a time: a dim past 2^24 reaches it unknown, and so does the
 //         output's.

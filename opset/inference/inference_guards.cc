@@ -228,13 +228,32 @@ absl::Status CheckCol2ImBlock(absl::Span<const OperandInfo> inputs) {
 
 // Split-18's inference sizes its list of parts by the num_outputs attribute (a huge one is a huge
 // allocation), then reads one part per output of the node: fewer parts than outputs is a read
-// past the list's end.
-absl::Status CheckSplitParts(absl::Span<const Attribute> attributes, int num_outputs) {
+// past the list's end. And every version takes a split with a negative size as long as the sizes
+// add up (a part larger than the dim beside it); every runtime refuses it.
+absl::Status CheckSplitParts(absl::Span<const OperandInfo> inputs,
+                             absl::Span<const Attribute> attributes, int num_outputs) {
   const Attribute* attribute = Find(attributes, "num_outputs");
   const int64_t* parts = attribute ? std::get_if<int64_t>(&attribute->value) : nullptr;
-  if (parts == nullptr || *parts == num_outputs) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat("attribute 'num_outputs' is ", *parts,
-                                                 " but the node has ", num_outputs, " outputs"));
+  if (parts != nullptr && *parts != num_outputs) {
+    return absl::InvalidArgumentError(absl::StrCat("attribute 'num_outputs' is ", *parts,
+                                                   " but the node has ", num_outputs, " outputs"));
+  }
+  std::vector<int64_t> sizes;
+  if (const Attribute* split = Find(attributes, "split")) {
+    if (const auto* list = std::get_if<std::vector<int64_t>>(&split->value)) sizes = *list;
+  }
+  if (inputs.size() > 1 && inputs[1].present && inputs[1].value.has_value() &&
+      inputs[1].value->dtype() == DataType::kInt64) {
+    const auto given = inputs[1].value->data<int64_t>();
+    sizes.assign(given.begin(), given.end());
+  }
+  for (int64_t size : sizes) {
+    if (size < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("split has the size ", size, "; sizes must be at least 0"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 // Checks that input `index` has `rank` (or at least it, with `at_least`) when its rank is known.
@@ -465,7 +484,9 @@ OpGuard OpGuardOf(absl::string_view name) {
     return [](Schema, Inputs in, Attributes, int) { return CheckOneHotDepth(in); };
   }
   if (name == "Split") {
-    return [](Schema, Inputs, Attributes at, int outputs) { return CheckSplitParts(at, outputs); };
+    return [](Schema, Inputs in, Attributes at, int outputs) {
+      return CheckSplitParts(in, at, outputs);
+    };
   }
   if (name == "STFT") return [](Schema, Inputs in, Attributes, int) { return CheckStftRanks(in); };
   if (name == "Gemm") return [](Schema, Inputs in, Attributes, int) { return CheckGemmRanks(in); };

@@ -34,6 +34,8 @@ constexpr RuleEntry kRules[] = {
     {"Cast", 24, InferCast13},
     {"Expand", 13, InferExpand13},
     {"Slice", 13, InferSlice13},
+    {"Split", 13, InferSplit13},
+    {"Split", 18, InferSplit18},
     {"Unsqueeze", 13, InferUnsqueeze13},
     {"Unsqueeze", 21, InferUnsqueeze13},
     {"Unsqueeze", 23, InferUnsqueeze13},

@@ -56,6 +56,9 @@ NativeRule InferCast13;
 NativeRule InferExpand13;
 // native_slice_op.cc:
 NativeRule InferSlice13;
+// native_split_op.cc:
+NativeRule InferSplit13;
+NativeRule InferSplit18;
 // native_conv_ops.cc:
 NativeRule InferConv11;
 NativeRule InferPool19;
