@@ -84,8 +84,12 @@ size_t Arena::AddressSlot(const char* address) {
 }
 
 OpKindId Arena::intern_op(absl::string_view op_type, absl::string_view domain, int version) {
-  OpKindByAddress& cached = op_kind_by_address_[AddressSlot(op_type.data())];
-  if (cached.address == op_type.data()) {
+  // Two ways per set, the newer first: two hot op types whose addresses share a set (the linker
+  // places them) would otherwise evict each other on every node.
+  OpKindByAddress* set = &op_kind_by_address_[AddressSlot(op_type.data()) & ~size_t{1}];
+  for (int way = 0; way < 2; ++way) {
+    const OpKindByAddress& cached = set[way];
+    if (cached.address != op_type.data()) continue;
     const OpKind& kind = op_kinds_[cached.kind];
     if (kind.version == version && SameText(kind.op_type, op_type) &&
         SameText(kind.domain, domain)) {
@@ -93,7 +97,10 @@ OpKindId Arena::intern_op(absl::string_view op_type, absl::string_view domain, i
     }
   }
   const OpKindId id = intern_op_slow(op_type, domain, version);
-  if (id.valid()) cached = {op_type.data(), static_cast<uint16_t>(id.value())};
+  if (id.valid()) {
+    set[1] = set[0];
+    set[0] = {op_type.data(), static_cast<uint16_t>(id.value())};
+  }
   return id;
 }
 
