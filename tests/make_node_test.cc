@@ -262,6 +262,50 @@ TEST(MakeNodeTest, SplitRefusesNegativeSizes) {
   }
 }
 
+// ONNX's Slice inference counts a sliced dim in double: [2^53 + 3] sliced whole came out
+// [2^53 + 4]. The dim is exact (13 on, native) or unknown (10, 11), never rounded.
+TEST(MakeNodeTest, SliceNeverRoundsADim) {
+  Graph g;
+  const int64_t huge = (int64_t{1} << 53) + 3;
+  Var x = g.argument("x", DataType::kFloat, {huge, 2});
+  Var starts = g.constant(Tensor::from_vector<int64_t>({0}));
+  Var ends = g.constant(Tensor::from_vector<int64_t>({INT64_MAX}));
+  Var axes = g.constant(Tensor::from_vector<int64_t>({0}));
+  for (const int version : {10, 11, 13, 24}) {
+    Var y = make_node("Slice", {x, starts, ends, axes}, {}, {.version = version})[0];
+    ASSERT_TRUE(y.ok()) << y.status();
+    ASSERT_TRUE(y.shape().has_value());
+    EXPECT_TRUE((*y.shape())[0] == huge || (*y.shape())[0] == -1)
+        << "Slice-" << version << ": " << (*y.shape())[0];
+    if (version >= 13) EXPECT_EQ((*y.shape())[0], huge) << "Slice-" << version;
+    EXPECT_EQ((*y.shape())[1], 2);
+  }
+}
+
+// The pools before opset 22 count ceil_mode's windows through a float division, which rounds a
+// dim past 2^24. The output dim is exact or unknown, never rounded.
+TEST(MakeNodeTest, PoolsNeverRoundADim) {
+  Graph g;
+  const int64_t long_dim = (int64_t{1} << 24) + 3;
+  Var x = g.argument("x", DataType::kFloat, {1, 1, long_dim});
+  const int64_t exact = (long_dim - 2 + 1) / 2 + 1;  // ceil((long_dim - 2) / 2) + 1
+  for (const char* op : {"MaxPool", "AveragePool"}) {
+    for (const int version : {12, 19, 21, 22}) {
+      for (const bool padded : {false, true}) {
+        std::vector<Attribute> attributes = {{"kernel_shape", std::vector<int64_t>{2}},
+                                             {"strides", std::vector<int64_t>{2}},
+                                             {"ceil_mode", int64_t{1}}};
+        if (padded) attributes.push_back({"pads", std::vector<int64_t>{0, 0}});
+        Var y = make_node(op, {x}, attributes, {.version = version})[0];
+        ASSERT_TRUE(y.ok()) << op << "-" << version << ": " << y.status();
+        ASSERT_TRUE(y.shape().has_value());
+        EXPECT_TRUE((*y.shape())[2] == exact || (*y.shape())[2] == -1)
+            << op << " at opset " << version << ": " << (*y.shape())[2] << ", not " << exact;
+      }
+    }
+  }
+}
+
 TEST(MakeNodeTest, HandWrittenOpsKeepTheirFastPath) {
   Graph g;
   Var a = g.constant(Tensor::from_vector<float>({1, 2}));

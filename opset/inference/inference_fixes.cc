@@ -139,6 +139,42 @@ std::optional<std::vector<OperandInfo>> LongSpatialDimsUnknown(
   return shortened;
 }
 
+// The pools before 22 count ceil_mode's positions through a float division, which rounds a padded
+// spatial dim past 2^24: such a dim reaches the inference unknown (MaxPool-12's native rule
+// mirrors the float, so it gets the same).
+std::optional<std::vector<OperandInfo>> FloatCountedDimsUnknown(
+    absl::Span<const OperandInfo> operands, absl::Span<const Attribute> attributes) {
+  constexpr int64_t kExactInFloat = int64_t{1} << 24;
+  const int64_t* ceil_mode = nullptr;
+  const std::vector<int64_t>* pads = nullptr;
+  for (const Attribute& attribute : attributes) {
+    if (attribute.name == "ceil_mode") ceil_mode = std::get_if<int64_t>(&attribute.value);
+    if (attribute.name == "pads") pads = std::get_if<std::vector<int64_t>>(&attribute.value);
+  }
+  if (ceil_mode == nullptr || *ceil_mode != 1) return std::nullopt;
+  if (operands.empty() || !operands[0].shape.has_value()) return std::nullopt;
+  const Shape& shape = *operands[0].shape;
+  const size_t spatial = shape.size() < 2 ? 0 : shape.size() - 2;
+  std::optional<std::vector<OperandInfo>> widened;
+  for (size_t i = 0; i < spatial; ++i) {
+    int64_t padded = shape[2 + i];
+    if (pads != nullptr && pads->size() == 2 * spatial) {
+      for (int64_t pad : {(*pads)[i], (*pads)[i + spatial]}) {
+        if (__builtin_add_overflow(padded, pad, &padded)) padded = INT64_MAX;
+      }
+    }
+    if (padded <= kExactInFloat) continue;
+    if (!widened.has_value()) widened.emplace(operands.begin(), operands.end());
+    (*(*widened)[0].shape)[2 + i] = -1;
+  }
+  return widened;
+}
+
+bool CountsCeilInFloat(absl::string_view op_type, int since_version) {
+  return since_version < 22 &&
+         (op_type == "MaxPool" || op_type == "AveragePool" || op_type == "LpPool");
+}
+
 bool SteppedThroughByInference(absl::string_view op_type) {
   for (absl::string_view name :
        {"AveragePool", "MaxPool", "LpPool", "Conv", "ConvInteger", "QLinearConv", "DeformConv"}) {
@@ -185,6 +221,22 @@ std::optional<std::vector<OperandInfo>> BoundsRanked(absl::Span<const OperandInf
   return ranked;
 }
 
+// Slice before 13 (13 has a native rule): axes and steps ranked (BoundsRanked), and input 0's dims
+// past 2^53 unknown, since ONNX counts a sliced dim in double, which rounds them.
+std::optional<std::vector<OperandInfo>> SliceReadable(absl::Span<const OperandInfo> operands) {
+  constexpr size_t kAxes = 3;
+  constexpr int64_t kExactInDouble = int64_t{1} << 53;
+  std::optional<std::vector<OperandInfo>> readable = BoundsRanked(operands, kAxes);
+  if (operands.empty() || !operands[0].shape.has_value()) return readable;
+  const Shape& shape = *operands[0].shape;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] <= kExactInDouble) continue;
+    if (!readable.has_value()) readable.emplace(operands.begin(), operands.end());
+    (*(*readable)[0].shape)[d] = -1;
+  }
+  return readable;
+}
+
 // Pad (18 on): axes ranked (BoundsRanked), and known int32 axes as int64.
 std::optional<std::vector<OperandInfo>> PadAxesReadable(absl::Span<const OperandInfo> operands) {
   constexpr size_t kPadAxes = 3;
@@ -205,11 +257,16 @@ std::optional<std::vector<OperandInfo>> WidenedForOnnxInference(
     absl::string_view op_type, int since_version, absl::Span<const OperandInfo> operands,
     absl::Span<const Attribute> attributes) {
   if (op_type == "Range") return RangeOperandsAsScalars(operands);
-  if (op_type == "Slice" && since_version >= 10) return BoundsRanked(operands, /*first=*/3);
+  // Slice-13's native rule counts in int64; it needs only the ranked bounds (as ONNX's does).
+  if (op_type == "Slice" && since_version >= 13) return BoundsRanked(operands, /*first=*/3);
+  if (op_type == "Slice" && since_version >= 10) return SliceReadable(operands);
   if (op_type == "Pad" && since_version >= 18) return PadAxesReadable(operands);
   if (op_type == "MaxUnpool") return UnpoolIndicesRanked(operands);
   // Split 13 and 18 have native rules, which count in int64.
   if (op_type == "Split" && since_version < 13) return SplitDimPastIntUnknown(operands, attributes);
+  if (CountsCeilInFloat(op_type, since_version)) {
+    if (auto widened = FloatCountedDimsUnknown(operands, attributes)) return widened;
+  }
   if (SteppedThroughByInference(op_type)) return LongSpatialDimsUnknown(operands, attributes);
   return std::nullopt;
 }

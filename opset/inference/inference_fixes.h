@@ -20,7 +20,9 @@
 //         for axes [1, 0] went to [0, 1]): such axes are given as 1-D of unknown length.
 //   Slice ONNX's inference (10 to 24) takes an axes or steps input that has neither a value nor
 //         a shape as left out, and slices the leading axes (a wrong shape, and Shape of it a
-//         wrong value): it gets them as 1-D of unknown length, their only rank.
+//         wrong value): it gets them as 1-D of unknown length, their only rank. And it counts
+//         a sliced dim in double ([2^53 + 3] sliced whole came out [2^53 + 4]): dims past 2^53
+//         reach it unknown (Slice-13's native rule counts in int64).
 //   Range ONNX's inference wants scalar operands; ONNX Runtime and ONNX's reference read a
 //         [1]-shaped one as its element (ONNX's AffineGrid body passes such limits): it gets
 //         them as scalars.
@@ -31,6 +33,9 @@
 //         was split as its low 32 bits ([2^32 + 4] into two parts of 2). Before 13 (13 and 18
 //         have native rules, in int64), it reaches the inference unknown, and so do the parts
 //         along it.
+//   MaxPool, AveragePool, LpPool  before 22, ceil_mode 1 counts positions through a float
+//         division, which rounds a padded spatial dim past 2^24 ([1, 1, 2^24 + 3] by 2s: one
+//         position short): such a dim reaches the inference unknown.
 //   Conv, pools  with auto_pad given and no pads, ONNX counts each spatial dim down by the
 //         stride one step at a time: a dim past 2^24 reaches it unknown, and so does the
 //         output's.
