@@ -226,6 +226,16 @@ absl::Status CheckCol2ImBlock(absl::Span<const OperandInfo> inputs) {
   return absl::OkStatus();
 }
 
+absl::Status CheckSplitSizes(absl::Span<const int64_t> sizes) {
+  for (int64_t size : sizes) {
+    if (size < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("split has the size ", size, "; sizes must be at least 0"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 // Split-18's inference sizes its list of parts by the num_outputs attribute (a huge one is a huge
 // allocation), then reads one part per output of the node: fewer parts than outputs is a read
 // past the list's end. And every version takes a split with a negative size as long as the sizes
@@ -238,20 +248,13 @@ absl::Status CheckSplitParts(absl::Span<const OperandInfo> inputs,
     return absl::InvalidArgumentError(absl::StrCat("attribute 'num_outputs' is ", *parts,
                                                    " but the node has ", num_outputs, " outputs"));
   }
-  std::vector<int64_t> sizes;
   if (const Attribute* split = Find(attributes, "split")) {
-    if (const auto* list = std::get_if<std::vector<int64_t>>(&split->value)) sizes = *list;
-  }
-  if (inputs.size() > 1 && inputs[1].present && inputs[1].value.has_value() &&
-      inputs[1].value->dtype() == DataType::kInt64) {
-    const auto given = inputs[1].value->data<int64_t>();
-    sizes.assign(given.begin(), given.end());
-  }
-  for (int64_t size : sizes) {
-    if (size < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("split has the size ", size, "; sizes must be at least 0"));
+    if (const auto* sizes = std::get_if<std::vector<int64_t>>(&split->value)) {
+      GRAPHGC_RETURN_IF_ERROR(CheckSplitSizes(*sizes));
     }
+  }
+  if (inputs.size() > 1 && inputs[1].present && inputs[1].value.has_value()) {
+    GRAPHGC_RETURN_IF_ERROR(CheckSplitSizes(inputs[1].value->data<int64_t>()));  // int64 only
   }
   return absl::OkStatus();
 }

@@ -18,18 +18,6 @@ std::optional<std::vector<int64_t>> KnownAxes(const OperandInfo& axes) {
   return KnownInt64Elements(axes);
 }
 
-// ONNX's checkAxesRange then adjustNegativeAxes.
-absl::Status CheckAndAdjustAxes(std::vector<int64_t>& axes, int rank) {
-  for (int64_t axis : axes) {
-    if (axis < -rank || axis > rank - 1) {
-      return ShapeInferenceError("Unexpected axis value: ", axis, ". Expected range [", -rank, ", ",
-                                 rank, ")");
-    }
-  }
-  for (int64_t& axis : axes) axis = axis < 0 ? axis + rank : axis;
-  return absl::OkStatus();
-}
-
 // ONNX's PropagateShapeDataFromInputToOutput: input 0's data as it is.
 std::optional<Shape> PassedThroughData(const OperandInfo& input) {
   std::optional<ShapeData> data = ShapeDataOfOperand(input);

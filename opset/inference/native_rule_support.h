@@ -68,6 +68,18 @@ absl::Status TypeInferenceError(const Parts&... parts) {
   return absl::InvalidArgumentError(absl::StrCat("[TypeInferenceError] ", parts...));
 }
 
+// ONNX's checkAxesRange then adjustNegativeAxes (Unsqueeze, Squeeze, Slice).
+inline absl::Status CheckAndAdjustAxes(std::vector<int64_t>& axes, int rank) {
+  for (int64_t axis : axes) {
+    if (axis < -rank || axis > rank - 1) {
+      return ShapeInferenceError("Unexpected axis value: ", axis, ". Expected range [", -rank, ", ",
+                                 rank, ")");
+    }
+  }
+  for (int64_t& axis : axes) axis = axis < 0 ? axis + rank : axis;
+  return absl::OkStatus();
+}
+
 // A rule's answer for inputs it leaves to ONNX's own function (InferWithSchema then runs that):
 // for the rare cases whose outcome depends on how graphgc reads ONNX's output back.
 inline absl::Status DeclineNativeRule() {

@@ -95,15 +95,9 @@ absl::StatusOr<std::optional<SliceBounds>> KnownBounds(absl::Span<const OperandI
   } else {
     for (size_t i = 0; i < bounds.starts.size(); ++i) bounds.axes.push_back(i);
   }
-  for (int64_t axis : bounds.axes) {
-    if (axis < -rank || axis > rank - 1) {
-      return ShapeInferenceError("Unexpected axis value: ", axis, ". Expected range [", -rank, ", ",
-                                 rank, ")");
-    }
-  }
+  if (absl::Status checked = CheckAndAdjustAxes(bounds.axes, rank); !checked.ok()) return checked;
   std::vector<bool> seen(static_cast<size_t>(rank), false);
-  for (int64_t& axis : bounds.axes) {
-    if (axis < 0) axis += rank;
+  for (int64_t axis : bounds.axes) {
     if (seen[axis]) return ShapeInferenceError("Axis ", axis, " is referred to more than once.");
     seen[axis] = true;
   }
