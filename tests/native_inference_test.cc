@@ -954,6 +954,89 @@ TEST(NativeInferenceTest, ElementHoldsIsExactlyWhatTheTypeHolds) {
   EXPECT_FALSE(ElementsHold(DataType::kInt8, {Arena::kUnknownElement, 700}));
 }
 
+// If's outputs are the union of its branches' results: every pair of result types (two element
+// types, eight shapes, a sequence), with as many results in the branches as outputs and not,
+// against ONNX's IfInferenceFunction at every version with a native rule.
+OutputType BranchResult(DataType dtype, const std::optional<Shape>& shape, bool sequence) {
+  OutputType result;
+  result.dtype = dtype;
+  result.shape = shape;
+  if (sequence) result.non_tensor = VarType::Sequence(VarType::Tensor(dtype));
+  return result;
+}
+
+bool SameTypes(const absl::StatusOr<OutputTypes>& a, const absl::StatusOr<OutputTypes>& b) {
+  if (a.ok() != b.ok()) return false;
+  if (!a.ok()) return true;
+  if (a->size() != b->size()) return false;
+  for (size_t i = 0; i < a->size(); ++i) {
+    const OutputType& x = (*a)[i];
+    const OutputType& y = (*b)[i];
+    if (x.non_tensor != y.non_tensor) return false;
+    if (!x.non_tensor.has_value() && (x.dtype != y.dtype || x.shape != y.shape)) return false;
+  }
+  return true;
+}
+
+TEST(NativeInferenceTest, IfAgreesWithOnnxOnEveryPairOfBranches) {
+  const std::vector<std::optional<Shape>> shapes = {std::nullopt, Shape{},     Shape{3},
+                                                    Shape{-1},    Shape{2, 3}, Shape{2, -1},
+                                                    Shape{3, 3},  Shape{0, 3}};
+  std::vector<OutputType> results;
+  for (DataType dtype : {DataType::kFloat, DataType::kInt64}) {
+    for (const std::optional<Shape>& shape : shapes) {
+      results.push_back(BranchResult(dtype, shape, false));
+    }
+  }
+  results.push_back(BranchResult(DataType::kFloat, std::nullopt, true));
+  OperandInfo cond;
+  cond.dtype = DataType::kBool;
+  cond.shape = Shape{};
+  const std::vector<Attribute> attributes = {{"then_branch", SubgraphId(0)},
+                                             {"else_branch", SubgraphId(1)}};
+  int typed = 0;
+  int failed = 0;
+  for (const int version : {16, 19, 21, 23, 24}) {
+    const onnx::OpSchema* schema = FindSchema("If", version, "");
+    ASSERT_NE(schema, nullptr);
+    ASSERT_EQ(schema->since_version(), version);
+    ASSERT_NE(FindNativeBodyInference(*schema), nullptr) << version;
+    for (const OutputType& then_result : results) {
+      for (const OutputType& else_result : results) {
+        for (const size_t then_count : {1, 2}) {
+          for (const int outputs : {1, 2}) {
+            std::vector<BodyTypes> bodies(2);
+            bodies[0].attribute = "then_branch";
+            bodies[0].results.assign(then_count, then_result);
+            bodies[1].attribute = "else_branch";
+            bodies[1].results.assign(outputs, else_result);
+            const absl::StatusOr<OutputTypes> native =
+                InferWithSchema(*schema, {cond}, attributes, outputs, bodies);
+            absl::StatusOr<OutputTypes> onnx;
+            {
+              ScopedSchemaInferenceOnly schema_only;
+              onnx = InferWithSchema(*schema, {cond}, attributes, outputs, bodies);
+            }
+            ASSERT_TRUE(SameTypes(native, onnx))
+                << "If-" << version << " then " << then_count << " x "
+                << DataTypeName(then_result.dtype) << Describe(then_result.shape) << ", else "
+                << outputs << " x " << DataTypeName(else_result.dtype)
+                << Describe(else_result.shape) << "\n  native: " << Describe(native)
+                << "\n  ONNX:   " << Describe(onnx);
+            typed += native.ok();
+            failed += !native.ok();
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GE(typed, 5 * 2 * (16 * 8 + 1));  // every pair of one element type, at 1 and 2 outputs
+  EXPECT_GE(failed, 5 * 2 * 2 * 16 * 8);   // every pair of two element types
+  // The older versions run their own functions.
+  EXPECT_EQ(FindNativeBodyInference(*FindSchema("If", 13, "")), nullptr);
+  EXPECT_EQ(FindNativeBodyInference(*FindSchema("If", 1, "")), nullptr);
+}
+
 // The rules are found by schema version: the versions whose inference differs stay ONNX's.
 TEST(NativeInferenceTest, OnlyTheVersionsWrittenHaveNativeRules) {
   EXPECT_NE(FindNativeInference(*FindSchema("Shape", 24, "")), nullptr);

@@ -221,6 +221,18 @@ constexpr RuleEntry kRules[] = {
     {"ReduceSumSquare", 18, InferReduce13},
 };
 
+struct BodyRuleEntry {
+  absl::string_view op_type;
+  int since_version;
+  NativeBodyRule* infer;
+};
+
+// If 16 to 24 run IfInferenceFunction; If 1, 11 and 13 their own older functions.
+constexpr BodyRuleEntry kBodyRules[] = {
+    {"If", 16, InferIf16}, {"If", 19, InferIf16}, {"If", 21, InferIf16},
+    {"If", 23, InferIf16}, {"If", 24, InferIf16},
+};
+
 NativeInferenceFn ScanRules(const onnx::OpSchema& schema) {
   if (!schema.domain().empty()) return nullptr;
   const absl::string_view name = schema.Name();
@@ -235,7 +247,20 @@ NativeInferenceFn ScanRules(const onnx::OpSchema& schema) {
 std::vector<std::pair<absl::string_view, int>> NativeRuleSchemas() {
   std::vector<std::pair<absl::string_view, int>> schemas;
   for (const RuleEntry& rule : kRules) schemas.emplace_back(rule.op_type, rule.since_version);
+  for (const BodyRuleEntry& rule : kBodyRules) {
+    schemas.emplace_back(rule.op_type, rule.since_version);
+  }
   return schemas;
+}
+
+NativeBodyRule* FindNativeBodyInference(const onnx::OpSchema& schema) {
+  if (native_disabled || !schema.domain().empty()) return nullptr;
+  for (const BodyRuleEntry& rule : kBodyRules) {
+    if (rule.op_type == schema.Name() && rule.since_version == schema.since_version()) {
+      return rule.infer;
+    }
+  }
+  return nullptr;
 }
 
 NativeInferenceFn FindNativeInference(const onnx::OpSchema& schema) {

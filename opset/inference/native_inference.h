@@ -17,6 +17,7 @@
 #include "absl/types/span.h"
 #include "graphgc/ir/attribute.h"
 #include "graphgc/opset/build/op_builder.h"
+#include "graphgc/opset/inference/schema_inference.h"
 #include "onnx/defs/schema.h"
 
 namespace graphgc::internal {
@@ -32,7 +33,15 @@ using NativeInferenceFn = NativeRule*;
 // The native rule of `schema` (its name, domain and since_version), or nullptr.
 NativeInferenceFn FindNativeInference(const onnx::OpSchema& schema);
 
-// The ai.onnx schemas (op type, since_version) that have a native rule.
+// Inference of a schema whose outputs are its bodies' results (If), from the types the bodies
+// were built with (`bodies`, one per graph attribute); the same contract as a NativeRule.
+using NativeBodyRule = absl::StatusOr<OutputTypes>(absl::Span<const BodyTypes> bodies,
+                                                   int num_outputs);
+
+// The native body rule of `schema`, or nullptr.
+NativeBodyRule* FindNativeBodyInference(const onnx::OpSchema& schema);
+
+// The ai.onnx schemas (op type, since_version) that have a native rule (a body rule too).
 std::vector<std::pair<absl::string_view, int>> NativeRuleSchemas();
 
 // Turns native inference off (ONNX's functions run for every schema) on this thread while alive:
@@ -84,6 +93,8 @@ NativeRule InferSoftmax13;
 NativeRule InferLogSoftmax13;
 NativeRule InferHardmax13;
 NativeRule InferWhere16;
+// native_if_op.cc:
+NativeBodyRule InferIf16;
 
 }  // namespace graphgc::internal
 

@@ -507,20 +507,34 @@ std::optional<std::vector<OperandInfo>> Widened(const OpSchema& schema,
   return WidenedForOnnxInference(schema.Name(), schema.since_version(), inputs, attributes);
 }
 
+absl::Status InferenceFailed(absl::string_view why, absl::Span<const OperandInfo> inputs,
+                             absl::Span<const Attribute> attributes) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("inference failed: ", why, " (", DescribeCall(inputs, attributes), ")"));
+}
+
+// A native rule's answer (it did not decline): its types, or its error as ONNX's would read.
+absl::StatusOr<OutputTypes> Answered(absl::StatusOr<OutputTypes>& types,
+                                     absl::Span<const OperandInfo> inputs,
+                                     absl::Span<const Attribute> attributes) {
+  if (types.ok()) return std::move(types);
+  return InferenceFailed(types.status().message(), inputs, attributes);
+}
+
 absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
                                          absl::Span<const OperandInfo> inputs,
                                          absl::Span<const Attribute> attributes, int num_outputs,
                                          absl::Span<const BodyTypes> bodies) {
+  if (NativeBodyRule* const native = FindNativeBodyInference(schema)) {
+    absl::StatusOr<OutputTypes> types = native(bodies, num_outputs);
+    if (!absl::IsUnimplemented(types.status())) return Answered(types, inputs, attributes);
+  }
   const std::optional<std::vector<OperandInfo>> widened = Widened(schema, inputs, attributes);
   if (const NativeInferenceFn native = FindNativeInference(schema)) {
     absl::StatusOr<OutputTypes> types =
         native(widened.has_value() ? absl::Span<const OperandInfo>(*widened) : inputs, attributes,
                num_outputs);
-    if (types.ok()) return types;
-    if (!absl::IsUnimplemented(types.status())) {
-      return absl::InvalidArgumentError(absl::StrCat("inference failed: ", types.status().message(),
-                                                     " (", DescribeCall(inputs, attributes), ")"));
-    }
+    if (!absl::IsUnimplemented(types.status())) return Answered(types, inputs, attributes);
   }
   OperandInferenceContext context(widened.has_value() ? *widened : inputs, attributes, num_outputs,
                                   bodies);
@@ -529,8 +543,7 @@ absl::StatusOr<OutputTypes> RunInference(const OpSchema& schema,
       return TypesFromConstraints(schema, inputs, num_outputs);
     }
   } catch (const std::exception& e) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("inference failed: ", e.what(), " (", DescribeCall(inputs, attributes), ")"));
+    return InferenceFailed(e.what(), inputs, attributes);
   }
   std::vector<std::optional<onnx::TensorShapeProto>> shape_data;
   if (schema.has_data_propagation_function() && DataPropagationApplies(schema, inputs)) {
