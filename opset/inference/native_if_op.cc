@@ -51,9 +51,9 @@ absl::StatusOr<OutputTypes> InferIf16(absl::Span<const BodyTypes> bodies, int nu
       return DeclineNativeRule();
     }
     if (then_result.dtype != else_result.dtype) {
-      return TypeInferenceError("Mismatched tensor element type: inferred=",
-                                DataTypeName(else_result.dtype),
-                                " declared=", DataTypeName(then_result.dtype));
+      return TypeInferenceError(
+          "Mismatched tensor element type: inferred=", DataTypeName(else_result.dtype),
+          " declared=", DataTypeName(then_result.dtype));
     }
     types[i].dtype = then_result.dtype;
     types[i].shape = UnionOfShapes(then_result.shape, else_result.shape);
