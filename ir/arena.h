@@ -135,6 +135,8 @@ class Arena {
   static constexpr int64_t kUnknownElement = INT64_MIN;
   void set_var_shape_data(VarId var, absl::Span<const int64_t> elements);
   std::optional<Shape> var_shape_data(VarId var) const;
+  // False while no var has shape data (most graphs): callers skip the lookup.
+  bool has_shape_data() const { return !shape_data_.empty(); }
 
   // Subgraphs (see subgraph_table.h): nodes appended between begin_subgraph and end_subgraph
   // belong to the subgraph; its arguments are unnamed argument vars.

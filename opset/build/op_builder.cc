@@ -80,22 +80,26 @@ Operands ResolveOperands(const OpSignature& signature, absl::Span<const Var* con
 }
 
 OperandInfos DescribeOperandsOf(const GraphCore& core, absl::Span<const Var* const> inputs) {
+  const Arena& arena = core.arena();
   OperandInfos infos(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
+    OperandInfo& info = infos[i];
     if (inputs[i] == nullptr) {
-      infos[i].present = false;
+      info.present = false;
       continue;
     }
     const VarId id = inputs[i]->id();
-    if (!core.arena().var_is_tensor(id)) {
-      infos[i].non_tensor = core.arena().var_type(id);
-      infos[i].non_tensor_value = core.any_value(id);
+    if (!arena.var_is_tensor(id)) {
+      info.non_tensor = arena.var_type(id);
+      info.non_tensor_value = core.any_value(id);
       continue;
     }
-    infos[i].dtype = core.arena().var_dtype(id);
-    core.arena().read_var_shape(id, infos[i].shape);
-    infos[i].value = core.value(id);
-    if (!infos[i].value.has_value()) infos[i].shape_data = core.arena().var_shape_data(id);
+    info.dtype = arena.var_dtype(id);
+    arena.read_var_shape(id, info.shape);
+    info.value = core.value(id);
+    if (!info.value.has_value() && arena.has_shape_data()) {
+      info.shape_data = arena.var_shape_data(id);
+    }
   }
   return infos;
 }
@@ -475,15 +479,24 @@ absl::Status CheckOutputTypes(const OutputTypes& types, int num_outputs) {
     if (!types[i].shape.has_value()) continue;
     const Shape& shape = *types[i].shape;
     if (shape.size() > kMaxRank) return CheckRank(shape.size(), what());
+    // Counted in the same pass: ElementCount decides only for a count that may be past its
+    // bound (far above 2^32), which a shape seldom has.
     bool unknown_dims = false;
+    bool large = false;
+    uint64_t count = 1;
     for (int64_t dim : shape) {
       if (dim < -1) {
         return absl::InvalidArgumentError(
             absl::StrCat(what(), " would have the dimension ", dim, " in ", ShapeToString(shape)));
       }
       unknown_dims = unknown_dims || dim == -1;
+      large = large || __builtin_mul_overflow(
+                           count, static_cast<uint64_t>(std::max<int64_t>(dim, 0)), &count);
     }
-    if (!unknown_dims && !ElementCount(shape).ok()) return CheckElementCount(shape, what());
+    large = large || count > (uint64_t{1} << 32);
+    if (!unknown_dims && large && !ElementCount(shape).ok()) {
+      return CheckElementCount(shape, what());
+    }
   }
   return absl::OkStatus();
 }
@@ -526,12 +539,13 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
   const int version = signature.opset_version > 0 ? signature.opset_version : kNewestOnnxOpset;
   const OpKindId op = arena.intern_op(signature.op_type, signature.domain, version);
   if (!op.valid()) return fail(TooManyOpKindsError(signature.op_type));
-  OutputValues values(types->size());
+  OutputValues values;  // sized only where values are computed: most nodes have none
   const bool inputs_known =
       signature.kernel_reads_shapes_only ? AllShapesKnown(infos) : AllValuesKnown(infos);
   const int64_t allowed_bytes =
       core.options().propagate_values && inputs_known ? ValueBytesAllowed(core, *types) : 0;
   if (allowed_bytes > 0) {
+    values.resize(types->size());
     if (body_values) {
       absl::StatusOr<OutputValues> body = body_values(infos, *types);
       if (!body.ok()) return fail(prefixed(body.status()));
@@ -562,9 +576,10 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
     } else {
       arena.set_var_type(out, type.dtype, std::nullopt);
     }
+    if (i >= static_cast<int>(values.size()) || !values[i].has_value()) continue;
     // A Constant's `value` is the arena's tensor already; its value_* attributes are not.
     const bool held = arena.var_kind(out) == VarKind::kConstant && core.value(out).has_value();
-    if (values[i].has_value() && !held) core.set_value(out, *std::move(values[i]));
+    if (!held) core.set_value(out, *std::move(values[i]));
   }
   for (int i = 0; i < num_outputs; ++i) KeepShapeData(core, outputs[i], (*types)[i]);
   if (arena.has_dim_names())
