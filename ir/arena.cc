@@ -495,6 +495,17 @@ std::optional<AttributeValue> Arena::node_attribute(NodeId node, absl::string_vi
   return std::nullopt;
 }
 
+std::optional<Tensor> Arena::node_value_tensor(NodeId node) const {
+  const NodeRecord& record = nodes_[node.value()];
+  for (int i = 0; i < record.num_attrs; ++i) {
+    const AttrRecord& attr = attr_pool_[record.attrs_begin + i];
+    if (string(StringId(attr.name)) != "value") continue;
+    if (attr.type != AttrType::kTensor) return std::nullopt;
+    return tensors_[attr.payload];
+  }
+  return std::nullopt;
+}
+
 int64_t Arena::bytes() const {
   int64_t total = 0;
   total += static_cast<int64_t>(

@@ -166,6 +166,9 @@ class Arena {
   VarId node_output(NodeId node, int index) const;
   std::vector<Attribute> node_attributes(NodeId node) const;
   std::optional<AttributeValue> node_attribute(NodeId node, absl::string_view name) const;
+  // The tensor of the node's `value` attribute (a Constant's), if it has one: node_attribute's
+  // answer without building an AttributeValue, for every read of a constant operand.
+  std::optional<Tensor> node_value_tensor(NodeId node) const;
 
   // Vars.
   VarKind var_kind(VarId var) const { return static_cast<VarKind>(vars_[var.value()].kind); }

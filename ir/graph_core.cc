@@ -67,9 +67,7 @@ std::optional<Tensor> GraphCore::value(VarId var) const {
   const ValueRef ref = values_[var.value()];
   if (!ref.is_null()) return store_->get(ref);
   if (arena_->var_kind(var) != VarKind::kConstant) return std::nullopt;
-  std::optional<AttributeValue> attr = arena_->node_attribute(arena_->var_producer(var), "value");
-  if (!attr.has_value() || !std::holds_alternative<Tensor>(*attr)) return std::nullopt;
-  return std::get<Tensor>(std::move(*attr));
+  return arena_->node_value_tensor(arena_->var_producer(var));
 }
 
 std::optional<Value> GraphCore::any_value(VarId var) const {
