@@ -39,8 +39,9 @@ GraphCore* FirstLiveCore(absl::Span<const Var* const> inputs) {
 
 absl::Status CheckOperand(const OpSignature& signature, size_t index, const Var& input,
                           const GraphCore* core) {
-  if (input.ok() && input.core() == core && core->visible_here(input.id())) {
-    return absl::OkStatus();  // the common case, no strings
+  // The common case, no strings; `core` is alive (FirstLiveCore), so the input is attached.
+  if (core != nullptr && input.core() == core && core->visible_here(input.id())) {
+    return absl::OkStatus();
   }
   const std::string prefix = absl::StrCat(signature.op_type, ": ", InputLabel(signature, index));
   if (input.empty()) return absl::InvalidArgumentError(absl::StrCat(prefix, " is an empty Var"));
