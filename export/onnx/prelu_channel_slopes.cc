@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "graphgc/export/onnx/node_protos.h"
 #include "graphgc/export/onnx/opset_conversion.h"
+#include "graphgc/opset/inference/guarded_schema_registry.h"
 #include "onnx/shape_inference/implementation.h"
 
 namespace graphgc::internal {
@@ -124,7 +125,7 @@ int UnsqueezeChannelSlopes(onnx::ModelProto& model) {
   if (opset < 1 || opset >= kNumpyBroadcastSince) return 0;
   onnx::ModelProto inferred = model;
   try {
-    onnx::shape_inference::InferShapes(inferred);
+    onnx::shape_inference::InferShapes(inferred, GuardedSchemaRegistry());
   } catch (const std::exception&) {
     // What inference added before it stopped still tells ranks.
   }

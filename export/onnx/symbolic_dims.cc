@@ -4,6 +4,7 @@
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
+#include "graphgc/opset/inference/guarded_schema_registry.h"
 #include "onnx/shape_inference/implementation.h"
 
 namespace graphgc::internal {
@@ -60,7 +61,7 @@ void CarrySymbolicDims(onnx::ModelProto& model) {
   // Inference sees the inputs' dim_params only where the value_info leaves the dims unknown.
   inferred.mutable_graph()->clear_value_info();
   try {
-    onnx::shape_inference::InferShapes(inferred);
+    onnx::shape_inference::InferShapes(inferred, GuardedSchemaRegistry());
   } catch (const std::exception&) {
     return;  // the names are a courtesy: the model is valid without them
   }

@@ -16,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "graphgc/ir/arena.h"
 #include "graphgc/ir/graph.h"
+#include "graphgc/opset/inference/guarded_schema_registry.h"
 #include "graphgc/opset/inference/inference_fixes.h"
 #include "graphgc/opset/inference/inference_guards.h"
 #include "graphgc/opset/inference/native_inference.h"
@@ -495,8 +496,8 @@ bool RunInferenceFunction(const OpSchema& schema, OperandInferenceContext& conte
   const onnx::FunctionProto* function =
       schema.HasFunction() ? schema.GetFunction(kNewestOnnxOpset) : nullptr;
   if (function == nullptr) return false;
-  onnx::shape_inference::InferShapeForFunctionNode(*function, onnx::OpSchemaRegistry::Instance(),
-                                                   context);
+  // The body's own nodes are checked as any node is: their inference trusts the same things.
+  onnx::shape_inference::InferShapeForFunctionNode(*function, GuardedSchemaRegistry(), context);
   return true;
 }
 
@@ -606,14 +607,12 @@ absl::Status CheckAttributes(const OpSchema& schema, absl::Span<const Attribute>
   return absl::OkStatus();
 }
 
-absl::StatusOr<OutputTypes> InferWithSchema(const OpSchema& schema,
-                                            absl::Span<const OperandInfo> inputs,
-                                            absl::Span<const Attribute> attributes, int num_outputs,
-                                            absl::Span<const BodyTypes> bodies) {
+absl::Status CheckInputsForSchema(const OpSchema& schema, absl::Span<const OperandInfo> inputs) {
   GRAPHGC_RETURN_IF_ERROR(CheckInputCount(schema, inputs.size()));
-  GRAPHGC_RETURN_IF_ERROR(CheckInputTypes(schema, inputs));
-  GRAPHGC_RETURN_IF_ERROR(CheckAttributes(schema, attributes));
-  GRAPHGC_RETURN_IF_ERROR(CheckInferenceGuards(schema, inputs, attributes, num_outputs));
+  return CheckInputTypes(schema, inputs);
+}
+
+absl::Status CheckOutputCount(const OpSchema& schema, int num_outputs) {
   if (num_outputs < schema.min_output() || num_outputs > schema.max_output()) {
     return absl::InvalidArgumentError(absl::StrCat(
         num_outputs,
@@ -621,6 +620,17 @@ absl::StatusOr<OutputTypes> InferWithSchema(const OpSchema& schema,
         "(opset ",
         schema.since_version(), ") has ", schema.min_output(), " to ", schema.max_output()));
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<OutputTypes> InferWithSchema(const OpSchema& schema,
+                                            absl::Span<const OperandInfo> inputs,
+                                            absl::Span<const Attribute> attributes, int num_outputs,
+                                            absl::Span<const BodyTypes> bodies) {
+  GRAPHGC_RETURN_IF_ERROR(CheckInputsForSchema(schema, inputs));
+  GRAPHGC_RETURN_IF_ERROR(CheckAttributes(schema, attributes));
+  GRAPHGC_RETURN_IF_ERROR(CheckInferenceGuards(schema, inputs, attributes, num_outputs));
+  GRAPHGC_RETURN_IF_ERROR(CheckOutputCount(schema, num_outputs));
   return RunInference(schema, inputs, attributes, num_outputs, bodies);
 }
 
@@ -649,10 +659,9 @@ std::vector<SymbolicNames> InferSymbolicNames(const OpSchema& schema,
     if (ProtoTypeOf(attribute.value) == onnx::AttributeProto::GRAPH) return names;
   }
   // The checks InferWithSchema makes first: ONNX's inference functions trust them.
-  if (!CheckInputCount(schema, inputs.size()).ok() || !CheckInputTypes(schema, inputs).ok() ||
-      !CheckAttributes(schema, attributes).ok() ||
+  if (!CheckInputsForSchema(schema, inputs).ok() || !CheckAttributes(schema, attributes).ok() ||
       !CheckInferenceGuards(schema, inputs, attributes, num_outputs).ok() ||
-      num_outputs < schema.min_output() || num_outputs > schema.max_output()) {
+      !CheckOutputCount(schema, num_outputs).ok()) {
     return names;
   }
   const std::optional<std::vector<OperandInfo>> widened = Widened(schema, inputs, attributes);

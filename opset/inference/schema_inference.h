@@ -25,6 +25,12 @@ struct BodyTypes {
 
 // Attribute names, types and required ones against the schema (InferWithSchema checks them too).
 absl::Status CheckAttributes(const onnx::OpSchema& schema, absl::Span<const Attribute> attributes);
+// The input count against the schema's range, each input's type against its type constraint, no
+// required input omitted (InferWithSchema's first check).
+absl::Status CheckInputsForSchema(const onnx::OpSchema& schema,
+                                  absl::Span<const OperandInfo> inputs);
+// The output count against the schema's range.
+absl::Status CheckOutputCount(const onnx::OpSchema& schema, int num_outputs);
 
 // Errors name the input or attribute and the types: an input count outside the schema's range, an
 // omitted required input, an element type outside a type constraint (or two inputs bound to one
