@@ -22,6 +22,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "gmock/gmock.h"
 #include "graphgc/ir/arena.h"
 #include "graphgc/opset/inference/schema_inference.h"
 #include "graphgc/opset/inference/schema_lookup.h"
@@ -955,7 +956,7 @@ TEST(NativeInferenceTest, ElementHoldsIsExactlyWhatTheTypeHolds) {
 }
 
 // If's outputs are the union of its branches' results: every pair of result types (two element
-// types, eight shapes, a sequence), with as many results in the branches as outputs and not,
+// types, eight shapes, a sequence), with one or two results in each branch and one or two outputs,
 // against ONNX's IfInferenceFunction at every version with a native rule.
 OutputType BranchResult(DataType dtype, const std::optional<Shape>& shape, bool sequence) {
   OutputType result;
@@ -983,6 +984,7 @@ TEST(NativeInferenceTest, IfAgreesWithOnnxOnEveryPairOfBranches) {
                                              {"else_branch", SubgraphId(1)}};
   int typed = 0;
   int failed = 0;
+  int miscounted = 0;
   for (const int version : {16, 19, 21, 23, 24}) {
     const onnx::OpSchema* schema = FindSchema("If", version, "");
     ASSERT_NE(schema, nullptr);
@@ -991,27 +993,37 @@ TEST(NativeInferenceTest, IfAgreesWithOnnxOnEveryPairOfBranches) {
     for (const OutputType& then_result : results) {
       for (const OutputType& else_result : results) {
         for (const size_t then_count : {1, 2}) {
-          for (const int outputs : {1, 2}) {
-            std::vector<BodyTypes> bodies(2);
-            bodies[0].attribute = "then_branch";
-            bodies[0].results.assign(then_count, then_result);
-            bodies[1].attribute = "else_branch";
-            bodies[1].results.assign(outputs, else_result);
-            const absl::StatusOr<OutputTypes> native =
-                InferWithSchema(*schema, {cond}, attributes, outputs, bodies);
-            absl::StatusOr<OutputTypes> onnx;
-            {
-              ScopedSchemaInferenceOnly schema_only;
-              onnx = InferWithSchema(*schema, {cond}, attributes, outputs, bodies);
+          for (const size_t else_count : {1, 2}) {
+            for (const int outputs : {1, 2}) {
+              std::vector<BodyTypes> bodies(2);
+              bodies[0].attribute = "then_branch";
+              bodies[0].results.assign(then_count, then_result);
+              bodies[1].attribute = "else_branch";
+              bodies[1].results.assign(else_count, else_result);
+              const absl::StatusOr<OutputTypes> native =
+                  InferWithSchema(*schema, {cond}, attributes, outputs, bodies);
+              absl::StatusOr<OutputTypes> onnx;
+              {
+                ScopedSchemaInferenceOnly schema_only;
+                onnx = InferWithSchema(*schema, {cond}, attributes, outputs, bodies);
+              }
+              ASSERT_TRUE(Same(native, onnx))
+                  << "If-" << version << " with " << outputs << " outputs, then " << then_count
+                  << " x " << DataTypeName(then_result.dtype) << Describe(then_result.shape)
+                  << ", else " << else_count << " x " << DataTypeName(else_result.dtype)
+                  << Describe(else_result.shape) << "\n  native: " << Describe(native)
+                  << "\n  ONNX:   " << Describe(onnx);
+              if (then_count == else_count && then_count != static_cast<size_t>(outputs)) {
+                // Branches that agree with each other but not with the node.
+                ASSERT_FALSE(native.ok());
+                EXPECT_THAT(std::string(native.status().message()),
+                            ::testing::HasSubstr(absl::StrCat(
+                                "If node has ", outputs, " but subgraphs produce ", then_count)));
+                ++miscounted;
+              }
+              typed += native.ok();
+              failed += !native.ok();
             }
-            ASSERT_TRUE(Same(native, onnx))
-                << "If-" << version << " then " << then_count << " x "
-                << DataTypeName(then_result.dtype) << Describe(then_result.shape) << ", else "
-                << outputs << " x " << DataTypeName(else_result.dtype)
-                << Describe(else_result.shape) << "\n  native: " << Describe(native)
-                << "\n  ONNX:   " << Describe(onnx);
-            typed += native.ok();
-            failed += !native.ok();
           }
         }
       }
@@ -1019,6 +1031,7 @@ TEST(NativeInferenceTest, IfAgreesWithOnnxOnEveryPairOfBranches) {
   }
   EXPECT_GE(typed, 5 * 2 * (16 * 8 + 1));  // every pair of one element type, at 1 and 2 outputs
   EXPECT_GE(failed, 5 * 2 * 2 * 16 * 8);   // every pair of two element types
+  EXPECT_EQ(miscounted, 5 * 2 * 17 * 17);  // then and else of one count, the node of the other
   // The older versions run their own functions.
   EXPECT_EQ(FindNativeBodyInference(*FindSchema("If", 13, "")), nullptr);
   EXPECT_EQ(FindNativeBodyInference(*FindSchema("If", 1, "")), nullptr);
