@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
@@ -15,6 +16,8 @@
 #include "graphgc/export/onnx/node_protos.h"
 #include "graphgc/export/onnx/prelu_channel_slopes.h"
 #include "graphgc/ir/graph.h"
+#include "graphgc/ir/var_type.h"
+#include "graphgc/opset/proto/tensor_proto.h"
 #include "onnx/checker.h"
 #include "onnx/version_converter/convert.h"
 
@@ -56,16 +59,66 @@ void RestoreDropped(const onnx::ModelProto& original, onnx::ModelProto& converte
   if (converted.functions_size() == 0) *converted.mutable_functions() = original.functions();
 }
 
+// The types the import at the model's own opset gave the main graph's node outputs, by name.
+using InferredTypes = absl::flat_hash_map<std::string, VarType>;
+
 // Whether the model imports at its own opset: every name defined, no cycle, every node valid for
-// its schema, bodies included. Types only, into a graph of its own.
-absl::Status ImportsAsItIs(const onnx::ModelProto& model,
-                           const InitializerLoader& load_initializer) {
+// its schema, bodies included. Types only, into a graph of its own; `inferred` gets them.
+absl::Status ImportsAsItIs(const onnx::ModelProto& model, const InitializerLoader& load_initializer,
+                           InferredTypes& inferred) {
   GraphOptions options;
   options.propagate_values = false;
   Graph scratch(options);
   auto hooks = std::make_shared<InlineHooks>();
   hooks->load_initializer = load_initializer;
+  hooks->after_node = [&inferred](const onnx::NodeProto& node, absl::Span<const Var>,
+                                  absl::Span<const Var> outputs, bool) {
+    for (int i = 0; i < node.output_size() && static_cast<size_t>(i) < outputs.size(); ++i) {
+      if (!node.output(i).empty() && outputs[i].ok()) {
+        inferred.insert_or_assign(node.output(i), outputs[i].type());
+      }
+    }
+  };
   return InlineModel(scratch, model, {}, std::move(hooks)).status();
+}
+
+// Whether a type tells what ONNX's converter may read of it: a tensor's rank.
+bool Ranked(const VarType& type) { return !type.is_tensor() || type.shape().has_value(); }
+
+void ClearBodyValueInfo(onnx::NodeProto& node) {
+  for (onnx::AttributeProto& attribute : *node.mutable_attribute()) {
+    std::vector<onnx::GraphProto*> bodies;
+    if (attribute.has_g()) bodies.push_back(attribute.mutable_g());
+    for (onnx::GraphProto& body : *attribute.mutable_graphs()) bodies.push_back(&body);
+    for (onnx::GraphProto* body : bodies) {
+      body->clear_value_info();
+      for (onnx::NodeProto& inner : *body->mutable_node()) ClearBodyValueInfo(inner);
+    }
+  }
+}
+
+// The types ONNX's version converter is given: what graphgc inferred, not what the model declares.
+// Its adapters read shapes unchecked (Gemm 6 to 7 reads A's dim 0), so a declared type the nodes
+// contradict (a scalar where Relu makes a matrix) would have it read past a shape. The main
+// graph's value_info and outputs take the inferred types where the rank is known; the value_info
+// inside bodies is dropped (an adapter that needs a shape nobody inferred refuses the conversion).
+void UseInferredTypes(const InferredTypes& inferred, onnx::ModelProto& model) {
+  onnx::GraphProto& graph = *model.mutable_graph();
+  graph.clear_value_info();
+  absl::flat_hash_map<std::string, onnx::ValueInfoProto*> outputs;
+  for (onnx::ValueInfoProto& output : *graph.mutable_output()) outputs[output.name()] = &output;
+  for (onnx::NodeProto& node : *graph.mutable_node()) {
+    for (const std::string& name : node.output()) {
+      auto it = inferred.find(name);
+      if (name.empty() || it == inferred.end() || !Ranked(it->second)) continue;
+      auto output = outputs.find(name);
+      onnx::ValueInfoProto* info =
+          output != outputs.end() ? output->second : graph.add_value_info();
+      info->set_name(name);
+      *info->mutable_type() = ToTypeProto(it->second);
+    }
+    ClearBodyValueInfo(node);
+  }
 }
 
 }  // namespace
@@ -88,17 +141,18 @@ OpsetConversion ConvertOnnxOpset(const onnx::ModelProto& original, int target,
   const int64_t from = OnnxOpsetOf(original);
   // An opset out of range is not this module's to report: the import refuses it.
   if (from < 1 || from > kNewestOnnxOpset || from == target) return result;
-  // Copied only for the rare model that needs its PRelu slopes rewritten.
   std::optional<onnx::ModelProto> rewritten;
   if (target > from && from < kPReluBroadcastsSince) {
     rewritten = original;
     if (UnsqueezeChannelSlopes(*rewritten) == 0) rewritten.reset();
   }
-  const onnx::ModelProto& model = rewritten.has_value() ? *rewritten : original;
-  if (absl::Status imports = ImportsAsItIs(model, load_initializer); !imports.ok()) {
+  onnx::ModelProto model = rewritten.has_value() ? *std::move(rewritten) : original;
+  InferredTypes inferred;
+  if (absl::Status imports = ImportsAsItIs(model, load_initializer, inferred); !imports.ok()) {
     result.warning = KeptAtOwnOpset(from, target, imports.message());
     return result;
   }
+  UseInferredTypes(inferred, model);
   std::optional<onnx::ModelProto> known_ir;  // ONNX's checker and converter refuse newer IRs
   const onnx::ModelProto& checked = AtKnownIrVersion(model, known_ir);
   if (!UsesExternalData(model)) {
