@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/graphgc.h"
@@ -235,6 +237,41 @@ TEST(OpsetConversionTest, TheConverterReadsTheInferredTypesNotContradictingDecla
   auto folded = fold(model, fold_options);
   ASSERT_TRUE(folded.ok()) << folded.status();
   EXPECT_EQ(OnnxOpset(folded->model), 18);
+}
+
+// A declared rank the nodes contradict gave wrong values, not only crashes: Softmax 12 to 13 keeps
+// axis 1 of a rank-2 input as the last axis, but flattens a rank-3 one from axis 1. With the
+// value_info's rank 2 for Relu's [2, 3, 4], the converted Softmax normalized each row of 4
+// instead of each batch of 12 (each batch summed to 3, not 1).
+TEST(OpsetConversionTest, ADeclaredRankTheNodesContradictDoesNotChangeTheConvertedValues) {
+  onnx::ModelProto model = Opset6Model({Node("Relu", {"x"}, "r"), Node("Softmax", {"r"}, "y")},
+                                       {Info("x", {"2", "3", "4"})}, {Info("y", {"2", "3", "4"})},
+                                       {Info("r", {"2", "3"})});
+  model.set_ir_version(7);
+  model.mutable_opset_import(0)->set_version(12);
+  onnx::AttributeProto& axis = *model.mutable_graph()->mutable_node(1)->add_attribute();
+  axis.set_name("axis");
+  axis.set_type(onnx::AttributeProto::INT);
+  axis.set_i(1);
+  std::vector<float> elements(24);
+  for (int i = 0; i < 24; ++i) elements[i] = 0.1f * static_cast<float>(i);
+  std::vector<std::vector<float>> results;
+  for (const int opset : {12, kNewestOnnxOpset}) {
+    Graph g;
+    const Var x = g.constant(Tensor::from_vector<float>(elements, {2, 3, 4}));
+    auto imported = import_model(g, model, {{"x", x}}, {.opset = opset});
+    ASSERT_TRUE(imported.ok()) << imported.status();
+    EXPECT_EQ(imported->onnx_opset, opset);
+    EXPECT_THAT(imported->warnings, IsEmpty());
+    const std::optional<Tensor> y = imported->outputs.at("y").value();
+    ASSERT_TRUE(y.has_value());
+    const auto values = y->data<float>();
+    results.emplace_back(values.begin(), values.end());
+  }
+  float first_batch = 0;
+  for (int i = 0; i < 12; ++i) first_batch += results[1][i];
+  EXPECT_NEAR(first_batch, 1.0f, 1e-5f);
+  EXPECT_THAT(results[1], Pointwise(::testing::FloatNear(1e-6f), results[0]));
 }
 
 // Models whose shapes the converter's adapters need and the model does not declare (Div's and
