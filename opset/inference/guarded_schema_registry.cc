@@ -11,29 +11,18 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/types/span.h"
 #include "graphgc/opset/inference/inference_guards.h"
 #include "graphgc/opset/inference/schema_inference.h"
 #include "graphgc/opset/inference/shape_data.h"
 #include "graphgc/opset/proto/attribute_proto.h"
 #include "graphgc/opset/proto/tensor_proto.h"
 #include "graphgc/valuestore/status_macros.h"
+#include "graphgc/valuestore/tensor.h"
 #include "onnx/defs/shape_inference.h"
 
 namespace graphgc::internal {
 namespace {
-
-// The element count of a TensorProto's dims when it is at most kMaxInferenceDataElements;
-// nullopt for more, or for a negative dim.
-std::optional<int64_t> SmallElementCount(const onnx::TensorProto& tensor) {
-  int64_t count = 1;
-  for (const int64_t dim : tensor.dims()) {
-    if (dim < 0) return std::nullopt;
-    if (dim == 0) return 0;
-    if (count > kMaxInferenceDataElements / dim) return std::nullopt;
-    count *= dim;
-  }
-  return count;
-}
 
 // The node's context as the schema's inference function is given it: the base context, with
 // the data graphgc would not give hidden. It also describes the inputs and attributes as
@@ -121,14 +110,20 @@ class CheckedContext final : public onnx::InferenceContext {
   // functions read the elements alone): those take the input's type's shape.
   static std::optional<Tensor> ReadData(const onnx::TensorProto& data,
                                         const std::optional<Shape>& declared) {
-    std::optional<onnx::TensorProto> shaped;
-    if (data.dims_size() == 0 && declared.has_value() && !declared->empty()) {
-      shaped = data;
-      for (const int64_t dim : *declared) shaped->add_dims(dim);
+    const bool takes_declared = data.dims_size() == 0 && declared.has_value() && !declared->empty();
+    const absl::Span<const int64_t> dims =
+        takes_declared ? absl::MakeConstSpan(*declared)
+                       : absl::MakeConstSpan(data.dims().data(), data.dims_size());
+    const absl::StatusOr<int64_t> count = ElementCount(dims);
+    if (!count.ok() || *count > kMaxInferenceDataElements) return std::nullopt;
+    absl::StatusOr<Tensor> read;
+    if (takes_declared) {
+      onnx::TensorProto shaped = data;
+      for (const int64_t dim : dims) shaped.add_dims(dim);
+      read = FromTensorProto(shaped);
+    } else {
+      read = FromTensorProto(data);
     }
-    const onnx::TensorProto& tensor = shaped.has_value() ? *shaped : data;
-    if (!SmallElementCount(tensor).has_value()) return std::nullopt;
-    absl::StatusOr<Tensor> read = FromTensorProto(tensor);
     if (!read.ok()) return std::nullopt;
     return *std::move(read);
   }
@@ -142,13 +137,10 @@ class CheckedContext final : public onnx::InferenceContext {
       const onnx::AttributeProto* given = base_.getAttribute(name);
       if (given == nullptr) {
         if (!declared.required) continue;
-        return absl::InvalidArgumentError(absl::StrCat("missing required attribute '", name, "'"));
+        return MissingAttributeError(name);
       }
       if (given->type() != declared.type) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("attribute '", name, "' must be ",
-                         onnx::AttributeProto::AttributeType_Name(declared.type), ", not ",
-                         onnx::AttributeProto::AttributeType_Name(given->type())));
+        return AttributeTypeError(name, declared.type, given->type());
       }
       if (given->type() == onnx::AttributeProto::GRAPH) continue;
       absl::StatusOr<Attribute> attribute = FromAttributeProto(*given);

@@ -592,19 +592,28 @@ absl::Status CheckAttributes(const OpSchema& schema, absl::Span<const Attribute>
     }
     const auto expected = it->second.type;
     if (ProtoTypeOf(attribute.value) != expected) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("attribute '", attribute.name, "' must be ",
-                       onnx::AttributeProto::AttributeType_Name(expected), ", not ",
-                       onnx::AttributeProto::AttributeType_Name(ProtoTypeOf(attribute.value))));
+      return AttributeTypeError(attribute.name, expected, ProtoTypeOf(attribute.value));
     }
   }
   for (const auto& [name, attribute] : schema.attributes()) {
     if (attribute.required &&
         std::find(seen.begin(), seen.end(), absl::string_view(name)) == seen.end()) {
-      return absl::InvalidArgumentError(absl::StrCat("missing required attribute '", name, "'"));
+      return MissingAttributeError(name);
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status AttributeTypeError(absl::string_view name,
+                                onnx::AttributeProto::AttributeType expected,
+                                onnx::AttributeProto::AttributeType given) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      "attribute '", name, "' must be ", onnx::AttributeProto::AttributeType_Name(expected),
+      ", not ", onnx::AttributeProto::AttributeType_Name(given)));
+}
+
+absl::Status MissingAttributeError(absl::string_view name) {
+  return absl::InvalidArgumentError(absl::StrCat("missing required attribute '", name, "'"));
 }
 
 absl::Status CheckInputsForSchema(const OpSchema& schema, absl::Span<const OperandInfo> inputs) {

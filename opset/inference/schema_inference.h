@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "graphgc/ir/attribute.h"
 #include "graphgc/opset/build/op_builder.h"
@@ -25,6 +26,11 @@ struct BodyTypes {
 
 // Attribute names, types and required ones against the schema (InferWithSchema checks them too).
 absl::Status CheckAttributes(const onnx::OpSchema& schema, absl::Span<const Attribute> attributes);
+// Its errors, for checks of attributes given in another form (AttributeProtos).
+absl::Status AttributeTypeError(absl::string_view name,
+                                onnx::AttributeProto::AttributeType expected,
+                                onnx::AttributeProto::AttributeType given);
+absl::Status MissingAttributeError(absl::string_view name);
 // The input count against the schema's range, each input's type against its type constraint, no
 // required input omitted (InferWithSchema's first check).
 absl::Status CheckInputsForSchema(const onnx::OpSchema& schema,
