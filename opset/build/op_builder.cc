@@ -124,26 +124,53 @@ bool AllShapesKnown(absl::Span<const OperandInfo> infos) {
   return true;
 }
 
+// Whether inference knows every element of an int64 tensor output of known shape (its shape
+// data), which then is its value.
+bool ShapeDataIsComplete(const OutputType& type) {
+  if (!type.shape_data.has_value() || type.non_tensor.has_value() ||
+      type.dtype != DataType::kInt64 || !type.shape.has_value()) {
+    return false;
+  }
+  const Shape& elements = *type.shape_data;
+  if (std::find(elements.begin(), elements.end(), Arena::kUnknownElement) != elements.end()) {
+    return false;
+  }
+  absl::StatusOr<int64_t> count = ElementCount(*type.shape);
+  return count.ok() && *count == static_cast<int64_t>(elements.size());
+}
+
+Tensor ShapeDataValue(const OutputType& type) {
+  std::vector<int64_t> values(type.shape_data->begin(), type.shape_data->end());
+  return Tensor::from_vector<int64_t>(values, *type.shape);
+}
+
 // ONNX's data propagation result for an output without a value: fully known elements of an int64
 // output of known shape become its value (so that value propagation goes on from there), partly
 // known ones are kept for the next shape computation.
 void KeepShapeData(GraphCore& core, VarId var, const OutputType& type) {
   if (!type.shape_data.has_value() || core.has_value(var)) return;
-  const Shape& elements = *type.shape_data;
   // Data the output's own type cannot hold is not its value (ONNX computes data in int64 for
   // every type): none is kept, so no later op makes a value of it.
-  if (!ElementsHold(type.dtype, elements)) return;
-  const bool complete =
-      std::find(elements.begin(), elements.end(), Arena::kUnknownElement) == elements.end();
-  absl::StatusOr<int64_t> count =
-      type.shape.has_value() ? ElementCount(*type.shape) : absl::StatusOr<int64_t>(-1);
-  if (complete && type.dtype == DataType::kInt64 && count.ok() &&
-      *count == static_cast<int64_t>(elements.size()) && core.options().propagate_values) {
-    std::vector<int64_t> values(elements.begin(), elements.end());
-    core.set_value(var, Tensor::from_vector<int64_t>(values, *type.shape));
+  if (!ElementsHold(type.dtype, *type.shape_data)) return;
+  if (ShapeDataIsComplete(type) && core.options().propagate_values) {
+    core.set_value(var, ShapeDataValue(type));
     return;
   }
-  core.arena().set_var_shape_data(var, elements);
+  core.arena().set_var_shape_data(var, *type.shape_data);
+}
+
+thread_local bool kernel_values_only = false;
+
+// For an op that only moves elements (ResolvedOp::value_is_shape_data): every output's value from
+// its complete shape data, in place of the kernel's. False (and `values` untouched) unless every
+// output has complete data.
+bool TakeShapeDataAsValues(const OutputTypes& types, OutputValues& values) {
+  if (kernel_values_only) return false;
+  for (const OutputType& type : types) {
+    if (!ShapeDataIsComplete(type)) return false;
+  }
+  for (size_t i = 0; i < types.size(); ++i) values[i].emplace(ShapeDataValue(types[i]));
+  return true;
 }
 
 }  // namespace
@@ -554,7 +581,8 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
       const absl::Status checked = TakeValues(*body, *types, values);
       if (!checked.ok()) return fail(prefixed(checked));
     } else if (const ResolvedOp& resolution = ResolveFor(arena, op, signature);
-               resolution.kernel != nullptr || resolution.value_kernel != nullptr) {
+               (resolution.kernel != nullptr || resolution.value_kernel != nullptr) &&
+               !(resolution.value_is_shape_data && TakeShapeDataAsValues(*types, values))) {
       const absl::Status ran = RunKernel(resolution, signature, infos, attributes, core.options(),
                                          allowed_bytes, *types, values);
       if (!ran.ok()) return fail(prefixed(ran));
@@ -592,6 +620,11 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
   core.maybe_collect();
   return results;
 }
+
+ScopedKernelValuesOnly::ScopedKernelValuesOnly() : was_(kernel_values_only) {
+  kernel_values_only = true;
+}
+ScopedKernelValuesOnly::~ScopedKernelValuesOnly() { kernel_values_only = was_; }
 
 Var BuildOp(const OpSignature& signature, absl::Span<const Var* const> inputs,
             std::vector<Attribute> attributes, InferFn infer) {

@@ -146,6 +146,19 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
                      std::vector<Attribute> attributes, int num_outputs, MultiInferFn infer,
                      GraphCore* graph = nullptr, const BodyValuesFn& body_values = {});
 
+// Runs the kernel of every op on this thread while alive, also where inference already knows the
+// value (ResolvedOp::value_is_shape_data): for tests that hold the two equal.
+class ScopedKernelValuesOnly {
+ public:
+  ScopedKernelValuesOnly();
+  ~ScopedKernelValuesOnly();
+  ScopedKernelValuesOnly(const ScopedKernelValuesOnly&) = delete;
+  ScopedKernelValuesOnly& operator=(const ScopedKernelValuesOnly&) = delete;
+
+ private:
+  bool was_;
+};
+
 // "input 1 (B)" — for error messages.
 std::string InputLabel(const OpSignature& signature, size_t index);
 

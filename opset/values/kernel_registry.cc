@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <utility>
@@ -147,6 +148,15 @@ void SetComputedTypes(const onnx::OpSchema& schema, const kernels::KernelTypes* 
   op.computed_types = op.admitted_types;
 }
 
+// Ops whose outputs' elements are elements of their inputs (or their dims, Shape), no arithmetic.
+bool MovesElementsOnly(const onnx::OpSchema& schema) {
+  static constexpr absl::string_view kMovers[] = {"Shape",    "Gather",  "Concat",
+                                                  "Slice",    "Squeeze", "Unsqueeze",
+                                                  "Identity", "Reshape", "Flatten"};
+  if (!schema.domain().empty()) return false;
+  return std::find(std::begin(kMovers), std::end(kMovers), schema.Name()) != std::end(kMovers);
+}
+
 void AddSchemaFacts(const onnx::OpSchema& schema, const kernels::KernelEntry* entry,
                     const kernels::ValueKernelEntry* value_entry, ResolvedOp& op) {
   for (const auto& [name, attribute] : schema.attributes()) {
@@ -177,6 +187,7 @@ void AddSchemaFacts(const onnx::OpSchema& schema, const kernels::KernelEntry* en
     }
   }
   SetComputedTypes(schema, declared, op);
+  op.value_is_shape_data = op.kernel != nullptr && MovesElementsOnly(schema);
 }
 
 // Ops without a schema (custom ops): their kernels, unchecked.

@@ -56,6 +56,11 @@ struct ResolvedOp {
   // ONNX's registry keeps for the life of the process.
   std::vector<kernels::KernelAttribute> defaults;
   std::vector<absl::string_view> input_names;
+  // The op only moves elements (Shape, Gather, Concat, Slice, Squeeze, Unsqueeze, Identity,
+  // Reshape, Flatten): where inference knows every element of its int64 output (shape data), that
+  // is the value the kernel would compute, and BuildNode takes it without running the kernel.
+  // tests/shape_data_oracle_test.cc holds the two equal.
+  bool value_is_shape_data = false;
 };
 
 // The resolution of an op at a schema version (custom ops: their registered version); never null.
