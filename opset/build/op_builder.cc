@@ -139,9 +139,13 @@ bool ShapeDataIsComplete(const OutputType& type) {
   return count.ok() && *count == static_cast<int64_t>(elements.size());
 }
 
-Tensor ShapeDataValue(const OutputType& type) {
-  std::vector<int64_t> values(type.shape_data->begin(), type.shape_data->end());
-  return Tensor::from_vector<int64_t>(values, *type.shape);
+// The value of an output whose shape data is complete (ShapeDataIsComplete); nullopt only when
+// its buffer cannot be allocated.
+std::optional<Tensor> ShapeDataValue(const OutputType& type) {
+  absl::StatusOr<MutableTensor> out = MutableTensor::allocate(DataType::kInt64, *type.shape);
+  if (!out.ok()) return std::nullopt;
+  std::copy(type.shape_data->begin(), type.shape_data->end(), out->mutable_data<int64_t>().begin());
+  return std::move(*out).freeze();
 }
 
 // ONNX's data propagation result for an output without a value: fully known elements of an int64
@@ -153,8 +157,10 @@ void KeepShapeData(GraphCore& core, VarId var, const OutputType& type) {
   // every type): none is kept, so no later op makes a value of it.
   if (!ElementsHold(type.dtype, *type.shape_data)) return;
   if (ShapeDataIsComplete(type) && core.options().propagate_values) {
-    core.set_value(var, ShapeDataValue(type));
-    return;
+    if (std::optional<Tensor> value = ShapeDataValue(type)) {
+      core.set_value(var, *std::move(value));
+      return;
+    }
   }
   core.arena().set_var_shape_data(var, *type.shape_data);
 }
@@ -169,7 +175,10 @@ bool TakeShapeDataAsValues(const OutputTypes& types, OutputValues& values) {
   for (const OutputType& type : types) {
     if (!ShapeDataIsComplete(type)) return false;
   }
-  for (size_t i = 0; i < types.size(); ++i) values[i].emplace(ShapeDataValue(types[i]));
+  for (size_t i = 0; i < types.size(); ++i) {
+    if (std::optional<Tensor> value = ShapeDataValue(types[i]))
+      values[i].emplace(*std::move(value));
+  }
   return true;
 }
 
