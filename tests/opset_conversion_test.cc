@@ -186,28 +186,40 @@ onnx::NodeProto Node(const std::string& op_type, std::vector<std::string> inputs
 
 TEST(OpsetConversionTest, AModelTheConverterCannotConvertKeepsItsOpsetWithAWarning) {
   // Div's opset-6 to 7 adapter needs both input shapes for a legacy broadcast, and the rank of a
-  // Reshape to a shape of unknown length is unknown: the converter refuses.
-  onnx::NodeProto div = Node("Div", {"r", "x"}, "y");
-  onnx::AttributeProto& broadcast = *div.add_attribute();
-  broadcast.set_name("broadcast");
-  broadcast.set_type(onnx::AttributeProto::INT);
-  broadcast.set_i(1);
-  const onnx::ModelProto model = Opset6Model(
-      {Node("Reshape", {"x", "shape"}, "r"), div},
-      {Info("x", {"2", "3"}), Info("shape", {""}, /*int64=*/true)}, {Info("y", {"2", "3"})});
-  Graph g;
-  const Var x = g.constant(Tensor::from_vector<float>({1, 2, 3, 4, 5, 6}, {2, 3}));
-  const Var shape = g.constant(Tensor::from_vector<int64_t>({2, 3}));
-  auto imported = import_model(g, model, {{"x", x}, {"shape", shape}});
-  ASSERT_TRUE(imported.ok()) << imported.status();
-  EXPECT_EQ(imported->onnx_opset, 6);
-  ASSERT_EQ(imported->warnings.size(), 1u);
-  EXPECT_THAT(imported->warnings[0],
-              HasSubstr("the model was kept at ai.onnx opset 6, not converted to 24: ONNX's "
-                        "version converter says:"));
-  const Var y = imported->outputs.at("y");
-  ASSERT_TRUE(y.value().has_value()) << y.status();
-  EXPECT_THAT(y.value()->data<float>(), ::testing::Each(1.0f));
+  // Reshape to a shape of unknown length is unknown: the converter refuses. Without the output
+  // of known rank (Relu's), no output is left whose declared shape graphgc could vouch for, and
+  // the model does not reach the converter at all (ONNX's checker wants a shape for each).
+  for (const bool with_known_output : {true, false}) {
+    onnx::NodeProto div = Node("Div", {"r", "x"}, "y");
+    onnx::AttributeProto& broadcast = *div.add_attribute();
+    broadcast.set_name("broadcast");
+    broadcast.set_type(onnx::AttributeProto::INT);
+    broadcast.set_i(1);
+    std::vector<onnx::NodeProto> nodes = {Node("Reshape", {"x", "shape"}, "r"), div};
+    std::vector<onnx::ValueInfoProto> outputs = {Info("y", {"2", "3"})};
+    if (with_known_output) {
+      nodes.push_back(Node("Relu", {"x"}, "z"));
+      outputs.push_back(Info("z", {"2", "3"}));
+    }
+    const onnx::ModelProto model =
+        Opset6Model(nodes, {Info("x", {"2", "3"}), Info("shape", {""}, /*int64=*/true)}, outputs);
+    Graph g;
+    const Var x = g.constant(Tensor::from_vector<float>({1, 2, 3, 4, 5, 6}, {2, 3}));
+    const Var shape = g.constant(Tensor::from_vector<int64_t>({2, 3}));
+    auto imported = import_model(g, model, {{"x", x}, {"shape", shape}});
+    ASSERT_TRUE(imported.ok()) << imported.status();
+    EXPECT_EQ(imported->onnx_opset, 6);
+    ASSERT_EQ(imported->warnings.size(), 1u);
+    EXPECT_THAT(
+        imported->warnings[0],
+        HasSubstr(with_known_output ? "the model was kept at ai.onnx opset 6, not converted to 24: "
+                                      "ONNX's version converter says:"
+                                    : "the model was kept at ai.onnx opset 6, not converted to 24: "
+                                      "graphgc cannot infer the rank of any of its outputs"));
+    const Var y = imported->outputs.at("y");
+    ASSERT_TRUE(y.value().has_value()) << y.status();
+    EXPECT_THAT(y.value()->data<float>(), ::testing::Each(1.0f));
+  }
 }
 
 // ONNX's converter takes the types it adapts nodes by from the model, and reads their dims
@@ -237,6 +249,121 @@ TEST(OpsetConversionTest, TheConverterReadsTheInferredTypesNotContradictingDecla
   auto folded = fold(model, fold_options);
   ASSERT_TRUE(folded.ok()) << folded.status();
   EXPECT_EQ(OnnxOpset(folded->model), 18);
+}
+
+// The same read through a graph output: Reshape to a shape of unknown length has no rank graphgc
+// can infer, so the declared output type, calling it a scalar, was what the converter read for
+// Gemm's A (SEGV). Unverified declared shapes reach the converter nowhere: it refuses the model,
+// which keeps its opset.
+TEST(OpsetConversionTest, AGraphOutputsDeclaredShapeGraphgcCannotCheckIsNotReadByTheConverter) {
+  const onnx::ModelProto model =
+      Opset6Model({Node("Reshape", {"x", "shape"}, "r"), Node("Gemm", {"r", "b", "c"}, "y")},
+                  {Info("x", {"2", "3"}), Info("shape", {""}, /*int64=*/true),
+                   Info("b", {"3", "4"}), Info("c", {"2", "4"})},
+                  {Info("y", {"2", "4"}), Info("r", {})});
+  Graph g;
+  const Var x = g.constant(Tensor::from_vector<float>({1, 2, 3, 4, 5, 6}, {2, 3}));
+  const Var shape = g.constant(Tensor::from_vector<int64_t>({2, 3}));
+  const Var b = g.constant(Tensor::from_vector<float>(std::vector<float>(12, 1.0f), {3, 4}));
+  const Var c = g.constant(Tensor::from_vector<float>(std::vector<float>(8, 0.5f), {2, 4}));
+  auto imported = import_model(g, model, {{"x", x}, {"shape", shape}, {"b", b}, {"c", c}});
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  EXPECT_EQ(imported->onnx_opset, 6);
+  ASSERT_EQ(imported->warnings.size(), 1u);
+  EXPECT_THAT(imported->warnings[0], HasSubstr("kept at ai.onnx opset 6"));
+  const Var y = imported->outputs.at("y");
+  ASSERT_TRUE(y.value().has_value()) << y.status();
+  EXPECT_THAT(y.value()->data<float>(),
+              ElementsAre(6.5f, 6.5f, 6.5f, 6.5f, 15.5f, 15.5f, 15.5f, 15.5f));
+}
+
+// Inside a body too: a Loop body is built with the types the Loop carries, and its input `a`
+// declared a scalar where the Loop carries a matrix had Gemm 6 to 7 read past that shape (SEGV).
+// Bodies reach the converter without shapes; it refuses, and the model keeps its opset.
+TEST(OpsetConversionTest, ABodyInputsDeclaredShapeIsNotReadByTheConverter) {
+  onnx::GraphProto body;
+  body.set_name("body");
+  for (onnx::NodeProto node :
+       {Node("Gemm", {"a", "b", "c"}, "y"), Node("Identity", {"cond"}, "cond_out"),
+        Node("Identity", {"a"}, "a_out"), Node("Identity", {"b"}, "b_out"),
+        Node("Identity", {"c"}, "c_out")}) {
+    *body.add_node() = std::move(node);
+  }
+  onnx::ValueInfoProto iteration = Info("i", {}, /*int64=*/true);
+  onnx::ValueInfoProto cond = Info("cond", {});
+  cond.mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::BOOL);
+  onnx::ValueInfoProto cond_out = cond;
+  cond_out.set_name("cond_out");
+  for (onnx::ValueInfoProto info :
+       {iteration, cond, Info("a", {}), Info("b", {"3", "4"}), Info("c", {"2", "4"})}) {
+    *body.add_input() = std::move(info);
+  }
+  for (onnx::ValueInfoProto info : {cond_out, Info("a_out", {}), Info("b_out", {"3", "4"}),
+                                    Info("c_out", {"2", "4"}), Info("y", {"2", "4"})}) {
+    *body.add_output() = std::move(info);
+  }
+  onnx::NodeProto loop;
+  loop.set_op_type("Loop");
+  for (const char* input : {"n", "t", "x", "bb", "cc"}) loop.add_input(input);
+  for (const char* output : {"xf", "bf", "cf", "ys"}) loop.add_output(output);
+  onnx::AttributeProto& attribute = *loop.add_attribute();
+  attribute.set_name("body");
+  attribute.set_type(onnx::AttributeProto::GRAPH);
+  *attribute.mutable_g() = body;
+  onnx::ValueInfoProto t = Info("t", {});
+  t.mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::BOOL);
+  const onnx::ModelProto model =
+      Opset6Model({loop},
+                  {Info("n", {}, /*int64=*/true), t, Info("x", {"2", "3"}), Info("bb", {"3", "4"}),
+                   Info("cc", {"2", "4"})},
+                  {Info("xf", {"2", "3"}), Info("bf", {"3", "4"}), Info("cf", {"2", "4"}),
+                   Info("ys", {"", "2", "4"})});
+  Graph g;
+  const Var n = g.constant(Tensor::scalar<int64_t>(2));
+  const Var keep_going = g.constant(Tensor::scalar<bool>(true));
+  const Var x = g.constant(Tensor::from_vector<float>({1, 2, 3, 4, 5, 6}, {2, 3}));
+  const Var b = g.constant(Tensor::from_vector<float>(std::vector<float>(12, 1.0f), {3, 4}));
+  const Var c = g.constant(Tensor::from_vector<float>(std::vector<float>(8, 0.5f), {2, 4}));
+  auto imported =
+      import_model(g, model, {{"n", n}, {"t", keep_going}, {"x", x}, {"bb", b}, {"cc", c}});
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  EXPECT_EQ(imported->onnx_opset, 6);
+  ASSERT_EQ(imported->warnings.size(), 1u);
+  EXPECT_THAT(imported->warnings[0], HasSubstr("kept at ai.onnx opset 6"));
+  const std::optional<Tensor> ys = imported->outputs.at("ys").value();
+  ASSERT_TRUE(ys.has_value()) << imported->outputs.at("ys").status();
+  EXPECT_THAT(ys->shape(), ElementsAre(2, 2, 4));
+  EXPECT_THAT(ys->data<float>(), ElementsAre(6.5f, 6.5f, 6.5f, 6.5f, 15.5f, 15.5f, 15.5f, 15.5f,
+                                             6.5f, 6.5f, 6.5f, 6.5f, 15.5f, 15.5f, 15.5f, 15.5f));
+}
+
+// An output of unknown rank needs no shape for the adapters of the other nodes: the model still
+// converts, with that output withheld from ONNX's checker and converter and put back in its place.
+TEST(OpsetConversionTest, AnOutputOfUnknownRankIsPutBackInItsPlaceAfterConversion) {
+  const onnx::ModelProto model =
+      Opset6Model({Node("Reshape", {"x", "shape"}, "r"), Node("Relu", {"x"}, "z")},
+                  {Info("x", {"2", "3"}), Info("shape", {""}, /*int64=*/true)},
+                  {Info("r", {}), Info("z", {"2", "3"})});
+  Graph g;
+  const Var x = g.constant(Tensor::from_vector<float>({1, -2, 3, -4, 5, -6}, {2, 3}));
+  const Var shape = g.constant(Tensor::from_vector<int64_t>({3, 2}));
+  auto imported = import_model(g, model, {{"x", x}, {"shape", shape}});
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  EXPECT_EQ(imported->onnx_opset, kNewestOnnxOpset);
+  EXPECT_THAT(imported->warnings, IsEmpty());
+  const std::optional<Tensor> r = imported->outputs.at("r").value();
+  const std::optional<Tensor> z = imported->outputs.at("z").value();
+  ASSERT_TRUE(r.has_value() && z.has_value());
+  EXPECT_THAT(r->shape(), ElementsAre(3, 2));
+  EXPECT_THAT(z->data<float>(), ElementsAre(1, 0, 3, 0, 5, 0));
+  FoldOptions fold_options;
+  fold_options.opset = 18;
+  auto folded = fold(model, fold_options);
+  ASSERT_TRUE(folded.ok()) << folded.status();
+  EXPECT_EQ(OnnxOpset(folded->model), 18);
+  ASSERT_EQ(folded->model.graph().output_size(), 2);
+  EXPECT_EQ(folded->model.graph().output(0).name(), "r");
+  EXPECT_EQ(folded->model.graph().output(1).name(), "z");
 }
 
 // A declared rank the nodes contradict gave wrong values, not only crashes: Softmax 12 to 13 keeps

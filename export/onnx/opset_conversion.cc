@@ -1,5 +1,6 @@
 #include "graphgc/export/onnx/opset_conversion.h"
 
+#include <algorithm>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "graphgc/export/onnx/external_data.h"
@@ -85,14 +87,52 @@ absl::Status ImportsAsItIs(const onnx::ModelProto& model, const InitializerLoade
 // Whether a type tells what ONNX's converter may read of it: a tensor's rank.
 bool Ranked(const VarType& type) { return !type.is_tensor() || type.shape().has_value(); }
 
-void ClearBodyValueInfo(onnx::NodeProto& node) {
+// Leaves a type its element types only: the shapes in it, which nothing checked, go.
+void ClearShapes(onnx::TypeProto& type) {
+  switch (type.value_case()) {
+    case onnx::TypeProto::kTensorType:
+      type.mutable_tensor_type()->clear_shape();
+      return;
+    case onnx::TypeProto::kSparseTensorType:
+      type.mutable_sparse_tensor_type()->clear_shape();
+      return;
+    case onnx::TypeProto::kSequenceType:
+      if (type.sequence_type().has_elem_type()) {
+        ClearShapes(*type.mutable_sequence_type()->mutable_elem_type());
+      }
+      return;
+    case onnx::TypeProto::kOptionalType:
+      if (type.optional_type().has_elem_type()) {
+        ClearShapes(*type.mutable_optional_type()->mutable_elem_type());
+      }
+      return;
+    case onnx::TypeProto::kMapType:
+      if (type.map_type().has_value_type()) {
+        ClearShapes(*type.mutable_map_type()->mutable_value_type());
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+// Inside bodies graphgc records no types for the converter: their value_info goes, and their
+// inputs and outputs keep only element types (a Loop body is built with the types the Loop
+// carries, whatever its inputs declare: a body input declared a scalar where the Loop carries a
+// matrix had Gemm 6 to 7 read past its shape).
+void ClearBodyShapes(onnx::NodeProto& node) {
   for (onnx::AttributeProto& attribute : *node.mutable_attribute()) {
     std::vector<onnx::GraphProto*> bodies;
     if (attribute.has_g()) bodies.push_back(attribute.mutable_g());
     for (onnx::GraphProto& body : *attribute.mutable_graphs()) bodies.push_back(&body);
     for (onnx::GraphProto* body : bodies) {
       body->clear_value_info();
-      for (onnx::NodeProto& inner : *body->mutable_node()) ClearBodyValueInfo(inner);
+      for (auto* infos : {body->mutable_input(), body->mutable_output()}) {
+        for (onnx::ValueInfoProto& info : *infos) {
+          if (info.has_type()) ClearShapes(*info.mutable_type());
+        }
+      }
+      for (onnx::NodeProto& inner : *body->mutable_node()) ClearBodyShapes(inner);
     }
   }
 }
@@ -100,13 +140,17 @@ void ClearBodyValueInfo(onnx::NodeProto& node) {
 // The types ONNX's version converter is given: what graphgc inferred, not what the model declares.
 // Its adapters read shapes unchecked (Gemm 6 to 7 reads A's dim 0), so a declared type the nodes
 // contradict (a scalar where Relu makes a matrix) would have it read past a shape. The main
-// graph's value_info and outputs take the inferred types where the rank is known; the value_info
-// inside bodies is dropped (an adapter that needs a shape nobody inferred refuses the conversion).
-void UseInferredTypes(const InferredTypes& inferred, onnx::ModelProto& model) {
+// graph's value_info and outputs take the inferred types where the rank is known; bodies keep no
+// shapes (an adapter that needs a shape nobody inferred refuses the conversion). ONNX's checker
+// wants a shape for every output of the main graph, so an output whose rank graphgc does not know
+// (or that no node makes) is withheld from the converter and put back afterwards
+// (RestoreWithheldOutputs). Returns whether any output is left to convert.
+bool UseInferredTypes(const InferredTypes& inferred, onnx::ModelProto& model) {
   onnx::GraphProto& graph = *model.mutable_graph();
   graph.clear_value_info();
   absl::flat_hash_map<std::string, onnx::ValueInfoProto*> outputs;
   for (onnx::ValueInfoProto& output : *graph.mutable_output()) outputs[output.name()] = &output;
+  absl::flat_hash_set<std::string> typed;  // the outputs given an inferred type
   for (onnx::NodeProto& node : *graph.mutable_node()) {
     for (const std::string& name : node.output()) {
       auto it = inferred.find(name);
@@ -116,8 +160,31 @@ void UseInferredTypes(const InferredTypes& inferred, onnx::ModelProto& model) {
           output != outputs.end() ? output->second : graph.add_value_info();
       info->set_name(name);
       *info->mutable_type() = ToTypeProto(it->second);
+      if (output != outputs.end()) typed.insert(name);
     }
-    ClearBodyValueInfo(node);
+    ClearBodyShapes(node);
+  }
+  auto& kept = *graph.mutable_output();
+  kept.erase(std::remove_if(kept.begin(), kept.end(),
+                            [&typed](const onnx::ValueInfoProto& output) {
+                              return !typed.contains(output.name());
+                            }),
+             kept.end());
+  return !kept.empty();
+}
+
+// The converted model's outputs in the original's order, each withheld one (UseInferredTypes)
+// back with its declared type.
+void RestoreWithheldOutputs(const onnx::ModelProto& original, onnx::ModelProto& converted) {
+  auto& outputs = *converted.mutable_graph()->mutable_output();
+  absl::flat_hash_map<std::string, onnx::ValueInfoProto> converted_outputs;
+  for (onnx::ValueInfoProto& output : outputs) {
+    converted_outputs.try_emplace(output.name(), std::move(output));
+  }
+  outputs.Clear();
+  for (const onnx::ValueInfoProto& output : original.graph().output()) {
+    auto it = converted_outputs.find(output.name());
+    *outputs.Add() = it != converted_outputs.end() ? it->second : output;
   }
 }
 
@@ -152,7 +219,13 @@ OpsetConversion ConvertOnnxOpset(const onnx::ModelProto& original, int target,
     result.warning = KeptAtOwnOpset(from, target, imports.message());
     return result;
   }
-  UseInferredTypes(inferred, model);
+  if (!UseInferredTypes(inferred, model)) {
+    result.warning = KeptAtOwnOpset(
+        from, target,
+        "graphgc cannot infer the rank of any of its outputs, and ONNX's converter would read "
+        "their declared shapes unchecked");
+    return result;
+  }
   std::optional<onnx::ModelProto> known_ir;  // ONNX's checker and converter refuse newer IRs
   const onnx::ModelProto& checked = AtKnownIrVersion(model, known_ir);
   if (!UsesExternalData(model)) {
@@ -171,6 +244,7 @@ OpsetConversion ConvertOnnxOpset(const onnx::ModelProto& original, int target,
         KeptAtOwnOpset(from, target, absl::StrCat("ONNX's version converter says: ", e.what()));
     return result;
   }
+  RestoreWithheldOutputs(original, *result.model);
   RestoreDropped(original, *result.model);
   return result;
 }
