@@ -337,6 +337,31 @@ TEST(OpsetConversionTest, ABodyInputsDeclaredShapeIsNotReadByTheConverter) {
                                              6.5f, 6.5f, 6.5f, 6.5f, 15.5f, 15.5f, 15.5f, 15.5f));
 }
 
+// A graph input named like an initializer is the initializer: its declared type (a scalar, for
+// a [2, 3] tensor) is not what the converter reads (Gemm 6 to 7 read past it: SEGV).
+TEST(OpsetConversionTest, AnInitializersDeclaredInputTypeIsNotReadByTheConverter) {
+  onnx::ModelProto model = Opset6Model(
+      {Node("Gemm", {"a", "b", "c"}, "y")},
+      {Info("a", {}), Info("b", {"3", "4"}), Info("c", {"2", "4"})}, {Info("y", {"2", "4"})});
+  onnx::TensorProto& a = *model.mutable_graph()->add_initializer();
+  a.set_name("a");
+  a.set_data_type(onnx::TensorProto::FLOAT);
+  a.add_dims(2);
+  a.add_dims(3);
+  for (float element : {1, 2, 3, 4, 5, 6}) a.add_float_data(element);
+  Graph g;
+  const Var b = g.constant(Tensor::from_vector<float>(std::vector<float>(12, 1.0f), {3, 4}));
+  const Var c = g.constant(Tensor::from_vector<float>(std::vector<float>(8, 0.5f), {2, 4}));
+  auto imported = import_model(g, model, {{"b", b}, {"c", c}});
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  EXPECT_EQ(imported->onnx_opset, kNewestOnnxOpset);
+  EXPECT_THAT(imported->warnings, IsEmpty());
+  const Var y = imported->outputs.at("y");
+  ASSERT_TRUE(y.value().has_value()) << y.status();
+  EXPECT_THAT(y.value()->data<float>(),
+              ElementsAre(6.5f, 6.5f, 6.5f, 6.5f, 15.5f, 15.5f, 15.5f, 15.5f));
+}
+
 // An output of unknown rank needs no shape for the adapters of the other nodes: the model still
 // converts, with that output withheld from ONNX's checker and converter and put back in its place.
 TEST(OpsetConversionTest, AnOutputOfUnknownRankIsPutBackInItsPlaceAfterConversion) {

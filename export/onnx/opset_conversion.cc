@@ -137,6 +137,29 @@ void ClearBodyShapes(onnx::NodeProto& node) {
   }
 }
 
+// A graph input named like an initializer is that initializer in the import (graphgc takes its
+// tensor), so the converter reads the tensor's type, not the input's declared one: a declared
+// scalar for Gemm's A, given a [2, 3] initializer, had Gemm 6 to 7 read past the scalar's shape.
+void UseInitializerTypes(onnx::GraphProto& graph) {
+  absl::flat_hash_map<std::string, onnx::TypeProto> types;
+  auto add = [&types](const std::string& name, int32_t dtype, const auto& dims) {
+    onnx::TypeProto::Tensor& tensor = *types[name].mutable_tensor_type();
+    tensor.set_elem_type(dtype);
+    onnx::TensorShapeProto& shape = *tensor.mutable_shape();
+    for (int64_t dim : dims) shape.add_dim()->set_dim_value(dim);
+  };
+  for (const onnx::TensorProto& initializer : graph.initializer()) {
+    add(initializer.name(), initializer.data_type(), initializer.dims());
+  }
+  for (const onnx::SparseTensorProto& initializer : graph.sparse_initializer()) {
+    add(initializer.values().name(), initializer.values().data_type(), initializer.dims());
+  }
+  for (onnx::ValueInfoProto& input : *graph.mutable_input()) {
+    auto it = types.find(input.name());
+    if (it != types.end()) *input.mutable_type() = it->second;
+  }
+}
+
 // The types ONNX's version converter is given: what graphgc inferred, not what the model declares.
 // Its adapters read shapes unchecked (Gemm 6 to 7 reads A's dim 0), so a declared type the nodes
 // contradict (a scalar where Relu makes a matrix) would have it read past a shape. The main
@@ -148,6 +171,7 @@ void ClearBodyShapes(onnx::NodeProto& node) {
 bool UseInferredTypes(const InferredTypes& inferred, onnx::ModelProto& model) {
   onnx::GraphProto& graph = *model.mutable_graph();
   graph.clear_value_info();
+  UseInitializerTypes(graph);
   absl::flat_hash_map<std::string, onnx::ValueInfoProto*> outputs;
   for (onnx::ValueInfoProto& output : *graph.mutable_output()) outputs[output.name()] = &output;
   absl::flat_hash_set<std::string> typed;  // the outputs given an inferred type

@@ -8,7 +8,10 @@
 // caller decides whether that is an error. The converter is written for valid models and crashes
 // on some invalid ones, so a model reaches it only once it imports at its own opset and ONNX's
 // checker accepts it (the checker is skipped for a model whose tensors are in external data: it
-// would look for the files relative to the current folder).
+// would look for the files relative to the current folder). Its adapters read shapes unchecked,
+// so it reads no shape graphgc did not infer or check: node outputs take the inferred types,
+// initializers' inputs their tensors' types, outputs of unknown rank are withheld (and put back
+// after), and bodies go without shapes.
 // What the converter drops and the model needs is put back: model-local functions, and the
 // sequence and optional types of graph inputs, outputs and value_info.
 // Internal to the export module; thread-safe (no shared state).
