@@ -184,6 +184,26 @@ onnx::NodeProto Node(const std::string& op_type, std::vector<std::string> inputs
   return node;
 }
 
+// Gemm's B and C in the tests below: a [3, 4] matrix of ones and a [2, 4] one of halves, so that
+// each row of the result is its row of A summed, plus 0.5.
+Var GemmOnes(Graph& g) {
+  return g.constant(Tensor::from_vector<float>(std::vector<float>(12, 1.0f), {3, 4}));
+}
+Var GemmHalves(Graph& g) {
+  return g.constant(Tensor::from_vector<float>(std::vector<float>(8, 0.5f), {2, 4}));
+}
+
+// An import converted to the newest opset without a warning, whose output y has `expected`.
+void ExpectConvertedWithY(const absl::StatusOr<ImportedModel>& imported,
+                          const std::vector<float>& expected) {
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  EXPECT_EQ(imported->onnx_opset, kNewestOnnxOpset);
+  EXPECT_THAT(imported->warnings, IsEmpty());
+  const Var y = imported->outputs.at("y");
+  ASSERT_TRUE(y.value().has_value()) << y.status();
+  EXPECT_THAT(y.value()->data<float>(), Pointwise(::testing::Eq(), expected));
+}
+
 TEST(OpsetConversionTest, AModelTheConverterCannotConvertKeepsItsOpsetWithAWarning) {
   // Div's opset-6 to 7 adapter needs both input shapes for a legacy broadcast, and the rank of a
   // Reshape to a shape of unknown length is unknown: the converter refuses. Without the output
@@ -233,17 +253,11 @@ TEST(OpsetConversionTest, TheConverterReadsTheInferredTypesNotContradictingDecla
                   {Info("y", {"2", "4"})}, {Info("r", {})});
   Graph g;
   const Var x = g.constant(Tensor::from_vector<float>({1, -2, 3, -4, 5, -6}, {2, 3}));
-  const Var b = g.constant(Tensor::from_vector<float>(std::vector<float>(12, 1.0f), {3, 4}));
-  const Var c = g.constant(Tensor::from_vector<float>(std::vector<float>(8, 0.5f), {2, 4}));
-  auto imported = import_model(g, model, {{"x", x}, {"b", b}, {"c", c}});
-  ASSERT_TRUE(imported.ok()) << imported.status();
-  EXPECT_EQ(imported->onnx_opset, kNewestOnnxOpset);
-  EXPECT_THAT(imported->warnings, IsEmpty());
-  const Var y = imported->outputs.at("y");
-  ASSERT_TRUE(y.value().has_value()) << y.status();
+  const Var b = GemmOnes(g);
+  const Var c = GemmHalves(g);
   // Rows of Relu(x) sum to 4 and 5; times a matrix of ones, plus 0.5.
-  EXPECT_THAT(y.value()->data<float>(),
-              ElementsAre(4.5f, 4.5f, 4.5f, 4.5f, 5.5f, 5.5f, 5.5f, 5.5f));
+  ExpectConvertedWithY(import_model(g, model, {{"x", x}, {"b", b}, {"c", c}}),
+                       {4.5f, 4.5f, 4.5f, 4.5f, 5.5f, 5.5f, 5.5f, 5.5f});
   FoldOptions fold_options;
   fold_options.opset = 18;
   auto folded = fold(model, fold_options);
@@ -264,8 +278,8 @@ TEST(OpsetConversionTest, AGraphOutputsDeclaredShapeGraphgcCannotCheckIsNotReadB
   Graph g;
   const Var x = g.constant(Tensor::from_vector<float>({1, 2, 3, 4, 5, 6}, {2, 3}));
   const Var shape = g.constant(Tensor::from_vector<int64_t>({2, 3}));
-  const Var b = g.constant(Tensor::from_vector<float>(std::vector<float>(12, 1.0f), {3, 4}));
-  const Var c = g.constant(Tensor::from_vector<float>(std::vector<float>(8, 0.5f), {2, 4}));
+  const Var b = GemmOnes(g);
+  const Var c = GemmHalves(g);
   auto imported = import_model(g, model, {{"x", x}, {"shape", shape}, {"b", b}, {"c", c}});
   ASSERT_TRUE(imported.ok()) << imported.status();
   EXPECT_EQ(imported->onnx_opset, 6);
@@ -322,8 +336,8 @@ TEST(OpsetConversionTest, ABodyInputsDeclaredShapeIsNotReadByTheConverter) {
   const Var n = g.constant(Tensor::scalar<int64_t>(2));
   const Var keep_going = g.constant(Tensor::scalar<bool>(true));
   const Var x = g.constant(Tensor::from_vector<float>({1, 2, 3, 4, 5, 6}, {2, 3}));
-  const Var b = g.constant(Tensor::from_vector<float>(std::vector<float>(12, 1.0f), {3, 4}));
-  const Var c = g.constant(Tensor::from_vector<float>(std::vector<float>(8, 0.5f), {2, 4}));
+  const Var b = GemmOnes(g);
+  const Var c = GemmHalves(g);
   auto imported =
       import_model(g, model, {{"n", n}, {"t", keep_going}, {"x", x}, {"bb", b}, {"cc", c}});
   ASSERT_TRUE(imported.ok()) << imported.status();
@@ -350,16 +364,10 @@ TEST(OpsetConversionTest, AnInitializersDeclaredInputTypeIsNotReadByTheConverter
   a.add_dims(3);
   for (float element : {1, 2, 3, 4, 5, 6}) a.add_float_data(element);
   Graph g;
-  const Var b = g.constant(Tensor::from_vector<float>(std::vector<float>(12, 1.0f), {3, 4}));
-  const Var c = g.constant(Tensor::from_vector<float>(std::vector<float>(8, 0.5f), {2, 4}));
-  auto imported = import_model(g, model, {{"b", b}, {"c", c}});
-  ASSERT_TRUE(imported.ok()) << imported.status();
-  EXPECT_EQ(imported->onnx_opset, kNewestOnnxOpset);
-  EXPECT_THAT(imported->warnings, IsEmpty());
-  const Var y = imported->outputs.at("y");
-  ASSERT_TRUE(y.value().has_value()) << y.status();
-  EXPECT_THAT(y.value()->data<float>(),
-              ElementsAre(6.5f, 6.5f, 6.5f, 6.5f, 15.5f, 15.5f, 15.5f, 15.5f));
+  const Var b = GemmOnes(g);
+  const Var c = GemmHalves(g);
+  ExpectConvertedWithY(import_model(g, model, {{"b", b}, {"c", c}}),
+                       {6.5f, 6.5f, 6.5f, 6.5f, 15.5f, 15.5f, 15.5f, 15.5f});
 }
 
 // An output of unknown rank needs no shape for the adapters of the other nodes: the model still
