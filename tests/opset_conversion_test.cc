@@ -524,6 +524,58 @@ TEST(OpsetConversionTest, ANewerModelIsConvertedDownWhereOnnxCan) {
   EXPECT_THAT(kept->outputs.at("m").shape(), ::testing::Optional(std::vector<int64_t>{2}));
 }
 
+// Going down, ONNX's Softmax 13 to 12 adapter keeps the axis, though opset 12 normalizes over
+// every axis from it on: a Softmax over axis 1 of a [2, 3, 4] input converted to opset 12
+// normalized over 12 elements, not 3 (a wrong value). Only the last axis converts. And the
+// adapter that puts ReduceMax-18's `axes` input back into an attribute reads that input even
+// where the node omits it (past the end of its inputs): such a model keeps its opset too.
+TEST(OpsetConversionTest, ConvertingDownKeepsWhatTheNodesCompute) {
+  std::vector<float> elements(24);
+  for (int i = 0; i < 24; ++i) elements[i] = 0.1f * static_cast<float>(i);
+  for (const int64_t axis : {1, -1}) {
+    Graph source;
+    const Var x = source.argument("x", DataType::kFloat, {2, 3, 4});
+    auto model = to_onnx(source, {{"s", opset13::Softmax(x, {.axis = axis})}});
+    ASSERT_TRUE(model.ok()) << model.status();
+    std::vector<std::vector<float>> results;
+    for (const int opset : {13, 12}) {
+      Graph g;
+      const Var data = g.constant(Tensor::from_vector<float>(elements, {2, 3, 4}));
+      auto imported = import_model(g, *model, {{"x", data}}, {.opset = opset});
+      ASSERT_TRUE(imported.ok()) << imported.status();
+      if (opset == 12 && axis == 1) {
+        EXPECT_EQ(imported->onnx_opset, 13);
+        ASSERT_EQ(imported->warnings.size(), 1u);
+        EXPECT_THAT(imported->warnings[0],
+                    HasSubstr("normalizes over every axis from `axis` on, and the converter "
+                              "keeps axis 1 of a rank-3 input"));
+      } else {
+        EXPECT_EQ(imported->onnx_opset, opset);
+        EXPECT_THAT(imported->warnings, IsEmpty());
+      }
+      const std::optional<Tensor> s = imported->outputs.at("s").value();
+      ASSERT_TRUE(s.has_value());
+      results.emplace_back(s->data<float>().begin(), s->data<float>().end());
+    }
+    EXPECT_THAT(results[1], Pointwise(::testing::FloatNear(1e-6f), results[0])) << axis;
+  }
+  Graph source;
+  const Var x = source.argument("x", DataType::kFloat, {2, 3});
+  auto reduce = to_onnx(source, {{"m", opset18::ReduceMax(x)}});
+  ASSERT_TRUE(reduce.ok()) << reduce.status();
+  Graph g;
+  const Var data = g.constant(Tensor::from_vector<float>({1, 7, 3, 4, 5, 6}, {2, 3}));
+  auto imported = import_model(g, *reduce, {{"x", data}}, {.opset = 17});
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  EXPECT_EQ(imported->onnx_opset, 18);
+  ASSERT_EQ(imported->warnings.size(), 1u);
+  EXPECT_THAT(imported->warnings[0],
+              HasSubstr("ONNX's converter would read input 1 of ReduceMax node"));
+  const std::optional<Tensor> m = imported->outputs.at("m").value();
+  ASSERT_TRUE(m.has_value());
+  EXPECT_THAT(m->data<float>(), ElementsAre(7.0f));
+}
+
 TEST(OpsetConversionTest, ModelsWithoutAnOnnxImportOrAtTheTargetAreNotTouched) {
   Graph source;
   Var a = source.argument("a", DataType::kFloat, {2});

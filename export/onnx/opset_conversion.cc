@@ -12,6 +12,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "graphgc/export/onnx/down_conversion_guard.h"
 #include "graphgc/export/onnx/external_data.h"
 #include "graphgc/export/onnx/graph_inliner.h"
 #include "graphgc/export/onnx/ir_version.h"
@@ -82,6 +83,28 @@ absl::Status ImportsAsItIs(const onnx::ModelProto& model, const InitializerLoade
     }
   };
   return InlineModel(scratch, model, {}, std::move(hooks)).status();
+}
+
+// The rank of a main-graph value: inferred for node outputs, declared for inputs, an
+// initializer's own.
+RankOf RankFrom(const InferredTypes& inferred, const onnx::GraphProto& graph) {
+  return [&inferred, &graph](const std::string& name) -> std::optional<int64_t> {
+    if (auto it = inferred.find(name); it != inferred.end()) {
+      const VarType& type = it->second;
+      if (!type.is_tensor() || !type.shape().has_value()) return std::nullopt;
+      return static_cast<int64_t>(type.shape()->size());
+    }
+    for (const onnx::TensorProto& initializer : graph.initializer()) {
+      if (initializer.name() == name) return initializer.dims_size();
+    }
+    for (const onnx::ValueInfoProto& input : graph.input()) {
+      if (input.name() == name && input.type().has_tensor_type() &&
+          input.type().tensor_type().has_shape()) {
+        return input.type().tensor_type().shape().dim_size();
+      }
+    }
+    return std::nullopt;
+  };
 }
 
 // Whether a type tells what ONNX's converter may read of it: a tensor's rank.
@@ -241,6 +264,11 @@ OpsetConversion ConvertOnnxOpset(const onnx::ModelProto& original, int target,
   InferredTypes inferred;
   if (absl::Status imports = ImportsAsItIs(model, load_initializer, inferred); !imports.ok()) {
     result.warning = KeptAtOwnOpset(from, target, imports.message());
+    return result;
+  }
+  if (std::optional<std::string> hazard =
+          DownConversionHazard(model, from, target, RankFrom(inferred, model.graph()))) {
+    result.warning = KeptAtOwnOpset(from, target, *hazard);
     return result;
   }
   if (!UseInferredTypes(inferred, model)) {

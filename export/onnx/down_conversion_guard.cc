@@ -1,0 +1,118 @@
+#include "graphgc/export/onnx/down_conversion_guard.h"
+
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+
+namespace graphgc::internal {
+namespace {
+
+// Each value's maker in the graphs around a node: a body sees its enclosing graphs' values.
+using Makers = absl::flat_hash_map<std::string, std::string>;
+
+bool IsOnnxNode(const onnx::NodeProto& node) {
+  return node.domain().empty() || node.domain() == "ai.onnx";
+}
+
+// The opset at which the op's input 1 (`axes`; Split's `split`) took the place of an attribute,
+// which the converter puts back going down; 0 for other ops.
+int AttributeInputSince(absl::string_view op_type) {
+  if (op_type == "ReduceSum" || op_type == "Squeeze" || op_type == "Unsqueeze" ||
+      op_type == "Split") {
+    return 13;
+  }
+  for (absl::string_view reduce :
+       {"ReduceMax", "ReduceMin", "ReduceMean", "ReduceProd", "ReduceSumSquare", "ReduceL1",
+        "ReduceL2", "ReduceLogSum", "ReduceLogSumExp"}) {
+    if (op_type == reduce) return 18;
+  }
+  return 0;
+}
+
+bool NormalizesOverOneAxis(absl::string_view op_type) {
+  return op_type == "Softmax" || op_type == "LogSoftmax" || op_type == "Hardmax";
+}
+
+std::string NodeName(const onnx::NodeProto& node) {
+  return node.name().empty() ? absl::StrCat(node.op_type(), " node")
+                             : absl::StrCat(node.op_type(), " node '", node.name(), "'");
+}
+
+int64_t AxisOf(const onnx::NodeProto& node) {
+  for (const onnx::AttributeProto& attribute : node.attribute()) {
+    if (attribute.name() == "axis" && attribute.type() == onnx::AttributeProto::INT) {
+      return attribute.i();
+    }
+  }
+  return -1;  // opset 13's default
+}
+
+std::optional<std::string> SoftmaxHazard(const onnx::NodeProto& node, const Makers& makers,
+                                         const RankOf* rank_of) {
+  if (node.input_size() < 1) return std::nullopt;
+  const int64_t axis = AxisOf(node);
+  std::optional<int64_t> rank;
+  if (rank_of != nullptr) rank = (*rank_of)(node.input(0));
+  const bool last = axis == -1 || (rank.has_value() && axis == *rank - 1);
+  if (!last) {
+    return absl::StrCat(
+        "ONNX's converter would change what ", NodeName(node), " computes: below opset 13 it ",
+        "normalizes over every axis from `axis` on, and the converter keeps axis ", axis,
+        rank.has_value() ? absl::StrCat(" of a rank-", *rank, " input")
+                         : " of an input of unknown rank");
+  }
+  auto maker = makers.find(node.input(0));
+  if (maker != makers.end() && maker->second == "Flatten") {
+    return absl::StrCat("ONNX's converter would drop the Flatten that feeds ", NodeName(node),
+                        ", changing what it computes");
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> GraphHazard(const onnx::GraphProto& graph, int64_t from, int target,
+                                       Makers makers, const RankOf* rank_of) {
+  for (const onnx::NodeProto& node : graph.node()) {
+    for (const std::string& output : node.output()) {
+      makers[output] = IsOnnxNode(node) ? node.op_type() : "";
+    }
+  }
+  for (const onnx::NodeProto& node : graph.node()) {
+    if (IsOnnxNode(node)) {
+      const int since = AttributeInputSince(node.op_type());
+      if (since > 0 && from >= since && target < since &&
+          (node.input_size() < 2 || node.input(1).empty())) {
+        return absl::StrCat("ONNX's converter would read input 1 of ", NodeName(node),
+                            ", which the node omits");
+      }
+      if (NormalizesOverOneAxis(node.op_type()) && from >= 13 && target < 13) {
+        if (std::optional<std::string> hazard = SoftmaxHazard(node, makers, rank_of)) {
+          return hazard;
+        }
+      }
+    }
+    for (const onnx::AttributeProto& attribute : node.attribute()) {
+      std::vector<const onnx::GraphProto*> bodies;
+      if (attribute.has_g()) bodies.push_back(&attribute.g());
+      for (const onnx::GraphProto& body : attribute.graphs()) bodies.push_back(&body);
+      for (const onnx::GraphProto* body : bodies) {
+        // Inside bodies graphgc gives the converter no ranks (opset_conversion.cc).
+        if (std::optional<std::string> hazard = GraphHazard(*body, from, target, makers, nullptr)) {
+          return hazard;
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> DownConversionHazard(const onnx::ModelProto& model, int64_t from,
+                                                int target, const RankOf& rank_of) {
+  if (target >= from) return std::nullopt;
+  return GraphHazard(model.graph(), from, target, Makers(), &rank_of);
+}
+
+}  // namespace graphgc::internal
