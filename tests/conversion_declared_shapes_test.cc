@@ -17,6 +17,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/graphgc.h"
+#include "onnx_conformance_util.h"
 
 namespace graphgc {
 namespace {
@@ -98,21 +99,7 @@ onnx::ModelProto WithWrongShapes(onnx::ModelProto model, const WrongShape& shape
 std::optional<std::map<std::string, std::optional<Tensor>>> Import(const onnx::ModelProto& model,
                                                                    const fs::path& dir) {
   Graph g;
-  std::map<std::string, Var> inputs;
-  std::vector<std::string> initializers;
-  for (const onnx::TensorProto& initializer : model.graph().initializer()) {
-    initializers.push_back(initializer.name());
-  }
-  int next = 0;
-  for (const onnx::ValueInfoProto& input : model.graph().input()) {
-    if (std::find(initializers.begin(), initializers.end(), input.name()) != initializers.end()) {
-      continue;
-    }
-    absl::StatusOr<Tensor> value =
-        load_tensor((dir / "test_data_set_0" / absl::StrCat("input_", next++, ".pb")).string());
-    if (!value.ok()) break;
-    inputs[input.name()] = g.constant(*value);
-  }
+  const std::map<std::string, Var> inputs = onnx_conformance::BindTestInputs(model, dir, g);
   auto imported = import_model(g, model, inputs);
   if (!imported.ok()) return std::nullopt;
   std::map<std::string, std::optional<Tensor>> values;
@@ -151,12 +138,7 @@ void CheckModel(const fs::path& dir, Tally& tally) {
 
 Tally CheckSuite(const fs::path& suite) {
   Tally tally;
-  std::vector<fs::path> dirs;
-  for (const fs::directory_entry& entry : fs::directory_iterator(suite)) {
-    if (entry.is_directory()) dirs.push_back(entry.path());
-  }
-  std::sort(dirs.begin(), dirs.end());
-  for (const fs::path& dir : dirs) CheckModel(dir, tally);
+  for (const std::string& dir : onnx_conformance::ListTestDirs(suite)) CheckModel(dir, tally);
   return tally;
 }
 

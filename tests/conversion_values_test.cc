@@ -20,6 +20,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/graphgc.h"
+#include "onnx_conformance_util.h"
 
 namespace graphgc {
 namespace {
@@ -35,19 +36,7 @@ struct Imported {
 // import fails.
 std::optional<Imported> ImportAt(const onnx::ModelProto& model, const fs::path& dir, int opset) {
   Graph g;
-  std::set<std::string> initializers;
-  for (const onnx::TensorProto& initializer : model.graph().initializer()) {
-    initializers.insert(initializer.name());
-  }
-  std::map<std::string, Var> inputs;
-  int next = 0;
-  for (const onnx::ValueInfoProto& input : model.graph().input()) {
-    if (initializers.count(input.name()) > 0) continue;
-    absl::StatusOr<Tensor> value =
-        load_tensor((dir / "test_data_set_0" / absl::StrCat("input_", next++, ".pb")).string());
-    if (!value.ok()) break;
-    inputs[input.name()] = g.constant(*value);
-  }
+  const std::map<std::string, Var> inputs = onnx_conformance::BindTestInputs(model, dir, g);
   auto imported = import_model(g, model, inputs, {.opset = opset});
   if (!imported.ok()) return std::nullopt;
   Imported result;
@@ -107,13 +96,8 @@ void CheckModel(const fs::path& dir, Tally& tally) {
 }
 
 Tally CheckSuite(const fs::path& suite) {
-  std::vector<fs::path> dirs;
-  for (const fs::directory_entry& entry : fs::directory_iterator(suite)) {
-    if (entry.is_directory()) dirs.push_back(entry.path());
-  }
-  std::sort(dirs.begin(), dirs.end());
   Tally tally;
-  for (const fs::path& dir : dirs) CheckModel(dir, tally);
+  for (const std::string& dir : onnx_conformance::ListTestDirs(suite)) CheckModel(dir, tally);
   return tally;
 }
 

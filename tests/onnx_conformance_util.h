@@ -10,6 +10,7 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -73,6 +74,27 @@ bool ParseFile(const std::filesystem::path& path, Proto* proto) {
 inline std::string ElemTypeName(int32_t code) {
   const std::string& name = onnx::TensorProto::DataType_Name(code);
   return name.empty() ? absl::StrCat(code) : name;
+}
+
+// The model's inputs that are not initializers, bound in order to test_data_set_0's input_<i>.pb
+// under `dir` (as far as those files go), as constants of `graph`.
+inline std::map<std::string, graphgc::Var> BindTestInputs(const onnx::ModelProto& model,
+                                                          const std::filesystem::path& dir,
+                                                          graphgc::Graph& graph) {
+  std::set<std::string> initializers;
+  for (const onnx::TensorProto& initializer : model.graph().initializer()) {
+    initializers.insert(initializer.name());
+  }
+  std::map<std::string, graphgc::Var> inputs;
+  int next = 0;
+  for (const onnx::ValueInfoProto& input : model.graph().input()) {
+    if (initializers.count(input.name()) > 0) continue;
+    absl::StatusOr<graphgc::Tensor> value = graphgc::load_tensor(
+        (dir / "test_data_set_0" / absl::StrCat("input_", next++, ".pb")).string());
+    if (!value.ok()) break;
+    inputs[input.name()] = graph.constant(*value);
+  }
+  return inputs;
 }
 
 // "ai.onnx" and "" name the same domain; "" is the canonical spelling.
