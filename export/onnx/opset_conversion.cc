@@ -16,6 +16,7 @@
 #include "graphgc/export/onnx/external_data.h"
 #include "graphgc/export/onnx/graph_inliner.h"
 #include "graphgc/export/onnx/ir_version.h"
+#include "graphgc/export/onnx/legacy_resampling.h"
 #include "graphgc/export/onnx/node_protos.h"
 #include "graphgc/export/onnx/prelu_channel_slopes.h"
 #include "graphgc/ir/graph.h"
@@ -102,6 +103,34 @@ RankOf RankFrom(const InferredTypes& inferred, const onnx::GraphProto& graph) {
           input.type().tensor_type().has_shape()) {
         return input.type().tensor_type().shape().dim_size();
       }
+    }
+    return std::nullopt;
+  };
+}
+
+// The dims of a main-graph value, as RankFrom finds its rank (-1 for an unknown or symbolic dim).
+ShapeOf ShapeFrom(const InferredTypes& inferred, const onnx::GraphProto& graph) {
+  return [&inferred, &graph](const std::string& name) -> std::optional<std::vector<int64_t>> {
+    if (auto it = inferred.find(name); it != inferred.end()) {
+      const VarType& type = it->second;
+      if (!type.is_tensor()) return std::nullopt;
+      return type.shape();
+    }
+    for (const onnx::TensorProto& initializer : graph.initializer()) {
+      if (initializer.name() == name) {
+        return std::vector<int64_t>(initializer.dims().begin(), initializer.dims().end());
+      }
+    }
+    for (const onnx::ValueInfoProto& input : graph.input()) {
+      if (input.name() != name || !input.type().has_tensor_type() ||
+          !input.type().tensor_type().has_shape()) {
+        continue;
+      }
+      std::vector<int64_t> dims;
+      for (const auto& dim : input.type().tensor_type().shape().dim()) {
+        dims.push_back(dim.has_dim_value() ? dim.dim_value() : -1);
+      }
+      return dims;
     }
     return std::nullopt;
   };
@@ -298,6 +327,13 @@ OpsetConversion ConvertOnnxOpset(const onnx::ModelProto& original, int target,
   }
   RestoreWithheldOutputs(original, *result.model);
   RestoreDropped(original, *result.model);
+  if (CrossesLegacyResampling(from, target)) {
+    if (std::optional<std::string> why = PinLegacyResampling(
+            *result.model, load_initializer, ShapeFrom(inferred, original.graph()))) {
+      result.model.reset();
+      result.warning = KeptAtOwnOpset(from, target, *why);
+    }
+  }
   return result;
 }
 

@@ -13,7 +13,9 @@
 // initializers' inputs their tensors' types, outputs of unknown rank are withheld (and put back
 // after), and bodies go without shapes.
 // What the converter drops and the model needs is put back: model-local functions, and the
-// sequence and optional types of graph inputs, outputs and value_info.
+// sequence and optional types of graph inputs, outputs and value_info. What Resize-10 and Upsample
+// compute is written into the Resize nodes the converter makes of them (legacy_resampling.h),
+// and a model whose resampling opset 11 cannot express keeps its opset.
 // Internal to the export module; thread-safe (no shared state).
 #ifndef GRAPHGC_OPSET_CONVERSION_H_
 #define GRAPHGC_OPSET_CONVERSION_H_

@@ -1,0 +1,210 @@
+#include "graphgc/export/onnx/legacy_resampling.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "graphgc/opset/proto/tensor_proto.h"
+
+namespace graphgc::internal {
+namespace {
+
+constexpr int kResizeAttributesSince = 11;
+
+// The graphs whose values a node sees, innermost last: a body sees its enclosing graphs' values.
+using Scopes = std::vector<const onnx::GraphProto*>;
+
+bool IsOnnxNode(const onnx::NodeProto& node) {
+  return node.domain().empty() || node.domain() == "ai.onnx";
+}
+
+std::string NodeName(const onnx::NodeProto& node) {
+  return node.name().empty() ? absl::StrCat(node.op_type(), " node")
+                             : absl::StrCat(node.op_type(), " node '", node.name(), "'");
+}
+
+const onnx::AttributeProto* FindAttribute(const onnx::NodeProto& node, absl::string_view name) {
+  for (const onnx::AttributeProto& attribute : node.attribute()) {
+    if (attribute.name() == name) return &attribute;
+  }
+  return nullptr;
+}
+
+void SetStringAttribute(onnx::NodeProto& node, absl::string_view name, absl::string_view value) {
+  onnx::AttributeProto* attribute = nullptr;
+  for (onnx::AttributeProto& existing : *node.mutable_attribute()) {
+    if (existing.name() == name) attribute = &existing;
+  }
+  if (attribute == nullptr) attribute = node.add_attribute();
+  attribute->Clear();
+  attribute->set_name(std::string(name));
+  attribute->set_type(onnx::AttributeProto::STRING);
+  attribute->set_s(std::string(value));
+}
+
+std::optional<std::vector<double>> Doubles(const absl::StatusOr<Tensor>& tensor) {
+  if (!tensor.ok() || tensor->dtype() != DataType::kFloat) return std::nullopt;
+  absl::Span<const float> floats = tensor->data<float>();
+  return std::vector<double>(floats.begin(), floats.end());
+}
+
+// The value of `name` where it is a float constant: an initializer or a Constant node's output.
+std::optional<std::vector<double>> ConstantFloats(const std::string& name, const Scopes& scopes,
+                                                  const InitializerLoader& load_initializer) {
+  for (auto scope = scopes.rbegin(); scope != scopes.rend(); ++scope) {
+    for (const onnx::TensorProto& initializer : (*scope)->initializer()) {
+      if (initializer.name() == name) return Doubles(load_initializer(initializer));
+    }
+    for (const onnx::NodeProto& node : (*scope)->node()) {
+      if (node.op_type() != "Constant" || !IsOnnxNode(node) || node.output_size() != 1 ||
+          node.output(0) != name) {
+        continue;
+      }
+      if (const onnx::AttributeProto* value = FindAttribute(node, "value");
+          value != nullptr && value->has_t()) {
+        return Doubles(FromTensorProto(value->t()));
+      }
+      if (const onnx::AttributeProto* floats = FindAttribute(node, "value_floats")) {
+        return std::vector<double>(floats->floats().begin(), floats->floats().end());
+      }
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+// Opset 11's nearest_mode for legacy nearest sampling by `scales`: rounding down where axes grow,
+// up where they shrink; an axis of scale 1 samples whole coordinates, where both agree.
+std::optional<absl::string_view> NearestModeFor(const std::vector<double>& scales) {
+  bool grows = false;
+  bool shrinks = false;
+  for (double scale : scales) {
+    grows = grows || scale > 1;
+    shrinks = shrinks || scale < 1;
+  }
+  if (grows && shrinks) return std::nullopt;
+  return shrinks ? "ceil" : "floor";
+}
+
+// How many significant bits a float has (0 for zero).
+int SignificantBits(float value) {
+  int exponent = 0;
+  const double mantissa = std::frexp(static_cast<double>(value), &exponent);
+  auto bits = static_cast<int64_t>(std::ldexp(std::fabs(mantissa), 24));
+  if (bits == 0) return 0;
+  int count = 24;
+  while ((bits & 1) == 0) {
+    bits >>= 1;
+    --count;
+  }
+  return count;
+}
+
+// Why opset 10's output size floor(scale * size), computed in float, may differ from opset 11's,
+// computed in double; nullopt when they agree (`size` -1: unknown).
+std::optional<std::string> SizesMayDiffer(float scale, int64_t size) {
+  if (size >= 0) {
+    const float in_float = static_cast<float>(size) * scale;
+    const double in_double = static_cast<double>(size) * static_cast<double>(scale);
+    if (std::floor(static_cast<double>(in_float)) == std::floor(in_double)) return std::nullopt;
+    return absl::StrCat("an input of size ", size);
+  }
+  if (SignificantBits(scale) <= 8) return std::nullopt;
+  return std::string("an input of unknown size");
+}
+
+std::optional<std::string> PinNode(onnx::NodeProto& node, const Scopes& scopes,
+                                   const InitializerLoader& load_initializer,
+                                   const ShapeOf& shape_of) {
+  // Resize-11's inputs: X, roi, scales.
+  std::optional<std::vector<double>> scales;
+  if (node.input_size() >= 3) scales = ConstantFloats(node.input(2), scopes, load_initializer);
+  if (!scales.has_value()) {
+    return absl::StrCat(NodeName(node),
+                        " resizes by scales that are not a constant, and opset 11 computes other "
+                        "output sizes (in double, not float) and nearest rounding from them");
+  }
+  const std::optional<std::vector<int64_t>> sizes = shape_of(node.input(0));
+  for (size_t axis = 0; axis < scales->size(); ++axis) {
+    const int64_t size = sizes.has_value() && axis < sizes->size() ? (*sizes)[axis] : int64_t{-1};
+    const auto scale = static_cast<float>((*scales)[axis]);
+    if (std::optional<std::string> differ = SizesMayDiffer(scale, size)) {
+      return absl::StrCat(NodeName(node), " scales axis ", axis, " by ", scale,
+                          ", and opset 10 computes the output size in float where opset 11 "
+                          "computes it in double: they may differ for ",
+                          *differ);
+    }
+  }
+  const onnx::AttributeProto* mode = FindAttribute(node, "mode");
+  if (mode == nullptr || mode->s() == "nearest") {
+    const std::optional<absl::string_view> rounding = NearestModeFor(*scales);
+    if (!rounding.has_value()) {
+      return absl::StrCat(NodeName(node),
+                          " samples nearest on axes that grow and axes that shrink, which opset 10 "
+                          "rounds down and up and opset 11 cannot round by one nearest_mode");
+    }
+    SetStringAttribute(node, "nearest_mode", *rounding);
+  }
+  SetStringAttribute(node, "coordinate_transformation_mode", "asymmetric");
+  return std::nullopt;
+}
+
+std::optional<std::string> PinGraph(onnx::GraphProto& graph, Scopes scopes,
+                                    const InitializerLoader& load_initializer,
+                                    const ShapeOf& shape_of) {
+  scopes.push_back(&graph);
+  for (onnx::NodeProto& node : *graph.mutable_node()) {
+    if (IsOnnxNode(node) && node.op_type() == "Resize") {
+      if (std::optional<std::string> why = PinNode(node, scopes, load_initializer, shape_of)) {
+        return why;
+      }
+    }
+    for (onnx::AttributeProto& attribute : *node.mutable_attribute()) {
+      if (attribute.has_g()) {
+        if (std::optional<std::string> why =
+                PinGraph(*attribute.mutable_g(), scopes, load_initializer, shape_of)) {
+          return why;
+        }
+      }
+      for (onnx::GraphProto& body : *attribute.mutable_graphs()) {
+        if (std::optional<std::string> why = PinGraph(body, scopes, load_initializer, shape_of)) {
+          return why;
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+int64_t FunctionOnnxOpset(const onnx::FunctionProto& function) {
+  for (const onnx::OperatorSetIdProto& opset : function.opset_import()) {
+    if (opset.domain().empty() || opset.domain() == "ai.onnx") return opset.version();
+  }
+  return 0;
+}
+
+}  // namespace
+
+bool CrossesLegacyResampling(int64_t from, int target) {
+  return from < kResizeAttributesSince && target >= kResizeAttributesSince;
+}
+
+std::optional<std::string> PinLegacyResampling(onnx::ModelProto& converted,
+                                               const InitializerLoader& load_initializer,
+                                               const ShapeOf& shape_of) {
+  // A function's nodes cannot be told apart from ones written for opset 11 here.
+  for (const onnx::FunctionProto& function : converted.functions()) {
+    if (FunctionOnnxOpset(function) < kResizeAttributesSince) continue;
+    for (const onnx::NodeProto& node : function.node()) {
+      if (IsOnnxNode(node) && (node.op_type() == "Resize" || node.op_type() == "Upsample")) {
+        return absl::StrCat("graphgc does not carry the meaning of ", NodeName(node),
+                            " in model-local function '", function.name(), "' past opset 10");
+      }
+    }
+  }
+  return PinGraph(*converted.mutable_graph(), Scopes(), load_initializer, shape_of);
+}
+
+}  // namespace graphgc::internal
