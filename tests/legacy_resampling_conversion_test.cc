@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -268,6 +269,26 @@ TEST(LegacyResamplingConversionTest, OutputSizesTheOpsetsComputeApartKeepTheOpse
     ExpectKeptWithWarning(
         {"Resize", 10, mode, {1, 1, 0.6f, 0.6f}, {1, 2, 10, 10}, false, false, true},
         "they may differ for an input of unknown size");
+  }
+}
+
+// Scales no opset accepts reach the converter (the import at the model's own opset computes no
+// values): they are refused without undefined behaviour, and no value comes of them.
+TEST(LegacyResamplingConversionTest, ScalesThatAreNotNumbersAreRefusedNotRead) {
+  for (const float bad : {std::numeric_limits<float>::quiet_NaN(),
+                          std::numeric_limits<float>::infinity(), -2.0f, 0.0f}) {
+    for (const bool sizes_unknown : {false, true}) {
+      const Legacy legacy{"Resize",     10,    "linear", {1, 1, bad, 2},
+                          {1, 1, 4, 4}, false, false,    sizes_unknown};
+      for (const int target : kTargets) {
+        Graph g;
+        const Var x =
+            g.constant(Tensor::from_vector<float>(std::vector<float>(16, 1.0f), legacy.dims));
+        auto imported = import_model(g, LegacyModel(legacy), {{"x", x}}, {.opset = target});
+        if (!imported.ok()) continue;  // a clear status is fine
+        EXPECT_FALSE(imported->outputs.at("y").value().has_value()) << Describe(legacy);
+      }
+    }
   }
 }
 

@@ -88,8 +88,10 @@ std::optional<absl::string_view> NearestModeFor(const std::vector<double>& scale
   return shrinks ? "ceil" : "floor";
 }
 
-// How many significant bits a float has (0 for zero).
+// How many significant bits a float has (0 for zero; more than a float holds for NaN and the
+// infinities, which no exact product has).
 int SignificantBits(float value) {
+  if (!std::isfinite(value)) return 25;
   int exponent = 0;
   const double mantissa = std::frexp(static_cast<double>(value), &exponent);
   auto bits = static_cast<int64_t>(std::ldexp(std::fabs(mantissa), 24));
