@@ -35,9 +35,10 @@ struct Legacy {
   std::string mode;
   std::vector<float> scales;
   std::vector<int64_t> dims;
-  bool scales_are_input = false;  // a graph input, not an initializer
-  bool in_if_body = false;        // both branches of an If resample, scales from the main graph
-  bool sizes_unknown = false;     // x declared with symbolic dims
+  bool scales_are_input = false;    // a graph input, not an initializer
+  bool in_if_body = false;          // both branches of an If resample, scales from the main graph
+  bool sizes_unknown = false;       // x declared with symbolic dims
+  bool scales_overridable = false;  // an initializer also listed among the graph inputs
 };
 
 std::string Describe(const Legacy& legacy) {
@@ -106,9 +107,10 @@ onnx::ModelProto LegacyModel(const Legacy& legacy) {
       "x", legacy.sizes_unknown ? std::vector<int64_t>(legacy.dims.size(), -1) : legacy.dims);
   if (legacy.opset >= 9) {
     const std::vector<int64_t> rank = {static_cast<int64_t>(legacy.scales.size())};
-    if (legacy.scales_are_input) {
+    if (legacy.scales_are_input || legacy.scales_overridable) {
       *graph.add_input() = FloatInfo("scales", rank);
-    } else {
+    }
+    if (!legacy.scales_are_input) {
       onnx::TensorProto& scales = *graph.add_initializer();
       scales.set_name("scales");
       scales.set_data_type(onnx::TensorProto::FLOAT);
@@ -256,6 +258,10 @@ TEST(LegacyResamplingConversionTest, NearestRoundingOpset11CannotWriteKeepsTheOp
   for (const std::string mode : {"nearest", "linear"}) {
     ExpectKeptWithWarning({"Resize", 10, mode, {1, 1, 2, 2}, {1, 1, 4, 4}, true},
                           "resizes by scales that are not a constant");
+    // A caller may bind other scales to an initializer the graph also lists as an input.
+    Legacy overridable{"Resize", 10, mode, {1, 1, 2, 2}, {1, 1, 4, 4}};
+    overridable.scales_overridable = true;
+    ExpectKeptWithWarning(overridable, "resizes by scales that are not a constant");
   }
 }
 

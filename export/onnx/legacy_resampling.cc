@@ -50,29 +50,74 @@ std::optional<std::vector<double>> Doubles(const absl::StatusOr<Tensor>& tensor)
   return std::vector<double>(floats.begin(), floats.end());
 }
 
-// The value of `name` where it is a float constant: an initializer or a Constant node's output.
-std::optional<std::vector<double>> ConstantFloats(const std::string& name, const Scopes& scopes,
-                                                  const InitializerLoader& load_initializer) {
-  for (auto scope = scopes.rbegin(); scope != scopes.rend(); ++scope) {
-    for (const onnx::TensorProto& initializer : (*scope)->initializer()) {
-      if (initializer.name() == name) return Doubles(load_initializer(initializer));
-    }
-    for (const onnx::NodeProto& node : (*scope)->node()) {
-      if (node.op_type() != "Constant" || !IsOnnxNode(node) || node.output_size() != 1 ||
-          node.output(0) != name) {
-        continue;
-      }
-      if (const onnx::AttributeProto* value = FindAttribute(node, "value");
-          value != nullptr && value->has_t()) {
-        return Doubles(FromTensorProto(value->t()));
-      }
-      if (const onnx::AttributeProto* floats = FindAttribute(node, "value_floats")) {
-        return std::vector<double>(floats->floats().begin(), floats->floats().end());
-      }
-      return std::nullopt;
-    }
+// The float constant `producer` (an initializer or a Constant node) holds; nullopt for anything
+// else.
+std::optional<std::vector<double>> ConstantOf(const onnx::NodeProto& producer) {
+  if (producer.op_type() != "Constant" || !IsOnnxNode(producer)) return std::nullopt;
+  if (const onnx::AttributeProto* value = FindAttribute(producer, "value");
+      value != nullptr && value->has_t()) {
+    return Doubles(FromTensorProto(value->t()));
+  }
+  if (const onnx::AttributeProto* floats = FindAttribute(producer, "value_floats")) {
+    return std::vector<double>(floats->floats().begin(), floats->floats().end());
   }
   return std::nullopt;
+}
+
+// Where `name` is defined in one graph: an initializer, a node output or a graph input.
+struct Definition {
+  const onnx::TensorProto* initializer = nullptr;
+  const onnx::NodeProto* producer = nullptr;
+  bool input = false;
+  bool found() const { return initializer != nullptr || producer != nullptr || input; }
+};
+
+Definition DefinitionIn(const onnx::GraphProto& graph, const std::string& name) {
+  Definition definition;
+  for (const onnx::TensorProto& initializer : graph.initializer()) {
+    if (initializer.name() == name) definition.initializer = &initializer;
+  }
+  for (const onnx::NodeProto& node : graph.node()) {
+    for (const std::string& output : node.output()) {
+      if (output == name) definition.producer = &node;
+    }
+  }
+  for (const onnx::ValueInfoProto& input : graph.input()) {
+    if (input.name() == name) definition.input = true;
+  }
+  return definition;
+}
+
+// The graph of `scopes`, innermost first, that defines `name` (a body's own name hides an outer
+// one); nullptr when none does.
+const onnx::GraphProto* DefiningScope(const std::string& name, const Scopes& scopes,
+                                      Definition& definition) {
+  for (auto scope = scopes.rbegin(); scope != scopes.rend(); ++scope) {
+    definition = DefinitionIn(**scope, name);
+    if (definition.found()) return *scope;
+  }
+  return nullptr;
+}
+
+// The value of `name` where it is a float constant: an initializer (that no graph input of its
+// graph overrides) or a Constant node's output.
+std::optional<std::vector<double>> ConstantFloats(const std::string& name, const Scopes& scopes,
+                                                  const InitializerLoader& load_initializer) {
+  Definition definition;
+  if (DefiningScope(name, scopes, definition) == nullptr) return std::nullopt;
+  if (definition.producer != nullptr) return ConstantOf(*definition.producer);
+  if (definition.input || definition.initializer == nullptr) return std::nullopt;
+  return Doubles(load_initializer(*definition.initializer));
+}
+
+// The dims of `name`, known only for the main graph's values: a body's own values (which may
+// hide a main-graph name) have none here.
+std::optional<std::vector<int64_t>> DimsOf(const std::string& name, const Scopes& scopes,
+                                           const ShapeOf& shape_of) {
+  Definition definition;
+  const onnx::GraphProto* scope = DefiningScope(name, scopes, definition);
+  if (scope == nullptr || scope != scopes.front()) return std::nullopt;
+  return shape_of(name);
 }
 
 // Opset 11's nearest_mode for legacy nearest sampling by `scales`: rounding down where axes grow,
@@ -128,7 +173,7 @@ std::optional<std::string> PinNode(onnx::NodeProto& node, const Scopes& scopes,
                         " resizes by scales that are not a constant, and opset 11 computes other "
                         "output sizes (in double, not float) and nearest rounding from them");
   }
-  const std::optional<std::vector<int64_t>> sizes = shape_of(node.input(0));
+  const std::optional<std::vector<int64_t>> sizes = DimsOf(node.input(0), scopes, shape_of);
   for (size_t axis = 0; axis < scales->size(); ++axis) {
     const int64_t size = sizes.has_value() && axis < sizes->size() ? (*sizes)[axis] : int64_t{-1};
     const auto scale = static_cast<float>((*scales)[axis]);

@@ -11,7 +11,8 @@
 // grows). Opset 10 computes an output size floor(scale * size) in float, opset 11 in double, so
 // the sizes must agree too: for a known input size they are compared; for an unknown one the
 // scale must have at most 8 significant bits (then the float product is exact for every size
-// below 65536). Where the meaning cannot be written (scales that are not constants, nearest
+// below 65536). Where the meaning cannot be written (scales that are not constants: a graph
+// input, or an initializer also listed as one, which a caller may override; nearest
 // scales that grow one axis and shrink another, sizes that may differ) it says why, and the model
 // keeps its opset.
 // Internal to the export module; stateless.
