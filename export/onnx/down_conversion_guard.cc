@@ -5,16 +5,13 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "graphgc/export/onnx/node_protos.h"
 
 namespace graphgc::internal {
 namespace {
 
 // Each value's maker in the graphs around a node: a body sees its enclosing graphs' values.
 using Makers = absl::flat_hash_map<std::string, std::string>;
-
-bool IsOnnxNode(const onnx::NodeProto& node) {
-  return node.domain().empty() || node.domain() == "ai.onnx";
-}
 
 // The opset at which the op's input 1 (`axes`; Split's `split`) took the place of an attribute,
 // which the converter puts back going down; 0 for other ops.
@@ -35,18 +32,12 @@ bool NormalizesOverOneAxis(absl::string_view op_type) {
   return op_type == "Softmax" || op_type == "LogSoftmax" || op_type == "Hardmax";
 }
 
-std::string NodeName(const onnx::NodeProto& node) {
-  return node.name().empty() ? absl::StrCat(node.op_type(), " node")
-                             : absl::StrCat(node.op_type(), " node '", node.name(), "'");
-}
-
 int64_t AxisOf(const onnx::NodeProto& node) {
-  for (const onnx::AttributeProto& attribute : node.attribute()) {
-    if (attribute.name() == "axis" && attribute.type() == onnx::AttributeProto::INT) {
-      return attribute.i();
-    }
-  }
-  return -1;  // opset 13's default
+  // A node reaches the guard only once it imports, which refuses an attribute given twice. Without
+  // one the axis is -1, opset 13's default.
+  const onnx::AttributeProto* axis = FindAttribute(node, "axis");
+  if (axis == nullptr || axis->type() != onnx::AttributeProto::INT) return -1;
+  return axis->i();
 }
 
 std::optional<std::string> SoftmaxHazard(const onnx::NodeProto& node, const Makers& makers,
@@ -58,14 +49,14 @@ std::optional<std::string> SoftmaxHazard(const onnx::NodeProto& node, const Make
   const bool last = axis == -1 || (rank.has_value() && axis == *rank - 1);
   if (!last) {
     return absl::StrCat(
-        "ONNX's converter would change what ", NodeName(node), " computes: below opset 13 it ",
+        "ONNX's converter would change what ", NodeLabel(node), " computes: below opset 13 it ",
         "normalizes over every axis from `axis` on, and the converter keeps axis ", axis,
         rank.has_value() ? absl::StrCat(" of a rank-", *rank, " input")
                          : " of an input of unknown rank");
   }
   auto maker = makers.find(node.input(0));
   if (maker != makers.end() && maker->second == "Flatten") {
-    return absl::StrCat("ONNX's converter would drop the Flatten that feeds ", NodeName(node),
+    return absl::StrCat("ONNX's converter would drop the Flatten that feeds ", NodeLabel(node),
                         ", changing what it computes");
   }
   return std::nullopt;
@@ -75,15 +66,15 @@ std::optional<std::string> GraphHazard(const onnx::GraphProto& graph, int64_t fr
                                        Makers makers, const RankOf* rank_of) {
   for (const onnx::NodeProto& node : graph.node()) {
     for (const std::string& output : node.output()) {
-      makers[output] = IsOnnxNode(node) ? node.op_type() : "";
+      makers[output] = IsOnnxDomain(node.domain()) ? node.op_type() : "";
     }
   }
   for (const onnx::NodeProto& node : graph.node()) {
-    if (IsOnnxNode(node)) {
+    if (IsOnnxDomain(node.domain())) {
       const int since = AttributeInputSince(node.op_type());
       if (since > 0 && from >= since && target < since &&
           (node.input_size() < 2 || node.input(1).empty())) {
-        return absl::StrCat("ONNX's converter would read input 1 of ", NodeName(node),
+        return absl::StrCat("ONNX's converter would read input 1 of ", NodeLabel(node),
                             ", which the node omits");
       }
       if (NormalizesOverOneAxis(node.op_type()) && from >= 13 && target < 13) {

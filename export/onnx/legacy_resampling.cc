@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "graphgc/export/onnx/node_protos.h"
 #include "graphgc/opset/proto/tensor_proto.h"
 
 namespace graphgc::internal {
@@ -15,22 +16,6 @@ constexpr int kResizeAttributesSince = 11;
 
 // The graphs whose values a node sees, innermost last: a body sees its enclosing graphs' values.
 using Scopes = std::vector<const onnx::GraphProto*>;
-
-bool IsOnnxNode(const onnx::NodeProto& node) {
-  return node.domain().empty() || node.domain() == "ai.onnx";
-}
-
-std::string NodeName(const onnx::NodeProto& node) {
-  return node.name().empty() ? absl::StrCat(node.op_type(), " node")
-                             : absl::StrCat(node.op_type(), " node '", node.name(), "'");
-}
-
-const onnx::AttributeProto* FindAttribute(const onnx::NodeProto& node, absl::string_view name) {
-  for (const onnx::AttributeProto& attribute : node.attribute()) {
-    if (attribute.name() == name) return &attribute;
-  }
-  return nullptr;
-}
 
 void SetStringAttribute(onnx::NodeProto& node, absl::string_view name, absl::string_view value) {
   onnx::AttributeProto* attribute = nullptr;
@@ -53,7 +38,7 @@ std::optional<std::vector<double>> Doubles(const absl::StatusOr<Tensor>& tensor)
 // The float constant `producer` (an initializer or a Constant node) holds; nullopt for anything
 // else.
 std::optional<std::vector<double>> ConstantOf(const onnx::NodeProto& producer) {
-  if (producer.op_type() != "Constant" || !IsOnnxNode(producer)) return std::nullopt;
+  if (!IsOnnxOp(producer, "Constant")) return std::nullopt;
   if (const onnx::AttributeProto* value = FindAttribute(producer, "value");
       value != nullptr && value->has_t()) {
     return Doubles(FromTensorProto(value->t()));
@@ -169,7 +154,7 @@ std::optional<std::string> PinNode(onnx::NodeProto& node, const Scopes& scopes,
   std::optional<std::vector<double>> scales;
   if (node.input_size() >= 3) scales = ConstantFloats(node.input(2), scopes, load_initializer);
   if (!scales.has_value()) {
-    return absl::StrCat(NodeName(node),
+    return absl::StrCat(NodeLabel(node),
                         " resizes by scales that are not a constant, and opset 11 computes other "
                         "output sizes (in double, not float) and nearest rounding from them");
   }
@@ -178,7 +163,7 @@ std::optional<std::string> PinNode(onnx::NodeProto& node, const Scopes& scopes,
     const int64_t size = sizes.has_value() && axis < sizes->size() ? (*sizes)[axis] : int64_t{-1};
     const auto scale = static_cast<float>((*scales)[axis]);
     if (std::optional<std::string> differ = SizesMayDiffer(scale, size)) {
-      return absl::StrCat(NodeName(node), " scales axis ", axis, " by ", scale,
+      return absl::StrCat(NodeLabel(node), " scales axis ", axis, " by ", scale,
                           ", and opset 10 computes the output size in float where opset 11 "
                           "computes it in double: they may differ for ",
                           *differ);
@@ -188,7 +173,7 @@ std::optional<std::string> PinNode(onnx::NodeProto& node, const Scopes& scopes,
   if (mode == nullptr || mode->s() == "nearest") {
     const std::optional<absl::string_view> rounding = NearestModeFor(*scales);
     if (!rounding.has_value()) {
-      return absl::StrCat(NodeName(node),
+      return absl::StrCat(NodeLabel(node),
                           " samples nearest on axes that grow and axes that shrink, which opset 10 "
                           "rounds down and up and opset 11 cannot round by one nearest_mode");
     }
@@ -203,7 +188,7 @@ std::optional<std::string> PinGraph(onnx::GraphProto& graph, Scopes scopes,
                                     const ShapeOf& shape_of) {
   scopes.push_back(&graph);
   for (onnx::NodeProto& node : *graph.mutable_node()) {
-    if (IsOnnxNode(node) && node.op_type() == "Resize") {
+    if (IsOnnxOp(node, "Resize")) {
       if (std::optional<std::string> why = PinNode(node, scopes, load_initializer, shape_of)) {
         return why;
       }
@@ -225,13 +210,6 @@ std::optional<std::string> PinGraph(onnx::GraphProto& graph, Scopes scopes,
   return std::nullopt;
 }
 
-int64_t FunctionOnnxOpset(const onnx::FunctionProto& function) {
-  for (const onnx::OperatorSetIdProto& opset : function.opset_import()) {
-    if (opset.domain().empty() || opset.domain() == "ai.onnx") return opset.version();
-  }
-  return 0;
-}
-
 }  // namespace
 
 bool CrossesLegacyResampling(int64_t from, int target) {
@@ -243,10 +221,10 @@ std::optional<std::string> PinLegacyResampling(onnx::ModelProto& converted,
                                                const ShapeOf& shape_of) {
   // A function's nodes cannot be told apart from ones written for opset 11 here.
   for (const onnx::FunctionProto& function : converted.functions()) {
-    if (FunctionOnnxOpset(function) < kResizeAttributesSince) continue;
+    if (OnnxOpsetIn(function.opset_import()) < kResizeAttributesSince) continue;
     for (const onnx::NodeProto& node : function.node()) {
-      if (IsOnnxNode(node) && (node.op_type() == "Resize" || node.op_type() == "Upsample")) {
-        return absl::StrCat("graphgc does not carry the meaning of ", NodeName(node),
+      if (IsOnnxOp(node, "Resize") || IsOnnxOp(node, "Upsample")) {
+        return absl::StrCat("graphgc does not carry the meaning of ", NodeLabel(node),
                             " in model-local function '", function.name(), "' past opset 10");
       }
     }

@@ -271,12 +271,7 @@ std::string KeptAtOwnOpset(int64_t from, int target, absl::string_view why) {
                       ": ", why);
 }
 
-int64_t OnnxOpsetOf(const onnx::ModelProto& model) {
-  for (const onnx::OperatorSetIdProto& opset : model.opset_import()) {
-    if (IsOnnxDomain(opset.domain())) return opset.version();
-  }
-  return 0;
-}
+int64_t OnnxOpsetOf(const onnx::ModelProto& model) { return OnnxOpsetIn(model.opset_import()); }
 
 OpsetConversion ConvertOnnxOpset(const onnx::ModelProto& original, int target,
                                  const InitializerLoader& load_initializer) {
