@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "graphgc/export/onnx/node_protos.h"
@@ -14,8 +15,9 @@ namespace {
 
 constexpr int kResizeAttributesSince = 11;
 
+struct Scope;
 // The graphs whose values a node sees, innermost last: a body sees its enclosing graphs' values.
-using Scopes = std::vector<const onnx::GraphProto*>;
+using Scopes = std::vector<const Scope*>;
 
 void SetStringAttribute(onnx::NodeProto& node, absl::string_view name, absl::string_view value) {
   onnx::AttributeProto* attribute = nullptr;
@@ -29,88 +31,89 @@ void SetStringAttribute(onnx::NodeProto& node, absl::string_view name, absl::str
   attribute->set_s(std::string(value));
 }
 
-std::optional<std::vector<double>> Doubles(const absl::StatusOr<Tensor>& tensor) {
+std::optional<std::vector<float>> Floats(const absl::StatusOr<Tensor>& tensor) {
   if (!tensor.ok() || tensor->dtype() != DataType::kFloat) return std::nullopt;
   absl::Span<const float> floats = tensor->data<float>();
-  return std::vector<double>(floats.begin(), floats.end());
+  return std::vector<float>(floats.begin(), floats.end());
 }
 
 // The float constant `producer` (an initializer or a Constant node) holds; nullopt for anything
 // else.
-std::optional<std::vector<double>> ConstantOf(const onnx::NodeProto& producer) {
+std::optional<std::vector<float>> ConstantOf(const onnx::NodeProto& producer) {
   if (!IsOnnxOp(producer, "Constant")) return std::nullopt;
   if (const onnx::AttributeProto* value = FindAttribute(producer, "value");
       value != nullptr && value->has_t()) {
-    return Doubles(FromTensorProto(value->t()));
+    return Floats(FromTensorProto(value->t()));
   }
   if (const onnx::AttributeProto* floats = FindAttribute(producer, "value_floats")) {
-    return std::vector<double>(floats->floats().begin(), floats->floats().end());
+    return std::vector<float>(floats->floats().begin(), floats->floats().end());
   }
   return std::nullopt;
 }
 
-// Where `name` is defined in one graph: an initializer, a node output or a graph input.
+// Where a name is defined in one graph: an initializer, a node output or a graph input.
 struct Definition {
   const onnx::TensorProto* initializer = nullptr;
   const onnx::NodeProto* producer = nullptr;
   bool input = false;
-  bool found() const { return initializer != nullptr || producer != nullptr || input; }
 };
 
-Definition DefinitionIn(const onnx::GraphProto& graph, const std::string& name) {
-  Definition definition;
-  for (const onnx::TensorProto& initializer : graph.initializer()) {
-    if (initializer.name() == name) definition.initializer = &initializer;
-  }
-  for (const onnx::NodeProto& node : graph.node()) {
-    for (const std::string& output : node.output()) {
-      if (output == name) definition.producer = &node;
+// One graph and the names it defines, indexed once: a model may hold many Resize nodes. The keys
+// view the graph's own strings, which pinning leaves alone (it adds attributes only).
+struct Scope {
+  explicit Scope(const onnx::GraphProto& graph) {
+    for (const onnx::TensorProto& initializer : graph.initializer()) {
+      definitions[initializer.name()].initializer = &initializer;
     }
+    for (const onnx::NodeProto& node : graph.node()) {
+      for (const std::string& output : node.output()) definitions[output].producer = &node;
+    }
+    for (const onnx::ValueInfoProto& input : graph.input()) definitions[input.name()].input = true;
   }
-  for (const onnx::ValueInfoProto& input : graph.input()) {
-    if (input.name() == name) definition.input = true;
-  }
-  return definition;
-}
+  absl::flat_hash_map<absl::string_view, Definition> definitions;
+};
 
-// The graph of `scopes`, innermost first, that defines `name` (a body's own name hides an outer
-// one); nullptr when none does.
-const onnx::GraphProto* DefiningScope(const std::string& name, const Scopes& scopes,
-                                      Definition& definition) {
+// The innermost of `scopes` that defines `name` (a body's own name hides an outer one), and how;
+// nullptr when none does.
+const Definition* FindDefinition(const std::string& name, const Scopes& scopes,
+                                 const Scope** defining = nullptr) {
   for (auto scope = scopes.rbegin(); scope != scopes.rend(); ++scope) {
-    definition = DefinitionIn(**scope, name);
-    if (definition.found()) return *scope;
+    auto it = (*scope)->definitions.find(name);
+    if (it == (*scope)->definitions.end()) continue;
+    if (defining != nullptr) *defining = *scope;
+    return &it->second;
   }
   return nullptr;
 }
 
 // The value of `name` where it is a float constant: an initializer (that no graph input of its
 // graph overrides) or a Constant node's output.
-std::optional<std::vector<double>> ConstantFloats(const std::string& name, const Scopes& scopes,
-                                                  const InitializerLoader& load_initializer) {
-  Definition definition;
-  if (DefiningScope(name, scopes, definition) == nullptr) return std::nullopt;
-  if (definition.producer != nullptr) return ConstantOf(*definition.producer);
-  if (definition.input || definition.initializer == nullptr) return std::nullopt;
-  return Doubles(load_initializer(*definition.initializer));
+std::optional<std::vector<float>> ConstantFloats(const std::string& name, const Scopes& scopes,
+                                                 const InitializerLoader& load_initializer) {
+  const Definition* definition = FindDefinition(name, scopes);
+  if (definition == nullptr) return std::nullopt;
+  if (definition->producer != nullptr) return ConstantOf(*definition->producer);
+  if (definition->input || definition->initializer == nullptr) return std::nullopt;
+  return Floats(load_initializer(*definition->initializer));
 }
 
 // The dims of `name`, known only for the main graph's values: a body's own values (which may
 // hide a main-graph name) have none here.
 std::optional<std::vector<int64_t>> DimsOf(const std::string& name, const Scopes& scopes,
                                            const ShapeOf& shape_of) {
-  Definition definition;
-  const onnx::GraphProto* scope = DefiningScope(name, scopes, definition);
-  if (scope == nullptr || scope != scopes.front()) return std::nullopt;
+  const Scope* defining = nullptr;
+  if (FindDefinition(name, scopes, &defining) == nullptr || defining != scopes.front()) {
+    return std::nullopt;
+  }
   return shape_of(name);
 }
 
 // Opset 11's nearest_mode for legacy nearest sampling by `scales`: rounding down where axes grow,
 // up where they shrink; an axis of scale 1 samples whole coordinates, where both agree.
-std::optional<absl::string_view> NearestModeFor(const std::vector<double>& scales) {
+std::optional<absl::string_view> NearestModeFor(const std::vector<float>& scales) {
   bool grows = false;
   bool shrinks = false;
-  for (double scale : scales) {
+  for (float scale : scales) {
     grows = grows || scale > 1;
     shrinks = shrinks || scale < 1;
   }
@@ -151,7 +154,7 @@ std::optional<std::string> PinNode(onnx::NodeProto& node, const Scopes& scopes,
                                    const InitializerLoader& load_initializer,
                                    const ShapeOf& shape_of) {
   // Resize-11's inputs: X, roi, scales.
-  std::optional<std::vector<double>> scales;
+  std::optional<std::vector<float>> scales;
   if (node.input_size() >= 3) scales = ConstantFloats(node.input(2), scopes, load_initializer);
   if (!scales.has_value()) {
     return absl::StrCat(NodeLabel(node),
@@ -161,7 +164,7 @@ std::optional<std::string> PinNode(onnx::NodeProto& node, const Scopes& scopes,
   const std::optional<std::vector<int64_t>> sizes = DimsOf(node.input(0), scopes, shape_of);
   for (size_t axis = 0; axis < scales->size(); ++axis) {
     const int64_t size = sizes.has_value() && axis < sizes->size() ? (*sizes)[axis] : int64_t{-1};
-    const auto scale = static_cast<float>((*scales)[axis]);
+    const float scale = (*scales)[axis];
     if (std::optional<std::string> differ = SizesMayDiffer(scale, size)) {
       return absl::StrCat(NodeLabel(node), " scales axis ", axis, " by ", scale,
                           ", and opset 10 computes the output size in float where opset 11 "
@@ -186,7 +189,8 @@ std::optional<std::string> PinNode(onnx::NodeProto& node, const Scopes& scopes,
 std::optional<std::string> PinGraph(onnx::GraphProto& graph, Scopes scopes,
                                     const InitializerLoader& load_initializer,
                                     const ShapeOf& shape_of) {
-  scopes.push_back(&graph);
+  const Scope scope(graph);
+  scopes.push_back(&scope);
   for (onnx::NodeProto& node : *graph.mutable_node()) {
     if (IsOnnxOp(node, "Resize")) {
       if (std::optional<std::string> why = PinNode(node, scopes, load_initializer, shape_of)) {

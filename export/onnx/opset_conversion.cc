@@ -86,29 +86,8 @@ absl::Status ImportsAsItIs(const onnx::ModelProto& model, const InitializerLoade
   return InlineModel(scratch, model, {}, std::move(hooks)).status();
 }
 
-// The rank of a main-graph value: inferred for node outputs, declared for inputs, an
-// initializer's own.
-RankOf RankFrom(const InferredTypes& inferred, const onnx::GraphProto& graph) {
-  return [&inferred, &graph](const std::string& name) -> std::optional<int64_t> {
-    if (auto it = inferred.find(name); it != inferred.end()) {
-      const VarType& type = it->second;
-      if (!type.is_tensor() || !type.shape().has_value()) return std::nullopt;
-      return static_cast<int64_t>(type.shape()->size());
-    }
-    for (const onnx::TensorProto& initializer : graph.initializer()) {
-      if (initializer.name() == name) return initializer.dims_size();
-    }
-    for (const onnx::ValueInfoProto& input : graph.input()) {
-      if (input.name() == name && input.type().has_tensor_type() &&
-          input.type().tensor_type().has_shape()) {
-        return input.type().tensor_type().shape().dim_size();
-      }
-    }
-    return std::nullopt;
-  };
-}
-
-// The dims of a main-graph value, as RankFrom finds its rank (-1 for an unknown or symbolic dim).
+// The dims of a main-graph value (-1 for an unknown or symbolic one): inferred for node outputs,
+// an initializer's own, declared for inputs.
 ShapeOf ShapeFrom(const InferredTypes& inferred, const onnx::GraphProto& graph) {
   return [&inferred, &graph](const std::string& name) -> std::optional<std::vector<int64_t>> {
     if (auto it = inferred.find(name); it != inferred.end()) {
@@ -133,6 +112,15 @@ ShapeOf ShapeFrom(const InferredTypes& inferred, const onnx::GraphProto& graph) 
       return dims;
     }
     return std::nullopt;
+  };
+}
+
+// The rank of a main-graph value, where ShapeFrom knows its dims.
+RankOf RankFrom(ShapeOf shape_of) {
+  return [shape_of = std::move(shape_of)](const std::string& name) -> std::optional<int64_t> {
+    const std::optional<std::vector<int64_t>> dims = shape_of(name);
+    if (!dims.has_value()) return std::nullopt;
+    return static_cast<int64_t>(dims->size());
   };
 }
 
@@ -291,7 +279,7 @@ OpsetConversion ConvertOnnxOpset(const onnx::ModelProto& original, int target,
     return result;
   }
   if (std::optional<std::string> hazard =
-          DownConversionHazard(model, from, target, RankFrom(inferred, model.graph()))) {
+          DownConversionHazard(model, from, target, RankFrom(ShapeFrom(inferred, model.graph())))) {
     result.warning = KeptAtOwnOpset(from, target, *hazard);
     return result;
   }
@@ -323,8 +311,8 @@ OpsetConversion ConvertOnnxOpset(const onnx::ModelProto& original, int target,
   RestoreWithheldOutputs(original, *result.model);
   RestoreDropped(original, *result.model);
   if (CrossesLegacyResampling(from, target)) {
-    if (std::optional<std::string> why = PinLegacyResampling(
-            *result.model, load_initializer, ShapeFrom(inferred, original.graph()))) {
+    if (std::optional<std::string> why = PinLegacyResampling(*result.model, load_initializer,
+                                                             ShapeFrom(inferred, model.graph()))) {
       result.model.reset();
       result.warning = KeptAtOwnOpset(from, target, *why);
     }
