@@ -8,6 +8,7 @@
 #include <cmath>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "graphgc/graphgc.h"
@@ -69,6 +70,76 @@ TEST(ThreadsTest, FourGraphsOnFourThreadsShareOneTensor) {
   for (std::thread& thread : threads) thread.join();
   for (int t = 0; t < kThreads; ++t) EXPECT_EQ(results[t], "") << "thread " << t;
   EXPECT_EQ(shared.data<float>()[0], 0.5f);
+}
+
+// An opset-11 Softmax with axis 0 of a [2, 2] input: it normalises all four elements (Softmax-11
+// flattens the input to [1, 4] from the axis on), Softmax-13 one axis only, so ONNX's converter
+// rewrites it on the way to the newest opset.
+onnx::ModelProto OldSoftmaxModel() {
+  onnx::ModelProto model;
+  model.set_ir_version(6);
+  onnx::OperatorSetIdProto* opset = model.add_opset_import();
+  opset->set_version(11);
+  onnx::GraphProto& graph = *model.mutable_graph();
+  graph.set_name("old_softmax");
+  onnx::NodeProto& node = *graph.add_node();
+  node.set_op_type("Softmax");
+  node.add_input("x");
+  node.add_output("y");
+  onnx::AttributeProto& axis = *node.add_attribute();
+  axis.set_name("axis");
+  axis.set_type(onnx::AttributeProto::INT);
+  axis.set_i(0);
+  for (auto [info, name] :
+       {std::pair{graph.add_input(), "x"}, std::pair{graph.add_output(), "y"}}) {
+    info->set_name(name);
+    onnx::TypeProto::Tensor& type = *info->mutable_type()->mutable_tensor_type();
+    type.set_elem_type(onnx::TensorProto::FLOAT);
+    for (int i = 0; i < 2; ++i) type.mutable_shape()->add_dim()->set_dim_value(2);
+  }
+  return model;
+}
+
+// Imports (converted to the newest opset and down to 9) on four threads at once: the version
+// converter is one object shared by every conversion (export/onnx/opset_conversion.cc).
+TEST(ThreadsTest, ModelsAreConvertedOnFourThreadsAtOnce) {
+  const onnx::ModelProto model = OldSoftmaxModel();
+  // Softmax of all of [[0, 1], [2, 3]].
+  std::vector<float> expected = {1, std::exp(1.0f), std::exp(2.0f), std::exp(3.0f)};
+  const float sum = expected[0] + expected[1] + expected[2] + expected[3];
+  for (float& e : expected) e /= sum;
+  std::vector<std::string> results(kThreads);
+  std::atomic<int> ready{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      ready.fetch_add(1);
+      while (ready.load() < kThreads) {
+      }
+      for (int round = 0; round < 20 && results[t].empty(); ++round) {
+        Graph g;
+        const Var x =
+            g.constant(Tensor::from_vector<float>({0, 1, 2, 3}, std::vector<int64_t>{2, 2}));
+        const int opset = round % 2 == 0 ? kNewestOnnxOpset : 9;
+        absl::StatusOr<ImportedModel> imported =
+            import_model(g, model, {{"x", x}}, {.opset = opset});
+        if (!imported.ok()) {
+          results[t] = imported.status().ToString();
+        } else if (imported->onnx_opset != opset) {
+          results[t] = "kept at opset " + std::to_string(imported->onnx_opset);
+        } else if (std::optional<Tensor> y = imported->outputs.at("y").value(); !y.has_value()) {
+          results[t] = "no value at opset " + std::to_string(opset);
+        } else {
+          for (size_t i = 0; i < expected.size(); ++i) {
+            if (std::fabs(y->data<float>()[i] - expected[i]) > 1e-6f)
+              results[t] = "wrong value at opset " + std::to_string(opset);
+          }
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(results[t], "") << "thread " << t;
 }
 
 // Vars and Tensors handed from one thread to another (one thread at a time per graph): a Var made
