@@ -120,9 +120,10 @@ TEST(ThreadsTest, ModelsAreConvertedOnFourThreadsAtOnce) {
         Graph g;
         const Var x =
             g.constant(Tensor::from_vector<float>({0, 1, 2, 3}, std::vector<int64_t>{2, 2}));
-        const int opset = round % 2 == 0 ? kNewestOnnxOpset : 9;
-        absl::StatusOr<ImportedModel> imported =
-            import_model(g, model, {{"x", x}}, {.opset = opset});
+        InlineOptions options;
+        options.opset = round % 2 == 0 ? kNewestOnnxOpset : 9;
+        const int opset = options.opset;
+        absl::StatusOr<ImportedModel> imported = import_model(g, model, {{"x", x}}, options);
         if (!imported.ok()) {
           results[t] = imported.status().ToString();
         } else if (imported->onnx_opset != opset) {

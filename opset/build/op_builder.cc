@@ -507,37 +507,37 @@ absl::Status CheckOutputTypes(const OutputTypes& types, int num_outputs) {
                                             num_outputs, " outputs"));
   }
   for (size_t i = 0; i < types.size(); ++i) {
-    // The label is built only for an error: this runs for every output of every op.
-    auto what = [i] { return absl::StrCat("output ", i); };
-    if (types[i].non_tensor.has_value()) {
-      GRAPHGC_RETURN_IF_ERROR(CheckTypeLimits(*types[i].non_tensor, what()));
-      continue;
-    }
-    if (!types[i].shape.has_value()) continue;
-    const Shape& shape = *types[i].shape;
-    if (shape.size() > kMaxRank) return CheckRank(shape.size(), what());
-    // Counted in the same pass: ElementCount decides only for a count that may be past its
-    // bound (far above 2^32), which a shape seldom has.
-    bool unknown_dims = false;
-    bool large = false;
-    uint64_t count = 1;
-    for (int64_t dim : shape) {
-      if (dim < -1) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(what(), " would have the dimension ", dim, " in ", ShapeToString(shape)));
-      }
-      unknown_dims = unknown_dims || dim == -1;
-      large = large || __builtin_mul_overflow(
-                           count, static_cast<uint64_t>(std::max<int64_t>(dim, 0)), &count);
-    }
-    large = large || count > (uint64_t{1} << 32);
-    if (!unknown_dims && large && !ElementCount(shape).ok()) {
-      return CheckElementCount(shape, what());
-    }
+    GRAPHGC_RETURN_IF_ERROR(CheckOutputType(i, types[i]));
   }
   return absl::OkStatus();
 }
 }  // namespace
+
+absl::Status CheckOutputType(size_t index, const OutputType& type) {
+  // The label is built only for an error: this runs for every output of every op.
+  auto what = [index] { return absl::StrCat("output ", index); };
+  if (type.non_tensor.has_value()) return CheckTypeLimits(*type.non_tensor, what());
+  if (!type.shape.has_value()) return absl::OkStatus();
+  const Shape& shape = *type.shape;
+  if (shape.size() > kMaxRank) return CheckRank(shape.size(), what());
+  // Counted in the same pass: ElementCount decides only for a count that may be past its bound
+  // (far above 2^32), which a shape seldom has.
+  bool unknown_dims = false;
+  bool large = false;
+  uint64_t count = 1;
+  for (int64_t dim : shape) {
+    if (dim < -1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(what(), " would have the dimension ", dim, " in ", ShapeToString(shape)));
+    }
+    unknown_dims = unknown_dims || dim == -1;
+    large = large ||
+            __builtin_mul_overflow(count, static_cast<uint64_t>(std::max<int64_t>(dim, 0)), &count);
+  }
+  large = large || count > (uint64_t{1} << 32);
+  if (!unknown_dims && large && !ElementCount(shape).ok()) return CheckElementCount(shape, what());
+  return absl::OkStatus();
+}
 
 OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> inputs,
                      std::vector<Attribute> attributes, int num_outputs, MultiInferFn infer,

@@ -122,6 +122,11 @@ bool AllValuesKnown(absl::Span<const OperandInfo> infos);
 // Whether every output's value may be computed: within max_bytes where its shape is known.
 // BuildNode computes no output of a node for which this is false.
 bool OutputsFitBudget(absl::Span<const OutputType> types, int64_t max_bytes);
+
+// Whether the arena can hold output `index` of this type (rank, dims, element count); the error
+// names the output. BuildNode checks every output of every inference with it.
+absl::Status CheckOutputType(size_t index, const OutputType& type);
+
 // The bytes the outputs of fully known shape take together (saturating).
 int64_t KnownOutputBytes(absl::Span<const OutputType> types);
 // The value of an operand of any kind, if known.
