@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <functional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -52,8 +53,10 @@ std::string WorkOneGraph(const Tensor& shared, int thread, int steps) {
   return "";
 }
 
-TEST(ThreadsTest, FourGraphsOnFourThreadsShareOneTensor) {
-  const Tensor shared = Tensor::from_vector<float>(std::vector<float>(kElements, 0.5f));
+// Runs work(thread, round) for `rounds` rounds on each of kThreads threads, started together so
+// that they overlap; each thread stops at its first failure (a non-empty string), which is
+// expected to be none.
+void ExpectEveryThreadSucceeds(int rounds, const std::function<std::string(int, int)>& work) {
   std::vector<std::string> results(kThreads);
   std::atomic<int> ready{0};
   std::vector<std::thread> threads;
@@ -61,14 +64,19 @@ TEST(ThreadsTest, FourGraphsOnFourThreadsShareOneTensor) {
     threads.emplace_back([&, t] {
       ready.fetch_add(1);
       while (ready.load() < kThreads) {
-      }  // start together, so the threads overlap
-      for (int round = 0; round < 3 && results[t].empty(); ++round) {
-        results[t] = WorkOneGraph(shared, t, 200);
+      }
+      for (int round = 0; round < rounds && results[t].empty(); ++round) {
+        results[t] = work(t, round);
       }
     });
   }
   for (std::thread& thread : threads) thread.join();
   for (int t = 0; t < kThreads; ++t) EXPECT_EQ(results[t], "") << "thread " << t;
+}
+
+TEST(ThreadsTest, FourGraphsOnFourThreadsShareOneTensor) {
+  const Tensor shared = Tensor::from_vector<float>(std::vector<float>(kElements, 0.5f));
+  ExpectEveryThreadSucceeds(3, [&](int thread, int) { return WorkOneGraph(shared, thread, 200); });
   EXPECT_EQ(shared.data<float>()[0], 0.5f);
 }
 
@@ -108,39 +116,22 @@ TEST(ThreadsTest, ModelsAreConvertedOnFourThreadsAtOnce) {
   std::vector<float> expected = {1, std::exp(1.0f), std::exp(2.0f), std::exp(3.0f)};
   const float sum = expected[0] + expected[1] + expected[2] + expected[3];
   for (float& e : expected) e /= sum;
-  std::vector<std::string> results(kThreads);
-  std::atomic<int> ready{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t) {
-    threads.emplace_back([&, t] {
-      ready.fetch_add(1);
-      while (ready.load() < kThreads) {
-      }
-      for (int round = 0; round < 20 && results[t].empty(); ++round) {
-        Graph g;
-        const Var x =
-            g.constant(Tensor::from_vector<float>({0, 1, 2, 3}, std::vector<int64_t>{2, 2}));
-        InlineOptions options;
-        options.opset = round % 2 == 0 ? kNewestOnnxOpset : 9;
-        const int opset = options.opset;
-        absl::StatusOr<ImportedModel> imported = import_model(g, model, {{"x", x}}, options);
-        if (!imported.ok()) {
-          results[t] = imported.status().ToString();
-        } else if (imported->onnx_opset != opset) {
-          results[t] = "kept at opset " + std::to_string(imported->onnx_opset);
-        } else if (std::optional<Tensor> y = imported->outputs.at("y").value(); !y.has_value()) {
-          results[t] = "no value at opset " + std::to_string(opset);
-        } else {
-          for (size_t i = 0; i < expected.size(); ++i) {
-            if (std::fabs(y->data<float>()[i] - expected[i]) > 1e-6f)
-              results[t] = "wrong value at opset " + std::to_string(opset);
-          }
-        }
-      }
-    });
-  }
-  for (std::thread& thread : threads) thread.join();
-  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(results[t], "") << "thread " << t;
+  ExpectEveryThreadSucceeds(20, [&](int, int round) -> std::string {
+    Graph g;
+    const Var x = g.constant(Tensor::from_vector<float>({0, 1, 2, 3}, std::vector<int64_t>{2, 2}));
+    InlineOptions options;
+    options.opset = round % 2 == 0 ? kNewestOnnxOpset : 9;
+    const std::string at = " at opset " + std::to_string(options.opset);
+    absl::StatusOr<ImportedModel> imported = import_model(g, model, {{"x", x}}, options);
+    if (!imported.ok()) return imported.status().ToString();
+    if (imported->onnx_opset != options.opset) return "kept" + at;
+    const std::optional<Tensor> y = imported->outputs.at("y").value();
+    if (!y.has_value()) return "no value" + at;
+    for (size_t i = 0; i < expected.size(); ++i) {
+      if (std::fabs(y->data<float>()[i] - expected[i]) > 1e-6f) return "wrong value" + at;
+    }
+    return "";
+  });
 }
 
 // Vars and Tensors handed from one thread to another (one thread at a time per graph): a Var made
