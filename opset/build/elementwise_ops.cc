@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "graphgc/opset/build/binary_without_values.h"
+#include "graphgc/opset/build/binary_short_path.h"
 #include "graphgc/opset/build/native_ops.h"
 #include "graphgc/opset/build/op_builder.h"
 #include "graphgc/opset/build/ops.h"
@@ -32,7 +32,7 @@ absl::StatusOr<OutputType> InferBinary(const OpSignature& signature,
 Var Binary(absl::string_view op_type, const Var& a, const Var& b, int opset_version) {
   OpSignature signature{op_type, 14, kBinaryInputs};
   signature.opset_version = opset_version;
-  if (std::optional<Var> built = BuildBinaryWithoutValues(signature, a, b)) {
+  if (std::optional<Var> built = BuildBinaryShortPath(signature, a, b)) {
     return *std::move(built);
   }
   const Var* inputs[] = {&a, &b};

@@ -230,15 +230,6 @@ int64_t ValueBytesAllowed(GraphCore& core, absl::Span<const OutputType> types) {
   return std::min(per_value, left);
 }
 
-const ResolvedOp& ResolveFor(Arena& arena, OpKindId op, const OpSignature& signature) {
-  const ResolvedOp* cached = arena.op_resolution(op);
-  if (cached == nullptr) {
-    cached = ResolveOp(signature.domain, signature.op_type, signature.since_version);
-    arena.set_op_resolution(op, cached);
-  }
-  return *cached;
-}
-
 std::optional<kernels::KernelAttributeValue> KernelValueOf(const AttributeValue& value) {
   return std::visit(
       [](const auto& v) -> std::optional<kernels::KernelAttributeValue> {
@@ -628,6 +619,15 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
   values.clear();
   core.maybe_collect();
   return results;
+}
+
+const ResolvedOp& ResolveFor(Arena& arena, OpKindId op, const OpSignature& signature) {
+  const ResolvedOp* cached = arena.op_resolution(op);
+  if (cached == nullptr) {
+    cached = ResolveOp(signature.domain, signature.op_type, signature.since_version);
+    arena.set_op_resolution(op, cached);
+  }
+  return *cached;
 }
 
 ScopedKernelValuesOnly::ScopedKernelValuesOnly() : was_(kernel_values_only) {

@@ -29,6 +29,7 @@
 #include "absl/types/span.h"
 #include "graphgc/ir/attribute.h"
 #include "graphgc/ir/graph.h"
+#include "graphgc/ir/ids.h"
 #include "graphgc/ir/var.h"
 #include "graphgc/ir/var_type.h"
 #include "graphgc/opset/build/output_vars.h"
@@ -37,6 +38,9 @@
 #include "graphgc/valuestore/value.h"
 
 namespace graphgc::internal {
+
+class Arena;
+struct ResolvedOp;
 
 class GraphCore;
 
@@ -150,6 +154,9 @@ OperandInfos DescribeOperands(const GraphCore& core, absl::Span<const Var* const
 OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> inputs,
                      std::vector<Attribute> attributes, int num_outputs, MultiInferFn infer,
                      GraphCore* graph = nullptr, const BodyValuesFn& body_values = {});
+
+// The kernels of the op `op` stands for (kernel_registry.h), resolved once per arena and kept.
+const ResolvedOp& ResolveFor(Arena& arena, OpKindId op, const OpSignature& signature);
 
 // Runs the kernel of every op on this thread while alive, also where inference already knows the
 // value (ResolvedOp::value_is_shape_data): for tests that hold the two equal.

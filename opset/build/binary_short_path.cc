@@ -1,0 +1,150 @@
+#include "graphgc/opset/build/binary_short_path.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "graphgc/ir/graph_core.h"
+#include "graphgc/opset/inference/type_constraints.h"
+#include "graphgc/opset/kernels/common/broadcast.h"
+#include "graphgc/opset/kernels/kernel.h"
+#include "graphgc/opset/values/kernel_registry.h"
+#include "graphgc/opset/values/value_explainer.h"
+
+namespace graphgc::internal {
+namespace {
+
+thread_local bool general_build_only = false;
+
+// What BuildOp would resolve the operands to, when that is one graph that may use both.
+GraphCore* SharedUsableCore(const Var& a, const Var& b) {
+  GraphCore* core = a.core();
+  if (core == nullptr || b.core() != core || !core->alive()) return nullptr;
+  if (!core->visible_here(a.id()) || !core->visible_here(b.id())) return nullptr;
+  return core;
+}
+
+// The output type Binary's inference gives two tensors of one numeric type that broadcast, within
+// the arena's limits; nullopt for anything else (BuildOp then words the error).
+std::optional<OutputType> InferredType(const Arena& arena, VarId a, VarId b) {
+  if (!arena.var_is_tensor(a) || !arena.var_is_tensor(b)) return std::nullopt;
+  OutputType type;
+  type.dtype = arena.var_dtype(a);
+  if (arena.var_dtype(b) != type.dtype ||
+      std::find(kAllNumeric.begin(), kAllNumeric.end(), type.dtype) == kAllNumeric.end()) {
+    return std::nullopt;
+  }
+  std::optional<Shape> shape_a;
+  std::optional<Shape> shape_b;
+  arena.read_var_shape(a, shape_a);
+  arena.read_var_shape(b, shape_b);
+  if (!BroadcastShapesInto(shape_a, shape_b, type.shape).ok() || !CheckOutputType(0, type).ok()) {
+    return std::nullopt;
+  }
+  return type;
+}
+
+// What BuildOp's kernel run (RunKernel in op_builder.cc) ends in for two operands with values.
+enum class Outcome { kValue, kNoValue, kAskBuildOp };
+struct KernelOutcome {
+  Outcome outcome = Outcome::kNoValue;
+  std::optional<Tensor> value;
+};
+
+// The same steps as RunKernel for a tensor kernel without attributes, in the same order: the
+// value budget, dims the kernel may multiply, the kernel's declared types, the kernel itself and
+// the check of its value. Where RunKernel would fail the op, BuildOp is asked to (it words it).
+KernelOutcome RunOpKernel(GraphCore& core, OpKindId op, const OpSignature& signature,
+                          const Tensor& a, const Tensor& b, const OutputType& type) {
+  // ValueBytesAllowed without a live cap: BuildNode computes nothing when that is 0.
+  const int64_t max_bytes = core.max_value_bytes();
+  if (max_bytes <= 0 || !OutputsFitBudget({&type, 1}, max_bytes)) return {};
+  if (!DimsMultiplySafely(a.shape()) || !DimsMultiplySafely(b.shape()) ||
+      !DimsMultiplySafely(*type.shape)) {
+    return {};
+  }
+  const ResolvedOp& resolution = ResolveFor(core.arena(), op, signature);
+  if (resolution.kernel == nullptr || resolution.value_is_shape_data) {
+    return {Outcome::kAskBuildOp, std::nullopt};
+  }
+  const DataType input_types[] = {type.dtype, type.dtype};
+  if (!resolution.kernel_checks.empty() &&
+      FindUndeclaredOperand(resolution.kernel_checks, input_types, {&type.dtype, 1})) {
+    return {};
+  }
+  const Tensor* inputs[] = {&a, &b};
+  const kernels::OutputSpec outputs[] = {{type.dtype, type.shape}};
+  kernels::KernelCall call;
+  call.op_type = signature.op_type;
+  call.version = signature.since_version;
+  call.inputs = inputs;
+  call.input_names = signature.input_names.empty() ? absl::MakeConstSpan(resolution.input_names)
+                                                   : signature.input_names;
+  call.defaults = resolution.defaults;
+  call.outputs = outputs;
+  call.max_value_bytes = max_bytes;
+  call.threads = std::max(core.options().kernel_threads, 1);
+  kernels::KernelResult result = (*resolution.kernel)(kernels::KernelContext(call));
+  if (!result.ok()) {
+    if (kernels::MeansNoValue(result.status())) return {};
+    return {Outcome::kAskBuildOp, std::nullopt};
+  }
+  if (result->size() != 1) return {Outcome::kAskBuildOp, std::nullopt};
+  std::optional<Tensor>& value = (*result)[0];
+  if (!value.has_value()) return {};
+  if (!kernels::Fits(*value, type.dtype, type.shape)) return {Outcome::kAskBuildOp, std::nullopt};
+  return {Outcome::kValue, std::move(value)};
+}
+
+}  // namespace
+
+std::optional<Var> BuildBinaryShortPath(const OpSignature& signature, const Var& a, const Var& b) {
+  if (general_build_only) return std::nullopt;
+  GraphCore* core = SharedUsableCore(a, b);
+  if (core == nullptr) return std::nullopt;
+  Arena& arena = core->arena();
+  if (arena.full() || arena.has_dim_names()) return std::nullopt;
+  // BuildOp computes a value when both inputs have one. has_value may say so of a value the
+  // store no longer holds; value() then tells.
+  std::optional<Tensor> value_a;
+  std::optional<Tensor> value_b;
+  if (core->options().propagate_values && core->has_value(a.id()) && core->has_value(b.id())) {
+    // A live cap (GraphOptions::max_live_value_bytes) adds checks only BuildOp makes.
+    if (core->options().max_live_value_bytes > 0) return std::nullopt;
+    value_a = core->value(a.id());
+    if (value_a.has_value()) value_b = core->value(b.id());
+  }
+  const std::optional<OutputType> type = InferredType(arena, a.id(), b.id());
+  if (!type.has_value()) return std::nullopt;
+  const GraphCore::BusyScope busy(*core);
+  InstallValueExplainer();
+  const int version = signature.opset_version > 0 ? signature.opset_version : kNewestOnnxOpset;
+  const OpKindId op = arena.intern_op(signature.op_type, signature.domain, version);
+  if (!op.valid()) return std::nullopt;
+  KernelOutcome computed;
+  if (value_a.has_value() && value_b.has_value()) {
+    computed = RunOpKernel(*core, op, signature, *value_a, *value_b, *type);
+    if (computed.outcome == Outcome::kAskBuildOp) return std::nullopt;
+  }
+  const VarId inputs[] = {a.id(), b.id()};
+  const NodeId node = core->add_node(op, inputs, {}, 1);
+  const VarId out = arena.node_output(node, 0);
+  if (type->shape.has_value()) {
+    arena.set_ranked_var_type(out, type->dtype, *type->shape);
+  } else {
+    arena.set_var_type(out, type->dtype, std::nullopt);
+  }
+  if (computed.value.has_value()) core->set_value(out, *std::move(computed.value));
+  Var result(core, out);
+  // The inputs' tensors go before an automatic collection may run, as in BuildNode.
+  value_a.reset();
+  value_b.reset();
+  core->maybe_collect();
+  return result;
+}
+
+ScopedGeneralBuildOnly::ScopedGeneralBuildOnly() : was_(general_build_only) {
+  general_build_only = true;
+}
+ScopedGeneralBuildOnly::~ScopedGeneralBuildOnly() { general_build_only = was_; }
+
+}  // namespace graphgc::internal
