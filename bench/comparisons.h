@@ -1,5 +1,6 @@
-// The two comparisons the default suite prints after the seed scenario table, both measured in
-// the benchmark's own process.
+// The two comparisons the default suite prints after the seed scenario table: the chain against
+// the hand loop (each run in a forked child, so that each starts from the same heap), and the
+// cost of collect() (in the benchmark's own process).
 #ifndef GRAPHGC_BENCH_COMPARISONS_H_
 #define GRAPHGC_BENCH_COMPARISONS_H_
 
@@ -11,14 +12,15 @@
 namespace graphgc::bench {
 
 // "seed chain vs hand loop": ns per step of the graphgc chain (two modes) and of the hand-written
-// squaring loop, each the minimum of `repetitions` runs, the three run in turn.
+// squaring loop, each the minimum of `repetitions` runs, the three run in turn, each run in a
+// child process of its own. `correct` is false if a chain's value was wrong or a child failed.
 struct ChainVsHandLoop {
   int64_t n = 0;
   int repetitions = 0;
   double collect_each_step_ns = 0;
   double automatic_ns = 0;
   double hand_loop_ns = 0;
-  bool correct = false;  // every graphgc run ended with the right value
+  bool correct = false;  // every run reported, and every graphgc run ended with the right value
 };
 
 ChainVsHandLoop CompareChainWithHandLoop(int64_t n, int repetitions);

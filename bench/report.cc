@@ -71,8 +71,8 @@ std::string CollectCostJson(const std::vector<CollectCostRow>& rows) {
 
 void PrintChainVsHandLoop(const ChainVsHandLoop& result) {
   absl::PrintF(
-      "\nSeed chain vs hand loop (n=%d in this process, minimum of %d alternating runs of "
-      "each)\n",
+      "\nSeed chain vs hand loop (n=%d, minimum of %d alternating runs of each, every run in a "
+      "child process)\n",
       result.n, result.repetitions);
   absl::PrintF("  %-34s %10.1f ns/op  graphgc/hand %6.2fx\n", "graphgc, collect-each-step",
                result.collect_each_step_ns,
