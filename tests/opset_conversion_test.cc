@@ -13,6 +13,7 @@
 #include "graphgc/graphgc.h"
 #include "graphgc/opset/generated/opset13.h"
 #include "graphgc/opset/generated/opset18.h"
+#include "graphgc/opset/generated/opset5.h"
 
 namespace graphgc {
 namespace {
@@ -511,8 +512,9 @@ TEST(OpsetConversionTest, ANewerModelIsConvertedDownWhereOnnxCan) {
   auto exported = to_onnx(g, {{"m", mean}});
   ASSERT_TRUE(exported.ok()) << exported.status();
   EXPECT_EQ(OnnxOpset(*exported), 17);
-  // With the axes an initializer, ONNX 1.19's adapter writes an empty `axes` attribute: the
-  // model is kept at its own opset, and the warning says why.
+  // With the axes an initializer, ONNX 1.19's adapter writes an empty `axes` attribute (it reads
+  // no raw data) and reads the initializer after erasing it: the guard keeps the model at its own
+  // opset before the converter runs, and the warning says why.
   auto with_initializer = to_onnx(source, {{"m", opset18::ReduceMean(x, axes, {.keepdims = 0})}},
                                   {.constants_as_initializers = true});
   ASSERT_TRUE(with_initializer.ok()) << with_initializer.status();
@@ -521,7 +523,44 @@ TEST(OpsetConversionTest, ANewerModelIsConvertedDownWhereOnnxCan) {
   EXPECT_EQ(kept->onnx_opset, 18);
   ASSERT_EQ(kept->warnings.size(), 1u);
   EXPECT_THAT(kept->warnings[0], HasSubstr("kept at ai.onnx opset 18, not converted to 17"));
+  EXPECT_THAT(kept->warnings[0], HasSubstr("from the initializer"));
   EXPECT_THAT(kept->outputs.at("m").shape(), ::testing::Optional(std::vector<int64_t>{2}));
+}
+
+// The same for every adapter that takes input 1 back into an attribute from an initializer
+// (ONNX 1.19 reads it after erasing it, and drops its raw data): Squeeze-13's axes, Split-13's
+// split and Reshape-5's shape, each kept at its opset with the reason, its value unchanged.
+TEST(OpsetConversionTest, AttributesAreNotTakenFromInitializersGoingDown) {
+  Graph source;
+  const Var x = source.argument("x", DataType::kFloat, {2, 1, 3});
+  const Var one = source.constant(Tensor::from_vector<int64_t>({1}));
+  const Var split = source.constant(Tensor::from_vector<int64_t>({1, 2}));
+  const Var shape = source.constant(Tensor::from_vector<int64_t>({3, 2}));
+  struct Case {
+    Var output;
+    int from;
+    int to;
+  };
+  const Case cases[] = {{opset13::Squeeze(x, one), 13, 12},
+                        {opset13::Split(x, split, {.axis = 2}, 2)[1], 13, 12},
+                        {opset5::Reshape(x, shape), 5, 4}};
+  const Tensor data = Tensor::from_vector<float>({1, 2, 3, 4, 5, 6}, {2, 1, 3});
+  for (const Case& c : cases) {
+    auto model = to_onnx(source, {{"y", c.output}}, {.constants_as_initializers = true});
+    ASSERT_TRUE(model.ok()) << model.status();
+    ASSERT_EQ(OnnxOpset(*model), c.from);
+    Graph g;
+    auto kept = import_model(g, *model, {{"x", g.constant(data)}}, {.opset = c.to});
+    ASSERT_TRUE(kept.ok()) << kept.status();
+    EXPECT_EQ(kept->onnx_opset, c.from);
+    ASSERT_EQ(kept->warnings.size(), 1u);
+    EXPECT_THAT(kept->warnings[0], HasSubstr("from the initializer"));
+    Graph own;
+    auto at_own = import_model(own, *model, {{"x", own.constant(data)}}, {.opset = 0});
+    ASSERT_TRUE(at_own.ok()) << at_own.status();
+    ASSERT_TRUE(kept->outputs.at("y").value().has_value());
+    EXPECT_EQ(*kept->outputs.at("y").value(), *at_own->outputs.at("y").value());
+  }
 }
 
 // Going down, ONNX's Softmax 13 to 12 adapter keeps the axis, though opset 12 normalizes over

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "graphgc/export/onnx/node_protos.h"
@@ -13,9 +14,10 @@ namespace {
 // Each value's maker in the graphs around a node: a body sees its enclosing graphs' values.
 using Makers = absl::flat_hash_map<std::string, std::string>;
 
-// The opset at which the op's input 1 (`axes`; Split's `split`) took the place of an attribute,
-// which the converter puts back going down; 0 for other ops.
+// The opset at which the op's input 1 (`axes`; Split's `split`, Reshape's `shape`) took the place
+// of an attribute, which the converter puts back going down; 0 for other ops.
 int AttributeInputSince(absl::string_view op_type) {
+  if (op_type == "Reshape") return 5;
   if (op_type == "ReduceSum" || op_type == "Squeeze" || op_type == "Unsqueeze" ||
       op_type == "Split") {
     return 13;
@@ -69,13 +71,22 @@ std::optional<std::string> GraphHazard(const onnx::GraphProto& graph, int64_t fr
       makers[output] = IsOnnxDomain(node.domain()) ? node.op_type() : "";
     }
   }
+  absl::flat_hash_set<absl::string_view> initializers;
+  for (const onnx::TensorProto& initializer : graph.initializer()) {
+    initializers.insert(initializer.name());
+  }
   for (const onnx::NodeProto& node : graph.node()) {
     if (IsOnnxDomain(node.domain())) {
       const int since = AttributeInputSince(node.op_type());
-      if (since > 0 && from >= since && target < since &&
-          (node.input_size() < 2 || node.input(1).empty())) {
+      const bool down_across = since > 0 && from >= since && target < since;
+      if (down_across && (node.input_size() < 2 || node.input(1).empty())) {
         return absl::StrCat("ONNX's converter would read input 1 of ", NodeLabel(node),
                             ", which the node omits");
+      }
+      if (down_across && initializers.contains(node.input(1))) {
+        return absl::StrCat("ONNX's converter would take input 1 of ", NodeLabel(node),
+                            " from the initializer '", node.input(1),
+                            "', reading it after freeing it and without its raw data");
       }
       if (NormalizesOverOneAxis(node.op_type()) && from >= 13 && target < 13) {
         if (std::optional<std::string> hazard = SoftmaxHazard(node, makers, rank_of)) {
