@@ -73,4 +73,15 @@ SeedChainRun RunSeedChain(SeedMode mode, int64_t n) {
   return run;
 }
 
+double TimeFirstChainStep() {
+  using Clock = std::chrono::steady_clock;
+  Graph graph;
+  ChainWorkload chain;
+  chain.Prepare(graph);
+  const Clock::time_point start = Clock::now();
+  chain.Step();
+  const Clock::duration step = Clock::now() - start;
+  return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(step).count());
+}
+
 }  // namespace graphgc::bench
