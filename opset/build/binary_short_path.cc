@@ -7,6 +7,7 @@
 #include "graphgc/opset/inference/type_constraints.h"
 #include "graphgc/opset/kernels/common/broadcast.h"
 #include "graphgc/opset/kernels/kernel.h"
+#include "graphgc/opset/kernels/math/same_shape_arithmetic.h"
 #include "graphgc/opset/values/kernel_registry.h"
 #include "graphgc/opset/values/value_explainer.h"
 
@@ -50,6 +51,23 @@ struct KernelOutcome {
   std::optional<Tensor> value;
 };
 
+// What the registered kernel of Add, Sub, Mul or Div gives operands of one shape, computed with
+// its element function and loop but without its KernelContext, result vector and broadcasting
+// (same_shape_arithmetic.h); nullopt for other ops and shapes, which run the kernel itself.
+std::optional<KernelOutcome> SameShapeOutcome(const OpSignature& signature, const Tensor& a,
+                                              const Tensor& b, const OutputType& type) {
+  const std::optional<kernels::Arithmetic> op = kernels::ArithmeticOf(signature.op_type);
+  if (!op.has_value() || !signature.domain.empty() || a.shape() != b.shape() ||
+      !kernels::Fits(a, type.dtype, type.shape)) {
+    return std::nullopt;
+  }
+  if (!kernels::ArithmeticHasValue(*op, b)) return KernelOutcome{};  // the kernel declines
+  absl::StatusOr<MutableTensor> out = MutableTensor::allocate(type.dtype, a.shape());
+  if (!out.ok()) return KernelOutcome{Outcome::kAskBuildOp, std::nullopt};
+  kernels::ComputeArithmetic(*op, a, b, *out);
+  return KernelOutcome{Outcome::kValue, std::move(*out).freeze()};
+}
+
 // The same steps as RunKernel for a tensor kernel without attributes, in the same order: the
 // value budget, dims the kernel may multiply, the kernel's declared types, the kernel itself and
 // the check of its value. Where RunKernel would fail the op, BuildOp is asked to (it words it).
@@ -70,6 +88,9 @@ KernelOutcome RunOpKernel(GraphCore& core, OpKindId op, const OpSignature& signa
   if (!resolution.kernel_checks.empty() &&
       FindUndeclaredOperand(resolution.kernel_checks, input_types, {&type.dtype, 1})) {
     return {};
+  }
+  if (std::optional<KernelOutcome> outcome = SameShapeOutcome(signature, a, b, type)) {
+    return *std::move(outcome);
   }
   const Tensor* inputs[] = {&a, &b};
   const kernels::OutputSpec outputs[] = {{type.dtype, type.shape}};

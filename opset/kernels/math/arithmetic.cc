@@ -10,23 +10,12 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/math/arithmetic_elements.h"
 #include "graphgc/opset/kernels/math/elementwise_kernels.h"
 #include "graphgc/opset/kernels/math/math_kernels.h"
 
 namespace graphgc::kernels {
 namespace {
-
-using internal::WrapAdd;
-using internal::WrapMul;
-using internal::WrapSub;
-
-template <class C>
-C Quotient(C a, C b) {
-  if constexpr (std::is_integral_v<C> && std::is_signed_v<C>) {
-    if (b == C{-1}) return WrapSub(C{0}, a);  // the most negative value / -1 wraps
-  }
-  return static_cast<C>(a / b);
-}
 
 // fmod = 1: C's fmod / %, the sign of the dividend. fmod = 0 (integers only): the sign of the
 // divisor, as Python's %.
@@ -50,17 +39,6 @@ template <class C>
 C Shift(C x, C y, bool left) {
   if (y >= C{sizeof(C) * 8}) return C{0};
   return static_cast<C>(left ? x << y : x >> y);
-}
-
-bool HasIntegerZero(const Tensor& t) {
-  bool zero = false;
-  internal::DispatchNumeric(t.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (std::is_integral_v<T>) {
-      for (T v : t.data<T>()) zero = zero || v == T{0};
-    }
-  });
-  return zero;
 }
 
 absl::Status NoIntegerZeroDivisor(const KernelContext& ctx) {
@@ -88,18 +66,25 @@ absl::Status DirectionIsKnown(const KernelContext& ctx) {
 
 }  // namespace
 
+bool HasIntegerZero(const Tensor& t) {
+  bool zero = false;
+  internal::DispatchNumeric(t.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_integral_v<T>) {
+      for (T v : t.data<T>()) zero = zero || v == T{0};
+    }
+  });
+  return zero;
+}
+
 void RegisterArithmeticKernels(KernelTable& table) {
   constexpr int kLatest = KernelTable::kLatest;
   const KernelTypes numeric = {{"T", NumericTypes::kSet}};
-  table.add("", "Add", 1, kLatest, numeric,
-            BinaryKernel<NumericTypes>([](auto a, auto b) { return WrapAdd(a, b); }));
-  table.add("", "Sub", 1, kLatest, numeric,
-            BinaryKernel<NumericTypes>([](auto a, auto b) { return WrapSub(a, b); }));
-  table.add("", "Mul", 1, kLatest, numeric,
-            BinaryKernel<NumericTypes>([](auto a, auto b) { return WrapMul(a, b); }));
+  table.add("", "Add", 1, kLatest, numeric, BinaryKernel<NumericTypes>(AddElements{}));
+  table.add("", "Sub", 1, kLatest, numeric, BinaryKernel<NumericTypes>(SubElements{}));
+  table.add("", "Mul", 1, kLatest, numeric, BinaryKernel<NumericTypes>(MulElements{}));
   table.add("", "Div", 1, kLatest, numeric,
-            Checked(NoIntegerZeroDivisor,
-                    BinaryKernel<NumericTypes>([](auto a, auto b) { return Quotient(a, b); })));
+            Checked(NoIntegerZeroDivisor, BinaryKernel<NumericTypes>(DivElements{})));
   table.add("", "Mod", 10, kLatest, numeric,
             Checked(ModIsDefined, BinaryKernelWith<NumericTypes>([](const KernelContext& ctx) {
                       return [fmod = ctx.int_attribute("fmod") != 0](auto a, auto b) {
