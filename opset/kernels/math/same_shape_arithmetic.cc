@@ -18,7 +18,8 @@ void Compute(const F& f, const Tensor& a, const Tensor& b, MutableTensor& out) {
     const T* y = b.data<T>().data();
     if (x == y) {
       // f(x, x): one stream of loads, as BroadcastElements does for one operand twice.
-      MapRow<true>(result, out.size(), [&g](T element) { return g(element, element); }, x);
+      MapRow<true>(
+          result, out.size(), [&g](T element) { return g(element, element); }, x);
     } else {
       MapRow<true, true>(result, out.size(), g, x, y);
     }
