@@ -70,6 +70,11 @@ std::optional<Tensor> GraphCore::value(VarId var) const {
   return arena_->node_value_tensor(arena_->var_producer(var));
 }
 
+const Tensor* GraphCore::stored_tensor(VarId var) const {
+  const ValueRef ref = values_[var.value()];
+  return ref.is_null() ? nullptr : store_->view(ref);
+}
+
 std::optional<Value> GraphCore::any_value(VarId var) const {
   const ValueRef ref = values_[var.value()];
   if (!ref.is_null()) return store_->get_value(ref);

@@ -113,6 +113,9 @@ class GraphCore {
 
   // The var's propagated value: a constant's tensor, or the value store's, if it is still held.
   std::optional<Tensor> value(VarId var) const;
+  // A value the store holds for `var`, viewed in place (ValueStore::view): valid until the store
+  // next changes; nullptr for constants and for vars without a stored tensor.
+  const Tensor* stored_tensor(VarId var) const;
   // The same for a value of any kind (sequence, optional, map values are never constants).
   std::optional<Value> any_value(VarId var) const;
   bool has_value(VarId var) const;

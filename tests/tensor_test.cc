@@ -25,6 +25,31 @@ TEST(TensorTest, CopiesShareOneBuffer) {
   EXPECT_EQ(copy.data<double>().data(), t.data<double>().data());
 }
 
+// Assignment keeps the buffer alive while any tensor views it, and a moved-from tensor is the
+// empty one (ASan and the leak checker watch the buffers in the sanitized suite).
+TEST(TensorTest, AssignmentSharesMovesAndReleases) {
+  Tensor a = Tensor::from_vector<int64_t>({1, 2, 3}, {3});
+  Tensor b = Tensor::from_vector<int64_t>({7}, {1});
+  b = a;  // copy: both view a's buffer, b's own is released
+  EXPECT_EQ(b.buffer(), a.buffer());
+  const Tensor& same = b;
+  b = same;  // self-copy keeps the buffer (the reference is taken before the old one goes)
+  a = Tensor();
+  EXPECT_EQ(b.data<int64_t>()[2], 3);
+  Tensor c;
+  c = std::move(b);
+  EXPECT_EQ(c.data<int64_t>()[1], 2);
+  EXPECT_EQ(b.dtype(), DataType::kUndefined);
+  EXPECT_EQ(std::vector<int64_t>(b.shape().begin(), b.shape().end()), std::vector<int64_t>{0});
+  EXPECT_EQ(b.buffer(), nullptr);
+  Tensor& alias = c;
+  c = std::move(alias);  // self-move leaves it as it was
+  EXPECT_EQ(c.data<int64_t>()[0], 1);
+  c = Tensor::scalar<float>(2.5f);
+  EXPECT_EQ(c.dtype(), DataType::kFloat);
+  EXPECT_EQ(c.data<float>()[0], 2.5f);
+}
+
 TEST(TensorTest, ZerosOfEveryType) {
   for (DataType type : {DataType::kFloat, DataType::kInt64, DataType::kBool, DataType::kString,
                         DataType::kFloat16, DataType::kUint8}) {

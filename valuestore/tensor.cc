@@ -74,11 +74,29 @@ Tensor::Tensor(Tensor&& other) noexcept
   other.shape_[0] = 0;
 }
 
-Tensor& Tensor::operator=(Tensor other) noexcept {
-  std::swap(buffer_, other.buffer_);
-  std::swap(dtype_, other.dtype_);
-  std::swap(size_, other.size_);
-  std::swap(shape_, other.shape_);
+Tensor& Tensor::operator=(const Tensor& other) {
+  if (other.buffer_ != nullptr) other.buffer_->Ref();  // first: `other` may share our buffer
+  if (buffer_ != nullptr) buffer_->Unref();
+  buffer_ = other.buffer_;
+  dtype_ = other.dtype_;
+  size_ = other.size_;
+  shape_ = other.shape_;
+  return *this;
+}
+
+Tensor& Tensor::operator=(Tensor&& other) noexcept {
+  if (this == &other) return *this;
+  if (buffer_ != nullptr) buffer_->Unref();
+  buffer_ = other.buffer_;
+  dtype_ = other.dtype_;
+  size_ = other.size_;
+  shape_ = std::move(other.shape_);
+  // `other` becomes the empty tensor, as after the move constructor.
+  other.buffer_ = nullptr;
+  other.dtype_ = DataType::kUndefined;
+  other.size_ = 0;
+  other.shape_.resize(1);
+  other.shape_[0] = 0;
   return *this;
 }
 

@@ -60,7 +60,8 @@ class Tensor {
   Tensor();
   Tensor(const Tensor& other);
   Tensor(Tensor&& other) noexcept;
-  Tensor& operator=(Tensor other) noexcept;
+  Tensor& operator=(const Tensor& other);
+  Tensor& operator=(Tensor&& other) noexcept;
   ~Tensor();
 
   template <class T>

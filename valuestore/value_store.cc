@@ -49,6 +49,11 @@ std::optional<Tensor> ValueStore::get(ValueRef ref) const {
   return slots_[ref.slot].tensor;
 }
 
+const Tensor* ValueStore::view(ValueRef ref) const {
+  if (!contains(ref) || slots_[ref.slot].composite != nullptr) return nullptr;
+  return &slots_[ref.slot].tensor;
+}
+
 std::optional<Value> ValueStore::get_value(ValueRef ref) const {
   if (!contains(ref)) return std::nullopt;
   const Slot& slot = slots_[ref.slot];

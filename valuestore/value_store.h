@@ -37,6 +37,9 @@ class ValueStore {
   ValueRef insert(Value value);
   // The tensor behind `ref`, or nullopt if `ref` is null or stale or holds another kind of value.
   std::optional<Tensor> get(ValueRef ref) const;
+  // The same tensor viewed in place, without taking a reference to its buffer: valid until the
+  // store next changes (insert, release), so the caller reads it and lets go before that.
+  const Tensor* view(ValueRef ref) const;
   // The value behind `ref` of any kind, or nullopt if `ref` is null or stale.
   std::optional<Value> get_value(ValueRef ref) const;
   bool contains(ValueRef ref) const;

@@ -51,6 +51,14 @@ struct KernelOutcome {
   std::optional<Tensor> value;
 };
 
+// The tensor value of `var` for the length of one call: a stored one viewed in place (until the
+// store changes), a constant's held in `held`; nullptr when there is none.
+const Tensor* ValueForCall(const GraphCore& core, VarId var, std::optional<Tensor>& held) {
+  if (const Tensor* stored = core.stored_tensor(var)) return stored;
+  held = core.value(var);
+  return held.has_value() ? &*held : nullptr;
+}
+
 // What the registered kernel of Add, Sub, Mul or Div gives operands of one shape, computed with
 // its element function and loop but without its KernelContext, result vector and broadcasting
 // (same_shape_arithmetic.h); nullopt for other ops and shapes, which run the kernel itself.
@@ -125,14 +133,16 @@ std::optional<Var> BuildBinaryShortPath(const OpSignature& signature, const Var&
   Arena& arena = core->arena();
   if (arena.full() || arena.has_dim_names()) return std::nullopt;
   // BuildOp computes a value when both inputs have one. has_value may say so of a value the
-  // store no longer holds; value() then tells.
-  std::optional<Tensor> value_a;
-  std::optional<Tensor> value_b;
+  // store no longer holds; the lookup then tells.
+  std::optional<Tensor> constant_a;
+  std::optional<Tensor> constant_b;
+  const Tensor* value_a = nullptr;
+  const Tensor* value_b = nullptr;
   if (core->options().propagate_values && core->has_value(a.id()) && core->has_value(b.id())) {
     // A live cap (GraphOptions::max_live_value_bytes) adds checks only BuildOp makes.
     if (core->options().max_live_value_bytes > 0) return std::nullopt;
-    value_a = core->value(a.id());
-    if (value_a.has_value()) value_b = core->value(b.id());
+    value_a = ValueForCall(*core, a.id(), constant_a);
+    if (value_a != nullptr) value_b = ValueForCall(*core, b.id(), constant_b);
   }
   const std::optional<OutputType> type = InferredType(arena, a.id(), b.id());
   if (!type.has_value()) return std::nullopt;
@@ -142,10 +152,12 @@ std::optional<Var> BuildBinaryShortPath(const OpSignature& signature, const Var&
   const OpKindId op = arena.intern_op(signature.op_type, signature.domain, version);
   if (!op.valid()) return std::nullopt;
   KernelOutcome computed;
-  if (value_a.has_value() && value_b.has_value()) {
+  if (value_a != nullptr && value_b != nullptr) {
     computed = RunOpKernel(*core, op, signature, *value_a, *value_b, *type);
     if (computed.outcome == Outcome::kAskBuildOp) return std::nullopt;
   }
+  // The views end here: the node and its value change the arena and the store.
+  value_a = value_b = nullptr;
   const VarId inputs[] = {a.id(), b.id()};
   const NodeId node = core->add_node(op, inputs, {}, 1);
   const VarId out = arena.node_output(node, 0);
@@ -157,8 +169,8 @@ std::optional<Var> BuildBinaryShortPath(const OpSignature& signature, const Var&
   if (computed.value.has_value()) core->set_value(out, *std::move(computed.value));
   Var result(core, out);
   // The inputs' tensors go before an automatic collection may run, as in BuildNode.
-  value_a.reset();
-  value_b.reset();
+  constant_a.reset();
+  constant_b.reset();
   core->maybe_collect();
   return result;
 }
