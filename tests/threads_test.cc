@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "graphgc/graphgc.h"
+#include "graphgc/valuestore/value_store.h"
 
 namespace graphgc {
 namespace {
@@ -72,6 +73,33 @@ void ExpectEveryThreadSucceeds(int rounds, const std::function<std::string(int, 
   }
   for (std::thread& thread : threads) thread.join();
   for (int t = 0; t < kThreads; ++t) EXPECT_EQ(results[t], "") << "thread " << t;
+}
+
+// Four value stores on four threads count one shared buffer at once: one of them at a time holds
+// the buffer's claim (value_store.h), the others count it in their tables, and the claim changes
+// hands as the holder lets go. Each store must see exactly its own slots.
+TEST(ThreadsTest, FourValueStoresCountOneSharedBuffer) {
+  const Tensor shared = Tensor::from_vector<float>(std::vector<float>(kElements, 0.5f));
+  const int64_t bytes = static_cast<int64_t>(shared.buffer_bytes());
+  ExpectEveryThreadSucceeds(1, [&](int thread, int) -> std::string {
+    internal::ValueStore store;
+    std::vector<ValueRef> refs;
+    for (int i = 0; i < 2000; ++i) {
+      if ((i + thread) % 3 != 0 || refs.empty()) {
+        refs.push_back(store.insert(shared));
+      } else {
+        const size_t freed = store.release(refs.back());
+        refs.pop_back();
+        if (freed != (refs.empty() ? static_cast<size_t>(bytes) : 0)) return "freed wrong";
+      }
+      if (store.live_bytes() != (refs.empty() ? 0 : bytes)) return "live bytes wrong";
+    }
+    while (!refs.empty()) {
+      store.release(refs.back());
+      refs.pop_back();
+    }
+    return store.live_bytes() == 0 ? "" : "bytes left";
+  });
 }
 
 TEST(ThreadsTest, FourGraphsOnFourThreadsShareOneTensor) {

@@ -81,6 +81,59 @@ TEST(ValueStoreTest, ExternalBuffersAreNotCounted) {
   EXPECT_EQ(store.release(ref), 0u);
 }
 
+// One buffer in two stores: the first to take it counts it in the buffer, the other in its table;
+// each counts it once, frees it with its last slot, and can take the claim once it is free.
+TEST(ValueStoreTest, ABufferSharedBetweenStoresIsCountedInEach) {
+  const Tensor t = Doubles(10);
+  ValueStore first;
+  ValueStore second;
+  const ValueRef a = first.insert(t);
+  const ValueRef b = second.insert(t);
+  const ValueRef c = second.insert(t.reshaped({5, 2}));
+  EXPECT_EQ(first.live_bytes(), 80);
+  EXPECT_EQ(second.live_bytes(), 80);
+  EXPECT_EQ(first.release(a), 80u);
+  EXPECT_EQ(second.live_bytes(), 80);
+  // The claim is free, but the second store counts this buffer in its table, and goes on there.
+  const ValueRef e = second.insert(t);
+  EXPECT_EQ(second.live_bytes(), 80);
+  const ValueRef d = first.insert(t);  // the first store takes the claim back
+  EXPECT_EQ(first.live_bytes(), 80);
+  EXPECT_EQ(second.release(b), 0u);
+  EXPECT_EQ(second.release(c), 0u);
+  EXPECT_EQ(second.release(e), 80u);
+  EXPECT_EQ(second.live_bytes(), 0);
+  EXPECT_EQ(first.release(d), 80u);
+  EXPECT_EQ(first.live_bytes(), 0);
+  EXPECT_EQ(first.peak_bytes(), 80);
+  EXPECT_EQ(second.peak_bytes(), 80);
+}
+
+// A value that becomes a constant stops counting, in the claiming store and in a store that
+// counts it in its table alike; a claim left by a store that is gone binds no other store.
+TEST(ValueStoreTest, ExternalAfterCountedAndClaimsOfStoresThatAreGone) {
+  const Tensor t = Doubles(10);
+  ValueStore second;
+  {
+    ValueStore first;
+    const ValueRef a = first.insert(t);
+    const ValueRef b = second.insert(t);
+    first.adopt_external(t);
+    second.adopt_external(t);
+    EXPECT_EQ(first.live_bytes(), 0);
+    EXPECT_EQ(second.live_bytes(), 0);
+    EXPECT_EQ(first.release(a), 0u);
+    EXPECT_EQ(second.release(b), 0u);
+  }  // `first` is gone with its claim on t's buffer, which t still holds
+  ValueStore third;
+  const ValueRef c = third.insert(t);
+  EXPECT_EQ(third.live_bytes(), 80);
+  EXPECT_EQ(third.release(c), 80u);
+  const ValueRef d = second.insert(t);  // still external in the second store's table
+  EXPECT_EQ(second.live_bytes(), 0);
+  EXPECT_EQ(second.release(d), 0u);
+}
+
 TEST(ValueStoreTest, FreeListIsLifo) {
   ValueStore store;
   const ValueRef a = store.insert(Doubles(1));

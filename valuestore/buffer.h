@@ -10,6 +10,11 @@
 // Ownership: shared by every Tensor that views it; freed when the last reference goes. The count is
 // atomic because a Tensor may be handed to several graphs built on different threads. String
 // elements are constructed in place and destroyed with the buffer.
+//
+// A buffer also carries one value store's count of the slots viewing it (value_store.h): the store
+// that claims it counts there, without a table; a store that finds it claimed by another counts
+// in a table of its own. The claim is atomic; the count behind it is read and written only by the
+// claiming store, on the one thread that uses that store at a time.
 #ifndef GRAPHGC_BUFFER_H_
 #define GRAPHGC_BUFFER_H_
 
@@ -40,6 +45,27 @@ class Buffer {
 
   size_t nbytes() const { return nbytes_; }
   bool is_external() const { return owner_ != nullptr; }
+  // The value store's claim. Store ids are even, never 0 and never reused; TryClaim takes an
+  // unclaimed buffer, ReleaseClaim gives it back with its count at 0. The external mark (the
+  // claiming store holds the buffer as arena-owned: never counted) is the claim's low bit.
+  bool TryClaim(uint64_t store) const {
+    uint64_t unclaimed = 0;
+    return claim_.compare_exchange_strong(unclaimed, store, std::memory_order_acquire,
+                                          std::memory_order_relaxed);
+  }
+  bool ClaimedBy(uint64_t store) const {
+    return (claim_.load(std::memory_order_acquire) & ~uint64_t{1}) == store;
+  }
+  bool ClaimedAsExternal() const { return (claim_.load(std::memory_order_relaxed) & 1) != 0; }
+  void MarkClaimedAsExternal(uint64_t store) const {
+    claim_.store(store | 1, std::memory_order_relaxed);
+  }
+  void ReleaseClaim() const {
+    claimed_uses_ = 0;
+    claim_.store(0, std::memory_order_release);
+  }
+  int64_t& claimed_uses() const { return claimed_uses_; }
+
   // Writable only for an owned buffer, and only through a MutableTensor that has not been frozen.
   void* data() { return data_; }
   const void* data() const { return data_; }
@@ -61,6 +87,8 @@ class Buffer {
   size_t nbytes_;
   void* data_;
   std::shared_ptr<const void> owner_;  // external buffers only
+  mutable std::atomic<uint64_t> claim_{0};
+  mutable int64_t claimed_uses_ = 0;
 };
 static_assert(sizeof(Buffer) <= 64, "Buffer header must fit before the data offset");
 

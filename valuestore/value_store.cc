@@ -1,11 +1,25 @@
 #include "graphgc/valuestore/value_store.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "graphgc/valuestore/check.h"
 
 namespace graphgc {
 namespace internal {
+
+namespace {
+
+// Even and never 0, so that a buffer's claim word has its low bit free; never reused, so that a
+// claim left on a buffer by a store that is gone matches no other store.
+uint64_t NewStoreId() {
+  static std::atomic<uint64_t> next{2};
+  return next.fetch_add(2, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+ValueStore::ValueStore() : id_(NewStoreId()) {}
 
 uint32_t ValueStore::take_free_slot() {
   if (free_head_ != kNoSlot) {
@@ -85,27 +99,61 @@ size_t ValueStore::release(ValueRef ref) {
   return freed;
 }
 
+bool ValueStore::claim(const Buffer* buffer) const {
+  if (!buffer_uses_.empty() && buffer_uses_.contains(buffer)) return false;
+  return buffer->TryClaim(id_);
+}
+
+void ValueStore::add_live_bytes(size_t bytes) {
+  live_bytes_ += static_cast<int64_t>(bytes);
+  peak_bytes_ = std::max(peak_bytes_, live_bytes_);
+}
+
 void ValueStore::adopt_external(const Tensor& tensor) {
-  if (tensor.buffer() == nullptr) return;
+  const Buffer* buffer = tensor.buffer();
+  if (buffer == nullptr) return;
+  if (!buffer->ClaimedBy(id_) && !claim(buffer)) return adopt_external_in_table(tensor);
+  if (buffer->ClaimedAsExternal()) return;
+  buffer->MarkClaimedAsExternal(id_);
+  // A propagated value turned into a constant: its buffer is the arena's from now on.
+  if (buffer->claimed_uses() > 0) live_bytes_ -= static_cast<int64_t>(tensor.buffer_bytes());
+}
+
+void ValueStore::adopt_external_in_table(const Tensor& tensor) {
   BufferUse& use = buffer_uses_[tensor.buffer()];
   if (use.external) return;
   use.external = true;
-  ++external_;
-  // A propagated value turned into a constant: its buffer is the arena's from now on.
   if (use.slots > 0) live_bytes_ -= static_cast<int64_t>(tensor.buffer_bytes());
 }
 
 void ValueStore::count_buffer(const Tensor& tensor) {
-  if (tensor.buffer() == nullptr) return;
-  BufferUse& use = buffer_uses_[tensor.buffer()];
-  if (use.slots++ == 0 && !use.external) {
-    live_bytes_ += static_cast<int64_t>(tensor.buffer_bytes());
-    peak_bytes_ = std::max(peak_bytes_, live_bytes_);
+  const Buffer* buffer = tensor.buffer();
+  if (buffer == nullptr) return;
+  if (!buffer->ClaimedBy(id_) && !claim(buffer)) return count_in_table(tensor);
+  if (buffer->claimed_uses()++ == 0 && !buffer->ClaimedAsExternal()) {
+    add_live_bytes(tensor.buffer_bytes());
   }
 }
 
+void ValueStore::count_in_table(const Tensor& tensor) {
+  BufferUse& use = buffer_uses_[tensor.buffer()];
+  if (use.slots++ == 0 && !use.external) add_live_bytes(tensor.buffer_bytes());
+}
+
 size_t ValueStore::uncount_buffer(const Tensor& tensor) {
-  if (tensor.buffer() == nullptr) return 0;
+  const Buffer* buffer = tensor.buffer();
+  if (buffer == nullptr) return 0;
+  if (!buffer->ClaimedBy(id_)) return uncount_in_table(tensor);
+  int64_t& uses = buffer->claimed_uses();
+  GRAPHGC_CHECK(uses > 0, "buffer accounting underflow");
+  if (--uses > 0 || buffer->ClaimedAsExternal()) return 0;
+  buffer->ReleaseClaim();
+  const size_t bytes = tensor.buffer_bytes();
+  live_bytes_ -= static_cast<int64_t>(bytes);
+  return bytes;
+}
+
+size_t ValueStore::uncount_in_table(const Tensor& tensor) {
   auto it = buffer_uses_.find(tensor.buffer());
   GRAPHGC_CHECK(it != buffer_uses_.end() && it->second.slots > 0, "buffer accounting underflow");
   if (--it->second.slots > 0 || it->second.external) return 0;

@@ -8,6 +8,10 @@
 // Accounting is by buffer, not by slot: several slots may view one Buffer (Identity, Reshape), and
 // it is counted once, when its first slot takes it, and released when its last slot goes. Buffers
 // that the arena owns (constants) are registered with adopt_external() and never counted here.
+// The count of a buffer lives in the buffer when this store holds its claim (buffer.h: one store
+// at a time; a fresh buffer from a kernel is always unclaimed), and in buffer_uses_ when another
+// store holds it (a tensor shared between graphs). A claim outlives its store only on a buffer
+// someone else still holds; other stores then count that buffer in their tables.
 //
 // The store only stores; which values are garbage is decided by the Graph's collector.
 // Threading: thread-compatible (one thread at a time), like the Graph that owns it.
@@ -29,7 +33,7 @@ namespace internal {
 
 class ValueStore {
  public:
-  ValueStore() = default;
+  ValueStore();
   ValueStore(const ValueStore&) = delete;
   ValueStore& operator=(const ValueStore&) = delete;
 
@@ -58,7 +62,6 @@ class ValueStore {
   // the loop runs) count towards the peak as if they were live: the peak is live + `bytes`.
   void note_transient_bytes(int64_t bytes);
   int64_t live_values() const { return live_values_; }
-  int64_t live_buffers() const { return static_cast<int64_t>(buffer_uses_.size()) - external_; }
   // Bytes of the store's own bookkeeping (slot table and buffer table capacity).
   int64_t overhead_bytes() const;
 
@@ -81,11 +84,19 @@ class ValueStore {
   }
   void count_buffer(const Tensor& tensor);
   size_t uncount_buffer(const Tensor& tensor);
+  // The table's side of the accounting, for buffers another store has claimed.
+  void count_in_table(const Tensor& tensor);
+  size_t uncount_in_table(const Tensor& tensor);
+  void adopt_external_in_table(const Tensor& tensor);
+  // Claims `buffer` for this store unless another store holds it or this store counts it in its
+  // table already.
+  bool claim(const Buffer* buffer) const;
+  void add_live_bytes(size_t bytes);
 
   std::vector<Slot> slots_;
   uint32_t free_head_ = kNoSlot;
   absl::flat_hash_map<const Buffer*, BufferUse> buffer_uses_;
-  int64_t external_ = 0;
+  const uint64_t id_;  // the claim this store puts on buffers (buffer.h)
   int64_t live_bytes_ = 0;
   int64_t peak_bytes_ = 0;
   int64_t live_values_ = 0;
