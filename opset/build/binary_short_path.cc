@@ -34,13 +34,18 @@ std::optional<OutputType> InferredType(const Arena& arena, VarId a, VarId b) {
       std::find(kAllNumeric.begin(), kAllNumeric.end(), type.dtype) == kAllNumeric.end()) {
     return std::nullopt;
   }
-  std::optional<Shape> shape_a;
-  std::optional<Shape> shape_b;
-  arena.read_var_shape(a, shape_a);
-  arena.read_var_shape(b, shape_b);
-  if (!BroadcastShapesInto(shape_a, shape_b, type.shape).ok() || !CheckOutputType(0, type).ok()) {
-    return std::nullopt;
+  if (arena.var_type_key(a) == arena.var_type_key(b)) {
+    // One interned shape (x op x, or a chain of one shape): the broadcast is that shape, as
+    // BroadcastShapesInto gives for equal dims, without reading it twice.
+    arena.read_var_shape(a, type.shape);
+  } else {
+    std::optional<Shape> shape_a;
+    std::optional<Shape> shape_b;
+    arena.read_var_shape(a, shape_a);
+    arena.read_var_shape(b, shape_b);
+    if (!BroadcastShapesInto(shape_a, shape_b, type.shape).ok()) return std::nullopt;
   }
+  if (!CheckOutputType(0, type).ok()) return std::nullopt;
   return type;
 }
 
@@ -94,6 +99,7 @@ KernelOutcome RunOpKernel(GraphCore& core, OpKindId op, const OpSignature& signa
   }
   const DataType input_types[] = {type.dtype, type.dtype};
   if (!resolution.kernel_checks.empty() &&
+      !resolution.types_every_kernel_check_admits.contains(type.dtype) &&
       FindUndeclaredOperand(resolution.kernel_checks, input_types, {&type.dtype, 1})) {
     return {};
   }

@@ -157,6 +157,13 @@ bool MovesElementsOnly(const onnx::OpSchema& schema) {
   return std::find(std::begin(kMovers), std::end(kMovers), schema.Name()) != std::end(kMovers);
 }
 
+DataTypeSet TypesEveryCheckAdmits(const std::vector<OperandTypeCheck>& checks) {
+  if (checks.empty()) return {};
+  DataTypeSet admitted = checks.front().types;
+  for (const OperandTypeCheck& check : checks) admitted = admitted & check.types;
+  return admitted;
+}
+
 void AddSchemaFacts(const onnx::OpSchema& schema, const kernels::KernelEntry* entry,
                     const kernels::ValueKernelEntry* value_entry, ResolvedOp& op) {
   for (const auto& [name, attribute] : schema.attributes()) {
@@ -169,6 +176,7 @@ void AddSchemaFacts(const onnx::OpSchema& schema, const kernels::KernelEntry* en
     if (std::optional<std::vector<OperandTypeCheck>> checks = OperandChecks(schema, entry->types)) {
       op.kernel = &entry->kernel;
       op.kernel_checks = *std::move(checks);
+      op.types_every_kernel_check_admits = TypesEveryCheckAdmits(op.kernel_checks);
       declared = &entry->types;
     }
   }

@@ -45,6 +45,9 @@ struct ResolvedOp {
   kernels::Kernel function_body;
   // The checks of each kernel's declaration, resolved against the schema (empty: unconstrained).
   std::vector<OperandTypeCheck> kernel_checks;
+  // The element types every one of kernel_checks admits: operands all of one such type pass them
+  // without a look at each (the binary short path's test).
+  DataTypeSet types_every_kernel_check_admits;
   std::vector<OperandTypeCheck> value_kernel_checks;
   // The element types the op computes values for, of its primary type parameter (the kernel's
   // first declared one, else the first input's): the declaration intersected with what the

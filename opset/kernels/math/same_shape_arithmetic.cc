@@ -30,10 +30,21 @@ void Compute(const F& f, const Tensor& a, const Tensor& b, MutableTensor& out) {
 }  // namespace
 
 std::optional<Arithmetic> ArithmeticOf(absl::string_view op_type) {
-  if (op_type == "Add") return Arithmetic::kAdd;
-  if (op_type == "Sub") return Arithmetic::kSub;
-  if (op_type == "Mul") return Arithmetic::kMul;
-  if (op_type == "Div") return Arithmetic::kDiv;
+  if (op_type.size() != 3) return std::nullopt;
+  switch (op_type[0]) {  // one comparison per call: this runs for every Add, Sub, Mul and Div
+    case 'A':
+      if (op_type == "Add") return Arithmetic::kAdd;
+      break;
+    case 'S':
+      if (op_type == "Sub") return Arithmetic::kSub;
+      break;
+    case 'M':
+      if (op_type == "Mul") return Arithmetic::kMul;
+      break;
+    case 'D':
+      if (op_type == "Div") return Arithmetic::kDiv;
+      break;
+  }
   return std::nullopt;
 }
 
