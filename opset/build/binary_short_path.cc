@@ -50,11 +50,9 @@ std::optional<OutputType> InferredType(const Arena& arena, VarId a, VarId b) {
 }
 
 // What BuildOp's kernel run (RunKernel in op_builder.cc) ends in for two operands with values.
+// kValue comes with the value in the caller's `value`; the tensor is made there and moved once
+// more, into the store.
 enum class Outcome { kValue, kNoValue, kAskBuildOp };
-struct KernelOutcome {
-  Outcome outcome = Outcome::kNoValue;
-  std::optional<Tensor> value;
-};
 
 // The tensor value of `var` for the length of one call: a stored one viewed in place (until the
 // store changes), a constant's held in `held`; nullptr when there is none.
@@ -67,44 +65,44 @@ const Tensor* ValueForCall(const GraphCore& core, VarId var, std::optional<Tenso
 // What the registered kernel of Add, Sub, Mul or Div gives operands of one shape, computed with
 // its element function and loop but without its KernelContext, result vector and broadcasting
 // (same_shape_arithmetic.h); nullopt for other ops and shapes, which run the kernel itself.
-std::optional<KernelOutcome> SameShapeOutcome(const OpSignature& signature, const Tensor& a,
-                                              const Tensor& b, const OutputType& type) {
+std::optional<Outcome> SameShapeOutcome(const OpSignature& signature, const Tensor& a,
+                                        const Tensor& b, const OutputType& type,
+                                        std::optional<Tensor>& value) {
   const std::optional<kernels::Arithmetic> op = kernels::ArithmeticOf(signature.op_type);
   if (!op.has_value() || !signature.domain.empty() || a.shape() != b.shape() ||
       !kernels::Fits(a, type.dtype, type.shape)) {
     return std::nullopt;
   }
-  if (!kernels::ArithmeticHasValue(*op, b)) return KernelOutcome{};  // the kernel declines
+  if (!kernels::ArithmeticHasValue(*op, b)) return Outcome::kNoValue;  // the kernel declines
   absl::StatusOr<MutableTensor> out = MutableTensor::allocate(type.dtype, a.shape());
-  if (!out.ok()) return KernelOutcome{Outcome::kAskBuildOp, std::nullopt};
+  if (!out.ok()) return Outcome::kAskBuildOp;
   kernels::ComputeArithmetic(*op, a, b, *out);
-  return KernelOutcome{Outcome::kValue, std::move(*out).freeze()};
+  value.emplace(std::move(*out).freeze());
+  return Outcome::kValue;
 }
 
 // The same steps as RunKernel for a tensor kernel without attributes, in the same order: the
 // value budget, dims the kernel may multiply, the kernel's declared types, the kernel itself and
 // the check of its value. Where RunKernel would fail the op, BuildOp is asked to (it words it).
-KernelOutcome RunOpKernel(GraphCore& core, OpKindId op, const OpSignature& signature,
-                          const Tensor& a, const Tensor& b, const OutputType& type) {
+Outcome RunOpKernel(GraphCore& core, OpKindId op, const OpSignature& signature, const Tensor& a,
+                    const Tensor& b, const OutputType& type, std::optional<Tensor>& value) {
   // ValueBytesAllowed without a live cap: BuildNode computes nothing when that is 0.
   const int64_t max_bytes = core.max_value_bytes();
-  if (max_bytes <= 0 || !OutputsFitBudget({&type, 1}, max_bytes)) return {};
+  if (max_bytes <= 0 || !OutputsFitBudget({&type, 1}, max_bytes)) return Outcome::kNoValue;
   if (!DimsMultiplySafely(a.shape()) || !DimsMultiplySafely(b.shape()) ||
       !DimsMultiplySafely(*type.shape)) {
-    return {};
+    return Outcome::kNoValue;
   }
   const ResolvedOp& resolution = ResolveFor(core.arena(), op, signature);
-  if (resolution.kernel == nullptr || resolution.value_is_shape_data) {
-    return {Outcome::kAskBuildOp, std::nullopt};
-  }
+  if (resolution.kernel == nullptr || resolution.value_is_shape_data) return Outcome::kAskBuildOp;
   const DataType input_types[] = {type.dtype, type.dtype};
   if (!resolution.kernel_checks.empty() &&
       !resolution.types_every_kernel_check_admits.contains(type.dtype) &&
       FindUndeclaredOperand(resolution.kernel_checks, input_types, {&type.dtype, 1})) {
-    return {};
+    return Outcome::kNoValue;
   }
-  if (std::optional<KernelOutcome> outcome = SameShapeOutcome(signature, a, b, type)) {
-    return *std::move(outcome);
+  if (std::optional<Outcome> outcome = SameShapeOutcome(signature, a, b, type, value)) {
+    return *outcome;
   }
   const Tensor* inputs[] = {&a, &b};
   const kernels::OutputSpec outputs[] = {{type.dtype, type.shape}};
@@ -120,14 +118,14 @@ KernelOutcome RunOpKernel(GraphCore& core, OpKindId op, const OpSignature& signa
   call.threads = std::max(core.options().kernel_threads, 1);
   kernels::KernelResult result = (*resolution.kernel)(kernels::KernelContext(call));
   if (!result.ok()) {
-    if (kernels::MeansNoValue(result.status())) return {};
-    return {Outcome::kAskBuildOp, std::nullopt};
+    return kernels::MeansNoValue(result.status()) ? Outcome::kNoValue : Outcome::kAskBuildOp;
   }
-  if (result->size() != 1) return {Outcome::kAskBuildOp, std::nullopt};
-  std::optional<Tensor>& value = (*result)[0];
-  if (!value.has_value()) return {};
-  if (!kernels::Fits(*value, type.dtype, type.shape)) return {Outcome::kAskBuildOp, std::nullopt};
-  return {Outcome::kValue, std::move(value)};
+  if (result->size() != 1) return Outcome::kAskBuildOp;
+  std::optional<Tensor>& computed = (*result)[0];
+  if (!computed.has_value()) return Outcome::kNoValue;
+  if (!kernels::Fits(*computed, type.dtype, type.shape)) return Outcome::kAskBuildOp;
+  value = std::move(computed);
+  return Outcome::kValue;
 }
 
 }  // namespace
@@ -157,10 +155,11 @@ std::optional<Var> BuildBinaryShortPath(const OpSignature& signature, const Var&
   const int version = signature.opset_version > 0 ? signature.opset_version : kNewestOnnxOpset;
   const OpKindId op = arena.intern_op(signature.op_type, signature.domain, version);
   if (!op.valid()) return std::nullopt;
-  KernelOutcome computed;
-  if (value_a != nullptr && value_b != nullptr) {
-    computed = RunOpKernel(*core, op, signature, *value_a, *value_b, *type);
-    if (computed.outcome == Outcome::kAskBuildOp) return std::nullopt;
+  std::optional<Tensor> computed;
+  if (value_a != nullptr && value_b != nullptr &&
+      RunOpKernel(*core, op, signature, *value_a, *value_b, *type, computed) ==
+          Outcome::kAskBuildOp) {
+    return std::nullopt;
   }
   // The views end here: the node and its value change the arena and the store.
   value_a = value_b = nullptr;
@@ -172,7 +171,7 @@ std::optional<Var> BuildBinaryShortPath(const OpSignature& signature, const Var&
   } else {
     arena.set_var_type(out, type->dtype, std::nullopt);
   }
-  if (computed.value.has_value()) core->set_value(out, *std::move(computed.value));
+  if (computed.has_value()) core->set_value(out, *std::move(computed));
   Var result(core, out);
   // The inputs' tensors go before an automatic collection may run, as in BuildNode.
   constant_a.reset();
