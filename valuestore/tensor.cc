@@ -54,6 +54,18 @@ Tensor::Tensor() : buffer_(nullptr), dtype_(DataType::kUndefined), size_(0), sha
 Tensor::Tensor(internal::Buffer* buffer, DataType dtype, Shape shape, int64_t size)
     : buffer_(buffer), dtype_(dtype), size_(size), shape_(std::move(shape)) {}
 
+// Defined before its two users, and inline: it runs in every move of a tensor.
+inline void Tensor::become_empty_after_move() {
+  buffer_ = nullptr;
+  dtype_ = DataType::kUndefined;
+  size_ = 0;
+  // The empty tensor's shape, [0], without InlinedVector's general assignment (a tensor moves
+  // several times on its way from a kernel to the value store: that was an eighth of a
+  // propagated Mul's cost outside its loop).
+  shape_.resize(1);
+  shape_[0] = 0;
+}
+
 Tensor::Tensor(const Tensor& other)
     : buffer_(other.buffer_), dtype_(other.dtype_), size_(other.size_), shape_(other.shape_) {
   if (buffer_ != nullptr) buffer_->Ref();
@@ -64,14 +76,7 @@ Tensor::Tensor(Tensor&& other) noexcept
       dtype_(other.dtype_),
       size_(other.size_),
       shape_(std::move(other.shape_)) {
-  other.buffer_ = nullptr;
-  other.dtype_ = DataType::kUndefined;
-  other.size_ = 0;
-  // The empty tensor's shape, [0], without InlinedVector's general assignment (a tensor moves
-  // some twenty times on its way from a kernel to the value store: that was an eighth of a
-  // propagated Mul's cost outside its loop).
-  other.shape_.resize(1);
-  other.shape_[0] = 0;
+  other.become_empty_after_move();
 }
 
 Tensor& Tensor::operator=(const Tensor& other) {
@@ -91,12 +96,7 @@ Tensor& Tensor::operator=(Tensor&& other) noexcept {
   dtype_ = other.dtype_;
   size_ = other.size_;
   shape_ = std::move(other.shape_);
-  // `other` becomes the empty tensor, as after the move constructor.
-  other.buffer_ = nullptr;
-  other.dtype_ = DataType::kUndefined;
-  other.size_ = 0;
-  other.shape_.resize(1);
-  other.shape_[0] = 0;
+  other.become_empty_after_move();
   return *this;
 }
 

@@ -118,6 +118,9 @@ class Tensor {
  private:
   friend class MutableTensor;
   Tensor(internal::Buffer* buffer, DataType dtype, Shape shape, int64_t size);
+  // Makes a tensor whose fields were just moved out the empty tensor, without releasing the buffer
+  // (its new owner has it).
+  void become_empty_after_move();
   template <class T>
   static absl::StatusOr<Tensor> FromValues(std::vector<T>&& values,
                                            absl::Span<const int64_t> shape);
