@@ -99,7 +99,8 @@ size_t ValueStore::release(ValueRef ref) {
   return freed;
 }
 
-bool ValueStore::claim(const Buffer* buffer) const {
+bool ValueStore::holds_claim(const Buffer* buffer) const {
+  if (buffer->ClaimedBy(id_)) return true;
   if (!buffer_uses_.empty() && buffer_uses_.contains(buffer)) return false;
   return buffer->TryClaim(id_);
 }
@@ -112,7 +113,7 @@ void ValueStore::add_live_bytes(size_t bytes) {
 void ValueStore::adopt_external(const Tensor& tensor) {
   const Buffer* buffer = tensor.buffer();
   if (buffer == nullptr) return;
-  if (!buffer->ClaimedBy(id_) && !claim(buffer)) return adopt_external_in_table(tensor);
+  if (!holds_claim(buffer)) return adopt_external_in_table(tensor);
   if (buffer->ClaimedAsExternal()) return;
   buffer->MarkClaimedAsExternal(id_);
   // A propagated value turned into a constant: its buffer is the arena's from now on.
@@ -129,7 +130,7 @@ void ValueStore::adopt_external_in_table(const Tensor& tensor) {
 void ValueStore::count_buffer(const Tensor& tensor) {
   const Buffer* buffer = tensor.buffer();
   if (buffer == nullptr) return;
-  if (!buffer->ClaimedBy(id_) && !claim(buffer)) return count_in_table(tensor);
+  if (!holds_claim(buffer)) return count_in_table(tensor);
   if (buffer->claimed_uses()++ == 0 && !buffer->ClaimedAsExternal()) {
     add_live_bytes(tensor.buffer_bytes());
   }

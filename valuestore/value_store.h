@@ -88,9 +88,9 @@ class ValueStore {
   void count_in_table(const Tensor& tensor);
   size_t uncount_in_table(const Tensor& tensor);
   void adopt_external_in_table(const Tensor& tensor);
-  // Claims `buffer` for this store unless another store holds it or this store counts it in its
-  // table already.
-  bool claim(const Buffer* buffer) const;
+  // Whether this store counts `buffer` in the buffer itself: it holds the claim, or takes it now
+  // (the claim is free and the table does not count the buffer already).
+  bool holds_claim(const Buffer* buffer) const;
   void add_live_bytes(size_t bytes);
 
   std::vector<Slot> slots_;
