@@ -69,15 +69,13 @@ std::optional<Outcome> SameShapeOutcome(const OpSignature& signature, const Tens
                                         const Tensor& b, const OutputType& type,
                                         std::optional<Tensor>& value) {
   const std::optional<kernels::Arithmetic> op = kernels::ArithmeticOf(signature.op_type);
-  if (!op.has_value() || !signature.domain.empty() || a.shape() != b.shape() ||
-      !kernels::Fits(a, type.dtype, type.shape)) {
+  if (!op.has_value() || !signature.domain.empty() || a.dtype() != b.dtype() ||
+      a.shape() != b.shape() || !kernels::Fits(a, type.dtype, type.shape)) {
     return std::nullopt;
   }
-  if (!kernels::ArithmeticHasValue(*op, b)) return Outcome::kNoValue;  // the kernel declines
-  absl::StatusOr<MutableTensor> out = MutableTensor::allocate(type.dtype, a.shape());
-  if (!out.ok()) return Outcome::kAskBuildOp;
-  kernels::ComputeArithmetic(*op, a, b, *out);
-  value.emplace(std::move(*out).freeze());
+  if (const absl::Status computed = kernels::ComputeArithmetic(*op, a, b, value); !computed.ok()) {
+    return kernels::MeansNoValue(computed) ? Outcome::kNoValue : Outcome::kAskBuildOp;
+  }
   return Outcome::kValue;
 }
 

@@ -41,31 +41,6 @@ C Shift(C x, C y, bool left) {
   return static_cast<C>(left ? x << y : x >> y);
 }
 
-absl::Status NoIntegerZeroDivisor(const KernelContext& ctx) {
-  if (HasIntegerZero(ctx.input(1))) {
-    return Decline("an integer division by zero, whose result ONNX leaves undefined");
-  }
-  return absl::OkStatus();
-}
-
-absl::Status ModIsDefined(const KernelContext& ctx) {
-  if (IsFloatingPoint(ctx.input(0).dtype()) && ctx.int_attribute("fmod") == 0) {
-    return absl::InvalidArgumentError(absl::StrCat("attribute fmod is 0, but ",
-                                                   DataTypeName(ctx.input(0).dtype()),
-                                                   " operands require fmod = 1"));
-  }
-  return NoIntegerZeroDivisor(ctx);
-}
-
-absl::Status DirectionIsKnown(const KernelContext& ctx) {
-  const std::string direction = ctx.string_attribute("direction");
-  if (direction == "LEFT" || direction == "RIGHT") return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat("attribute direction is '", direction, "', not 'LEFT' or 'RIGHT'"));
-}
-
-}  // namespace
-
 bool HasIntegerZero(const Tensor& t) {
   bool zero = false;
   internal::DispatchNumeric(t.dtype(), [&](auto tag) {
@@ -77,6 +52,35 @@ bool HasIntegerZero(const Tensor& t) {
   return zero;
 }
 
+absl::Status DivisorHasNoIntegerZero(const KernelContext& ctx) {
+  return NoIntegerZeroDivisor(ctx.input(1));
+}
+
+absl::Status ModIsDefined(const KernelContext& ctx) {
+  if (IsFloatingPoint(ctx.input(0).dtype()) && ctx.int_attribute("fmod") == 0) {
+    return absl::InvalidArgumentError(absl::StrCat("attribute fmod is 0, but ",
+                                                   DataTypeName(ctx.input(0).dtype()),
+                                                   " operands require fmod = 1"));
+  }
+  return DivisorHasNoIntegerZero(ctx);
+}
+
+absl::Status DirectionIsKnown(const KernelContext& ctx) {
+  const std::string direction = ctx.string_attribute("direction");
+  if (direction == "LEFT" || direction == "RIGHT") return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("attribute direction is '", direction, "', not 'LEFT' or 'RIGHT'"));
+}
+
+}  // namespace
+
+absl::Status NoIntegerZeroDivisor(const Tensor& divisor) {
+  if (HasIntegerZero(divisor)) {
+    return Decline("an integer division by zero, whose result ONNX leaves undefined");
+  }
+  return absl::OkStatus();
+}
+
 void RegisterArithmeticKernels(KernelTable& table) {
   constexpr int kLatest = KernelTable::kLatest;
   const KernelTypes numeric = {{"T", NumericTypes::kSet}};
@@ -84,7 +88,7 @@ void RegisterArithmeticKernels(KernelTable& table) {
   table.add("", "Sub", 1, kLatest, numeric, BinaryKernel<NumericTypes>(SubElements{}));
   table.add("", "Mul", 1, kLatest, numeric, BinaryKernel<NumericTypes>(MulElements{}));
   table.add("", "Div", 1, kLatest, numeric,
-            Checked(NoIntegerZeroDivisor, BinaryKernel<NumericTypes>(DivElements{})));
+            Checked(DivisorHasNoIntegerZero, BinaryKernel<NumericTypes>(DivElements{})));
   table.add("", "Mod", 10, kLatest, numeric,
             Checked(ModIsDefined, BinaryKernelWith<NumericTypes>([](const KernelContext& ctx) {
                       return [fmod = ctx.int_attribute("fmod") != 0](auto a, auto b) {

@@ -3,12 +3,13 @@
 //
 // Each works on compute types (OnComputeType lifts it to stored 16-bit floats). Integer results
 // wrap modulo 2^bits; integer division truncates toward zero and a zero divisor has no value
-// (ONNX leaves it undefined): callers check HasIntegerZero first. Stateless; any thread.
+// (ONNX leaves it undefined): callers check NoIntegerZeroDivisor first. Stateless; any thread.
 #ifndef GRAPHGC_OPSET_KERNELS_MATH_ARITHMETIC_ELEMENTS_H_
 #define GRAPHGC_OPSET_KERNELS_MATH_ARITHMETIC_ELEMENTS_H_
 
 #include <type_traits>
 
+#include "absl/status/status.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
 #include "graphgc/valuestore/tensor.h"
 
@@ -45,8 +46,9 @@ struct DivElements {
   }
 };
 
-// Whether an integer tensor holds a zero (a divisor without a quotient); false for floats.
-bool HasIntegerZero(const Tensor& t);
+// Decline (kernel.h) when `divisor` is an integer tensor holding a zero, whose quotient ONNX leaves
+// undefined; OK otherwise, floats always.
+absl::Status NoIntegerZeroDivisor(const Tensor& divisor);
 
 }  // namespace graphgc::kernels
 

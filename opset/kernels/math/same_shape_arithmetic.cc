@@ -1,9 +1,12 @@
 #include "graphgc/opset/kernels/math/same_shape_arithmetic.h"
 
+#include "absl/status/status.h"
 #include "graphgc/opset/kernels/common/dispatch.h"
+#include "graphgc/opset/kernels/kernel.h"
 #include "graphgc/opset/kernels/math/arithmetic_elements.h"
 #include "graphgc/opset/kernels/math/elementwise.h"
 #include "graphgc/valuestore/check.h"
+#include "graphgc/valuestore/status_macros.h"
 
 namespace graphgc::kernels {
 namespace {
@@ -48,25 +51,31 @@ std::optional<Arithmetic> ArithmeticOf(absl::string_view op_type) {
   return std::nullopt;
 }
 
-bool ArithmeticHasValue(Arithmetic op, const Tensor& divisor) {
-  return op != Arithmetic::kDiv || !HasIntegerZero(divisor);
-}
-
-void ComputeArithmetic(Arithmetic op, const Tensor& a, const Tensor& b, MutableTensor& out) {
-  GRAPHGC_CHECK(a.dtype() == b.dtype() && a.dtype() == out.dtype() && a.shape() == b.shape() &&
-                    a.shape() == out.shape(),
+absl::Status ComputeArithmetic(Arithmetic op, const Tensor& a, const Tensor& b,
+                               std::optional<Tensor>& out) {
+  GRAPHGC_CHECK(a.dtype() == b.dtype() && a.shape() == b.shape(),
                 "ComputeArithmetic of operands of different types or shapes");
+  if (op == Arithmetic::kDiv) {
+    GRAPHGC_RETURN_IF_ERROR(NoIntegerZeroDivisor(b));  // before anything is allocated
+  }
+  absl::StatusOr<MutableTensor> result = MutableTensor::allocate(a.dtype(), a.shape());
+  if (!result.ok()) return absl::ResourceExhaustedError(result.status().message());
   switch (op) {
     case Arithmetic::kAdd:
-      return Compute(AddElements{}, a, b, out);
+      Compute(AddElements{}, a, b, *result);
+      break;
     case Arithmetic::kSub:
-      return Compute(SubElements{}, a, b, out);
+      Compute(SubElements{}, a, b, *result);
+      break;
     case Arithmetic::kMul:
-      return Compute(MulElements{}, a, b, out);
+      Compute(MulElements{}, a, b, *result);
+      break;
     case Arithmetic::kDiv:
-      GRAPHGC_CHECK(ArithmeticHasValue(op, b), "ComputeArithmetic of an integer division by zero");
-      return Compute(DivElements{}, a, b, out);
+      Compute(DivElements{}, a, b, *result);
+      break;
   }
+  out.emplace(std::move(*result).freeze());
+  return absl::OkStatus();
 }
 
 }  // namespace graphgc::kernels

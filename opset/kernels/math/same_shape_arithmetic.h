@@ -10,6 +10,7 @@
 
 #include <optional>
 
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "graphgc/valuestore/tensor.h"
 
@@ -20,13 +21,14 @@ enum class Arithmetic { kAdd, kSub, kMul, kDiv };
 // The op of the ONNX domain named `op_type`, if it is one of the four.
 std::optional<Arithmetic> ArithmeticOf(absl::string_view op_type);
 
-// Whether `op` has a value for this divisor: Div of integers by a tensor holding a zero has none
-// (its registered kernel declines it).
-bool ArithmeticHasValue(Arithmetic op, const Tensor& divisor);
-
-// out = a op b element by element. a, b and out have one numeric element type and one shape
-// (out allocated by the caller) and ArithmeticHasValue(op, b) holds; anything else aborts.
-void ComputeArithmetic(Arithmetic op, const Tensor& a, const Tensor& b, MutableTensor& out);
+// a op b element by element, into `out`: a new tensor of their type and shape, made where the
+// caller keeps it (one move fewer than a StatusOr<Tensor> on the hot path of every valued op).
+// The errors are a kernel's (kernel.h), and MeansNoValue holds for both: Decline for Div of
+// integers by a tensor holding a zero (checked before anything is allocated, as the registered
+// Div does), kResourceExhausted when the tensor cannot be allocated; `out` is then untouched.
+// a and b have one numeric element type and one shape; anything else aborts.
+absl::Status ComputeArithmetic(Arithmetic op, const Tensor& a, const Tensor& b,
+                               std::optional<Tensor>& out);
 
 }  // namespace graphgc::kernels
 
