@@ -23,6 +23,7 @@
 #include "graphgc/ir/attribute.h"
 #include "graphgc/ir/chunked_vector.h"
 #include "graphgc/ir/collector.h"
+#include "graphgc/ir/function_library.h"
 #include "graphgc/ir/graph_options.h"
 #include "graphgc/ir/graph_stats.h"
 #include "graphgc/ir/ids.h"
@@ -71,6 +72,9 @@ class GraphCore {
 
   Arena& arena() { return *arena_; }
   const Arena& arena() const { return *arena_; }
+  // The functions the graph's call nodes call, as their definitions came (function_library.h).
+  FunctionLibrary& functions() { return functions_; }
+  const FunctionLibrary& functions() const { return functions_; }
   const GraphOptions& options() const { return options_; }
   // The most bytes a value computed now may take: GraphOptions::max_value_bytes, or less while a
   // ValueLimitScope is open.
@@ -161,6 +165,7 @@ class GraphCore {
   std::unique_ptr<ValueStore> store_;
   ValueSlots values_;  // per var; null when the var holds no store value
   Collector collector_;
+  FunctionLibrary functions_;
   int64_t skipped_for_budget_ = 0;
   int64_t value_limit_ = std::numeric_limits<int64_t>::max();  // ValueLimitScope
 };

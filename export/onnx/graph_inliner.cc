@@ -438,9 +438,6 @@ absl::StatusOr<std::vector<Attribute>> GraphInliner::Attributes(const onnx::Node
 }
 
 bool GraphInliner::IsOpaqueOp(const onnx::NodeProto& node, absl::string_view domain) const {
-  if (!hooks_->functions.empty() && hooks_->functions.contains({node.domain(), node.op_type()})) {
-    return true;
-  }
   return !IsOnnxDefinedDomain(domain) && SupportedOpsetVersion(domain) == 0;
 }
 
@@ -523,6 +520,71 @@ bool HasUntypedInput(const std::vector<Var>& inputs) {
 
 }  // namespace
 
+namespace {
+
+// A node's attributes as they are, for a node no schema reads (an opaque node, a call).
+absl::StatusOr<std::vector<Attribute>> PlainAttributes(const onnx::NodeProto& node) {
+  std::vector<Attribute> plain;
+  for (const onnx::AttributeProto& proto : node.attribute()) {
+    absl::StatusOr<Attribute> attribute = FromAttributeProto(proto);
+    if (!attribute.ok()) return NodeError(node, attribute.status());
+    plain.push_back(*std::move(attribute));
+  }
+  return plain;
+}
+
+}  // namespace
+
+absl::Status GraphInliner::BuildCall(int n, const onnx::FunctionProto& function,
+                                     const std::vector<Var>& inputs) {
+  const onnx::NodeProto& node = proto_.node(n);
+  CallChain& chain = *hooks_->call_chain;
+  if (chain.Contains(&function)) {  // LocalFunctions::Index refuses cycles; this is the backstop
+    return NodeError(node, absl::InvalidArgumentError(absl::StrCat("a function calls itself: ",
+                                                                   chain.Describe(&function))));
+  }
+  if (chain.depth() >= CallChain::kMaxDepth) {
+    return NodeError(node, absl::InvalidArgumentError(absl::StrCat(
+                               "function calls nest deeper than ", CallChain::kMaxDepth)));
+  }
+  GRAPHGC_ASSIGN_OR_RETURN(const onnx::GraphProto body, LocalFunctions::BodyFor(function, node));
+  GRAPHGC_ASSIGN_OR_RETURN(std::vector<Attribute> plain, PlainAttributes(node));
+  std::vector<Var> arguments(static_cast<size_t>(function.input_size()));
+  std::copy(inputs.begin(), inputs.end(), arguments.begin());
+  absl::StatusOr<std::vector<Var>> results;
+  {
+    const CallChain::Scope scope(chain, &function);
+    results =
+        GraphInliner(graph_, body, hooks_->functions->OpsetsOf(function), /*outer=*/nullptr, hooks_)
+            .RunBody(arguments);
+  }
+  if (!results.ok()) {
+    // A body graphgc cannot build leaves the call as it was before functions were read.
+    GRAPHGC_ASSIGN_OR_RETURN(std::vector<Var> outputs,
+                             BuildOpaque(node, inputs, plain, results.status()));
+    return Bind(n, inputs, outputs, /*opaque=*/true);
+  }
+  results->resize(static_cast<size_t>(node.output_size()));  // a call may take fewer outputs
+  if (hooks_->inline_functions || !function.overload().empty()) {
+    return Bind(n, inputs, *results, /*opaque=*/false);
+  }
+  OpaqueNodeOptions options;
+  options.domain = node.domain();
+  auto opset = opsets_.find(node.domain());
+  options.version = opset == opsets_.end() ? 1 : opset->second;
+  std::vector<std::optional<Value>> values;
+  for (const Var& result : *results) {
+    options.output_types.push_back(result.type());
+    values.push_back(result.any_value());
+  }
+  std::vector<Var> outputs = internal::MakeOpaqueNodeWithValues(graph_, node.op_type(), inputs,
+                                                                plain, options, std::move(values));
+  for (const Var& output : outputs) {
+    if (!output.ok()) return NodeError(node, output.status());
+  }
+  return Bind(n, inputs, outputs, /*opaque=*/true);
+}
+
 absl::Status GraphInliner::BuildNode(int n) {
   const onnx::NodeProto& node = proto_.node(n);
   std::vector<Var> inputs;
@@ -536,18 +598,18 @@ absl::Status GraphInliner::BuildNode(int n) {
       inputs.push_back(name.empty() ? Var() : Lookup(name).value_or(Var()));
     }
   }
+  if (hooks_->functions != nullptr) {
+    if (const onnx::FunctionProto* function = hooks_->functions->Find(node)) {
+      return BuildCall(n, *function, inputs);
+    }
+  }
   const absl::string_view domain =
       node.domain() == "ai.onnx" ? absl::string_view() : absl::string_view(node.domain());
   if (IsOpaqueOp(node, domain)) {
     const absl::Status unknown =
         absl::InvalidArgumentError(absl::StrCat("domain '", domain, "' is not known to graphgc"));
     if (!hooks_->opaque_unknown_ops) return NodeError(node, unknown);
-    std::vector<Attribute> plain;
-    for (const onnx::AttributeProto& proto : node.attribute()) {
-      absl::StatusOr<Attribute> attribute = FromAttributeProto(proto);
-      if (!attribute.ok()) return NodeError(node, attribute.status());
-      plain.push_back(*std::move(attribute));
-    }
+    GRAPHGC_ASSIGN_OR_RETURN(std::vector<Attribute> plain, PlainAttributes(node));
     GRAPHGC_ASSIGN_OR_RETURN(std::vector<Var> outputs, BuildOpaque(node, inputs, plain, unknown));
     return Bind(n, inputs, outputs, /*opaque=*/true);
   }

@@ -25,6 +25,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "graphgc/export/onnx/graph_names.h"
+#include "graphgc/export/onnx/local_functions.h"
 #include "graphgc/ir/attribute.h"
 #include "graphgc/ir/graph.h"
 #include "graphgc/ir/var.h"
@@ -39,12 +40,17 @@ using ImportedOpsets = std::map<std::string, int>;
 // How a model is imported, beyond what inline_model's callers choose; shared by the main graph and
 // the bodies inside it (the fields marked "main graph" apply to the main graph only).
 struct InlineHooks {
-  // An op of a domain graphgc does not know, a call of one of the model's functions, and an op
-  // made untypeable by such an op's untyped output become opaque nodes (opaque_node.h), typed
-  // from the graph's value_info; false makes them errors.
+  // An op of a domain graphgc does not know, a call of a model's function whose body does not
+  // build, and an op made untypeable by such an op's untyped output become opaque nodes
+  // (opaque_node.h), typed from the graph's value_info; false makes them errors.
   bool opaque_unknown_ops = true;
-  // Model-local functions, as (domain, name).
-  std::set<std::pair<std::string, std::string>> functions;
+  // The model's own functions (local_functions.h); null or empty when it has none. A call of one
+  // is built through the function's body: as a call node typed and valued by the body, or, with
+  // inline_functions, as the body's nodes themselves.
+  std::shared_ptr<const LocalFunctions> functions;
+  bool inline_functions = false;
+  // The functions whose bodies are being built (shared by every graph of one import).
+  std::shared_ptr<CallChain> call_chain = std::make_shared<CallChain>();
   // Reads an initializer (external data too); default FromTensorProto.
   std::function<absl::StatusOr<Tensor>(const onnx::TensorProto&)> load_initializer;
   // Main graph: a graph input that shares its name with an initializer is an argument, the
@@ -105,6 +111,9 @@ class GraphInliner {
                                                const std::vector<Attribute>& attributes,
                                                const absl::Status& why);
   bool IsOpaqueOp(const onnx::NodeProto& node, absl::string_view domain) const;
+  // A call of one of the model's functions (InlineHooks::functions), built through its body.
+  absl::Status BuildCall(int n, const onnx::FunctionProto& function,
+                         const std::vector<Var>& inputs);
   // Binds the node's output names and tells hooks_->after_node.
   absl::Status Bind(int n, const std::vector<Var>& inputs, const std::vector<Var>& outputs,
                     bool opaque);

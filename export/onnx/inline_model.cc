@@ -10,7 +10,9 @@
 #include "graphgc/export/onnx/external_data.h"
 #include "graphgc/export/onnx/graph_inliner.h"
 #include "graphgc/export/onnx/ir_version.h"
+#include "graphgc/export/onnx/local_functions.h"
 #include "graphgc/export/onnx/opset_conversion.h"
+#include "graphgc/ir/graph_core.h"
 #include "graphgc/opset/build/node.h"
 #include "graphgc/valuestore/status_macros.h"
 
@@ -51,6 +53,32 @@ absl::StatusOr<std::map<std::string, int>> ReadOpsetImports(const onnx::ModelPro
 }  // namespace
 
 namespace internal {
+namespace {
+
+// The definitions of the model's functions, in the graph's library, so that an export of the
+// calls writes them; an overloaded function's calls are inlined (the arena keeps no overload).
+// A function the graph already defines otherwise is an error, checked before any is added.
+absl::Status KeepDefinitions(Graph& graph, const onnx::ModelProto& model) {
+  FunctionLibrary& library = graph.core()->functions();
+  std::vector<std::string> definitions;
+  for (const onnx::FunctionProto& function : model.functions()) {
+    definitions.push_back(function.overload().empty() ? function.SerializeAsString() : "");
+    const std::string* held = library.Find(function.domain(), function.name());
+    if (held != nullptr && !definitions.back().empty() && *held != definitions.back()) {
+      return ModelError(absl::StrCat(
+          "the graph already holds another function ", LocalFunctions::NameOf(function),
+          " (from an earlier import); import this model with InlineOptions::inline_functions"));
+    }
+  }
+  for (int i = 0; i < model.functions_size(); ++i) {
+    if (definitions[i].empty()) continue;
+    const onnx::FunctionProto& function = model.functions(i);
+    library.Add(function.domain(), function.name(), std::move(definitions[i]));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 absl::StatusOr<std::map<std::string, Var>> InlineModel(Graph& graph, const onnx::ModelProto& model,
                                                        const std::map<std::string, Var>& inputs,
@@ -61,8 +89,10 @@ absl::StatusOr<std::map<std::string, Var>> InlineModel(Graph& graph, const onnx:
   using Opsets = std::map<std::string, int>;
   GRAPHGC_ASSIGN_OR_RETURN(Opsets opsets, ReadOpsetImports(model));
   if (opsets.empty()) opsets[""] = kNewestOnnxOpset;
-  for (const onnx::FunctionProto& function : model.functions()) {
-    hooks->functions.emplace(function.domain(), function.name());
+  if (model.functions_size() > 0) {
+    GRAPHGC_ASSIGN_OR_RETURN(LocalFunctions functions, LocalFunctions::Index(model, opsets));
+    hooks->functions = std::make_shared<const LocalFunctions>(std::move(functions));
+    if (!hooks->inline_functions) GRAPHGC_RETURN_IF_ERROR(KeepDefinitions(graph, model));
   }
   try {
     return GraphInliner(graph, model.graph(), std::move(opsets), nullptr, std::move(hooks))
@@ -83,6 +113,7 @@ absl::StatusOr<ImportedModel> import_model(Graph& graph, const onnx::ModelProto&
   }
   auto hooks = std::make_shared<internal::InlineHooks>();
   hooks->opaque_unknown_ops = options.opaque_unknown_ops;
+  hooks->inline_functions = options.inline_functions;
   hooks->argument_prefix = options.prefix;
   hooks->keep_dim_names = true;
   auto reader = std::make_shared<internal::ExternalDataReader>(options.model_dir);

@@ -11,8 +11,15 @@
 // A model of an older ai.onnx opset is first converted to options.opset (17) with ONNX's version
 // converter; one it cannot convert is imported at its own opset (import_model says why).
 //
-// Ops of a domain graphgc does not know (e.g. com.microsoft), and calls of the model's own
-// functions, become opaque nodes (graphgc/opset/build/opaque_node.h): typed from the model's
+// A call of one of the model's own functions (ModelProto.functions) is built through the
+// function's body, bound to the call's inputs and attributes: by default it stays one call node,
+// typed by the body and holding the values the body computed (the body's intermediate values are
+// collected like any others); with InlineOptions::inline_functions the body's nodes take its place.
+// Recursion, a call with more inputs or outputs than its function, an attribute the function does
+// not declare, and a function importing an opset other than the model's are errors.
+//
+// Ops of a domain graphgc does not know (e.g. com.microsoft), and calls whose function body does
+// not build, become opaque nodes (graphgc/opset/build/opaque_node.h): typed from the model's
 // value_info, without values, exported as they came — as spox's inline never needs to know the ops
 // it inlines. An op of an ai.onnx or ai.onnx.ml opset graphgc supports that it does not know stays
 // an error (a typo, not an extension); options.opaque_unknown_ops = false makes unknown domains
@@ -53,6 +60,9 @@ struct InlineOptions {
   // does not give; other domains' nodes and function calls stop it) is imported at its own
   // opset, with a warning in ImportedModel::warnings.
   int opset = kNewestOnnxOpset;
+  // Calls of the model's own functions become the functions' bodies (as onnx-ir's InlinePass
+  // does); false keeps each call one node, typed and valued through its body.
+  bool inline_functions = false;
 };
 
 absl::StatusOr<std::map<std::string, Var>> inline_model(

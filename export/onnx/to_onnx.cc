@@ -12,6 +12,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/node_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "graphgc/export/onnx/function_export.h"
 #include "graphgc/export/onnx/graph_sink.h"
 #include "graphgc/export/onnx/ir_version.h"
 #include "graphgc/export/onnx/symbolic_dims.h"
@@ -501,6 +502,7 @@ absl::Status WriteInitializers(const Needed& needed, VarNamer& namer, const Expo
 struct ModelHeader {
   OpsetImports imports;
   int64_t ir_version = kOnnxIrVersion;
+  std::vector<onnx::FunctionProto> functions;  // the definitions the call nodes need
 };
 
 int64_t LowestIrVersion(const Arena& arena, const std::vector<bool>& vars,
@@ -570,6 +572,8 @@ absl::StatusOr<ModelHeader> WriteGraph(const GraphCore& core, const NamedVars& o
   GRAPHGC_RETURN_IF_ERROR(namer.NameArgumentsAndOutputs(needed.vars, outputs));
   TypeProtos types(arena);
   GRAPHGC_ASSIGN_OR_RETURN(OpsetImports imports, ChooseOpsets(arena, needed.nodes));
+  GRAPHGC_ASSIGN_OR_RETURN(std::vector<onnx::FunctionProto> functions,
+                           internal::CalledFunctions(core, needed.nodes, imports));
 
   graph.SetName("graphgc");
   std::deque<onnx::TypeProto> named_input_types;  // node-based: the sinks may keep their address
@@ -601,7 +605,11 @@ absl::StatusOr<ModelHeader> WriteGraph(const GraphCore& core, const NamedVars& o
     }
     AddNamedValue(graph, ValueField::kOutput, types, var.id(), name);
   }
-  return ModelHeader{imports, LowestIrVersion(arena, needed.vars, imports)};
+  int64_t ir_version = LowestIrVersion(arena, needed.vars, imports);
+  for (const onnx::FunctionProto& function : functions) {
+    ir_version = std::max(ir_version, internal::IrVersionFor(function));
+  }
+  return ModelHeader{imports, ir_version, std::move(functions)};
 }
 
 void SetHeader(const ModelHeader& header, onnx::ModelProto& model) {
@@ -612,6 +620,7 @@ void SetHeader(const ModelHeader& header, onnx::ModelProto& model) {
     opset->set_domain(domain);
     opset->set_version(version);
   }
+  for (const onnx::FunctionProto& function : header.functions) *model.add_functions() = function;
 }
 
 absl::Status BuildModel(const GraphCore& core, const NamedVars& outputs,
@@ -635,9 +644,13 @@ absl::StatusOr<std::string> BuildModelBytes(const GraphCore& core, const NamedVa
     internal::AppendMessageField(onnx::ModelProto::kOpsetImportFieldNumber, opset, opsets);
   }
   header.clear_opset_import();
+  header.clear_functions();
   std::string bytes = header.SerializeAsString();
   graph.AppendGraphField(onnx::ModelProto::kGraphFieldNumber, bytes);
   bytes.append(opsets);
+  for (const onnx::FunctionProto& function : written.functions) {
+    internal::AppendMessageField(onnx::ModelProto::kFunctionsFieldNumber, function, bytes);
+  }
   return bytes;
 }
 

@@ -54,10 +54,12 @@ std::vector<Var> make_opaque_node(Graph& graph, absl::string_view op_type,
   return internal::MakeOpaqueNode(graph, op_type, inputs, attributes, options);
 }
 
-std::vector<Var> internal::MakeOpaqueNode(Graph& graph, absl::string_view op_type,
-                                          absl::Span<const Var> inputs,
-                                          const std::vector<Attribute>& attributes,
-                                          const OpaqueNodeOptions& options) {
+namespace {
+
+std::vector<Var> BuildOpaque(Graph& graph, absl::string_view op_type, absl::Span<const Var> inputs,
+                             const std::vector<Attribute>& attributes,
+                             const OpaqueNodeOptions& options,
+                             std::vector<std::optional<Value>> values) {
   const absl::string_view problem = Problem(op_type, attributes, options);
   if (!problem.empty()) return Failed(op_type, problem, options.output_types.size());
   if (graph.core() == nullptr) {
@@ -82,11 +84,36 @@ std::vector<Var> internal::MakeOpaqueNode(Graph& graph, absl::string_view op_typ
         return types;
       },
       graph.core(),
-      // No kernel may compute an opaque op's outputs, whatever is registered under its name.
-      [](absl::Span<const internal::OperandInfo>, absl::Span<const internal::OutputType>)
-          -> absl::StatusOr<internal::OutputValues> { return internal::OutputValues(); });
+      // No kernel may compute an opaque op's outputs, whatever is registered under its name:
+      // its values are those given, if any.
+      [&values](absl::Span<const internal::OperandInfo>,
+                absl::Span<const internal::OutputType>) -> absl::StatusOr<internal::OutputValues> {
+        internal::OutputValues given;
+        for (std::optional<Value>& value : values) given.push_back(std::move(value));
+        return given;
+      });
   return std::vector<Var>(std::make_move_iterator(outputs.begin()),
                           std::make_move_iterator(outputs.end()));
+}
+
+}  // namespace
+
+std::vector<Var> internal::MakeOpaqueNode(Graph& graph, absl::string_view op_type,
+                                          absl::Span<const Var> inputs,
+                                          const std::vector<Attribute>& attributes,
+                                          const OpaqueNodeOptions& options) {
+  return BuildOpaque(graph, op_type, inputs, attributes, options, {});
+}
+
+std::vector<Var> internal::MakeOpaqueNodeWithValues(Graph& graph, absl::string_view op_type,
+                                                    absl::Span<const Var> inputs,
+                                                    const std::vector<Attribute>& attributes,
+                                                    const OpaqueNodeOptions& options,
+                                                    std::vector<std::optional<Value>> values) {
+  if (values.size() != options.output_types.size()) {
+    return Failed(op_type, "one value (or none) per output", options.output_types.size());
+  }
+  return BuildOpaque(graph, op_type, inputs, attributes, options, std::move(values));
 }
 
 }  // namespace graphgc

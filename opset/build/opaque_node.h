@@ -23,6 +23,7 @@
 #include "graphgc/ir/graph.h"
 #include "graphgc/ir/var.h"
 #include "graphgc/ir/var_type.h"
+#include "graphgc/valuestore/value.h"
 
 namespace graphgc {
 
@@ -45,6 +46,14 @@ std::vector<Var> MakeOpaqueNode(Graph& graph, absl::string_view op_type,
                                 absl::Span<const Var> inputs,
                                 const std::vector<Attribute>& attributes,
                                 const OpaqueNodeOptions& options);
+// MakeOpaqueNode whose outputs take `values` (one per output, nullopt for none) when every input
+// has a value, as a call of a model's function takes what its body computed. Each value must fit
+// its output's type (an error otherwise); the value budgets apply as to any op.
+std::vector<Var> MakeOpaqueNodeWithValues(Graph& graph, absl::string_view op_type,
+                                          absl::Span<const Var> inputs,
+                                          const std::vector<Attribute>& attributes,
+                                          const OpaqueNodeOptions& options,
+                                          std::vector<std::optional<Value>> values);
 }  // namespace internal
 
 }  // namespace graphgc
