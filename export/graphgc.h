@@ -3,6 +3,7 @@
 #define GRAPHGC_GRAPHGC_H_
 
 #include "graphgc/export/fold/fold.h"          // IWYU pragma: export
+#include "graphgc/export/onnx/functions.h"     // IWYU pragma: export
 #include "graphgc/export/onnx/inline_model.h"  // IWYU pragma: export
 #include "graphgc/export/onnx/model_files.h"   // IWYU pragma: export
 #include "graphgc/export/onnx/tensor_files.h"  // IWYU pragma: export

@@ -22,19 +22,27 @@ Graph::Graph(const GraphOptions& options) : core_(new internal::GraphCore(option
   core_->ref();
 }
 
-Graph::Graph(Graph&& other) noexcept : core_(std::exchange(other.core_, nullptr)) {}
+Graph::Graph(internal::GraphCore* core, Borrowed) : core_(core), owns_core_(false) {
+  if (core_ != nullptr) core_->ref();
+}
+
+Graph internal::BorrowGraph(GraphCore* core) { return Graph(core, Graph::Borrowed{}); }
+
+Graph::Graph(Graph&& other) noexcept
+    : core_(std::exchange(other.core_, nullptr)), owns_core_(other.owns_core_) {}
 
 Graph& Graph::operator=(Graph&& other) noexcept {
   if (this != &other) {
     Graph dying(std::move(*this));
     core_ = std::exchange(other.core_, nullptr);
+    owns_core_ = other.owns_core_;
   }
   return *this;
 }
 
 Graph::~Graph() {
   if (core_ == nullptr) return;
-  core_->shutdown();
+  if (owns_core_) core_->shutdown();
   core_->unref();
 }
 

@@ -29,6 +29,14 @@ namespace graphgc {
 // made at, this one unless the caller pinned an older one.
 inline constexpr int kNewestOnnxOpset = 24;
 
+class Graph;
+namespace internal {
+class GraphCore;
+// A Graph handle on the graph `core` belongs to, for the library's own modules that build into a
+// graph they were given only Vars of (graphgc::call): its destruction leaves the graph as it is.
+Graph BorrowGraph(GraphCore* core);
+}  // namespace internal
+
 class Graph {
  public:
   Graph();
@@ -66,11 +74,16 @@ class Graph {
   internal::GraphCore* core() const { return core_; }
 
  private:
+  friend Graph internal::BorrowGraph(internal::GraphCore* core);
+  struct Borrowed {};
+  Graph(internal::GraphCore* core, Borrowed);
+
   Var add_argument(absl::string_view name, DataType dtype,
                    std::optional<absl::Span<const int64_t>> shape);
   absl::Status CheckArgumentType(const VarType& type) const;
 
   internal::GraphCore* core_;
+  bool owns_core_ = true;  // false for BorrowGraph's handles
 };
 
 }  // namespace graphgc

@@ -880,5 +880,28 @@ TEST_F(OrtCrosscheckTest, CallsOfModelFunctions) {
   ExpectOrtAgreesWithPropagation(graph, {{"y1", outputs->at("y1")}, {"y2", outputs->at("y2")}});
 }
 
+// Functions defined from code: Layer(x) = Act(x * w + b) with Act(x) = x * Sigmoid(x), called
+// three times; the export holds both functions once, and ONNX Runtime agrees with the values
+// graphgc computed through the bodies.
+TEST_F(OrtCrosscheckTest, FunctionsDefinedFromCode) {
+  const VarType traced = VarType::Tensor(DataType::kFloat, std::vector<int64_t>{3});
+  absl::StatusOr<Function> act = define_function(
+      {.domain = "local", .name = "Act", .inputs = {{"x", traced}}, .output_names = {"y"}},
+      [](absl::Span<const Var> x) { return std::vector<Var>{op::Mul(x[0], op::Sigmoid(x[0]))}; });
+  ASSERT_TRUE(act.ok()) << act.status();
+  absl::StatusOr<Function> layer = define_function(
+      {.domain = "local", .name = "Layer", .inputs = {{"x", traced}}, .output_names = {"y"}},
+      [&](Graph& g, absl::Span<const Var> x) {
+        const Var w = g.constant(Tensor::from_vector<float>({1, -2, 3}, {3}));
+        const Var b = g.constant(Tensor::from_vector<float>({0.5f}, {}));
+        return call(*act, {op::Add(op::Mul(x[0], w), b)});
+      });
+  ASSERT_TRUE(layer.ok()) << layer.status();
+  Graph graph;
+  Var y = SequenceConst(graph, DataType::kFloat, {2, 3}, 5);
+  for (int i = 0; i < 3; ++i) y = call(*layer, {y})[0];
+  ExpectOrtAgreesWithPropagation(graph, {{"y", y}, {"z", call(*act, {y})[0]}});
+}
+
 }  // namespace
 }  // namespace graphgc

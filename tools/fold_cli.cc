@@ -102,6 +102,8 @@ absl::StatusOr<FoldCommand> ParseFoldCommand(absl::Span<const char* const> args)
       command.options.merge_initializers = false;
     } else if (arg == "--unknown-ops-are-errors") {
       command.options.unknown_ops_are_errors = true;
+    } else if (arg == "--inline-functions") {
+      command.options.inline_functions = true;
     } else if (arg == "--quiet") {
       command.quiet = true;
     } else if (absl::StartsWith(arg, "--")) {

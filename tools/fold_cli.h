@@ -40,6 +40,8 @@ inline constexpr char kFoldUsage[] =
     "  --no-cse                  keep nodes equal to an earlier one (same op, attributes, inputs)\n"
     "  --no-initializer-merging  keep identical initializers apart\n"
     "  --unknown-ops-are-errors  fail on ops of unknown domains instead of keeping them\n"
+    "  --inline-functions        replace each call of the model's own functions by its body\n"
+    "                            first, so that the result has no functions\n"
     "  --opset=N                 convert the model to ai.onnx opset N first (ONNX's version\n"
     "                            converter); by default it keeps its own\n"
     "  --quiet                   no progress bar\n"

@@ -68,7 +68,7 @@ void KeepModelFacts(const onnx::ModelProto& original, onnx::ModelProto& folded) 
   if (original.has_model_version()) folded.set_model_version(original.model_version());
   if (original.has_doc_string()) folded.set_doc_string(original.doc_string());
   *folded.mutable_metadata_props() = original.metadata_props();
-  *folded.mutable_functions() = original.functions();
+  // The functions are those the export wrote: the ones the folded graph still calls.
   *folded.mutable_opset_import() = original.opset_import();
   onnx::GraphProto* graph = folded.mutable_graph();
   graph->clear_name();
@@ -272,6 +272,7 @@ absl::Status Folder::Import(Graph& graph, internal::FoldPlan& plan, const char* 
                             std::function<int64_t(const onnx::NodeProto&)> value_limit) {
   auto hooks = std::make_shared<internal::InlineHooks>();
   hooks->opaque_unknown_ops = !options_.unknown_ops_are_errors;
+  hooks->inline_functions = options_.inline_functions;
   hooks->release_after_last_use = true;
   hooks->load_initializer = load_;
   hooks->inputs_override_initializers = current_->ir_version() >= 4;

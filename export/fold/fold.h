@@ -58,6 +58,11 @@ struct FoldOptions {
   // Make an op of an unknown domain (or a model-local function call) an error instead of an
   // opaque node.
   bool unknown_ops_are_errors = false;
+  // Calls of the model's own functions are inlined first (their bodies take their place, as
+  // onnx-ir's InlinePass does), so that the result calls none. By default a call stays a call,
+  // folded to its value when every input is known, and the result keeps the functions its calls
+  // still need.
+  bool inline_functions = false;
   // The rewrites that turn work on constants into constants: BatchNormalization into the Conv,
   // ConvTranspose or Gemm before it; Mul/Add by a constant into Conv or MatMul weights; Identity
   // and inference Dropout removed.

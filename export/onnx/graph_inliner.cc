@@ -7,6 +7,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "graphgc/export/onnx/function_calls.h"
 #include "graphgc/export/onnx/graph_names.h"
 #include "graphgc/export/onnx/input_binding.h"
 #include "graphgc/export/onnx/node_protos.h"
@@ -538,47 +539,26 @@ absl::StatusOr<std::vector<Attribute>> PlainAttributes(const onnx::NodeProto& no
 absl::Status GraphInliner::BuildCall(int n, const onnx::FunctionProto& function,
                                      const std::vector<Var>& inputs) {
   const onnx::NodeProto& node = proto_.node(n);
-  CallChain& chain = *hooks_->call_chain;
-  if (chain.Contains(&function)) {  // LocalFunctions::Index refuses cycles; this is the backstop
-    return NodeError(node, absl::InvalidArgumentError(absl::StrCat("a function calls itself: ",
-                                                                   chain.Describe(&function))));
-  }
-  if (chain.depth() >= CallChain::kMaxDepth) {
-    return NodeError(node, absl::InvalidArgumentError(absl::StrCat(
-                               "function calls nest deeper than ", CallChain::kMaxDepth)));
-  }
+  // The call's shape and attributes are checked first: a wrong one is an error, not a call
+  // left opaque.
   GRAPHGC_ASSIGN_OR_RETURN(const onnx::GraphProto body, LocalFunctions::BodyFor(function, node));
   GRAPHGC_ASSIGN_OR_RETURN(std::vector<Attribute> plain, PlainAttributes(node));
-  std::vector<Var> arguments(static_cast<size_t>(function.input_size()));
-  std::copy(inputs.begin(), inputs.end(), arguments.begin());
-  absl::StatusOr<std::vector<Var>> results;
-  {
-    const CallChain::Scope scope(chain, &function);
-    results =
-        GraphInliner(graph_, body, hooks_->functions->OpsetsOf(function), /*outer=*/nullptr, hooks_)
-            .RunBody(arguments);
-  }
+  const bool refused = RecursesOrNestsTooDeep(*hooks_->call_chain, function);
+  absl::StatusOr<std::vector<Var>> results = BuildFunctionBody(
+      graph_, function, body, node, inputs, hooks_->functions->OpsetsOf(function), hooks_);
   if (!results.ok()) {
+    if (refused) return NodeError(node, results.status());
     // A body graphgc cannot build leaves the call as it was before functions were read.
     GRAPHGC_ASSIGN_OR_RETURN(std::vector<Var> outputs,
                              BuildOpaque(node, inputs, plain, results.status()));
     return Bind(n, inputs, outputs, /*opaque=*/true);
   }
-  results->resize(static_cast<size_t>(node.output_size()));  // a call may take fewer outputs
   if (hooks_->inline_functions || !function.overload().empty()) {
     return Bind(n, inputs, *results, /*opaque=*/false);
   }
-  OpaqueNodeOptions options;
-  options.domain = node.domain();
   auto opset = opsets_.find(node.domain());
-  options.version = opset == opsets_.end() ? 1 : opset->second;
-  std::vector<std::optional<Value>> values;
-  for (const Var& result : *results) {
-    options.output_types.push_back(result.type());
-    values.push_back(result.any_value());
-  }
-  std::vector<Var> outputs = internal::MakeOpaqueNodeWithValues(graph_, node.op_type(), inputs,
-                                                                plain, options, std::move(values));
+  const int version = opset == opsets_.end() ? 1 : opset->second;
+  std::vector<Var> outputs = MakeCallNode(graph_, node, inputs, plain, version, *results);
   for (const Var& output : outputs) {
     if (!output.ok()) return NodeError(node, output.status());
   }

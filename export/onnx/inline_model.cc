@@ -57,14 +57,20 @@ namespace {
 
 // The definitions of the model's functions, in the graph's library, so that an export of the
 // calls writes them; an overloaded function's calls are inlined (the arena keeps no overload).
-// A function the graph already defines otherwise is an error, checked before any is added.
-absl::Status KeepDefinitions(Graph& graph, const onnx::ModelProto& model) {
+// A function the graph already defines otherwise is an error when calls are kept (`strict`),
+// checked before any is added; inlining calls needs the definitions only for a call whose body
+// does not build, and skips such a function.
+absl::Status KeepDefinitions(Graph& graph, const onnx::ModelProto& model, bool strict) {
   FunctionLibrary& library = graph.core()->functions();
   std::vector<std::string> definitions;
   for (const onnx::FunctionProto& function : model.functions()) {
     definitions.push_back(function.overload().empty() ? function.SerializeAsString() : "");
     const std::string* held = library.Find(function.domain(), function.name());
     if (held != nullptr && !definitions.back().empty() && *held != definitions.back()) {
+      if (!strict) {
+        definitions.back().clear();
+        continue;
+      }
       return ModelError(absl::StrCat(
           "the graph already holds another function ", LocalFunctions::NameOf(function),
           " (from an earlier import); import this model with InlineOptions::inline_functions"));
@@ -92,7 +98,7 @@ absl::StatusOr<std::map<std::string, Var>> InlineModel(Graph& graph, const onnx:
   if (model.functions_size() > 0) {
     GRAPHGC_ASSIGN_OR_RETURN(LocalFunctions functions, LocalFunctions::Index(model, opsets));
     hooks->functions = std::make_shared<const LocalFunctions>(std::move(functions));
-    if (!hooks->inline_functions) GRAPHGC_RETURN_IF_ERROR(KeepDefinitions(graph, model));
+    GRAPHGC_RETURN_IF_ERROR(KeepDefinitions(graph, model, /*strict=*/!hooks->inline_functions));
   }
   try {
     return GraphInliner(graph, model.graph(), std::move(opsets), nullptr, std::move(hooks))

@@ -65,13 +65,14 @@ py::bytes ToOnnxBytes(const Graph& graph, const std::vector<std::pair<std::strin
 
 py::tuple ImportModel(Graph& graph, py::handle model, const std::map<std::string, Var>& inputs,
                       const std::string& prefix, int opset, std::string model_dir,
-                      bool opaque_unknown_ops) {
+                      bool opaque_unknown_ops, bool inline_functions) {
   for (const auto& [name, var] : inputs) UsableVar(var);
   onnx::ModelProto proto = ModelFromPython(model, model_dir);
   InlineOptions options{.opaque_unknown_ops = opaque_unknown_ops,
                         .model_dir = model_dir,
                         .prefix = prefix,
-                        .opset = opset};
+                        .opset = opset,
+                        .inline_functions = inline_functions};
   ImportedModel imported = ValueOrRaise(import_model(graph, proto, inputs, options));
   return py::make_tuple(imported.outputs, imported.onnx_opset, imported.warnings);
 }
@@ -103,8 +104,8 @@ py::dict FoldStatsDict(const FoldStats& stats) {
 }
 
 py::tuple Fold(py::handle model, std::string model_dir, int64_t max_fold_bytes, bool fold_anyway,
-               int64_t memory_budget_bytes, bool unknown_ops_are_errors, bool fuse, int opset,
-               bool remove_noop_casts, bool eliminate_common_subexpressions,
+               int64_t memory_budget_bytes, bool unknown_ops_are_errors, bool inline_functions,
+               bool fuse, int opset, bool remove_noop_casts, bool eliminate_common_subexpressions,
                bool merge_initializers) {
   onnx::ModelProto proto = ModelFromPython(model, model_dir);
   FoldOptions options;
@@ -113,6 +114,7 @@ py::tuple Fold(py::handle model, std::string model_dir, int64_t max_fold_bytes, 
   options.fold_anyway = fold_anyway;
   options.memory_budget_bytes = memory_budget_bytes;
   options.unknown_ops_are_errors = unknown_ops_are_errors;
+  options.inline_functions = inline_functions;
   options.fuse = fuse;
   options.opset = opset;
   options.remove_noop_casts = remove_noop_casts;
@@ -150,13 +152,15 @@ void DefineModels(py::module_& module) {
              py::arg("inputs") = std::vector<Var>());
   module.def("import_model", &ImportModel, py::arg("graph"), py::arg("model"), py::arg("inputs"),
              py::kw_only(), py::arg("prefix") = "", py::arg("opset") = kNewestOnnxOpset,
-             py::arg("model_dir") = "", py::arg("opaque_unknown_ops") = true);
+             py::arg("model_dir") = "", py::arg("opaque_unknown_ops") = true,
+             py::arg("inline_functions") = false);
   const FoldOptions defaults;
   module.def("fold", &Fold, py::arg("model"), py::kw_only(), py::arg("model_dir") = "",
              py::arg("max_fold_bytes") = defaults.max_fold_bytes,
              py::arg("fold_anyway") = defaults.fold_anyway,
              py::arg("memory_budget_bytes") = defaults.memory_budget_bytes,
              py::arg("unknown_ops_are_errors") = defaults.unknown_ops_are_errors,
+             py::arg("inline_functions") = defaults.inline_functions,
              py::arg("fuse") = defaults.fuse, py::arg("opset") = defaults.opset,
              py::arg("remove_noop_casts") = defaults.remove_noop_casts,
              py::arg("eliminate_common_subexpressions") = defaults.eliminate_common_subexpressions,

@@ -159,10 +159,13 @@ def import_model(
     opset: int = 24,
     model_dir: str | None = None,
     opaque_unknown_ops: bool = True,
+    inline_functions: bool = False,
 ) -> ImportedModel:
     """Adds a model to `graph`: its inputs named in `inputs` are bound to those Vars (checked
     against the declared types), the others become arguments of `graph` (named `prefix` + the
-    model's name). The model is converted to ai.onnx `opset` first (0 keeps its own). `model`:
+    model's name). The model is converted to ai.onnx `opset` first (0 keeps its own). A call of
+    one of the model's own functions stays one node, typed and valued through the function's body,
+    or with `inline_functions` becomes the body's nodes. `model`:
     an onnx.ModelProto, its bytes, or a path (external data is read from the model's folder,
     never outside it)."""
     bound = _named_vars("inline_model", "inputs", list(dict(inputs or {}).items()))
@@ -174,6 +177,7 @@ def import_model(
         opset=opset,
         model_dir=model_dir or "",
         opaque_unknown_ops=opaque_unknown_ops,
+        inline_functions=inline_functions,
     )
     return ImportedModel(outputs, onnx_opset, warnings)
 
@@ -201,7 +205,8 @@ class FoldResult(NamedTuple):
 def fold(model: Model, **options: Any) -> FoldResult:
     """Constant-folds a model (graphgc-fold's work): every node whose inputs are all known is
     computed and replaced by its value, within max_fold_bytes per value. Options: model_dir,
-    max_fold_bytes, fold_anyway, memory_budget_bytes, unknown_ops_are_errors, fuse, opset,
+    max_fold_bytes, fold_anyway, memory_budget_bytes, unknown_ops_are_errors, inline_functions,
+    fuse, opset,
     remove_noop_casts, eliminate_common_subexpressions, merge_initializers."""
     data, stats, notes = _graphgc.fold(_model_argument(model), **options)
     for note in notes:  # e.g. a newer IR version read as the newest graphgc knows

@@ -131,6 +131,7 @@ def import_model(
     opset: int = 17,
     model_dir: str = "",
     opaque_unknown_ops: bool = True,
+    inline_functions: bool = False,
 ) -> tuple[dict[str, Var], int, list[str]]: ...
 def fold(
     model: bytes | str,
@@ -140,6 +141,7 @@ def fold(
     fold_anyway: bool = False,
     memory_budget_bytes: int = 0,
     unknown_ops_are_errors: bool = False,
+    inline_functions: bool = False,
     fuse: bool = True,
     opset: int = 0,
     remove_noop_casts: bool = True,

@@ -1,0 +1,197 @@
+// Functions defined from code (define_function) and called like ops (call): types through the
+// body at each call, values, collection of the bodies' values, the export of the functions once
+// per model, and the errors.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "graphgc/graphgc.h"
+#include "onnx/checker.h"
+
+namespace graphgc {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string Message(const absl::Status& status) { return std::string(status.message()); }
+
+VarType FloatTensor(std::vector<int64_t> dims) { return VarType::Tensor(DataType::kFloat, dims); }
+
+// Act(x) = x * Sigmoid(x); Layer(x) = Act(x * w + b), w = [1, -2, 3] and b = 0.5 constants of
+// the body.
+Function DefineAct() {
+  absl::StatusOr<Function> act = define_function(
+      {.domain = "local", .name = "Act", .inputs = {{"x", FloatTensor({3})}}},
+      [](absl::Span<const Var> x) { return std::vector<Var>{op::Mul(x[0], op::Sigmoid(x[0]))}; });
+  EXPECT_TRUE(act.ok()) << act.status();
+  return *act;
+}
+
+Function DefineLayer(const Function& act) {
+  absl::StatusOr<Function> layer =
+      define_function({.domain = "local", .name = "Layer", .inputs = {{"x", FloatTensor({3})}}},
+                      [&act](Graph& graph, absl::Span<const Var> x) {
+                        const Var w = graph.constant(Tensor::from_vector<float>({1, -2, 3}, {3}));
+                        const Var b = graph.constant(Tensor::from_vector<float>({0.5f}, {}));
+                        return call(act, {op::Add(op::Mul(x[0], w), b)});
+                      });
+  EXPECT_TRUE(layer.ok()) << layer.status();
+  return *layer;
+}
+
+float Silu(float v) { return v / (1 + std::exp(-v)); }
+
+std::vector<float> LayerOf(const std::vector<float>& x) {
+  const float w[3] = {1, -2, 3};
+  std::vector<float> y;
+  for (size_t i = 0; i < x.size(); ++i) y.push_back(Silu(x[i] * w[i % 3] + 0.5f));
+  return y;
+}
+
+TEST(FunctionsTest, ATwoLevelFunctionCalledThreeTimes) {
+  const Function act = DefineAct();
+  const Function layer = DefineLayer(act);
+  EXPECT_EQ(layer.num_inputs(), 1);
+  EXPECT_EQ(layer.num_outputs(), 1);
+  ASSERT_EQ(layer.definitions().size(), 2);  // Layer, then its callee Act
+  EXPECT_EQ(layer.definitions().Get(1).name(), "Act");
+
+  Graph g;
+  const std::vector<float> x0 = {0.25f, -1, 2};
+  Var y = g.constant(Tensor::from_vector<float>(x0, {3}));
+  for (int i = 0; i < 3; ++i) {
+    std::vector<Var> out = call(layer, {y});
+    ASSERT_EQ(out.size(), 1u);
+    ASSERT_TRUE(out[0].ok()) << out[0].status();
+    y = out[0];
+  }
+  EXPECT_EQ(y.dtype(), DataType::kFloat);
+  EXPECT_EQ(y.shape(), (std::vector<int64_t>{3}));
+  ASSERT_TRUE(y.value().has_value()) << y.status();
+  const std::vector<float> expected = LayerOf(LayerOf(LayerOf(x0)));
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(y.value()->data<float>()[i], expected[i], 1e-5f);
+}
+
+TEST(FunctionsTest, ExportsEachFunctionOnce) {
+  const Function act = DefineAct();
+  const Function layer = DefineLayer(act);
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {3});
+  Var y = call(layer, {call(layer, {call(layer, {x})[0]})[0]})[0];
+  Var z = call(act, {x})[0];
+  auto model = to_onnx(g, {{"y", y}, {"z", z}});
+  ASSERT_TRUE(model.ok()) << model.status();
+  ASSERT_EQ(model->functions_size(), 2);
+  int calls = 0;
+  for (const onnx::NodeProto& node : model->graph().node()) calls += node.domain() == "local";
+  EXPECT_EQ(calls, 4);
+  try {
+    onnx::checker::check_model(*model, /*full_check=*/true);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << e.what();
+  }
+}
+
+TEST(FunctionsTest, TypesFollowEachCallsInputs) {
+  const Function act = DefineAct();  // traced on float[3]
+  Graph g;
+  Var wide = g.argument("wide", DataType::kFloat, {2, 5});
+  Var doubles = g.argument("doubles", DataType::kDouble, {-1});
+  EXPECT_EQ(call(act, {wide})[0].shape(), (std::vector<int64_t>{2, 5}));
+  EXPECT_EQ(call(act, {doubles})[0].dtype(), DataType::kDouble);
+  // What the body refuses, the call refuses, naming the function.
+  Var ints = g.argument("ints", DataType::kInt64, {3});
+  const Var refused = call(act, {ints})[0];
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(Message(refused.status()), HasSubstr("call local.Act"));
+}
+
+TEST(FunctionsTest, ALoopOfCallsKeepsFewValues) {
+  absl::StatusOr<Function> step =
+      define_function({.domain = "local", .name = "Step", .inputs = {{"s", FloatTensor({1000})}}},
+                      [](Graph& graph, absl::Span<const Var> s) {
+                        const Var half = graph.constant(Tensor::from_vector<float>({0.5f}, {}));
+                        return std::vector<Var>{op::Add(op::Mul(s[0], half), half)};
+                      });
+  ASSERT_TRUE(step.ok()) << step.status();
+  Graph g;
+  Var state = g.constant(Tensor::zeros(DataType::kFloat, {1000}));
+  for (int i = 0; i < 10000; ++i) state = call(*step, {state})[0];
+  ASSERT_TRUE(state.value().has_value()) << state.status();
+  EXPECT_NEAR(state.value()->data<float>()[0], 1.0f, 1e-6f);
+  EXPECT_LT(g.stats().peak_value_bytes, int64_t{1} << 20);
+  EXPECT_EQ(g.collect().live_bytes, 4000);
+}
+
+TEST(FunctionsTest, DefinitionErrors) {
+  auto relu = [](absl::Span<const Var> x) { return std::vector<Var>{op::Relu(x[0])}; };
+  const std::vector<FunctionInput> one = {{"x", FloatTensor({3})}};
+  EXPECT_THAT(
+      Message(define_function({.domain = "local", .name = "", .inputs = one}, relu).status()),
+      HasSubstr("needs a name"));
+  EXPECT_THAT(Message(define_function({.domain = "", .name = "F", .inputs = one}, relu).status()),
+              HasSubstr("a domain of your own"));
+  EXPECT_THAT(
+      Message(define_function({.domain = "ai.onnx.ml", .name = "F", .inputs = one}, relu).status()),
+      HasSubstr("a domain of your own"));
+  EXPECT_THAT(
+      Message(define_function({.domain = "local",
+                               .name = "F",
+                               .inputs = {{"x", FloatTensor({3})}, {"x", FloatTensor({3})}}},
+                              relu)
+                  .status()),
+      HasSubstr("two inputs are named 'x'"));
+  EXPECT_THAT(Message(define_function({.domain = "local", .name = "F", .inputs = one},
+                                      [](absl::Span<const Var>) { return std::vector<Var>{}; })
+                          .status()),
+              HasSubstr("returned no Var"));
+  EXPECT_THAT(Message(define_function({.domain = "local", .name = "F", .inputs = one},
+                                      [](absl::Span<const Var> x) {
+                                        return std::vector<Var>{op::Reshape(x[0], x[0])};
+                                      })
+                          .status()),
+              HasSubstr("output 0 failed"));
+  Graph other;
+  Var foreign = other.argument("y", DataType::kFloat, {3});
+  EXPECT_THAT(
+      Message(define_function({.domain = "local", .name = "F", .inputs = one},
+                              [&](absl::Span<const Var>) { return std::vector<Var>{foreign}; })
+                  .status()),
+      HasSubstr("not a Var the body made"));
+  EXPECT_THAT(Message(define_function({.domain = "local", .name = "F", .inputs = one},
+                                      [](absl::Span<const Var>) -> std::vector<Var> {
+                                        throw std::runtime_error("no");
+                                      })
+                          .status()),
+              HasSubstr("the body threw: no"));
+}
+
+TEST(FunctionsTest, CallErrors) {
+  const Function act = DefineAct();
+  Graph g;
+  Graph h;
+  Var x = g.argument("x", DataType::kFloat, {3});
+  Var y = h.argument("y", DataType::kFloat, {3});
+  EXPECT_THAT(Message(call(Function(), {x})[0].status()), HasSubstr("the Function is empty"));
+  EXPECT_THAT(Message(call(act, {x, x})[0].status()), HasSubstr("2 inputs; the function takes 1"));
+  EXPECT_THAT(Message(call(act, {})[0].status()), HasSubstr("no input belongs to a graph"));
+  EXPECT_THAT(Message(call(g, act, {y})[0].status()), HasSubstr("belongs to another graph"));
+  const Var failed = op::Reshape(x, x);
+  EXPECT_EQ(call(act, {failed})[0].status(), failed.status());
+  // Another function under the same name in the same graph.
+  absl::StatusOr<Function> other_act =
+      define_function({.domain = "local", .name = "Act", .inputs = {{"x", FloatTensor({3})}}},
+                      [](absl::Span<const Var> in) { return std::vector<Var>{op::Neg(in[0])}; });
+  ASSERT_TRUE(other_act.ok()) << other_act.status();
+  ASSERT_TRUE(call(act, {x})[0].ok());
+  EXPECT_THAT(Message(call(*other_act, {x})[0].status()),
+              HasSubstr("already holds another function local.Act"));
+  EXPECT_TRUE(call(*other_act, {y})[0].ok());  // another graph is free to
+}
+
+}  // namespace
+}  // namespace graphgc
