@@ -134,6 +134,9 @@ std::optional<Var> BuildBinaryShortPath(const OpSignature& signature, const Var&
   if (core == nullptr) return std::nullopt;
   Arena& arena = core->arena();
   if (arena.full() || arena.has_dim_names()) return std::nullopt;
+  // Before the op's value is made, as in BuildNode: what the trigger then sees is what the
+  // caller's handles hold, not the operands plus a value no handle has taken yet.
+  core->maybe_collect();
   // BuildOp computes a value when both inputs have one. has_value may say so of a value the
   // store no longer holds; the lookup then tells.
   std::optional<Tensor> constant_a;
@@ -170,12 +173,7 @@ std::optional<Var> BuildBinaryShortPath(const OpSignature& signature, const Var&
     arena.set_var_type(out, type->dtype, std::nullopt);
   }
   if (computed.has_value()) core->set_value(out, *std::move(computed));
-  Var result(core, out);
-  // The inputs' tensors go before an automatic collection may run, as in BuildNode.
-  constant_a.reset();
-  constant_b.reset();
-  core->maybe_collect();
-  return result;
+  return Var(core, out);
 }
 
 ScopedGeneralBuildOnly::ScopedGeneralBuildOnly() : was_(general_build_only) {

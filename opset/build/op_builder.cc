@@ -555,6 +555,11 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
   GraphCore& core = **resolved;
   const GraphCore::BusyScope busy(core);  // user code (custom ops) may destroy the Graph
   InstallValueExplainer();
+  // An automatic collection runs before the op makes its values, not after: there the caller
+  // still holds the operands (a = Mul(a, a) assigns only once the op returns) while the new value
+  // is live too, and the trigger, re-armed at growth_factor times that, would let twice as much
+  // garbage pile up before the next collection.
+  core.maybe_collect();
   OperandInfos infos = DescribeOperandsOf(core, inputs);
   absl::StatusOr<OutputTypes> types = infer(infos);
   if (!types.ok()) return fail(prefixed(types.status()));
@@ -615,9 +620,6 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
     CarryDimNames(core, signature, version, inputs, infos, attributes, outputs, *types);
   OutputVars results;
   for (VarId out : outputs) results.emplace_back(&core, out);
-  infos.clear();  // drop the input tensors before an automatic collection may run
-  values.clear();
-  core.maybe_collect();
   return results;
 }
 
