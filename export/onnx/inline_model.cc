@@ -131,7 +131,15 @@ absl::StatusOr<ImportedModel> import_model(Graph& graph, const onnx::ModelProto&
     imported.warnings.push_back(std::move(newer));
   }
   const int64_t own_opset = internal::OnnxOpsetOf(model);
-  if (options.opset != 0) {
+  // ONNX's version converter leaves a model's functions as they are, at the old opset, which the
+  // converted model's would then contradict: such a model keeps its own.
+  const bool has_functions = model.functions_size() > 0;
+  if (has_functions && options.opset != 0 && own_opset != 0 && own_opset != options.opset) {
+    imported.warnings.push_back(internal::KeptAtOwnOpset(
+        own_opset, options.opset,
+        "ONNX's version converter does not convert the model's functions"));
+  }
+  if (options.opset != 0 && !has_functions) {
     internal::OpsetConversion conversion =
         internal::ConvertOnnxOpset(model, options.opset, hooks->load_initializer);
     if (!conversion.warning.empty()) imported.warnings.push_back(std::move(conversion.warning));
