@@ -10,6 +10,7 @@
 #include "graphgc/graphgc.h"
 #include "onnx/checker.h"
 #include "onnx/defs/parser.h"
+#include "two_level_functions.h"
 
 namespace graphgc {
 namespace {
@@ -24,20 +25,16 @@ onnx::ModelProto Parse(const std::string& text) {
   return model;
 }
 
-// Two levels: Layer multiplies by a constant and calls Act, which is a LeakyRelu whose alpha is
-// Layer's (0.1 unless the call sets it).
-const char* const kFunctions = R"(
-  <domain: "local", opset_import: ["" : 18, "local" : 1]>
-  Layer <alpha: float = 0.1> (x) => (y) {
-    w = Constant <value = float[3] {1, -2, 3}> ()
-    h = Mul(x, w)
-    y = local.Act <alpha: float = @alpha> (h)
-  }
-  <domain: "local", opset_import: ["" : 18]>
-  Act <alpha> (x) => (y) {
-    y = LeakyRelu <alpha: float = @alpha> (x)
-  }
+using testing_models::kTwoLevelFunctions;
+
+// A main graph that calls local.F once; append F's definition (and what it calls).
+const char* const kCallsF = R"(
+    <ir_version: 10, opset_import: ["" : 18, "local" : 1]>
+    g (float[3] x) => (float[3] y) {
+      y = local.F (x)
+    }
 )";
+const char* const kFunctions = kTwoLevelFunctions;
 
 onnx::ModelProto TwoLevelModel() {
   return Parse(std::string(R"(
@@ -141,11 +138,7 @@ TEST(LocalFunctionsTest, RecursionIsRefusedBeforeAnythingIsBuilt) {
   Graph g;
   Var x = g.argument("x", DataType::kFloat, {3});
   const GraphStats before = g.stats();
-  auto outputs = inline_model(g, Parse(R"(
-    <ir_version: 10, opset_import: ["" : 18, "local" : 1]>
-    g (float[3] x) => (float[3] y) {
-      y = local.F (x)
-    }
+  auto outputs = inline_model(g, Parse(std::string(kCallsF) + R"(
     <domain: "local", opset_import: ["" : 18, "local" : 1]>
     F (x) => (y) {
       y = local.G (x)
@@ -229,11 +222,7 @@ TEST(LocalFunctionsTest, AFunctionImportingAnotherOpsetIsRefused) {
   Graph g;
   Var x = g.argument("x", DataType::kFloat, {3});
   const GraphStats before = g.stats();
-  auto outputs = inline_model(g, Parse(R"(
-    <ir_version: 10, opset_import: ["" : 18, "local" : 1]>
-    g (float[3] x) => (float[3] y) {
-      y = local.F (x)
-    }
+  auto outputs = inline_model(g, Parse(std::string(kCallsF) + R"(
     <domain: "local", opset_import: ["" : 17]>
     F (x) => (y) {
       y = Relu (x)
@@ -293,7 +282,7 @@ TEST(LocalFunctionsTest, AnotherDefinitionOfAnImportedFunctionIsRefused) {
   Graph g;
   Var x = g.argument("x", DataType::kFloat, {3});
   ASSERT_TRUE(inline_model(g, TwoLevelModel(), {{"x", x}}).ok());
-  auto again = inline_model(g, Parse(R"(
+  const onnx::ModelProto other_act = Parse(R"(
     <ir_version: 10, opset_import: ["" : 18, "local" : 1]>
     g (float[3] x) => (float[3] y) {
       y = local.Act (x)
@@ -302,24 +291,13 @@ TEST(LocalFunctionsTest, AnotherDefinitionOfAnImportedFunctionIsRefused) {
     Act <alpha> (x) => (y) {
       y = Relu (x)
     }
-  )"),
-                            {{"x", x}});
+  )");
+  auto again = inline_model(g, other_act, {{"x", x}});
   ASSERT_FALSE(again.ok());
   EXPECT_THAT(Message(again.status()), HasSubstr("another function local.Act"));
   InlineOptions inlined;
   inlined.inline_functions = true;
-  EXPECT_TRUE(inline_model(g, Parse(R"(
-    <ir_version: 10, opset_import: ["" : 18, "local" : 1]>
-    g (float[3] x) => (float[3] y) {
-      y = local.Act (x)
-    }
-    <domain: "local", opset_import: ["" : 18]>
-    Act <alpha> (x) => (y) {
-      y = Relu (x)
-    }
-  )"),
-                           {{"x", x}}, inlined)
-                  .ok());
+  EXPECT_TRUE(inline_model(g, other_act, {{"x", x}}, inlined).ok());
 }
 
 }  // namespace

@@ -30,6 +30,7 @@
 #include "graphgc/graphgc.h"
 #include "gtest/gtest.h"
 #include "onnx/defs/parser.h"
+#include "two_level_functions.h"
 
 #if !defined(GRAPHGC_ORT_RUN_JS) || !defined(GRAPHGC_ORT_NODE_MODULES)
 #error "ort_crosscheck.cmake defines GRAPHGC_ORT_RUN_JS and GRAPHGC_ORT_NODE_MODULES"
@@ -854,24 +855,15 @@ TEST_F(OrtCrosscheckTest, Sequences) {
 // the functions written once, and agrees with the values graphgc computed through the bodies.
 TEST_F(OrtCrosscheckTest, CallsOfModelFunctions) {
   onnx::ModelProto model;
-  const onnx::Status parsed = onnx::OnnxParser::Parse(model, R"(
+  const std::string text = std::string(R"(
     <ir_version: 10, opset_import: ["" : 18, "local" : 1]>
     g (float[2, 3] x) => (float[2, 3] y1, float[2, 3] y2) {
       a = local.Layer <alpha = 0.5> (x)
       y1 = local.Layer <alpha = 0.25> (a)
       y2 = local.Layer (x)
     }
-    <domain: "local", opset_import: ["" : 18, "local" : 1]>
-    Layer <alpha: float = 0.1> (x) => (y) {
-      w = Constant <value = float[3] {1, -2, 3}> ()
-      h = Mul(x, w)
-      y = local.Act <alpha: float = @alpha> (h)
-    }
-    <domain: "local", opset_import: ["" : 18]>
-    Act <alpha> (x) => (y) {
-      y = LeakyRelu <alpha: float = @alpha> (x)
-    }
-  )");
+  )") + testing_models::kTwoLevelFunctions;
+  const onnx::Status parsed = onnx::OnnxParser::Parse(model, text.c_str());
   ASSERT_TRUE(parsed.IsOK()) << parsed.ErrorMessage();
   Graph graph;
   Var x = SequenceConst(graph, DataType::kFloat, {2, 3}, 3);
