@@ -160,4 +160,35 @@ TEST(ReadmeExamplesTest, SequencesAndLoopsCarryValues) {
   EXPECT_LT(g.stats().peak_value_bytes, int64_t{1} << 20);
 }
 
+TEST(ReadmeExamplesTest, Functions) {
+  gg::Graph g;
+  gg::Var x = g.argument("x", gg::DataType::kFloat, {3});
+  const gg::Tensor w = gg::Tensor::from_vector<float>({1, -2, 3}, {3});
+  // As the README's "Functions" has it:
+  absl::StatusOr<gg::Function> act =
+      gg::define_function({.domain = "local",
+                           .name = "Act",
+                           .inputs = {{"x", gg::VarType::Tensor(gg::DataType::kFloat)}}},
+                          [](absl::Span<const gg::Var> x) {
+                            return std::vector<gg::Var>{gg::op::Mul(x[0], gg::op::Sigmoid(x[0]))};
+                          });
+  absl::StatusOr<gg::Function> layer = gg::define_function(
+      {.domain = "local",
+       .name = "Layer",
+       .inputs = {{"x", gg::VarType::Tensor(gg::DataType::kFloat)}}},
+      [&](gg::Graph& body, absl::Span<const gg::Var> x) {  // body: the graph it is traced in
+        return gg::call(*act, {gg::op::Mul(x[0], body.constant(w))});
+      });
+  gg::Var y = gg::call(*layer, {gg::call(*layer, {x})[0]})[0];  // two nodes "local.Layer"
+  auto model = gg::to_onnx(g, {{"y", y}});                      // ModelProto.functions: Layer, Act
+
+  ASSERT_TRUE(act.ok()) << act.status();
+  ASSERT_TRUE(layer.ok()) << layer.status();
+  ASSERT_TRUE(model.ok()) << model.status();
+  ASSERT_EQ(model->functions_size(), 2);
+  EXPECT_EQ(model->functions(0).name(), "Layer");
+  EXPECT_EQ(model->functions(1).name(), "Act");
+  EXPECT_EQ(y.shape(), (std::vector<int64_t>{3}));
+}
+
 }  // namespace

@@ -55,8 +55,8 @@ struct FoldOptions {
   bool fold_anyway = false;
   // Live value bytes past which values are not computed (their nodes stay); 0: no cap.
   int64_t memory_budget_bytes = 0;
-  // Make an op of an unknown domain (or a model-local function call) an error instead of an
-  // opaque node.
+  // Make an op of an unknown domain (or a call of a model-local function whose body graphgc
+  // cannot build) an error instead of an opaque node.
   bool unknown_ops_are_errors = false;
   // Calls of the model's own functions are inlined first (their bodies take their place, as
   // onnx-ir's InlinePass does), so that the result calls none. By default a call stays a call,

@@ -129,7 +129,7 @@ absl::StatusOr<Function> define_function(const FunctionSpec& spec, const Functio
   GRAPHGC_ASSIGN_OR_RETURN(const NamedVars named, NamedOutputs(spec, trace, outputs));
   ExportOptions options;
   options.inputs = arguments;
-  absl::StatusOr<onnx::ModelProto> traced = to_onnx(trace, named, options);
+  absl::StatusOr<onnx::ModelProto> traced = internal::ExportFunctionBody(trace, named, options);
   if (!traced.ok()) return DefineError(spec, traced.status().message());
   auto definitions = std::make_shared<Function::Definitions>();
   *definitions->model.add_functions() = FunctionOf(spec, *traced);

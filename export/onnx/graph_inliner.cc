@@ -519,10 +519,6 @@ bool HasUntypedInput(const std::vector<Var>& inputs) {
   return false;
 }
 
-}  // namespace
-
-namespace {
-
 // A node's attributes as they are, for a node no schema reads (an opaque node, a call).
 absl::StatusOr<std::vector<Attribute>> PlainAttributes(const onnx::NodeProto& node) {
   std::vector<Attribute> plain;

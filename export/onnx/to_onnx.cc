@@ -35,7 +35,12 @@ using internal::ProtoSink;
 using internal::VarKind;
 using internal::VarNamer;
 
-absl::Status CheckOutputs(const Graph& graph, const NamedVars& outputs) {
+// Whether the model's graph inputs and outputs must have a rank (ONNX 1.12's checker wants a shape
+// for each); a function body's (functions.h) carry no types at all.
+enum class GraphRanks { kRequired, kFree };
+
+absl::Status CheckOutputs(const Graph& graph, const NamedVars& outputs,
+                          GraphRanks ranks = GraphRanks::kRequired) {
   if (graph.core() == nullptr)
     return absl::FailedPreconditionError("to_onnx: the Graph was moved from");
   if (outputs.empty()) return absl::InvalidArgumentError("to_onnx: no outputs given");
@@ -61,7 +66,8 @@ absl::Status CheckOutputs(const Graph& graph, const NamedVars& outputs) {
                        "' was made inside the body of an If, Loop or Scan; only "
                        "that body can use it"));
     }
-    if (graph.core()->arena().var_is_tensor(var.id()) && !var.rank().has_value()) {
+    if (ranks == GraphRanks::kRequired && graph.core()->arena().var_is_tensor(var.id()) &&
+        !var.rank().has_value()) {
       return absl::InvalidArgumentError(
           absl::StrCat("to_onnx: output '", name,
                        "' has unknown rank; ONNX 1.12's checker requires a shape "
@@ -562,11 +568,13 @@ absl::StatusOr<std::vector<VarId>> ModelInputs(const GraphCore& core, const Expo
 }
 
 absl::StatusOr<ModelHeader> WriteGraph(const GraphCore& core, const NamedVars& outputs,
-                                       const ExportOptions& options, GraphSink& graph) {
+                                       const ExportOptions& options, GraphSink& graph,
+                                       GraphRanks ranks = GraphRanks::kRequired) {
   const Arena& arena = core.arena();
   Needed needed = FindNeeded(core, outputs, options);
   GRAPHGC_ASSIGN_OR_RETURN(const std::vector<VarId> inputs, ModelInputs(core, options, needed));
-  GRAPHGC_RETURN_IF_ERROR(CheckArgumentRanks(arena, needed.vars));
+  if (ranks == GraphRanks::kRequired)
+    GRAPHGC_RETURN_IF_ERROR(CheckArgumentRanks(arena, needed.vars));
   GRAPHGC_RETURN_IF_ERROR(CheckBodyResultRanks(arena, needed.bodies));
   VarNamer namer(arena, outputs, options.name_of);
   GRAPHGC_RETURN_IF_ERROR(namer.NameArgumentsAndOutputs(needed.vars, outputs));
@@ -624,9 +632,11 @@ void SetHeader(const ModelHeader& header, onnx::ModelProto& model) {
 }
 
 absl::Status BuildModel(const GraphCore& core, const NamedVars& outputs,
-                        const ExportOptions& options, onnx::ModelProto& model) {
+                        const ExportOptions& options, onnx::ModelProto& model,
+                        GraphRanks ranks = GraphRanks::kRequired) {
   ProtoSink graph(model.mutable_graph());
-  GRAPHGC_ASSIGN_OR_RETURN(const ModelHeader header, WriteGraph(core, outputs, options, graph));
+  GRAPHGC_ASSIGN_OR_RETURN(const ModelHeader header,
+                           WriteGraph(core, outputs, options, graph, ranks));
   SetHeader(header, model);
   return absl::OkStatus();
 }
@@ -703,6 +713,15 @@ absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& ou
   GRAPHGC_RETURN_IF_ERROR(CheckOutputs(graph, outputs));
   absl::StatusOr<onnx::ModelProto> model(absl::in_place);  // built where it is returned
   GRAPHGC_RETURN_IF_ERROR(BuildCheckedModel(graph, outputs, options, "to_onnx", *model));
+  return model;
+}
+
+absl::StatusOr<onnx::ModelProto> internal::ExportFunctionBody(const Graph& graph,
+                                                              const NamedVars& outputs,
+                                                              const ExportOptions& options) {
+  GRAPHGC_RETURN_IF_ERROR(CheckOutputs(graph, outputs, GraphRanks::kFree));
+  absl::StatusOr<onnx::ModelProto> model(absl::in_place);
+  GRAPHGC_RETURN_IF_ERROR(BuildModel(*graph.core(), outputs, options, *model, GraphRanks::kFree));
   return model;
 }
 

@@ -111,6 +111,11 @@ absl::Status CheckWithOnnxChecker(const onnx::ModelProto& model, absl::string_vi
 // ExportOptions::check were set, but for exports with a store_elements hook (their external data
 // is checked from the saved file). tests/test_main.cc turns it on for every test.
 void CheckEveryExport(bool on);
+// to_onnx for the body of a function defined from code (functions.h): the graph's inputs and
+// outputs may have unknown ranks (a FunctionProto's carry no types), and the checker does not
+// run (the model is only the carrier of the body's nodes).
+absl::StatusOr<onnx::ModelProto> ExportFunctionBody(const Graph& graph, const NamedVars& outputs,
+                                                    const ExportOptions& options);
 }  // namespace internal
 
 }  // namespace graphgc
