@@ -232,8 +232,11 @@ LocalFunctions::Opsets LocalFunctions::OpsetsOf(const onnx::FunctionProto& funct
   return opsets;
 }
 
-absl::Status LocalFunctions::CheckCall(const onnx::FunctionProto& function,
-                                       const onnx::NodeProto& call) {
+namespace {
+
+// CheckCall, with the function's declared attributes at hand.
+absl::Status CheckCallOf(const onnx::FunctionProto& function, const DeclaredAttributes& declared,
+                         const onnx::NodeProto& call) {
   if (call.input_size() > function.input_size() || call.output_size() > function.output_size()) {
     return FunctionError(
         function,
@@ -241,7 +244,6 @@ absl::Status LocalFunctions::CheckCall(const onnx::FunctionProto& function,
                      call.output_size(), " outputs; it takes at most ", function.input_size(),
                      " inputs and gives ", function.output_size(), " outputs"));
   }
-  const DeclaredAttributes declared = DeclaredOf(function);
   for (const onnx::AttributeProto& attribute : call.attribute()) {
     if (!declared.names.contains(attribute.name())) {
       return FunctionError(
@@ -253,10 +255,17 @@ absl::Status LocalFunctions::CheckCall(const onnx::FunctionProto& function,
   return absl::OkStatus();
 }
 
+}  // namespace
+
+absl::Status LocalFunctions::CheckCall(const onnx::FunctionProto& function,
+                                       const onnx::NodeProto& call) {
+  return CheckCallOf(function, DeclaredOf(function), call);
+}
+
 absl::StatusOr<onnx::GraphProto> LocalFunctions::BodyFor(const onnx::FunctionProto& function,
                                                          const onnx::NodeProto& call) {
-  GRAPHGC_RETURN_IF_ERROR(CheckCall(function, call));
   const DeclaredAttributes declared = DeclaredOf(function);
+  GRAPHGC_RETURN_IF_ERROR(CheckCallOf(function, declared, call));
   onnx::GraphProto body;
   body.set_name(NameOf(function));
   for (const std::string& input : function.input()) body.add_input()->set_name(input);
