@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -96,6 +97,38 @@ TEST(FunctionsTest, ExportsEachFunctionOnce) {
   }
 }
 
+TEST(FunctionsTest, ExportsCallsInlinedOnRequest) {
+  const Function act = DefineAct();
+  const Function layer = DefineLayer(act);
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {3});
+  Var y = call(layer, {call(layer, {x})[0]})[0];
+  ExportOptions options;
+  options.inline_functions = true;
+  options.check = true;
+  auto model = to_onnx(g, {{"y", y}}, options);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(model->functions_size(), 0);
+  std::map<std::string, int> ops;
+  for (const onnx::NodeProto& node : model->graph().node())
+    ++ops[node.domain() + ":" + node.op_type()];
+  // Each Layer: Mul, Add and Act's Mul and Sigmoid, its constants; no call left, no "local" import.
+  EXPECT_EQ(ops[":Sigmoid"], 2);
+  EXPECT_EQ(ops[":Mul"], 4);
+  EXPECT_EQ(ops[":Add"], 2);
+  for (const auto& [op, count] : ops) EXPECT_FALSE(op.starts_with("local:")) << op;
+  for (const onnx::OperatorSetIdProto& opset : model->opset_import()) {
+    EXPECT_NE(opset.domain(), "local");
+  }
+  // The bytes say the same.
+  auto bytes = to_onnx_bytes(g, {{"y", y}}, options);
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  onnx::ModelProto parsed;
+  ASSERT_TRUE(parsed.ParseFromString(*bytes));
+  EXPECT_EQ(parsed.functions_size(), 0);
+  EXPECT_EQ(parsed.graph().node_size(), model->graph().node_size());
+}
+
 TEST(FunctionsTest, TypesFollowEachCallsInputs) {
   const Function act = DefineAct();  // traced on float[3]
   Graph g;
@@ -103,6 +136,13 @@ TEST(FunctionsTest, TypesFollowEachCallsInputs) {
   Var doubles = g.argument("doubles", DataType::kDouble, {-1});
   EXPECT_EQ(call(act, {wide})[0].shape(), (std::vector<int64_t>{2, 5}));
   EXPECT_EQ(call(act, {doubles})[0].dtype(), DataType::kDouble);
+  // Symbolic dims come through the call as through any op.
+  Var named = g.argument("named", DataType::kFloat, std::vector<Dim>{Dim("N"), Dim(3)});
+  const std::optional<std::vector<Dim>> dims = call(act, {named})[0].dims();
+  ASSERT_TRUE(dims.has_value());
+  ASSERT_EQ(dims->size(), 2u);
+  EXPECT_EQ((*dims)[0].name(), "N");
+  EXPECT_EQ((*dims)[1].size(), 3);
   // What the body refuses, the call refuses, naming the function.
   Var ints = g.argument("ints", DataType::kInt64, {3});
   const Var refused = call(act, {ints})[0];

@@ -1,11 +1,13 @@
 #include "graphgc/export/onnx/function_export.h"
 
 #include <deque>
+#include <exception>
 #include <set>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/build/onnx_domains.h"
+#include "onnx/inliner/inliner.h"
 
 namespace graphgc::internal {
 namespace {
@@ -81,6 +83,38 @@ int64_t IrVersionFor(const onnx::FunctionProto& function) {
   if (function.value_info_size() > 0 || !function.overload().empty()) return 10;
   if (function.attribute_proto_size() > 0) return 9;
   return 8;
+}
+
+namespace {
+
+void CollectDomains(const onnx::GraphProto& graph, std::set<std::string>& domains) {
+  for (const onnx::NodeProto& node : graph.node()) {
+    domains.insert(node.domain() == "ai.onnx" ? "" : node.domain());
+    for (const onnx::AttributeProto& attribute : node.attribute()) {
+      if (attribute.has_g()) CollectDomains(attribute.g(), domains);
+      for (const onnx::GraphProto& body : attribute.graphs()) CollectDomains(body, domains);
+    }
+  }
+}
+
+}  // namespace
+
+absl::Status InlineModelFunctions(onnx::ModelProto& model) {
+  if (model.functions_size() == 0) return absl::OkStatus();
+  try {
+    onnx::inliner::InlineLocalFunctions(model, /*convert_version=*/false);
+  } catch (const std::exception& e) {
+    return absl::InternalError(absl::StrCat("inlining the model's functions failed: ", e.what()));
+  }
+  model.clear_functions();
+  std::set<std::string> used = {""};  // the model keeps its ai.onnx opset, used or not
+  CollectDomains(model.graph(), used);
+  auto* imports = model.mutable_opset_import();
+  for (int i = imports->size() - 1; i >= 0; --i) {
+    const std::string& domain = imports->Get(i).domain();
+    if (!used.contains(domain == "ai.onnx" ? "" : domain)) imports->DeleteSubrange(i, 1);
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace graphgc::internal

@@ -25,6 +25,11 @@ absl::StatusOr<std::vector<onnx::FunctionProto>> CalledFunctions(
 // with attribute defaults, 10 with value_info or an overload.
 int64_t IrVersionFor(const onnx::FunctionProto& function);
 
+// Replaces every call of one of model.functions by the nodes of its body (ONNX's inliner, which
+// renames the body's values and resolves attribute references), transitively; the model is then
+// left with no functions, and no opset import of a domain none of its nodes use any more.
+absl::Status InlineModelFunctions(onnx::ModelProto& model);
+
 }  // namespace graphgc::internal
 
 #endif  // GRAPHGC_FUNCTION_EXPORT_H_

@@ -686,6 +686,11 @@ absl::Status BuildCheckedModel(const Graph& graph, const NamedVars& outputs,
                                const ExportOptions& options, absl::string_view who,
                                onnx::ModelProto& model) {
   GRAPHGC_RETURN_IF_ERROR(BuildModel(*graph.core(), outputs, options, model));
+  if (options.inline_functions) {
+    absl::Status inlined = internal::InlineModelFunctions(model);
+    if (!inlined.ok())
+      return absl::Status(inlined.code(), absl::StrCat(who, ": ", inlined.message()));
+  }
   if (options.carry_symbolic_dims && graph.core()->arena().has_dim_names()) {
     internal::CarrySymbolicDims(model);
   }
@@ -728,8 +733,9 @@ absl::StatusOr<onnx::ModelProto> internal::ExportFunctionBody(const Graph& graph
 absl::StatusOr<std::string> to_onnx_bytes(const Graph& graph, const NamedVars& outputs,
                                           const ExportOptions& options) {
   GRAPHGC_RETURN_IF_ERROR(CheckOutputs(graph, outputs));
-  if (options.carry_symbolic_dims && graph.core()->arena().has_dim_names()) {
-    // Carrying symbolic dims runs ONNX's inference on the model: build it first.
+  if (options.inline_functions ||
+      (options.carry_symbolic_dims && graph.core()->arena().has_dim_names())) {
+    // Inlining and carrying symbolic dims work on the model: build it first.
     onnx::ModelProto model;
     GRAPHGC_RETURN_IF_ERROR(BuildCheckedModel(graph, outputs, options, "to_onnx_bytes", model));
     return model.SerializeAsString();

@@ -78,6 +78,9 @@ struct ExportOptions {
   // model to write the dim_params it derives in outputs and value_info. false writes the names of
   // the inputs only (a fold, which keeps the model's own declarations, skips the copy).
   bool carry_symbolic_dims = true;
+  // Write each call of a function (functions.h, or a model's own, kept by inline_model) as the
+  // nodes of its body, transitively: the model then has no ModelProto.functions.
+  bool inline_functions = false;
 };
 
 absl::StatusOr<onnx::ModelProto> to_onnx(const Graph& graph, const NamedVars& outputs,

@@ -92,6 +92,14 @@ std::vector<Var> BuildOpaque(Graph& graph, absl::string_view op_type, absl::Span
         for (std::optional<Value>& value : values) given.push_back(std::move(value));
         return given;
       });
+  // The types given may name dims ("N"); inference, which would carry names, has no schema here.
+  internal::Arena& arena = graph.core()->arena();
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const std::optional<VarType>& type = options.output_types[i];
+    if (!outputs[i].ok() || !type.has_value() || !type->is_tensor()) continue;
+    if (type->dim_names().empty() || !type->shape().has_value()) continue;
+    arena.set_dim_names(outputs[i].id(), arena.intern_names(type->dim_names()));
+  }
   return std::vector<Var>(std::make_move_iterator(outputs.begin()),
                           std::make_move_iterator(outputs.end()));
 }
