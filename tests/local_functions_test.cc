@@ -4,10 +4,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 #include "graphgc/export/onnx/inline_model.h"
 #include "graphgc/graphgc.h"
+#include "graphgc/opset/proto/tensor_proto.h"
 #include "onnx/checker.h"
 #include "onnx/defs/parser.h"
 #include "two_level_functions.h"
@@ -298,6 +300,83 @@ TEST(LocalFunctionsTest, AnotherDefinitionOfAnImportedFunctionIsRefused) {
   InlineOptions inlined;
   inlined.inline_functions = true;
   EXPECT_TRUE(inline_model(g, other_act, {{"x", x}}, inlined).ok());
+}
+
+// F's scale is Sqrt(2) * Pow(2, 3) computed from constants; its shift reads the call's attribute.
+const char* const kFunctionWithConstantWork = R"(
+    <domain: "local", opset_import: ["" : 18]>
+    F <shift> (x) => (y) {
+      two = Constant <value = float {2}> ()
+      three = Constant <value = float {3}> ()
+      root = Sqrt (two)
+      cube = Pow (two, three)
+      scale = Mul (root, cube)
+      shift = Constant <value_float: float = @shift> ()
+      shifted = Add (x, shift)
+      y = Mul (shifted, scale)
+    }
+)";
+
+int CountOps(const onnx::FunctionProto& function, const std::string& op_type) {
+  int count = 0;
+  for (const onnx::NodeProto& node : function.node()) count += node.op_type() == op_type;
+  return count;
+}
+
+TEST(LocalFunctionsTest, FoldComputesWhatAFunctionBodyGetsFromConstants) {
+  const onnx::ModelProto model = Parse(std::string(R"(
+    <ir_version: 10, opset_import: ["" : 18, "local" : 1]>
+    g (float[3] x) => (float[3] y) {
+      y = local.F <shift: float = 0.5> (x)
+    }
+  )") + kFunctionWithConstantWork);
+  absl::StatusOr<FoldResult> folded = fold(model);
+  ASSERT_TRUE(folded.ok()) << folded.status();
+  ASSERT_EQ(folded->model.functions_size(), 1);
+  const onnx::FunctionProto& f = folded->model.functions(0);
+  EXPECT_EQ(CountOps(f, "Sqrt") + CountOps(f, "Pow"), 0);
+  EXPECT_EQ(f.node_size(), 4);  // scale, then shift's Constant, Add and Mul as they were
+  EXPECT_EQ(folded->stats.function_nodes_folded, 4);
+  const onnx::NodeProto& scale = f.node(0);
+  ASSERT_EQ(scale.output(0), "scale");
+  absl::StatusOr<Tensor> value = internal::FromTensorProto(scale.attribute(0).t());
+  ASSERT_TRUE(value.ok()) << value.status();
+  EXPECT_NEAR(value->data<float>()[0], 8 * std::sqrt(2.0f), 1e-5f);
+  EXPECT_EQ(f.node(1).attribute(0).ref_attr_name(), "shift");  // the reference stays
+  try {
+    onnx::checker::check_model(folded->model, /*full_check=*/true);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << e.what();
+  }
+  // The kept call computes what the original does (each in a graph of its own: one graph holds
+  // one definition of local.F).
+  const Tensor x = Tensor::from_vector<float>({1, 2, 3}, {3});
+  Graph original_graph;
+  Graph folded_graph;
+  auto before = inline_model(original_graph, model, {{"x", original_graph.constant(x)}});
+  auto after = inline_model(folded_graph, folded->model, {{"x", folded_graph.constant(x)}});
+  ASSERT_TRUE(before.ok()) << before.status();
+  ASSERT_TRUE(after.ok()) << after.status();
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_NEAR(after->at("y").value()->data<float>()[i], before->at("y").value()->data<float>()[i],
+                1e-5f);
+  }
+}
+
+TEST(LocalFunctionsTest, AFunctionBodyIsNotFoldedWhenItsValuesAreTooLarge) {
+  const onnx::ModelProto model = Parse(std::string(R"(
+    <ir_version: 10, opset_import: ["" : 18, "local" : 1]>
+    g (float[3] x) => (float[3] y) {
+      y = local.F <shift: float = 0.5> (x)
+    }
+  )") + kFunctionWithConstantWork);
+  FoldOptions options;
+  options.max_fold_bytes = 2;  // a float is 4
+  absl::StatusOr<FoldResult> folded = fold(model, options);
+  ASSERT_TRUE(folded.ok()) << folded.status();
+  ASSERT_EQ(folded->model.functions_size(), 1);
+  EXPECT_EQ(folded->model.functions(0).node_size(), 8);
+  EXPECT_EQ(folded->stats.function_nodes_folded, 0);
 }
 
 }  // namespace

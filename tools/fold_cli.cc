@@ -136,6 +136,7 @@ std::string FoldStatsJson(const FoldStats& stats, int64_t peak_rss_bytes,
       "  \"initializer_bytes_before\": %d,\n  \"initializer_bytes_after\": %d,\n"
       "  \"nodes_folded\": %d,\n  \"nodes_kept_for_size\": %d,\n"
       "  \"nodes_kept_for_budget\": %d,\n  \"nodes_fused\": %d,\n  \"opaque_nodes\": %d,\n"
+      "  \"function_nodes_folded\": %d,\n"
       "  \"noop_casts_removed\": %d,\n  \"common_subexpressions_removed\": %d,\n"
       "  \"initializers_merged\": %d,\n"
       "  \"model_bytes_before\": %d,\n  \"model_bytes_after\": %d,\n"
@@ -148,10 +149,11 @@ std::string FoldStatsJson(const FoldStats& stats, int64_t peak_rss_bytes,
       "}\n",
       stats.nodes_before, stats.nodes_after, stats.initializer_bytes_before,
       stats.initializer_bytes_after, stats.nodes_folded, stats.nodes_kept_for_size,
-      stats.nodes_kept_for_budget, stats.nodes_fused, stats.opaque_nodes, stats.noop_casts_removed,
-      stats.common_subexpressions_removed, stats.initializers_merged, stats.model_bytes_before,
-      stats.model_bytes_after, stats.kept_unchanged ? "true" : "false", stats.peak_live_value_bytes,
-      peak_rss_bytes, seconds.read, stats.fuse_seconds, stats.plan_seconds, stats.import_seconds,
+      stats.nodes_kept_for_budget, stats.nodes_fused, stats.opaque_nodes,
+      stats.function_nodes_folded, stats.noop_casts_removed, stats.common_subexpressions_removed,
+      stats.initializers_merged, stats.model_bytes_before, stats.model_bytes_after,
+      stats.kept_unchanged ? "true" : "false", stats.peak_live_value_bytes, peak_rss_bytes,
+      seconds.read, stats.fuse_seconds, stats.plan_seconds, stats.import_seconds,
       stats.fold_seconds, stats.export_seconds, seconds.write, seconds.total);
 }
 

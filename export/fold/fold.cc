@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "graphgc/export/fold/cleanups.h"
 #include "graphgc/export/fold/fold_plan.h"
+#include "graphgc/export/fold/function_bodies.h"
 #include "graphgc/export/fold/fusions.h"
 #include "graphgc/export/onnx/external_data.h"
 #include "graphgc/export/onnx/graph_inliner.h"
@@ -43,6 +44,34 @@ absl::Status FoldError(const absl::Status& cause) {
 
 // value_info only for the names the original typed: what the export infers for the others is
 // correct, but the original's size is the bound.
+// The nodes of the model's graph; with inline_functions, a call of one of the model's functions
+// counts as the nodes its body runs (transitively), since those are the nodes the fold sees. A
+// cycle among the functions (refused by the import) counts as one node.
+int64_t NodesThatRun(const onnx::ModelProto& model, bool inline_functions) {
+  if (!inline_functions || model.functions_size() == 0) return model.graph().node_size();
+  absl::flat_hash_map<std::pair<std::string, std::string>, const onnx::FunctionProto*> functions;
+  for (const onnx::FunctionProto& function : model.functions()) {
+    functions.try_emplace(std::make_pair(function.domain(), function.name()), &function);
+  }
+  absl::flat_hash_map<const onnx::FunctionProto*, int64_t> counted;
+  absl::flat_hash_set<const onnx::FunctionProto*> counting;
+  std::function<int64_t(const onnx::NodeProto&)> count = [&](const onnx::NodeProto& node) {
+    auto found = functions.find(std::make_pair(node.domain(), node.op_type()));
+    if (found == functions.end()) return int64_t{1};
+    const onnx::FunctionProto* function = found->second;
+    if (auto done = counted.find(function); done != counted.end()) return done->second;
+    if (!counting.insert(function).second) return int64_t{1};
+    int64_t nodes = 0;
+    for (const onnx::NodeProto& inner : function->node()) nodes += count(inner);
+    counting.erase(function);
+    counted[function] = nodes;
+    return nodes;
+  };
+  int64_t nodes = 0;
+  for (const onnx::NodeProto& node : model.graph().node()) nodes += count(node);
+  return nodes;
+}
+
 void KeepDeclaredValueInfo(const onnx::GraphProto& original, onnx::GraphProto& folded) {
   absl::flat_hash_set<std::string> declared;
   for (const auto& info : original.value_info()) declared.insert(info.name());
@@ -178,14 +207,14 @@ class Folder {
 
 absl::StatusOr<FoldResult> Folder::Run() {
   stats_.model_bytes_before = internal::SavedModelBytes(model_);
-  stats_.nodes_before = model_.graph().node_size();
+  stats_.nodes_before = NodesThatRun(model_, options_.inline_functions);
   stats_.initializer_bytes_before = internal::InitializerBytes(model_.graph());
   return RunOn(model_);
 }
 
 absl::StatusOr<FoldResult> Folder::RunConsuming(onnx::ModelProto& model) {
   stats_.model_bytes_before = internal::SavedModelBytes(model);
-  stats_.nodes_before = model.graph().node_size();
+  stats_.nodes_before = NodesThatRun(model, options_.inline_functions);
   stats_.initializer_bytes_before = internal::InitializerBytes(model.graph());
   if (options_.fuse) {
     const Clock::time_point fuse_start = Clock::now();
@@ -235,6 +264,7 @@ absl::StatusOr<FoldResult> Folder::RunOn(const onnx::ModelProto& model) {
 
   const Clock::time_point export_start = Clock::now();
   GRAPHGC_ASSIGN_OR_RETURN(onnx::ModelProto folded, Export(graph, plan));
+  stats_.function_nodes_folded = internal::FoldFunctionBodies(folded, options_.max_fold_bytes);
   stats_.model_bytes_after = internal::SavedModelBytes(folded);
   if (!options_.fold_anyway && stats_.model_bytes_after > stats_.model_bytes_before) {
     // What the plan writes never grows the model, but the rest of the export may (bodies of If

@@ -90,6 +90,7 @@ struct FoldOptions {
 };
 
 struct FoldStats {
+  // The graph's nodes; with inline_functions, a call of a model's function counts as its body's.
   int64_t nodes_before = 0;
   int64_t nodes_after = 0;
   int64_t initializer_bytes_before = 0;
@@ -99,7 +100,10 @@ struct FoldStats {
   int64_t nodes_kept_for_budget = 0;  // nodes kept because the memory budget was reached
   int64_t nodes_fused = 0;            // nodes removed by the fusions
   int64_t opaque_nodes = 0;           // nodes of unknown domains passed through
-  int64_t noop_casts_removed = 0;     // the cleanups (FoldOptions::remove_noop_casts...)
+  // Nodes inside the functions the result keeps that were computed from constants alone
+  // (function_bodies.h): not counted in nodes_before or nodes_after.
+  int64_t function_nodes_folded = 0;
+  int64_t noop_casts_removed = 0;  // the cleanups (FoldOptions::remove_noop_casts...)
   int64_t common_subexpressions_removed = 0;
   int64_t initializers_merged = 0;
   int64_t peak_live_value_bytes = 0;
