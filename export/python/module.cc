@@ -10,4 +10,5 @@ PYBIND11_MODULE(_graphgc, module) {
   graphgc::python::DefineGraph(module);
   graphgc::python::DefineNodes(module);
   graphgc::python::DefineModels(module);
+  graphgc::python::DefineFunctions(module);
 }

@@ -8,11 +8,12 @@
 
 namespace graphgc::python {
 
-void DefineErrors(pybind11::module_& module);  // graphgc.Error
-void DefineGraph(pybind11::module_& module);   // Graph, GraphStats, CollectStats
-void DefineVar(pybind11::module_& module);     // Var, VarType
-void DefineNodes(pybind11::module_& module);   // make_node, has_kernel
-void DefineModels(pybind11::module_& module);  // to_onnx_bytes, import_model, fold
+void DefineErrors(pybind11::module_& module);     // graphgc.Error
+void DefineGraph(pybind11::module_& module);      // Graph, GraphStats, CollectStats
+void DefineVar(pybind11::module_& module);        // Var, VarType
+void DefineNodes(pybind11::module_& module);      // make_node, has_kernel
+void DefineModels(pybind11::module_& module);     // to_onnx_bytes, import_model, fold
+void DefineFunctions(pybind11::module_& module);  // Function, define_function
 
 }  // namespace graphgc::python
 

@@ -4,7 +4,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -132,6 +134,18 @@ static std::vector<std::shared_ptr<Graph>>& CurrentGraphs() {
 std::shared_ptr<Graph> CurrentGraph() {
   const std::vector<std::shared_ptr<Graph>>& graphs = CurrentGraphs();
   return graphs.empty() ? nullptr : graphs.back();
+}
+
+ScopedCurrentGraph::ScopedCurrentGraph(Graph& graph)
+    : graph_(&graph, [](Graph*) {}) {  // not owned: the guard lives shorter than the graph
+  CurrentGraphs().push_back(graph_);
+}
+
+ScopedCurrentGraph::~ScopedCurrentGraph() {
+  // A body may have left a `with` block open: this guard's entry goes, whatever is above it.
+  std::vector<std::shared_ptr<Graph>>& graphs = CurrentGraphs();
+  auto mine = std::find(graphs.rbegin(), graphs.rend(), graph_);
+  if (mine != graphs.rend()) graphs.erase(std::next(mine).base());
 }
 
 void DefineGraph(py::module_& module) {

@@ -19,6 +19,20 @@ std::shared_ptr<Graph> HoldGraphOf(const Var& var);
 // no input to take their graph from are built there); null outside every such block.
 std::shared_ptr<Graph> CurrentGraph();
 
+// Makes `graph`, which Python does not own (define_function's trace graph), the current graph of
+// the thread while the guard lives, so that a body's ops with no input (op.const) are built
+// in it. No Python object ever holds it: the current graph is reachable only by the ops built.
+class ScopedCurrentGraph {
+ public:
+  explicit ScopedCurrentGraph(Graph& graph);
+  ~ScopedCurrentGraph();
+  ScopedCurrentGraph(const ScopedCurrentGraph&) = delete;
+  ScopedCurrentGraph& operator=(const ScopedCurrentGraph&) = delete;
+
+ private:
+  std::shared_ptr<Graph> graph_;
+};
+
 }  // namespace graphgc::python
 
 #endif  // GRAPHGC_EXPORT_PYTHON_PY_GRAPH_H_

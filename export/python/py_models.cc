@@ -54,9 +54,10 @@ py::bytes Serialized(const onnx::ModelProto& model) {
 
 py::bytes ToOnnxBytes(const Graph& graph, const std::vector<std::pair<std::string, Var>>& outputs,
                       bool values_as_initializers, bool constants_as_initializers, bool check,
-                      const std::vector<Var>& inputs) {
+                      const std::vector<Var>& inputs, bool inline_functions) {
   ExportOptions options;
   options.inputs = inputs;
+  options.inline_functions = inline_functions;
   options.values_as_initializers = values_as_initializers;
   options.constants_as_initializers = constants_as_initializers;
   options.check = check;
@@ -84,6 +85,7 @@ py::dict FoldStatsDict(const FoldStats& stats) {
   out["initializer_bytes_before"] = stats.initializer_bytes_before;
   out["initializer_bytes_after"] = stats.initializer_bytes_after;
   out["nodes_folded"] = stats.nodes_folded;
+  out["function_nodes_folded"] = stats.function_nodes_folded;
   out["nodes_kept_for_size"] = stats.nodes_kept_for_size;
   out["nodes_kept_for_budget"] = stats.nodes_kept_for_budget;
   out["nodes_fused"] = stats.nodes_fused;
@@ -149,7 +151,7 @@ void DefineModels(py::module_& module) {
   module.def("to_onnx_bytes", &ToOnnxBytes, py::arg("graph"), py::arg("outputs"), py::kw_only(),
              py::arg("values_as_initializers") = false,
              py::arg("constants_as_initializers") = false, py::arg("check") = false,
-             py::arg("inputs") = std::vector<Var>());
+             py::arg("inputs") = std::vector<Var>(), py::arg("inline_functions") = false);
   module.def("import_model", &ImportModel, py::arg("graph"), py::arg("model"), py::arg("inputs"),
              py::kw_only(), py::arg("prefix") = "", py::arg("opset") = kNewestOnnxOpset,
              py::arg("model_dir") = "", py::arg("opaque_unknown_ops") = true,

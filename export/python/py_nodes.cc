@@ -5,7 +5,6 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <exception>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -24,6 +23,7 @@
 #include "onnx/onnx_pb.h"
 #include "py_arrays.h"
 #include "py_binding.h"
+#include "py_body.h"
 #include "py_errors.h"
 #include "py_graph.h"
 #include "py_numbers.h"
@@ -33,10 +33,6 @@ namespace py = pybind11;
 
 namespace graphgc::python {
 namespace {
-
-std::string TypeName(py::handle value) {
-  return py::str(py::type::handle_of(value).attr("__name__"));
-}
 
 [[noreturn]] void RaiseAttributeError(const std::string& op_type, const std::string& name,
                                       const char* expected, py::handle value) {
@@ -73,34 +69,12 @@ std::vector<T> List(const std::string& op_type, const std::string& name, const c
   return items;
 }
 
-// A graph attribute: the Python callable builds the body from its arguments. A Python exception
-// must not unwind through graphgc, so it is caught here, kept in `pending`, and the body returns a
-// failed Var instead; make_node then fails, and the caller raises the kept exception.
+// A graph attribute: the Python callable builds the body from its arguments; a Python exception
+// is kept in `pending` (py_body.h), and make_node's caller raises it.
 Subgraph BodyFromPython(py::handle callable, std::optional<py::error_already_set>& pending) {
   py::object function = py::reinterpret_borrow<py::object>(callable);
-  return Subgraph([function, &pending](absl::Span<const Var> arguments) -> std::vector<Var> {
-    try {
-      py::tuple args(arguments.size());
-      for (size_t i = 0; i < arguments.size(); ++i) args[i] = py::cast(arguments[i]);
-      py::object results = function(*args);
-      if (py::isinstance<Var>(results)) return {results.cast<Var>()};
-      std::vector<Var> vars;
-      for (py::handle result : py::iter(results)) {
-        if (!py::isinstance<Var>(result)) {
-          RaiseError(absl::StrCat("a body returns Vars, not ", TypeName(result)));
-        }
-        vars.push_back(result.cast<Var>());
-      }
-      return vars;
-    } catch (py::error_already_set& error) {
-      if (!pending.has_value()) pending.emplace(std::move(error));
-    } catch (const std::exception& error) {  // pybind11's cast errors
-      if (!pending.has_value()) {
-        PyErr_SetString(PyExc_TypeError, error.what());
-        pending.emplace();
-      }
-    }
-    return {Var::Detached(absl::InvalidArgumentError("the body raised a Python exception"))};
+  return Subgraph([function, &pending](absl::Span<const Var> arguments) {
+    return RunPythonBody(function, arguments, pending);
   });
 }
 
@@ -344,10 +318,7 @@ std::vector<Var> MakeNode(const std::string& op_type, const std::string& domain,
                               "inside `with graphgc.Graph() as g:`"));
     }
   }
-  if (pending.has_value()) {
-    pending->restore();
-    throw py::error_already_set();
-  }
+  RaisePending(pending);
   for (const Var& output : outputs) UsableVar(output);
   return outputs;
 }

@@ -22,3 +22,6 @@ def test_the_readme_python_examples_run():
     assert g.stats().nodes > 1_000_000
     assert namespace["z"].dtype.name == "int32"
     assert [p.shape for p in namespace["parts"]] == [("batch", 8), ("batch", 8)]
+    assert namespace["fy"].shape == ("N", 3)
+    assert sorted(f.name for f in namespace["kept"].functions) == ["act", "layer"]
+    assert not namespace["flat"].functions

@@ -22,6 +22,7 @@ from importlib import metadata as _metadata
 from graphgc._graphgc import (
     CollectStats,
     Error,
+    Function,
     Graph,
     GraphStats,
     Var,
@@ -39,6 +40,7 @@ from graphgc._api import (
     to_onnx,
     to_onnx_bytes,
 )
+from graphgc._functions import define_function, function
 from graphgc import _opsets
 from graphgc._opsets import *  # noqa: F403  (op, ml and every opset module)
 
@@ -50,11 +52,14 @@ except _metadata.PackageNotFoundError:  # imported from a source tree, not insta
 __all__ = [
     "CollectStats",
     "Error",
+    "Function",
     "Graph",
     "GraphStats",
     "Var",
     "VarType",
+    "define_function",
     "fold",
+    "function",
     "has_kernel",
     "import_model",
     "inline_model",

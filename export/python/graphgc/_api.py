@@ -70,6 +70,7 @@ def to_onnx_bytes(
     constants_as_initializers: bool = False,
     check: bool = False,
     inputs: Sequence[Var] | None = None,
+    inline_functions: bool = False,
 ) -> bytes:
     """The serialized ONNX model to_onnx gives (its SerializeToString(), written without building
     the message: the way to a file for a large graph)."""
@@ -87,6 +88,7 @@ def to_onnx_bytes(
         constants_as_initializers=constants_as_initializers,
         check=check,
         inputs=listed,
+        inline_functions=inline_functions,
     )
 
 
@@ -98,12 +100,15 @@ def to_onnx(
     constants_as_initializers: bool = False,
     check: bool = False,
     inputs: Sequence[Var] | None = None,
+    inline_functions: bool = False,
 ):
     """The ONNX model whose outputs are `outputs` (name -> Var) and whose inputs are the
     arguments they depend on, in the order they were made, or `inputs` (arguments of the graph,
     in that order, unused ones kept; every argument the outputs need must be among them). An
     onnx.ModelProto when the onnx package is importable, otherwise the serialized bytes.
-    check=True runs ONNX's checker (full) on the result first."""
+    check=True runs ONNX's checker (full) on the result first. A call of a function (graphgc.function,
+    or an imported model's own) is one node, its definition in the model's functions, or with
+    inline_functions the nodes of its body."""
     return _as_model(
         to_onnx_bytes(
             graph,
@@ -112,6 +117,7 @@ def to_onnx(
             constants_as_initializers=constants_as_initializers,
             check=check,
             inputs=inputs,
+            inline_functions=inline_functions,
         )
     )
 

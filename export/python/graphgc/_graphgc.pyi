@@ -1,7 +1,7 @@
 # The compiled core of graphgc (export/python/*.cc). Checked against the module by
 # tests/python/test_stubs.py (mypy's stubtest), so it cannot drift from the binding.
 import os
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 from numpy.typing import DTypeLike
@@ -100,6 +100,26 @@ class Graph:
     def collect(self, *, full: bool = False) -> CollectStats: ...
     def stats(self) -> GraphStats: ...
 
+class Function:
+    @property
+    def domain(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def num_inputs(self) -> int: ...
+    @property
+    def num_outputs(self) -> int: ...
+    @property
+    def definitions(self) -> list[bytes]: ...
+    def __call__(self, *inputs: Var | None, graph: Graph | None = None) -> Any: ...
+
+def define_function(
+    domain: str,
+    name: str,
+    inputs: Sequence[tuple[str, Any]],
+    outputs: Sequence[str],
+    body: Callable[..., Any],
+) -> Function: ...
 def make_node(
     op_type: str,
     domain: str,
@@ -121,6 +141,7 @@ def to_onnx_bytes(
     constants_as_initializers: bool = False,
     check: bool = False,
     inputs: Sequence[Var] = ...,
+    inline_functions: bool = False,
 ) -> bytes: ...
 def import_model(
     graph: Graph,
