@@ -317,6 +317,15 @@ const char* const kFunctionWithConstantWork = R"(
     }
 )";
 
+onnx::ModelProto CallsFWithConstantWork() {
+  return Parse(std::string(R"(
+    <ir_version: 10, opset_import: ["" : 18, "local" : 1]>
+    g (float[3] x) => (float[3] y) {
+      y = local.F <shift: float = 0.5> (x)
+    }
+  )") + kFunctionWithConstantWork);
+}
+
 int CountOps(const onnx::FunctionProto& function, const std::string& op_type) {
   int count = 0;
   for (const onnx::NodeProto& node : function.node()) count += node.op_type() == op_type;
@@ -324,12 +333,7 @@ int CountOps(const onnx::FunctionProto& function, const std::string& op_type) {
 }
 
 TEST(LocalFunctionsTest, FoldComputesWhatAFunctionBodyGetsFromConstants) {
-  const onnx::ModelProto model = Parse(std::string(R"(
-    <ir_version: 10, opset_import: ["" : 18, "local" : 1]>
-    g (float[3] x) => (float[3] y) {
-      y = local.F <shift: float = 0.5> (x)
-    }
-  )") + kFunctionWithConstantWork);
+  const onnx::ModelProto model = CallsFWithConstantWork();
   absl::StatusOr<FoldResult> folded = fold(model);
   ASSERT_TRUE(folded.ok()) << folded.status();
   ASSERT_EQ(folded->model.functions_size(), 1);
@@ -364,12 +368,7 @@ TEST(LocalFunctionsTest, FoldComputesWhatAFunctionBodyGetsFromConstants) {
 }
 
 TEST(LocalFunctionsTest, AFunctionBodyIsNotFoldedWhenItsValuesAreTooLarge) {
-  const onnx::ModelProto model = Parse(std::string(R"(
-    <ir_version: 10, opset_import: ["" : 18, "local" : 1]>
-    g (float[3] x) => (float[3] y) {
-      y = local.F <shift: float = 0.5> (x)
-    }
-  )") + kFunctionWithConstantWork);
+  const onnx::ModelProto model = CallsFWithConstantWork();
   FoldOptions options;
   options.max_fold_bytes = 2;  // a float is 4
   absl::StatusOr<FoldResult> folded = fold(model, options);
