@@ -333,7 +333,12 @@ int CountOps(const onnx::FunctionProto& function, const std::string& op_type) {
 }
 
 TEST(LocalFunctionsTest, FoldComputesWhatAFunctionBodyGetsFromConstants) {
-  const onnx::ModelProto model = CallsFWithConstantWork();
+  onnx::ModelProto model = CallsFWithConstantWork();
+  for (const char* name : {"root", "shifted"}) {  // IR 10 value_info: root's goes with root
+    onnx::ValueInfoProto* info = model.mutable_functions(0)->add_value_info();
+    info->set_name(name);
+    info->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  }
   absl::StatusOr<FoldResult> folded = fold(model);
   ASSERT_TRUE(folded.ok()) << folded.status();
   ASSERT_EQ(folded->model.functions_size(), 1);
@@ -347,6 +352,8 @@ TEST(LocalFunctionsTest, FoldComputesWhatAFunctionBodyGetsFromConstants) {
   ASSERT_TRUE(value.ok()) << value.status();
   EXPECT_NEAR(value->data<float>()[0], 8 * std::sqrt(2.0f), 1e-5f);
   EXPECT_EQ(f.node(1).attribute(0).ref_attr_name(), "shift");  // the reference stays
+  ASSERT_EQ(f.value_info_size(), 1);
+  EXPECT_EQ(f.value_info(0).name(), "shifted");
   try {
     onnx::checker::check_model(folded->model, /*full_check=*/true);
   } catch (const std::exception& e) {

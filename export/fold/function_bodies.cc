@@ -1,11 +1,13 @@
 #include "graphgc/export/fold/function_bodies.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/container/flat_hash_set.h"
 #include "graphgc/export/onnx/inline_model.h"
 #include "graphgc/ir/graph.h"
@@ -137,6 +139,17 @@ onnx::FunctionProto WithConstants(const onnx::FunctionProto& function, const Con
     }
     *folded.add_node() = function.node(i);
   }
+  // value_info (IR 10) of values the body no longer has goes with them.
+  Names produced;
+  for (const onnx::NodeProto& node : folded.node())
+    produced.insert(node.output().begin(), node.output().end());
+  auto* infos = folded.mutable_value_info();
+  infos->erase(std::remove_if(infos->begin(), infos->end(),
+                              [&](const onnx::ValueInfoProto& info) {
+                                return !produced.contains(info.name()) &&
+                                       !absl::c_linear_search(function.input(), info.name());
+                              }),
+               infos->end());
   return folded;
 }
 
