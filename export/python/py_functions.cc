@@ -39,10 +39,8 @@ Function DefineFunction(const std::string& domain, const std::string& name, py::
   if (!PyCallable_Check(body.ptr())) {
     RaiseError(absl::StrCat("define_function: the body is a callable, not ", TypeName(body)));
   }
-  FunctionSpec spec{.domain = domain,
-                    .name = name,
-                    .inputs = InputsFromPython(inputs),
-                    .output_names = outputs};
+  FunctionSpec spec{
+      .domain = domain, .name = name, .inputs = InputsFromPython(inputs), .output_names = outputs};
   std::optional<py::error_already_set> pending;
   py::object callable = py::reinterpret_borrow<py::object>(body);
   absl::StatusOr<Function> function =
@@ -105,7 +103,8 @@ void DefineFunctions(py::module_& module) {
   py::class_<Function>(module, "Function",
                        "A function defined from Python (graphgc.function): calling it with Vars "
                        "adds one node of its domain, typed and valued through its body.")
-      .def_property_readonly("domain", [](const Function& f) { return f.empty() ? "" : f.domain(); })
+      .def_property_readonly("domain",
+                             [](const Function& f) { return f.empty() ? "" : f.domain(); })
       .def_property_readonly("name", [](const Function& f) { return f.empty() ? "" : f.name(); })
       .def_property_readonly("num_inputs",
                              [](const Function& f) { return f.empty() ? 0 : f.num_inputs(); })
