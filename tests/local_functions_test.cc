@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <string>
 
 #include "graphgc/export/onnx/inline_model.h"
@@ -18,6 +19,7 @@ namespace graphgc {
 namespace {
 
 using ::testing::ElementsAre;
+using ::testing::FloatNear;
 using ::testing::HasSubstr;
 
 onnx::ModelProto Parse(const std::string& text) {
@@ -278,6 +280,38 @@ TEST(LocalFunctionsTest, KeptCallsExportWithTheirFunctionsOnce) {
   auto act_only = to_onnx(g, {{"y2", outputs->at("y2")}});
   ASSERT_TRUE(act_only.ok()) << act_only.status();
   EXPECT_EQ(act_only->functions_size(), 2);
+}
+
+// ONNX's inliner leaves out an attribute the call does not set, even one the function gives a
+// default: y2's LeakyRelu would then run with LeakyRelu's own alpha (0.01), not Layer's 0.1.
+TEST(LocalFunctionsTest, AnInlinedExportKeepsTheFunctionsDefaults) {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {3});
+  auto outputs = inline_model(g, TwoLevelModel(), {{"x", x}});
+  ASSERT_TRUE(outputs.ok()) << outputs.status();
+  ExportOptions options;
+  options.inline_functions = true;
+  options.check = true;
+  auto model = to_onnx(g, {{"y1", outputs->at("y1")}, {"y2", outputs->at("y2")}}, options);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(model->functions_size(), 0);
+  std::map<std::string, float> alpha_of;  // by the output each LeakyRelu makes
+  for (const onnx::NodeProto& node : model->graph().node()) {
+    if (node.op_type() != "LeakyRelu") continue;
+    ASSERT_EQ(node.attribute_size(), 1) << node.DebugString();
+    alpha_of[node.output(0)] = node.attribute(0).f();
+  }
+  ASSERT_EQ(alpha_of.size(), 3u);
+  EXPECT_FLOAT_EQ(alpha_of.at("y1"), 0.25f);
+  EXPECT_FLOAT_EQ(alpha_of.at("y2"), 0.1f);
+  // And the values: the inlined model, imported on x = [1, 2, -3], gives Layer's.
+  Graph check;
+  const Var known = check.constant(Tensor::from_vector<float>({1, 2, -3}, {3}));
+  auto values = inline_model(check, *model, {{"x", known}});
+  ASSERT_TRUE(values.ok()) << values.status();
+  const absl::Span<const float> y2 = values->at("y2").value()->data<float>();
+  EXPECT_THAT(
+      y2, ElementsAre(FloatNear(1.0f, 1e-6f), FloatNear(-0.4f, 1e-6f), FloatNear(-0.9f, 1e-6f)));
 }
 
 TEST(LocalFunctionsTest, AnotherDefinitionOfAnImportedFunctionIsRefused) {

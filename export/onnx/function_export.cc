@@ -2,9 +2,11 @@
 
 #include <deque>
 #include <exception>
+#include <map>
 #include <set>
 #include <utility>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/build/onnx_domains.h"
 #include "onnx/inliner/inliner.h"
@@ -97,10 +99,43 @@ void CollectDomains(const onnx::GraphProto& graph, std::set<std::string>& domain
   }
 }
 
+using FunctionsByKey = std::map<std::pair<std::string, std::string>, const onnx::FunctionProto*>;
+
+// Gives each call in `graph` (and its bodies) the defaults (attribute_proto) of the attributes it
+// leaves out: ONNX's inliner leaves an attribute whose call does not set it out of the inlined
+// nodes, default or not, and the op's own default then stands in for the function's.
+void SetDefaultsOfCalls(const FunctionsByKey& functions,
+                        google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes) {
+  for (onnx::NodeProto& node : nodes) {
+    for (onnx::AttributeProto& attribute : *node.mutable_attribute()) {
+      if (attribute.has_g()) SetDefaultsOfCalls(functions, *attribute.mutable_g()->mutable_node());
+      for (onnx::GraphProto& body : *attribute.mutable_graphs()) {
+        SetDefaultsOfCalls(functions, *body.mutable_node());
+      }
+    }
+    auto found = functions.find({node.domain(), node.op_type()});
+    if (found == functions.end()) continue;
+    for (const onnx::AttributeProto& fallback : found->second->attribute_proto()) {
+      const bool set = absl::c_any_of(node.attribute(), [&](const onnx::AttributeProto& given) {
+        return given.name() == fallback.name();
+      });
+      if (!set) *node.add_attribute() = fallback;
+    }
+  }
+}
+
 }  // namespace
 
 absl::Status InlineModelFunctions(onnx::ModelProto& model) {
   if (model.functions_size() == 0) return absl::OkStatus();
+  FunctionsByKey functions;
+  for (const onnx::FunctionProto& function : model.functions()) {
+    functions.emplace(std::make_pair(function.domain(), function.name()), &function);
+  }
+  SetDefaultsOfCalls(functions, *model.mutable_graph()->mutable_node());
+  for (onnx::FunctionProto& function : *model.mutable_functions()) {
+    SetDefaultsOfCalls(functions, *function.mutable_node());
+  }
   try {
     onnx::inliner::InlineLocalFunctions(model, /*convert_version=*/false);
   } catch (const std::exception& e) {

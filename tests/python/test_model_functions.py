@@ -97,3 +97,20 @@ def test_a_recursive_model_is_refused(graph):
     """)
     with pytest.raises(graphgc.Error, match="calls itself"):
         graphgc.inline_model(graph, recursive, {"x": graph.argument("x", np.float32, (3,))})
+
+
+def test_an_inlined_export_keeps_the_functions_defaults(graph, model):
+    # y2 calls Layer without alpha: inlined, its LeakyRelu must take Layer's default 0.1, not
+    # LeakyRelu's own 0.01 (ONNX's inliner alone leaves the attribute out).
+    with pytest.warns(UserWarning, match="does not convert the model's functions"):
+        outputs = graphgc.inline_model(graph, model, {"x": graph.argument("x", np.float32, [2, 3])})
+    flat = graphgc.to_onnx(graph, outputs, inline_functions=True)
+    onnx.checker.check_model(flat, full_check=True)
+    assert not flat.functions
+    x = np.arange(6, dtype=np.float32).reshape(2, 3) - 2.5
+    names = [o.name for o in flat.graph.output]
+    got = dict(zip(names, run(flat, x)))
+    want = dict(zip([o.name for o in model.graph.output], run(model, x)))
+    for name in ("y1", "y2"):
+        np.testing.assert_allclose(got[name], want[name], rtol=1e-6)
+    np.testing.assert_allclose(got["y2"], layer(x), rtol=1e-6)
