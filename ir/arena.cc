@@ -217,6 +217,15 @@ std::optional<VarId> Arena::var_with_user_name(StringId name) const {
   return it->second;
 }
 
+void Arena::set_attribute_refs(NodeId node, std::vector<std::pair<StringId, StringId>> refs) {
+  attribute_refs_[node] = std::move(refs);
+}
+
+const std::vector<std::pair<StringId, StringId>>* Arena::attribute_refs(NodeId node) const {
+  auto it = attribute_refs_.find(node);
+  return it == attribute_refs_.end() ? nullptr : &it->second;
+}
+
 void Arena::set_dim_names(VarId var, std::vector<StringId> names) {
   dim_names_[var] = std::move(names);
 }
@@ -519,7 +528,7 @@ int64_t Arena::bytes() const {
   total += static_cast<int64_t>(tensors_.capacity() * sizeof(Tensor)) + tensor_bytes_ +
            MapBytes(tensor_buffers_);
   total += MapBytes(argument_names_) + MapBytes(user_names_) + MapBytes(vars_by_user_name_) +
-           MapBytes(dim_names_) + MapBytes(element_names_);
+           MapBytes(dim_names_) + MapBytes(element_names_) + MapBytes(attribute_refs_);
   total += subgraphs_.bytes();
   total += MapBytes(shape_data_);
   total += MapBytes(other_type_index_) +

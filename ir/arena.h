@@ -119,6 +119,12 @@ class Arena {
   void set_dim_names(VarId var, std::vector<StringId> names);
   const std::vector<StringId>* dim_names(VarId var) const;
   bool has_dim_names() const { return !dim_names_.empty(); }
+  // In a function's body: the node's attributes that take the function's attributes (ONNX's
+  // ref_attr_name), as (the node's attribute, the function's); nullptr for a node without any.
+  // The node holds the value it was traced with as well.
+  void set_attribute_refs(NodeId node, std::vector<std::pair<StringId, StringId>> refs);
+  const std::vector<std::pair<StringId, StringId>>* attribute_refs(NodeId node) const;
+  bool has_attribute_refs() const { return !attribute_refs_.empty(); }
   // Likewise for the unknown elements of a shape computation (var_shape_data): element i of
   // Shape(x) is named as x's dim i is, and Gather, Concat, ... carry the name on.
   void set_element_names(VarId var, std::vector<StringId> names);
@@ -280,6 +286,7 @@ class Arena {
   absl::flat_hash_map<VarId, StringId> user_names_;
   absl::flat_hash_map<StringId, VarId> vars_by_user_name_;
   absl::flat_hash_map<VarId, std::vector<StringId>> dim_names_;
+  absl::flat_hash_map<NodeId, std::vector<std::pair<StringId, StringId>>> attribute_refs_;
   absl::flat_hash_map<VarId, std::vector<StringId>> element_names_;
   SubgraphTable subgraphs_;
   std::deque<VarType> other_types_;      // interned non-tensor types

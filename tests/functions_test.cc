@@ -233,5 +233,100 @@ TEST(FunctionsTest, CallErrors) {
   EXPECT_TRUE(call(*other_act, {y})[0].ok());  // another graph is free to
 }
 
+// Leaky(x) = LeakyRelu(x, alpha = the function's alpha, 0.1 unless the call sets it).
+absl::StatusOr<Function> DefineLeaky() {
+  return define_function({.domain = "local",
+                          .name = "Leaky",
+                          .inputs = {{"x", FloatTensor({3})}},
+                          .attributes = {{"alpha", 0.1f}}},
+                         [](absl::Span<const Var> x) {
+                           return make_node("LeakyRelu", {x[0]}, {{"alpha", 0.1f}},
+                                            {.attribute_refs = {{"alpha", "alpha"}}});
+                         });
+}
+
+TEST(FunctionsTest, AttributesTakenByReference) {
+  absl::StatusOr<Function> leaky = DefineLeaky();
+  ASSERT_TRUE(leaky.ok()) << leaky.status();
+  const onnx::FunctionProto& definition = leaky->definitions().Get(0);
+  ASSERT_EQ(definition.attribute_proto_size(), 1);
+  EXPECT_EQ(definition.attribute_proto(0).name(), "alpha");
+  EXPECT_FLOAT_EQ(definition.attribute_proto(0).f(), 0.1f);
+  ASSERT_EQ(definition.node(0).attribute_size(), 1);
+  EXPECT_EQ(definition.node(0).attribute(0).ref_attr_name(), "alpha");
+
+  Graph g;
+  Var x = g.constant(Tensor::from_vector<float>({-2, 0, 4}, {3}));
+  Var by_default = call(*leaky, {x})[0];
+  Var half = call(*leaky, {x}, {{"alpha", 0.5f}})[0];
+  ASSERT_TRUE(by_default.value().has_value()) << by_default.status();
+  ASSERT_TRUE(half.value().has_value()) << half.status();
+  EXPECT_NEAR(by_default.value()->data<float>()[0], -0.2f, 1e-6f);
+  EXPECT_NEAR(half.value()->data<float>()[0], -1.0f, 1e-6f);
+  EXPECT_NEAR(half.value()->data<float>()[2], 4.0f, 1e-6f);
+
+  auto model = to_onnx(g, {{"a", by_default}, {"b", half}});
+  ASSERT_TRUE(model.ok()) << model.status();
+  ASSERT_EQ(model->functions_size(), 1);
+  EXPECT_GE(model->ir_version(), 9);  // attribute defaults
+  std::vector<int> call_attributes;
+  for (const onnx::NodeProto& node : model->graph().node()) {
+    if (node.domain() == "local") call_attributes.push_back(node.attribute_size());
+  }
+  EXPECT_EQ(call_attributes, (std::vector<int>{0, 1}));
+  try {
+    onnx::checker::check_model(*model, /*full_check=*/true);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << e.what();
+  }
+  ExportOptions inlined;
+  inlined.inline_functions = true;
+  inlined.check = true;
+  auto flat = to_onnx(g, {{"a", by_default}, {"b", half}}, inlined);
+  ASSERT_TRUE(flat.ok()) << flat.status();
+  std::vector<float> alphas;
+  for (const onnx::NodeProto& node : flat->graph().node()) {
+    if (node.op_type() != "LeakyRelu") continue;
+    ASSERT_EQ(node.attribute_size(), 1) << flat->DebugString();
+    alphas.push_back(node.attribute(0).f());
+  }
+  EXPECT_EQ(alphas, (std::vector<float>{0.1f, 0.5f}));
+}
+
+TEST(FunctionsTest, AttributeReferenceErrors) {
+  absl::StatusOr<Function> leaky = DefineLeaky();
+  ASSERT_TRUE(leaky.ok()) << leaky.status();
+  Graph g;
+  Var x = g.constant(Tensor::from_vector<float>({-2, 0, 4}, {3}));
+  const int64_t nodes = g.stats().nodes;
+  const Var undeclared = call(*leaky, {x}, {{"beta", 0.5f}})[0];
+  ASSERT_FALSE(undeclared.ok());
+  EXPECT_THAT(Message(undeclared.status()), HasSubstr("beta"));
+  EXPECT_EQ(g.stats().nodes, nodes);
+
+  // A reference to an attribute the function does not declare.
+  absl::StatusOr<Function> stray =
+      define_function({.domain = "local", .name = "Stray", .inputs = {{"x", FloatTensor({3})}}},
+                      [](absl::Span<const Var> x) {
+                        return make_node("LeakyRelu", {x[0]}, {{"alpha", 0.1f}},
+                                         {.attribute_refs = {{"alpha", "alpha"}}});
+                      });
+  ASSERT_FALSE(stray.ok());
+  EXPECT_THAT(Message(stray.status()), HasSubstr("does not declare"));
+
+  // A reference for an attribute the node is not given.
+  const Var ungiven = make_node("LeakyRelu", {x}, {}, {.attribute_refs = {{"alpha", "alpha"}}})[0];
+  ASSERT_FALSE(ungiven.ok());
+  EXPECT_THAT(Message(ungiven.status()), HasSubstr("attribute 'alpha' refers to a function"));
+
+  // Outside a function's body, a reference cannot be exported.
+  const Var outside =
+      make_node("LeakyRelu", {x}, {{"alpha", 0.3f}}, {.attribute_refs = {{"alpha", "alpha"}}})[0];
+  ASSERT_TRUE(outside.ok()) << outside.status();
+  auto model = to_onnx(g, {{"y", outside}});
+  ASSERT_FALSE(model.ok());
+  EXPECT_THAT(Message(model.status()), HasSubstr("only the body of define_function"));
+}
+
 }  // namespace
 }  // namespace graphgc

@@ -1,8 +1,10 @@
 #include "graphgc/export/onnx/functions.h"
 
+#include <algorithm>
 #include <exception>
 #include <set>
 #include <utility>
+#include <variant>
 
 #include "absl/strings/str_cat.h"
 #include "graphgc/export/onnx/function_calls.h"
@@ -27,6 +29,10 @@ absl::Status DefineError(const FunctionSpec& spec, absl::string_view why) {
       absl::StrCat("define_function ", spec.domain, ".", spec.name, ": ", why));
 }
 
+bool IsGraph(const AttributeValue& value) {
+  return std::holds_alternative<Subgraph>(value) || std::holds_alternative<SubgraphId>(value);
+}
+
 absl::Status CheckSpec(const FunctionSpec& spec) {
   if (spec.name.empty()) return DefineError(spec, "the function needs a name");
   if (spec.domain.empty() || internal::IsOnnxDefinedDomain(spec.domain) ||
@@ -38,6 +44,36 @@ absl::Status CheckSpec(const FunctionSpec& spec) {
     if (input.name.empty()) return DefineError(spec, "an input has no name");
     if (!names.insert(input.name).second) {
       return DefineError(spec, absl::StrCat("two inputs are named '", input.name, "'"));
+    }
+  }
+  std::set<std::string> attributes;
+  for (const Attribute& attribute : spec.attributes) {
+    if (attribute.name.empty()) return DefineError(spec, "an attribute has no name");
+    if (!attributes.insert(attribute.name).second) {
+      return DefineError(spec, absl::StrCat("two attributes are named '", attribute.name, "'"));
+    }
+    if (IsGraph(attribute.value)) {
+      return DefineError(spec, absl::StrCat("attribute '", attribute.name,
+                                            "': a function's attribute is not a graph"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Every reference to a function attribute in `graph` (and its bodies) names one of `spec`'s.
+absl::Status CheckReferences(const FunctionSpec& spec, const onnx::GraphProto& graph) {
+  for (const onnx::NodeProto& node : graph.node()) {
+    for (const onnx::AttributeProto& attribute : node.attribute()) {
+      const std::string& ref = attribute.ref_attr_name();
+      if (!ref.empty() && std::none_of(spec.attributes.begin(), spec.attributes.end(),
+                                       [&](const Attribute& a) { return a.name == ref; })) {
+        return DefineError(spec, absl::StrCat("a ", node.op_type(), " node refers to attribute '",
+                                              ref, "', which the function does not declare"));
+      }
+      if (attribute.has_g()) GRAPHGC_RETURN_IF_ERROR(CheckReferences(spec, attribute.g()));
+      for (const onnx::GraphProto& body : attribute.graphs()) {
+        GRAPHGC_RETURN_IF_ERROR(CheckReferences(spec, body));
+      }
     }
   }
   return absl::OkStatus();
@@ -89,6 +125,9 @@ onnx::FunctionProto FunctionOf(const FunctionSpec& spec, const onnx::ModelProto&
   }
   for (const onnx::NodeProto& node : traced.graph().node()) *function.add_node() = node;
   *function.mutable_opset_import() = traced.opset_import();
+  for (const Attribute& attribute : spec.attributes) {
+    internal::ToAttributeProto(attribute, function.add_attribute_proto());
+  }
   return function;
 }
 
@@ -131,6 +170,7 @@ absl::StatusOr<Function> define_function(const FunctionSpec& spec, const Functio
   options.inputs = arguments;
   absl::StatusOr<onnx::ModelProto> traced = internal::ExportFunctionBody(trace, named, options);
   if (!traced.ok()) return DefineError(spec, traced.status().message());
+  GRAPHGC_RETURN_IF_ERROR(CheckReferences(spec, traced->graph()));
   auto definitions = std::make_shared<Function::Definitions>();
   *definitions->model.add_functions() = FunctionOf(spec, *traced);
   for (const onnx::FunctionProto& callee : traced->functions()) {
@@ -148,7 +188,8 @@ absl::StatusOr<Function> define_function(const FunctionSpec& spec, const Functio
   return Function(std::move(definitions));
 }
 
-std::vector<Var> call(const Function& function, absl::Span<const Var> inputs) {
+std::vector<Var> call(const Function& function, absl::Span<const Var> inputs,
+                      const std::vector<Attribute>& attributes) {
   const size_t num_outputs = function.empty() ? 1 : static_cast<size_t>(function.num_outputs());
   for (const Var& input : inputs) {  // a failed input fails the call, as it fails any op
     if (!input.empty() && !input.ok()) return FailedOutputs(input.status(), num_outputs);
@@ -167,10 +208,11 @@ std::vector<Var> call(const Function& function, absl::Span<const Var> inputs) {
         num_outputs);
   }
   Graph graph = internal::BorrowGraph(core);
-  return call(graph, function, inputs);
+  return call(graph, function, inputs, attributes);
 }
 
-std::vector<Var> call(Graph& graph, const Function& function, absl::Span<const Var> inputs) {
+std::vector<Var> call(Graph& graph, const Function& function, absl::Span<const Var> inputs,
+                      const std::vector<Attribute>& attributes) {
   if (function.empty()) {
     return FailedOutputs(absl::InvalidArgumentError("call: the Function is empty"), 1);
   }
@@ -208,6 +250,13 @@ std::vector<Var> call(Graph& graph, const Function& function, absl::Span<const V
   node.set_op_type(definition.name());
   for (size_t i = 0; i < inputs.size(); ++i) node.add_input(absl::StrCat("input_", i));
   for (size_t i = 0; i < num_outputs; ++i) node.add_output(absl::StrCat("output_", i));
+  for (const Attribute& attribute : attributes) {
+    if (IsGraph(attribute.value)) {
+      return fail(
+          absl::StrCat("attribute '", attribute.name, "': a function's attribute is not a graph"));
+    }
+    internal::ToAttributeProto(attribute, node.add_attribute());
+  }
   auto hooks = std::make_shared<internal::InlineHooks>();
   hooks->functions = std::shared_ptr<const internal::LocalFunctions>(function.definitions_,
                                                                      &function.definitions_->index);
@@ -217,7 +266,7 @@ std::vector<Var> call(Graph& graph, const Function& function, absl::Span<const V
       internal::BuildFunctionBody(graph, definition, *body, node, inputs,
                                   function.definitions_->index.OpsetsOf(definition), hooks);
   if (!results.ok()) return fail(results.status().message());
-  return internal::MakeCallNode(graph, node, inputs, {}, /*version=*/1, *results);
+  return internal::MakeCallNode(graph, node, inputs, attributes, /*version=*/1, *results);
 }
 
 }  // namespace graphgc

@@ -20,10 +20,12 @@
 // the function's domain (declared at opset 1).
 //
 // Errors (statuses, nothing half-made): define_function — an empty name, a domain that is empty
-// or one of ONNX's, two inputs of one name, a body that returns no Var, a failed Var, or a Var of
-// another graph, a body that throws; call — an empty Function, more inputs than the function
-// takes, inputs of different graphs, a graph that already holds another function of that name
-// (the outputs are then failed Vars); a failed input fails the outputs, as for any op.
+// or one of ONNX's, two inputs or attributes of one name, a graph-valued attribute, a body that
+// returns no Var, a failed Var, or a Var of another graph, a body that throws, a node referring to
+// an attribute the function does not declare; call — an empty Function, more inputs than the
+// function takes, inputs of different graphs, an attribute the function does not declare, a
+// graph that already holds another function of that name (the outputs are then failed Vars); a
+// failed input fails the outputs, as for any op.
 // Threading: a Function is immutable and may be shared between threads; calls follow the
 // threading of the graph they build in.
 #ifndef GRAPHGC_FUNCTIONS_H_
@@ -38,6 +40,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "graphgc/ir/attribute.h"
 #include "graphgc/ir/graph.h"
 #include "graphgc/ir/var.h"
 #include "graphgc/ir/var_type.h"
@@ -56,6 +59,10 @@ struct FunctionSpec {
   std::vector<FunctionInput> inputs;
   // The outputs' names in the FunctionProto; empty: "output_0", "output_1", ...
   std::vector<std::string> output_names;
+  // The function's attributes, each with the value the body is traced with, which is also the
+  // default a call that leaves it out gets. A node of the body takes one by reference with
+  // make_node(..., NodeOptions{.attribute_refs = {{"alpha", "alpha"}}}), given that value.
+  std::vector<Attribute> attributes = {};
 };
 
 class Function {
@@ -73,8 +80,8 @@ class Function {
   friend absl::StatusOr<Function> define_function(
       const FunctionSpec& spec,
       const std::function<std::vector<Var>(Graph&, absl::Span<const Var>)>& body);
-  friend std::vector<Var> call(Graph& graph, const Function& function,
-                               absl::Span<const Var> inputs);
+  friend std::vector<Var> call(Graph& graph, const Function& function, absl::Span<const Var> inputs,
+                               const std::vector<Attribute>& attributes);
   struct Definitions;
   explicit Function(std::shared_ptr<const Definitions> definitions)
       : definitions_(std::move(definitions)) {}
@@ -101,9 +108,12 @@ requires(std::is_invocable_r_v<std::vector<Var>, Body&, absl::Span<const Var>> &
 
 // A call of `function` on `inputs` (the graph comes from them; an empty Var omits an input),
 // one Var per output of the function.
-std::vector<Var> call(const Function& function, absl::Span<const Var> inputs);
+// `attributes`: values of the function's attributes (the others take their defaults).
+std::vector<Var> call(const Function& function, absl::Span<const Var> inputs,
+                      const std::vector<Attribute>& attributes = {});
 // The same in `graph`, for a function without inputs or calls given only constants of it.
-std::vector<Var> call(Graph& graph, const Function& function, absl::Span<const Var> inputs);
+std::vector<Var> call(Graph& graph, const Function& function, absl::Span<const Var> inputs,
+                      const std::vector<Attribute>& attributes = {});
 
 }  // namespace graphgc
 

@@ -366,13 +366,30 @@ class GraphWriter {
     for (int i = 0; i < arena_.node_num_outputs(node); ++i) {
       WriteOutputName(arena_.node_output(node, i), proto->add_output());
     }
+    const std::vector<std::pair<StringId, StringId>>* refs = arena_.attribute_refs(node);
     for (const Attribute& attribute : arena_.node_attributes(node)) {
       onnx::AttributeProto* attribute_proto = proto->add_attribute();
       internal::ToAttributeProto(attribute, attribute_proto);
+      if (refs != nullptr) WriteReference(*refs, attribute_proto);
       if (const SubgraphId* body = std::get_if<SubgraphId>(&attribute.value)) {
         WriteBody(*body, absl::StrCat(proto->name(), "_", attribute.name),
                   attribute_proto->mutable_g());
       }
+    }
+  }
+
+  // An attribute that takes the function's (a function body's node): its name, type and the
+  // reference, no value.
+  void WriteReference(const std::vector<std::pair<StringId, StringId>>& refs,
+                      onnx::AttributeProto* attribute) const {
+    for (const auto& [name, function_attribute] : refs) {
+      if (arena_.string(name) != attribute->name()) continue;
+      const onnx::AttributeProto::AttributeType type = attribute->type();
+      attribute->Clear();
+      attribute->set_name(std::string(arena_.string(name)));
+      attribute->set_type(type);
+      attribute->set_ref_attr_name(std::string(arena_.string(function_attribute)));
+      return;
     }
   }
 
@@ -567,14 +584,29 @@ absl::StatusOr<std::vector<VarId>> ModelInputs(const GraphCore& core, const Expo
   return inputs;
 }
 
+// Only a function's body may refer to the function's attributes (NodeOptions::attribute_refs).
+absl::Status CheckNoAttributeRefs(const Arena& arena, const std::vector<bool>& needed_nodes) {
+  if (!arena.has_attribute_refs()) return absl::OkStatus();
+  for (size_t i = 0; i < needed_nodes.size(); ++i) {
+    const NodeId node(static_cast<uint32_t>(i));
+    if (!needed_nodes[i] || arena.attribute_refs(node) == nullptr) continue;
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a ", arena.op_kind(arena.node_op(node)).op_type,
+        " node refers to a function's attribute: only the body of define_function may"));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<ModelHeader> WriteGraph(const GraphCore& core, const NamedVars& outputs,
                                        const ExportOptions& options, GraphSink& graph,
                                        GraphRanks ranks = GraphRanks::kRequired) {
   const Arena& arena = core.arena();
   Needed needed = FindNeeded(core, outputs, options);
   GRAPHGC_ASSIGN_OR_RETURN(const std::vector<VarId> inputs, ModelInputs(core, options, needed));
-  if (ranks == GraphRanks::kRequired)
+  if (ranks == GraphRanks::kRequired) {
     GRAPHGC_RETURN_IF_ERROR(CheckArgumentRanks(arena, needed.vars));
+    GRAPHGC_RETURN_IF_ERROR(CheckNoAttributeRefs(arena, needed.nodes));
+  }
   GRAPHGC_RETURN_IF_ERROR(CheckBodyResultRanks(arena, needed.bodies));
   VarNamer namer(arena, outputs, options.name_of);
   GRAPHGC_RETURN_IF_ERROR(namer.NameArgumentsAndOutputs(needed.vars, outputs));

@@ -17,6 +17,7 @@
 #include "py_binding.h"
 #include "py_body.h"
 #include "py_errors.h"
+#include "py_function_attributes.h"
 #include "py_graph.h"
 #include "py_var.h"
 
@@ -34,25 +35,52 @@ std::vector<FunctionInput> InputsFromPython(py::handle inputs) {
   return converted;
 }
 
+// Attributes from (name, value) pairs or keyword arguments, their kinds from the values.
+std::vector<Attribute> AttributesFromPython(const std::string& who, py::handle pairs) {
+  std::vector<Attribute> converted;
+  std::optional<py::error_already_set> pending;
+  for (py::handle pair : py::iter(pairs)) {
+    py::tuple item = py::reinterpret_borrow<py::tuple>(pair);
+    std::string name = item[0].cast<std::string>();
+    if (PyCallable_Check(item[1].ptr())) {
+      RaiseError(
+          absl::StrCat(who, ": attribute '", name, "': a function's attribute is not a graph"));
+    }
+    AttributeValue value = AttributeFromPython(who, name, "auto", item[1], pending);
+    converted.push_back(Attribute{std::move(name), std::move(value)});
+  }
+  RaisePending(pending);
+  return converted;
+}
+
 Function DefineFunction(const std::string& domain, const std::string& name, py::handle inputs,
-                        const std::vector<std::string>& outputs, py::handle body) {
+                        const std::vector<std::string>& outputs, py::handle body,
+                        py::handle attributes) {
   if (!PyCallable_Check(body.ptr())) {
     RaiseError(absl::StrCat("define_function: the body is a callable, not ", TypeName(body)));
   }
-  FunctionSpec spec{
-      .domain = domain, .name = name, .inputs = InputsFromPython(inputs), .output_names = outputs};
+  FunctionSpec spec{.domain = domain,
+                    .name = name,
+                    .inputs = InputsFromPython(inputs),
+                    .output_names = outputs,
+                    .attributes = AttributesFromPython("define_function " + name, attributes)};
   std::optional<py::error_already_set> pending;
   py::object callable = py::reinterpret_borrow<py::object>(body);
   absl::StatusOr<Function> function =
       define_function(spec, [&](Graph& trace, absl::Span<const Var> arguments) {
         ScopedCurrentGraph current(trace);
+        ScopedFunctionAttributes traced(spec.attributes);
         return RunPythonBody(callable, arguments, pending);
       });
   RaisePending(pending);
   return ValueOrRaise(std::move(function));
 }
 
-py::object Call(const Function& function, py::args inputs, py::handle graph) {
+py::object Call(const Function& function, py::args inputs, py::handle graph, py::kwargs kwargs) {
+  const std::string who = function.empty() ? "call" : absl::StrCat("call ", function.name());
+  py::list pairs;
+  for (auto [key, value] : kwargs) pairs.append(py::make_tuple(key, value));
+  const std::vector<Attribute> attributes = AttributesFromPython(who, pairs);
   std::vector<Var> operands;
   for (py::handle input : inputs) {
     if (input.is_none()) {
@@ -71,11 +99,11 @@ py::object Call(const Function& function, py::args inputs, py::handle graph) {
     if (!py::isinstance<Graph>(graph)) {
       RaiseError(absl::StrCat("call: graph is a graphgc.Graph, not ", TypeName(graph)));
     }
-    outputs = call(graph.cast<Graph&>(), function, operands);
+    outputs = call(graph.cast<Graph&>(), function, operands, attributes);
   } else if (any_input) {
-    outputs = call(function, operands);
+    outputs = call(function, operands, attributes);
   } else if (std::shared_ptr<Graph> current = CurrentGraph()) {
-    outputs = call(*current, function, operands);
+    outputs = call(*current, function, operands, attributes);
   } else {
     RaiseError(absl::StrCat(function.empty() ? "call" : function.name(),
                             " has no input to take the graph from: pass graph=g, or call it "
@@ -114,14 +142,17 @@ void DefineFunctions(py::module_& module) {
                              "The serialized FunctionProtos: this function's, then its callees'.")
       .def("__call__", &Call, py::kw_only(), py::arg("graph") = py::none(),
            "One node calling the function; its output Var, or a tuple of them. None omits an "
-           "input. The graph comes from the inputs, or `graph`, or the current graph.")
+           "input; keywords set the function's attributes. The graph comes from the inputs, or "
+           "`graph`, or the current graph.")
       .def("__repr__", [](const Function& f) {
         return f.empty() ? std::string("<graphgc.Function (empty)>")
                          : absl::StrCat("<graphgc.Function ", f.domain(), ".", f.name(), ": ",
                                         f.num_inputs(), " inputs, ", f.num_outputs(), " outputs>");
       });
+  DefineAttributeRef(module);
   module.def("define_function", &DefineFunction, py::arg("domain"), py::arg("name"),
              py::arg("inputs"), py::arg("outputs"), py::arg("body"),
+             py::arg("attributes") = py::list(),
              "Traces `body` once on arguments of the given (name, type) inputs; raises "
              "graphgc.Error with the reason when it cannot be defined.");
 }

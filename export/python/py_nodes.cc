@@ -25,6 +25,7 @@
 #include "py_binding.h"
 #include "py_body.h"
 #include "py_errors.h"
+#include "py_function_attributes.h"
 #include "py_graph.h"
 #include "py_numbers.h"
 #include "py_var.h"
@@ -276,11 +277,18 @@ std::vector<Var> MakeNode(const std::string& op_type, const std::string& domain,
   std::vector<Var> operands = InputsFromPython(op_type, inputs);
   std::optional<py::error_already_set> pending;
   std::vector<Attribute> converted;
+  std::vector<std::pair<std::string, std::string>> refs;
   bool has_body = false;
   for (py::handle triple : py::iter(attributes)) {
     py::tuple item = py::reinterpret_borrow<py::tuple>(triple);
     if (item[2].is_none()) continue;
     std::string name = item[0].cast<std::string>();
+    if (py::isinstance<AttributeRef>(item[2])) {
+      const AttributeRef& ref = item[2].cast<const AttributeRef&>();
+      converted.push_back(Attribute{name, TracedAttributeValue(op_type, name, ref)});
+      refs.emplace_back(std::move(name), ref.name);
+      continue;
+    }
     std::string kind = item[1].cast<std::string>();
     if (kind == "auto") kind = SchemaKind(op_type, domain, version, name);
     AttributeValue value = ValueOfKind(op_type, name, kind, item[2], pending);
@@ -298,7 +306,10 @@ std::vector<Var> MakeNode(const std::string& op_type, const std::string& domain,
   if (has_body) {
     for (const Var& operand : operands) held.push_back(HoldGraphOf(operand));
   }
-  NodeOptions options{.domain = domain, .version = version, .num_outputs = output_count};
+  NodeOptions options{.domain = domain,
+                      .version = version,
+                      .num_outputs = output_count,
+                      .attribute_refs = std::move(refs)};
   std::vector<Var> outputs;
   if (!graph.is_none()) {
     if (!py::isinstance<Graph>(graph)) {
@@ -324,6 +335,13 @@ std::vector<Var> MakeNode(const std::string& op_type, const std::string& domain,
 }
 
 }  // namespace
+
+AttributeValue AttributeFromPython(const std::string& op_type, const std::string& name,
+                                   const std::string& kind, py::handle value,
+                                   std::optional<py::error_already_set>& pending) {
+  if (kind == "auto") return AutoValue(op_type, name, value, pending);
+  return ValueOfKind(op_type, name, kind, value, pending);
+}
 
 void DefineNodes(py::module_& module) {
   module.def("make_node", &MakeNode, py::arg("op_type"), py::arg("domain"), py::arg("version"),

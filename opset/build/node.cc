@@ -1,5 +1,6 @@
 #include "graphgc/opset/build/node.h"
 
+#include <algorithm>
 #include <exception>
 #include <string>
 #include <utility>
@@ -371,6 +372,48 @@ bool has_kernel(absl::string_view op_type, const NodeOptions& options, DataType 
   return from_bodies || op->computed_types.contains(dtype);
 }
 
+namespace {
+
+// The references of NodeOptions::attribute_refs, checked against the node's attributes.
+absl::Status CheckAttributeRefs(absl::string_view op_type, const std::vector<Attribute>& attributes,
+                                const NodeOptions& options) {
+  for (const auto& [attribute, function_attribute] : options.attribute_refs) {
+    const bool given = std::any_of(attributes.begin(), attributes.end(),
+                                   [&](const Attribute& a) { return a.name == attribute; });
+    if (!given || function_attribute.empty()) {
+      return NodeError(op_type,
+                       absl::StrCat("attribute '", attribute,
+                                    "' refers to a function attribute: give the "
+                                    "attribute its traced value and the reference a name"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Builds the node, then records which of its attributes are references.
+internal::OutputVars MakeNodeWithRefs(internal::GraphCore* graph, absl::string_view op_type,
+                                      absl::Span<const Var> inputs,
+                                      const std::vector<Attribute>& attributes,
+                                      const NodeOptions& options) {
+  if (options.attribute_refs.empty()) {
+    return internal::MakeNode(graph, op_type, inputs, attributes, options);
+  }
+  if (absl::Status refs = CheckAttributeRefs(op_type, attributes, options); !refs.ok()) {
+    return Failed(refs, options.num_outputs);
+  }
+  internal::OutputVars outputs = internal::MakeNode(graph, op_type, inputs, attributes, options);
+  if (outputs.empty() || !outputs[0].ok() || outputs[0].core() == nullptr) return outputs;
+  internal::Arena& arena = outputs[0].core()->arena();
+  std::vector<std::pair<StringId, StringId>> refs;
+  for (const auto& [attribute, function_attribute] : options.attribute_refs) {
+    refs.emplace_back(arena.intern(attribute), arena.intern(function_attribute));
+  }
+  arena.set_attribute_refs(arena.var_producer(outputs[0].id()), std::move(refs));
+  return outputs;
+}
+
+}  // namespace
+
 internal::OutputVars internal::MakeNodeIn(Graph& graph, absl::string_view op_type,
                                           absl::Span<const Var> inputs,
                                           const std::vector<Attribute>& attributes,
@@ -380,12 +423,12 @@ internal::OutputVars internal::MakeNodeIn(Graph& graph, absl::string_view op_typ
         absl::FailedPreconditionError(absl::StrCat(op_type, ": the Graph was moved from")),
         options.num_outputs);
   }
-  return MakeNode(graph.core(), op_type, inputs, attributes, options);
+  return MakeNodeWithRefs(graph.core(), op_type, inputs, attributes, options);
 }
 
 std::vector<Var> make_node(absl::string_view op_type, absl::Span<const Var> inputs,
                            const std::vector<Attribute>& attributes, const NodeOptions& options) {
-  return internal::ToVector(internal::MakeNode(nullptr, op_type, inputs, attributes, options));
+  return internal::ToVector(MakeNodeWithRefs(nullptr, op_type, inputs, attributes, options));
 }
 
 std::vector<Var> make_node(Graph& graph, absl::string_view op_type, absl::Span<const Var> inputs,

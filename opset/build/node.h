@@ -18,6 +18,7 @@
 #define GRAPHGC_NODE_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -32,6 +33,11 @@ struct NodeOptions {
   std::string domain = "";  // "" (ai.onnx), "ai.onnx.ml", or a registered custom domain
   int version = 0;          // the opset version to resolve the schema at; 0: the newest supported
   int num_outputs = -1;     // -1: the schema's number of required outputs (at least one)
+  // Only in the body of a function being defined (define_function): the node's attributes that
+  // take the function's attributes, as {node's attribute, function's attribute}. The attribute
+  // itself is still given, with the value the body is traced with; the export writes the
+  // reference (ONNX's ref_attr_name) instead of the value.
+  std::vector<std::pair<std::string, std::string>> attribute_refs = {};
 };
 
 std::vector<Var> make_node(absl::string_view op_type, absl::Span<const Var> inputs,

@@ -155,3 +155,56 @@ def test_call_errors(graph, act):
         act(graph.constant(np.int64([1, 2, 3])))  # Sigmoid refuses int64
     with pytest.raises(graphgc.Error, match="no input to take the graph from"):
         act(None)
+
+
+def test_attributes_taken_by_reference(graph):
+    @graphgc.function("local", inputs={"x": TRACED}, attributes={"alpha": 0.1})
+    def Leaky(x):
+        return op.leaky_relu(x, alpha=graphgc.attr("alpha"))
+
+    definition = onnx.FunctionProto.FromString(Leaky.definitions[0])
+    assert [(a.name, round(a.f, 6)) for a in definition.attribute_proto] == [("alpha", 0.1)]
+    assert definition.node[0].attribute[0].ref_attr_name == "alpha"
+    x = graph.constant(np.float32([-2, 0, 4]))
+    by_default, half = Leaky(x), Leaky(x, alpha=0.5)
+    np.testing.assert_allclose(by_default.value, [-0.2, 0, 4], rtol=1e-6)
+    np.testing.assert_allclose(half.value, [-1, 0, 4], rtol=1e-6)
+    for inline_functions in (False, True):
+        model = graphgc.to_onnx(graph, {"a": by_default, "b": half},
+                                inline_functions=inline_functions)
+        onnx.checker.check_model(model, full_check=True)
+        got_a, got_b = run(model)
+        np.testing.assert_allclose(got_a, by_default.value, rtol=1e-6)
+        np.testing.assert_allclose(got_b, half.value, rtol=1e-6)
+
+
+def test_a_constant_of_an_attribute_types_each_call(graph):
+    # Reshape's target comes from the attribute: each call's shape follows its own value.
+    @graphgc.function("local", inputs={"x": graphgc.VarType.tensor(np.float32, [6])},
+                      attributes={"shape": [2, 3]})
+    def regroup(x):
+        return op.reshape(x, op.constant(value_ints=graphgc.attr("shape")))
+
+    x = graph.constant(np.arange(6, dtype=np.float32))
+    assert regroup(x).shape == (2, 3)
+    three_by_two = regroup(x, shape=[3, 2])
+    assert three_by_two.shape == (3, 2)
+    np.testing.assert_array_equal(three_by_two.value, np.arange(6).reshape(3, 2))
+    model = graphgc.to_onnx(graph, {"y": three_by_two})
+    onnx.checker.check_model(model, full_check=True)
+    np.testing.assert_array_equal(run(model)[0], three_by_two.value)
+
+
+def test_attribute_reference_errors(graph):
+    with pytest.raises(graphgc.Error, match="does not declare"):
+        graphgc.define_function("local", "F", {"x": TRACED},
+                                lambda x: op.leaky_relu(x, alpha=graphgc.attr("beta")),
+                                attributes={"alpha": 0.1})
+    x = graph.constant(np.float32([-2, 0, 4]))
+    with pytest.raises(graphgc.Error, match="only a function's body"):
+        op.leaky_relu(x, alpha=graphgc.attr("alpha"))
+    leaky = graphgc.define_function("local", "L", {"x": TRACED},
+                                    lambda x: op.leaky_relu(x, alpha=graphgc.attr("alpha")),
+                                    attributes={"alpha": 0.1})
+    with pytest.raises(graphgc.Error, match="beta"):
+        leaky(x, beta=0.5)

@@ -21,12 +21,14 @@ from importlib import metadata as _metadata
 
 from graphgc._graphgc import (
     CollectStats,
+    AttributeRef,
     Error,
     Function,
     Graph,
     GraphStats,
     Var,
     VarType,
+    attr,
     has_kernel,
     supported_opset_version,
 )
@@ -50,6 +52,7 @@ except _metadata.PackageNotFoundError:  # imported from a source tree, not insta
     __version__ = "unknown"
 
 __all__ = [
+    "AttributeRef",
     "CollectStats",
     "Error",
     "Function",
@@ -57,6 +60,7 @@ __all__ = [
     "GraphStats",
     "Var",
     "VarType",
+    "attr",
     "define_function",
     "fold",
     "function",

@@ -36,27 +36,43 @@ def _input_pairs(name: str, inputs: Inputs) -> list[tuple[str, Any]]:
 
 
 def define_function(
-    domain: str, name: str, inputs: Inputs, body: Body, *, outputs: Sequence[str] = ()
+    domain: str,
+    name: str,
+    inputs: Inputs,
+    body: Body,
+    *,
+    outputs: Sequence[str] = (),
+    attributes: Mapping[str, Any] | None = None,
 ) -> Function:
     """The function `domain`.`name` whose body is `body` traced on `inputs` (name -> type, in
     order). `outputs` names the FunctionProto's outputs (default output_0, output_1, ...).
+    `attributes` (name -> value) are the function's: the body's ops take one by reference with
+    graphgc.attr(name) as an attribute's value, traced with that value, which is also the default
+    a call that does not set it (fn(x, alpha=0.5)) gets.
     Raises graphgc.Error when it cannot be defined (a domain of ONNX's, a body that returns no
     Var or a Var of another graph, ...) and re-raises what the body raises."""
     if isinstance(outputs, str):
         raise _graphgc.Error(f"define_function {name}: outputs is a sequence of names, not a str")
     return _graphgc.define_function(
-        domain, name, _input_pairs(name, inputs), list(outputs), body
+        domain, name, _input_pairs(name, inputs), list(outputs), body,
+        list(dict(attributes or {}).items()),
     )
 
 
 def function(
-    domain: str, *, inputs: Inputs, outputs: Sequence[str] = (), name: str | None = None
+    domain: str,
+    *,
+    inputs: Inputs,
+    outputs: Sequence[str] = (),
+    name: str | None = None,
+    attributes: Mapping[str, Any] | None = None,
 ) -> Callable[[Body], Function]:
-    """A decorator: define_function(domain, name or the body's __name__, inputs, body)."""
+    """A decorator: define_function(domain, name or the body's __name__, inputs, body, ...)."""
 
     def define(body: Body) -> Function:
         return define_function(
-            domain, name or getattr(body, "__name__", ""), inputs, body, outputs=outputs
+            domain, name or getattr(body, "__name__", ""), inputs, body, outputs=outputs,
+            attributes=attributes,
         )
 
     return define

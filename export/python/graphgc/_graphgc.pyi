@@ -111,14 +111,22 @@ class Function:
     def num_outputs(self) -> int: ...
     @property
     def definitions(self) -> list[bytes]: ...
-    def __call__(self, *inputs: Var | None, graph: Graph | None = None) -> Any: ...
+    def __call__(
+        self, *inputs: Var | None, graph: Graph | None = None, **attributes: Any
+    ) -> Any: ...
 
+class AttributeRef:
+    @property
+    def name(self) -> str: ...
+
+def attr(name: str) -> AttributeRef: ...
 def define_function(
     domain: str,
     name: str,
     inputs: Sequence[tuple[str, Any]],
     outputs: Sequence[str],
     body: Callable[..., Any],
+    attributes: Sequence[tuple[str, Any]] = ...,
 ) -> Function: ...
 def make_node(
     op_type: str,
