@@ -377,7 +377,10 @@ namespace {
 // The references of NodeOptions::attribute_refs, checked against the node's attributes.
 absl::Status CheckAttributeRefs(absl::string_view op_type, const std::vector<Attribute>& attributes,
                                 const NodeOptions& options) {
-  for (const auto& [attribute, function_attribute] : options.attribute_refs) {
+  for (const auto& ref : options.attribute_refs) {
+    // Named copies: clang 14 cannot capture a structured binding in a lambda.
+    const std::string& attribute = ref.first;
+    const std::string& function_attribute = ref.second;
     const bool given = std::any_of(attributes.begin(), attributes.end(),
                                    [&](const Attribute& a) { return a.name == attribute; });
     if (!given || function_attribute.empty()) {
