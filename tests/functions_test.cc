@@ -328,5 +328,78 @@ TEST(FunctionsTest, AttributeReferenceErrors) {
   EXPECT_THAT(Message(model.status()), HasSubstr("only the body of define_function"));
 }
 
+// Block<slope = 0.2>(x) = Leaky(x * 2, alpha = @slope): a function passing its attribute on to
+// the function it calls.
+absl::StatusOr<Function> DefineBlock(const Function& leaky) {
+  return define_function({.domain = "local",
+                          .name = "Block",
+                          .inputs = {{"x", FloatTensor({3})}},
+                          .attributes = {{"slope", 0.2f}}},
+                         [&leaky](Graph& graph, absl::Span<const Var> x) {
+                           const Var two = graph.constant(Tensor::from_vector<float>({2}, {}));
+                           return call(leaky, {op::Mul(x[0], two)}, {{"alpha", 0.2f}},
+                                       {.attribute_refs = {{"alpha", "slope"}}});
+                         });
+}
+
+TEST(FunctionsTest, AttributesPassedOnToACalledFunction) {
+  absl::StatusOr<Function> leaky = DefineLeaky();
+  ASSERT_TRUE(leaky.ok()) << leaky.status();
+  absl::StatusOr<Function> block = DefineBlock(*leaky);
+  ASSERT_TRUE(block.ok()) << block.status();
+  ASSERT_EQ(block->definitions().size(), 2);
+  const onnx::NodeProto& inner_call = block->definitions().Get(0).node().rbegin()[0];
+  EXPECT_EQ(inner_call.op_type(), "Leaky");
+  ASSERT_EQ(inner_call.attribute_size(), 1);
+  EXPECT_EQ(inner_call.attribute(0).name(), "alpha");
+  EXPECT_EQ(inner_call.attribute(0).ref_attr_name(), "slope");
+
+  Graph g;
+  Var x = g.constant(Tensor::from_vector<float>({-2, 0, 4}, {3}));
+  Var by_default = call(*block, {x})[0];
+  Var steep = call(*block, {x}, {{"slope", 0.5f}})[0];
+  ASSERT_TRUE(by_default.value().has_value()) << by_default.status();
+  ASSERT_TRUE(steep.value().has_value()) << steep.status();
+  EXPECT_NEAR(by_default.value()->data<float>()[0], -0.8f, 1e-6f);  // -4 * 0.2
+  EXPECT_NEAR(steep.value()->data<float>()[0], -2.0f, 1e-6f);       // -4 * 0.5
+  EXPECT_NEAR(steep.value()->data<float>()[2], 8.0f, 1e-6f);
+
+  ExportOptions checked;
+  checked.check = true;
+  auto model = to_onnx(g, {{"a", by_default}, {"b", steep}}, checked);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(model->functions_size(), 2);
+  ExportOptions inlined = checked;
+  inlined.inline_functions = true;
+  auto flat = to_onnx(g, {{"a", by_default}, {"b", steep}}, inlined);
+  ASSERT_TRUE(flat.ok()) << flat.status();
+  std::vector<float> alphas;
+  for (const onnx::NodeProto& node : flat->graph().node()) {
+    if (node.op_type() != "LeakyRelu") continue;
+    ASSERT_EQ(node.attribute_size(), 1) << flat->DebugString();
+    alphas.push_back(node.attribute(0).f());
+  }
+  EXPECT_EQ(alphas, (std::vector<float>{0.2f, 0.5f}));
+
+  // The reference names an attribute the call is not given, or one Block does not declare.
+  absl::StatusOr<Function> ungiven =
+      define_function({.domain = "local",
+                       .name = "Ungiven",
+                       .inputs = {{"x", FloatTensor({3})}},
+                       .attributes = {{"slope", 0.2f}}},
+                      [&leaky](absl::Span<const Var> x) {
+                        return call(*leaky, {x[0]}, {}, {.attribute_refs = {{"alpha", "slope"}}});
+                      });
+  ASSERT_FALSE(ungiven.ok());
+  EXPECT_THAT(Message(ungiven.status()), HasSubstr("attribute 'alpha' refers to a function"));
+  absl::StatusOr<Function> undeclared = define_function(
+      {.domain = "local", .name = "Undeclared", .inputs = {{"x", FloatTensor({3})}}},
+      [&leaky](absl::Span<const Var> x) {
+        return call(*leaky, {x[0]}, {{"alpha", 0.2f}}, {.attribute_refs = {{"alpha", "slope"}}});
+      });
+  ASSERT_FALSE(undeclared.ok());
+  EXPECT_THAT(Message(undeclared.status()), HasSubstr("does not declare"));
+}
+
 }  // namespace
 }  // namespace graphgc

@@ -11,6 +11,7 @@
 #include "graphgc/export/onnx/local_functions.h"
 #include "graphgc/export/onnx/to_onnx.h"
 #include "graphgc/ir/graph_core.h"
+#include "graphgc/opset/build/attribute_refs.h"
 #include "graphgc/opset/build/onnx_domains.h"
 #include "graphgc/opset/proto/tensor_proto.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -189,7 +190,7 @@ absl::StatusOr<Function> define_function(const FunctionSpec& spec, const Functio
 }
 
 std::vector<Var> call(const Function& function, absl::Span<const Var> inputs,
-                      const std::vector<Attribute>& attributes) {
+                      const std::vector<Attribute>& attributes, const CallOptions& options) {
   const size_t num_outputs = function.empty() ? 1 : static_cast<size_t>(function.num_outputs());
   for (const Var& input : inputs) {  // a failed input fails the call, as it fails any op
     if (!input.empty() && !input.ok()) return FailedOutputs(input.status(), num_outputs);
@@ -208,11 +209,11 @@ std::vector<Var> call(const Function& function, absl::Span<const Var> inputs,
         num_outputs);
   }
   Graph graph = internal::BorrowGraph(core);
-  return call(graph, function, inputs, attributes);
+  return call(graph, function, inputs, attributes, options);
 }
 
 std::vector<Var> call(Graph& graph, const Function& function, absl::Span<const Var> inputs,
-                      const std::vector<Attribute>& attributes) {
+                      const std::vector<Attribute>& attributes, const CallOptions& options) {
   if (function.empty()) {
     return FailedOutputs(absl::InvalidArgumentError("call: the Function is empty"), 1);
   }
@@ -232,6 +233,11 @@ std::vector<Var> call(Graph& graph, const Function& function, absl::Span<const V
     if (!inputs[i].ok()) return FailedOutputs(inputs[i].status(), num_outputs);
     if (inputs[i].core() != core)
       return fail(absl::StrCat("input ", i, " belongs to another graph"));
+  }
+  if (absl::Status refs = internal::CheckAttributeRefs(absl::StrCat("call ", function.name()),
+                                                       attributes, options.attribute_refs);
+      !refs.ok()) {
+    return FailedOutputs(refs, num_outputs);
   }
   internal::FunctionLibrary& library = core->functions();
   for (const onnx::FunctionProto& definition : function.definitions()) {
@@ -266,7 +272,12 @@ std::vector<Var> call(Graph& graph, const Function& function, absl::Span<const V
       internal::BuildFunctionBody(graph, definition, *body, node, inputs,
                                   function.definitions_->index.OpsetsOf(definition), hooks);
   if (!results.ok()) return fail(results.status().message());
-  return internal::MakeCallNode(graph, node, inputs, attributes, /*version=*/1, *results);
+  std::vector<Var> outputs =
+      internal::MakeCallNode(graph, node, inputs, attributes, /*version=*/1, *results);
+  if (!options.attribute_refs.empty() && !outputs.empty() && outputs[0].ok()) {
+    internal::RecordAttributeRefs(outputs[0], options.attribute_refs);
+  }
+  return outputs;
 }
 
 }  // namespace graphgc

@@ -21,13 +21,13 @@
 //
 // Errors (statuses, nothing half-made): define_function — an empty name, a domain that is empty
 // or one of ONNX's, two inputs or attributes of one name, a graph-valued attribute, a body that
-// returns no Var, a failed Var, or a Var of another graph, a body that throws, a node referring to
-// an attribute the function does not declare; call — an empty Function, more inputs than the
-// function takes, inputs of different graphs, an attribute the function does not declare, a
-// graph that already holds another function of that name (the outputs are then failed Vars); a
-// failed input fails the outputs, as for any op.
-// Threading: a Function is immutable and may be shared between threads; calls follow the
-// threading of the graph they build in.
+// returns no Var, a failed Var, or a Var of another graph, a body that throws, a node or call
+// referring to an attribute the function does not declare; call — an empty Function, more inputs
+// than the function takes, inputs of different graphs, an attribute the function does not declare,
+// a reference (CallOptions) to an attribute the call is not given, a graph that already holds
+// another function of that name (the outputs are then failed Vars); a failed input fails the
+// outputs, as for any op. Threading: a Function is immutable and may be shared between threads;
+// calls follow the threading of the graph they build in.
 #ifndef GRAPHGC_FUNCTIONS_H_
 #define GRAPHGC_FUNCTIONS_H_
 
@@ -65,6 +65,16 @@ struct FunctionSpec {
   std::vector<Attribute> attributes = {};
 };
 
+// How a call is made.
+struct CallOptions {
+  // Only in the body of a function being defined (a function passing its attribute on to a
+  // function it calls): the call's attributes that take the enclosing function's attributes, as
+  // {callee's attribute, enclosing function's attribute}. The attribute is still given, with the
+  // value the body is traced with; the export writes the reference (ref_attr_name), as
+  // NodeOptions::attribute_refs does for an op.
+  std::vector<std::pair<std::string, std::string>> attribute_refs = {};
+};
+
 class Function {
  public:
   Function() = default;  // empty: calling it is an error
@@ -81,7 +91,8 @@ class Function {
       const FunctionSpec& spec,
       const std::function<std::vector<Var>(Graph&, absl::Span<const Var>)>& body);
   friend std::vector<Var> call(Graph& graph, const Function& function, absl::Span<const Var> inputs,
-                               const std::vector<Attribute>& attributes);
+                               const std::vector<Attribute>& attributes,
+                               const CallOptions& options);
   struct Definitions;
   explicit Function(std::shared_ptr<const Definitions> definitions)
       : definitions_(std::move(definitions)) {}
@@ -110,10 +121,12 @@ requires(std::is_invocable_r_v<std::vector<Var>, Body&, absl::Span<const Var>> &
 // one Var per output of the function.
 // `attributes`: values of the function's attributes (the others take their defaults).
 std::vector<Var> call(const Function& function, absl::Span<const Var> inputs,
-                      const std::vector<Attribute>& attributes = {});
+                      const std::vector<Attribute>& attributes = {},
+                      const CallOptions& options = {});
 // The same in `graph`, for a function without inputs or calls given only constants of it.
 std::vector<Var> call(Graph& graph, const Function& function, absl::Span<const Var> inputs,
-                      const std::vector<Attribute>& attributes = {});
+                      const std::vector<Attribute>& attributes = {},
+                      const CallOptions& options = {});
 
 }  // namespace graphgc
 

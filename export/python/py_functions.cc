@@ -35,8 +35,11 @@ std::vector<FunctionInput> InputsFromPython(py::handle inputs) {
   return converted;
 }
 
-// Attributes from (name, value) pairs or keyword arguments, their kinds from the values.
-std::vector<Attribute> AttributesFromPython(const std::string& who, py::handle pairs) {
+// Attributes from (name, value) pairs or keyword arguments, their kinds from the values. A
+// graphgc.attr(name) value (a call in a function's body passing the function's attribute on)
+// takes the traced value and, in `refs` when given, the reference.
+std::vector<Attribute> AttributesFromPython(const std::string& who, py::handle pairs,
+                                            CallOptions* refs = nullptr) {
   std::vector<Attribute> converted;
   std::optional<py::error_already_set> pending;
   for (py::handle pair : py::iter(pairs)) {
@@ -45,6 +48,16 @@ std::vector<Attribute> AttributesFromPython(const std::string& who, py::handle p
     if (PyCallable_Check(item[1].ptr())) {
       RaiseError(
           absl::StrCat(who, ": attribute '", name, "': a function's attribute is not a graph"));
+    }
+    if (py::isinstance<AttributeRef>(item[1])) {
+      const AttributeRef& ref = item[1].cast<const AttributeRef&>();
+      if (refs == nullptr) {
+        RaiseError(absl::StrCat(who, ": attribute '", name,
+                                "': a function's own attribute is a value, not graphgc.attr"));
+      }
+      converted.push_back(Attribute{name, TracedAttributeValue(who, name, ref)});
+      refs->attribute_refs.emplace_back(std::move(name), ref.name);
+      continue;
     }
     AttributeValue value = AttributeFromPython(who, name, "auto", item[1], pending);
     converted.push_back(Attribute{std::move(name), std::move(value)});
@@ -80,7 +93,8 @@ py::object Call(const Function& function, py::args inputs, py::handle graph, py:
   const std::string who = function.empty() ? "call" : absl::StrCat("call ", function.name());
   py::list pairs;
   for (auto [key, value] : kwargs) pairs.append(py::make_tuple(key, value));
-  const std::vector<Attribute> attributes = AttributesFromPython(who, pairs);
+  CallOptions options;
+  const std::vector<Attribute> attributes = AttributesFromPython(who, pairs, &options);
   std::vector<Var> operands;
   for (py::handle input : inputs) {
     if (input.is_none()) {
@@ -99,11 +113,11 @@ py::object Call(const Function& function, py::args inputs, py::handle graph, py:
     if (!py::isinstance<Graph>(graph)) {
       RaiseError(absl::StrCat("call: graph is a graphgc.Graph, not ", TypeName(graph)));
     }
-    outputs = call(graph.cast<Graph&>(), function, operands, attributes);
+    outputs = call(graph.cast<Graph&>(), function, operands, attributes, options);
   } else if (any_input) {
-    outputs = call(function, operands, attributes);
+    outputs = call(function, operands, attributes, options);
   } else if (std::shared_ptr<Graph> current = CurrentGraph()) {
-    outputs = call(*current, function, operands, attributes);
+    outputs = call(*current, function, operands, attributes, options);
   } else {
     RaiseError(absl::StrCat(function.empty() ? "call" : function.name(),
                             " has no input to take the graph from: pass graph=g, or call it "

@@ -8,6 +8,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "graphgc/opset/build/attribute_refs.h"
 #include "graphgc/opset/build/custom_op_registry.h"
 #include "graphgc/opset/build/generated_support.h"
 #include "graphgc/opset/build/native_ops.h"
@@ -374,25 +375,6 @@ bool has_kernel(absl::string_view op_type, const NodeOptions& options, DataType 
 
 namespace {
 
-// The references of NodeOptions::attribute_refs, checked against the node's attributes.
-absl::Status CheckAttributeRefs(absl::string_view op_type, const std::vector<Attribute>& attributes,
-                                const NodeOptions& options) {
-  for (const auto& ref : options.attribute_refs) {
-    // Named copies: clang 14 cannot capture a structured binding in a lambda.
-    const std::string& attribute = ref.first;
-    const std::string& function_attribute = ref.second;
-    const bool given = std::any_of(attributes.begin(), attributes.end(),
-                                   [&](const Attribute& a) { return a.name == attribute; });
-    if (!given || function_attribute.empty()) {
-      return NodeError(op_type,
-                       absl::StrCat("attribute '", attribute,
-                                    "' refers to a function attribute: give the "
-                                    "attribute its traced value and the reference a name"));
-    }
-  }
-  return absl::OkStatus();
-}
-
 // Builds the node, then records which of its attributes are references.
 internal::OutputVars MakeNodeWithRefs(internal::GraphCore* graph, absl::string_view op_type,
                                       absl::Span<const Var> inputs,
@@ -401,17 +383,13 @@ internal::OutputVars MakeNodeWithRefs(internal::GraphCore* graph, absl::string_v
   if (options.attribute_refs.empty()) {
     return internal::MakeNode(graph, op_type, inputs, attributes, options);
   }
-  if (absl::Status refs = CheckAttributeRefs(op_type, attributes, options); !refs.ok()) {
+  if (absl::Status refs = internal::CheckAttributeRefs(op_type, attributes, options.attribute_refs);
+      !refs.ok()) {
     return Failed(refs, options.num_outputs);
   }
   internal::OutputVars outputs = internal::MakeNode(graph, op_type, inputs, attributes, options);
   if (outputs.empty() || !outputs[0].ok() || outputs[0].core() == nullptr) return outputs;
-  internal::Arena& arena = outputs[0].core()->arena();
-  std::vector<std::pair<StringId, StringId>> refs;
-  for (const auto& [attribute, function_attribute] : options.attribute_refs) {
-    refs.emplace_back(arena.intern(attribute), arena.intern(function_attribute));
-  }
-  arena.set_attribute_refs(arena.var_producer(outputs[0].id()), std::move(refs));
+  internal::RecordAttributeRefs(outputs[0], options.attribute_refs);
   return outputs;
 }
 

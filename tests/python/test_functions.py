@@ -178,6 +178,34 @@ def test_attributes_taken_by_reference(graph):
         np.testing.assert_allclose(got_b, half.value, rtol=1e-6)
 
 
+def test_attributes_passed_on_to_a_called_function(graph):
+    @graphgc.function("local", inputs={"x": TRACED}, attributes={"alpha": 0.1})
+    def Leaky(x):
+        return op.leaky_relu(x, alpha=graphgc.attr("alpha"))
+
+    @graphgc.function("local", inputs={"x": TRACED}, attributes={"slope": 0.2})
+    def Block(x):
+        return Leaky(op.mul(x, op.const(np.float32(2))), alpha=graphgc.attr("slope"))
+
+    inner_call = onnx.FunctionProto.FromString(Block.definitions[0]).node[-1]
+    assert (inner_call.op_type, inner_call.attribute[0].ref_attr_name) == ("Leaky", "slope")
+    x = graph.constant(np.float32([-2, 0, 4]))
+    by_default, steep = Block(x), Block(x, slope=0.5)
+    np.testing.assert_allclose(by_default.value, [-0.8, 0, 8], rtol=1e-6)
+    np.testing.assert_allclose(steep.value, [-2, 0, 8], rtol=1e-6)
+    for inline_functions in (False, True):
+        model = graphgc.to_onnx(graph, {"a": by_default, "b": steep},
+                                inline_functions=inline_functions)
+        onnx.checker.check_model(model, full_check=True)
+        assert len(model.functions) == (0 if inline_functions else 2)
+        got_a, got_b = run(model)
+        np.testing.assert_allclose(got_a, by_default.value, rtol=1e-6)
+        np.testing.assert_allclose(got_b, steep.value, rtol=1e-6)
+    with pytest.raises(graphgc.Error, match="a value, not graphgc.attr"):
+        graphgc.define_function("local", "D", {"x": TRACED}, lambda x: x,
+                                attributes={"alpha": graphgc.attr("alpha")})
+
+
 def test_a_constant_of_an_attribute_types_each_call(graph):
     # Reshape's target comes from the attribute: each call's shape follows its own value.
     @graphgc.function("local", inputs={"x": graphgc.VarType.tensor(np.float32, [6])},
