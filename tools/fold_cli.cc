@@ -137,6 +137,7 @@ std::string FoldStatsJson(const FoldStats& stats, int64_t peak_rss_bytes,
       "  \"nodes_folded\": %d,\n  \"nodes_kept_for_size\": %d,\n"
       "  \"nodes_kept_for_budget\": %d,\n  \"nodes_fused\": %d,\n  \"opaque_nodes\": %d,\n"
       "  \"function_nodes_folded\": %d,\n"
+      "  \"calls_specialised\": %d,\n  \"functions_specialised\": %d,\n"
       "  \"noop_casts_removed\": %d,\n  \"common_subexpressions_removed\": %d,\n"
       "  \"initializers_merged\": %d,\n"
       "  \"model_bytes_before\": %d,\n  \"model_bytes_after\": %d,\n"
@@ -150,11 +151,12 @@ std::string FoldStatsJson(const FoldStats& stats, int64_t peak_rss_bytes,
       stats.nodes_before, stats.nodes_after, stats.initializer_bytes_before,
       stats.initializer_bytes_after, stats.nodes_folded, stats.nodes_kept_for_size,
       stats.nodes_kept_for_budget, stats.nodes_fused, stats.opaque_nodes,
-      stats.function_nodes_folded, stats.noop_casts_removed, stats.common_subexpressions_removed,
-      stats.initializers_merged, stats.model_bytes_before, stats.model_bytes_after,
-      stats.kept_unchanged ? "true" : "false", stats.peak_live_value_bytes, peak_rss_bytes,
-      seconds.read, stats.fuse_seconds, stats.plan_seconds, stats.import_seconds,
-      stats.fold_seconds, stats.export_seconds, seconds.write, seconds.total);
+      stats.function_nodes_folded, stats.calls_specialised, stats.functions_specialised,
+      stats.noop_casts_removed, stats.common_subexpressions_removed, stats.initializers_merged,
+      stats.model_bytes_before, stats.model_bytes_after, stats.kept_unchanged ? "true" : "false",
+      stats.peak_live_value_bytes, peak_rss_bytes, seconds.read, stats.fuse_seconds,
+      stats.plan_seconds, stats.import_seconds, stats.fold_seconds, stats.export_seconds,
+      seconds.write, seconds.total);
 }
 
 int64_t PeakRssBytes() {

@@ -20,6 +20,7 @@
 #include "graphgc/export/fold/fold_plan.h"
 #include "graphgc/export/fold/function_bodies.h"
 #include "graphgc/export/fold/fusions.h"
+#include "graphgc/export/fold/specialised_calls.h"
 #include "graphgc/export/onnx/external_data.h"
 #include "graphgc/export/onnx/graph_inliner.h"
 #include "graphgc/export/onnx/ir_version.h"
@@ -264,6 +265,10 @@ absl::StatusOr<FoldResult> Folder::RunOn(const onnx::ModelProto& model) {
 
   const Clock::time_point export_start = Clock::now();
   GRAPHGC_ASSIGN_OR_RETURN(onnx::ModelProto folded, Export(graph, plan));
+  const internal::SpecialisedCalls specialised =
+      internal::SpecialiseCalls(folded, options_.max_fold_bytes);
+  stats_.calls_specialised = specialised.calls;
+  stats_.functions_specialised = specialised.functions;
   stats_.function_nodes_folded = internal::FoldFunctionBodies(folded, options_.max_fold_bytes);
   stats_.model_bytes_after = internal::SavedModelBytes(folded);
   if (!options_.fold_anyway && stats_.model_bytes_after > stats_.model_bytes_before) {

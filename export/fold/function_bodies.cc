@@ -9,7 +9,10 @@
 
 #include "absl/algorithm/container.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "graphgc/export/onnx/constant_node_types.h"
 #include "graphgc/export/onnx/inline_model.h"
+#include "graphgc/export/onnx/node_visitor.h"
 #include "graphgc/ir/graph.h"
 #include "graphgc/opset/build/onnx_domains.h"
 #include "graphgc/opset/proto/tensor_proto.h"
@@ -18,6 +21,24 @@ namespace graphgc::internal {
 namespace {
 
 using Names = absl::flat_hash_set<std::string>;
+
+// The model's functions, as "domain\0name\0overload".
+std::string FunctionKey(absl::string_view domain, absl::string_view name,
+                        absl::string_view overload) {
+  return absl::StrCat(domain, std::string(1, '\0'), name, std::string(1, '\0'), overload);
+}
+
+Names FunctionsOf(const onnx::ModelProto& model) {
+  Names functions;
+  for (const onnx::FunctionProto& function : model.functions()) {
+    functions.insert(FunctionKey(function.domain(), function.name(), function.overload()));
+  }
+  return functions;
+}
+
+bool CallsAFunction(const onnx::NodeProto& node, const Names& functions) {
+  return functions.contains(FunctionKey(node.domain(), node.op_type(), node.overload()));
+}
 
 bool RefersToAttributes(const onnx::NodeProto& node) {
   for (const onnx::AttributeProto& attribute : node.attribute()) {
@@ -33,12 +54,13 @@ bool HasBodies(const onnx::NodeProto& node) {
   return false;
 }
 
-// A node computed from constants alone: of ONNX's domains (not a call), no attribute reference, no
-// body (which may read the function's inputs by name), every input a constant.
-bool FromConstantsAlone(const onnx::NodeProto& node, const Names& constants) {
-  if (!IsOnnxDefinedDomain(node.domain()) || RefersToAttributes(node) || HasBodies(node)) {
-    return false;
-  }
+// A node computed from constants alone: of ONNX's domains or a call of one of the model's
+// functions, no attribute reference, no body (which may read the function's inputs by name),
+// every input a constant.
+bool FromConstantsAlone(const onnx::NodeProto& node, const Names& constants,
+                        const Names& functions) {
+  const bool computable = IsOnnxDefinedDomain(node.domain()) || CallsAFunction(node, functions);
+  if (!computable || RefersToAttributes(node) || HasBodies(node)) return false;
   for (const std::string& input : node.input()) {
     if (!input.empty() && !constants.contains(input)) return false;
   }
@@ -47,32 +69,30 @@ bool FromConstantsAlone(const onnx::NodeProto& node, const Names& constants) {
 
 // Every name a node reads, its bodies' included (a body may read the function's values by name).
 void ReadNames(const onnx::NodeProto& node, Names& read) {
-  for (const std::string& input : node.input()) read.insert(input);
-  for (const onnx::AttributeProto& attribute : node.attribute()) {
-    const auto read_body = [&read](const onnx::GraphProto& body) {
-      for (const onnx::NodeProto& inner : body.node()) ReadNames(inner, read);
-    };
-    if (attribute.has_g()) read_body(attribute.g());
-    for (const onnx::GraphProto& body : attribute.graphs()) read_body(body);
-  }
+  ForEachNode(node, [&read](const onnx::NodeProto& visited) {
+    read.insert(visited.input().begin(), visited.input().end());
+  });
 }
 
 struct ConstantPart {
   std::vector<int> nodes;            // indices in the body, in order
   std::vector<std::string> written;  // the values the rest of the body (or its outputs) reads
   bool only_constants = true;        // every node of it is a Constant already
+  bool calls_functions = false;      // some node of it calls one of the model's functions
 };
 
-ConstantPart FindConstantPart(const onnx::FunctionProto& function) {
+ConstantPart FindConstantPart(const onnx::FunctionProto& function, const Names& functions) {
   ConstantPart part;
   Names constants;
   std::vector<bool> in_part(static_cast<size_t>(function.node_size()), false);
   for (int i = 0; i < function.node_size(); ++i) {
     const onnx::NodeProto& node = function.node(i);
-    if (!FromConstantsAlone(node, constants)) continue;
+    if (!FromConstantsAlone(node, constants, functions)) continue;
     in_part[static_cast<size_t>(i)] = true;
     part.nodes.push_back(i);
-    part.only_constants = part.only_constants && node.op_type() == "Constant";
+    const bool call = !IsOnnxDefinedDomain(node.domain());
+    part.only_constants = part.only_constants && !call && node.op_type() == "Constant";
+    part.calls_functions = part.calls_functions || call;
     for (const std::string& output : node.output()) {
       if (!output.empty()) constants.insert(output);
     }
@@ -89,6 +109,24 @@ ConstantPart FindConstantPart(const onnx::FunctionProto& function) {
   return part;
 }
 
+bool ImportsDomain(const onnx::FunctionProto& function, absl::string_view domain) {
+  return absl::c_any_of(function.opset_import(), [&](const onnx::OperatorSetIdProto& opset) {
+    return opset.domain() == domain;
+  });
+}
+
+// The ai.onnx opset the function's Constants are written at: its own import, else the model's.
+int OnnxOpsetOf(const onnx::ModelProto& model, const onnx::FunctionProto& function) {
+  for (const auto* imports : {&function.opset_import(), &model.opset_import()}) {
+    for (const onnx::OperatorSetIdProto& opset : *imports) {
+      if (opset.domain().empty() || opset.domain() == "ai.onnx") {
+        return static_cast<int>(opset.version());
+      }
+    }
+  }
+  return 0;
+}
+
 // The constant part's values, by name; nullopt when one is unknown, not a tensor or too large.
 std::optional<std::map<std::string, Tensor>> ComputeConstantPart(
     const onnx::ModelProto& model, const onnx::FunctionProto& function, const ConstantPart& part,
@@ -96,6 +134,12 @@ std::optional<std::map<std::string, Tensor>> ComputeConstantPart(
   onnx::ModelProto constant_model;
   constant_model.set_ir_version(model.ir_version());
   *constant_model.mutable_opset_import() = function.opset_import();
+  if (part.calls_functions) {  // the callees, and the model's imports of the domains they need
+    *constant_model.mutable_functions() = model.functions();
+    for (const onnx::OperatorSetIdProto& opset : model.opset_import()) {
+      if (!ImportsDomain(function, opset.domain())) *constant_model.add_opset_import() = opset;
+    }
+  }
   onnx::GraphProto* graph = constant_model.mutable_graph();
   graph->set_name(function.name());
   for (int i : part.nodes) *graph->add_node() = function.node(i);
@@ -110,7 +154,8 @@ std::optional<std::map<std::string, Tensor>> ComputeConstantPart(
     auto found = imported->outputs.find(name);
     if (found == imported->outputs.end()) return std::nullopt;
     std::optional<Tensor> value = found->second.value();
-    if (!value.has_value() || static_cast<int64_t>(value->nbytes()) > max_fold_bytes) {
+    if (!value.has_value() || static_cast<int64_t>(value->nbytes()) > max_fold_bytes ||
+        !ConstantNodeHolds(value->dtype(), OnnxOpsetOf(model, function))) {
       return std::nullopt;
     }
     values.emplace(name, *std::move(value));
@@ -118,10 +163,17 @@ std::optional<std::map<std::string, Tensor>> ComputeConstantPart(
   return values;
 }
 
-onnx::FunctionProto WithConstants(const onnx::FunctionProto& function, const ConstantPart& part,
+onnx::FunctionProto WithConstants(const onnx::ModelProto& model,
+                                  const onnx::FunctionProto& function, const ConstantPart& part,
                                   const std::map<std::string, Tensor>& values) {
   onnx::FunctionProto folded = function;
   folded.clear_node();
+  if (!part.written.empty() && !ImportsDomain(function, "") &&
+      !ImportsDomain(function, "ai.onnx")) {
+    onnx::OperatorSetIdProto* onnx_opset = folded.add_opset_import();
+    onnx_opset->set_domain("");
+    onnx_opset->set_version(OnnxOpsetOf(model, function));
+  }
   for (const std::string& name : part.written) {
     onnx::NodeProto* constant = folded.add_node();
     constant->set_op_type("Constant");
@@ -155,18 +207,27 @@ onnx::FunctionProto WithConstants(const onnx::FunctionProto& function, const Con
 
 }  // namespace
 
+std::optional<onnx::FunctionProto> FoldFunctionBody(const onnx::ModelProto& model,
+                                                    const onnx::FunctionProto& function,
+                                                    int64_t max_fold_bytes) {
+  const ConstantPart part = FindConstantPart(function, FunctionsOf(model));
+  if (part.only_constants) return std::nullopt;  // nothing to compute
+  std::optional<std::map<std::string, Tensor>> values =
+      ComputeConstantPart(model, function, part, max_fold_bytes);
+  if (!values.has_value()) return std::nullopt;
+  onnx::FunctionProto folded = WithConstants(model, function, part, *values);
+  if (folded.ByteSizeLong() > function.ByteSizeLong()) return std::nullopt;
+  return folded;
+}
+
 int64_t FoldFunctionBodies(onnx::ModelProto& model, int64_t max_fold_bytes) {
   int64_t removed = 0;
-  for (onnx::FunctionProto& function : *model.mutable_functions()) {
-    const ConstantPart part = FindConstantPart(function);
-    if (part.only_constants) continue;  // nothing to compute
-    std::optional<std::map<std::string, Tensor>> values =
-        ComputeConstantPart(model, function, part, max_fold_bytes);
-    if (!values.has_value()) continue;
-    onnx::FunctionProto folded = WithConstants(function, part, *values);
-    if (folded.ByteSizeLong() > function.ByteSizeLong()) continue;  // never grows the model
-    removed += function.node_size() - folded.node_size();
-    function = std::move(folded);
+  for (int i = 0; i < model.functions_size(); ++i) {
+    std::optional<onnx::FunctionProto> folded =
+        FoldFunctionBody(model, model.functions(i), max_fold_bytes);
+    if (!folded.has_value()) continue;
+    removed += model.functions(i).node_size() - folded->node_size();
+    *model.mutable_functions(i) = *std::move(folded);
   }
   return removed;
 }

@@ -8,6 +8,7 @@
 
 #include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
+#include "graphgc/export/onnx/node_visitor.h"
 #include "graphgc/opset/build/onnx_domains.h"
 #include "onnx/inliner/inliner.h"
 
@@ -90,13 +91,9 @@ int64_t IrVersionFor(const onnx::FunctionProto& function) {
 namespace {
 
 void CollectDomains(const onnx::GraphProto& graph, std::set<std::string>& domains) {
-  for (const onnx::NodeProto& node : graph.node()) {
+  ForEachNode(graph.node(), [&domains](const onnx::NodeProto& node) {
     domains.insert(node.domain() == "ai.onnx" ? "" : node.domain());
-    for (const onnx::AttributeProto& attribute : node.attribute()) {
-      if (attribute.has_g()) CollectDomains(attribute.g(), domains);
-      for (const onnx::GraphProto& body : attribute.graphs()) CollectDomains(body, domains);
-    }
-  }
+  });
 }
 
 using FunctionsByKey = std::map<std::pair<std::string, std::string>, const onnx::FunctionProto*>;
@@ -104,24 +101,17 @@ using FunctionsByKey = std::map<std::pair<std::string, std::string>, const onnx:
 // Gives each call in `graph` (and its bodies) the defaults (attribute_proto) of the attributes it
 // leaves out: ONNX's inliner leaves an attribute whose call does not set it out of the inlined
 // nodes, default or not, and the op's own default then stands in for the function's.
-void SetDefaultsOfCalls(const FunctionsByKey& functions,
-                        google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes) {
-  for (onnx::NodeProto& node : nodes) {
-    for (onnx::AttributeProto& attribute : *node.mutable_attribute()) {
-      if (attribute.has_g()) SetDefaultsOfCalls(functions, *attribute.mutable_g()->mutable_node());
-      for (onnx::GraphProto& body : *attribute.mutable_graphs()) {
-        SetDefaultsOfCalls(functions, *body.mutable_node());
-      }
-    }
+void SetDefaultsOfCalls(const FunctionsByKey& functions, Nodes& nodes) {
+  ForEachMutableNode(nodes, [&functions](onnx::NodeProto& node) {
     auto found = functions.find({node.domain(), node.op_type()});
-    if (found == functions.end()) continue;
+    if (found == functions.end()) return;
     for (const onnx::AttributeProto& fallback : found->second->attribute_proto()) {
       const bool set = absl::c_any_of(node.attribute(), [&](const onnx::AttributeProto& given) {
         return given.name() == fallback.name();
       });
       if (!set) *node.add_attribute() = fallback;
     }
-  }
+  });
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/node_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "graphgc/export/onnx/constant_node_types.h"
 #include "graphgc/export/onnx/function_export.h"
 #include "graphgc/export/onnx/graph_sink.h"
 #include "graphgc/export/onnx/ir_version.h"
@@ -22,7 +23,6 @@
 #include "graphgc/opset/proto/tensor_proto.h"
 #include "graphgc/valuestore/status_macros.h"
 #include "onnx/checker.h"
-#include "onnx/defs/data_type_utils.h"
 #include "onnx/defs/schema.h"
 
 namespace graphgc {
@@ -174,15 +174,6 @@ Needed FindNeeded(const GraphCore& core, const NamedVars& outputs, const ExportO
   return needed;
 }
 
-// Whether a Constant node holding `dtype` exists at `opset` (Constant took only floating point
-// before opset 9, no bfloat16 before 13).
-bool OpsetHasConstantOf(DataType dtype, int opset) {
-  const onnx::OpSchema* schema = internal::FindSchema("Constant", opset, "");
-  if (schema == nullptr || schema->outputs().empty()) return false;
-  const std::string type = absl::StrCat("tensor(", DataTypeName(dtype), ")");
-  return schema->outputs()[0].GetTypes().count(onnx::Utils::DataTypeUtils::ToType(type)) > 0;
-}
-
 // Each distinct type of a model, converted once: a chain of a million vars has a few types.
 class TypeProtos {
  public:
@@ -331,7 +322,7 @@ class GraphWriter {
 
   bool ConstantNodeFits(DataType dtype) {
     auto [it, inserted] = constant_node_fits_.try_emplace(dtype);
-    if (inserted) it->second = OpsetHasConstantOf(dtype, onnx_opset_);
+    if (inserted) it->second = internal::ConstantNodeHolds(dtype, onnx_opset_);
     return it->second;
   }
 

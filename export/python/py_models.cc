@@ -86,6 +86,8 @@ py::dict FoldStatsDict(const FoldStats& stats) {
   out["initializer_bytes_after"] = stats.initializer_bytes_after;
   out["nodes_folded"] = stats.nodes_folded;
   out["function_nodes_folded"] = stats.function_nodes_folded;
+  out["calls_specialised"] = stats.calls_specialised;
+  out["functions_specialised"] = stats.functions_specialised;
   out["nodes_kept_for_size"] = stats.nodes_kept_for_size;
   out["nodes_kept_for_budget"] = stats.nodes_kept_for_budget;
   out["nodes_fused"] = stats.nodes_fused;

@@ -114,3 +114,37 @@ def test_an_inlined_export_keeps_the_functions_defaults(graph, model):
     for name in ("y1", "y2"):
         np.testing.assert_allclose(got[name], want[name], rtol=1e-6)
     np.testing.assert_allclose(got["y2"], layer(x), rtol=1e-6)
+
+
+SPECIALISABLE = """
+<ir_version: 10, opset_import: ["" : 18, "local" : 1]>
+g (float[2, 3] x) => (float[2, 3] y, float[2, 3] z)
+  <float[3, 3] w1 = {1, -2, 3, 4, -5, 6, 7, 8, -9}, float[3, 3] w2 = {2, 0, 0, 0, 2, 0, 0, 0, 2}> {
+    y = local.Scaled <perm = [1, 0]> (x, w1)
+    z = local.Scaled <perm = [0, 1]> (y, w2)
+}
+<domain: "local", opset_import: ["" : 18]>
+Scaled <perm> (x, w) => (y) {
+    wt = Transpose <perm: ints = @perm> (w)
+    magnitude = Abs (wt)
+    root = Sqrt (magnitude)
+    square = Mul (root, root)
+    matrix = Add (square, wt)
+    y = MatMul (x, matrix)
+}
+"""
+
+
+def test_calls_with_known_weights_call_specialised_copies_onnx_runtime_runs_alike():
+    model = onnx.parser.parse_model(SPECIALISABLE)
+    onnx.checker.check_model(model, full_check=True)
+    folded, stats = graphgc.fold(model)
+    onnx.checker.check_model(folded, full_check=True)
+    assert (stats["calls_specialised"], stats["functions_specialised"]) == (2, 2)
+    assert sorted(f.name for f in folded.functions) == ["Scaled_s1", "Scaled_s2"]
+    assert not folded.graph.initializer
+    assert all(len(node.input) == 1 and not node.attribute for node in folded.graph.node)
+    assert folded.ByteSize() <= model.ByteSize()
+    x = np.random.default_rng(1).standard_normal((2, 3)).astype(np.float32)
+    for got, want in zip(run(folded, x), run(model, x)):
+        np.testing.assert_allclose(got, want, rtol=1e-5)
