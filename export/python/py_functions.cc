@@ -106,23 +106,11 @@ py::object Call(const Function& function, py::args inputs, py::handle graph, py:
                               ": inputs are graphgc.Var or None, not ", TypeName(input)));
     }
   }
-  bool any_input = false;
-  for (const Var& operand : operands) any_input = any_input || !operand.empty();
-  std::vector<Var> outputs;
-  if (!graph.is_none()) {
-    if (!py::isinstance<Graph>(graph)) {
-      RaiseError(absl::StrCat("call: graph is a graphgc.Graph, not ", TypeName(graph)));
-    }
-    outputs = call(graph.cast<Graph&>(), function, operands, attributes, options);
-  } else if (any_input) {
-    outputs = call(function, operands, attributes, options);
-  } else if (std::shared_ptr<Graph> current = CurrentGraph()) {
-    outputs = call(*current, function, operands, attributes, options);
-  } else {
-    RaiseError(absl::StrCat(function.empty() ? "call" : function.name(),
-                            " has no input to take the graph from: pass graph=g, or call it "
-                            "inside `with graphgc.Graph() as g:`"));
-  }
+  std::shared_ptr<Graph> current;
+  Graph* target = GraphToBuildIn(who, graph, operands, current);
+  const std::vector<Var> outputs = target != nullptr
+                                       ? call(*target, function, operands, attributes, options)
+                                       : call(function, operands, attributes, options);
   for (const Var& output : outputs) UsableVar(output);
   if (outputs.size() == 1) return py::cast(outputs[0]);
   py::tuple results(outputs.size());

@@ -21,6 +21,7 @@
 #include "graphgc/ir/graph_stats.h"
 #include "py_arrays.h"
 #include "py_binding.h"
+#include "py_body.h"
 #include "py_errors.h"
 #include "py_numbers.h"
 #include "py_var.h"
@@ -134,6 +135,26 @@ static std::vector<std::shared_ptr<Graph>>& CurrentGraphs() {
 std::shared_ptr<Graph> CurrentGraph() {
   const std::vector<std::shared_ptr<Graph>>& graphs = CurrentGraphs();
   return graphs.empty() ? nullptr : graphs.back();
+}
+
+Graph* GraphToBuildIn(const std::string& who, py::handle graph, absl::Span<const Var> operands,
+                      std::shared_ptr<Graph>& held) {
+  if (!graph.is_none()) {
+    if (!py::isinstance<Graph>(graph)) {
+      RaiseError(absl::StrCat(who, ": graph is a graphgc.Graph, not ", TypeName(graph)));
+    }
+    return &graph.cast<Graph&>();
+  }
+  for (const Var& operand : operands) {
+    if (!operand.empty()) return nullptr;
+  }
+  held = CurrentGraph();
+  if (held == nullptr) {
+    RaiseError(absl::StrCat(who,
+                            " has no input to take the graph from: pass graph=g, or make it "
+                            "inside `with graphgc.Graph() as g:`"));
+  }
+  return held.get();
 }
 
 ScopedCurrentGraph::ScopedCurrentGraph(Graph& graph)

@@ -310,25 +310,11 @@ std::vector<Var> MakeNode(const std::string& op_type, const std::string& domain,
                       .version = version,
                       .num_outputs = output_count,
                       .attribute_refs = std::move(refs)};
-  std::vector<Var> outputs;
-  if (!graph.is_none()) {
-    if (!py::isinstance<Graph>(graph)) {
-      RaiseError(absl::StrCat(op_type, ": graph is a graphgc.Graph, not ", TypeName(graph)));
-    }
-    outputs = make_node(graph.cast<Graph&>(), op_type, operands, converted, options);
-  } else {
-    bool any_input = false;
-    for (const Var& operand : operands) any_input = any_input || !operand.empty();
-    if (any_input) {
-      outputs = make_node(op_type, operands, converted, options);
-    } else if (std::shared_ptr<Graph> current = CurrentGraph()) {
-      outputs = make_node(*current, op_type, operands, converted, options);
-    } else {
-      RaiseError(absl::StrCat(op_type,
-                              " has no input to take the graph from: pass graph=g, or build it "
-                              "inside `with graphgc.Graph() as g:`"));
-    }
-  }
+  std::shared_ptr<Graph> current;
+  Graph* target = GraphToBuildIn(op_type, graph, operands, current);
+  std::vector<Var> outputs = target != nullptr
+                                 ? make_node(*target, op_type, operands, converted, options)
+                                 : make_node(op_type, operands, converted, options);
   RaisePending(pending);
   for (const Var& output : outputs) UsableVar(output);
   return outputs;
