@@ -24,24 +24,40 @@ onnx::ModelProto Parse(const std::string& text) {
   return model;
 }
 
-// Affine(x, w) = x @ (sqrt|wt| * sqrt|wt| + wt), wt = Transpose(w): with w known, the matrix is
-// a constant of the copy, which is smaller than Affine.
-const char* const kAffine = R"(
-    <domain: "local", opset_import: ["" : 18]>
-    Affine (x, w) => (y) {
-      wt = Transpose <perm = [1, 0]> (w)
+// x @ (sqrt|wt| * sqrt|wt| + wt), wt = Transpose(w) with `perm`: with w known, the matrix is a
+// constant of a copy, which is then smaller than the function.
+std::string ScaledBody(const std::string& perm) {
+  return absl::StrCat(R"({
+      wt = Transpose <perm)",
+                      perm, R"(> (w)
       magnitude = Abs (wt)
       root = Sqrt (magnitude)
       square = Mul (root, root)
       matrix = Add (square, wt)
       y = MatMul (x, matrix)
     }
-)";
+)");
+}
+
+const std::string kAffine = absl::StrCat(R"(
+    <domain: "local", opset_import: ["" : 18]>
+    Affine (x, w) => (y) )",
+                                         ScaledBody(" = [1, 0]"));
 
 const char* const kHeader = R"(<ir_version: 10, opset_import: ["" : 18, "local" : 1]>)";
 
 std::string Weights(const std::string& name, float first) {
   return absl::StrCat("float[2, 2] ", name, " = {", first, ", 2, 3, 4}");
+}
+
+const char* const kOneOutput = "(float[2, 2] x) => (float[2, 2] y)";
+const char* const kTwoOutputs = "(float[2, 2] x) => (float[2, 2] y, float[2, 2] z)";
+
+// A model whose graph, of `signature`, has `initializers` and `nodes`; then `functions`.
+onnx::ModelProto Model(const char* signature, const std::string& initializers,
+                       const std::string& nodes, const std::string& functions) {
+  return Parse(
+      absl::StrCat(kHeader, "g ", signature, " <", initializers, "> {", nodes, "}", functions));
 }
 
 std::vector<std::string> OpTypes(const onnx::ModelProto& model) {
@@ -89,13 +105,10 @@ FoldResult FoldAndCompare(const onnx::ModelProto& model) {
 }
 
 TEST(SpecialisedCallsTest, ACallWithAKnownWeightCallsACopyMadeForIt) {
-  const onnx::ModelProto model = Parse(absl::StrCat(kHeader, R"(
-    g (float[2, 2] x) => (float[2, 2] y) <)",
-                                                    Weights("w", 1), R"(> {
+  const onnx::ModelProto model = Model(kOneOutput, Weights("w", 1), R"(
       y = local.Affine (x, w)
-    }
-  )",
-                                                    kAffine));
+    )",
+                                       kAffine);
   const FoldResult folded = FoldAndCompare(model);
   EXPECT_EQ(folded.stats.calls_specialised, 1);
   EXPECT_EQ(folded.stats.functions_specialised, 1);
@@ -111,15 +124,12 @@ TEST(SpecialisedCallsTest, ACallWithAKnownWeightCallsACopyMadeForIt) {
 }
 
 TEST(SpecialisedCallsTest, CallsWithTheSameKnownInputsShareOneCopy) {
-  const onnx::ModelProto model = Parse(absl::StrCat(kHeader, R"(
-    g (float[2, 2] x) => (float[2, 2] y, float[2, 2] z) <)",
-                                                    Weights("w", 1), R"(> {
+  const onnx::ModelProto model = Model(kTwoOutputs, Weights("w", 1), R"(
       y = local.Affine (x, w)
       x2 = Add (x, x)
       z = local.Affine (x2, w)
-    }
-  )",
-                                                    kAffine));
+    )",
+                                       kAffine);
   const FoldResult folded = FoldAndCompare(model);
   EXPECT_EQ(folded.stats.calls_specialised, 2);
   EXPECT_EQ(folded.stats.functions_specialised, 1);
@@ -128,15 +138,12 @@ TEST(SpecialisedCallsTest, CallsWithTheSameKnownInputsShareOneCopy) {
 
 TEST(SpecialisedCallsTest, EveryCallSpecialisedTogetherWhenTheFunctionThenGoes) {
   // Alone, each copy would add a function while Affine stays; together, Affine goes.
-  const onnx::ModelProto model = Parse(absl::StrCat(kHeader, R"(
-    g (float[2, 2] x) => (float[2, 2] y, float[2, 2] z) <)",
-                                                    Weights("w1", 1), ", ", Weights("w2", 5),
-                                                    R"(> {
+  const onnx::ModelProto model =
+      Model(kTwoOutputs, absl::StrCat(Weights("w1", 1), ", ", Weights("w2", 5)), R"(
       y = local.Affine (x, w1)
       z = local.Affine (x, w2)
-    }
-  )",
-                                                    kAffine));
+    )",
+            kAffine);
   const FoldResult folded = FoldAndCompare(model);
   EXPECT_EQ(folded.stats.calls_specialised, 2);
   EXPECT_EQ(folded.stats.functions_specialised, 2);
@@ -146,15 +153,12 @@ TEST(SpecialisedCallsTest, EveryCallSpecialisedTogetherWhenTheFunctionThenGoes) 
 TEST(SpecialisedCallsTest, NoCopyWhenItWouldGrowTheModel) {
   // Affine stays (its second call has no known weight) and so does w (the graph's Add reads it
   // too): a copy would add a function holding w's values a second time.
-  const onnx::ModelProto model = Parse(absl::StrCat(kHeader, R"(
-    g (float[2, 2] x) => (float[2, 2] y, float[2, 2] z) <)",
-                                                    Weights("w", 1), R"(> {
+  const onnx::ModelProto model = Model(kTwoOutputs, Weights("w", 1), R"(
       y = local.Affine (x, w)
       x2 = Add (x, w)
       z = local.Affine (x, x2)
-    }
-  )",
-                                                    kAffine));
+    )",
+                                       kAffine);
   const FoldResult folded = FoldAndCompare(model);
   EXPECT_EQ(folded.stats.calls_specialised, 0);
   EXPECT_THAT(FunctionNames(folded.model), testing::ElementsAre("Affine"));
@@ -162,16 +166,14 @@ TEST(SpecialisedCallsTest, NoCopyWhenItWouldGrowTheModel) {
 
 TEST(SpecialisedCallsTest, NoCopyWhenNothingFolds) {
   // Bias(x, b) = x + b: with b known, nothing in the body is computed from constants alone.
-  const onnx::ModelProto model = Parse(absl::StrCat(kHeader, R"(
-    g (float[2, 2] x) => (float[2, 2] y) <)",
-                                                    Weights("b", 1), R"(> {
+  const onnx::ModelProto model = Model(kOneOutput, Weights("b", 1), R"(
       y = local.Bias (x, b)
-    }
-    <domain: "local", opset_import: ["" : 18]>
+    )",
+                                       R"(  <domain: "local", opset_import: ["" : 18]>
     Bias (x, b) => (y) {
       y = Add (x, b)
     }
-  )"));
+  )");
   const FoldResult folded = FoldAndCompare(model);
   EXPECT_EQ(folded.stats.calls_specialised, 0);
   EXPECT_THAT(FunctionNames(folded.model), testing::ElementsAre("Bias"));
@@ -180,22 +182,14 @@ TEST(SpecialisedCallsTest, NoCopyWhenNothingFolds) {
 TEST(SpecialisedCallsTest, TheCallsAttributesAreBoundIntoTheCopy) {
   // The permutation comes from the call; the copy folds Transpose with the call's perm, and the
   // calls with different perms get copies of their own.
-  const onnx::ModelProto model = Parse(absl::StrCat(kHeader, R"(
-    g (float[2, 2] x) => (float[2, 2] y, float[2, 2] z) <)",
-                                                    Weights("w", 1), R"(> {
+  const onnx::ModelProto model = Model(kTwoOutputs, Weights("w", 1), R"(
       y = local.Permuted <perm = [1, 0]> (x, w)
       z = local.Permuted <perm = [0, 1]> (x, w)
-    }
+    )",
+                                       absl::StrCat(R"(
     <domain: "local", opset_import: ["" : 18]>
-    Permuted <perm> (x, w) => (y) {
-      wt = Transpose <perm: ints = @perm> (w)
-      magnitude = Abs (wt)
-      root = Sqrt (magnitude)
-      square = Mul (root, root)
-      matrix = Add (square, wt)
-      y = MatMul (x, matrix)
-    }
-  )"));
+    Permuted <perm> (x, w) => (y) )",
+                                                    ScaledBody(": ints = @perm")));
   const FoldResult folded = FoldAndCompare(model);
   EXPECT_EQ(folded.stats.calls_specialised, 2);
   EXPECT_THAT(FunctionNames(folded.model), testing::ElementsAre("Permuted_s1", "Permuted_s2"));
@@ -205,14 +199,13 @@ TEST(SpecialisedCallsTest, TheCallsAttributesAreBoundIntoTheCopy) {
 }
 
 TEST(SpecialisedCallsTest, ACallInsideTheCopyFoldsWhenItsInputsAreKnown) {
-  // Outer(x, w) = Affine(x, Neg(w)) calls Affine on a value computed from w alone: in the copy,
-  // Neg(w) folds, and the inner call is left to Affine (it also reads x).
-  const onnx::ModelProto model = Parse(absl::StrCat(kHeader, R"(
-    g (float[2, 2] x) => (float[2, 2] y) <)",
-                                                    Weights("w", 1), R"(> {
+  // Outer(x, w) = Affine(x, Square(Neg(w))) calls Affine on a value computed from w alone: in the
+  // copy, Neg and the call of Square fold, and the call of Affine stays (it also reads x).
+  const onnx::ModelProto model =
+      Model(kOneOutput, Weights("w", 1), R"(
       y = local.Outer (x, w)
-    }
-    <domain: "local", opset_import: ["" : 18, "local" : 1]>
+    )",
+            absl::StrCat(R"(  <domain: "local", opset_import: ["" : 18, "local" : 1]>
     Outer (x, w) => (y) {
       negated = Neg (w)
       square = local.Square (negated)
@@ -223,10 +216,10 @@ TEST(SpecialisedCallsTest, ACallInsideTheCopyFoldsWhenItsInputsAreKnown) {
       s = Mul (v, v)
     }
   )",
-                                                    kAffine));
+                         kAffine));
   const FoldResult folded = FoldAndCompare(model);
   EXPECT_EQ(folded.stats.calls_specialised, 1);
-  // Square is called by nothing left: Neg and the call of Square folded into one Constant.
+  // Nothing calls Square any more: it went with Outer.
   EXPECT_THAT(FunctionNames(folded.model), testing::UnorderedElementsAre("Affine", "Outer_s1"));
 }
 

@@ -157,6 +157,17 @@ def test_call_errors(graph, act):
         act(None)
 
 
+def assert_exports_run_alike(graph, outputs, functions):
+    """Exported with the functions kept, then inlined: checked, and run by ONNX Runtime to the
+    propagated values."""
+    for inline_functions in (False, True):
+        model = graphgc.to_onnx(graph, outputs, inline_functions=inline_functions)
+        onnx.checker.check_model(model, full_check=True)
+        assert len(model.functions) == (0 if inline_functions else functions)
+        for got, var in zip(run(model), outputs.values()):
+            np.testing.assert_allclose(got, var.value, rtol=1e-6)
+
+
 def test_attributes_taken_by_reference(graph):
     @graphgc.function("local", inputs={"x": TRACED}, attributes={"alpha": 0.1})
     def Leaky(x):
@@ -169,13 +180,7 @@ def test_attributes_taken_by_reference(graph):
     by_default, half = Leaky(x), Leaky(x, alpha=0.5)
     np.testing.assert_allclose(by_default.value, [-0.2, 0, 4], rtol=1e-6)
     np.testing.assert_allclose(half.value, [-1, 0, 4], rtol=1e-6)
-    for inline_functions in (False, True):
-        model = graphgc.to_onnx(graph, {"a": by_default, "b": half},
-                                inline_functions=inline_functions)
-        onnx.checker.check_model(model, full_check=True)
-        got_a, got_b = run(model)
-        np.testing.assert_allclose(got_a, by_default.value, rtol=1e-6)
-        np.testing.assert_allclose(got_b, half.value, rtol=1e-6)
+    assert_exports_run_alike(graph, {"a": by_default, "b": half}, functions=1)
 
 
 def test_attributes_passed_on_to_a_called_function(graph):
@@ -193,14 +198,7 @@ def test_attributes_passed_on_to_a_called_function(graph):
     by_default, steep = Block(x), Block(x, slope=0.5)
     np.testing.assert_allclose(by_default.value, [-0.8, 0, 8], rtol=1e-6)
     np.testing.assert_allclose(steep.value, [-2, 0, 8], rtol=1e-6)
-    for inline_functions in (False, True):
-        model = graphgc.to_onnx(graph, {"a": by_default, "b": steep},
-                                inline_functions=inline_functions)
-        onnx.checker.check_model(model, full_check=True)
-        assert len(model.functions) == (0 if inline_functions else 2)
-        got_a, got_b = run(model)
-        np.testing.assert_allclose(got_a, by_default.value, rtol=1e-6)
-        np.testing.assert_allclose(got_b, steep.value, rtol=1e-6)
+    assert_exports_run_alike(graph, {"a": by_default, "b": steep}, functions=2)
     with pytest.raises(graphgc.Error, match="a value, not graphgc.attr"):
         graphgc.define_function("local", "D", {"x": TRACED}, lambda x: x,
                                 attributes={"alpha": graphgc.attr("alpha")})
