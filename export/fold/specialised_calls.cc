@@ -198,9 +198,14 @@ class Specialiser {
         calls_(CallsOf(model, functions)) {}
 
   SpecialisedCalls Run() {
-    std::map<const onnx::FunctionProto*, std::vector<CallSet>> viable;
+    // By function, in the order the graph first calls them (the copies' order in the model).
+    std::vector<std::pair<const onnx::FunctionProto*, std::vector<CallSet>>> viable;
     for (CallSet& set : CallSets()) {
-      if (Weigh(set)) viable[set.function].push_back(std::move(set));
+      if (!Weigh(set)) continue;
+      auto same = std::find_if(viable.begin(), viable.end(),
+                               [&set](const auto& sets) { return sets.first == set.function; });
+      if (same == viable.end()) same = viable.insert(viable.end(), {set.function, {}});
+      same->second.push_back(std::move(set));
     }
     for (auto& [function, sets] : viable) Decide(*function, sets);
     if (result_.functions > 0) DropWhatNothingReads();
