@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "graphgc/export/onnx/constant_node_types.h"
 #include "graphgc/export/onnx/inline_model.h"
+#include "graphgc/export/onnx/node_protos.h"
 #include "graphgc/export/onnx/node_visitor.h"
 #include "graphgc/ir/graph.h"
 #include "graphgc/opset/build/onnx_domains.h"
@@ -117,14 +118,8 @@ bool ImportsDomain(const onnx::FunctionProto& function, absl::string_view domain
 
 // The ai.onnx opset the function's Constants are written at: its own import, else the model's.
 int OnnxOpsetOf(const onnx::ModelProto& model, const onnx::FunctionProto& function) {
-  for (const auto* imports : {&function.opset_import(), &model.opset_import()}) {
-    for (const onnx::OperatorSetIdProto& opset : *imports) {
-      if (opset.domain().empty() || opset.domain() == "ai.onnx") {
-        return static_cast<int>(opset.version());
-      }
-    }
-  }
-  return 0;
+  const int64_t own = OnnxOpsetIn(function.opset_import());
+  return static_cast<int>(own != 0 ? own : OnnxOpsetIn(model.opset_import()));
 }
 
 // The constant part's values, by name; nullopt when one is unknown, not a tensor or too large.
@@ -168,8 +163,7 @@ onnx::FunctionProto WithConstants(const onnx::ModelProto& model,
                                   const std::map<std::string, Tensor>& values) {
   onnx::FunctionProto folded = function;
   folded.clear_node();
-  if (!part.written.empty() && !ImportsDomain(function, "") &&
-      !ImportsDomain(function, "ai.onnx")) {
+  if (!part.written.empty() && OnnxOpsetIn(function.opset_import()) == 0) {
     onnx::OperatorSetIdProto* onnx_opset = folded.add_opset_import();
     onnx_opset->set_domain("");
     onnx_opset->set_version(OnnxOpsetOf(model, function));

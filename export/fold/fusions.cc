@@ -26,14 +26,6 @@ int64_t FusionCounts::nodes_removed() const {
 
 namespace {
 
-// The ai.onnx opset the model imports; 0 if it imports none.
-int64_t OnnxOpset(const onnx::ModelProto& model) {
-  for (const onnx::OperatorSetIdProto& import : model.opset_import()) {
-    if (IsOnnxDomain(import.domain())) return import.version();
-  }
-  return 0;
-}
-
 // ---- Attributes: absent gives the default, a value of the wrong type gives nullopt (the node is
 // then left alone: it is not what it seems).
 
@@ -221,7 +213,9 @@ struct Slot {
 class Fuser {
  public:
   Fuser(onnx::ModelProto& model, InitializerLoader load)
-      : graph_(*model.mutable_graph()), load_(std::move(load)), opset_(OnnxOpset(model)) {}
+      : graph_(*model.mutable_graph()),
+        load_(std::move(load)),
+        opset_(OnnxOpsetIn(model.opset_import())) {}
 
   absl::StatusOr<FusionCounts> Run() {
     if (opset_ <= 0 || !IndexGraph()) return counts_;

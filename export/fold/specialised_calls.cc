@@ -16,6 +16,7 @@
 #include "graphgc/export/fold/function_bodies.h"
 #include "graphgc/export/onnx/constant_node_types.h"
 #include "graphgc/export/onnx/local_functions.h"
+#include "graphgc/export/onnx/node_protos.h"
 #include "graphgc/export/onnx/node_visitor.h"
 #include "graphgc/valuestore/data_type.h"
 
@@ -31,16 +32,6 @@ int64_t EmbeddedBytes(const google::protobuf::MessageLite& message, int64_t tag_
 constexpr int64_t kNodeTag = 1;         // GraphProto.node = 1, FunctionProto.node = 7
 constexpr int64_t kInitializerTag = 1;  // GraphProto.initializer = 5
 constexpr int64_t kFunctionTag = 2;     // ModelProto.functions = 25
-
-// The ai.onnx opset the model imports.
-int OnnxOpset(const onnx::ModelProto& model) {
-  for (const onnx::OperatorSetIdProto& opset : model.opset_import()) {
-    if (opset.domain().empty() || opset.domain() == "ai.onnx") {
-      return static_cast<int>(opset.version());
-    }
-  }
-  return 0;
-}
 
 // What the model's graph reads, by name, with how many reads: nodes' inputs (in bodies too) and
 // the graph's outputs.
@@ -134,12 +125,9 @@ std::optional<onnx::FunctionProto> Specialise(
   specialised.set_domain(function.domain());
   if (function.has_overload()) specialised.set_overload(function.overload());
   *specialised.mutable_opset_import() = function.opset_import();
-  int onnx_opset = 0;
-  for (const onnx::OperatorSetIdProto& opset : function.opset_import()) {
-    if (opset.domain().empty() || opset.domain() == "ai.onnx") onnx_opset = opset.version();
-  }
+  int64_t onnx_opset = OnnxOpsetIn(function.opset_import());
   if (onnx_opset == 0) {
-    onnx_opset = OnnxOpset(model);
+    onnx_opset = OnnxOpsetIn(model.opset_import());
     onnx::OperatorSetIdProto* import = specialised.add_opset_import();
     import->set_domain("");
     import->set_version(onnx_opset);
@@ -151,7 +139,8 @@ std::optional<onnx::FunctionProto> Specialise(
     }
     const onnx::TensorProto& value = *known.at(call.input(i));
     if (!IsSupportedDataType(value.data_type()) ||
-        !ConstantNodeHolds(static_cast<DataType>(value.data_type()), onnx_opset)) {
+        !ConstantNodeHolds(static_cast<DataType>(value.data_type()),
+                           static_cast<int>(onnx_opset))) {
       return std::nullopt;
     }
     onnx::NodeProto* constant = specialised.add_node();
