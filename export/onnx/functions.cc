@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "graphgc/export/onnx/function_calls.h"
 #include "graphgc/export/onnx/local_functions.h"
+#include "graphgc/export/onnx/node_visitor.h"
 #include "graphgc/export/onnx/to_onnx.h"
 #include "graphgc/ir/graph_core.h"
 #include "graphgc/opset/build/attribute_refs.h"
@@ -63,21 +64,19 @@ absl::Status CheckSpec(const FunctionSpec& spec) {
 
 // Every reference to a function attribute in `graph` (and its bodies) names one of `spec`'s.
 absl::Status CheckReferences(const FunctionSpec& spec, const onnx::GraphProto& graph) {
-  for (const onnx::NodeProto& node : graph.node()) {
+  absl::Status status;
+  internal::ForEachNode(graph.node(), [&](const onnx::NodeProto& node) {
     for (const onnx::AttributeProto& attribute : node.attribute()) {
       const std::string& ref = attribute.ref_attr_name();
-      if (!ref.empty() && std::none_of(spec.attributes.begin(), spec.attributes.end(),
-                                       [&](const Attribute& a) { return a.name == ref; })) {
-        return DefineError(spec, absl::StrCat("a ", node.op_type(), " node refers to attribute '",
-                                              ref, "', which the function does not declare"));
-      }
-      if (attribute.has_g()) GRAPHGC_RETURN_IF_ERROR(CheckReferences(spec, attribute.g()));
-      for (const onnx::GraphProto& body : attribute.graphs()) {
-        GRAPHGC_RETURN_IF_ERROR(CheckReferences(spec, body));
+      if (status.ok() && !ref.empty() &&
+          std::none_of(spec.attributes.begin(), spec.attributes.end(),
+                       [&](const Attribute& a) { return a.name == ref; })) {
+        status = DefineError(spec, absl::StrCat("a ", node.op_type(), " node refers to attribute '",
+                                                ref, "', which the function does not declare"));
       }
     }
-  }
-  return absl::OkStatus();
+  });
+  return status;
 }
 
 // The body's outputs, checked: at least one, each made in `trace` and not failed.
