@@ -9,18 +9,9 @@
 
 #include "graphgc/opset/build/ops.h"
 #include "graphgc/valuestore/tensor.h"
+#include "median.h"
 
 namespace graphgc::bench {
-namespace {
-
-double Median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  const size_t mid = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + static_cast<ptrdiff_t>(mid), values.end());
-  return values[mid];
-}
-
-}  // namespace
 
 // Default options on purpose: propagation on, so each op leaves a value for the collector to
 // free, and the adaptive policy's pending limit keeps the bookkeeping bounded while building.

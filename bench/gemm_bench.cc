@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "graphgc/opset/kernels/linalg/packed_gemm.h"
+#include "median.h"
 
 namespace graphgc::bench {
 namespace {
@@ -38,11 +39,6 @@ double Seconds(F run) {
   const Clock::time_point start = Clock::now();
   run();
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
 }
 
 // Output elements that differ from the first element of their column (every row of A equal).

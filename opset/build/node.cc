@@ -36,7 +36,7 @@ using internal::OutputValues;
 constexpr int kNewestMlOpset = 5;
 
 internal::OutputVars Failed(const absl::Status& status, int num_outputs) {
-  return internal::OutputVars(static_cast<size_t>(std::max(num_outputs, 1)), Var::Detached(status));
+  return internal::FailedOutputs(status, static_cast<size_t>(std::max(num_outputs, 0)));
 }
 
 absl::Status NodeError(absl::string_view op_type, absl::string_view why) {

@@ -534,7 +534,7 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
                      std::vector<Attribute> attributes, int num_outputs, MultiInferFn infer,
                      GraphCore* graph, const BodyValuesFn& body_values) {
   auto fail = [&](const absl::Status& status) {
-    return OutputVars(static_cast<size_t>(std::max(num_outputs, 1)), Var::Detached(status));
+    return FailedOutputs(status, static_cast<size_t>(std::max(num_outputs, 0)));
   };
   auto prefixed = [&](const absl::Status& status) {
     return absl::Status(status.code(), absl::StrCat(signature.op_type, ": ", status.message()));

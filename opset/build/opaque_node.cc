@@ -12,9 +12,10 @@
 namespace graphgc {
 namespace {
 
-std::vector<Var> Failed(absl::string_view op_type, absl::string_view why, size_t num_outputs) {
+std::vector<Var> OpaqueNodeFailed(absl::string_view op_type, absl::string_view why,
+                                  size_t num_outputs) {
   const absl::Status status = absl::InvalidArgumentError(absl::StrCat(op_type, " (opaque): ", why));
-  return std::vector<Var>(std::max<size_t>(num_outputs, 1), Var::Detached(status));
+  return internal::ToVector(internal::FailedOutputs(status, num_outputs));
 }
 
 bool IsReservedDomain(absl::string_view domain) { return internal::IsOnnxDefinedDomain(domain); }
@@ -48,8 +49,9 @@ std::vector<Var> make_opaque_node(Graph& graph, absl::string_view op_type,
                                   const std::vector<Attribute>& attributes,
                                   const OpaqueNodeOptions& options) {
   if (IsReservedDomain(options.domain)) {
-    return Failed(op_type, "an opaque node needs a domain other than ai.onnx and ai.onnx.ml",
-                  options.output_types.size());
+    return OpaqueNodeFailed(op_type,
+                            "an opaque node needs a domain other than ai.onnx and ai.onnx.ml",
+                            options.output_types.size());
   }
   return internal::MakeOpaqueNode(graph, op_type, inputs, attributes, options);
 }
@@ -61,9 +63,9 @@ std::vector<Var> BuildOpaque(Graph& graph, absl::string_view op_type, absl::Span
                              const OpaqueNodeOptions& options,
                              std::vector<std::optional<Value>> values) {
   const absl::string_view problem = Problem(op_type, attributes, options);
-  if (!problem.empty()) return Failed(op_type, problem, options.output_types.size());
+  if (!problem.empty()) return OpaqueNodeFailed(op_type, problem, options.output_types.size());
   if (graph.core() == nullptr) {
-    return Failed(op_type, "the Graph was moved from", options.output_types.size());
+    return OpaqueNodeFailed(op_type, "the Graph was moved from", options.output_types.size());
   }
   std::vector<const Var*> operands;
   for (const Var& input : inputs) operands.push_back(input.empty() ? nullptr : &input);
@@ -119,7 +121,7 @@ std::vector<Var> internal::MakeOpaqueNodeWithValues(Graph& graph, absl::string_v
                                                     const OpaqueNodeOptions& options,
                                                     std::vector<std::optional<Value>> values) {
   if (values.size() != options.output_types.size()) {
-    return Failed(op_type, "one value (or none) per output", options.output_types.size());
+    return OpaqueNodeFailed(op_type, "one value (or none) per output", options.output_types.size());
   }
   return BuildOpaque(graph, op_type, inputs, attributes, options, std::move(values));
 }

@@ -4,10 +4,13 @@
 #ifndef GRAPHGC_OPSET_BUILD_OUTPUT_VARS_H_
 #define GRAPHGC_OPSET_BUILD_OUTPUT_VARS_H_
 
+#include <algorithm>
+#include <cstddef>
 #include <iterator>
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
+#include "absl/status/status.h"
 #include "graphgc/ir/var.h"
 
 namespace graphgc::internal {
@@ -18,6 +21,11 @@ using OutputVars = absl::InlinedVector<Var, 1>;
 inline std::vector<Var> ToVector(OutputVars outputs) {
   return std::vector<Var>(std::make_move_iterator(outputs.begin()),
                           std::make_move_iterator(outputs.end()));
+}
+
+// A failed construction: `count` Vars (at least one) failed with `status`.
+inline OutputVars FailedOutputs(const absl::Status& status, size_t count) {
+  return OutputVars(std::max<size_t>(count, 1), Var::Detached(status));
 }
 
 }  // namespace graphgc::internal

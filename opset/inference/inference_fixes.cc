@@ -7,6 +7,8 @@
 #include <variant>
 #include <vector>
 
+#include "graphgc/opset/inference/native_rule_support.h"
+
 namespace graphgc::internal {
 namespace {
 
@@ -29,15 +31,6 @@ std::optional<int64_t> Dim(absl::Span<const OperandInfo> operands, size_t index,
   return (*shape)[axis];
 }
 
-int64_t IntAttribute(const std::vector<Attribute>& attributes, absl::string_view name,
-                     int64_t fallback) {
-  for (const Attribute& attribute : attributes) {
-    if (attribute.name != name) continue;
-    if (const auto* value = std::get_if<int64_t>(&attribute.value)) return *value;
-  }
-  return fallback;
-}
-
 // STFT-17: signal [batch, length, 1 or 2], frame_step, window [frame_length]?, frame_length?.
 void FixStft(absl::Span<const OperandInfo> operands, const std::vector<Attribute>& attributes,
              OutputTypes& types) {
@@ -50,7 +43,7 @@ void FixStft(absl::Span<const OperandInfo> operands, const std::vector<Attribute
   int64_t frames = -1;
   int64_t bins = -1;
   if (frame.has_value() && *frame > 0) {
-    bins = IntAttribute(attributes, "onesided", 1) != 0 ? *frame / 2 + 1 : *frame;
+    bins = IntAttribute(attributes, "onesided").value_or(1) != 0 ? *frame / 2 + 1 : *frame;
     if (step.has_value() && *step > 0 && length.has_value() && *length >= *frame) {
       frames = (*length - *frame) / *step + 1;
     }

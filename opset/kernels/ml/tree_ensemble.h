@@ -27,6 +27,10 @@ namespace graphgc::kernels::ml {
 
 enum class NodeMode : uint8_t { kLeq, kLt, kGte, kGt, kEq, kNeq, kLeaf };
 
+// How the leaves reaching one target are combined: TreeEnsemble 5's aggregate_function values
+// 0..3 in order; the older ops name them (AVERAGE, SUM, MIN, MAX).
+enum class Aggregate { kAverage, kSum, kMin, kMax };
+
 template <class T>
 struct TreeWeight {
   int64_t target;  // the target (regressor) or class (classifier) it adds to

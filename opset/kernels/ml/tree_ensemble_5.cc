@@ -38,7 +38,7 @@ namespace {
 
 using TreeTypes = internal::TypeList<float, double, Float16>;
 
-enum class Aggregate { kAverage, kSum, kMin, kMax };  // the attribute's values 0..3
+using ml::Aggregate;
 
 // nodes_modes 0..5 are ml::NodeMode's branch modes in order; 6 is set membership.
 constexpr uint8_t kMember = 6;

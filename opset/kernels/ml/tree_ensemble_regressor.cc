@@ -19,11 +19,11 @@
 namespace graphgc::kernels {
 namespace {
 
-enum class Aggregate { kSum, kAverage, kMin, kMax };
+using ml::Aggregate;
 
 // One target's running aggregate.
 template <class T>
-struct Score {
+struct TargetScore {
   T value = 0;
   bool reached = false;
 
@@ -64,10 +64,10 @@ KernelResult Regress(const KernelContext& ctx, Aggregate aggregate, ml::PostTran
   const std::vector<T>& bases = ensemble.base_values;
   GRAPHGC_ASSIGN_OR_RETURN(MutableTensor y, ctx.allocate(DataType::kFloat, {x.rows, targets}));
   auto out = y.mutable_data<float>();
-  std::vector<Score<T>> scores(static_cast<size_t>(targets));
+  std::vector<TargetScore<T>> scores(static_cast<size_t>(targets));
   std::vector<float> row_scores(static_cast<size_t>(targets));
   for (int64_t r = 0; r < x.rows; ++r) {
-    std::fill(scores.begin(), scores.end(), Score<T>{});
+    std::fill(scores.begin(), scores.end(), TargetScore<T>{});
     for (int32_t root : ensemble.roots) {
       const int32_t leaf = ml::FindLeaf(ensemble, root, x.values.data() + r * x.width);
       if (leaf < 0) return Decline("a tree with a cycle");

@@ -142,12 +142,12 @@ void Requantize(const Accumulated& acc, const std::vector<float>& multipliers,
 
 // a_scale * b_scale / y_scale per b scale, each step rounded to the scales' type as ONNX's
 // reference computes it (numpy arithmetic in float16 or bfloat16 from opset 21).
-using ScaleTypes = internal::TypeList<float, Float16, BFloat16>;
+using MatMulScaleTypes = internal::TypeList<float, Float16, BFloat16>;
 
 std::vector<float> ScaleMultipliers(const Tensor& a_scale, const Tensor& b_scales,
                                     const Tensor& y_scale) {
   std::vector<float> multipliers;
-  ScaleTypes::Dispatch(a_scale.dtype(), [&](auto tag) {
+  MatMulScaleTypes::Dispatch(a_scale.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const auto in_type = [](float v) {
       return static_cast<float>(internal::Load(internal::Store<T>(v)));
@@ -207,7 +207,7 @@ void RegisterQuantizedMatMulKernels(KernelTable& table) {
             {{"T1", quantize::kQuantizedIntegers},
              {"T2", quantize::kQuantizedIntegers},
              {"T3", quantize::kQuantizedIntegers},
-             {"TS", quantize::ScaleTypes::kSet}},
+             {"TS", quantize::MatMulScaleTypes::kSet}},
             quantize::QLinearMatMulKernel);
 }
 
