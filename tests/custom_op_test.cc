@@ -7,6 +7,7 @@
 
 #include "graphgc/graphgc.h"
 #include "graphgc/opset/build/node.h"
+#include "graphgc/opset/values/kernel_registry.h"
 
 namespace graphgc {
 namespace {
@@ -54,6 +55,23 @@ TEST_F(CustomOpTest, InfersPropagatesAndExports) {
   EXPECT_EQ(model->opset_import(1).version(), 1);
   EXPECT_EQ(model->graph().node(1).domain(), "com.graphgc.test");
   EXPECT_EQ(SupportedOpsetVersion("com.graphgc.test"), 1);
+}
+
+// Only a kernel that says so may have its values dropped and computed again; the default is not.
+TEST_F(CustomOpTest, ItsKernelIsDeterministicOnlyWhenDeclared) {
+  CustomOp declared = TwiceOp();
+  declared.op_type = "TwiceDeclared";
+  declared.version = 3;
+  declared.deterministic = true;
+  ASSERT_TRUE(register_op(declared).ok());
+  const internal::ResolvedOp* twice = internal::ResolveOp("com.graphgc.test", "Twice", 1);
+  const internal::ResolvedOp* twice_declared =
+      internal::ResolveOp("com.graphgc.test", "TwiceDeclared", 3);
+  EXPECT_FALSE(twice->deterministic);
+  EXPECT_TRUE(twice_declared->deterministic);
+  EXPECT_EQ(twice->since_version, 1);
+  EXPECT_EQ(twice_declared->since_version, 3);
+  ASSERT_NE(twice_declared->kernel, nullptr);
 }
 
 TEST_F(CustomOpTest, ItsInferenceErrorsAndArityAreReported) {

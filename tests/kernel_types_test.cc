@@ -112,6 +112,10 @@ TEST(KernelDeclarationsTest, FitEverySchemaVersionTheyCover) {
       if (resolved->computed_types.empty()) {
         problems.push_back(absl::StrCat(where, ": computes none of the types the schema admits"));
       }
+      if (resolved->since_version != schema->since_version()) {
+        problems.push_back(absl::StrCat(where, ": resolved as version ", resolved->since_version));
+      }
+      if (!resolved->deterministic) problems.push_back(absl::StrCat(where, ": not deterministic"));
     }
   });
   EXPECT_GT(checked, 250);

@@ -96,10 +96,12 @@ absl::Status register_op(CustomOp op) {
   auto registered = std::make_shared<const CustomOp>(std::move(op));
   registry.ops.emplace(std::move(key), registered);
   if (registered->kernel) {
-    internal::RegisterCustomKernel(registered->domain, registered->op_type, registered->version,
-                                   [registered](const kernels::KernelContext& context) {
-                                     return RunCustomKernel(*registered, context);
-                                   });
+    internal::RegisterCustomKernel(
+        registered->domain, registered->op_type, registered->version,
+        [registered](const kernels::KernelContext& context) {
+          return RunCustomKernel(*registered, context);
+        },
+        registered->deterministic);
   }
   return absl::OkStatus();
 }

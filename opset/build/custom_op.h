@@ -57,6 +57,10 @@ struct CustomOp {
   std::function<absl::StatusOr<std::vector<TensorType>>(const CustomOpContext&)> infer;
   // Optional: the output values, given every input's value; nullopt declines.
   std::function<std::optional<std::vector<Tensor>>(const CustomOpContext&)> kernel;
+  // The kernel gives the same values for the same inputs and attributes every time (it reads no
+  // clock, no random source, no state of its own). Only then may a graph drop a value it computed
+  // and compute it again when it is read; otherwise the value is kept or never computed.
+  bool deterministic = false;
 };
 
 // Errors: a reserved or empty domain, an empty op type, a version below 1, bad arity bounds, no

@@ -14,6 +14,7 @@
 #include "graphgc/ir/graph_core.h"
 #include "graphgc/ir/limits.h"
 #include "graphgc/opset/build/dim_names.h"
+#include "graphgc/opset/build/kernel_run.h"
 #include "graphgc/opset/inference/shape_data.h"
 #include "graphgc/opset/kernels/kernel.h"
 #include "graphgc/opset/values/kernel_registry.h"
@@ -230,172 +231,6 @@ int64_t ValueBytesAllowed(GraphCore& core, absl::Span<const OutputType> types) {
   return std::min(per_value, left);
 }
 
-std::optional<kernels::KernelAttributeValue> KernelValueOf(const AttributeValue& value) {
-  return std::visit(
-      [](const auto& v) -> std::optional<kernels::KernelAttributeValue> {
-        using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_constructible_v<kernels::KernelAttributeValue, T> &&
-                      !std::is_same_v<T, Subgraph> && !std::is_same_v<T, SubgraphId> &&
-                      !std::is_same_v<T, VarType>) {
-          return kernels::KernelAttributeValue(v);
-        } else {
-          return std::nullopt;
-        }
-      },
-      value);
-}
-
-// The node's own attributes as the kernel reads them (views of their names; subgraphs and types,
-// which no kernel reads, left out). The schema's defaults go beside them (KernelCall::defaults).
-using KernelAttributeList = absl::InlinedVector<kernels::KernelAttribute, 4>;
-KernelAttributeList KernelAttributes(const std::vector<Attribute>& given) {
-  KernelAttributeList out;
-  for (const Attribute& attribute : given) {
-    if (std::optional<kernels::KernelAttributeValue> v = KernelValueOf(attribute.value)) {
-      out.push_back({attribute.name, *std::move(v)});
-    }
-  }
-  return out;
-}
-
-// The inferred type the value must have; unknown dims of `type` take the value's.
-absl::Status CheckValue(size_t index, const Tensor& value, OutputType& type) {
-  if (!kernels::Fits(value, type.dtype, type.shape)) {
-    return absl::InternalError(absl::StrCat(
-        "graphgc bug: the kernel's output ", index, " is ", DataTypeName(value.dtype()), " ",
-        ShapeToString(value.shape()), " but inference gave ", DataTypeName(type.dtype), " ",
-        type.shape.has_value() ? ShapeToString(*type.shape) : "of unknown rank"));
-  }
-  // Fits matched every known dim; only unknown ones (or an unknown rank) take the value's.
-  const bool complete =
-      type.shape.has_value() &&
-      std::all_of(type.shape->begin(), type.shape->end(), [](int64_t dim) { return dim >= 0; });
-  if (!complete) type.shape.emplace(value.shape().begin(), value.shape().end());
-  return absl::OkStatus();
-}
-
-bool HasNonTensors(absl::Span<const OperandInfo> infos, absl::Span<const OutputType> types) {
-  for (const OperandInfo& info : infos) {
-    if (info.present && info.non_tensor.has_value()) return true;
-  }
-  for (const OutputType& type : types) {
-    if (type.non_tensor.has_value()) return true;
-  }
-  return false;
-}
-
-// Checks and stores the kernel's values (tensors or any kind) for `types`.
-template <class Results>
-absl::Status TakeValues(Results& results, OutputTypes& types, OutputValues& values) {
-  if (results.size() != types.size()) {
-    return absl::InternalError(absl::StrCat("graphgc bug: the kernel returned ", results.size(),
-                                            " values for ", types.size(), " outputs"));
-  }
-  // Refined in place: on an error the node fails, and its types with it.
-  for (size_t i = 0; i < results.size(); ++i) {
-    if (!results[i].has_value()) continue;
-    if constexpr (std::is_same_v<typename Results::value_type, std::optional<Tensor>>) {
-      GRAPHGC_RETURN_IF_ERROR(CheckValue(i, *results[i], types[i]));  // the common case
-    } else {
-      GRAPHGC_RETURN_IF_ERROR(CheckOutputValue(i, *results[i], types[i]));
-    }
-  }
-  values.assign(std::make_move_iterator(results.begin()), std::make_move_iterator(results.end()));
-  return absl::OkStatus();
-}
-
-// Kernels multiply dims freely (planes N * C, padded kernel extents, an output's element count),
-// so no value is computed from or into an empty tensor whose dims would overflow that product
-// (DimsMultiplySafely); of an inferred shape, the known dims count.
-bool KernelsCanMultiplyDims(absl::Span<const OperandInfo> infos, const OutputTypes& types) {
-  for (const OperandInfo& info : infos) {
-    if (info.present && info.value.has_value() && !DimsMultiplySafely(info.value->shape())) {
-      return false;
-    }
-  }
-  for (const OutputType& type : types) {
-    if (!type.shape.has_value()) continue;
-    Shape known;
-    for (int64_t dim : *type.shape) {
-      if (dim >= 0) known.push_back(dim);
-    }
-    if (!DimsMultiplySafely(known)) return false;
-  }
-  return true;
-}
-
-// Whether every operand the kernel's declaration checks has an element type it declared: a
-// kernel is never called for a type it did not declare (kernels/kernel_types.h).
-bool OperandTypesDeclared(absl::Span<const OperandTypeCheck> checks,
-                          absl::Span<const OperandInfo> infos, const OutputTypes& types) {
-  if (checks.empty()) return true;
-  absl::InlinedVector<DataType, 4> inputs;
-  absl::InlinedVector<DataType, 2> outputs;
-  for (const OperandInfo& info : infos) {
-    inputs.push_back(info.present && !info.non_tensor.has_value() ? info.dtype
-                                                                  : DataType::kUndefined);
-  }
-  for (const OutputType& type : types) {
-    outputs.push_back(type.non_tensor.has_value() ? DataType::kUndefined : type.dtype);
-  }
-  return !FindUndeclaredOperand(checks, inputs, outputs).has_value();
-}
-
-// Runs the op's kernel on known inputs. Values it leaves out stay nullopt; an error status means
-// the op fails (the inputs break ONNX's semantics, or a kernel broke its contract).
-absl::Status RunKernel(const ResolvedOp& op, const OpSignature& signature,
-                       absl::Span<const OperandInfo> infos,
-                       const std::vector<Attribute>& attributes, const GraphOptions& options,
-                       int64_t max_value_bytes, OutputTypes& types, OutputValues& values) {
-  if (!KernelsCanMultiplyDims(infos, types)) return absl::OkStatus();
-  // Sequences, optionals and maps need a value kernel; tensors take the tensor kernel if any.
-  const bool use_value_kernel = HasNonTensors(infos, types) || op.kernel == nullptr;
-  if (use_value_kernel && op.value_kernel == nullptr) return absl::OkStatus();
-  if (!OperandTypesDeclared(use_value_kernel ? op.value_kernel_checks : op.kernel_checks, infos,
-                            types)) {
-    return absl::OkStatus();
-  }
-  absl::InlinedVector<const Tensor*, 4> inputs;
-  for (const OperandInfo& info : infos) {
-    inputs.push_back(info.present && info.value.has_value() ? &*info.value : nullptr);
-  }
-  absl::InlinedVector<std::optional<Shape>, 1> shapes;
-  if (signature.kernel_reads_shapes_only) {
-    for (const OperandInfo& info : infos) shapes.push_back(info.shape);
-  }
-  absl::InlinedVector<kernels::OutputSpec, 1> outputs;
-  for (const OutputType& type : types) outputs.push_back({type.dtype, type.shape});
-  const KernelAttributeList kernel_attributes = KernelAttributes(attributes);
-  absl::InlinedVector<std::optional<Value>, 3> any_values;
-  if (use_value_kernel) {
-    for (const OperandInfo& info : infos) {
-      any_values.push_back(info.present ? OperandValue(info) : std::nullopt);
-    }
-  }
-  kernels::KernelCall call;
-  call.values = any_values;
-  call.op_type = signature.op_type;
-  call.version = signature.since_version;
-  call.inputs = inputs;
-  call.input_shapes = shapes;
-  call.input_names =
-      signature.input_names.empty() ? absl::MakeConstSpan(op.input_names) : signature.input_names;
-  call.attributes = kernel_attributes;
-  call.defaults = op.defaults;
-  call.outputs = outputs;
-  call.max_value_bytes = max_value_bytes;
-  call.threads = std::max(options.kernel_threads, 1);
-  if (use_value_kernel) {
-    kernels::ValueKernelResult result = (*op.value_kernel)(kernels::KernelContext(call));
-    if (!result.ok())
-      return kernels::MeansNoValue(result.status()) ? absl::OkStatus() : result.status();
-    return TakeValues(*result, types, values);
-  }
-  kernels::KernelResult result = (*op.kernel)(kernels::KernelContext(call));
-  if (!result.ok())
-    return kernels::MeansNoValue(result.status()) ? absl::OkStatus() : result.status();
-  return TakeValues(*result, types, values);
-}
 }  // namespace
 
 bool AllValuesKnown(absl::Span<const OperandInfo> infos) {
@@ -415,7 +250,7 @@ std::optional<Value> OperandValue(const OperandInfo& info) {
 
 absl::Status CheckOutputValue(size_t index, const Value& value, OutputType& type) {
   if (value.is_tensor() && !type.non_tensor.has_value()) {
-    return CheckValue(index, value.tensor(), type);
+    return CheckTensorValue(index, value.tensor(), type);
   }
   if (type.non_tensor.has_value() && ValueHasType(value, *type.non_tensor)) {
     return absl::OkStatus();
@@ -583,13 +418,15 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
       absl::StatusOr<OutputValues> body = body_values(infos, *types);
       if (!body.ok()) return fail(prefixed(body.status()));
       body->resize(types->size());
-      const absl::Status checked = TakeValues(*body, *types, values);
+      const absl::Status checked = TakeOutputValues(*body, *types, values);
       if (!checked.ok()) return fail(prefixed(checked));
     } else if (const ResolvedOp& resolution = ResolveFor(arena, op, signature);
                (resolution.kernel != nullptr || resolution.value_kernel != nullptr) &&
                !(resolution.value_is_shape_data && TakeShapeDataAsValues(*types, values))) {
-      const absl::Status ran = RunKernel(resolution, signature, infos, attributes, core.options(),
-                                         allowed_bytes, *types, values);
+      const KernelOp kernel_op{&resolution, signature.op_type, signature.input_names,
+                               signature.kernel_reads_shapes_only, core.options().kernel_threads};
+      const absl::Status ran =
+          RunKernel(kernel_op, infos, attributes, allowed_bytes, *types, values);
       if (!ran.ok()) return fail(prefixed(ran));
     }
     DropValuesOverTheLiveCap(core, infos, values);

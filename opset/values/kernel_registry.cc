@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "graphgc/opset/build/onnx_domains.h"
 #include "graphgc/opset/inference/schema_lookup.h"
@@ -25,6 +26,8 @@ struct Registry {
   std::mutex mutex;
   kernels::KernelTable table;
   absl::flat_hash_map<std::string, std::unique_ptr<const ResolvedOp>> resolved;
+  // Keys (Key below) of custom ops whose kernels may give other values for the same operands.
+  absl::flat_hash_set<std::string> nondeterministic;
 };
 
 Registry& TheRegistry() {
@@ -228,9 +231,12 @@ const ResolvedOp* ResolveOp(absl::string_view domain, absl::string_view op_type,
   if (domain == "ai.onnx") domain = "";
   Registry& registry = TheRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
-  std::unique_ptr<const ResolvedOp>& slot = registry.resolved[Key(domain, op_type, since_version)];
+  const std::string key = Key(domain, op_type, since_version);
+  std::unique_ptr<const ResolvedOp>& slot = registry.resolved[key];
   if (slot == nullptr) {
     auto op = std::make_unique<ResolvedOp>();
+    op->since_version = since_version;
+    op->deterministic = !registry.nondeterministic.contains(key);
     const kernels::KernelEntry* entry = registry.table.find(domain, op_type, since_version);
     const kernels::ValueKernelEntry* value_entry =
         registry.table.find_value_kernel(domain, op_type, since_version);
@@ -262,9 +268,10 @@ std::optional<UndeclaredOperand> FindUndeclaredOperand(absl::Span<const OperandT
 }
 
 void RegisterCustomKernel(absl::string_view domain, absl::string_view op_type, int version,
-                          kernels::Kernel kernel) {
+                          kernels::Kernel kernel, bool deterministic) {
   Registry& registry = TheRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
+  if (!deterministic) registry.nondeterministic.insert(Key(domain, op_type, version));
   // A custom op has no schema to name type parameters by; its inference function decides.
   registry.table.add(domain, op_type, version, version, kernels::KernelTypes::Unconstrained(),
                      std::move(kernel));

@@ -64,6 +64,13 @@ struct ResolvedOp {
   // is the value the kernel would compute, and BuildNode takes it without running the kernel.
   // tests/shape_data_oracle_test.cc holds the two equal.
   bool value_is_shape_data = false;
+  // The schema version resolved (a custom op's registered version): what kernels read as
+  // KernelContext::version.
+  int since_version = 0;
+  // The kernels give the same values for the same operands and attributes every time: every
+  // builtin kernel (random ops have none), and a custom op's when it says so
+  // (CustomOp::deterministic). Only such values may be dropped and computed again.
+  bool deterministic = true;
 };
 
 // The resolution of an op at a schema version (custom ops: their registered version); never null.
@@ -82,9 +89,10 @@ std::optional<UndeclaredOperand> FindUndeclaredOperand(absl::Span<const OperandT
                                                        absl::Span<const DataType> inputs,
                                                        absl::Span<const DataType> outputs);
 
-// register_op's kernels join the same table, at exactly the op's version.
+// register_op's kernels join the same table, at exactly the op's version. `deterministic`:
+// ResolvedOp::deterministic of the op.
 void RegisterCustomKernel(absl::string_view domain, absl::string_view op_type, int version,
-                          kernels::Kernel kernel);
+                          kernels::Kernel kernel, bool deterministic);
 
 // A kernel attribute as a graph Attribute (for custom kernels and function bodies).
 Attribute ToAttribute(const kernels::KernelAttribute& attribute);
