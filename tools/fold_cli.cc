@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <fstream>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,12 +33,11 @@ absl::StatusOr<std::string> ValueOf(absl::string_view flag, absl::string_view na
 }
 
 absl::StatusOr<int64_t> ByteCount(absl::string_view name, const std::string& text) {
-  int64_t bytes = 0;
-  if (!absl::SimpleAtoi(text, &bytes) || bytes < 0) {
-    return UsageError(
-        absl::StrCat(name, " takes a byte count (a non-negative integer), not '", text, "'"));
-  }
-  return bytes;
+  if (std::optional<int64_t> bytes = ParseByteCount(text)) return *bytes;
+  return UsageError(absl::StrCat(name,
+                                 " takes a byte count (a non-negative integer, or one with K, M, G "
+                                 "or T for KiB, MiB, GiB, TiB: 64M), not '",
+                                 text, "'"));
 }
 
 // The byte count a "--name=N" or "--name N" flag gives.
@@ -53,6 +54,26 @@ bool IsFlag(absl::string_view arg, absl::string_view name) {
 }
 
 }  // namespace
+
+std::optional<int64_t> ParseByteCount(absl::string_view text) {
+  size_t digits = 0;
+  while (digits < text.size() && absl::ascii_isdigit(static_cast<unsigned char>(text[digits]))) {
+    ++digits;
+  }
+  int64_t count = 0;
+  if (digits == 0 || !absl::SimpleAtoi(text.substr(0, digits), &count)) return std::nullopt;
+  absl::string_view unit = text.substr(digits);
+  if (unit.empty() || unit == "B") return count;
+  // K, M, G, T: 2^10, 2^20, 2^30, 2^40.
+  const size_t power = absl::string_view("KMGT").find(
+      static_cast<char>(absl::ascii_toupper(static_cast<unsigned char>(unit[0]))));
+  if (power == absl::string_view::npos) return std::nullopt;
+  const int shift = 10 * static_cast<int>(power + 1);
+  unit.remove_prefix(1);
+  if (!unit.empty() && unit != "i" && unit != "iB" && unit != "B") return std::nullopt;
+  if (count > (std::numeric_limits<int64_t>::max() >> shift)) return std::nullopt;
+  return count << shift;
+}
 
 absl::StatusOr<FoldCommand> ParseFoldCommand(absl::Span<const char* const> args) {
   FoldCommand command;

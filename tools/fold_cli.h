@@ -8,6 +8,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "graphgc/export/fold/fold.h"
 
@@ -47,7 +48,13 @@ inline constexpr char kFoldUsage[] =
     "  --quiet                   no progress bar\n"
     "  --stats=FILE.json         write node counts, bytes, peak memory and time per phase (read,\n"
     "                            fuse, plan, import with the wanted values computed, fold,\n"
-    "                            export, write; they add up to total_seconds)\n";
+    "                            export, write; they add up to total_seconds)\n"
+    "Byte counts (N, BYTES) are bytes, or KiB, MiB, GiB or TiB with K, M, G or T: 64M.\n";
+
+// A byte count as the flags take it: digits, optionally followed by K, M, G or T (binary: 64M is
+// 64 MiB; "64MiB", "64MB" and "64m" too) or B. nullopt for anything else, a negative count, or one
+// past int64_t.
+std::optional<int64_t> ParseByteCount(absl::string_view text);
 
 // The arguments after the program name; an error says which one is wrong.
 absl::StatusOr<FoldCommand> ParseFoldCommand(absl::Span<const char* const> args);
