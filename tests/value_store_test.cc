@@ -1,8 +1,13 @@
-// The value store: generational slots (stale detection, reuse, retirement) and buffer accounting.
+// The value store: generational slots (stale detection, reuse, retirement), buffer accounting, and
+// the eviction order with the bytes an eviction would free.
 #include "graphgc/valuestore/value_store.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <vector>
+
+#include "graphgc/valuestore/recency_list.h"
 #include "graphgc/valuestore/tensor.h"
 
 namespace graphgc::internal {
@@ -142,6 +147,123 @@ TEST(ValueStoreTest, FreeListIsLifo) {
   store.release(b);
   EXPECT_EQ(store.insert(Doubles(1)).slot, b.slot);
   EXPECT_EQ(store.insert(Doubles(1)).slot, a.slot);
+}
+
+std::vector<uint32_t> Order(const RecencyList& list) {
+  std::vector<uint32_t> order;
+  for (auto i = list.oldest(); i.has_value(); i = list.newer(*i)) order.push_back(*i);
+  return order;
+}
+
+TEST(RecencyListTest, OldestFirstThroughTouchesAndRemovals) {
+  RecencyList list;
+  EXPECT_EQ(list.oldest(), std::nullopt);
+  for (uint32_t i : {5u, 0u, 9u, 2u}) list.push_newest(i, 100 + i);
+  EXPECT_EQ(Order(list), (std::vector<uint32_t>{5, 0, 9, 2}));
+  list.touch(2);  // the newest already: nothing moves
+  EXPECT_EQ(Order(list), (std::vector<uint32_t>{5, 0, 9, 2}));
+  list.touch(5);
+  list.touch(7);  // not in: nothing
+  EXPECT_EQ(Order(list), (std::vector<uint32_t>{0, 9, 2, 5}));
+  list.remove(9);
+  list.remove(9);
+  list.remove(0);
+  EXPECT_EQ(Order(list), (std::vector<uint32_t>{2, 5}));
+  list.push_newest(2, 7);  // again: moved, tag replaced
+  EXPECT_EQ(Order(list), (std::vector<uint32_t>{5, 2}));
+  EXPECT_EQ(list.tag(2), 7u);
+  EXPECT_EQ(list.tag(5), 105u);
+  EXPECT_EQ(list.size(), 2u);
+  list.remove(5);
+  list.remove(2);
+  EXPECT_EQ(list.oldest(), std::nullopt);
+  EXPECT_EQ(list.size(), 0u);
+  list.push_newest(3, 0);
+  EXPECT_EQ(Order(list), (std::vector<uint32_t>{3}));
+}
+
+std::vector<uint32_t> EvictableOwners(const ValueStore& store) {
+  std::vector<uint32_t> owners;
+  store.visit_evictable([&](ValueRef, uint32_t owner) {
+    owners.push_back(owner);
+    return true;
+  });
+  return owners;
+}
+
+TEST(ValueStoreEvictionTest, LeastRecentlyUsedFirstAndReleaseTakesOut) {
+  ValueStore store;
+  const ValueRef a = store.insert(Doubles(1));
+  const ValueRef b = store.insert(Doubles(1));
+  const ValueRef c = store.insert(Doubles(1));
+  store.make_evictable(a, 10);
+  store.make_evictable(b, 11);
+  store.make_evictable(c, 12);
+  EXPECT_EQ(EvictableOwners(store), (std::vector<uint32_t>{10, 11, 12}));
+  store.touch(a);
+  EXPECT_EQ(EvictableOwners(store), (std::vector<uint32_t>{11, 12, 10}));
+  store.make_unevictable(c);
+  EXPECT_FALSE(store.evictable(c));
+  EXPECT_EQ(EvictableOwners(store), (std::vector<uint32_t>{11, 10}));
+  store.release(b);
+  EXPECT_FALSE(store.evictable(b));  // stale
+  EXPECT_EQ(EvictableOwners(store), (std::vector<uint32_t>{10}));
+  // b's slot is reused by a value that is not evictable until it is made so.
+  const ValueRef d = store.insert(Doubles(1));
+  EXPECT_EQ(d.slot, b.slot);
+  EXPECT_FALSE(store.evictable(d));
+  store.make_evictable(d, 13);
+  EXPECT_EQ(EvictableOwners(store), (std::vector<uint32_t>{10, 13}));
+  // The walk gives current references and stops when asked.
+  int visited = 0;
+  store.visit_evictable([&](ValueRef ref, uint32_t) {
+    EXPECT_TRUE(store.contains(ref));
+    ++visited;
+    return false;
+  });
+  EXPECT_EQ(visited, 1);
+  store.touch(b);  // stale: nothing
+  EXPECT_EQ(EvictableOwners(store), (std::vector<uint32_t>{10, 13}));
+}
+
+// An eviction frees a buffer only when nothing else holds it: not another slot (a view), not a
+// Tensor outside the store, not the arena, not another store.
+TEST(ValueStoreEvictionTest, FreeableBytesCountOnlyBuffersNothingElseHolds) {
+  ValueStore store;
+  const ValueRef alone = store.insert(Doubles(10));
+  EXPECT_EQ(store.freeable_bytes(alone), 80u);
+
+  Tensor shared = Doubles(10);
+  const ValueRef base = store.insert(shared);
+  const ValueRef view = store.insert(shared.reshaped({2, 5}));
+  shared = Tensor();
+  EXPECT_EQ(store.freeable_bytes(base), 0u);  // the view holds it
+  EXPECT_EQ(store.freeable_bytes(view), 0u);
+  store.release(base);
+  EXPECT_EQ(store.freeable_bytes(view), 80u);
+
+  const Tensor copy = Doubles(4);
+  const ValueRef held = store.insert(copy);
+  EXPECT_EQ(store.freeable_bytes(held), 0u);  // `copy` holds it
+
+  const Tensor constant = Doubles(4);
+  store.adopt_external(constant);
+  const ValueRef of_constant = store.insert(constant);
+  EXPECT_EQ(store.freeable_bytes(of_constant), 0u);
+
+  ValueStore other;
+  Tensor between = Doubles(3);
+  const ValueRef in_other = other.insert(between);
+  const ValueRef in_table = store.insert(between);  // counted in this store's table
+  between = Tensor();
+  EXPECT_EQ(store.freeable_bytes(in_table), 0u);  // the other store's slot holds it
+  other.release(in_other);
+  EXPECT_EQ(store.freeable_bytes(in_table), 24u);
+  EXPECT_EQ(store.release(in_table), 24u);
+
+  EXPECT_EQ(store.freeable_bytes(ValueRef{}), 0u);
+  EXPECT_EQ(store.release(alone), 80u);
+  EXPECT_EQ(store.freeable_bytes(alone), 0u);  // stale
 }
 
 TEST(ValueStoreDeathTest, DoubleReleaseAborts) {

@@ -42,6 +42,9 @@ class Buffer {
 
   void Ref() { refs_.fetch_add(1, std::memory_order_relaxed); }
   void Unref();
+  // How many references there are now (Tensors viewing it). A hint for the thread that holds one:
+  // 1 means only the caller's; other threads may add or drop theirs at any time.
+  int32_t use_count() const { return refs_.load(std::memory_order_relaxed); }
 
   size_t nbytes() const { return nbytes_; }
   bool is_external() const { return owner_ != nullptr; }

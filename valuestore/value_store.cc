@@ -92,11 +92,56 @@ size_t ValueStore::release(ValueRef ref) {
     slot.tensor = Tensor();
   }
   --live_values_;
+  eviction_order_.remove(ref.slot);
   if (slot.generation == UINT32_MAX) return freed;  // retired: its generations are used up
   ++slot.generation;
   slot.next_free = free_head_;
   free_head_ = ref.slot;
   return freed;
+}
+
+void ValueStore::make_evictable(ValueRef ref, uint32_t owner) {
+  GRAPHGC_CHECK(contains(ref), "ValueStore::make_evictable of a stale or null reference");
+  eviction_order_.push_newest(ref.slot, owner);
+}
+
+void ValueStore::make_unevictable(ValueRef ref) {
+  if (contains(ref)) eviction_order_.remove(ref.slot);
+}
+
+void ValueStore::touch(ValueRef ref) {
+  if (contains(ref)) eviction_order_.touch(ref.slot);
+}
+
+bool ValueStore::evictable(ValueRef ref) const {
+  return contains(ref) && eviction_order_.contains(ref.slot);
+}
+
+void ValueStore::visit_evictable(absl::FunctionRef<bool(ValueRef, uint32_t owner)> visit) const {
+  for (std::optional<uint32_t> index = eviction_order_.oldest(); index.has_value();
+       index = eviction_order_.newer(*index)) {
+    if (!visit(ValueRef{*index, slots_[*index].generation}, eviction_order_.tag(*index))) return;
+  }
+}
+
+size_t ValueStore::freeable_bytes(ValueRef ref) const {
+  if (!contains(ref)) return 0;
+  const Slot& slot = slots_[ref.slot];
+  if (slot.composite == nullptr) return freeable_bytes_of(slot.tensor);
+  size_t bytes = 0;
+  for (const Tensor& tensor : slot.composite->tensors()) bytes += freeable_bytes_of(tensor);
+  return bytes;
+}
+
+size_t ValueStore::freeable_bytes_of(const Tensor& tensor) const {
+  const Buffer* buffer = tensor.buffer();
+  if (buffer == nullptr || buffer->use_count() != 1) return 0;
+  if (buffer->ClaimedBy(id_)) {
+    return buffer->claimed_uses() == 1 && !buffer->ClaimedAsExternal() ? tensor.buffer_bytes() : 0;
+  }
+  auto it = buffer_uses_.find(buffer);
+  if (it == buffer_uses_.end()) return 0;
+  return it->second.slots == 1 && !it->second.external ? tensor.buffer_bytes() : 0;
 }
 
 bool ValueStore::holds_claim(const Buffer* buffer) const {
@@ -167,7 +212,8 @@ size_t ValueStore::uncount_in_table(const Tensor& tensor) {
 int64_t ValueStore::overhead_bytes() const {
   return static_cast<int64_t>(slots_.capacity() * sizeof(Slot) +
                               buffer_uses_.capacity() *
-                                  (sizeof(std::pair<const Buffer*, BufferUse>) + 1));
+                                  (sizeof(std::pair<const Buffer*, BufferUse>) + 1)) +
+         eviction_order_.overhead_bytes();
 }
 
 }  // namespace internal

@@ -24,6 +24,8 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/functional/function_ref.h"
+#include "graphgc/valuestore/recency_list.h"
 #include "graphgc/valuestore/tensor.h"
 #include "graphgc/valuestore/value.h"
 #include "graphgc/valuestore/value_ref.h"
@@ -51,6 +53,20 @@ class ValueStore {
   // viewed by another slot or owned by the arena). Aborts on a stale reference: the collector must
   // never free twice.
   size_t release(ValueRef ref);
+
+  // The eviction order, for a graph that may evict values to stay under its budget: the values
+  // made evictable, least recently used first, each with its owner's tag (the graph's var).
+  // release() takes a value out of it. A store nothing is made evictable in allocates nothing.
+  void make_evictable(ValueRef ref, uint32_t owner);  // as the most recently used
+  void make_unevictable(ValueRef ref);
+  void touch(ValueRef ref);  // an evictable value was read: the most recently used now
+  bool evictable(ValueRef ref) const;
+  // Calls visit(ref, owner) for each evictable value, least recently used first, until it
+  // returns false. `visit` must not change the store (release after the walk).
+  void visit_evictable(absl::FunctionRef<bool(ValueRef, uint32_t owner)> visit) const;
+  // The bytes release(ref) would give back now: those of its buffers that nothing else holds (no
+  // other slot, the arena, a Tensor outside the store, another graph). 0 for a null or stale ref.
+  size_t freeable_bytes(ValueRef ref) const;
 
   // Marks a buffer as owned by someone else (the arena): slots may view it, it is never counted.
   // A buffer already counted (a value made a constant) stops counting here.
@@ -92,10 +108,13 @@ class ValueStore {
   // (the claim is free and the table does not count the buffer already).
   bool holds_claim(const Buffer* buffer) const;
   void add_live_bytes(size_t bytes);
+  // Of one buffer of a slot: its bytes if that slot alone holds it and this store counts it.
+  size_t freeable_bytes_of(const Tensor& tensor) const;
 
   std::vector<Slot> slots_;
   uint32_t free_head_ = kNoSlot;
   absl::flat_hash_map<const Buffer*, BufferUse> buffer_uses_;
+  RecencyList eviction_order_;
   const uint64_t id_;  // the claim this store puts on buffers (buffer.h)
   int64_t live_bytes_ = 0;
   int64_t peak_bytes_ = 0;
