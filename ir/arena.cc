@@ -405,6 +405,9 @@ Arena::AttrRecord Arena::store_attribute(const Attribute& attr) {
           record.payload = tensors_.size();
           if (value.buffer() != nullptr && tensor_buffers_.insert(value.buffer()).second) {
             tensor_bytes_ += static_cast<int64_t>(value.buffer_bytes());
+            if (!value.is_external_view()) {
+              owned_tensor_bytes_ += static_cast<int64_t>(value.buffer_bytes());
+            }
           }
           tensors_.push_back(value);
         } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {

@@ -201,6 +201,8 @@ class Arena {
 
   // Bytes held: capacity of every record table, pool and index, plus constant tensor buffers.
   int64_t bytes() const;
+  // The constant tensor buffers held in memory (not views of mapped files), each counted once.
+  int64_t owned_tensor_bytes() const { return owned_tensor_bytes_; }
 
  private:
   struct NodeRecord {
@@ -282,6 +284,7 @@ class Arena {
   std::vector<Tensor> tensors_;
   absl::flat_hash_set<const Buffer*> tensor_buffers_;  // counted once each
   int64_t tensor_bytes_ = 0;
+  int64_t owned_tensor_bytes_ = 0;  // of those, not views of mapped files
   absl::flat_hash_set<StringId> argument_names_;
   absl::flat_hash_map<VarId, StringId> user_names_;
   absl::flat_hash_map<StringId, VarId> vars_by_user_name_;

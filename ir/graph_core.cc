@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <limits>
+#include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -15,7 +17,12 @@ GraphCore::GraphCore(const GraphOptions& options)
     : options_(options),
       arena_(std::make_unique<Arena>()),
       store_(std::make_unique<ValueStore>()),
-      collector_(options) {}
+      collector_(options) {
+  if (options.on_budget == OnBudget::kEvictAndRecompute && options.max_live_value_bytes > 0 &&
+      !options.keep_all_values) {
+    evictor_ = std::make_unique<Evictor>();
+  }
+}
 
 void GraphCore::shutdown() {
   alive_ = false;
@@ -31,12 +38,15 @@ void GraphCore::free_storage() {
   store_.reset();
   arena_.reset();
   values_ = {};
+  evictor_.reset();
+  pins_ = {};
   collector_.release_tables();  // Var handles of a dead graph no longer touch roots (var.cc)
 }
 
 void GraphCore::add_var_entries(size_t count) {
   values_.grow(count);
   collector_.add_vars(count);
+  if (evictor_ != nullptr) evictor_->add_vars(count);
 }
 
 NodeId GraphCore::add_node(OpKindId op, absl::Span<const VarId> inputs,
@@ -102,6 +112,144 @@ void GraphCore::set_value(VarId var, Value value) {
   collector_.note_new_value(var);
 }
 
+void GraphCore::set_recomputable_value(VarId var, Value value) {
+  if (evictor_ != nullptr) evictor_->set_recomputable(var);
+  set_value(var, std::move(value));
+  if (evictable(var)) store_->make_evictable(values_[var.value()], var.value());
+}
+
+bool GraphCore::evictable(VarId var) const {
+  return evictor_ != nullptr && evictor_->recomputable(var) && !pinned(var) &&
+         arena_->var_kind(var) != VarKind::kConstant;
+}
+
+bool GraphCore::can_recompute_from(VarId var) const {
+  if (evictor_ == nullptr) return false;
+  if (evictor_->recomputable(var)) return true;
+  return values_[var.value()].is_null() && arena_->var_kind(var) == VarKind::kConstant &&
+         arena_->node_value_tensor(arena_->var_producer(var)).has_value();
+}
+
+void GraphCore::mark_dropped(VarId var, absl::Status why) {
+  if (evictor_ == nullptr) return;
+  evictor_->set_dropped(var);
+  evictor_->note_failure(var, std::move(why));
+}
+
+absl::Status GraphCore::make_room(int64_t bytes) {
+  const int64_t cap = options_.max_live_value_bytes;
+  if (cap <= 0 || bytes <= cap - budget_used()) return absl::OkStatus();
+  if (collector_.collects_automatically()) collect(CollectMode::kChangedSinceLast);
+  const int64_t used = budget_used();
+  if (bytes <= cap - used) return absl::OkStatus();
+  if (evictor_ == nullptr) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        bytes, " more bytes do not fit under GraphOptions::max_live_value_bytes (", cap, ")"));
+  }
+  absl::StatusOr<Evictor::Choice> choice =
+      evictor_->choose(*store_, used, arena_->owned_tensor_bytes(), bytes, cap);
+  if (!choice.ok()) return choice.status();
+  for (const auto& [var, ref] : *choice) {
+    ValueRef& held = values_[var.value()];
+    GRAPHGC_CHECK(held == ref, "an evictable value is not its var's");
+    evictor_->note_evicted(store_->release(ref));
+    held = ValueRef{};
+    evictor_->set_evicted(var, true);
+  }
+  return absl::OkStatus();
+}
+
+std::optional<Value> GraphCore::read_value(VarId var) {
+  const ValueRef ref = values_[var.value()];
+  if (!ref.is_null()) {
+    if (evictor_ != nullptr) store_->touch(ref);
+    return store_->get_value(ref);
+  }
+  if (evicted(var)) return recompute(var);
+  return any_value(var);
+}
+
+namespace {
+std::atomic<GraphCore::ValueRecomputer> value_recomputer{nullptr};
+}  // namespace
+
+void GraphCore::set_value_recomputer(ValueRecomputer recomputer) {
+  value_recomputer.store(recomputer, std::memory_order_release);
+}
+
+std::optional<Value> GraphCore::recompute(VarId var) {
+  const ValueRecomputer recomputer = value_recomputer.load(std::memory_order_acquire);
+  if (recomputer == nullptr) return std::nullopt;
+  const BusyScope busy(*this);  // a deterministic custom kernel is user code
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<Value> value = recomputer(*this, var);
+  if (!alive_) return std::nullopt;
+  evictor_->note_recompute_time(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+          .count());
+  if (!value.ok()) {
+    evictor_->note_failure(var, value.status());
+    return std::nullopt;
+  }
+  return *std::move(value);
+}
+
+void GraphCore::restore_value(VarId var, Value value) {
+  ValueRef& ref = values_[var.value()];
+  GRAPHGC_CHECK(ref.is_null() && evictor_ != nullptr, "restoring a value that is held");
+  const int64_t before = store_->live_bytes();
+  ref = store_->insert(std::move(value));
+  collector_.note_new_value(var);
+  evictor_->set_evicted(var, false);
+  evictor_->note_recomputed(store_->live_bytes() - before);
+  if (evictable(var)) store_->make_evictable(ref, var.value());
+}
+
+void GraphCore::add_pin(VarId var) {
+  ++pins_[var.value()];
+  const ValueRef ref = values_[var.value()];
+  if (evictor_ != nullptr && !ref.is_null()) store_->make_unevictable(ref);
+}
+
+void GraphCore::remove_pin(VarId var) {
+  auto it = pins_.find(var.value());
+  GRAPHGC_CHECK(it != pins_.end(), "unpinning a var that is not pinned");
+  if (--it->second > 0) return;
+  pins_.erase(it);
+  const ValueRef ref = values_[var.value()];
+  if (!ref.is_null() && evictable(var)) store_->make_evictable(ref, var.value());
+}
+
+absl::Status GraphCore::pin(VarId var) {
+  if (!read_value(var).has_value()) {
+    absl::Status why = explain_missing_value(var);
+    return why.ok() ? absl::InternalError("graphgc bug: a var without a value explains none") : why;
+  }
+  add_pin(var);
+  return absl::OkStatus();
+}
+
+absl::Status GraphCore::unpin(VarId var) {
+  if (!pinned(var)) return absl::FailedPreconditionError("unpin: the var is not pinned");
+  remove_pin(var);
+  return absl::OkStatus();
+}
+
+void GraphCore::hold(VarId var) {
+  add_root(var);
+  add_pin(var);
+}
+
+void GraphCore::let_go(VarId var) {
+  remove_pin(var);
+  remove_root(var);
+  ValueRef& ref = values_[var.value()];
+  if (collector_.root_count(var) == 0 && !ref.is_null() && !options_.keep_all_values) {
+    store_->release(ref);
+    ref = ValueRef{};
+  }
+}
+
 int64_t GraphCore::live_budget_left(int64_t wanted) {
   const int64_t cap = options_.max_live_value_bytes;
   if (cap <= 0) return std::numeric_limits<int64_t>::max();
@@ -123,6 +271,10 @@ GraphStats GraphCore::stats() const {
   stats.live_values = store_->live_values();
   stats.collections = collector_.collections();
   stats.values_skipped_for_budget = skipped_for_budget_;
+  if (evictor_ != nullptr) {
+    evictor_->fill(stats);
+    stats.arena_bytes += evictor_->table_bytes();
+  }
   return stats;
 }
 
@@ -136,6 +288,7 @@ void GraphCore::set_value_explainer(ValueExplainer explainer) {
 
 absl::Status GraphCore::explain_missing_value(VarId var) const {
   if (has_value(var)) return absl::OkStatus();
+  if (lost_to_budget(var)) return explain_evicted(var);
   if (arena_->var_kind(var) == VarKind::kArgument) {
     return absl::FailedPreconditionError(
         arena_->var_subgraph(var).valid()
@@ -150,6 +303,24 @@ absl::Status GraphCore::explain_missing_value(VarId var) const {
   const ValueExplainer explainer = value_explainer.load(std::memory_order_acquire);
   if (explainer == nullptr) return absl::FailedPreconditionError("no value");
   return explainer(*this, var);
+}
+
+absl::Status GraphCore::explain_evicted(VarId var) const {
+  const std::string budget =
+      absl::StrCat("to keep live values under ", "GraphOptions::max_live_value_bytes (",
+                   options_.max_live_value_bytes, ")");
+  const absl::Status failure = evictor_->failure(var);
+  if (evictor_->evicted(var) && failure.ok()) {
+    return absl::UnavailableError(
+        absl::StrCat("no value held: evicted ", budget, "; value() computes it again"));
+  }
+  if (evictor_->evicted(var)) {
+    return absl::Status(failure.code(),
+                        absl::StrCat("no value held: evicted ", budget,
+                                     ", and computing it again failed: ", failure.message()));
+  }
+  return absl::ResourceExhaustedError(
+      absl::StrCat("no value: dropped ", budget, ": ", failure.message()));
 }
 
 absl::Status GraphCore::name_var(VarId var, absl::string_view name) {

@@ -17,12 +17,15 @@
 #include <optional>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "graphgc/ir/arena.h"
 #include "graphgc/ir/attribute.h"
 #include "graphgc/ir/chunked_vector.h"
 #include "graphgc/ir/collector.h"
+#include "graphgc/ir/evictor.h"
 #include "graphgc/ir/function_library.h"
 #include "graphgc/ir/graph_options.h"
 #include "graphgc/ir/graph_stats.h"
@@ -99,7 +102,10 @@ class GraphCore {
 
   // Roots: one count per var, kept by Var handles (the collector's roots).
   void add_root(VarId var) { collector_.add_root(var); }
-  void remove_root(VarId var) { collector_.remove_root(var); }
+  void remove_root(VarId var) {
+    collector_.remove_root(var);
+    if (!pins_.empty() && collector_.root_count(var) == 0) pins_.erase(var.value());
+  }
   int32_t root_count(VarId var) const { return collector_.root_count(var); }
 
   // Arena growth goes through the core so that every var gets its value slot and root count, and
@@ -125,6 +131,9 @@ class GraphCore {
   bool has_value(VarId var) const;
   void set_value(VarId var, Tensor tensor);
   void set_value(VarId var, Value value);
+  // A value that can be computed again from the arena (a deterministic kernel's, from arena
+  // constants and such values): under OnBudget::kEvictAndRecompute it may be evicted.
+  void set_recomputable_value(VarId var, Value value);
   // Values a computation holds outside the store for a while count towards the peak.
   void note_transient_bytes(int64_t bytes) { store_->note_transient_bytes(bytes); }
 
@@ -150,11 +159,61 @@ class GraphCore {
   int64_t live_budget_left(int64_t wanted);
   void note_skipped_for_budget() { ++skipped_for_budget_; }
 
+  // OnBudget::kEvictAndRecompute, with a cap and values that may be freed (evictor.h).
+  bool evicts() const { return evictor_ != nullptr; }
+  // What counts against max_live_value_bytes: the store's live values, and when the graph evicts
+  // also the constants held in memory (which are never evicted).
+  int64_t budget_used() const {
+    return store_->live_bytes() + (evictor_ != nullptr ? arena_->owned_tensor_bytes() : 0);
+  }
+  // Makes `bytes` more value bytes fit under max_live_value_bytes: collects first (unless the
+  // policy is kManual), then evicts as the evictor chooses when the graph evicts. OK when they
+  // fit; otherwise why not, and nothing is evicted.
+  absl::Status make_room(int64_t bytes);
+  // Whether `var`'s value can always be had from the arena: a constant's tensor, or a value that
+  // can be computed again (false when the graph does not evict).
+  bool can_recompute_from(VarId var) const;
+  bool evicted(VarId var) const { return evictor_ != nullptr && evictor_->evicted(var); }
+  // Evicted, or dropped: value_status is the graph's to explain.
+  bool lost_to_budget(VarId var) const {
+    return evictor_ != nullptr && !has_value(var) &&
+           (evictor_->evicted(var) || evictor_->dropped(var));
+  }
+  // Its node's values did not fit (evict mode): value_status says `why`.
+  void mark_dropped(VarId var, absl::Status why);
+
+  // The value of `var` for a reader: a value the store holds (the most recently used now), a
+  // constant's, or an evicted one computed again; nullopt when it has none or cannot get it
+  // back (value_status says why).
+  std::optional<Value> read_value(VarId var);
+  // Pins (Var::pin): a pinned value is never evicted. pin makes the value resident first; its
+  // error is why the var has no value. unpin of a var not pinned is FailedPrecondition. Pins go
+  // with the var's last root.
+  absl::Status pin(VarId var);
+  absl::Status unpin(VarId var);
+  bool pinned(VarId var) const { return !pins_.empty() && pins_.contains(var.value()); }
+
+  // For a recomputation (opset/values/recompute.h): a value computed again goes back in its var;
+  // hold keeps a var's value (a root and a pin) until let_go, which frees it at once when no
+  // other root is left.
+  void restore_value(VarId var, Value value);
+  void hold(VarId var);
+  void let_go(VarId var);
+  // Computes an evicted value again (installed by the opset module, which runs kernels).
+  using ValueRecomputer = absl::StatusOr<Value> (*)(GraphCore& core, VarId var);
+  static void set_value_recomputer(ValueRecomputer recomputer);
+
  private:
   ~GraphCore() = default;
   void add_var_entries(size_t count);
 
   void free_storage();
+  // Whether a value of `var` may be in the store's eviction order now.
+  bool evictable(VarId var) const;
+  void add_pin(VarId var);
+  void remove_pin(VarId var);
+  std::optional<Value> recompute(VarId var);
+  absl::Status explain_evicted(VarId var) const;
 
   int64_t refs_ = 0;
   bool alive_ = true;
@@ -165,6 +224,8 @@ class GraphCore {
   std::unique_ptr<ValueStore> store_;
   ValueSlots values_;  // per var; null when the var holds no store value
   Collector collector_;
+  std::unique_ptr<Evictor> evictor_;  // OnBudget::kEvictAndRecompute only
+  absl::flat_hash_map<uint32_t, int32_t> pins_;
   FunctionLibrary functions_;
   int64_t skipped_for_budget_ = 0;
   int64_t value_limit_ = std::numeric_limits<int64_t>::max();  // ValueLimitScope

@@ -45,6 +45,20 @@ enum class CollectMode {
 // from collecting after every op.
 int64_t DefaultMinTriggerBytes();
 
+// What a graph does when a value would pass GraphOptions::max_live_value_bytes.
+enum class OnBudget {
+  // The op gets its types but no value, and neither do the ops that read it; GraphStats counts it.
+  kDropValues,
+  // Room is made by evicting values of live vars, the least recently made or read (Var::value)
+  // first: only values a deterministic kernel computed from constants or from other such values,
+  // never a pinned one (Var::pin) or a constant. Reading an evicted value (Var::value) computes it
+  // again, with the
+  // values it needs that are gone too, under the same cap. Values that cannot be computed again
+  // (a constant's, a body's, a custom op's that is not deterministic) count against the cap and
+  // stay. An op whose own inputs and outputs cannot fit even so gets no value ("dropped").
+  kEvictAndRecompute,
+};
+
 struct GraphOptions {
   // Compute each op's output value when all its inputs have values (constant folding).
   bool propagate_values = true;
@@ -70,6 +84,8 @@ struct GraphOptions {
   // propagation never holds more than this (an output of unknown size is computed under what the
   // cap has left, and dropped if it would not fit).
   int64_t max_live_value_bytes = 0;
+  // Past max_live_value_bytes: forget new values (the default) or evict and recompute old ones.
+  OnBudget on_budget = OnBudget::kDropValues;
 
   // Trips a Loop may make while computing its value. A Loop that has not finished by then (its
   // condition never turns false, or its trip count is larger) gets no value, its type is still

@@ -31,6 +31,14 @@ struct GraphStats {
   int64_t collections = 0;       // collections run so far, explicit and automatic
   // Ops whose values were not computed because of GraphOptions::max_live_value_bytes.
   int64_t values_skipped_for_budget = 0;
+  // OnBudget::kEvictAndRecompute: values of live vars evicted to make room, and the bytes that
+  // gave back; values computed again when read (the values they needed included), their bytes,
+  // and the time that took.
+  int64_t values_evicted = 0;
+  int64_t evicted_bytes = 0;
+  int64_t values_recomputed = 0;
+  int64_t recomputed_bytes = 0;
+  int64_t recompute_ns = 0;
 };
 
 }  // namespace graphgc

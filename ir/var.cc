@@ -121,17 +121,38 @@ VarType Var::type() const {
 
 std::optional<std::vector<Dim>> Var::dims() const { return type().dims(); }
 
-std::optional<Tensor> Var::value() const { return attached() ? core_->value(id_) : std::nullopt; }
+std::optional<Tensor> Var::value() const {
+  if (!attached()) return std::nullopt;
+  if (!core_->evicts()) return core_->value(id_);
+  std::optional<Value> value = core_->read_value(id_);
+  if (!value.has_value() || !value->is_tensor()) return std::nullopt;
+  return std::move(*value).take_tensor();
+}
 
 std::optional<Value> Var::any_value() const {
-  return attached() ? core_->any_value(id_) : std::nullopt;
+  if (!attached()) return std::nullopt;
+  return core_->evicts() ? core_->read_value(id_) : core_->any_value(id_);
 }
+
+absl::Status Var::pin() const {
+  if (!attached()) return status();
+  return core_->pin(id_);
+}
+
+absl::Status Var::unpin() const {
+  if (!attached()) return status();
+  return core_->unpin(id_);
+}
+
+bool Var::pinned() const { return attached() && core_->pinned(id_); }
 
 std::ostream& operator<<(std::ostream& out, const Var& var) {
   if (var.empty()) return out << "Var(empty)";
   if (!var.ok()) return out << "Var(failed: " << var.status() << ")";
   out << "Var(" << var.type();
-  if (const std::optional<Value> value = var.any_value(); value.has_value()) {
+  // Printing never computes a value again: it shows what is held.
+  if (var.core()->evicted(var.id())) return out << " (value evicted))";
+  if (const std::optional<Value> value = var.core()->any_value(var.id()); value.has_value()) {
     if (value->is_tensor()) {
       out << " = " << value->tensor();
     } else {

@@ -57,7 +57,9 @@ class Var {
   // The shape with the names of its symbolic dims: {"N", 4}. nullopt if the rank is unknown.
   std::optional<std::vector<Dim>> dims() const;
   // The propagated value, when every input of its node had one (and propagation is on).
-  // A tensor only: see any_value() for the others.
+  // A tensor only: see any_value() for the others. Under OnBudget::kEvictAndRecompute a value
+  // that was evicted is computed again here (so reading may evict others); nullopt if that does
+  // not fit, and value_status says why.
   std::optional<Tensor> value() const;
   // The propagated value of any type: a tensor, or a sequence, optional or map (value.h).
   std::optional<Value> any_value() const;
@@ -65,8 +67,19 @@ class Var {
   // the op: an argument; propagation is off; a random op; no kernel for the op at its opset;
   // input K has no value (and why); the output would be B bytes, over
   // GraphOptions::max_value_bytes; the live value budget was reached; the kernel gives no value
-  // for these inputs. A failed Var: its status().
+  // for these inputs. Under OnBudget::kEvictAndRecompute also: evicted, value() computes it
+  // again (Unavailable); evicted, and computing it again failed (why); dropped, its op's inputs
+  // and outputs did not fit. A failed Var: its status().
   absl::Status value_status() const;
+
+  // Keeps the value from being evicted (OnBudget::kEvictAndRecompute) until unpin(); pins count,
+  // and go with the last Var of the var. Makes the value resident first (computing it again if
+  // it was evicted). Errors: why the var has no value (value_status), a failed or empty Var.
+  // Under kDropValues a pin changes nothing but pinned().
+  absl::Status pin() const;
+  // FailedPrecondition if the var is not pinned.
+  absl::Status unpin() const;
+  bool pinned() const;
 
   // The name the var has in an export: an argument's, or one given with set_name (nullopt if
   // none: the export makes one up).

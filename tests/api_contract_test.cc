@@ -104,6 +104,22 @@ TEST(ApiContractTest, OptionsAreDesignatedInitializable) {
   EXPECT_EQ(v.value()->data<float>()[1], 2.0f);
 }
 
+TEST(ApiContractTest, ValuesOnDemandKeepTheRootsContract) {
+  gg::Graph g(gg::GraphOptions{.max_live_value_bytes = 1 << 20,
+                               .on_budget = gg::OnBudget::kEvictAndRecompute});
+  gg::Var c = g.constant(gg::Tensor::zeros(gg::DataType::kFloat, {1 << 16}));  // 256 KiB
+  std::vector<gg::Var> kept;
+  for (int i = 0; i < 8; ++i) kept.push_back(gg::op::Add(c, g.constant(gg::Tensor::scalar(1.0f))));
+  g.collect();
+  const gg::GraphStats stats = g.stats();
+  EXPECT_GT(stats.values_evicted, 0);
+  // Exact accounting holds for the values held; the evicted ones are held by nobody.
+  EXPECT_EQ(stats.live_value_bytes, stats.live_values * (256 << 10));
+  for (const gg::Var& v : kept) ASSERT_TRUE(v.value().has_value()) << v.value_status();
+  ASSERT_TRUE(kept[0].pin().ok());
+  EXPECT_TRUE(kept[0].unpin().ok());
+}
+
 TEST(ApiContractTest, ThreadsBuildIndependentGraphs) {
   auto build = [](double* result) {
     gg::Graph g;

@@ -191,4 +191,26 @@ TEST(ReadmeExamplesTest, Functions) {
   EXPECT_EQ(y.shape(), (std::vector<int64_t>{3}));
 }
 
+// The README's "Values on demand" example, as written there.
+TEST(ReadmeExamplesTest, ValuesOnDemand) {
+  namespace op = graphgc::op;
+  gg::Graph g({.max_live_value_bytes = 64 << 20, .on_budget = gg::OnBudget::kEvictAndRecompute});
+  gg::Var x = g.constant(gg::Tensor::zeros(gg::DataType::kFloat, {1024, 1024}));  // 4 MiB
+  std::vector<gg::Var> layers;  // 100 values of 4 MiB, all kept: 400 MiB under a 64 MiB cap
+  for (int i = 0; i < 100; ++i) layers.push_back(op::Relu(op::Add(i ? layers.back() : x, x)));
+  absl::Status s =
+      layers[0].value_status();  // Unavailable: "evicted ...; value() computes it again"
+  std::optional<gg::Tensor> first = layers[0].value();  // computed again, the same bits
+  absl::Status pinned = layers[1].pin();                // computed again, and kept until unpin()
+
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnavailable) << s;
+  ASSERT_TRUE(first.has_value());
+  EXPECT_TRUE(*first == gg::Tensor::zeros(gg::DataType::kFloat, {1024, 1024}));
+  EXPECT_TRUE(pinned.ok()) << pinned;
+  EXPECT_TRUE(layers[1].pinned());
+  for (int i = 0; i < 100; ++i) EXPECT_TRUE(layers[i].value().has_value()) << i;
+  EXPECT_TRUE(layers[1].value_status().ok());
+  EXPECT_LE(g.stats().peak_value_bytes, int64_t{60} << 20);  // the cap less the 4 MiB constant
+}
+
 }  // namespace

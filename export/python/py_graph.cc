@@ -38,6 +38,12 @@ CollectPolicy PolicyFromName(const std::string& name) {
   RaiseError(absl::StrCat("collect_policy is 'adaptive', 'fixed' or 'manual', not '", name, "'"));
 }
 
+OnBudget OnBudgetFromName(const std::string& name) {
+  if (name == "drop") return OnBudget::kDropValues;
+  if (name == "evict") return OnBudget::kEvictAndRecompute;
+  RaiseError(absl::StrCat("on_budget is 'drop' or 'evict', not '", name, "'"));
+}
+
 // Every live Python Graph by its core; an entry leaves with its Graph. Guarded by the GIL.
 std::unordered_map<const internal::GraphCore*, std::weak_ptr<Graph>>& LiveGraphs() {
   static auto* const graphs =
@@ -49,7 +55,7 @@ std::shared_ptr<Graph> NewGraph(bool propagate_values, bool keep_all_values,
                                 const std::string& collect_policy, double growth_factor,
                                 std::optional<int64_t> min_trigger_bytes, int64_t threshold_bytes,
                                 int64_t max_value_bytes, int64_t max_live_value_bytes,
-                                int64_t max_loop_trips) {
+                                int64_t max_loop_trips, const std::string& on_budget) {
   GraphOptions options;
   options.propagate_values = propagate_values;
   options.keep_all_values = keep_all_values;
@@ -60,6 +66,7 @@ std::shared_ptr<Graph> NewGraph(bool propagate_values, bool keep_all_values,
   options.max_value_bytes = max_value_bytes;
   options.max_live_value_bytes = max_live_value_bytes;
   options.max_loop_trips = max_loop_trips;
+  options.on_budget = OnBudgetFromName(on_budget);
   auto* graph = new Graph(options);
   const internal::GraphCore* core = graph->core();
   std::shared_ptr<Graph> owner(graph, [core](Graph* dying) {
@@ -92,9 +99,11 @@ std::string CollectStatsText(const CollectStats& s) {
 std::string GraphStatsText(const GraphStats& s) {
   return absl::StrFormat(
       "GraphStats(nodes=%d, vars=%d, arena_bytes=%d, live_value_bytes=%d, peak_value_bytes=%d, "
-      "live_values=%d, collections=%d, values_skipped_for_budget=%d)",
+      "live_values=%d, collections=%d, values_skipped_for_budget=%d, values_evicted=%d, "
+      "evicted_bytes=%d, values_recomputed=%d, recomputed_bytes=%d, recompute_ns=%d)",
       s.nodes, s.vars, s.arena_bytes, s.live_value_bytes, s.peak_value_bytes, s.live_values,
-      s.collections, s.values_skipped_for_budget);
+      s.collections, s.values_skipped_for_budget, s.values_evicted, s.evicted_bytes,
+      s.values_recomputed, s.recomputed_bytes, s.recompute_ns);
 }
 
 void DefineStats(py::module_& module) {
@@ -114,6 +123,11 @@ void DefineStats(py::module_& module) {
       .def_readonly("live_values", &GraphStats::live_values)
       .def_readonly("collections", &GraphStats::collections)
       .def_readonly("values_skipped_for_budget", &GraphStats::values_skipped_for_budget)
+      .def_readonly("values_evicted", &GraphStats::values_evicted)
+      .def_readonly("evicted_bytes", &GraphStats::evicted_bytes)
+      .def_readonly("values_recomputed", &GraphStats::values_recomputed)
+      .def_readonly("recomputed_bytes", &GraphStats::recomputed_bytes)
+      .def_readonly("recompute_ns", &GraphStats::recompute_ns)
       .def("__repr__", &GraphStatsText);
 }
 
@@ -185,7 +199,7 @@ void DefineGraph(py::module_& module) {
            py::arg("threshold_bytes") = defaults.threshold_bytes,
            py::arg("max_value_bytes") = defaults.max_value_bytes,
            py::arg("max_live_value_bytes") = defaults.max_live_value_bytes,
-           py::arg("max_loop_trips") = defaults.max_loop_trips)
+           py::arg("max_loop_trips") = defaults.max_loop_trips, py::arg("on_budget") = "drop")
       .def(
           "__enter__",
           [](std::shared_ptr<Graph> graph) {

@@ -136,6 +136,14 @@ void DefineVarClass(py::module_& module) {
             UsableVar(var);
             RaiseIfError(var.set_name(name));
           })
+      .def(
+          "pin", [](const Var& var) { RaiseIfError(UsableVar(var).pin()); },
+          "Keeps the value from being evicted (on_budget='evict') until unpin(); computes it "
+          "again first if it was. Raises graphgc.Error when the var has no value.")
+      .def(
+          "unpin", [](const Var& var) { RaiseIfError(UsableVar(var).unpin()); },
+          "Undoes one pin(); raises graphgc.Error if the var is not pinned.")
+      .def_property_readonly("pinned", [](const Var& var) { return UsableVar(var).pinned(); })
       .def("__repr__", [](const Var& var) { return Printed(var); });
 }
 

@@ -132,6 +132,8 @@ std::optional<Var> BuildBinaryShortPath(const OpSignature& signature, const Var&
   if (general_build_only) return std::nullopt;
   GraphCore* core = SharedUsableCore(a, b);
   if (core == nullptr) return std::nullopt;
+  // An evicted operand must be computed again first (OnBudget::kEvictAndRecompute): BuildOp does.
+  if (core->evicts()) return std::nullopt;
   Arena& arena = core->arena();
   if (arena.full() || arena.has_dim_names()) return std::nullopt;
   // Before the op's value is made, as in BuildNode: what the trigger then sees is what the

@@ -18,6 +18,7 @@
 #include "graphgc/opset/inference/shape_data.h"
 #include "graphgc/opset/kernels/kernel.h"
 #include "graphgc/opset/values/kernel_registry.h"
+#include "graphgc/opset/values/recompute.h"
 #include "graphgc/opset/values/value_explainer.h"
 #include "graphgc/valuestore/check.h"
 #include "graphgc/valuestore/status_macros.h"
@@ -218,11 +219,22 @@ namespace {
 
 // The most a value of this op may take: the per-value budget, and what the live cap has left
 // (GraphOptions::max_live_value_bytes). 0 when the outputs cannot fit, which counts as skipped.
-int64_t ValueBytesAllowed(GraphCore& core, absl::Span<const OutputType> types) {
+// Under OnBudget::kEvictAndRecompute room is made by evicting; `dropped` says why it could not be.
+int64_t ValueBytesAllowed(GraphCore& core, absl::Span<const OutputType> types,
+                          absl::Status& dropped) {
   const int64_t per_value = core.max_value_bytes();
   if (!OutputsFitBudget(types, per_value)) return 0;
-  if (core.options().max_live_value_bytes <= 0) return per_value;  // no cap: nothing to add up
+  const int64_t cap = core.options().max_live_value_bytes;
+  if (cap <= 0) return per_value;  // no cap: nothing to add up
   const int64_t wanted = KnownOutputBytes(types);
+  if (core.evicts()) {
+    dropped = core.make_room(wanted);
+    if (!dropped.ok()) {
+      core.note_skipped_for_budget();
+      return 0;
+    }
+    return std::min(per_value, std::max<int64_t>(cap - core.budget_used(), 0));
+  }
   const int64_t left = core.live_budget_left(wanted);
   if (left == 0 || wanted > left) {
     core.note_skipped_for_budget();
@@ -290,7 +302,7 @@ namespace {
 // Each output was allocated within what the live cap had left, but together they may pass it
 // (outputs of unknown size): then none is kept. Buffers of the inputs (views) add nothing.
 void DropValuesOverTheLiveCap(GraphCore& core, absl::Span<const OperandInfo> infos,
-                              OutputValues& values) {
+                              OutputValues& values, absl::Status& dropped) {
   if (core.options().max_live_value_bytes <= 0) return;
   absl::flat_hash_set<const void*> buffers;
   for (const OperandInfo& info : infos) {
@@ -304,9 +316,48 @@ void DropValuesOverTheLiveCap(GraphCore& core, absl::Span<const OperandInfo> inf
       added += static_cast<int64_t>(tensor.buffer_bytes());
     }
   }
-  if (added <= core.live_budget_left(0)) return;
+  if (core.evicts()) {
+    dropped = core.make_room(added);
+    if (dropped.ok()) return;
+  } else if (added <= core.live_budget_left(0)) {
+    return;
+  }
   for (std::optional<Value>& value : values) value.reset();
   core.note_skipped_for_budget();
+}
+
+// Under OnBudget::kEvictAndRecompute: the values of evicted operands, computed again (before
+// inference, which reads values too, so that types are those of a graph that kept everything).
+// One that cannot be had stays without a value; value_status of the input says why.
+void ReadEvictedOperands(GraphCore& core, absl::Span<const Var* const> inputs,
+                         OperandInfos& infos) {
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i] == nullptr || !core.evicted(inputs[i]->id())) continue;
+    if (std::optional<Value> value = core.read_value(inputs[i]->id())) {
+      infos[i].value = std::move(*value).take_tensor();
+      infos[i].shape_data.reset();
+    }
+  }
+}
+
+// Whether the values a kernel just computed can be computed again from the arena (and so may be
+// evicted): a deterministic kernel, tensors only (not strings, whose heap the store does not
+// count), and inputs that are constants or can be computed again themselves, or only shapes.
+bool ValuesCanBeComputedAgain(const GraphCore& core, const OpSignature& signature,
+                              const ResolvedOp& resolution, absl::Span<const Var* const> inputs,
+                              absl::Span<const OperandInfo> infos, const OutputTypes& types) {
+  if (!core.evicts() || !resolution.deterministic) return false;
+  for (const OutputType& type : types) {
+    if (type.non_tensor.has_value() || type.dtype == DataType::kString) return false;
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i] == nullptr) continue;
+    if (infos[i].non_tensor.has_value()) return false;
+    if (!signature.kernel_reads_shapes_only && !core.can_recompute_from(inputs[i]->id())) {
+      return false;
+    }
+  }
+  return true;
 }
 
 // What ONNX's checker requires of every attribute, so that any node exports: a name, and at
@@ -390,12 +441,14 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
   GraphCore& core = **resolved;
   const GraphCore::BusyScope busy(core);  // user code (custom ops) may destroy the Graph
   InstallValueExplainer();
+  if (core.evicts()) InstallValueRecomputer();
   // An automatic collection runs before the op makes its values, not after: there the caller
   // still holds the operands (a = Mul(a, a) assigns only once the op returns) while the new value
   // is live too, and the trigger, re-armed at growth_factor times that, would let twice as much
   // garbage pile up before the next collection.
   core.maybe_collect();
   OperandInfos infos = DescribeOperandsOf(core, inputs);
+  if (core.evicts()) ReadEvictedOperands(core, inputs, infos);
   absl::StatusOr<OutputTypes> types = infer(infos);
   if (!types.ok()) return fail(prefixed(types.status()));
   if (absl::Status fits = CheckOutputTypes(*types, num_outputs); !fits.ok()) {
@@ -410,8 +463,11 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
   OutputValues values;  // sized only where values are computed: most nodes have none
   const bool inputs_known =
       signature.kernel_reads_shapes_only ? AllShapesKnown(infos) : AllValuesKnown(infos);
-  const int64_t allowed_bytes =
-      core.options().propagate_values && inputs_known ? ValueBytesAllowed(core, *types) : 0;
+  absl::Status dropped;  // OnBudget::kEvictAndRecompute: why the values did not fit
+  bool can_compute_again = false;
+  const int64_t allowed_bytes = core.options().propagate_values && inputs_known
+                                    ? ValueBytesAllowed(core, *types, dropped)
+                                    : 0;
   if (allowed_bytes > 0) {
     values.resize(types->size());
     if (body_values) {
@@ -428,8 +484,13 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
       const absl::Status ran =
           RunKernel(kernel_op, infos, attributes, allowed_bytes, *types, values);
       if (!ran.ok()) return fail(prefixed(ran));
+      can_compute_again =
+          ValuesCanBeComputedAgain(core, signature, resolution, inputs, infos, *types);
+    } else if (resolution.value_is_shape_data) {  // the kernel's value, taken from shape data
+      can_compute_again =
+          ValuesCanBeComputedAgain(core, signature, resolution, inputs, infos, *types);
     }
-    DropValuesOverTheLiveCap(core, infos, values);
+    DropValuesOverTheLiveCap(core, infos, values, dropped);
   }
 
   absl::InlinedVector<VarId, 4> input_ids;
@@ -447,10 +508,16 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
     } else {
       arena.set_var_type(out, type.dtype, std::nullopt);
     }
+    if (!dropped.ok()) core.mark_dropped(out, dropped);
     if (i >= static_cast<int>(values.size()) || !values[i].has_value()) continue;
     // A Constant's `value` is the arena's tensor already; its value_* attributes are not.
     const bool held = arena.var_kind(out) == VarKind::kConstant && core.value(out).has_value();
-    if (!held) core.set_value(out, *std::move(values[i]));
+    if (held) continue;
+    if (can_compute_again) {
+      core.set_recomputable_value(out, *std::move(values[i]));
+    } else {
+      core.set_value(out, *std::move(values[i]));
+    }
   }
   for (int i = 0; i < num_outputs; ++i) KeepShapeData(core, outputs[i], (*types)[i]);
   if (arena.has_dim_names())

@@ -152,7 +152,8 @@ absl::string_view Cause(const absl::Status& status) {
 absl::Status RootReason(const GraphCore& core, VarId var) {
   const Arena& arena = core.arena();
   const NodeId node = arena.var_producer(var);
-  if (!node.valid()) return core.explain_missing_value(var);  // an argument
+  // An argument, or a value evicted or dropped for the budget: the graph itself knows why.
+  if (!node.valid() || core.lost_to_budget(var)) return core.explain_missing_value(var);
   return OwnReason(core, var, arena.op_kind(arena.node_op(node)));
 }
 
@@ -172,7 +173,7 @@ absl::Status ExplainMissingValue(const GraphCore& core, VarId var) {
   VarId at = var;
   while (true) {
     const NodeId node = arena.var_producer(at);
-    if (!node.valid()) break;
+    if (!node.valid() || core.lost_to_budget(at)) break;
     const OpKind& kind = arena.op_kind(arena.node_op(node));
     int index = -1;
     const VarId input = InputWithoutValue(core, node, &index);

@@ -45,6 +45,9 @@ class World {
     options_.min_trigger_bytes = int64_t{1} << in_.int_in(8, 16);
     options_.keep_all_values = in_.pick(8) == 0;
     check_every_step_ = in_.flag();
+    if (options_.max_live_value_bytes > 0 && in_.flag()) {
+      options_.on_budget = OnBudget::kEvictAndRecompute;
+    }
   }
 
   void Step() {
@@ -163,9 +166,20 @@ class World {
       if (why.ok()) Finding("a failed or empty var's value_status is OK");
       return;
     }
-    if (why.ok() != var.any_value().has_value()) {
+    // An evicted value (Unavailable) may be computed again by any_value(); then it is held.
+    const bool evicted = why.code() == absl::StatusCode::kUnavailable &&
+                         options_.on_budget == OnBudget::kEvictAndRecompute;
+    const bool has_value = var.any_value().has_value();
+    if (evicted) {
+      if (has_value != var.value_status().ok()) {
+        Finding("an evicted var read " + std::string(has_value ? "with" : "without") +
+                " a value, and then its value_status is " + var.value_status().ToString());
+      }
+      return;
+    }
+    if (why.ok() != has_value) {
       Finding("value_status is " + why.ToString() + " but the var " +
-              (var.any_value().has_value() ? "has" : "has no") + " value");
+              (has_value ? "has" : "has no") + " value");
     }
   }
 
@@ -261,6 +275,7 @@ class World {
     int64_t reachable = 0;
     for (const Var& var : pool_) {
       if (!var.ok() || !Owns(graph, var)) continue;
+      if (!var.value_status().ok()) continue;  // none, or evicted (reading would compute it)
       std::optional<Value> value = var.any_value();
       if (!value.has_value()) continue;
       for (const Tensor& tensor : value->tensors()) {  // a sequence's elements, a map's parts
@@ -277,7 +292,8 @@ class World {
     }
     if (trace_) {
       for (const Var& var : pool_) {
-        if (!var.ok() || !Owns(graph, var) || !var.value().has_value()) continue;
+        if (!var.ok() || !Owns(graph, var) || !var.value_status().ok()) continue;
+        if (!var.value().has_value()) continue;
         std::fprintf(stderr, "  live %s bytes %zu arena %d\n", var.type().ToString().c_str(),
                      var.value()->buffer_bytes(),
                      static_cast<int>(arena_buffers_[k].count(var.value()->buffer())));

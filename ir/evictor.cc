@@ -1,0 +1,64 @@
+#include "graphgc/ir/evictor.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace graphgc::internal {
+
+void Evictor::set_evicted(VarId var, bool evicted) {
+  uint8_t& state = states_[var.value()];
+  state = evicted ? state | kEvicted : state & ~kEvicted;
+  if (!evicted && !failures_.empty()) failures_.erase(var.value());
+}
+
+absl::Status Evictor::failure(VarId var) const {
+  auto it = failures_.find(var.value());
+  return it == failures_.end() ? absl::OkStatus() : it->second;
+}
+
+void Evictor::note_failure(VarId var, absl::Status status) {
+  failures_[var.value()] = std::move(status);
+}
+
+absl::StatusOr<Evictor::Choice> Evictor::choose(const ValueStore& store, int64_t used,
+                                                int64_t constants, int64_t bytes,
+                                                int64_t cap) const {
+  const int64_t needed = used + bytes - cap;
+  Choice choice;
+  if (needed <= 0) return choice;
+  int64_t freed = 0;
+  if (bytes <= cap) {
+    store.visit_evictable([&](ValueRef ref, uint32_t owner) {
+      const size_t freeable = store.freeable_bytes(ref);
+      if (freeable == 0) return true;  // a view, or a Tensor someone holds: evicting frees nothing
+      choice.emplace_back(VarId(owner), ref);
+      freed += static_cast<int64_t>(freeable);
+      return freed < needed;
+    });
+  }
+  if (freed >= needed) return choice;
+  if (bytes > cap) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        bytes, " bytes are more than GraphOptions::", "max_live_value_bytes (", cap, ") allows"));
+  }
+  return absl::ResourceExhaustedError(absl::StrCat(
+      bytes, " more bytes do not fit under GraphOptions::max_live_value_bytes (", cap, "): ", used,
+      " bytes are held (", constants, " of them constants), and evicting every value that can be ",
+      "computed again gives back only ", freed,
+      " (constants, values that cannot be computed again, pinned values and values in use stay)"));
+}
+
+void Evictor::fill(GraphStats& stats) const {
+  stats.values_evicted = stats_.values_evicted;
+  stats.evicted_bytes = stats_.evicted_bytes;
+  stats.values_recomputed = stats_.values_recomputed;
+  stats.recomputed_bytes = stats_.recomputed_bytes;
+  stats.recompute_ns = stats_.recompute_ns;
+}
+
+int64_t Evictor::table_bytes() const {
+  return static_cast<int64_t>(states_.capacity_bytes() +
+                              failures_.capacity() *
+                                  (sizeof(std::pair<uint32_t, absl::Status>) + 1));
+}
+
+}  // namespace graphgc::internal
