@@ -125,7 +125,10 @@ bool GraphCore::evictable(VarId var) const {
 
 bool GraphCore::can_recompute_from(VarId var) const {
   if (evictor_ == nullptr) return false;
-  if (evictor_->recomputable(var)) return true;
+  return evictor_->recomputable(var) || value_in_arena(var);
+}
+
+bool GraphCore::value_in_arena(VarId var) const {
   return values_[var.value()].is_null() && arena_->var_kind(var) == VarKind::kConstant &&
          arena_->node_value_tensor(arena_->var_producer(var)).has_value();
 }

@@ -173,6 +173,8 @@ class GraphCore {
   // Whether `var`'s value can always be had from the arena: a constant's tensor, or a value that
   // can be computed again (false when the graph does not evict).
   bool can_recompute_from(VarId var) const;
+  // A constant whose value is the arena's tensor (not a copy in the store): nothing to hold.
+  bool value_in_arena(VarId var) const;
   bool evicted(VarId var) const { return evictor_ != nullptr && evictor_->evicted(var); }
   // Evicted, or dropped: value_status is the graph's to explain.
   bool lost_to_budget(VarId var) const {

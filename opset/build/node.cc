@@ -35,6 +35,7 @@ using internal::OutputValues;
 
 constexpr int kNewestMlOpset = 5;
 
+// NodeOptions::num_outputs is the user's int: a negative count must not become a huge size_t.
 internal::OutputVars Failed(const absl::Status& status, int num_outputs) {
   return internal::FailedOutputs(status, static_cast<size_t>(std::max(num_outputs, 0)));
 }

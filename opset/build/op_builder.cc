@@ -477,16 +477,17 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
       const absl::Status checked = TakeOutputValues(*body, *types, values);
       if (!checked.ok()) return fail(prefixed(checked));
     } else if (const ResolvedOp& resolution = ResolveFor(arena, op, signature);
-               (resolution.kernel != nullptr || resolution.value_kernel != nullptr) &&
-               !(resolution.value_is_shape_data && TakeShapeDataAsValues(*types, values))) {
-      const KernelOp kernel_op{&resolution, signature.op_type, signature.input_names,
-                               signature.kernel_reads_shapes_only, core.options().kernel_threads};
-      const absl::Status ran =
-          RunKernel(kernel_op, infos, attributes, allowed_bytes, *types, values);
-      if (!ran.ok()) return fail(prefixed(ran));
-      can_compute_again =
-          ValuesCanBeComputedAgain(core, signature, resolution, inputs, infos, *types);
-    } else if (resolution.value_is_shape_data) {  // the kernel's value, taken from shape data
+               resolution.kernel != nullptr || resolution.value_kernel != nullptr) {
+      // Inference may have found the kernel's value already, as shape data.
+      const bool from_shape_data =
+          resolution.value_is_shape_data && TakeShapeDataAsValues(*types, values);
+      if (!from_shape_data) {
+        const KernelOp kernel_op{&resolution, signature.op_type, signature.input_names,
+                                 signature.kernel_reads_shapes_only, core.options().kernel_threads};
+        const absl::Status ran =
+            RunKernel(kernel_op, infos, attributes, allowed_bytes, *types, values);
+        if (!ran.ok()) return fail(prefixed(ran));
+      }
       can_compute_again =
           ValuesCanBeComputedAgain(core, signature, resolution, inputs, infos, *types);
     }

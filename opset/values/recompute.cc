@@ -45,9 +45,7 @@ absl::StatusOr<Plan> MakePlan(const GraphCore& core, VarId target) {
       if (!input.valid()) continue;
       ++plan.readers[input.value()];
       if (core.has_value(input)) {
-        const bool arena_constant =
-            core.stored_tensor(input) == nullptr && arena.var_kind(input) == VarKind::kConstant;
-        if (!arena_constant && held.insert(input.value()).second) {
+        if (!core.value_in_arena(input) && held.insert(input.value()).second) {
           plan.held_inputs.push_back(input);
         }
         continue;
