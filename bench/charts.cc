@@ -15,6 +15,7 @@ namespace {
 
 constexpr absl::string_view kScriptName = "charts.gp";
 constexpr absl::string_view kBoundaryData = "boundary.dat";
+constexpr absl::string_view kRecomputeData = "recompute.dat";
 
 absl::Status WriteFile(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -29,6 +30,22 @@ bool HasBoundaryFigures(const std::vector<BoundaryRow>& rows) {
     if (row.error.empty()) return true;
   }
   return false;
+}
+
+// The recompute data file's blocks that have a correct row: block 0 is the unbudgeted one.
+std::vector<std::pair<int, std::string>> RecomputeBlocks(const std::vector<RecomputeRow>& rows) {
+  std::vector<int64_t> budgets = {0};
+  for (int64_t budget : RecomputeBudgets()) budgets.push_back(budget);
+  std::vector<std::pair<int, std::string>> blocks;
+  for (size_t i = 0; i < budgets.size(); ++i) {
+    for (const RecomputeRow& row : rows) {
+      if (row.budget_bytes == budgets[i] && row.correct()) {
+        blocks.emplace_back(static_cast<int>(i), BudgetName(budgets[i]));
+        break;
+      }
+    }
+  }
+  return blocks;
 }
 
 }  // namespace
@@ -66,8 +83,20 @@ absl::StatusOr<std::vector<std::string>> WriteCharts(const SuiteReport& report,
     }
     charts.push_back((dir / std::string(kBoundaryChart)).string());
   }
+  RecomputeChartInput recompute;
+  if (report.recompute.has_value()) recompute.blocks = RecomputeBlocks(*report.recompute);
+  if (!recompute.blocks.empty()) {
+    recompute.data_file = std::string(kRecomputeData);
+    if (absl::Status written =
+            WriteFile(dir / recompute.data_file, RecomputeDataFile(*report.recompute));
+        !written.ok()) {
+      return written;
+    }
+    charts.push_back((dir / std::string(kRecomputeChart)).string());
+  }
   const std::string script_name(kScriptName);
-  if (absl::Status written = WriteFile(dir / script_name, ChartScript(inputs, boundary_data));
+  if (absl::Status written =
+          WriteFile(dir / script_name, ChartScript(inputs, boundary_data, recompute));
       !written.ok()) {
     return written;
   }

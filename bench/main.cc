@@ -16,6 +16,7 @@
 #include "micro.h"
 #include "options.h"
 #include "python_bench.h"
+#include "recompute_scenario.h"
 #include "report.h"
 #include "scenario_run.h"
 #include "scenario_table.h"
@@ -31,6 +32,7 @@ constexpr int64_t kComparisonChainLength = 20000;
 constexpr int kComparisonRepetitions = 7;
 constexpr int64_t kCollectSamples = 1000;
 const std::vector<int64_t> kCollectGraphSizes = {1000, 1000000};
+const std::vector<int64_t> kRecomputeLayers = {25, 50, 100, 200};
 
 std::vector<int64_t> SizesFor(const BenchOptions& options, const std::vector<int64_t>& suite,
                               const std::vector<int64_t>& alone) {
@@ -57,6 +59,10 @@ SuiteReport RunParts(const BenchOptions& options) {
   const bool text = !options.json;
   SuiteReport report;
   report.keep_all_cap_bytes = options.keep_all_cap_bytes;
+  if (options.runs(kRecomputePart)) {  // in children of its own, like the tables
+    report.recompute = RunRecomputeScenario(SizesFor(options, kRecomputeLayers, kRecomputeLayers));
+    if (text) PrintRecomputeRows(*report.recompute);
+  }
   for (const Scenario& scenario : AllScenarios()) {
     if (options.runs(scenario.name)) {
       report.scenarios.push_back(RunScenarioTable(scenario, options, text));
@@ -86,6 +92,11 @@ bool AllCorrect(const SuiteReport& report) {
   if (report.boundary.has_value()) {
     for (const BoundaryRow& row : *report.boundary) {
       if (!row.error.empty()) return false;
+    }
+  }
+  if (report.recompute.has_value()) {
+    for (const RecomputeRow& row : *report.recompute) {
+      if (!row.correct()) return false;
     }
   }
   return !report.chain_vs_hand.has_value() || report.chain_vs_hand->correct;

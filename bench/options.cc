@@ -11,12 +11,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "recompute_scenario.h"
 #include "scenarios.h"
 
 namespace graphgc::bench {
 namespace {
 
-// Every part of the suite, in the order it runs.
+// Every part of the suite ("all"), in the order it runs.
 std::vector<std::string> AllParts() {
   std::vector<std::string> parts;
   for (const Scenario& scenario : AllScenarios()) parts.emplace_back(scenario.name);
@@ -25,14 +26,19 @@ std::vector<std::string> AllParts() {
   return parts;
 }
 
+// The parts "all" leaves out: they run only when named (recompute's reference row holds 2 GiB).
+std::vector<std::string> PartsRunWhenNamed() { return {kRecomputePart}; }
+
 absl::Status ParseParts(absl::string_view list, BenchOptions& options) {
   absl::flat_hash_set<std::string> chosen;
-  const std::vector<std::string> all = AllParts();
+  const std::vector<std::string> suite = AllParts();
+  std::vector<std::string> all = suite;
+  for (std::string& part : PartsRunWhenNamed()) all.push_back(std::move(part));
   options.whole_suite = false;
   for (absl::string_view item : absl::StrSplit(list, ',')) {
     if (item == "all") {
       options.whole_suite = true;
-      chosen.insert(all.begin(), all.end());
+      chosen.insert(suite.begin(), suite.end());
       continue;
     }
     const Scenario* scenario = FindScenario(item);  // knows "seed" too
@@ -182,15 +188,22 @@ std::string Usage() {
          "               n = 10^3 .. 10^6 nodes\n"
          "  comparisons  the chain against a hand-written loop (each run in a child of its own),\n"
          "               collect() against graph size\n"
+         "Only when named (not in all):\n"
+         "  recompute    an MLP of n layers over float[3584, 256] keeps all 3n values (2.1 GiB at\n"
+         "               n = 200) and reads them back, without a budget and under 64 MiB, 256 MiB\n"
+         "               and 1 GiB with OnBudget::kEvictAndRecompute, each row in a child: time,\n"
+         "               peak RSS, values computed again, every value's bytes against the\n"
+         "               unbudgeted row's; n = 25, 50, 100, 200 layers\n"
          "\n"
          "Every table row reports value bytes (freed, live at the end and after a collect(),\n"
          "peak), arena bytes per node, peak RSS, and ns per op for building, propagating values,\n"
          "collect() and to_onnx. Exit code 1 when a row failed or is not correct.\n"
          "  --scenario=LIST        parts to run, comma separated: chain (or seed), fanout, mlp,\n"
-         "                         shapes, boundary, comparisons, all (default: all)\n"
+         "                         shapes, boundary, comparisons, all (default: all), recompute\n"
          "  --json                 print one JSON document instead of tables\n"
          "  --plot=DIR             also write charts to DIR with gnuplot: memory and time per op\n"
-         "                         against n for each scenario, boundary costs against n (PNG,\n"
+         "                         against n for each scenario, boundary costs against n,\n"
+         "                         recompute's time, RSS and recomputations against n (PNG,\n"
          "                         with the .dat data and the .gp script that drew them)\n"
          "  --n=LIST               sizes for every part run, comma separated\n"
          "  --modes=LIST           keep-all,collect-each-step,automatic (default: all three)\n"

@@ -13,6 +13,7 @@
 // default sizes that keep the whole run within a few minutes on two loaded cores). Default sizes:
 // chain 10 .. 10^6 steps, fanout 10 .. 10^5, mlp 10 .. 10^5 layers, shapes 10 .. 10^5 steps
 // (10^6 when shapes is named without all), boundary 10^3 .. 10^6 nodes; --n replaces them all.
+// recompute (recompute_scenario.h) is not in all: it runs when named, at 25 .. 200 layers.
 #ifndef GRAPHGC_BENCH_OPTIONS_H_
 #define GRAPHGC_BENCH_OPTIONS_H_
 

@@ -140,6 +140,40 @@ std::string BoundaryChart(const std::string& data_file) {
       "set key below horizontal maxcols 3\n", PlotCommand(curves));
 }
 
+std::string RecomputeChart(const RecomputeChartInput& input) {
+  static constexpr absl::string_view kColors[] = {"#d62728", "#1f77b4", "#2ca02c", "#ff7f0e"};
+  struct Panel {
+    int column;
+    absl::string_view title;
+    absl::string_view ylabel;
+    absl::string_view format;
+  };
+  static constexpr Panel kPanels[] = {
+      {2, "total time (build and read every value)", "seconds", "%g"},
+      {3, "peak RSS", "bytes", "%.0s %cB"},
+      {4, "values computed again", "values", "%g"}};
+  std::string script = absl::StrCat(
+      "\nset terminal @term size 1500,520\n", "set output ", Quoted(kRecomputeChart), "\n",
+      "set xlabel 'n (layers)'\n", "unset logscale x\n", "set format x '%g'\n",
+      "set key inside left top vertical\n",
+      "set multiplot layout 1,3 title 'recompute: an MLP keeping all 3n values of 3.5 MiB, read "
+      "back in order, without a budget and under budgets (OnBudget::kEvictAndRecompute)' "
+      "noenhanced\n");
+  for (const Panel& panel : kPanels) {
+    std::vector<std::string> curves;
+    for (const auto& [index, name] : input.blocks) {
+      const LineStyle style{panel.column, "", "dt 1 pt 7", ""};
+      curves.push_back(
+          Curve(input.data_file, index, style, kColors[index % 4], absl::StrCat("budget ", name)));
+    }
+    absl::StrAppend(&script, "set title ", Quoted(panel.title), " noenhanced\n", "set ylabel ",
+                    Quoted(panel.ylabel), "\n", "set format y ", Quoted(panel.format), "\n",
+                    PlotCommand(curves));
+  }
+  absl::StrAppend(&script, "unset multiplot\nset logscale x\n");
+  return script;
+}
+
 }  // namespace
 
 std::string MemoryChartName(const Scenario& scenario) {
@@ -151,13 +185,17 @@ std::string TimeChartName(const Scenario& scenario) {
 }
 
 std::string ChartScript(absl::Span<const ScenarioChartInput> scenarios,
-                        const std::string& boundary_data_file) {
+                        const std::string& boundary_data_file,
+                        const RecomputeChartInput& recompute) {
   std::string script(kPreamble);
   for (const ScenarioChartInput& input : scenarios) {
     if (input.blocks.empty()) continue;  // no row ran: nothing to draw
     absl::StrAppend(&script, MemoryChart(input), TimeChart(input));
   }
   if (!boundary_data_file.empty()) absl::StrAppend(&script, BoundaryChart(boundary_data_file));
+  if (!recompute.data_file.empty() && !recompute.blocks.empty()) {
+    absl::StrAppend(&script, RecomputeChart(recompute));
+  }
   return script;
 }
 

@@ -5,12 +5,14 @@
 // rising keep-all line, with the arena's bytes (dotted), which the RSS of every mode grows with.
 // time_<name>.png has one panel per mode with build, propagation, collect and export ns per op
 // against n. boundary.png puts to_onnx beside SerializeToString and inline_model beside
-// InferShapes, ns per node against n. The script picks the pngcairo terminal when gnuplot has it,
-// png otherwise, and can be rerun by hand in the directory it was written to.
+// InferShapes, ns per node against n. recompute.png has three panels, total seconds, peak RSS and
+// values computed again against n, one line per budget. The script picks the pngcairo terminal when
+// gnuplot has it, png otherwise, and can be rerun by hand in the directory it was written to.
 #ifndef GRAPHGC_BENCH_PLOT_SCRIPT_H_
 #define GRAPHGC_BENCH_PLOT_SCRIPT_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/types/span.h"
@@ -26,13 +28,21 @@ struct ScenarioChartInput {
 };
 
 inline constexpr absl::string_view kBoundaryChart = "boundary.png";
+inline constexpr absl::string_view kRecomputeChart = "recompute.png";
+
+struct RecomputeChartInput {
+  std::string data_file;  // empty: no recompute chart
+  // The blocks of the data file (gnuplot's index) that have points, with their budgets' names.
+  std::vector<std::pair<int, std::string>> blocks;
+};
 
 std::string MemoryChartName(const Scenario& scenario);
 std::string TimeChartName(const Scenario& scenario);
 
 // `boundary_data_file` empty: no boundary chart.
 std::string ChartScript(absl::Span<const ScenarioChartInput> scenarios,
-                        const std::string& boundary_data_file);
+                        const std::string& boundary_data_file,
+                        const RecomputeChartInput& recompute);
 
 }  // namespace graphgc::bench
 

@@ -126,6 +126,9 @@ std::string ToJson(const SuiteReport& report) {
     members.push_back(
         absl::StrCat("\"collect_cost_vs_graph_size\": ", CollectCostJson(*report.collect_cost)));
   }
+  if (report.recompute.has_value()) {
+    members.push_back(absl::StrCat("\"recompute\": ", RecomputeRowsToJson(*report.recompute)));
+  }
   return absl::StrCat("{\n  ", absl::StrJoin(members, ",\n  "), "\n}\n");
 }
 

@@ -15,6 +15,7 @@
 #include "boundary_scenario.h"
 #include "collect_cost.h"
 #include "comparisons.h"
+#include "recompute_scenario.h"
 #include "scenario_row.h"
 #include "scenarios.h"
 
@@ -31,6 +32,7 @@ struct SuiteReport {
   std::optional<std::vector<BoundaryRow>> boundary;
   std::optional<ChainVsHandLoop> chain_vs_hand;
   std::optional<std::vector<CollectCostRow>> collect_cost;
+  std::optional<std::vector<RecomputeRow>> recompute;
 };
 
 void PrintChainVsHandLoop(const ChainVsHandLoop& result);
