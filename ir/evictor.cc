@@ -1,8 +1,30 @@
 #include "graphgc/ir/evictor.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 
 namespace graphgc::internal {
+
+void Evictor::add_vars(size_t count) {
+  states_.grow(count);
+  if (weighs_cost()) cost_ns_.grow(count);
+}
+
+void Evictor::set_cost(VarId var, int64_t ns) {
+  if (weighs_cost()) cost_ns_[var.value()] = static_cast<float>(ns);
+}
+
+void Evictor::order_by_cost(std::vector<Candidate>& candidates) const {
+  const size_t window = std::min(candidates.size(), static_cast<size_t>(kEvictionWindow));
+  const auto per_byte = [this](const Candidate& candidate) {
+    return static_cast<double>(cost_ns_[candidate.var.value()]) /
+           static_cast<double>(candidate.freeable);
+  };
+  std::stable_sort(
+      candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(window),
+      [&](const Candidate& a, const Candidate& b) { return per_byte(a) < per_byte(b); });
+}
 
 void Evictor::set_evicted(VarId var, bool evicted) {
   uint8_t& state = states_[var.value()];
@@ -25,15 +47,26 @@ absl::StatusOr<Evictor::Choice> Evictor::choose(const ValueStore& store, int64_t
   const int64_t needed = used + bytes - cap;
   Choice choice;
   if (needed <= 0) return choice;
-  int64_t freed = 0;
+  // The least recently used values that together give back enough (and, to weigh their costs, at
+  // least a window of them).
+  std::vector<Candidate> candidates;
+  int64_t offered = 0;
   if (bytes <= cap) {
+    const size_t window = weighs_cost() ? static_cast<size_t>(kEvictionWindow) : 0;
     store.visit_evictable([&](ValueRef ref, uint32_t owner) {
       const size_t freeable = store.freeable_bytes(ref);
       if (freeable == 0) return true;  // a view, or a Tensor someone holds: evicting frees nothing
-      choice.emplace_back(VarId(owner), ref);
-      freed += static_cast<int64_t>(freeable);
-      return freed < needed;
+      candidates.push_back({VarId(owner), ref, static_cast<int64_t>(freeable)});
+      offered += static_cast<int64_t>(freeable);
+      return offered < needed || candidates.size() < window;
     });
+  }
+  if (weighs_cost()) order_by_cost(candidates);
+  int64_t freed = 0;
+  for (const Candidate& candidate : candidates) {
+    if (freed >= needed) break;
+    choice.emplace_back(candidate.var, candidate.ref);
+    freed += candidate.freeable;
   }
   if (freed >= needed) return choice;
   if (bytes > cap) {
@@ -56,7 +89,7 @@ void Evictor::fill(GraphStats& stats) const {
 }
 
 int64_t Evictor::table_bytes() const {
-  return static_cast<int64_t>(states_.capacity_bytes() +
+  return static_cast<int64_t>(states_.capacity_bytes() + cost_ns_.capacity_bytes() +
                               failures_.capacity() *
                                   (sizeof(std::pair<uint32_t, absl::Status>) + 1));
 }

@@ -7,8 +7,9 @@
 // so the arena alone can give it back. Recomputable values that are not constants and not pinned
 // are in the store's eviction order (ValueStore::make_evictable); the choice walks that order,
 // least recently made or read first, and takes only values whose eviction gives bytes back
-// (ValueStore::freeable_bytes). GraphCore owns one only in that mode, and carries out what it
-// chooses. Threading: as its graph (thread-compatible).
+// (ValueStore::freeable_bytes); under EvictionPolicy::kCheapestToRecomputePerByte the oldest
+// kEvictionWindow of them go by their kernel's nanoseconds per byte first. GraphCore owns one only
+// in that mode, and carries out what it chooses. Threading: as its graph (thread-compatible).
 #ifndef GRAPHGC_IR_EVICTOR_H_
 #define GRAPHGC_IR_EVICTOR_H_
 
@@ -21,6 +22,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "graphgc/ir/chunked_vector.h"
+#include "graphgc/ir/graph_options.h"
 #include "graphgc/ir/graph_stats.h"
 #include "graphgc/ir/ids.h"
 #include "graphgc/valuestore/value_ref.h"
@@ -30,10 +32,16 @@ namespace graphgc::internal {
 
 class Evictor {
  public:
-  void add_vars(size_t count) { states_.grow(count); }
+  explicit Evictor(EvictionPolicy policy) : policy_(policy) {}
+
+  void add_vars(size_t count);
 
   void set_recomputable(VarId var) { states_[var.value()] |= kRecomputable; }
   bool recomputable(VarId var) const { return (states_[var.value()] & kRecomputable) != 0; }
+  // What computing the value again costs: its kernel's time when it was made (kept only under
+  // kCheapestToRecomputePerByte, which reads it).
+  void set_cost(VarId var, int64_t ns);
+  bool weighs_cost() const { return policy_ == EvictionPolicy::kCheapestToRecomputePerByte; }
   // Evicted while rooted: value() computes it again. Cleared when it is back.
   bool evicted(VarId var) const { return (states_[var.value()] & kEvicted) != 0; }
   void set_evicted(VarId var, bool evicted);
@@ -46,9 +54,9 @@ class Evictor {
   absl::Status failure(VarId var) const;
   void note_failure(VarId var, absl::Status status);
 
-  // The values to evict, least recently made or read first, so that `bytes` more fit under `cap`
-  // with `used` bytes counted (`constants` of them the arena's): what gives back at least used +
-  // bytes - cap. An error, choosing nothing, when even every evictable value would not.
+  // The values to evict, in the policy's order, so that `bytes` more fit under `cap` with `used`
+  // bytes counted (`constants` of them the arena's): what gives back at least used + bytes - cap.
+  // An error, choosing nothing, when even every evictable value would not.
   using Choice = std::vector<std::pair<VarId, ValueRef>>;
   absl::StatusOr<Choice> choose(const ValueStore& store, int64_t used, int64_t constants,
                                 int64_t bytes, int64_t cap) const;
@@ -71,7 +79,19 @@ class Evictor {
   static constexpr uint8_t kEvicted = 2;
   static constexpr uint8_t kDropped = 4;
 
+  // A value that may be evicted, and what evicting it gives back.
+  struct Candidate {
+    VarId var;
+    ValueRef ref;
+    int64_t freeable = 0;
+  };
+  // Under kCheapestToRecomputePerByte: the window's candidates by nanoseconds per byte (ties in
+  // recency order), then the rest as they came.
+  void order_by_cost(std::vector<Candidate>& candidates) const;
+
+  EvictionPolicy policy_;
   ChunkedVector<uint8_t> states_;
+  ChunkedVector<float> cost_ns_;  // kCheapestToRecomputePerByte only
   absl::flat_hash_map<uint32_t, absl::Status> failures_;
   GraphStats stats_;  // only the eviction fields
 };

@@ -20,7 +20,7 @@ GraphCore::GraphCore(const GraphOptions& options)
       collector_(options) {
   if (options.on_budget == OnBudget::kEvictAndRecompute && options.max_live_value_bytes > 0 &&
       !options.keep_all_values) {
-    evictor_ = std::make_unique<Evictor>();
+    evictor_ = std::make_unique<Evictor>(options.eviction_policy);
   }
 }
 
@@ -112,8 +112,11 @@ void GraphCore::set_value(VarId var, Value value) {
   collector_.note_new_value(var);
 }
 
-void GraphCore::set_recomputable_value(VarId var, Value value) {
-  if (evictor_ != nullptr) evictor_->set_recomputable(var);
+void GraphCore::set_recomputable_value(VarId var, Value value, int64_t cost_ns) {
+  if (evictor_ != nullptr) {
+    evictor_->set_recomputable(var);
+    evictor_->set_cost(var, cost_ns);
+  }
   set_value(var, std::move(value));
   if (evictable(var)) store_->make_evictable(values_[var.value()], var.value());
 }
@@ -149,8 +152,9 @@ absl::Status GraphCore::make_room(int64_t bytes) {
     return absl::ResourceExhaustedError(absl::StrCat(
         bytes, " more bytes do not fit under GraphOptions::max_live_value_bytes (", cap, ")"));
   }
-  absl::StatusOr<Evictor::Choice> choice =
-      evictor_->choose(*store_, used, arena_->owned_tensor_bytes(), bytes, cap);
+  absl::StatusOr<Evictor::Choice> choice = evictor_->choose(
+      *store_, used, options_.budget_counts_constants ? arena_->owned_tensor_bytes() : 0, bytes,
+      cap);
   if (!choice.ok()) return choice.status();
   for (const auto& [var, ref] : *choice) {
     ValueRef& held = values_[var.value()];

@@ -132,8 +132,11 @@ class GraphCore {
   void set_value(VarId var, Tensor tensor);
   void set_value(VarId var, Value value);
   // A value that can be computed again from the arena (a deterministic kernel's, from arena
-  // constants and such values): under OnBudget::kEvictAndRecompute it may be evicted.
-  void set_recomputable_value(VarId var, Value value);
+  // constants and such values): under OnBudget::kEvictAndRecompute it may be evicted. `cost_ns`:
+  // what its kernel took (EvictionPolicy::kCheapestToRecomputePerByte weighs it).
+  void set_recomputable_value(VarId var, Value value, int64_t cost_ns);
+  // Whether the eviction policy wants kernels timed (set_recomputable_value's cost).
+  bool weighs_recompute_cost() const { return evictor_ != nullptr && evictor_->weighs_cost(); }
   // Values a computation holds outside the store for a while count towards the peak.
   void note_transient_bytes(int64_t bytes) { store_->note_transient_bytes(bytes); }
 
@@ -162,9 +165,12 @@ class GraphCore {
   // OnBudget::kEvictAndRecompute, with a cap and values that may be freed (evictor.h).
   bool evicts() const { return evictor_ != nullptr; }
   // What counts against max_live_value_bytes: the store's live values, and when the graph evicts
-  // also the constants held in memory (which are never evicted).
+  // also the constants held in memory (which are never evicted; GraphOptions::
+  // budget_counts_constants).
   int64_t budget_used() const {
-    return store_->live_bytes() + (evictor_ != nullptr ? arena_->owned_tensor_bytes() : 0);
+    return store_->live_bytes() + (evictor_ != nullptr && options_.budget_counts_constants
+                                       ? arena_->owned_tensor_bytes()
+                                       : 0);
   }
   // Makes `bytes` more value bytes fit under max_live_value_bytes: collects first (unless the
   // policy is kManual), then evicts as the evictor chooses when the graph evicts. OK when they

@@ -59,6 +59,18 @@ enum class OnBudget {
   kEvictAndRecompute,
 };
 
+// Which values OnBudget::kEvictAndRecompute evicts first.
+enum class EvictionPolicy {
+  // The value least recently made or read (Var::value) first.
+  kLeastRecentlyUsed,
+  // Among the kEvictionWindow least recently used values, the one whose kernel took the fewest
+  // nanoseconds per byte of value first (its time measured when it was made), then the rest least
+  // recently used first: a MatMul's product is kept over an Add's sum of the same size. The window
+  // keeps each choice O(window), not O(values held).
+  kCheapestToRecomputePerByte,
+};
+inline constexpr int kEvictionWindow = 64;
+
 struct GraphOptions {
   // Compute each op's output value when all its inputs have values (constant folding).
   bool propagate_values = true;
@@ -86,6 +98,11 @@ struct GraphOptions {
   int64_t max_live_value_bytes = 0;
   // Past max_live_value_bytes: forget new values (the default) or evict and recompute old ones.
   OnBudget on_budget = OnBudget::kDropValues;
+  EvictionPolicy eviction_policy = EvictionPolicy::kLeastRecentlyUsed;  // kEvictAndRecompute
+  // kEvictAndRecompute: constants held in memory (never evicted) count against
+  // max_live_value_bytes too, so that the cap bounds everything the graph holds. A fold turns it
+  // off: its budget is for the values it computes, the model's own weights being its input.
+  bool budget_counts_constants = true;
 
   // Trips a Loop may make while computing its value. A Loop that has not finished by then (its
   // condition never turns false, or its trip count is larger) gets no value, its type is still

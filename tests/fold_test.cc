@@ -231,6 +231,44 @@ TEST(FoldTest, AMemoryBudgetKeepsNodesInsteadOfFailing) {
   EXPECT_EQ(Evaluate(folded.model, {{"x", feed}}, "y"), Evaluate(model, {{"x", feed}}, "y"));
 }
 
+// y = Sum(x, w_0 .. w_7), each w_i = Tile(row_i, 1024) * (1 + i) a 1 MiB weight made from 1 KiB:
+// 8 MiB of folded weights from a model of 10 KB.
+onnx::ModelProto TiledWeights() {
+  Graph g;
+  Var x = g.argument("x", DataType::kFloat, {256 * 1024});
+  std::vector<Var> terms = {x};
+  for (int i = 0; i < 8; ++i) {
+    std::vector<float> row(256);
+    for (int k = 0; k < 256; ++k) row[static_cast<size_t>(k)] = 0.01f * static_cast<float>(k - i);
+    const Var tiled =
+        op::Tile(g.constant(Floats(row, {256})), g.constant(Tensor::from_vector<int64_t>({1024})));
+    terms.push_back(op::Mul(tiled, g.constant(Tensor::scalar(1.0f + static_cast<float>(i)))));
+  }
+  return Export(g, {{"y", op::Sum(terms)}});
+}
+
+TEST(FoldTest, UnderAMemoryBudgetValuesAreComputedAgainAndTheModelIsTheSame) {
+  const onnx::ModelProto model = TiledWeights();
+  gg::FoldOptions anyway;
+  anyway.fold_anyway = true;
+  const gg::FoldResult unbounded = Fold(model, anyway);
+  gg::FoldOptions tight = anyway;
+  tight.memory_budget_bytes = 3 << 20;  // three of the eight weights at once
+  const gg::FoldResult folded = Fold(model, tight);
+  EXPECT_THAT(OpTypes(folded.model), ::testing::ElementsAre("Sum"));
+  EXPECT_EQ(folded.model.SerializeAsString(), unbounded.model.SerializeAsString());
+  EXPECT_EQ(folded.stats.nodes_kept_for_budget, 0);
+  EXPECT_GT(folded.stats.values_evicted, 0);
+  EXPECT_GT(folded.stats.values_recomputed, 0);
+  EXPECT_GT(folded.stats.recomputed_bytes, 0);
+  EXPECT_LE(folded.stats.peak_live_value_bytes, 3 << 20);
+  EXPECT_EQ(unbounded.stats.values_evicted, 0);
+  // Without external data the ModelProto holds the 8 MiB the budget cannot bound: it says so.
+  ASSERT_EQ(folded.warnings.size(), 1u);
+  EXPECT_THAT(folded.warnings[0],
+              ::testing::HasSubstr("bounds the values computed, not the model"));
+}
+
 // A node of a domain graphgc does not know, as a model exported by another tool holds it.
 onnx::ModelProto ModelWithAContribOp(bool with_value_info) {
   Graph g;

@@ -417,5 +417,21 @@ TEST(MakeNodeConstantTest, ValueAttributesGiveValuesAndExport) {
   ASSERT_TRUE(model.ok()) << model.status();
 }
 
+// A value_* Constant's value lives in the value store: once no Var holds it, it is collected, and
+// an export that writes values as initializers writes the Constant node instead.
+TEST(MakeNodeConstantTest, ACollectedValueAttributeConstantExportsAsItsNode) {
+  Graph g;
+  const Var x = g.argument("x", DataType::kFloat, {1});
+  Var y = op::Add(x, make_node(g, "Constant", {}, {{"value_float", 2.5f}})[0]);
+  g.collect();
+  ExportOptions options;
+  options.values_as_initializers = true;
+  auto model = to_onnx(g, {{"y", y}}, options);
+  ASSERT_TRUE(model.ok()) << model.status();
+  ASSERT_EQ(model->graph().node_size(), 2);
+  EXPECT_EQ(model->graph().node(0).op_type(), "Constant");
+  EXPECT_EQ(model->graph().initializer_size(), 0);
+}
+
 }  // namespace
 }  // namespace graphgc

@@ -164,6 +164,8 @@ std::string FoldStatsJson(const FoldStats& stats, int64_t peak_rss_bytes,
       "  \"model_bytes_before\": %d,\n  \"model_bytes_after\": %d,\n"
       "  \"kept_unchanged\": %s,\n"
       "  \"peak_live_value_bytes\": %d,\n  \"peak_rss_bytes\": %d,\n"
+      "  \"values_evicted\": %d,\n  \"values_recomputed\": %d,\n"
+      "  \"recomputed_bytes\": %d,\n  \"recompute_seconds\": %.6f,\n"
       "  \"read_seconds\": %.6f,\n  \"fuse_seconds\": %.6f,\n  \"plan_seconds\": %.6f,\n"
       "  \"import_seconds\": %.6f,\n"
       "  \"fold_seconds\": %.6f,\n  \"export_seconds\": %.6f,\n  \"write_seconds\": %.6f,\n"
@@ -175,7 +177,8 @@ std::string FoldStatsJson(const FoldStats& stats, int64_t peak_rss_bytes,
       stats.function_nodes_folded, stats.calls_specialised, stats.functions_specialised,
       stats.noop_casts_removed, stats.common_subexpressions_removed, stats.initializers_merged,
       stats.model_bytes_before, stats.model_bytes_after, stats.kept_unchanged ? "true" : "false",
-      stats.peak_live_value_bytes, peak_rss_bytes, seconds.read, stats.fuse_seconds,
+      stats.peak_live_value_bytes, peak_rss_bytes, stats.values_evicted, stats.values_recomputed,
+      stats.recomputed_bytes, stats.recompute_seconds, seconds.read, stats.fuse_seconds,
       stats.plan_seconds, stats.import_seconds, stats.fold_seconds, stats.export_seconds,
       seconds.write, seconds.total);
 }

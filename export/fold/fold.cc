@@ -247,6 +247,10 @@ absl::StatusOr<FoldResult> Folder::RunOn(const onnx::ModelProto& model) {
 
   GraphOptions graph_options;
   graph_options.max_live_value_bytes = options_.memory_budget_bytes;
+  // Under a budget, values the plan holds are evicted to make room and computed again as they are
+  // written, rather than left uncomputed.
+  graph_options.on_budget = OnBudget::kEvictAndRecompute;
+  graph_options.budget_counts_constants = false;  // the budget is for computed values, as ever
   // Collect as soon as anything beyond what survived the last collection is live: the fold
   // promises to hold nothing downstream nodes no longer need, and a collection costs ~100 ns.
   graph_options.growth_factor = 1.0;
@@ -283,12 +287,24 @@ absl::StatusOr<FoldResult> Folder::RunOn(const onnx::ModelProto& model) {
   const GraphStats graph_stats = graph.stats();
   stats_.peak_live_value_bytes = graph_stats.peak_value_bytes;
   stats_.nodes_kept_for_budget = graph_stats.values_skipped_for_budget;
+  stats_.values_evicted = graph_stats.values_evicted;
+  stats_.values_recomputed = graph_stats.values_recomputed;
+  stats_.recomputed_bytes = graph_stats.recomputed_bytes;
+  stats_.recompute_seconds = static_cast<double>(graph_stats.recompute_ns) * 1e-9;
   stats_.nodes_kept_for_size = plan.NodesKeptForSize();
   stats_.opaque_nodes = plan.opaque_nodes();
   stats_.nodes_after = folded.graph().node_size();
   stats_.nodes_folded = std::max<int64_t>(stats_.nodes_before - stats_.nodes_after, 0);
   stats_.initializer_bytes_after = internal::InitializerBytes(folded.graph());
-  return FoldResult{std::move(folded), stats_};
+  FoldResult result{std::move(folded), stats_, {}};
+  if (options_.memory_budget_bytes > 0 && options_.external_data_file.empty() &&
+      stats_.initializer_bytes_after > options_.memory_budget_bytes) {
+    result.warnings.push_back(absl::StrCat(
+        "the memory budget bounds the values computed, not the model: written without external "
+        "data, the result holds its ",
+        stats_.initializer_bytes_after, " bytes of initializers in memory"));
+  }
+  return result;
 }
 
 absl::StatusOr<internal::SurveyResult> Folder::Survey() {
@@ -344,9 +360,7 @@ absl::StatusOr<onnx::ModelProto> Folder::Export(Graph& graph, const internal::Fo
   }
   ExportOptions export_options;
   export_options.values_as_initializers = true;
-  export_options.write_value = [&plan](VarId var, const Tensor& value) {
-    return plan.Writes(var, value);
-  };
+  export_options.write_var = [&plan](VarId var) { return plan.Writes(var); };
   export_options.name_of = [&plan](VarId var) { return plan.NameOf(var); };
   export_options.node_name_of = [&plan](NodeId node) { return plan.NodeNameOf(node); };
   export_options.omit_output = [&plan](VarId var) { return plan.Unnamed(var); };

@@ -25,7 +25,9 @@
 // If and Loop are written anew, say), the input is the result, unchanged
 // (FoldStats::kept_unchanged). Memory: the importer lets go of each var once its last consumer is
 // built, unless the var is to be written, so values die as the walk goes; memory_budget_bytes caps
-// the live value bytes (past it, values are not computed and their nodes stay).
+// the live value bytes: past it, held values are evicted and computed again when a later node or
+// the export reads them (GraphOptions::on_budget = OnBudget::kEvictAndRecompute), so the result is
+// the unbounded fold's; only an op whose own inputs and outputs cannot fit keeps its nodes.
 //
 // Errors (a non-OK status, nothing written): a model graphgc cannot import (see inline_model.h),
 // an opset newer than supported, a missing or escaping external data file.
@@ -53,7 +55,11 @@ struct FoldOptions {
   int64_t max_fold_bytes = int64_t{1} << 20;
   // Write every known value the outputs need, whatever its size.
   bool fold_anyway = false;
-  // Live value bytes past which values are not computed (their nodes stay); 0: no cap.
+  // Live value bytes the fold keeps at once (of values it computes: the model's own initializers
+  // are its input, held anyway, and do not count): values past it are evicted and computed again as
+  // they are needed (FoldStats::values_recomputed), written one at a time; 0: no cap. Without
+  // external_data_file the result's ModelProto holds every byte it writes, which the budget cannot
+  // bound (a FoldResult warning says so).
   int64_t memory_budget_bytes = 0;
   // Make an op of an unknown domain (or a call of a model-local function whose body graphgc
   // cannot build) an error instead of an opaque node.
@@ -95,11 +101,13 @@ struct FoldStats {
   int64_t nodes_after = 0;
   int64_t initializer_bytes_before = 0;
   int64_t initializer_bytes_after = 0;
-  int64_t nodes_folded = 0;           // nodes of the input model that no longer run
-  int64_t nodes_kept_for_size = 0;    // nodes kept because their value was too large to write
-  int64_t nodes_kept_for_budget = 0;  // nodes kept because the memory budget was reached
-  int64_t nodes_fused = 0;            // nodes removed by the fusions
-  int64_t opaque_nodes = 0;           // nodes of unknown domains passed through
+  int64_t nodes_folded = 0;         // nodes of the input model that no longer run
+  int64_t nodes_kept_for_size = 0;  // nodes kept because their value was too large to write
+  // Nodes kept because their values could not fit under the memory budget even after evicting
+  // everything else (rare: a value larger than the budget, say).
+  int64_t nodes_kept_for_budget = 0;
+  int64_t nodes_fused = 0;   // nodes removed by the fusions
+  int64_t opaque_nodes = 0;  // nodes of unknown domains passed through
   // Nodes inside the functions the result keeps that were computed from constants alone
   // (function_bodies.h): not counted in nodes_before or nodes_after.
   int64_t function_nodes_folded = 0;
@@ -112,6 +120,12 @@ struct FoldStats {
   int64_t common_subexpressions_removed = 0;
   int64_t initializers_merged = 0;
   int64_t peak_live_value_bytes = 0;
+  // Under memory_budget_bytes: values evicted to make room, and those computed again (to be read
+  // by a later node, or written), with their bytes and the time it took.
+  int64_t values_evicted = 0;
+  int64_t values_recomputed = 0;
+  int64_t recomputed_bytes = 0;
+  double recompute_seconds = 0;
   // The model's bytes saved (the proto and the external data its tensors name), before and after.
   int64_t model_bytes_before = 0;
   int64_t model_bytes_after = 0;

@@ -188,7 +188,8 @@ bool FoldPlan::IsConstant(VarId var) const {
 }
 
 bool FoldPlan::Known(VarId var) const {
-  return graph_.core()->has_value(var) || deferred_.contains(var);
+  // An evicted value (a fold under a memory budget) is computed again when it is written.
+  return graph_.core()->has_value(var) || graph_.core()->evicted(var) || deferred_.contains(var);
 }
 
 std::optional<int64_t> FoldPlan::BytesOf(const Var& var) const {
@@ -304,9 +305,7 @@ FoldPlan::Removed FoldPlan::RemovedBy(VarId var) const {
   return removed;
 }
 
-bool FoldPlan::Writes(VarId var, const Tensor& value) const {
-  return IsConstant(var) || held_.contains(var);
-}
+bool FoldPlan::Writes(VarId var) const { return IsConstant(var) || held_.contains(var); }
 
 std::string FoldPlan::NodeNameOf(NodeId node) const {
   auto it = node_names_.find(node);

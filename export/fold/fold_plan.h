@@ -66,8 +66,9 @@ class FoldPlan {
   // A graph output is read by whoever runs the folded model.
   void DecideOutput(const Var& var);
 
-  // Export hooks (to_onnx.h): whether a held value is written, and the name a var had.
-  bool Writes(VarId var, const Tensor& value) const;
+  // Export hooks (to_onnx.h): whether a held value is written (decided without the value, which a
+  // fold under a memory budget may have evicted), and the name a var had.
+  bool Writes(VarId var) const;
   std::string NameOf(VarId var) const;
   std::string NodeNameOf(NodeId node) const;
   // A node output the model left unnamed (an optional output it does not use).
@@ -82,11 +83,11 @@ class FoldPlan {
 
  private:
   void Decide(const Var& var);
-  // The bytes of the var's value, or of the value its inferred type promises when it is deferred;
-  // nullopt when neither tells.
+  // The bytes of the var's value, or of the value its inferred type promises when it is deferred
+  // or evicted (the same bytes: strings are never evicted); nullopt when neither tells.
   std::optional<int64_t> BytesOf(const Var& var) const;
   bool WouldWrite(VarId var, int64_t bytes, int rank) const;
-  // Whether the var has a value, or (kSurvey) could have one.
+  // Whether the var has a value (held or evicted), or (kSurvey) could have one.
   bool Known(VarId var) const;
   // kSurvey: whether the node could compute its outputs — every name it reads (its bodies' outer
   // reads included) is a constant, or known.

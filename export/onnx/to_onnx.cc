@@ -117,25 +117,31 @@ struct Needed {
   std::vector<bool> vars;
   std::vector<SubgraphId> bodies;
   // Vars written as initializers (ExportOptions::values_as_initializers and
-  // constants_as_initializers), with their values.
-  absl::flat_hash_map<VarId, Tensor> initializers;
+  // constants_as_initializers). Their values are read one at a time as they are written, so that
+  // a graph that evicts computes each again then, not all of them at once.
+  absl::flat_hash_set<VarId> initializers;
+  // When the graph evicts: the initializers' vars rooted until the export is done, so that no
+  // collection a recomputation starts takes a value the export is about to write.
+  std::vector<Var> rooted;
 };
 
-// The value `var` is written as, if the options write it as an initializer.
-std::optional<Tensor> InitializerValue(const GraphCore& core, VarId var,
-                                       const ExportOptions& options) {
+// Whether the options write `var` as an initializer. An evicted value counts as held: it is
+// computed again to be written (and here already when write_value must see it).
+bool WrittenAsInitializer(GraphCore& core, VarId var, const ExportOptions& options) {
   const Arena& arena = core.arena();
   const bool written =
       options.values_as_initializers ||
       (options.constants_as_initializers && arena.var_kind(var) == VarKind::kConstant);
   if (!written || arena.var_kind(var) == VarKind::kArgument || arena.var_subgraph(var).valid() ||
       !arena.var_is_tensor(var)) {
-    return std::nullopt;
+    return false;
   }
-  std::optional<Tensor> value = core.value(var);
-  if (!value.has_value()) return std::nullopt;
-  if (options.write_value && !options.write_value(var, *value)) return std::nullopt;
-  return value;
+  // Not has_value: a Constant node's value_* value lives in the store and may have been collected.
+  if (!core.evicted(var) && !core.value(var).has_value()) return false;
+  if (options.write_var) return options.write_var(var);
+  if (!options.write_value) return true;
+  const std::optional<Value> value = core.read_value(var);
+  return value.has_value() && value->is_tensor() && options.write_value(var, value->tensor());
 }
 
 std::vector<SubgraphId> BodiesOf(const Arena& arena, NodeId node) {
@@ -147,9 +153,10 @@ std::vector<SubgraphId> BodiesOf(const Arena& arena, NodeId node) {
   return bodies;
 }
 
-Needed FindNeeded(const GraphCore& core, const NamedVars& outputs, const ExportOptions& options) {
+Needed FindNeeded(GraphCore& core, const NamedVars& outputs, const ExportOptions& options) {
   const Arena& arena = core.arena();
-  Needed needed{std::vector<bool>(arena.num_nodes()), std::vector<bool>(arena.num_vars()), {}, {}};
+  Needed needed{
+      std::vector<bool>(arena.num_nodes()), std::vector<bool>(arena.num_vars()), {}, {}, {}};
   std::vector<VarId> work;
   for (const auto& output : outputs) work.push_back(output.second.id());
   while (!work.empty()) {
@@ -157,8 +164,9 @@ Needed FindNeeded(const GraphCore& core, const NamedVars& outputs, const ExportO
     work.pop_back();
     if (!var.valid() || needed.vars[var.value()]) continue;
     needed.vars[var.value()] = true;
-    if (std::optional<Tensor> value = InitializerValue(core, var, options)) {
-      needed.initializers.emplace(var, *std::move(value));
+    if (WrittenAsInitializer(core, var, options)) {
+      needed.initializers.insert(var);
+      if (core.evicts()) needed.rooted.emplace_back(&core, var);
       continue;
     }
     const NodeId producer = arena.var_producer(var);
@@ -489,14 +497,24 @@ class GraphWriter {
   std::string node_name_;
 };
 
-// The initializers of the main graph, in var order (a stable order for a given graph).
-absl::Status WriteInitializers(const Needed& needed, VarNamer& namer, const ExportOptions& options,
-                               GraphSink& graph) {
-  std::vector<VarId> vars;
-  for (const auto& entry : needed.initializers) vars.push_back(entry.first);
+// The initializers of the main graph, in var order (a stable order for a given graph), each value
+// read (or computed again) as it is written and let go before the next.
+absl::Status WriteInitializers(GraphCore& core, const Needed& needed, VarNamer& namer,
+                               const ExportOptions& options, GraphSink& graph) {
+  std::vector<VarId> vars(needed.initializers.begin(), needed.initializers.end());
   std::sort(vars.begin(), vars.end());
   for (VarId var : vars) {
-    const Tensor& value = needed.initializers.at(var);
+    const std::optional<Value> read = core.read_value(var);
+    if (!read.has_value() || !read->is_tensor()) {
+      const absl::Status why = core.explain_missing_value(var);
+      if (why.ok()) {
+        return absl::InternalError(absl::StrCat("graphgc bug: to_onnx: the value of '",
+                                                namer.NameOf(var), "' went during the export"));
+      }
+      return absl::Status(why.code(), absl::StrCat("to_onnx: the value of '", namer.NameOf(var),
+                                                   "' could not be had: ", why.message()));
+    }
+    const Tensor& value = read->tensor();
     onnx::TensorProto* proto = graph.AddInitializer();
     proto->set_data_type(static_cast<int32_t>(value.dtype()));
     for (int64_t dim : value.shape()) proto->add_dims(dim);
@@ -588,7 +606,7 @@ absl::Status CheckNoAttributeRefs(const Arena& arena, const std::vector<bool>& n
   return absl::OkStatus();
 }
 
-absl::StatusOr<ModelHeader> WriteGraph(const GraphCore& core, const NamedVars& outputs,
+absl::StatusOr<ModelHeader> WriteGraph(GraphCore& core, const NamedVars& outputs,
                                        const ExportOptions& options, GraphSink& graph,
                                        GraphRanks ranks = GraphRanks::kRequired) {
   const Arena& arena = core.arena();
@@ -621,7 +639,7 @@ absl::StatusOr<ModelHeader> WriteGraph(const GraphCore& core, const NamedVars& o
   for (const auto& [name, var] : outputs) {
     if (namer.NameOf(var.id()) == name) named_as_outputs.insert(var.id());
   }
-  GRAPHGC_RETURN_IF_ERROR(WriteInitializers(needed, namer, options, graph));
+  GRAPHGC_RETURN_IF_ERROR(WriteInitializers(core, needed, namer, options, graph));
   // ChooseOpsets always declares ai.onnx ("").
   GraphWriter(arena, needed, imports.at(""), namer, types, options.node_name_of,
               options.omit_output)
@@ -654,9 +672,8 @@ void SetHeader(const ModelHeader& header, onnx::ModelProto& model) {
   for (const onnx::FunctionProto& function : header.functions) *model.add_functions() = function;
 }
 
-absl::Status BuildModel(const GraphCore& core, const NamedVars& outputs,
-                        const ExportOptions& options, onnx::ModelProto& model,
-                        GraphRanks ranks = GraphRanks::kRequired) {
+absl::Status BuildModel(GraphCore& core, const NamedVars& outputs, const ExportOptions& options,
+                        onnx::ModelProto& model, GraphRanks ranks = GraphRanks::kRequired) {
   ProtoSink graph(model.mutable_graph());
   GRAPHGC_ASSIGN_OR_RETURN(const ModelHeader header,
                            WriteGraph(core, outputs, options, graph, ranks));
@@ -666,7 +683,7 @@ absl::Status BuildModel(const GraphCore& core, const NamedVars& outputs,
 
 // The bytes SerializeToString would give for BuildModel's model, without building it: the
 // header's fields (ModelProto's 1 and 2), the graph (7), then the opset imports (8).
-absl::StatusOr<std::string> BuildModelBytes(const GraphCore& core, const NamedVars& outputs,
+absl::StatusOr<std::string> BuildModelBytes(GraphCore& core, const NamedVars& outputs,
                                             const ExportOptions& options) {
   internal::StreamSink graph;
   GRAPHGC_ASSIGN_OR_RETURN(const ModelHeader written, WriteGraph(core, outputs, options, graph));

@@ -51,6 +51,11 @@ struct ExportOptions {
   // With values_as_initializers or constants_as_initializers: which to write (default: all); a
   // var left out is made by its nodes as usual.
   std::function<bool(VarId, const Tensor&)> write_value;
+  // The same choice made without the value, which takes precedence over write_value: in a graph
+  // that evicts (OnBudget::kEvictAndRecompute) a value evicted is then computed again only as it
+  // is written, one at a time, rather than to be looked at. (Every value written is read as it is
+  // written and let go before the next, so an export never holds all of them at once.)
+  std::function<bool(VarId)> write_var;
   // Called for each initializer with its name, dims and data_type already set; returning true
   // means it stored the elements elsewhere (ONNX external data) and set the proto's external
   // fields; false, that the elements go into the proto. An error aborts the export.

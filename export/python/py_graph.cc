@@ -44,6 +44,12 @@ OnBudget OnBudgetFromName(const std::string& name) {
   RaiseError(absl::StrCat("on_budget is 'drop' or 'evict', not '", name, "'"));
 }
 
+EvictionPolicy EvictionPolicyFromName(const std::string& name) {
+  if (name == "lru") return EvictionPolicy::kLeastRecentlyUsed;
+  if (name == "cheapest") return EvictionPolicy::kCheapestToRecomputePerByte;
+  RaiseError(absl::StrCat("eviction_policy is 'lru' or 'cheapest', not '", name, "'"));
+}
+
 // Every live Python Graph by its core; an entry leaves with its Graph. Guarded by the GIL.
 std::unordered_map<const internal::GraphCore*, std::weak_ptr<Graph>>& LiveGraphs() {
   static auto* const graphs =
@@ -55,7 +61,8 @@ std::shared_ptr<Graph> NewGraph(bool propagate_values, bool keep_all_values,
                                 const std::string& collect_policy, double growth_factor,
                                 std::optional<int64_t> min_trigger_bytes, int64_t threshold_bytes,
                                 int64_t max_value_bytes, int64_t max_live_value_bytes,
-                                int64_t max_loop_trips, const std::string& on_budget) {
+                                int64_t max_loop_trips, const std::string& on_budget,
+                                const std::string& eviction_policy) {
   GraphOptions options;
   options.propagate_values = propagate_values;
   options.keep_all_values = keep_all_values;
@@ -67,6 +74,7 @@ std::shared_ptr<Graph> NewGraph(bool propagate_values, bool keep_all_values,
   options.max_live_value_bytes = max_live_value_bytes;
   options.max_loop_trips = max_loop_trips;
   options.on_budget = OnBudgetFromName(on_budget);
+  options.eviction_policy = EvictionPolicyFromName(eviction_policy);
   auto* graph = new Graph(options);
   const internal::GraphCore* core = graph->core();
   std::shared_ptr<Graph> owner(graph, [core](Graph* dying) {
@@ -199,7 +207,8 @@ void DefineGraph(py::module_& module) {
            py::arg("threshold_bytes") = defaults.threshold_bytes,
            py::arg("max_value_bytes") = defaults.max_value_bytes,
            py::arg("max_live_value_bytes") = defaults.max_live_value_bytes,
-           py::arg("max_loop_trips") = defaults.max_loop_trips, py::arg("on_budget") = "drop")
+           py::arg("max_loop_trips") = defaults.max_loop_trips, py::arg("on_budget") = "drop",
+           py::arg("eviction_policy") = "lru")
       .def(
           "__enter__",
           [](std::shared_ptr<Graph> graph) {

@@ -96,6 +96,10 @@ py::dict FoldStatsDict(const FoldStats& stats) {
   out["common_subexpressions_removed"] = stats.common_subexpressions_removed;
   out["initializers_merged"] = stats.initializers_merged;
   out["peak_live_value_bytes"] = stats.peak_live_value_bytes;
+  out["values_evicted"] = stats.values_evicted;
+  out["values_recomputed"] = stats.values_recomputed;
+  out["recomputed_bytes"] = stats.recomputed_bytes;
+  out["recompute_seconds"] = stats.recompute_seconds;
   out["fuse_seconds"] = stats.fuse_seconds;
   out["model_bytes_before"] = stats.model_bytes_before;
   out["model_bytes_after"] = stats.model_bytes_after;

@@ -1,6 +1,7 @@
 #include "graphgc/opset/build/op_builder.h"
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -326,13 +327,33 @@ void DropValuesOverTheLiveCap(GraphCore& core, absl::Span<const OperandInfo> inf
   core.note_skipped_for_budget();
 }
 
+// Whether an operand's value (by its type) takes at most `bytes`.
+bool ValueFits(const OperandInfo& info, int64_t bytes) {
+  if (!info.shape.has_value()) return false;
+  const absl::StatusOr<int64_t> count = ElementCount(*info.shape);
+  const int64_t element_size = std::max<int64_t>(static_cast<int64_t>(ElementSize(info.dtype)), 1);
+  return count.ok() && *count <= bytes / element_size;
+}
+
+// The most bytes of an evicted operand's value that inference could want when the node's values
+// cannot be computed anyway: shapes, axes, repeats and the like are far smaller.
+constexpr int64_t kInferenceOnlyValueBytes = int64_t{64} << 10;
+
 // Under OnBudget::kEvictAndRecompute: the values of evicted operands, computed again (before
 // inference, which reads values too, so that types are those of a graph that kept everything).
+// When another operand has no value (a model's input, say) only small ones are: the node's
+// values cannot be computed, and a weight read by a MatMul of an input need not come back.
 // One that cannot be had stays without a value; value_status of the input says why.
 void ReadEvictedOperands(GraphCore& core, absl::Span<const Var* const> inputs,
                          OperandInfos& infos) {
+  bool all_known = true;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i] == nullptr || !infos[i].present || core.evicted(inputs[i]->id())) continue;
+    all_known = all_known && (infos[i].value.has_value() || infos[i].non_tensor_value.has_value());
+  }
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i] == nullptr || !core.evicted(inputs[i]->id())) continue;
+    if (!all_known && !ValueFits(infos[i], kInferenceOnlyValueBytes)) continue;
     if (std::optional<Value> value = core.read_value(inputs[i]->id())) {
       infos[i].value = std::move(*value).take_tensor();
       infos[i].shape_data.reset();
@@ -359,6 +380,27 @@ bool ValuesCanBeComputedAgain(const GraphCore& core, const OpSignature& signatur
   }
   return true;
 }
+
+// Adds the time from its construction to its destruction to `ns`, when `on`: clock reads only
+// where the eviction policy weighs what values cost to compute again.
+class KernelTimer {
+ public:
+  KernelTimer(bool on, int64_t& ns) : ns_(on ? &ns : nullptr) {
+    if (on) start_ = std::chrono::steady_clock::now();
+  }
+  KernelTimer(const KernelTimer&) = delete;
+  KernelTimer& operator=(const KernelTimer&) = delete;
+  ~KernelTimer() {
+    if (ns_ == nullptr) return;
+    *ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
+                                                                 start_)
+                .count();
+  }
+
+ private:
+  int64_t* ns_;
+  std::chrono::steady_clock::time_point start_;
+};
 
 // What ONNX's checker requires of every attribute, so that any node exports: a name, and at
 // least one element in a list (an empty list is no attribute: leave it out).
@@ -465,6 +507,7 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
       signature.kernel_reads_shapes_only ? AllShapesKnown(infos) : AllValuesKnown(infos);
   absl::Status dropped;  // OnBudget::kEvictAndRecompute: why the values did not fit
   bool can_compute_again = false;
+  int64_t kernel_ns = 0;  // what the kernel took, when the eviction policy weighs it
   const int64_t allowed_bytes = core.options().propagate_values && inputs_known
                                     ? ValueBytesAllowed(core, *types, dropped)
                                     : 0;
@@ -484,6 +527,7 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
       if (!from_shape_data) {
         const KernelOp kernel_op{&resolution, signature.op_type, signature.input_names,
                                  signature.kernel_reads_shapes_only, core.options().kernel_threads};
+        const KernelTimer timer(core.weighs_recompute_cost(), kernel_ns);
         const absl::Status ran =
             RunKernel(kernel_op, infos, attributes, allowed_bytes, *types, values);
         if (!ran.ok()) return fail(prefixed(ran));
@@ -515,7 +559,7 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
     const bool held = arena.var_kind(out) == VarKind::kConstant && core.value(out).has_value();
     if (held) continue;
     if (can_compute_again) {
-      core.set_recomputable_value(out, *std::move(values[i]));
+      core.set_recomputable_value(out, *std::move(values[i]), kernel_ns);
     } else {
       core.set_value(out, *std::move(values[i]));
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fold_vs_ort.sh GRAPHGC_FOLD MAKE_MODELS ORT_JS [--huge] [--no-memory-checks]
+# fold_vs_ort.sh GRAPHGC_FOLD MAKE_MODELS ORT_JS [--huge | --budget] [--no-memory-checks]
 #
 # graphgc-fold against ONNX Runtime. Makes the models of make_fold_models in a temporary folder,
 # folds each with GRAPHGC_FOLD (--stats; peak RSS from /usr/bin/time when present, else from the
@@ -21,18 +21,24 @@
 # --memory-budget $FOLD_HUGE_BUDGET_BYTES (256 MiB), and requires a peak RSS under
 # 1.25 x its initializer bytes + that budget, and that ONNX Runtime runs the result as the
 # original. Everything it writes is deleted on exit.
+# --budget instead makes budget.onnx (128 weights of 4 MiB folded from 140 KB), folds it with
+# --fold-anyway --external-data once without a budget and once with --memory-budget 64M, and
+# requires the two results to be the same bytes (model and external data), the budgeted fold to
+# have computed values again and to peak under 256 MiB of RSS, and ONNX Runtime to run the result
+# as the original.
 # --no-memory-checks leaves out the peak RSS checks (for sanitizer builds).
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-usage="usage: fold_vs_ort.sh GRAPHGC_FOLD MAKE_MODELS ORT_JS [--huge] [--no-memory-checks]"
+usage="usage: fold_vs_ort.sh GRAPHGC_FOLD MAKE_MODELS ORT_JS [--huge | --budget] [--no-memory-checks]"
 (($# >= 3)) || { echo "$usage" >&2; exit 2; }
 fold_cli=$1 make_models=$2 ort_js=$3
 shift 3
-huge=0 memory_checks=1
+huge=0 budget=0 memory_checks=1
 for arg in "$@"; do
   case $arg in
     --huge) huge=1 ;;
+    --budget) budget=1 ;;
     --no-memory-checks) memory_checks=0 ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
@@ -154,6 +160,63 @@ run_huge() {
   IFS=$'\t' read -r agree error < <(json_values "$dir/ort.json" outputs_agree error)
   echo "   outputs agree: $agree"
   ((status == 0)) || fail "huge: ONNX Runtime check failed (status $status): $error" \
+                          "$(tail -n 1 "$dir/ort.stderr")"
+}
+
+# ---- The budget model ----
+
+run_budget() {
+  local models=$work/models
+  mkdir -p "$models"
+  echo "== making budget.onnx"
+  "$make_models" "$models" --budget || { echo "fold_vs_ort: make_fold_models failed"; exit 1; }
+  local run peak status
+  for run in unbounded budgeted; do
+    local extra=() dir=$work/log/$run out=$work/out/$run
+    [[ $run == budgeted ]] && extra=(--memory-budget 64M)
+    mkdir -p "$dir" "$out"
+    echo "== folding budget.onnx ($run)"
+    if [[ -n $time_cmd ]]; then
+      "$time_cmd" -f %M -o "$dir/time_kb" "$fold_cli" "$models/budget.onnx" "$out/budget.onnx"         --quiet --fold-anyway --external-data --stats "$dir/stats.json" "${extra[@]}"         2>"$dir/stderr"
+      status=$?
+      peak=$(($(tail -n 1 "$dir/time_kb") * 1024))
+    else
+      "$fold_cli" "$models/budget.onnx" "$out/budget.onnx" --quiet --fold-anyway         --external-data --stats "$dir/stats.json" "${extra[@]}" 2>"$dir/stderr"
+      status=$?
+      peak=$(json_values "$dir/stats.json" peak_rss_bytes)
+    fi
+    if ((status != 0)); then
+      fail "budget: graphgc-fold ($run) failed: $(tail -n 1 "$dir/stderr")"
+      return
+    fi
+    local evicted recomputed written
+    IFS=$'\t' read -r evicted recomputed written < <(json_values "$dir/stats.json" \
+      values_evicted values_recomputed initializer_bytes_after)
+    echo "   peak RSS $(human "$peak"), initializers written $(human "$written"), values" \
+         "evicted $evicted, computed again $recomputed"
+    if [[ $run == budgeted ]]; then
+      [[ $recomputed != null ]] && ((recomputed > 0)) ||
+        fail "budget: the budgeted fold computed no value again (values_recomputed $recomputed)"
+      if ((memory_checks)); then
+        [[ $peak != null ]] && ((peak < 256 * 1048576)) ||
+          fail "budget: the budgeted fold's peak RSS $peak is not under 256 MiB"
+      fi
+    fi
+  done
+  local file
+  for file in budget.onnx budget.onnx.data; do
+    cmp -s "$work/out/unbounded/$file" "$work/out/budgeted/$file" ||
+      fail "budget: $file differs between the unbounded and the budgeted fold"
+  done
+  echo "== running budget.onnx and the budgeted fold in ONNX Runtime"
+  local dir=$work/log/budgeted
+  node "$ort_js" "$models/budget.onnx" "$work/out/budgeted/budget.onnx" --skip-basic \
+    --single-run >"$dir/ort.json" 2>"$dir/ort.stderr"
+  status=$?
+  local agree error
+  IFS=$'\t' read -r agree error < <(json_values "$dir/ort.json" outputs_agree error)
+  echo "   outputs agree: $agree"
+  ((status == 0)) || fail "budget: ONNX Runtime check failed (status $status): $error" \
                           "$(tail -n 1 "$dir/ort.stderr")"
 }
 
@@ -282,6 +345,8 @@ run_backend_sample() {
 
 if ((huge)); then
   run_huge
+elif ((budget)); then
+  run_budget
 else
   mkdir -p "$work/models"
   "$make_models" "$work/models" || { echo "fold_vs_ort: make_fold_models failed"; exit 1; }

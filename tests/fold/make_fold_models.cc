@@ -1,5 +1,5 @@
-// make_fold_models OUT_DIR [--huge]: writes the models tests/fold/fold_vs_ort.sh folds with
-// graphgc-fold and then runs, folded and not, in ONNX Runtime:
+// make_fold_models OUT_DIR [--huge | --budget]: writes the models tests/fold/fold_vs_ort.sh folds
+// with graphgc-fold and then runs, folded and not, in ONNX Runtime:
 //   conv_bn_relu.onnx       Conv/BatchNormalization/Relu blocks, Conv+Mul+Add, Gemm+BN, Identity
 //                           and Dropout: what the fusions remove.
 //   shape_chain.onnx        the shape arithmetic of transformer exports around a MatMul, with a
@@ -9,7 +9,8 @@
 //   big_intermediates.onnx  a 2 KB model whose constant intermediates are 64 MB each and reduce to
 //                           scalars, and a 64 MB Expand a runtime Gather reads.
 // With --huge also huge.onnx, whose > 2 GB of weights are ONNX external data in huge.onnx.data,
-// written as they are generated.
+// written as they are generated. With --budget also budget.onnx, a 140 KB model whose 128 folded
+// weights total 512 MiB.
 // Weights come from fixed seeds: every run writes the same bytes. Every model passes
 // onnx::checker::check_model. Exit status 0, or 1 with a message on stderr.
 #include <cmath>
@@ -292,10 +293,35 @@ bool WriteHuge(const std::string& dir) {
   return SaveCheckedModel(w.model(), Path(dir, "huge.onnx"));
 }
 
+// budget.onnx: y = Sum(x, w_0 .. w_127), each w_i = Tile(row_i, 4096) * scale_i, a float[2^20]
+// (4 MiB) weight made from 1 KiB: folded with --fold-anyway, 512 MiB of weights are written from
+// a model of 140 KB, more than a small memory budget holds at once.
+onnx::ModelProto Budget() {
+  constexpr int64_t kWidth = 256;
+  constexpr int64_t kRepeats = 4096;
+  constexpr int kBranches = 128;
+  ModelWriter w("budget", 6);
+  w.AddInput("x", TensorProto::FLOAT, {kWidth * kRepeats});
+  const std::string repeats = w.AddInt64s("repeats", {1}, {kRepeats});
+  std::vector<std::string> terms = {"x"};
+  for (int i = 0; i < kBranches; ++i) {
+    const std::string branch = "branch" + std::to_string(i);
+    const std::string row = w.AddRandomFloats(branch + "_row", {kWidth}, -1.0f, 1.0f);
+    w.AddNode("Tile", {row, repeats}, {branch + "_tiled"});
+    const std::string scale = w.AddFloatScalar(branch + "_scale", 1.0f + 0.01f * i);
+    w.AddNode("Mul", {branch + "_tiled", scale}, {branch + "_weight"});
+    terms.push_back(branch + "_weight");
+  }
+  w.AddNode("Sum", terms, {"y"});
+  w.AddOutput("y", TensorProto::FLOAT, {kWidth * kRepeats});
+  return w.model();
+}
+
 int Main(int argc, char** argv) {
   const bool huge = argc == 3 && std::strcmp(argv[2], "--huge") == 0;
-  if (argc != 2 && !huge) {
-    std::fprintf(stderr, "usage: make_fold_models OUT_DIR [--huge]\n");
+  const bool budget = argc == 3 && std::strcmp(argv[2], "--budget") == 0;
+  if (argc != 2 && !huge && !budget) {
+    std::fprintf(stderr, "usage: make_fold_models OUT_DIR [--huge | --budget]\n");
     return 1;
   }
   const std::string dir = argv[1];
@@ -308,7 +334,8 @@ int Main(int argc, char** argv) {
                        SaveCheckedModel(ShapeChain(), Path(dir, "shape_chain.onnx")) &&
                        SaveCheckedModel(Growth(), Path(dir, "growth.onnx")) &&
                        SaveCheckedModel(BigIntermediates(), Path(dir, "big_intermediates.onnx")) &&
-                       (!huge || WriteHuge(dir));
+                       (!huge || WriteHuge(dir)) &&
+                       (!budget || SaveCheckedModel(Budget(), Path(dir, "budget.onnx")));
   return written ? 0 : 1;
 }
 

@@ -47,6 +47,8 @@ class World {
     check_every_step_ = in_.flag();
     if (options_.max_live_value_bytes > 0 && in_.flag()) {
       options_.on_budget = OnBudget::kEvictAndRecompute;
+      options_.eviction_policy = in_.flag() ? EvictionPolicy::kCheapestToRecomputePerByte
+                                            : EvictionPolicy::kLeastRecentlyUsed;
     }
   }
 

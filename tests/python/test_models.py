@@ -79,6 +79,25 @@ def test_fold_computes_what_is_known():
     onnx.checker.check_model(folded, full_check=True)
 
 
+def test_fold_under_a_memory_budget_computes_values_again():
+    # Eight 1 MiB weights, each Tile(row, 1024) * scale, read by a Sum with the input.
+    g = graphgc.Graph(propagate_values=False)
+    x = g.argument("x", np.float32, (256 * 1024,))
+    terms = [x]
+    for i in range(8):
+        row = g.constant(np.linspace(-1, 1, 256, dtype=np.float32) + np.float32(i))
+        tiled = op.tile(row, g.constant(np.array([1024], np.int64)))
+        terms.append(op.mul(tiled, g.constant(np.float32(1 + i))))
+    model = graphgc.to_onnx(g, {"y": op.sum(terms)})
+    unbounded, _ = graphgc.fold(model, fold_anyway=True)
+    with pytest.warns(UserWarning, match="bounds the values computed, not the model"):
+        folded, stats = graphgc.fold(model, fold_anyway=True, memory_budget_bytes=3 << 20)
+    assert folded.SerializeToString() == unbounded.SerializeToString()
+    assert stats["values_evicted"] > 0 and stats["values_recomputed"] > 0
+    assert stats["recomputed_bytes"] > 0 and stats["recompute_seconds"] >= 0
+    assert stats["peak_live_value_bytes"] <= 3 << 20
+
+
 def test_to_onnx_takes_pairs_and_options(graph):
     x = graph.argument("x", np.float32, (2,))
     c = graph.constant(np.ones(2, np.float32))
