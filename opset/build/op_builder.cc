@@ -327,14 +327,6 @@ void DropValuesOverTheLiveCap(GraphCore& core, absl::Span<const OperandInfo> inf
   core.note_skipped_for_budget();
 }
 
-// Whether an operand's value (by its type) takes at most `bytes`.
-bool ValueFits(const OperandInfo& info, int64_t bytes) {
-  if (!info.shape.has_value()) return false;
-  const absl::StatusOr<int64_t> count = ElementCount(*info.shape);
-  const int64_t element_size = std::max<int64_t>(static_cast<int64_t>(ElementSize(info.dtype)), 1);
-  return count.ok() && *count <= bytes / element_size;
-}
-
 // The most bytes of an evicted operand's value that inference could want when the node's values
 // cannot be computed anyway: shapes, axes, repeats and the like are far smaller.
 constexpr int64_t kInferenceOnlyValueBytes = int64_t{64} << 10;
@@ -353,7 +345,12 @@ void ReadEvictedOperands(GraphCore& core, absl::Span<const Var* const> inputs,
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i] == nullptr || !core.evicted(inputs[i]->id())) continue;
-    if (!all_known && !ValueFits(infos[i], kInferenceOnlyValueBytes)) continue;
+    // An evicted value's type is a known dtype and shape: KnownOutputBytes gives its bytes.
+    const OutputType type = TensorOutput(infos[i].dtype, infos[i].shape);
+    if (!all_known &&
+        (!type.shape.has_value() || KnownOutputBytes({&type, 1}) > kInferenceOnlyValueBytes)) {
+      continue;
+    }
     if (std::optional<Value> value = core.read_value(inputs[i]->id())) {
       infos[i].value = std::move(*value).take_tensor();
       infos[i].shape_data.reset();
@@ -380,27 +377,6 @@ bool ValuesCanBeComputedAgain(const GraphCore& core, const OpSignature& signatur
   }
   return true;
 }
-
-// Adds the time from its construction to its destruction to `ns`, when `on`: clock reads only
-// where the eviction policy weighs what values cost to compute again.
-class KernelTimer {
- public:
-  KernelTimer(bool on, int64_t& ns) : ns_(on ? &ns : nullptr) {
-    if (on) start_ = std::chrono::steady_clock::now();
-  }
-  KernelTimer(const KernelTimer&) = delete;
-  KernelTimer& operator=(const KernelTimer&) = delete;
-  ~KernelTimer() {
-    if (ns_ == nullptr) return;
-    *ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
-                                                                 start_)
-                .count();
-  }
-
- private:
-  int64_t* ns_;
-  std::chrono::steady_clock::time_point start_;
-};
 
 // What ONNX's checker requires of every attribute, so that any node exports: a name, and at
 // least one element in a list (an empty list is no attribute: leave it out).
@@ -527,10 +503,18 @@ OutputVars BuildNode(const OpSignature& signature, absl::Span<const Var* const> 
       if (!from_shape_data) {
         const KernelOp kernel_op{&resolution, signature.op_type, signature.input_names,
                                  signature.kernel_reads_shapes_only, core.options().kernel_threads};
-        const KernelTimer timer(core.weighs_recompute_cost(), kernel_ns);
+        // The clock is read only where the eviction policy weighs what values cost.
+        const bool timed = core.weighs_recompute_cost();
+        const auto start =
+            timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
         const absl::Status ran =
             RunKernel(kernel_op, infos, attributes, allowed_bytes, *types, values);
         if (!ran.ok()) return fail(prefixed(ran));
+        if (timed) {
+          kernel_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::steady_clock::now() - start)
+                          .count();
+        }
       }
       can_compute_again =
           ValuesCanBeComputedAgain(core, signature, resolution, inputs, infos, *types);
