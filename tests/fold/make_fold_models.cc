@@ -1,5 +1,5 @@
-// make_fold_models OUT_DIR [--huge | --budget]: writes the models tests/fold/fold_vs_ort.sh folds
-// with graphgc-fold and then runs, folded and not, in ONNX Runtime:
+// make_fold_models OUT_DIR [--huge | --budget | --llm=LAYERS,WIDTH]: writes the models
+// tests/fold/fold_vs_ort.sh folds with graphgc-fold and then runs, folded and not, in ONNX Runtime:
 //   conv_bn_relu.onnx       Conv/BatchNormalization/Relu blocks, Conv+Mul+Add, Gemm+BN, Identity
 //                           and Dropout: what the fusions remove.
 //   shape_chain.onnx        the shape arithmetic of transformer exports around a MatMul, with a
@@ -10,7 +10,8 @@
 //                           scalars, and a 64 MB Expand a runtime Gather reads.
 // With --huge also huge.onnx, whose > 2 GB of weights are ONNX external data in huge.onnx.data,
 // written as they are generated. With --budget also budget.onnx, a 140 KB model whose 128 folded
-// weights total 512 MiB.
+// weights total 512 MiB. With --llm=LAYERS,WIDTH only llm.onnx and llm.onnx.data, a decoder-only
+// transformer of that depth and width (llm_model.h).
 // Weights come from fixed seeds: every run writes the same bytes. Every model passes
 // onnx::checker::check_model. Exit status 0, or 1 with a message on stderr.
 #include <cmath>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "external_data.h"
+#include "llm_model.h"
 #include "model_writer.h"
 
 namespace fold_models {
@@ -317,11 +319,30 @@ onnx::ModelProto Budget() {
   return w.model();
 }
 
+// "--llm=LAYERS,WIDTH" into `shape`; false (with a message) when the text is not two counts.
+bool ParseLlm(const char* arg, LlmShape& shape) {
+  long long layers = 0, width = 0;
+  char rest = 0;
+  if (std::sscanf(arg, "--llm=%lld,%lld%c", &layers, &width, &rest) != 2 || layers < 0 ||
+      width <= 0) {
+    std::fprintf(stderr, "make_fold_models: %s is not --llm=LAYERS,WIDTH\n", arg);
+    return false;
+  }
+  shape.layers = layers;
+  shape.width = width;
+  return true;
+}
+
 int Main(int argc, char** argv) {
+  if (argc == 3 && std::strncmp(argv[2], "--llm=", 6) == 0) {
+    LlmShape shape;
+    return ParseLlm(argv[2], shape) && WriteLlm(argv[1], shape) ? 0 : 1;
+  }
   const bool huge = argc == 3 && std::strcmp(argv[2], "--huge") == 0;
   const bool budget = argc == 3 && std::strcmp(argv[2], "--budget") == 0;
   if (argc != 2 && !huge && !budget) {
-    std::fprintf(stderr, "usage: make_fold_models OUT_DIR [--huge | --budget]\n");
+    std::fprintf(stderr,
+                 "usage: make_fold_models OUT_DIR [--huge | --budget | --llm=LAYERS,WIDTH]\n");
     return 1;
   }
   const std::string dir = argv[1];
