@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fold_vs_ort.sh GRAPHGC_FOLD MAKE_MODELS ORT_JS [--huge | --budget] [--no-memory-checks]
+# fold_vs_ort.sh GRAPHGC_FOLD MAKE_MODELS ORT_JS [--huge | --budget | --llm] [--no-memory-checks]
 #
 # graphgc-fold against ONNX Runtime. Makes the models of make_fold_models in a temporary folder,
 # folds each with GRAPHGC_FOLD (--stats; peak RSS from /usr/bin/time when present, else from the
@@ -26,19 +26,23 @@
 # requires the two results to be the same bytes (model and external data), the budgeted fold to
 # have computed values again and to peak under 256 MiB of RSS, and ONNX Runtime to run the result
 # as the original.
+# --llm instead makes llm.onnx (make_fold_models --llm=2,128: a decoder-only transformer with its
+# weights in external data), folds it with --external-data, and requires the six weight
+# Transposes to be folded and ONNX Runtime to run the result as the original.
 # --no-memory-checks leaves out the peak RSS checks (for sanitizer builds).
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-usage="usage: fold_vs_ort.sh GRAPHGC_FOLD MAKE_MODELS ORT_JS [--huge | --budget] [--no-memory-checks]"
+usage="usage: fold_vs_ort.sh GRAPHGC_FOLD MAKE_MODELS ORT_JS [--huge | --budget | --llm] [--no-memory-checks]"
 (($# >= 3)) || { echo "$usage" >&2; exit 2; }
 fold_cli=$1 make_models=$2 ort_js=$3
 shift 3
-huge=0 budget=0 memory_checks=1
+huge=0 budget=0 llm=0 memory_checks=1
 for arg in "$@"; do
   case $arg in
     --huge) huge=1 ;;
     --budget) budget=1 ;;
+    --llm) llm=1 ;;
     --no-memory-checks) memory_checks=0 ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
@@ -220,6 +224,34 @@ run_budget() {
                           "$(tail -n 1 "$dir/ort.stderr")"
 }
 
+# ---- The LLM-shaped model ----
+
+run_llm() {
+  local models=$work/models
+  mkdir -p "$models"
+  echo "== making llm.onnx (2 layers of 128)"
+  "$make_models" "$models" --llm=2,128 || { echo "fold_vs_ort: make_fold_models failed"; exit 1; }
+  echo "== folding llm.onnx"
+  if ! fold llm "$models/llm.onnx" --external-data; then
+    fail "llm: graphgc-fold failed: $(stderr_line llm)"
+    return
+  fi
+  local dir=$work/log/llm nodes_before nodes_after folded
+  IFS=$'\t' read -r nodes_before nodes_after folded < <(json_values "$dir/stats.json" \
+    nodes_before nodes_after nodes_folded)
+  echo "   nodes $nodes_before -> $nodes_after, peak RSS $(human "$(cat "$dir/peak_rss")")"
+  # The six weights stored [out, in] behind a Transpose (Q, V and the MLP's up, two layers).
+  [[ $folded != null ]] && ((folded >= 6)) ||
+    fail "llm: only $folded nodes folded; the six weight Transposes should be"
+  node "$ort_js" "$models/llm.onnx" "$work/out/llm/llm.onnx" --skip-basic >"$dir/ort.json" \
+    2>"$dir/ort.stderr"
+  local status=$? agree error
+  IFS=$'\t' read -r agree error < <(json_values "$dir/ort.json" outputs_agree error)
+  echo "   outputs agree: $agree"
+  ((status == 0)) || fail "llm: ONNX Runtime check failed (status $status): $error" \
+                          "$(tail -n 1 "$dir/ort.stderr")"
+}
+
 # ---- The fold models ----
 
 # check_model NAME: folds $work/models/NAME.onnx, checks it, and appends a row to $work/table.
@@ -347,6 +379,8 @@ if ((huge)); then
   run_huge
 elif ((budget)); then
   run_budget
+elif ((llm)); then
+  run_llm
 else
   mkdir -p "$work/models"
   "$make_models" "$work/models" || { echo "fold_vs_ort: make_fold_models failed"; exit 1; }
