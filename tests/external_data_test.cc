@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -31,6 +32,7 @@ using graphgc::DataType;
 using graphgc::Tensor;
 using graphgc::internal::ExternalDataReader;
 using graphgc::internal::ExternalDataWriter;
+using graphgc::internal::FileRange;
 using graphgc::internal::LoadModelFile;
 using graphgc::internal::MoveToExternalData;
 using graphgc::internal::UsesExternalData;
@@ -264,6 +266,90 @@ TEST_F(ExternalDataTest, LargeTensorIsAViewOfTheMappingNotACopy) {
   EXPECT_EQ(values[kCount - 1], static_cast<float>((kCount - 1) % 1000003));
   big = Tensor();
   EXPECT_FALSE(FileIsMapped(path)) << "the last view gone, the file is unmapped";
+}
+
+// RssFile from /proc/self/status: resident pages of mapped files, in KiB.
+int64_t ResidentFileKiB() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("RssFile:", 0) == 0) return std::strtoll(line.c_str() + 8, nullptr, 10);
+  }
+  return -1;
+}
+
+double SumOf(const Tensor& tensor) {
+  double sum = 0;
+  for (float value : tensor.data<float>()) sum += value;
+  return sum;
+}
+
+TEST_F(ExternalDataTest, ReleasedPagesLeaveTheProcessAndReadTheSameBytes) {
+  constexpr int64_t kCount = int64_t{16} << 20;  // 64 MiB of floats
+  {
+    std::vector<float> values(kCount);
+    for (int64_t k = 0; k < kCount; ++k) values[k] = static_cast<float>(k % 1009);
+    WriteFile(root_ / "model" / "big.bin", BytesOf(values));
+  }
+  ExternalDataReader reader(model_dir());
+  absl::StatusOr<Tensor> big = reader.Load(ExternalProto(
+      "big", DataType::kFloat, {4096, 4096}, "big.bin", "0", std::to_string(kCount * 4)));
+  ASSERT_TRUE(big.ok()) << big.status();
+  const int64_t before = ResidentFileKiB();
+  ASSERT_GE(before, 0) << "no RssFile in /proc/self/status";
+  const double sum = SumOf(*big);  // every page read
+  const int64_t read = ResidentFileKiB();
+  EXPECT_GE(read - before, 60 << 10) << "reading 64 MiB made them resident";
+  reader.ReleaseResidentPages();
+  const int64_t released = ResidentFileKiB();
+  EXPECT_LE(released - before, 4 << 10) << "released: " << released << " KiB, before " << before;
+  EXPECT_EQ(SumOf(*big), sum) << "the tensor reads the same bytes again";
+}
+
+TEST_F(ExternalDataTest, AViewsSourceIsItsFileRangeAndCopiesBitForBit) {
+  std::vector<float> values(300000);
+  for (size_t k = 0; k < values.size(); ++k) values[k] = static_cast<float>(k) * 0.25f - 3.0f;
+  WriteFile(root_ / "model" / "w.bin", std::string(8192, 'x') + BytesOf(values));
+  ExternalDataReader reader(model_dir());
+  absl::StatusOr<Tensor> view =
+      reader.Load(ExternalProto("w", DataType::kFloat, {300, 1000}, "w.bin", "8192", "1200000"));
+  ASSERT_TRUE(view.ok()) << view.status();
+  const std::optional<FileRange> source = reader.SourceOf(*view);
+  ASSERT_TRUE(source.has_value());
+  EXPECT_EQ(source->offset, 8192);
+  EXPECT_EQ(source->length, 1200000);
+  const Tensor reshaped = view->reshaped({1000, 300});
+  ASSERT_TRUE(reader.SourceOf(reshaped).has_value()) << "a reshaped view has the same bytes";
+  EXPECT_FALSE(reader.SourceOf(Tensor::from_vector<float>({1, 2}, {2})).has_value());
+  EXPECT_FALSE(ExternalDataReader(model_dir()).SourceOf(*view).has_value())
+      << "another reader did not map it";
+
+  // Into the same file system (copy_file_range), and into /dev/shm when it is another one
+  // (copy_file_range refuses: read and written in pieces).
+  std::vector<fs::path> folders = {root_ / "out"};
+  struct stat here, shm;
+  if (stat(root_.c_str(), &here) == 0 && stat("/dev/shm", &shm) == 0 && here.st_dev != shm.st_dev) {
+    folders.push_back(fs::path("/dev/shm") / root_.filename());
+  }
+  for (const fs::path& folder : folders) {
+    fs::create_directories(folder);
+    onnx::TensorProto proto;
+    proto.set_name("w");
+    {
+      ExternalDataWriter writer(folder.string(), "copy.bin");
+      ASSERT_TRUE(writer.Write(Tensor::from_vector<uint8_t>({1, 2, 3}), &proto).ok());
+      absl::Status copied = writer.Copy(reshaped, *source, &proto);
+      ASSERT_TRUE(copied.ok()) << copied;
+      ASSERT_TRUE(writer.Finish().ok());
+    }
+    EXPECT_EQ(EntryOf(proto, "offset"), "4096") << folder;
+    EXPECT_THAT(proto.dims(), ::testing::ElementsAre(1000, 300));
+    ExternalDataReader back(folder.string());
+    absl::StatusOr<Tensor> loaded = back.Load(proto);
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    EXPECT_EQ(*loaded, reshaped) << folder;
+    if (folder != root_ / "out") fs::remove_all(folder);
+  }
 }
 
 TEST_F(ExternalDataTest, ModelFolderMayBeASymlink) {

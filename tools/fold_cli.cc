@@ -149,6 +149,28 @@ void DrawProgress(const char* phase, int64_t done, int64_t total) {
   std::fflush(stderr);
 }
 
+namespace {
+
+// `text` as a JSON string literal: quotes, backslashes and control characters escaped (a node
+// name is the model's, any bytes).
+std::string JsonString(absl::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(c);
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      absl::StrAppendFormat(&out, "\\u%04x", static_cast<int>(c));
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.push_back('"');
+  return out;
+}
+
+}  // namespace
+
 std::string FoldStatsJson(const FoldStats& stats, int64_t peak_rss_bytes,
                           const CommandSeconds& seconds) {
   return absl::StrFormat(
@@ -164,6 +186,7 @@ std::string FoldStatsJson(const FoldStats& stats, int64_t peak_rss_bytes,
       "  \"model_bytes_before\": %d,\n  \"model_bytes_after\": %d,\n"
       "  \"kept_unchanged\": %s,\n"
       "  \"peak_live_value_bytes\": %d,\n  \"peak_rss_bytes\": %d,\n"
+      "  \"peak_node\": %s,\n  \"peak_node_bytes\": %d,\n"
       "  \"values_evicted\": %d,\n  \"values_recomputed\": %d,\n"
       "  \"recomputed_bytes\": %d,\n  \"recompute_seconds\": %.6f,\n"
       "  \"read_seconds\": %.6f,\n  \"fuse_seconds\": %.6f,\n  \"plan_seconds\": %.6f,\n"
@@ -177,10 +200,10 @@ std::string FoldStatsJson(const FoldStats& stats, int64_t peak_rss_bytes,
       stats.function_nodes_folded, stats.calls_specialised, stats.functions_specialised,
       stats.noop_casts_removed, stats.common_subexpressions_removed, stats.initializers_merged,
       stats.model_bytes_before, stats.model_bytes_after, stats.kept_unchanged ? "true" : "false",
-      stats.peak_live_value_bytes, peak_rss_bytes, stats.values_evicted, stats.values_recomputed,
-      stats.recomputed_bytes, stats.recompute_seconds, seconds.read, stats.fuse_seconds,
-      stats.plan_seconds, stats.import_seconds, stats.fold_seconds, stats.export_seconds,
-      seconds.write, seconds.total);
+      stats.peak_live_value_bytes, peak_rss_bytes, JsonString(stats.peak_node),
+      stats.peak_node_bytes, stats.values_evicted, stats.values_recomputed, stats.recomputed_bytes,
+      stats.recompute_seconds, seconds.read, stats.fuse_seconds, stats.plan_seconds,
+      stats.import_seconds, stats.fold_seconds, stats.export_seconds, seconds.write, seconds.total);
 }
 
 int64_t PeakRssBytes() {

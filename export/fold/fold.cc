@@ -190,7 +190,16 @@ class Folder {
   // `value_limit`: the most bytes a node's values may take (empty: no limit).
   absl::Status Import(Graph& graph, internal::FoldPlan& plan, const char* phase,
                       std::function<int64_t(const onnx::NodeProto&)> value_limit);
-  absl::StatusOr<onnx::ModelProto> Export(Graph& graph, const internal::FoldPlan& plan);
+  // Keeps FoldStats::peak_node up to date after `node` was imported.
+  void NotePeak(const Graph& graph, const onnx::NodeProto& node, absl::Span<const Var> inputs);
+  // `writer`: the output's external data (FoldOptions::external_data_file), or nullptr.
+  absl::StatusOr<onnx::ModelProto> Export(Graph& graph, const internal::FoldPlan& plan,
+                                          internal::ExternalDataWriter* writer);
+  // Writes `value`'s elements to `writer` into `proto` if it is over the external data threshold
+  // (false: not written): copied file to file when they are a weight of the model's own external
+  // data, so that they never pass through memory.
+  absl::StatusOr<bool> StoreExternally(const Tensor& value, internal::ExternalDataWriter& writer,
+                                       onnx::TensorProto* proto);
   // The cleanups (cleanups.h) the options ask for, counted in stats_.
   absl::Status CleanUp(onnx::ModelProto& folded);
   // The model the fold was given, as the result: a fold whose result would be larger than its
@@ -257,18 +266,34 @@ absl::StatusOr<FoldResult> Folder::RunOn(const onnx::ModelProto& model) {
   Graph graph(graph_options);
   internal::FoldPlan plan(graph, *current_, options_, internal::FoldPlan::Mode::kFinal,
                           survey.has_value() ? &*survey : nullptr);
+  // With external data, each value written goes to the file as it is decided and is let go then:
+  // the values written are never all in memory (fold_plan.h).
+  std::optional<internal::ExternalDataWriter> writer;
+  if (!options_.external_data_file.empty()) {
+    writer.emplace(options_.output_dir, options_.external_data_file);
+    plan.StoreAsDecided(
+        [this, &writer](const Tensor& value) -> absl::StatusOr<std::optional<onnx::TensorProto>> {
+          onnx::TensorProto proto;
+          GRAPHGC_ASSIGN_OR_RETURN(const bool stored, StoreExternally(value, *writer, &proto));
+          if (!stored) return std::nullopt;
+          return proto;
+        });
+  }
 
   const Clock::time_point import_start = Clock::now();
   GRAPHGC_RETURN_IF_ERROR(Import(graph, plan, "import", std::move(value_limit)));
+  if (!plan.status().ok()) return FoldError(plan.status());
   stats_.import_seconds = SecondsSince(import_start);
 
   const Clock::time_point fold_start = Clock::now();
   for (const auto& [name, var] : outputs_) plan.DecideOutput(var);
+  if (!plan.status().ok()) return FoldError(plan.status());
   graph.collect();  // only what the plan holds, the outputs and the constants stay
   stats_.fold_seconds = SecondsSince(fold_start);
 
   const Clock::time_point export_start = Clock::now();
-  GRAPHGC_ASSIGN_OR_RETURN(onnx::ModelProto folded, Export(graph, plan));
+  GRAPHGC_ASSIGN_OR_RETURN(onnx::ModelProto folded,
+                           Export(graph, plan, writer.has_value() ? &*writer : nullptr));
   const internal::SpecialisedCalls specialised =
       internal::SpecialiseCalls(folded, options_.max_fold_bytes);
   stats_.calls_specialised = specialised.calls;
@@ -330,12 +355,20 @@ absl::Status Folder::Import(Graph& graph, internal::FoldPlan& plan, const char* 
   // The inputs' dim_params name their dims, so that a Reshape of the data's own dims folds.
   hooks->keep_dim_names = true;
   hooks->value_bytes_limit = std::move(value_limit);
+  // A value the fold writes is then written (and let go) as soon as it is made, however early
+  // the model computes it.
+  hooks->constants_just_in_time = true;
   hooks->on_initializer = [&plan](const std::string& name, const Var& var) {
     plan.NoteInitializer(name, var);
   };
-  hooks->after_node = [&plan](const onnx::NodeProto& node, absl::Span<const Var> inputs,
-                              absl::Span<const Var> outputs,
-                              bool opaque) { plan.AfterNode(node, inputs, outputs, opaque); };
+  hooks->after_node = [this, &graph, &plan](const onnx::NodeProto& node,
+                                            absl::Span<const Var> inputs,
+                                            absl::Span<const Var> outputs, bool opaque) {
+    plan.AfterNode(node, inputs, outputs, opaque);
+    NotePeak(graph, node, inputs);
+    // The weights this node read stay in the page cache, not in the fold's memory.
+    reader_.ReleaseResidentPages();
+  };
   if (options_.progress) {
     hooks->progress = [this, phase](int64_t done, int64_t total) {
       options_.progress(phase, done, total);
@@ -348,7 +381,41 @@ absl::Status Folder::Import(Graph& graph, internal::FoldPlan& plan, const char* 
   return absl::OkStatus();
 }
 
-absl::StatusOr<onnx::ModelProto> Folder::Export(Graph& graph, const internal::FoldPlan& plan) {
+absl::StatusOr<bool> Folder::StoreExternally(const Tensor& value,
+                                             internal::ExternalDataWriter& writer,
+                                             onnx::TensorProto* proto) {
+  if (!internal::ExternalDataWriter::ShouldWrite(value, options_.external_data_threshold)) {
+    return false;
+  }
+  if (const std::optional<internal::FileRange> source = reader_.SourceOf(value)) {
+    GRAPHGC_RETURN_IF_ERROR(writer.Copy(value, *source, proto));
+  } else {
+    GRAPHGC_RETURN_IF_ERROR(writer.Write(value, proto));
+  }
+  return true;
+}
+
+void Folder::NotePeak(const Graph& graph, const onnx::NodeProto& node,
+                      absl::Span<const Var> inputs) {
+  int64_t bytes = graph.stats().live_value_bytes;
+  for (const Var& input : inputs) {
+    if (input.empty() || !input.ok()) continue;
+    // A constant's tensor: in the arena, so not among the live values; a view of the model's
+    // external data was read from the mapping (the pages given back after the node).
+    const std::optional<Tensor> value = graph.core()->value(input.id());
+    if (value.has_value() && value->is_external_view()) {
+      bytes += static_cast<int64_t>(value->nbytes());
+    }
+  }
+  if (bytes <= stats_.peak_node_bytes) return;
+  stats_.peak_node_bytes = bytes;
+  stats_.peak_node = !node.name().empty()     ? node.name()
+                     : node.output_size() > 0 ? absl::StrCat(node.op_type(), " -> ", node.output(0))
+                                              : node.op_type();
+}
+
+absl::StatusOr<onnx::ModelProto> Folder::Export(Graph& graph, const internal::FoldPlan& plan,
+                                                internal::ExternalDataWriter* writer) {
   NamedVars outputs;
   for (const auto& output : current_->graph().output()) {
     auto it = outputs_.find(output.name());
@@ -361,21 +428,15 @@ absl::StatusOr<onnx::ModelProto> Folder::Export(Graph& graph, const internal::Fo
   ExportOptions export_options;
   export_options.values_as_initializers = true;
   export_options.write_var = [&plan](VarId var) { return plan.Writes(var); };
+  export_options.stored_initializer = [&plan](VarId var) { return plan.Stored(var); };
   export_options.name_of = [&plan](VarId var) { return plan.NameOf(var); };
   export_options.node_name_of = [&plan](NodeId node) { return plan.NodeNameOf(node); };
   export_options.omit_output = [&plan](VarId var) { return plan.Unnamed(var); };
   export_options.check = false;                // checked below, once the model's own facts are back
   export_options.carry_symbolic_dims = false;  // the model's own declarations come back below
-  std::optional<internal::ExternalDataWriter> writer;
-  if (!options_.external_data_file.empty()) {
-    writer.emplace(options_.output_dir, options_.external_data_file);
-    export_options.store_elements = [&](const Tensor& value,
-                                        onnx::TensorProto* proto) -> absl::StatusOr<bool> {
-      if (!internal::ExternalDataWriter::ShouldWrite(value, options_.external_data_threshold)) {
-        return false;
-      }
-      GRAPHGC_RETURN_IF_ERROR(writer->Write(value, proto));
-      return true;
+  if (writer != nullptr) {
+    export_options.store_elements = [this, writer](const Tensor& value, onnx::TensorProto* proto) {
+      return StoreExternally(value, *writer, proto);
     };
   }
   absl::StatusOr<onnx::ModelProto> folded = to_onnx(graph, outputs, export_options);
@@ -385,7 +446,7 @@ absl::StatusOr<onnx::ModelProto> Folder::Export(Graph& graph, const internal::Fo
   KeepModelFacts(*current_, *folded);
   KeepInitializerInputs(*current_, *folded);
   KeepOriginalEncodings(current_->graph(), *folded->mutable_graph());
-  if (writer.has_value()) {
+  if (writer != nullptr) {
     // The defaults of overridable inputs came over as they were; they move out like the rest.
     GRAPHGC_RETURN_IF_ERROR(
         internal::MoveToExternalData(*folded, *writer, options_.external_data_threshold));
@@ -419,14 +480,14 @@ absl::StatusOr<onnx::ModelProto> Folder::Unchanged() {
     if (initializer.data_location() != onnx::TensorProto::EXTERNAL) continue;
     absl::StatusOr<Tensor> tensor = reader_.Load(initializer);
     if (!tensor.ok()) return FoldError(tensor.status());
-    onnx::TensorProto rewritten = internal::ToTensorProto(*tensor);
-    if (writer.has_value() &&
-        internal::ExternalDataWriter::ShouldWrite(*tensor, options_.external_data_threshold)) {
-      rewritten.Clear();
-      if (absl::Status written = writer->Write(*tensor, &rewritten); !written.ok()) {
-        return FoldError(written);
-      }
+    onnx::TensorProto rewritten;
+    bool stored = false;
+    if (writer.has_value()) {
+      absl::StatusOr<bool> written = StoreExternally(*tensor, *writer, &rewritten);
+      if (!written.ok()) return FoldError(written.status());
+      stored = *written;
     }
+    if (!stored) rewritten = internal::ToTensorProto(*tensor);
     rewritten.set_name(initializer.name());
     initializer = std::move(rewritten);
   }

@@ -120,6 +120,11 @@ struct FoldStats {
   int64_t common_subexpressions_removed = 0;
   int64_t initializers_merged = 0;
   int64_t peak_live_value_bytes = 0;
+  // The node of the model after which the fold held the most: the values live then (the node's
+  // inputs and outputs among them) and the bytes of mapped external data its kernel read. Named
+  // by the node's name, else its op type and first output; empty if no node ran.
+  std::string peak_node;
+  int64_t peak_node_bytes = 0;
   // Under memory_budget_bytes: values evicted to make room, and those computed again (to be read
   // by a later node, or written), with their bytes and the time it took.
   int64_t values_evicted = 0;

@@ -208,7 +208,7 @@ bool FoldPlan::WouldWrite(VarId var, int64_t bytes, int rank) const {
 
 void FoldPlan::Decide(const Var& var) {
   const VarId id = var.id();
-  if (IsConstant(id) || held_.contains(id) || refused_.contains(id)) return;
+  if (IsConstant(id) || Holds(id) || refused_.contains(id)) return;
   // Refused by the survey: left uncomputed, made by its nodes.
   if (survey_ != nullptr && survey_->refused.contains(NameOf(id))) {
     refused_.insert(id);
@@ -223,11 +223,32 @@ void FoldPlan::Decide(const Var& var) {
     const int rank = type.shape().has_value() ? static_cast<int>(type.shape()->size()) : 0;
     write = !bytes.has_value() || WouldWrite(id, *bytes, rank);
   }
-  if (write) {
-    held_.emplace(id, var);
-  } else {
+  if (!write) {
     refused_.insert(id);
+  } else if (!StoreNow(id)) {
+    held_.emplace(id, var);
   }
+}
+
+bool FoldPlan::StoreNow(VarId var) {
+  if (mode_ != Mode::kFinal || !store_ || !status_.ok()) return false;
+  // An evicted value is computed again now (a fold under a memory budget), so that what is
+  // written, and in which order, does not depend on the budget.
+  const std::optional<Value> value = graph_.core()->read_value(var);
+  if (!value.has_value() || !value->is_tensor()) return false;
+  absl::StatusOr<std::optional<onnx::TensorProto>> stored = store_(value->tensor());
+  if (!stored.ok()) {
+    status_ = stored.status();
+    return false;
+  }
+  if (!stored->has_value()) return false;
+  stored_.emplace(var, **std::move(stored));
+  return true;
+}
+
+const onnx::TensorProto* FoldPlan::Stored(VarId var) const {
+  auto it = stored_.find(var);
+  return it == stored_.end() ? nullptr : &it->second;
 }
 
 SurveyResult FoldPlan::TakeSurveyResult() {
@@ -262,7 +283,7 @@ FoldPlan::Removed FoldPlan::RemovedBy(VarId var) const {
     if (static_cast<int64_t>(in_cone.size()) > kMaxConeNodes) return {};
     cone.push_back(node);
     for (VarId input : arena.node_inputs(node)) {
-      if (input.valid() && !IsConstant(input) && !held_.contains(input) &&
+      if (input.valid() && !IsConstant(input) && !Holds(input) &&
           arena.var_producer(input).valid()) {
         work.push_back(arena.var_producer(input));
       }
@@ -305,7 +326,7 @@ FoldPlan::Removed FoldPlan::RemovedBy(VarId var) const {
   return removed;
 }
 
-bool FoldPlan::Writes(VarId var) const { return IsConstant(var) || held_.contains(var); }
+bool FoldPlan::Writes(VarId var) const { return IsConstant(var) || Holds(var); }
 
 std::string FoldPlan::NodeNameOf(NodeId node) const {
   auto it = node_names_.find(node);
@@ -329,7 +350,7 @@ int64_t FoldPlan::NodesKeptForSize() const {
     work.pop_back();
     if (!kept.insert(node).second) continue;
     for (VarId input : arena.node_inputs(node)) {
-      if (!input.valid() || IsConstant(input) || held_.contains(input)) continue;
+      if (!input.valid() || IsConstant(input) || Holds(input)) continue;
       if (arena.var_producer(input).valid()) work.push_back(arena.var_producer(input));
     }
   }

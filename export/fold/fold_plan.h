@@ -26,6 +26,7 @@
 #define GRAPHGC_FOLD_PLAN_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -66,9 +67,22 @@ class FoldPlan {
   // A graph output is read by whoever runs the folded model.
   void DecideOutput(const Var& var);
 
+  // kFinal: stores each value decided written at once, as the import goes, rather than hold it to
+  // the export: `store` returns the proto that refers to where it put the elements (external
+  // data), or nullopt to leave the value held. So the values written are never all in memory at
+  // once. A value evicted (a fold under a memory budget) is computed again to be stored: what is
+  // written, and in which order, does not depend on the budget. An error from `store` stops the
+  // storing; status() reports it.
+  using StoreValue =
+      std::function<absl::StatusOr<std::optional<onnx::TensorProto>>(const Tensor& value)>;
+  void StoreAsDecided(StoreValue store) { store_ = std::move(store); }
+  const absl::Status& status() const { return status_; }
+
   // Export hooks (to_onnx.h): whether a held value is written (decided without the value, which a
-  // fold under a memory budget may have evicted), and the name a var had.
+  // fold under a memory budget may have evicted), the proto of one stored as it was decided, and
+  // the name a var had.
   bool Writes(VarId var) const;
+  const onnx::TensorProto* Stored(VarId var) const;
   std::string NameOf(VarId var) const;
   std::string NodeNameOf(NodeId node) const;
   // A node output the model left unnamed (an optional output it does not use).
@@ -83,6 +97,10 @@ class FoldPlan {
 
  private:
   void Decide(const Var& var);
+  // Written: held, or stored as it was decided.
+  bool Holds(VarId var) const { return held_.contains(var) || stored_.contains(var); }
+  // Stores the value of `var` (StoreAsDecided); false if it is to be held instead.
+  bool StoreNow(VarId var);
   // The bytes of the var's value, or of the value its inferred type promises when it is deferred
   // or evicted (the same bytes: strings are never evicted); nullopt when neither tells.
   std::optional<int64_t> BytesOf(const Var& var) const;
@@ -114,6 +132,9 @@ class FoldPlan {
   absl::flat_hash_map<NodeId, std::string> node_names_;
   absl::flat_hash_map<NodeId, int64_t> node_bytes_;  // the model node each graph node came from
   absl::flat_hash_map<VarId, Var> held_;
+  absl::flat_hash_map<VarId, onnx::TensorProto> stored_;
+  StoreValue store_;
+  absl::Status status_;
   absl::flat_hash_set<VarId> refused_;
   int64_t opaque_nodes_ = 0;
 };

@@ -36,15 +36,29 @@ class MappedFile {
                                                                 const std::string& what);
   ~MappedFile() {
     if (data_ != nullptr) munmap(data_, size_);
+    close(fd_);
   }
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
 
   const char* data() const { return static_cast<const char*>(data_); }
   size_t size() const { return size_; }
+  // Open for as long as the mapping: copies read the file through it (ExternalDataWriter::Copy).
+  int fd() const { return fd_; }
+  bool Contains(const void* bytes, size_t count) const {
+    const char* start = static_cast<const char*>(bytes);
+    return data_ != nullptr && start >= data() && start <= data() + size_ &&
+           count <= static_cast<size_t>(data() + size_ - start);
+  }
+  // The mapping is read-only and never written, so it holds no page of its own: dropping its
+  // pages loses nothing, and the next read faults them in again from the page cache.
+  void DropResidentPages() const {
+    if (data_ != nullptr) madvise(data_, size_, MADV_DONTNEED);
+  }
 
  private:
-  MappedFile(void* data, size_t size) : data_(data), size_(size) {}
+  MappedFile(int fd, void* data, size_t size) : fd_(fd), data_(data), size_(size) {}
+  int fd_;
   void* data_;  // nullptr for an empty file
   size_t size_;
 };
@@ -88,13 +102,22 @@ absl::StatusOr<std::shared_ptr<const MappedFile>> MappedFile::Open(const std::st
     return absl::InvalidArgumentError(absl::StrCat(what, ": not a regular file"));
   }
   const size_t size = static_cast<size_t>(info.st_size);  // st_size >= 0 for a regular file
-  if (size == 0) return std::shared_ptr<const MappedFile>(new MappedFile(nullptr, 0));
-  void* data = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  if (data == MAP_FAILED) {
-    const int error = errno;
-    return absl::ResourceExhaustedError(absl::StrCat(what, ": cannot map: ", ErrnoText(error)));
+  void* data = nullptr;
+  if (size > 0) {
+    data = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (data == MAP_FAILED) {
+      const int error = errno;
+      return absl::ResourceExhaustedError(absl::StrCat(what, ": cannot map: ", ErrnoText(error)));
+    }
   }
-  return std::shared_ptr<const MappedFile>(new MappedFile(data, size));
+  const int kept = fcntl(fd, F_DUPFD_CLOEXEC, 0);  // the mapping's own, closed with it
+  if (kept < 0) {
+    const int error = errno;
+    if (data != nullptr) munmap(data, size);
+    return absl::ResourceExhaustedError(
+        absl::StrCat(what, ": cannot keep open: ", ErrnoText(error)));
+  }
+  return std::shared_ptr<const MappedFile>(new MappedFile(kept, data, size));
 }
 
 namespace {
@@ -302,6 +325,21 @@ absl::StatusOr<Tensor> ExternalDataReader::Load(const onnx::TensorProto& proto) 
   return view;
 }
 
+void ExternalDataReader::ReleaseResidentPages() const {
+  for (const auto& [path, file] : files_) file->DropResidentPages();
+}
+
+std::optional<FileRange> ExternalDataReader::SourceOf(const Tensor& tensor) const {
+  if (!tensor.is_external_view() || tensor.nbytes() == 0) return std::nullopt;
+  for (const auto& [path, file] : files_) {
+    if (file->Contains(tensor.raw_data(), tensor.nbytes())) {
+      return FileRange{file, static_cast<const char*>(tensor.raw_data()) - file->data(),
+                       static_cast<int64_t>(tensor.nbytes())};
+    }
+  }
+  return std::nullopt;
+}
+
 absl::StatusOr<onnx::ModelProto> LoadModelFile(const std::string& path) {
   const std::string what = absl::StrCat("model file '", path, "'");
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -502,10 +540,13 @@ absl::Status ExternalDataWriter::Write(const Tensor& tensor, onnx::TensorProto* 
   proto->set_data_type(static_cast<int32_t>(tensor.dtype()));
   proto->clear_dims();
   for (int64_t dim : tensor.shape()) proto->add_dims(dim);
-  return WriteRaw(ToRawData(tensor), proto);
+  if (IsPackedInRawData(tensor.dtype())) return WriteRaw(ToRawData(tensor), proto);
+  // Elements in memory are in their raw form already (little-endian; bools are 0 or 1): no copy.
+  return WriteRaw(absl::string_view(static_cast<const char*>(tensor.raw_data()), tensor.nbytes()),
+                  proto);
 }
 
-absl::Status ExternalDataWriter::WriteRaw(absl::string_view bytes, onnx::TensorProto* proto) {
+absl::StatusOr<int64_t> ExternalDataWriter::StartTensor() {
   if (!status_.ok()) return status_;
   if (absl::Status opened = OpenIfNeeded(); !opened.ok()) return opened;
   static constexpr char kZeros[kAlignment] = {};
@@ -513,11 +554,12 @@ absl::Status ExternalDataWriter::WriteRaw(absl::string_view bytes, onnx::TensorP
   if (absl::Status padded = Append(kZeros, static_cast<size_t>(padding)); !padded.ok()) {
     return padded;
   }
-  const int64_t offset = end_;
-  if (absl::Status appended = Append(bytes.data(), bytes.size()); !appended.ok()) return appended;
-  // `bytes` may be this proto's raw_data: it is written before the fields are cleared, and the
-  // cleared string gives its memory back.
-  std::string().swap(*proto->mutable_raw_data());
+  return end_;
+}
+
+void ExternalDataWriter::FinishTensor(int64_t offset, int64_t length,
+                                      onnx::TensorProto* proto) const {
+  std::string().swap(*proto->mutable_raw_data());  // gives its memory back
   proto->clear_raw_data();
   ReleaseField(proto->mutable_float_data());
   ReleaseField(proto->mutable_int32_data());
@@ -533,8 +575,76 @@ absl::Status ExternalDataWriter::WriteRaw(absl::string_view bytes, onnx::TensorP
   };
   add_entry("location", file_name_);
   add_entry("offset", std::to_string(offset));
-  add_entry("length", std::to_string(bytes.size()));
+  add_entry("length", std::to_string(length));
   proto->set_data_location(onnx::TensorProto::EXTERNAL);
+}
+
+absl::Status ExternalDataWriter::WriteRaw(absl::string_view bytes, onnx::TensorProto* proto) {
+  absl::StatusOr<int64_t> offset = StartTensor();
+  if (!offset.ok()) return offset.status();
+  if (absl::Status appended = Append(bytes.data(), bytes.size()); !appended.ok()) return appended;
+  // `bytes` may be this proto's raw_data: it is written before the fields are cleared.
+  FinishTensor(*offset, static_cast<int64_t>(bytes.size()), proto);
+  return absl::OkStatus();
+}
+
+absl::Status ExternalDataWriter::Copy(const Tensor& tensor, const FileRange& source,
+                                      onnx::TensorProto* proto) {
+  if (!status_.ok()) return status_;
+  if (source.file == nullptr || source.length != static_cast<int64_t>(tensor.nbytes()) ||
+      tensor.dtype() == DataType::kString || IsPackedInRawData(tensor.dtype())) {
+    return absl::InternalError(absl::StrCat("graphgc bug: ", TensorLabel(*proto),
+                                            ": copied from a file range that is not its bytes"));
+  }
+  absl::StatusOr<int64_t> offset = StartTensor();
+  if (!offset.ok()) return offset.status();
+  if (absl::Status copied = AppendFromFile(source.file->fd(), source.offset, source.length);
+      !copied.ok()) {
+    return copied;
+  }
+  proto->set_data_type(static_cast<int32_t>(tensor.dtype()));
+  proto->clear_dims();
+  for (int64_t dim : tensor.shape()) proto->add_dims(dim);
+  FinishTensor(*offset, source.length, proto);
+  return absl::OkStatus();
+}
+
+absl::Status ExternalDataWriter::AppendFromFile(int fd, int64_t offset, int64_t length) {
+  auto failed = [this](absl::string_view how, int error) {
+    return Fail(absl::DataLossError(absl::StrCat("external data file '", final_path_, "': ", how,
+                                                 " failed: ", ErrnoText(error))));
+  };
+  loff_t from = offset;
+  int64_t left = length;
+  // The kernel copies between the two files (or shares their blocks), page cache to page cache.
+  while (left > 0) {
+    const ssize_t copied = copy_file_range(
+        fd, &from, fd_, nullptr, static_cast<size_t>(std::min<int64_t>(left, kMaxWriteChunk)), 0);
+    if (copied > 0) {
+      left -= copied;
+      end_ += copied;
+      continue;
+    }
+    if (copied < 0 && errno == EINTR) continue;
+    if (copied == 0) return failed("copying (the source file is shorter than it was)", EIO);
+    // Another file system, or a kernel without it: copy through a small buffer instead.
+    if (errno == EXDEV || errno == ENOSYS || errno == EOPNOTSUPP || errno == EINVAL) break;
+    return failed("copy_file_range", errno);
+  }
+  constexpr size_t kPiece = size_t{1} << 20;
+  std::unique_ptr<char[]> piece;
+  while (left > 0) {
+    if (piece == nullptr) piece = std::make_unique<char[]>(kPiece);
+    const ssize_t got = pread(fd, piece.get(), std::min<size_t>(kPiece, left), from);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return failed("reading the source file", errno);
+    if (got == 0) return failed("copying (the source file is shorter than it was)", EIO);
+    if (absl::Status appended = Append(piece.get(), static_cast<size_t>(got)); !appended.ok()) {
+      return appended;
+    }
+    from += got;
+    left -= got;
+  }
   return absl::OkStatus();
 }
 

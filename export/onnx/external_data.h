@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
@@ -32,6 +33,14 @@ namespace graphgc::internal {
 // One side file, mapped read-only for as long as any tensor views it.
 class MappedFile;
 
+// Where a tensor's elements lie in a side file a reader mapped: the file's descriptor (open while
+// `file` lives) and the byte range.
+struct FileRange {
+  std::shared_ptr<const MappedFile> file;
+  int64_t offset = 0;
+  int64_t length = 0;
+};
+
 class ExternalDataReader {
  public:
   // `model_dir`: the folder the model was read from; locations resolve inside it and nowhere else.
@@ -43,6 +52,16 @@ class ExternalDataReader {
   // absolute, has "..", escapes the folder or is not a regular file; a missing or unreadable
   // file; bad offset or length entries; bytes that do not match the dims or lie past the end.
   absl::StatusOr<Tensor> Load(const onnx::TensorProto& proto);
+
+  // Gives back the pages of the mapped files that reading has made resident: they count in the
+  // process's RSS until the mapping goes, so a fold that reads every weight once would otherwise
+  // end holding the whole model. Tensors viewing the files stay valid and read the same bytes
+  // (faulted in again from the page cache).
+  void ReleaseResidentPages() const;
+
+  // Where `tensor`'s elements lie in a file this reader mapped (a tensor Load viewed, or a
+  // reshaped view of one); nullopt for any other tensor.
+  std::optional<FileRange> SourceOf(const Tensor& tensor) const;
 
  private:
   // The mapping of the file `location` names, mapped on first use; `what` names tensor and file
@@ -89,6 +108,11 @@ class ExternalDataWriter {
   absl::Status Write(const Tensor& tensor, onnx::TensorProto* proto);
   // The same for raw little-endian bytes already in memory (a TensorProto's raw_data).
   absl::Status WriteRaw(absl::string_view bytes, onnx::TensorProto* proto);
+  // The same for `tensor`, whose elements are the bytes of `source` (ExternalDataReader::SourceOf),
+  // copied file to file by the kernel (copy_file_range; read and written in 1 MiB pieces where
+  // the two files' file systems cannot do that), so that they never become part of this process's
+  // memory.
+  absl::Status Copy(const Tensor& tensor, const FileRange& source, onnx::TensorProto* proto);
 
   // Closes the file and moves it to its name; reports any write error. Nothing to do if nothing
   // was written (no file is created). Writing after Finish() is an error.
@@ -100,7 +124,12 @@ class ExternalDataWriter {
 
  private:
   absl::Status OpenIfNeeded();
+  // Opens the file if needed and pads it to the next aligned offset, where a tensor's bytes go.
+  absl::StatusOr<int64_t> StartTensor();
+  // Makes `proto` refer to the `length` bytes at `offset`, its own elements cleared.
+  void FinishTensor(int64_t offset, int64_t length, onnx::TensorProto* proto) const;
   absl::Status Append(const void* data, size_t size);
+  absl::Status AppendFromFile(int fd, int64_t offset, int64_t length);
   absl::Status Fail(absl::Status status);
   void Discard();
 

@@ -176,6 +176,7 @@ absl::Status GraphInliner::Order() {
   order_.reserve(static_cast<size_t>(num_nodes));
   if (sorted) {
     for (int n = 0; n < num_nodes; ++n) order_.push_back(n);
+    if (is_main_ && hooks_->constants_just_in_time) ConstantsJustInTime(reads, first_read);
     return absl::OkStatus();
   }
   std::vector<int> pending(num_nodes, 0);
@@ -199,7 +200,75 @@ absl::Status GraphInliner::Order() {
     }
   }
   if (static_cast<int>(order_.size()) != num_nodes) return ModelError("the graph has a cycle");
+  if (is_main_ && hooks_->constants_just_in_time) ConstantsJustInTime(reads, first_read);
   return absl::OkStatus();
+}
+
+bool GraphInliner::ReadsArgument(int n, const NameSet& arguments) const {
+  const onnx::NodeProto& node = proto_.node(n);
+  for (const std::string& name : node.input()) {
+    if (arguments.contains(name)) return true;
+  }
+  for (const onnx::GraphProto* body : BodiesOf(node)) {
+    for (const std::string& name : FreeNames(*body)) {
+      if (arguments.contains(name)) return true;
+    }
+  }
+  return false;
+}
+
+void GraphInliner::ConstantsJustInTime(const std::vector<int>& reads,
+                                       const std::vector<size_t>& first_read) {
+  const int num_nodes = proto_.node_size();
+  // The inputs that become arguments: not an initializer's name, unless inputs override them.
+  NameSet arguments;
+  for (const auto& input : proto_.input()) arguments.insert(input.name());
+  if (!hooks_->inputs_override_initializers) {
+    for (const auto& initializer : proto_.initializer()) arguments.erase(initializer.name());
+    for (const auto& sparse : proto_.sparse_initializer()) arguments.erase(sparse.values().name());
+  }
+  // Constant: reads no argument, itself or through a producer (order_ puts producers first).
+  std::vector<char> constant(static_cast<size_t>(num_nodes), 0);
+  for (int n : order_) {
+    bool from_constants = !ReadsArgument(n, arguments);
+    for (size_t r = first_read[n]; r < first_read[n + 1] && from_constants; ++r) {
+      from_constants = constant[reads[r]] != 0;
+    }
+    constant[n] = from_constants ? 1 : 0;
+  }
+  std::vector<int> order;
+  order.reserve(order_.size());
+  std::vector<char> placed(static_cast<size_t>(num_nodes), 0);
+  // Places `root` after the constant producers it needs that are not placed yet, depth first
+  // with an explicit stack (a chain of constants may be as long as the model).
+  std::vector<std::pair<int, size_t>> stack;
+  auto place = [&](int root) {
+    stack.emplace_back(root, first_read[root]);
+    while (!stack.empty()) {
+      const int n = stack.back().first;
+      const size_t next = stack.back().second;
+      if (next < first_read[n + 1]) {
+        ++stack.back().second;
+        const int producer = reads[next];
+        if (constant[producer] != 0 && placed[producer] == 0) {
+          placed[producer] = 1;  // on the stack now: reached again, it is not pushed twice
+          stack.emplace_back(producer, first_read[producer]);
+        }
+        continue;
+      }
+      stack.pop_back();
+      placed[n] = 1;
+      order.push_back(n);
+    }
+  };
+  for (int n : order_) {
+    if (constant[n] == 0) place(n);
+  }
+  // The constants nothing that reads an argument needs (a graph output's), where they were.
+  for (int n : order_) {
+    if (placed[n] == 0) place(n);
+  }
+  order_ = std::move(order);
 }
 
 // Everything that can fail without touching the graph is checked before anything is built.

@@ -75,6 +75,11 @@ struct InlineHooks {
   std::string argument_prefix;
   // Main graph: (nodes built, nodes in all) every so often.
   std::function<void(int64_t, int64_t)> progress;
+  // Main graph: build a node that reads no graph input (a weight's Transpose, a table's Range and
+  // Cos, and what only they read) just before the first node that reads an input and needs it,
+  // not where the model put it: what it makes is then read, and in a fold written and let go,
+  // at once, instead of held from the top of a model that computes its constants first.
+  bool constants_just_in_time = false;
 };
 // The Var an enclosing graph holds under a name, if any.
 using OuterLookup = std::function<std::optional<Var>(const std::string& name)>;
@@ -98,6 +103,11 @@ class GraphInliner {
   absl::Status ResolveReads(int n, std::vector<int>& producers);
   // The order nodes are built in (order_), with each input resolved (input_refs_).
   absl::Status Order();
+  // Reorders order_ for InlineHooks::constants_just_in_time; `reads` lists the producers each
+  // node reads, node n's from first_read[n].
+  void ConstantsJustInTime(const std::vector<int>& reads, const std::vector<size_t>& first_read);
+  // Whether node `n` reads one of `arguments` (its bodies' reads from outside included).
+  bool ReadsArgument(int n, const NameSet& arguments) const;
   absl::Status BindInitializers();
   absl::Status BuildNodes();
   absl::Status BuildNode(int n);

@@ -125,6 +125,10 @@ struct Needed {
   std::vector<Var> rooted;
 };
 
+const onnx::TensorProto* StoredInitializer(VarId var, const ExportOptions& options) {
+  return options.stored_initializer ? options.stored_initializer(var) : nullptr;
+}
+
 // Whether the options write `var` as an initializer. An evicted value counts as held: it is
 // computed again to be written (and here already when write_value must see it).
 bool WrittenAsInitializer(GraphCore& core, VarId var, const ExportOptions& options) {
@@ -136,6 +140,7 @@ bool WrittenAsInitializer(GraphCore& core, VarId var, const ExportOptions& optio
       !arena.var_is_tensor(var)) {
     return false;
   }
+  if (StoredInitializer(var, options) != nullptr) return true;
   // Not has_value: a Constant node's value_* value lives in the store and may have been collected.
   if (!core.evicted(var) && !core.value(var).has_value()) return false;
   if (options.write_var) return options.write_var(var);
@@ -166,7 +171,9 @@ Needed FindNeeded(GraphCore& core, const NamedVars& outputs, const ExportOptions
     needed.vars[var.value()] = true;
     if (WrittenAsInitializer(core, var, options)) {
       needed.initializers.insert(var);
-      if (core.evicts()) needed.rooted.emplace_back(&core, var);
+      if (core.evicts() && StoredInitializer(var, options) == nullptr) {
+        needed.rooted.emplace_back(&core, var);
+      }
       continue;
     }
     const NodeId producer = arena.var_producer(var);
@@ -504,6 +511,12 @@ absl::Status WriteInitializers(GraphCore& core, const Needed& needed, VarNamer& 
   std::vector<VarId> vars(needed.initializers.begin(), needed.initializers.end());
   std::sort(vars.begin(), vars.end());
   for (VarId var : vars) {
+    if (const onnx::TensorProto* stored = StoredInitializer(var, options)) {
+      onnx::TensorProto* proto = graph.AddInitializer();
+      *proto = *stored;
+      namer.Write(var, proto->mutable_name());
+      continue;
+    }
     const std::optional<Value> read = core.read_value(var);
     if (!read.has_value() || !read->is_tensor()) {
       const absl::Status why = core.explain_missing_value(var);

@@ -60,6 +60,11 @@ struct ExportOptions {
   // means it stored the elements elsewhere (ONNX external data) and set the proto's external
   // fields; false, that the elements go into the proto. An error aborts the export.
   std::function<absl::StatusOr<bool>(const Tensor&, onnx::TensorProto*)> store_elements;
+  // With values_as_initializers: vars whose elements were stored already (ONNX external data
+  // written as a fold went): the proto to write for such a var (data_type, dims and where its
+  // elements are; the export names it), or nullptr. Such a var is written as an initializer
+  // without its value being read, which the graph may have let go.
+  std::function<const onnx::TensorProto*(VarId)> stored_initializer;
   // The name a var should have in the model (e.g. the one it had in an imported model); empty or
   // no function: "_v<id>". Clashes are resolved by suffixes; arguments and outputs keep theirs.
   std::function<std::string(VarId)> name_of;

@@ -96,6 +96,8 @@ py::dict FoldStatsDict(const FoldStats& stats) {
   out["common_subexpressions_removed"] = stats.common_subexpressions_removed;
   out["initializers_merged"] = stats.initializers_merged;
   out["peak_live_value_bytes"] = stats.peak_live_value_bytes;
+  out["peak_node"] = stats.peak_node;
+  out["peak_node_bytes"] = stats.peak_node_bytes;
   out["values_evicted"] = stats.values_evicted;
   out["values_recomputed"] = stats.values_recomputed;
   out["recomputed_bytes"] = stats.recomputed_bytes;

@@ -17,10 +17,11 @@
 # must succeed and the outputs agree; fold_known_failures.txt lists the cases allowed to fail,
 # with the reason.
 #
-# --huge instead makes huge.onnx (> 2 GB of external data), folds it with --external-data and
-# --memory-budget $FOLD_HUGE_BUDGET_BYTES (256 MiB), and requires a peak RSS under
-# 1.25 x its initializer bytes + that budget, and that ONNX Runtime runs the result as the
-# original. Everything it writes is deleted on exit.
+# --huge instead makes huge.onnx (2.5 GB of external data), then llm.onnx (make_fold_models
+# --llm=13,2048: 2.6 GB, half of it behind weight Transposes), folds each with --external-data
+# and no memory budget, and requires a peak RSS of at most $FOLD_HUGE_RSS_LIMIT_BYTES (512 MiB),
+# the Transposes folded, and that ONNX Runtime runs the result as the original. Everything it
+# writes is deleted on exit.
 # --budget instead makes budget.onnx (128 weights of 4 MiB folded from 140 KB), folds it with
 # --fold-anyway --external-data once without a budget and once with --memory-budget 64M, and
 # requires the two results to be the same bytes (model and external data), the budgeted fold to
@@ -133,37 +134,52 @@ stderr_line() { tail -n 1 "$work/log/$1/stderr" 2>/dev/null; }
 # ---- The huge model ----
 
 run_huge() {
-  local budget=${FOLD_HUGE_BUDGET_BYTES:-268435456}
+  local limit=${FOLD_HUGE_RSS_LIMIT_BYTES:-536870912}
   local models=$work/models
   mkdir -p "$models"
   echo "== making huge.onnx"
   "$make_models" "$models" --huge || { echo "fold_vs_ort: make_fold_models failed"; exit 1; }
   rm -f "$models"/{conv_bn_relu,shape_chain,growth,big_intermediates}.onnx
-  echo "== folding huge.onnx ($(human "$(model_bytes "$models/huge.onnx")"))"
-  if ! fold huge "$models/huge.onnx" --external-data --memory-budget "$budget"; then
-    fail "huge: graphgc-fold failed: $(stderr_line huge)"
+  fold_big huge "$limit" 1
+  rm -f "$models"/huge.onnx*
+  rm -rf "$work/out/huge"
+  echo "== making llm.onnx (13 layers of 2048)"
+  "$make_models" "$models" --llm=13,2048 || { echo "fold_vs_ort: make_fold_models failed"; exit 1; }
+  # 13 layers, each with Q, V and the MLP's up weight behind a Transpose.
+  fold_big llm "$limit" 39
+}
+
+# fold_big NAME LIMIT MIN_FOLDED: folds $work/models/NAME.onnx with --external-data and no memory
+# budget, and requires a peak RSS under LIMIT bytes, at least MIN_FOLDED nodes folded, and that
+# ONNX Runtime runs the result as the original.
+fold_big() {
+  local name=$1 limit=$2 min_folded=$3 models=$work/models
+  echo "== folding $name.onnx ($(human "$(model_bytes "$models/$name.onnx")"))"
+  if ! fold "$name" "$models/$name.onnx" --external-data; then
+    fail "$name: graphgc-fold failed: $(stderr_line "$name")"
     return
   fi
-  local dir=$work/log/huge out=$work/out/huge
-  local initializer_bytes peak
-  initializer_bytes=$(json_values "$dir/stats.json" initializer_bytes_before)
+  local dir=$work/log/$name out=$work/out/$name
+  local initializer_bytes peak folded seconds
+  IFS=$'\t' read -r initializer_bytes folded seconds < <(json_values "$dir/stats.json" \
+    initializer_bytes_before nodes_folded total_seconds)
   peak=$(cat "$dir/peak_rss")
-  echo "   initializer bytes $initializer_bytes, peak RSS $(human "$peak"), output" \
-       "$(human "$(folder_bytes "$out")") in $(ls "$out" | tr '\n' ' ')"
+  echo "   initializer bytes $initializer_bytes, nodes folded $folded, peak RSS $(human "$peak")," \
+       "$seconds s, output $(human "$(folder_bytes "$out")") in $(ls "$out" | tr '\n' ' ')"
   if [[ $initializer_bytes == null || $peak == null ]]; then
-    fail "huge: no initializer_bytes_before or peak RSS (stats: $dir/stats.json)"
+    fail "$name: no initializer_bytes_before or peak RSS (stats: $dir/stats.json)"
   elif ((memory_checks)); then
-    local limit=$((initializer_bytes * 5 / 4 + budget))
-    ((peak < limit)) ||
-      fail "huge: graphgc-fold's peak RSS $peak >= 1.25 x $initializer_bytes + $budget = $limit"
+    ((peak <= limit)) || fail "$name: graphgc-fold's peak RSS $peak > $limit"
   fi
-  echo "== running huge.onnx and the folded model in ONNX Runtime"
-  node "$ort_js" "$models/huge.onnx" "$out/huge.onnx" --skip-basic --single-run \
+  [[ $folded != null ]] && ((folded >= min_folded)) ||
+    fail "$name: $folded nodes folded, fewer than $min_folded"
+  echo "== running $name.onnx and the folded model in ONNX Runtime"
+  node "$ort_js" "$models/$name.onnx" "$out/$name.onnx" --skip-basic --single-run \
     >"$dir/ort.json" 2>"$dir/ort.stderr"
   local status=$? agree error
   IFS=$'\t' read -r agree error < <(json_values "$dir/ort.json" outputs_agree error)
   echo "   outputs agree: $agree"
-  ((status == 0)) || fail "huge: ONNX Runtime check failed (status $status): $error" \
+  ((status == 0)) || fail "$name: ONNX Runtime check failed (status $status): $error" \
                           "$(tail -n 1 "$dir/ort.stderr")"
 }
 
