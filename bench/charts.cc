@@ -4,6 +4,7 @@
 #include <fstream>
 #include <system_error>
 
+#include "absl/algorithm/container.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "gnuplot_run.h"
@@ -16,6 +17,7 @@ namespace {
 constexpr absl::string_view kScriptName = "charts.gp";
 constexpr absl::string_view kBoundaryData = "boundary.dat";
 constexpr absl::string_view kRecomputeData = "recompute.dat";
+constexpr absl::string_view kBigModelData = "big_model.dat";
 
 absl::Status WriteFile(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -94,9 +96,19 @@ absl::StatusOr<std::vector<std::string>> WriteCharts(const SuiteReport& report,
     }
     charts.push_back((dir / std::string(kRecomputeChart)).string());
   }
+  std::string big_model_data;
+  if (report.big_model.has_value() &&
+      absl::c_any_of(*report.big_model, [](const BigModelRow& row) { return row.correct(); })) {
+    big_model_data = std::string(kBigModelData);
+    if (absl::Status written = WriteFile(dir / big_model_data, BigModelDataFile(*report.big_model));
+        !written.ok()) {
+      return written;
+    }
+    charts.push_back((dir / std::string(kBigModelChart)).string());
+  }
   const std::string script_name(kScriptName);
-  if (absl::Status written =
-          WriteFile(dir / script_name, ChartScript(inputs, boundary_data, recompute));
+  if (absl::Status written = WriteFile(
+          dir / script_name, ChartScript(inputs, boundary_data, recompute, big_model_data));
       !written.ok()) {
     return written;
   }

@@ -8,6 +8,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "big_model_scenario.h"
 #include "boundary_scenario.h"
 #include "charts.h"
 #include "comparisons.h"
@@ -63,6 +64,11 @@ SuiteReport RunParts(const BenchOptions& options) {
     report.recompute = RunRecomputeScenario(SizesFor(options, kRecomputeLayers, kRecomputeLayers));
     if (text) PrintRecomputeRows(*report.recompute);
   }
+  if (options.runs(kBigModelPart)) {  // the fold in a child of its own
+    report.big_model =
+        RunBigModelScenario(BigModelSizes(options.big_model_max_bytes), options.big_model_dir);
+    if (text) PrintBigModelRows(*report.big_model);
+  }
   for (const Scenario& scenario : AllScenarios()) {
     if (options.runs(scenario.name)) {
       report.scenarios.push_back(RunScenarioTable(scenario, options, text));
@@ -96,6 +102,11 @@ bool AllCorrect(const SuiteReport& report) {
   }
   if (report.recompute.has_value()) {
     for (const RecomputeRow& row : *report.recompute) {
+      if (!row.correct()) return false;
+    }
+  }
+  if (report.big_model.has_value()) {
+    for (const BigModelRow& row : *report.big_model) {
       if (!row.correct()) return false;
     }
   }

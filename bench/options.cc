@@ -1,6 +1,7 @@
 #include "options.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 #include <utility>
 
@@ -11,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "big_model_scenario.h"
 #include "recompute_scenario.h"
 #include "scenarios.h"
 
@@ -27,7 +29,8 @@ std::vector<std::string> AllParts() {
 }
 
 // The parts "all" leaves out: they run only when named (recompute's reference row holds 2 GiB).
-std::vector<std::string> PartsRunWhenNamed() { return {kRecomputePart}; }
+// big-model writes gigabytes to disk.
+std::vector<std::string> PartsRunWhenNamed() { return {kRecomputePart, kBigModelPart}; }
 
 absl::Status ParseParts(absl::string_view list, BenchOptions& options) {
   absl::flat_hash_set<std::string> chosen;
@@ -88,6 +91,33 @@ absl::StatusOr<int64_t> ParseCap(absl::string_view text) {
   return bytes;
 }
 
+// A byte count, with an optional binary suffix: 512M, 12G.
+absl::StatusOr<int64_t> ParseByteSize(absl::string_view text) {
+  int64_t scale = 1;
+  if (!text.empty()) {
+    switch (text.back()) {
+      case 'K':
+        scale = int64_t{1} << 10;
+        break;
+      case 'M':
+        scale = int64_t{1} << 20;
+        break;
+      case 'G':
+        scale = int64_t{1} << 30;
+        break;
+      default:
+        break;
+    }
+    if (scale > 1) text.remove_suffix(1);
+  }
+  int64_t count = 0;
+  if (!absl::SimpleAtoi(text, &count) || count <= 0 || count > (int64_t{1} << 50) / scale) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--big-model-max-bytes: '", text, "' is not a byte count (say 2G)"));
+  }
+  return count * scale;
+}
+
 // Applies one of the suite's own flags; NotFound if `arg` is not one of them.
 absl::Status ApplyFlag(absl::string_view arg, BenchOptions& options) {
   if (arg == "--help" || arg == "-h") {
@@ -120,6 +150,13 @@ absl::Status ApplyFlag(absl::string_view arg, BenchOptions& options) {
     absl::StatusOr<int64_t> cap = ParseCap(arg);
     if (!cap.ok()) return cap.status();
     options.keep_all_cap_bytes = *cap;
+  } else if (absl::ConsumePrefix(&arg, "--big-model-max-bytes=")) {
+    absl::StatusOr<int64_t> bytes = ParseByteSize(arg);
+    if (!bytes.ok()) return bytes.status();
+    options.big_model_max_bytes = *bytes;
+  } else if (absl::ConsumePrefix(&arg, "--big-model-dir=")) {
+    if (arg.empty()) return absl::InvalidArgumentError("--big-model-dir: the directory is empty");
+    options.big_model_dir = std::string(arg);
   } else {
     return absl::NotFoundError(arg);
   }
@@ -127,7 +164,10 @@ absl::Status ApplyFlag(absl::string_view arg, BenchOptions& options) {
 }
 
 // Flags whose value may also come as the next argument ("--plot DIR" is "--plot=DIR").
-bool TakesValue(absl::string_view flag) { return flag == "--scenario" || flag == "--plot"; }
+bool TakesValue(absl::string_view flag) {
+  return flag == "--scenario" || flag == "--plot" || flag == "--big-model-max-bytes" ||
+         flag == "--big-model-dir";
+}
 
 }  // namespace
 
@@ -138,6 +178,8 @@ bool BenchOptions::runs(absl::string_view part) const {
 absl::StatusOr<BenchOptions> ParseOptions(int argc, char** argv) {
   BenchOptions options;
   options.parts = AllParts();
+  const char* tmpdir = std::getenv("TMPDIR");
+  options.big_model_dir = tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp";
   options.benchmark_args.push_back(argv[0]);
   std::vector<absl::string_view> unknown;
   for (int i = 1; i < argc; ++i) {
@@ -194,18 +236,26 @@ std::string Usage() {
          "               and 1 GiB with OnBudget::kEvictAndRecompute, each row in a child: time,\n"
          "               peak RSS, values computed again, every value's bytes against the\n"
          "               unbudgeted row's; n = 25, 50, 100, 200 layers\n"
+         "  big-model    graphgc::fold with external data on generated language models of 256 MiB\n"
+         "               of weights, doubling up to --big-model-max-bytes, half behind a\n"
+         "               Transpose: time, GB/s and peak RSS against cp of the same data\n"
          "\n"
          "Every table row reports value bytes (freed, live at the end and after a collect(),\n"
          "peak), arena bytes per node, peak RSS, and ns per op for building, propagating values,\n"
          "collect() and to_onnx. Exit code 1 when a row failed or is not correct.\n"
          "  --scenario=LIST        parts to run, comma separated: chain (or seed), fanout, mlp,\n"
-         "                         shapes, boundary, comparisons, all (default: all), recompute\n"
+         "                         shapes, boundary, comparisons, all (default: all), recompute,\n"
+         "                         big-model\n"
          "  --json                 print one JSON document instead of tables\n"
          "  --plot=DIR             also write charts to DIR with gnuplot: memory and time per op\n"
          "                         against n for each scenario, boundary costs against n,\n"
-         "                         recompute's time, RSS and recomputations against n (PNG,\n"
+         "                         recompute's time, RSS and recomputations against n,\n"
+         "                         big-model's time and RSS against model size (PNG,\n"
          "                         with the .dat data and the .gp script that drew them)\n"
          "  --n=LIST               sizes for every part run, comma separated\n"
+         "  --big-model-max-bytes=B  big-model's largest weights (default 1G; K, M, G suffixes)\n"
+         "  --big-model-dir=DIR    where big-model writes its models (default $TMPDIR or /tmp;\n"
+         "                         it needs twice the largest size free)\n"
          "  --modes=LIST           keep-all,collect-each-step,automatic (default: all three)\n"
          "  --keep-all-cap-bytes=B skip keep-all rows that would hold more than B value bytes\n"
          "                         (default 2147483648)\n"

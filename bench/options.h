@@ -14,6 +14,8 @@
 // chain 10 .. 10^6 steps, fanout 10 .. 10^5, mlp 10 .. 10^5 layers, shapes 10 .. 10^5 steps
 // (10^6 when shapes is named without all), boundary 10^3 .. 10^6 nodes; --n replaces them all.
 // recompute (recompute_scenario.h) is not in all: it runs when named, at 25 .. 200 layers.
+// big-model (big_model_scenario.h) neither: it runs when named, from 256 MiB of weights up to
+// --big-model-max-bytes (default 1 GiB), its files in --big-model-dir.
 #ifndef GRAPHGC_BENCH_OPTIONS_H_
 #define GRAPHGC_BENCH_OPTIONS_H_
 
@@ -46,6 +48,10 @@ struct BenchOptions {
   // A keep-all row holds n x (value bytes per step) at the end; rows past this are skipped.
   int64_t keep_all_cap_bytes = int64_t{2} << 30;
   std::string plot_dir;  // --plot: where to write the charts; empty: no charts
+  // big-model: the largest model's weight bytes, and where its files go (default: $TMPDIR or
+  // /tmp).
+  int64_t big_model_max_bytes = int64_t{1} << 30;
+  std::string big_model_dir;
   // For --micro: argv[0] and every argument that is not ours, for benchmark::Initialize.
   std::vector<char*> benchmark_args;
   // For --python: every argument that is not ours, for bench/python/seed_vs_spox.py.

@@ -174,6 +174,24 @@ std::string RecomputeChart(const RecomputeChartInput& input) {
   return script;
 }
 
+std::string BigModelChart(const std::string& data_file) {
+  const LineStyle kFold = {2, "graphgc::fold (load, fold, save)", "dt 1 pt 7", "#d62728"};
+  const LineStyle kCopy = {3, "cp of the same data", "dt 2 pt 6", "#444444"};
+  const LineStyle kRss = {4, "graphgc::fold's peak RSS", "dt 1 pt 7", "#1f77b4"};
+  return absl::StrCat(
+      "\nset terminal @term size 1200,520\n", "set output ", Quoted(kBigModelChart), "\n",
+      "set xlabel 'external data (bytes)'\n", "set logscale x 2\n", "set format x '%.0b %BB'\n",
+      "set key inside left top vertical\n",
+      "set multiplot layout 1,2 title 'big-model: folding a generated language model with "
+      "external data (half its weights behind a Transpose)' noenhanced\n",
+      "set title 'time' noenhanced\n", "set ylabel 'seconds'\n", "set format y '%g'\n",
+      PlotCommand({Curve(data_file, std::nullopt, kFold, kFold.color, kFold.label),
+                   Curve(data_file, std::nullopt, kCopy, kCopy.color, kCopy.label)}),
+      "set title 'peak RSS' noenhanced\n", "set ylabel 'bytes'\n", "set format y '%.0s %cB'\n",
+      PlotCommand({Curve(data_file, std::nullopt, kRss, kRss.color, kRss.label)}),
+      "unset multiplot\nset logscale x 10\nset format x '10^{%L}'\n");
+}
+
 }  // namespace
 
 std::string MemoryChartName(const Scenario& scenario) {
@@ -185,8 +203,8 @@ std::string TimeChartName(const Scenario& scenario) {
 }
 
 std::string ChartScript(absl::Span<const ScenarioChartInput> scenarios,
-                        const std::string& boundary_data_file,
-                        const RecomputeChartInput& recompute) {
+                        const std::string& boundary_data_file, const RecomputeChartInput& recompute,
+                        const std::string& big_model_data_file) {
   std::string script(kPreamble);
   for (const ScenarioChartInput& input : scenarios) {
     if (input.blocks.empty()) continue;  // no row ran: nothing to draw
@@ -196,6 +214,7 @@ std::string ChartScript(absl::Span<const ScenarioChartInput> scenarios,
   if (!recompute.data_file.empty() && !recompute.blocks.empty()) {
     absl::StrAppend(&script, RecomputeChart(recompute));
   }
+  if (!big_model_data_file.empty()) absl::StrAppend(&script, BigModelChart(big_model_data_file));
   return script;
 }
 

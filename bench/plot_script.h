@@ -6,8 +6,10 @@
 // time_<name>.png has one panel per mode with build, propagation, collect and export ns per op
 // against n. boundary.png puts to_onnx beside SerializeToString and inline_model beside
 // InferShapes, ns per node against n. recompute.png has three panels, total seconds, peak RSS and
-// values computed again against n, one line per budget. The script picks the pngcairo terminal when
-// gnuplot has it, png otherwise, and can be rerun by hand in the directory it was written to.
+// values computed again against n, one line per budget. big_model.png has two panels against the
+// model's data bytes: the fold's seconds beside cp's, and the fold's peak RSS. The script picks the
+// pngcairo terminal when gnuplot has it, png otherwise, and can be rerun by hand in the directory
+// it was written to.
 #ifndef GRAPHGC_BENCH_PLOT_SCRIPT_H_
 #define GRAPHGC_BENCH_PLOT_SCRIPT_H_
 
@@ -29,6 +31,7 @@ struct ScenarioChartInput {
 
 inline constexpr absl::string_view kBoundaryChart = "boundary.png";
 inline constexpr absl::string_view kRecomputeChart = "recompute.png";
+inline constexpr absl::string_view kBigModelChart = "big_model.png";
 
 struct RecomputeChartInput {
   std::string data_file;  // empty: no recompute chart
@@ -39,10 +42,10 @@ struct RecomputeChartInput {
 std::string MemoryChartName(const Scenario& scenario);
 std::string TimeChartName(const Scenario& scenario);
 
-// `boundary_data_file` empty: no boundary chart.
+// `boundary_data_file`, `big_model_data_file` empty: no such chart.
 std::string ChartScript(absl::Span<const ScenarioChartInput> scenarios,
-                        const std::string& boundary_data_file,
-                        const RecomputeChartInput& recompute);
+                        const std::string& boundary_data_file, const RecomputeChartInput& recompute,
+                        const std::string& big_model_data_file);
 
 }  // namespace graphgc::bench
 

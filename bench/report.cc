@@ -129,6 +129,9 @@ std::string ToJson(const SuiteReport& report) {
   if (report.recompute.has_value()) {
     members.push_back(absl::StrCat("\"recompute\": ", RecomputeRowsToJson(*report.recompute)));
   }
+  if (report.big_model.has_value()) {
+    members.push_back(absl::StrCat("\"big_model\": ", BigModelRowsToJson(*report.big_model)));
+  }
   return absl::StrCat("{\n  ", absl::StrJoin(members, ",\n  "), "\n}\n");
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "big_model_scenario.h"
 #include "boundary_scenario.h"
 #include "collect_cost.h"
 #include "comparisons.h"
@@ -33,6 +34,7 @@ struct SuiteReport {
   std::optional<ChainVsHandLoop> chain_vs_hand;
   std::optional<std::vector<CollectCostRow>> collect_cost;
   std::optional<std::vector<RecomputeRow>> recompute;
+  std::optional<std::vector<BigModelRow>> big_model;
 };
 
 void PrintChainVsHandLoop(const ChainVsHandLoop& result);

@@ -1,7 +1,7 @@
 #!/bin/sh
-# graphgc-bench's whole suite at small sizes, and the recompute part: every row must run and be
-# right (the bench exits non-zero otherwise), --json must be one valid JSON document, and --plot
-# must write every chart.
+# graphgc-bench's whole suite at small sizes, and the recompute and big-model parts: every row
+# must run and be right (the bench exits non-zero otherwise), --json must be one valid JSON
+# document, and --plot must write every chart.
 # One run at both sizes gives the JSON and the charts (--plot reports on stderr, so stdout stays one
 # document); a second at the smaller size only prints the tables.
 #   bench_smoke_test.sh GRAPHGC_BENCH WORK_DIR
@@ -34,4 +34,25 @@ if [ ! -s "$work/recompute/recompute.png" ]; then
   echo "bench_smoke_test: --plot wrote no recompute.png" >&2
   exit 1
 fi
-echo "bench_smoke_test: suite, recompute, JSON and charts ok"
+# big-model is not in the suite either: named, its one 256 MiB row in the work folder.
+"$bench" --scenario big-model --big-model-max-bytes=256M --big-model-dir "$work" --json \
+  --plot "$work/big_model" > "$work/big_model.json"
+python3 - "$work/big_model.json" <<'CHECK'
+import json, sys
+rows = json.load(open(sys.argv[1]))["big_model"]
+assert len(rows) == 1, rows
+row = rows[0]
+assert row["correct"], row
+assert 200 << 20 < row["data_bytes"] < 300 << 20, row
+assert row["fold_seconds"] > 0 and row["cp_seconds"] > 0, row
+assert row["output_bytes"] >= row["data_bytes"] * 0.9, row
+CHECK
+if [ ! -s "$work/big_model/big_model.png" ]; then
+  echo "bench_smoke_test: --plot wrote no big_model.png" >&2
+  exit 1
+fi
+if ls "$work" | grep -q graphgc-big-model; then
+  echo "bench_smoke_test: big-model left its files behind" >&2
+  exit 1
+fi
+echo "bench_smoke_test: suite, recompute, big-model, JSON and charts ok"

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "external_data.h"
+#include "external_data_file.h"
 #include "llm_model.h"
 #include "model_writer.h"
 

@@ -9,8 +9,8 @@
 // (stored transposed) and [4 width, width]. Token embedding [vocab, width] by Gather, logits by
 // MatMul with its Transpose. Half the weight bytes sit behind a foldable Transpose; the tables and
 // the mask fold too. Weights come from a fixed seed: every run writes the same bytes.
-#ifndef GRAPHGC_TESTS_FOLD_LLM_MODEL_H_
-#define GRAPHGC_TESTS_FOLD_LLM_MODEL_H_
+#ifndef GRAPHGC_TOOLS_MODEL_GEN_LLM_MODEL_H_
+#define GRAPHGC_TOOLS_MODEL_GEN_LLM_MODEL_H_
 
 #include <cstdint>
 #include <string>
@@ -31,4 +31,4 @@ bool WriteLlm(const std::string& dir, const LlmShape& shape);
 
 }  // namespace fold_models
 
-#endif  // GRAPHGC_TESTS_FOLD_LLM_MODEL_H_
+#endif  // GRAPHGC_TOOLS_MODEL_GEN_LLM_MODEL_H_

@@ -1,4 +1,4 @@
-#include "external_data.h"
+#include "external_data_file.h"
 
 #include <algorithm>
 #include <vector>

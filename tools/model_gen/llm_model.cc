@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "external_data.h"
+#include "external_data_file.h"
 #include "model_writer.h"
 
 namespace fold_models {

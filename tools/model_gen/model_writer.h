@@ -2,8 +2,8 @@
 // with initializers from a fixed-seed WeightSource; SaveCheckedModel writes it and has
 // onnx::checker check it.
 // Each writer owns its ModelProto; single-threaded.
-#ifndef GRAPHGC_TESTS_FOLD_MODEL_WRITER_H_
-#define GRAPHGC_TESTS_FOLD_MODEL_WRITER_H_
+#ifndef GRAPHGC_TOOLS_MODEL_GEN_MODEL_WRITER_H_
+#define GRAPHGC_TOOLS_MODEL_GEN_MODEL_WRITER_H_
 
 #include <cstdint>
 #include <string>
@@ -83,4 +83,4 @@ bool SaveCheckedModel(const onnx::ModelProto& model, const std::string& path);
 
 }  // namespace fold_models
 
-#endif  // GRAPHGC_TESTS_FOLD_MODEL_WRITER_H_
+#endif  // GRAPHGC_TOOLS_MODEL_GEN_MODEL_WRITER_H_

@@ -2,8 +2,8 @@
 // made, a chunk at a time, so a model of many gigabytes never sits in memory. Each tensor starts
 // at an offset aligned to kExternalDataAlignment (what ONNX's own writer does, so runtimes may map
 // it). Owns its open file; single-threaded.
-#ifndef GRAPHGC_TESTS_FOLD_EXTERNAL_DATA_H_
-#define GRAPHGC_TESTS_FOLD_EXTERNAL_DATA_H_
+#ifndef GRAPHGC_TOOLS_MODEL_GEN_EXTERNAL_DATA_FILE_H_
+#define GRAPHGC_TOOLS_MODEL_GEN_EXTERNAL_DATA_FILE_H_
 
 #include <cstdint>
 #include <fstream>
@@ -42,4 +42,4 @@ class ExternalDataFile {
 
 }  // namespace fold_models
 
-#endif  // GRAPHGC_TESTS_FOLD_EXTERNAL_DATA_H_
+#endif  // GRAPHGC_TOOLS_MODEL_GEN_EXTERNAL_DATA_FILE_H_
