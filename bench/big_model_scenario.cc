@@ -1,11 +1,8 @@
 #include "big_model_scenario.h"
 
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -21,8 +18,7 @@
 #include "json_text.h"
 #include "llm_model.h"
 #include "process_stats.h"
-
-extern char** environ;
+#include "program_run.h"
 
 namespace graphgc::bench {
 namespace {
@@ -54,26 +50,6 @@ fold_models::LlmShape ShapeFor(int64_t bytes) {
     return shape;
   }
   return shape;
-}
-
-// Runs `argv` (a program on PATH) and waits; an error if it cannot start or does not exit 0.
-absl::Status RunProgram(const std::vector<std::string>& argv) {
-  std::vector<char*> args;
-  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  if (const int error = posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), environ);
-      error != 0) {
-    return absl::UnavailableError(absl::StrCat("cannot run ", argv[0], ": errno ", error));
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return absl::InternalError(absl::StrCat("waitpid ", argv[0]));
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    return absl::UnavailableError(absl::StrCat(argv[0], " failed (status ", status, ")"));
-  }
-  return absl::OkStatus();
 }
 
 // In the child: the fold's seconds, its peak RSS and nodes folded on one line, an error after.
