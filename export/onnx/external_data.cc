@@ -460,6 +460,12 @@ void ReleaseField(Field* field) {
   Field().Swap(field);
 }
 
+void SetTypeAndDims(const Tensor& tensor, onnx::TensorProto* proto) {
+  proto->set_data_type(static_cast<int32_t>(tensor.dtype()));
+  proto->clear_dims();
+  for (int64_t dim : tensor.shape()) proto->add_dims(dim);
+}
+
 // Writes go out in pieces of at most this size: write() may stop short of larger requests.
 constexpr size_t kMaxWriteChunk = size_t{1} << 30;
 
@@ -537,9 +543,7 @@ absl::Status ExternalDataWriter::Write(const Tensor& tensor, onnx::TensorProto* 
         absl::StrCat(TensorLabel(*proto), ": ", DataTypeName(tensor.dtype()),
                      " tensors have no raw form to write as external data"));
   }
-  proto->set_data_type(static_cast<int32_t>(tensor.dtype()));
-  proto->clear_dims();
-  for (int64_t dim : tensor.shape()) proto->add_dims(dim);
+  SetTypeAndDims(tensor, proto);
   if (IsPackedInRawData(tensor.dtype())) return WriteRaw(ToRawData(tensor), proto);
   // Elements in memory are in their raw form already (little-endian; bools are 0 or 1): no copy.
   return WriteRaw(absl::string_view(static_cast<const char*>(tensor.raw_data()), tensor.nbytes()),
@@ -602,9 +606,7 @@ absl::Status ExternalDataWriter::Copy(const Tensor& tensor, const FileRange& sou
       !copied.ok()) {
     return copied;
   }
-  proto->set_data_type(static_cast<int32_t>(tensor.dtype()));
-  proto->clear_dims();
-  for (int64_t dim : tensor.shape()) proto->add_dims(dim);
+  SetTypeAndDims(tensor, proto);
   FinishTensor(*offset, source.length, proto);
   return absl::OkStatus();
 }

@@ -176,9 +176,16 @@ absl::Status GraphInliner::Order() {
   order_.reserve(static_cast<size_t>(num_nodes));
   if (sorted) {
     for (int n = 0; n < num_nodes; ++n) order_.push_back(n);
-    if (is_main_ && hooks_->constants_just_in_time) ConstantsJustInTime(reads, first_read);
-    return absl::OkStatus();
+  } else {
+    GRAPHGC_RETURN_IF_ERROR(SortTopologically(reads, first_read));
   }
+  if (is_main_ && hooks_->constants_just_in_time) ConstantsJustInTime(reads, first_read);
+  return absl::OkStatus();
+}
+
+absl::Status GraphInliner::SortTopologically(const std::vector<int>& reads,
+                                             const std::vector<size_t>& first_read) {
+  const int num_nodes = proto_.node_size();
   std::vector<int> pending(num_nodes, 0);
   std::vector<std::vector<int>> consumers(num_nodes);
   for (int n = 0; n < num_nodes; ++n) {
@@ -200,7 +207,6 @@ absl::Status GraphInliner::Order() {
     }
   }
   if (static_cast<int>(order_.size()) != num_nodes) return ModelError("the graph has a cycle");
-  if (is_main_ && hooks_->constants_just_in_time) ConstantsJustInTime(reads, first_read);
   return absl::OkStatus();
 }
 

@@ -103,6 +103,10 @@ class GraphInliner {
   absl::Status ResolveReads(int n, std::vector<int>& producers);
   // The order nodes are built in (order_), with each input resolved (input_refs_).
   absl::Status Order();
+  // Fills order_ by Kahn's algorithm, the lowest index first wherever the reads allow (see
+  // Order); an error if the reads form a cycle. `reads` and `first_read` as below.
+  absl::Status SortTopologically(const std::vector<int>& reads,
+                                 const std::vector<size_t>& first_read);
   // Reorders order_ for InlineHooks::constants_just_in_time; `reads` lists the producers each
   // node reads, node n's from first_read[n].
   void ConstantsJustInTime(const std::vector<int>& reads, const std::vector<size_t>& first_read);
