@@ -24,6 +24,7 @@
 #include "absl/status/status.h"
 #include "onnx/checker.h"
 #include "onnx/onnx_pb.h"
+#include "proc_status.h"
 
 namespace {
 
@@ -268,15 +269,7 @@ TEST_F(ExternalDataTest, LargeTensorIsAViewOfTheMappingNotACopy) {
   EXPECT_FALSE(FileIsMapped(path)) << "the last view gone, the file is unmapped";
 }
 
-// RssFile from /proc/self/status: resident pages of mapped files, in KiB.
-int64_t ResidentFileKiB() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("RssFile:", 0) == 0) return std::strtoll(line.c_str() + 8, nullptr, 10);
-  }
-  return -1;
-}
+int64_t ResidentFileKiB() { return graphgc_tests::ProcStatusKib("RssFile"); }
 
 double SumOf(const Tensor& tensor) {
   double sum = 0;

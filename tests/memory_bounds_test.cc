@@ -18,21 +18,14 @@
 #include <vector>
 
 #include "graphgc/graphgc.h"
+#include "proc_status.h"
 
 namespace graphgc {
 namespace {
 
 enum class Mode { kCollectEachStep, kCollectAtEnd, kAutomatic };
 
-// VmHWM from /proc/self/status, in KiB.
-int64_t PeakRssKib() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::strtoll(line.c_str() + 6, nullptr, 10);
-  }
-  return -1;
-}
+int64_t PeakRssKib() { return graphgc_tests::ProcStatusKib("VmHWM"); }
 
 int64_t RunChain(Mode mode, int n) {
   GraphOptions options;
